@@ -1,0 +1,67 @@
+/** Metadata every stored event carries, so any event can be traced back to its request and team. */
+export interface EventMetadata {
+  correlationId: string;
+  causationId: string | null;
+  teamId: string | null;
+  occurredAt: string;
+}
+
+/** An event as a producer hands it to the store. */
+export interface NewEvent<TType extends string = string, TData = unknown> {
+  id: string;
+  type: TType;
+  schemaVersion: number;
+  data: TData;
+  metadata: EventMetadata;
+}
+
+/** An event as the store hands it back: with its place in its stream and in the global log. */
+export interface RecordedEvent<TType extends string = string, TData = unknown> extends NewEvent<TType, TData> {
+  streamId: string;
+  /** 0-based position of the event inside its stream. */
+  revision: number;
+  /** Position in the global log; strictly increasing, gaps allowed. */
+  position: number;
+}
+
+/**
+ * Optimistic concurrency for an append:
+ * - 'no_stream': the stream must not exist yet
+ * - 'any': no check
+ * - a number: the revision of the stream's last event
+ */
+export type ExpectedRevision = 'no_stream' | 'any' | number;
+
+export interface AppendResult {
+  /** Revision of the last event written. */
+  nextExpectedRevision: number;
+  /** Global position of the last event written. */
+  position: number;
+}
+
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Deliver events with a global position strictly greater than this; -1 (or omitted) for the whole log. */
+  afterPosition?: number;
+  /** Called once the subscription has delivered every event stored when it started. */
+  onCaughtUp?: () => void;
+  onError?: (error: unknown) => void;
+}
+
+export interface EventStore {
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Events of one stream from `fromRevision` (inclusive). Empty when the stream does not exist. */
+  readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /** Every event after `afterPosition`, in global order, in pages. */
+  readAll(afterPosition?: number, pageSize?: number): AsyncIterable<RecordedEvent[]>;
+  /** Catch up from `afterPosition`, then stay live. The handler is awaited event by event. */
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void>, options?: SubscribeOptions): Promise<Subscription>;
+  /** Highest global position written so far, or -1 for an empty log. */
+  headPosition(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol('EventStore');

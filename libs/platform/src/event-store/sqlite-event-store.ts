@@ -1,0 +1,178 @@
+import Database from 'better-sqlite3';
+import { ConcurrencyError } from './errors';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from './event-store.port';
+import { LiveSubscription } from './live-subscription';
+
+export interface SqliteEventStoreOptions {
+  /** File path, or ':memory:' for tests. */
+  filename: string;
+  /**
+   * FULL fsyncs every commit (survives power loss); NORMAL survives a process crash only.
+   * FULL is the default because an acknowledged append must never be lost.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+  readonly?: boolean;
+}
+
+interface EventRow {
+  position: number;
+  stream: string;
+  revision: number;
+  id: string;
+  type: string;
+  schema_version: number;
+  data: string;
+  metadata: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  schema_version INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS events_stream_revision ON events (stream, revision);
+`;
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    streamId: row.stream,
+    revision: row.revision,
+    position: row.position,
+  };
+}
+
+/**
+ * The embedded event store: one SQLite table in WAL mode. The global position is the row id,
+ * and (stream, revision) is unique, so two racing appends to one stream cannot both commit.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly subscriptions = new Set<LiveSubscription>();
+  private readonly appendTx: (streamId: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult;
+  private readonly stmt: {
+    lastRevision: Database.Statement<[string], { revision: number | null }>;
+    insert: Database.Statement;
+    readStream: Database.Statement<[string, number], EventRow>;
+    readAll: Database.Statement<[number, number], EventRow>;
+    head: Database.Statement<[], { position: number | null }>;
+  };
+
+  constructor(options: SqliteEventStoreOptions) {
+    this.db = new Database(options.filename, { readonly: options.readonly ?? false });
+    if (!options.readonly) {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+      this.db.exec(SCHEMA);
+    }
+    this.db.pragma('busy_timeout = 5000');
+    this.stmt = {
+      lastRevision: this.db.prepare('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
+      insert: this.db.prepare(
+        'INSERT INTO events (stream, revision, id, type, schema_version, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      readStream: this.db.prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
+      readAll: this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      head: this.db.prepare('SELECT MAX(position) AS position FROM events'),
+    };
+    // better-sqlite3 transactions are synchronous, so the check and the insert cannot interleave
+    // with another append in this process; the unique index guards against other processes.
+    this.appendTx = this.db.transaction((streamId: string, events: NewEvent[], expected: ExpectedRevision) => {
+      const last = this.stmt.lastRevision.get(streamId)?.revision ?? null;
+      const actual = last === null ? 'no_stream' : last;
+      if (expected === 'no_stream' ? last !== null : expected !== 'any' && expected !== last) {
+        throw new ConcurrencyError(streamId, expected, actual);
+      }
+      let revision = last === null ? -1 : last;
+      let position = -1;
+      for (const event of events) {
+        revision += 1;
+        const info = this.stmt.insert.run(
+          streamId,
+          revision,
+          event.id,
+          event.type,
+          event.schemaVersion,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata),
+        );
+        position = Number(info.lastInsertRowid);
+      }
+      return { nextExpectedRevision: revision, position };
+    });
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    let result: AppendResult;
+    try {
+      result = this.appendTx(streamId, events, expected);
+    } catch (error) {
+      // Another process won the race for this (stream, revision).
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        const last = this.stmt.lastRevision.get(streamId)?.revision ?? null;
+        throw new ConcurrencyError(streamId, expected, last === null ? 'no_stream' : last);
+      }
+      throw error;
+    }
+    for (const subscription of this.subscriptions) subscription.wake();
+    return result;
+  }
+
+  async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    return this.stmt.readStream.all(streamId, fromRevision).map(toRecorded);
+  }
+
+  async *readAll(afterPosition = -1, pageSize = 5000): AsyncIterable<RecordedEvent[]> {
+    let after = afterPosition;
+    for (;;) {
+      const rows = this.stmt.readAll.all(after, pageSize);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1].position;
+      yield rows.map(toRecorded);
+      if (rows.length < pageSize) return;
+    }
+  }
+
+  async subscribeToAll(
+    handler: (event: RecordedEvent) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
+    const subscription = new LiveSubscription(this, handler, options, (s) => this.subscriptions.delete(s));
+    this.subscriptions.add(subscription);
+    subscription.start();
+    return subscription;
+  }
+
+  /** Wakes subscribers after appends made by another process on the same file. */
+  poke(): void {
+    for (const subscription of this.subscriptions) subscription.wake();
+  }
+
+  async headPosition(): Promise<number> {
+    return this.stmt.head.get()?.position ?? -1;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    if (this.db.open) this.db.close();
+  }
+}

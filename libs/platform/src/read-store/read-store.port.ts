@@ -1,0 +1,71 @@
+/** A read-model document. `_id` is always a string chosen by the projector. */
+export type Doc = { _id: string } & Record<string, unknown>;
+
+/** A MongoDB query document; the same filter runs on mingo and on MongoDB. */
+export type Filter = Record<string, unknown>;
+export type SortSpec = Record<string, 1 | -1>;
+export type Projection = Record<string, 0 | 1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  limit?: number;
+  skip?: number;
+  projection?: Projection;
+}
+
+/** The update operators every adapter supports. */
+export interface Update {
+  $set?: Record<string, unknown>;
+  $inc?: Record<string, number>;
+  $setOnInsert?: Record<string, unknown>;
+  $push?: Record<string, unknown>;
+  $unset?: Record<string, '' | 1 | true>;
+}
+
+export interface UpdateResult {
+  matched: number;
+  modified: number;
+  upsertedId: string | null;
+}
+
+export interface IndexSpec {
+  keys: Record<string, 1 | -1>;
+  unique?: boolean;
+  name?: string;
+}
+
+export interface ReadCollection<T extends Doc = Doc> {
+  readonly name: string;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  findOne(filter: Filter, options?: Pick<FindOptions, 'sort' | 'projection'>): Promise<T | null>;
+  count(filter?: Filter): Promise<number>;
+  /** Throws DuplicateKeyError when `_id` or a unique index collides. */
+  insertOne(doc: T): Promise<void>;
+  updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /** Replaces the whole document, or inserts it with `upsert`. */
+  replaceOne(filter: Filter, doc: T, options?: { upsert?: boolean }): Promise<UpdateResult>;
+  deleteMany(filter: Filter): Promise<number>;
+  createIndex(index: IndexSpec): Promise<void>;
+  drop(): Promise<void>;
+}
+
+export interface ReadStore {
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T>;
+  listCollections(): Promise<string[]>;
+  /** Answers when the backing server is reachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const READ_STORE = Symbol('ReadStore');
+
+export class DuplicateKeyError extends Error {
+  override readonly name = 'DuplicateKeyError';
+  constructor(
+    readonly collection: string,
+    readonly index: string,
+  ) {
+    super(`duplicate key in ${collection} on ${index}`);
+  }
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { ConcurrencyError, type EventStore, type NewEvent, type RecordedEvent } from '@analyst/platform';
+import { eventually, unique } from './unique';
+
+export interface EventStoreFixture {
+  store: EventStore;
+  teardown?: () => Promise<void>;
+}
+
+function event(type: string, data: Record<string, unknown> = {}, teamId: string | null = 'team_1'): NewEvent {
+  return {
+    id: randomUUID(),
+    type,
+    schemaVersion: 1,
+    data,
+    metadata: { correlationId: 'corr-1', causationId: null, teamId, occurredAt: '2026-01-01T00:00:00.000Z' },
+  };
+}
+
+/** The behaviour every EventStore adapter must share. Run it against each adapter. */
+export function eventStoreContract(name: string, setup: () => Promise<EventStoreFixture>): void {
+  describe(`EventStore contract: ${name}`, () => {
+    let fixture: EventStoreFixture;
+    let store: EventStore;
+
+    beforeEach(async () => {
+      fixture = await setup();
+      store = fixture.store;
+    });
+    afterEach(async () => {
+      await fixture.store.close();
+      await fixture.teardown?.();
+    });
+
+    it('appends to a new stream with no_stream and numbers revisions from 0', async () => {
+      const stream = unique('test-');
+      const result = await store.append(stream, [event('A'), event('B')], 'no_stream');
+      expect(result.nextExpectedRevision).toBe(1);
+      const read = await store.readStream(stream);
+      expect(read.map((e) => [e.type, e.revision])).toEqual([
+        ['A', 0],
+        ['B', 1],
+      ]);
+      expect(read[1].position).toBeGreaterThan(read[0].position);
+      expect(read[1].position).toBe(result.position);
+    });
+
+    it('keeps id, type, schema version, data and metadata', async () => {
+      const stream = unique('test-');
+      const written = event('Thing', { n: 1, nested: { list: [1, 'two'] } });
+      await store.append(stream, [written], 'no_stream');
+      const [read] = await store.readStream(stream);
+      expect(read).toMatchObject({
+        id: written.id,
+        type: 'Thing',
+        schemaVersion: 1,
+        data: { n: 1, nested: { list: [1, 'two'] } },
+        metadata: written.metadata,
+        streamId: stream,
+        revision: 0,
+      });
+    });
+
+    it('rejects no_stream on an existing stream with a typed concurrency error', async () => {
+      const stream = unique('test-');
+      await store.append(stream, [event('A')], 'no_stream');
+      const failure = await store.append(stream, [event('B')], 'no_stream').catch((e) => e);
+      expect(failure).toBeInstanceOf(ConcurrencyError);
+      expect(failure.streamId).toBe(stream);
+      expect(await store.readStream(stream)).toHaveLength(1);
+    });
+
+    it('rejects a wrong exact revision and accepts the right one', async () => {
+      const stream = unique('test-');
+      await store.append(stream, [event('A'), event('B')], 'no_stream');
+      await expect(store.append(stream, [event('C')], 0)).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(store.append(stream, [event('C')], 5)).rejects.toBeInstanceOf(ConcurrencyError);
+      const ok = await store.append(stream, [event('C')], 1);
+      expect(ok.nextExpectedRevision).toBe(2);
+      await expect(store.append(unique('test-'), [event('X')], 0)).rejects.toBeInstanceOf(ConcurrencyError);
+    });
+
+    it('appends with any regardless of the current revision', async () => {
+      const stream = unique('test-');
+      await store.append(stream, [event('A')], 'any');
+      await store.append(stream, [event('B')], 'any');
+      expect((await store.readStream(stream)).map((e) => e.revision)).toEqual([0, 1]);
+    });
+
+    it('lets exactly one of many concurrent appends at the same revision win', async () => {
+      const stream = unique('test-');
+      await store.append(stream, [event('Opened')], 'no_stream');
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => store.append(stream, [event('Raced', { i })], 0)),
+      );
+      const won = attempts.filter((a) => a.status === 'fulfilled');
+      const lost = attempts.filter((a) => a.status === 'rejected') as PromiseRejectedResult[];
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(9);
+      for (const l of lost) expect(l.reason).toBeInstanceOf(ConcurrencyError);
+      expect(await store.readStream(stream)).toHaveLength(2);
+    });
+
+    it('reads a stream from the middle and an unknown stream as empty', async () => {
+      const stream = unique('test-');
+      await store.append(stream, [event('A'), event('B'), event('C'), event('D')], 'no_stream');
+      expect((await store.readStream(stream, 2)).map((e) => e.type)).toEqual(['C', 'D']);
+      expect(await store.readStream(unique('missing-'))).toEqual([]);
+    });
+
+    it('reads all events in global order after a position', async () => {
+      const stream = unique('test-');
+      const first = await store.append(stream, [event('A')], 'no_stream');
+      await store.append(stream, [event('B'), event('C')], 0);
+      const seen: RecordedEvent[] = [];
+      for await (const page of store.readAll(first.position - 1, 2)) seen.push(...page);
+      const ours = seen.filter((e) => e.streamId === stream);
+      expect(ours.map((e) => e.type)).toEqual(['A', 'B', 'C']);
+      const positions = seen.map((e) => e.position);
+      expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+      expect(new Set(positions).size).toBe(positions.length);
+      const after: RecordedEvent[] = [];
+      for await (const page of store.readAll(first.position)) after.push(...page);
+      expect(after.filter((e) => e.streamId === stream).map((e) => e.type)).toEqual(['B', 'C']);
+    });
+
+    it('subscribes to all: catches up, reports it, then goes live in order', async () => {
+      const stream = unique('test-');
+      const start = await store.headPosition();
+      for (let i = 0; i < 5; i++) await store.append(stream, [event('Old', { i })], i === 0 ? 'no_stream' : i - 1);
+      const seen: number[] = [];
+      let caughtUpAt = -1;
+      const subscription = await store.subscribeToAll(
+        async (e) => {
+          if (e.streamId === stream) seen.push((e.data as { i: number }).i);
+        },
+        { afterPosition: start, onCaughtUp: () => (caughtUpAt = seen.length) },
+      );
+      await eventually(() => caughtUpAt >= 0);
+      expect(caughtUpAt).toBe(5);
+      for (let i = 5; i < 10; i++) await store.append(stream, [event('New', { i })], i - 1);
+      await eventually(() => seen.length === 10);
+      await subscription.close();
+      expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    });
+
+    it('stops delivering after a subscription is closed', async () => {
+      const stream = unique('test-');
+      const start = await store.headPosition();
+      const seen: string[] = [];
+      const subscription = await store.subscribeToAll(
+        async (e) => {
+          if (e.streamId === stream) seen.push(e.type);
+        },
+        { afterPosition: start },
+      );
+      await store.append(stream, [event('A')], 'no_stream');
+      await eventually(() => seen.length === 1);
+      await subscription.close();
+      await store.append(stream, [event('B')], 0);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen).toEqual(['A']);
+    });
+  });
+}

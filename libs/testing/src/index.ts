@@ -1,0 +1,4 @@
+export * from './unique';
+export * from './event-store.contract';
+export * from './message-bus.contract';
+export * from './read-store.contract';
