@@ -15,3 +15,8 @@ export * from './projection/projector';
 export * from './projection/projection-runtime';
 export * from './projection/checkpoint-store';
 export * from './relay/event-relay';
+export * from './decider/decider';
+export * from './decider/command-runner';
+export * from './config/analyst-config';
+export * from './nest/projection.service';
+export * from './nest/platform.module';

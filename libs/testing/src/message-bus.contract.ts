@@ -164,7 +164,7 @@ export function messageBusContract(
     it('fails a request with a typed timeout when nobody answers in time', async () => {
       const topic = unique('cmd.');
       const started = Date.now();
-      const failure = await bus.request(topic, message('team_1', 1), 300).catch((e) => e);
+      const failure = (await bus.request(topic, message('team_1', 1), 300).catch((e: unknown) => e)) as RequestTimeoutError;
       expect(failure).toBeInstanceOf(RequestTimeoutError);
       expect(failure.timeoutMs).toBe(300);
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
@@ -175,7 +175,7 @@ export function messageBusContract(
       const server = await bus.serve(topic, unique('srv-'), async () => {
         throw new Error('ledger unavailable');
       });
-      const failure = await bus.request(topic, message('team_1', 1), wait).catch((e) => e);
+      const failure = await bus.request(topic, message('team_1', 1), wait).catch((e: RequestFailedError) => e);
       await server.close();
       expect(failure).toBeInstanceOf(RequestFailedError);
       expect(failure.remoteMessage).toBe('ledger unavailable');
