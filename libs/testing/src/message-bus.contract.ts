@@ -175,7 +175,7 @@ export function messageBusContract(
       const server = await bus.serve(topic, unique('srv-'), async () => {
         throw new Error('ledger unavailable');
       });
-      const failure = await bus.request(topic, message('team_1', 1), wait).catch((e: RequestFailedError) => e);
+      const failure = (await bus.request(topic, message('team_1', 1), wait).catch((e: unknown) => e)) as RequestFailedError;
       await server.close();
       expect(failure).toBeInstanceOf(RequestFailedError);
       expect(failure.remoteMessage).toBe('ledger unavailable');
