@@ -20,3 +20,5 @@ export * from './decider/command-runner';
 export * from './config/analyst-config';
 export * from './nest/projection.service';
 export * from './nest/platform.module';
+export * from './nest/error-envelope.filter';
+export * from './nest/admin-token.guard';

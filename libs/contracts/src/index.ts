@@ -1,0 +1,4 @@
+export * from './plans';
+export * from './scopes';
+export * from './identity-events';
+export * from './api-error';

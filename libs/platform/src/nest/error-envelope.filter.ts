@@ -1,0 +1,42 @@
+import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ApiError, type ErrorEnvelope } from '@analyst/contracts';
+
+/** Flattens Nest's validation output ("field must be ...") into one readable sentence. */
+function messageOf(response: unknown, fallback: string): string {
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown })?.message;
+  if (Array.isArray(message)) return message.join('; ');
+  if (typeof message === 'string') return message;
+  return fallback;
+}
+
+/** Every error leaves the process in one envelope, `{ error: { message, code?, candidates? } }`, with no stack. */
+@Catch()
+export class ErrorEnvelopeFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    let status = 500;
+    const body: ErrorEnvelope = { error: { message: 'internal error' } };
+    if (exception instanceof ApiError) {
+      status = exception.status;
+      body.error.message = exception.message;
+      if (exception.code) body.error.code = exception.code;
+      if (exception.candidates) body.error.candidates = exception.candidates;
+      for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
+    } else if (exception instanceof HttpException) {
+      status = exception.getStatus();
+      body.error.message = messageOf(exception.getResponse(), exception.message);
+    } else if ((exception as { statusCode?: number })?.statusCode && (exception as Error).message) {
+      // Fastify's own errors (bad JSON, body too large) carry a statusCode.
+      status = (exception as { statusCode: number }).statusCode;
+      body.error.message = (exception as Error).message;
+    } else {
+      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    }
+    if (status >= 500 && !(exception instanceof ApiError)) body.error.message = 'internal error';
+    void reply.status(status).send(body);
+  }
+}
