@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Shared settings and helpers for deploy/local/start.sh and deploy/local/stop.sh.
 # Sourced, not run.
+# shellcheck disable=SC2034 # the variables are used by the scripts that source this
 
 LOCAL_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$LOCAL_DIR/../.." && pwd)"

@@ -22,3 +22,8 @@ export * from './nest/projection.service';
 export * from './nest/platform.module';
 export * from './nest/error-envelope.filter';
 export * from './nest/admin-token.guard';
+export * from './nest/api-paths';
+export * from './nest/validation';
+export * from './nest/metrics';
+export * from './nest/observability.module';
+export * from './nest/http-app';

@@ -2,3 +2,4 @@ export * from './unique';
 export * from './event-store.contract';
 export * from './message-bus.contract';
 export * from './read-store.contract';
+export * from './test-app';

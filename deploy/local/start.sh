@@ -1,0 +1,315 @@
+#!/usr/bin/env bash
+# Starts the Docker-less local stack on 127.0.0.1:
+#   - Apache Kafka 4.1 (single KRaft broker+controller) on $KAFKA_PORT (19092)
+#   - FerretDB 1.24 on SQLite (MongoDB wire protocol)  on $FERRETDB_PORT (27018)
+# Idempotent: a server that is already running is left alone (and checked again).
+# Downloads the Kafka jars (Maven) and builds FerretDB (Go) the first time.
+# Prints the connection variables and writes them to $ANALYST_STACK_DIR/env.
+# See deploy/local/README.md.
+set -euo pipefail
+
+# shellcheck source=common.sh source-path=SCRIPTDIR
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.sh"
+
+usage() {
+  cat <<EOF
+usage: $0
+
+Environment:
+  KAFKA_PORT             Kafka client port (default 19092)
+  KAFKA_CONTROLLER_PORT  Kafka KRaft controller port (default 19093)
+  KAFKA_HEAP_OPTS        Kafka JVM heap (default "-Xms256m -Xmx512m")
+  FERRETDB_PORT          FerretDB (MongoDB protocol) port (default 27018)
+  FERRETDB_LOG_LEVEL     debug|info|warn|error (default warn)
+  ANALYST_STACK_DIR      state dir: pids, logs, data (default deploy/local/.stack)
+  ANALYST_STACK_READY_TIMEOUT  seconds each server may take to get ready (default 90)
+EOF
+}
+
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+  "") ;;
+  *) usage >&2; exit 2 ;;
+esac
+
+mkdir -p "$STACK_DIR" "$RUN_DIR" "$LOG_DIR"
+touch "$STACK_MARKER"
+
+# One start.sh at a time per state dir.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$RUN_DIR/start.lock"
+  flock -w 300 9 || die "another start.sh holds $RUN_DIR/start.lock"
+fi
+
+# ---------------------------------------------------------------- prerequisites
+
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 is required ($2)"; }
+
+check_java() {
+  need java "Java 17+ runs Kafka"
+  local v
+  v="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -1)"
+  v="${v#1.}"
+  if ! [[ "$v" =~ ^[0-9]+$ ]] || ((v < 17)); then
+    die "Kafka 4.1 needs Java 17 or newer (found java.specification.version=${v:-unknown})"
+  fi
+}
+
+# Fetch the Kafka jars into deploy/local/kafka/lib when absent or older than pom.xml.
+ensure_kafka_jars() {
+  local stamp="$KAFKA_LIB/.fetched"
+  if [[ -f "$stamp" && ! "$KAFKA_HOME/pom.xml" -nt "$stamp" ]] && compgen -G "$KAFKA_LIB/kafka_2.13-*.jar" >/dev/null; then
+    return 0
+  fi
+  need mvn "Maven fetches the Kafka jars from Maven Central"
+  log "kafka: fetching jars from Maven Central into $KAFKA_LIB (first run only) ..."
+  rm -rf "$KAFKA_LIB"
+  mkdir -p "$KAFKA_LIB"
+  if ! (cd "$KAFKA_HOME" && mvn -q -B dependency:copy-dependencies -DoutputDirectory=lib >"$LOG_DIR/kafka-mvn.log" 2>&1); then
+    tail -n 30 "$LOG_DIR/kafka-mvn.log" >&2 || true
+    rm -rf "$KAFKA_LIB"
+    die "kafka: maven could not fetch the jars (full log: $LOG_DIR/kafka-mvn.log)"
+  fi
+  touch "$stamp"
+  log "kafka: $(find "$KAFKA_LIB" -name '*.jar' | wc -l | tr -d ' ') jars fetched"
+}
+
+# Build deploy/local/ferretdb/bin/ferretdb-local when absent or older than its sources.
+ensure_ferretdb_binary() {
+  local f stale=0
+  if [[ -x "$FERRETDB_BIN" ]]; then
+    for f in main.go go.mod go.sum; do
+      [[ "$FERRETDB_SRC/$f" -nt "$FERRETDB_BIN" ]] && stale=1
+    done
+    ((stale == 0)) && return 0
+  fi
+  need go "Go 1.24+ builds FerretDB"
+  log "ferretdb: building $FERRETDB_BIN (first run only, ~1 min) ..."
+  mkdir -p "$(dirname "$FERRETDB_BIN")"
+  if ! (cd "$FERRETDB_SRC" && CGO_ENABLED=0 go build -trimpath -o "$FERRETDB_BIN.tmp" . >"$LOG_DIR/ferretdb-build.log" 2>&1); then
+    tail -n 30 "$LOG_DIR/ferretdb-build.log" >&2 || true
+    rm -f "$FERRETDB_BIN.tmp"
+    die "ferretdb: go build failed (full log: $LOG_DIR/ferretdb-build.log; go.mod needs Go >= 1.24 — with an older go, GOTOOLCHAIN=auto fetches one)"
+  fi
+  mv -f "$FERRETDB_BIN.tmp" "$FERRETDB_BIN"
+}
+
+# ---------------------------------------------------------------- helpers
+
+# Runs "$@" detached from this shell (own session, no stdin), output to $log_file;
+# records its pid in the pid file of service $name.
+spawn() {
+  local name="$1" log_file="$2"
+  shift 2
+  local pidf
+  pidf="$(pid_file "$name")"
+  rm -f "$pidf"
+  # shellcheck disable=SC2016 # $$, $0 and $@ belong to the inner shell
+  # the inner shell writes its own pid and then execs the server, so the pid is the server's
+  if command -v setsid >/dev/null 2>&1; then
+    setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >>"$log_file" 2>&1 &
+  else
+    nohup bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >>"$log_file" 2>&1 &
+  fi
+  local _
+  for _ in $(seq 1 50); do
+    [[ -s "$pidf" ]] && return 0
+    sleep 0.1
+  done
+  die "$name: could not start (no pid file $pidf)"
+}
+
+# Fails with the tail of the logs when service $1 died or never got ready.
+fail_service() {
+  local name="$1" why="$2"
+  shift 2
+  local f
+  for f in "$@"; do
+    if [[ -s "$f" ]]; then
+      printf '\n----- last lines of %s -----\n' "$f" >&2
+      tail -n 40 "$f" >&2
+      printf -- '-----\n\n' >&2
+    fi
+  done
+  if [[ "$why" == timeout ]]; then
+    # leave no half-started server behind
+    stop_service "$name" || true
+    die "$name: not ready after ${READY_TIMEOUT}s (logs above; stopped it again)"
+  fi
+  die "$name: $why (logs above)"
+}
+
+# ---------------------------------------------------------------- kafka
+
+KAFKA_STATE="$STACK_DIR/kafka"
+KAFKA_DATA="$KAFKA_STATE/data"
+KAFKA_CONFIG="$KAFKA_STATE/server.properties"
+KAFKA_OUT="$LOG_DIR/kafka.out"
+KAFKA_SERVER_LOG="$LOG_DIR/kafka-server.log"
+
+kafka_java() {
+  # JVM for the Kafka command-line tools: small heap, warnings only
+  java -Xmx256m -XX:TieredStopAtLevel=1 -Djava.awt.headless=true \
+    -Dlog4j2.configurationFile="$KAFKA_HOME/tools-log4j2.properties" \
+    -cp "$KAFKA_LIB/*" "$@"
+}
+
+write_kafka_config() {
+  mkdir -p "$KAFKA_STATE" "$KAFKA_DATA"
+  sed -e "s|@KAFKA_PORT@|$KAFKA_PORT|g" \
+    -e "s|@KAFKA_CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
+    -e "s|@KAFKA_LOG_DIR@|$KAFKA_DATA|g" \
+    "$KAFKA_HOME/server.properties" >"$KAFKA_CONFIG.tmp"
+  mv -f "$KAFKA_CONFIG.tmp" "$KAFKA_CONFIG"
+}
+
+format_kafka_storage() {
+  [[ -f "$KAFKA_DATA/meta.properties" ]] && return 0
+  local cluster_id
+  if [[ -s "$KAFKA_STATE/cluster.id" ]]; then
+    cluster_id="$(cat "$KAFKA_STATE/cluster.id")"
+  else
+    cluster_id="$(kafka_java kafka.tools.StorageTool random-uuid 2>>"$LOG_DIR/kafka-tools.log" | tail -n 1)"
+    [[ -n "$cluster_id" ]] || fail_service kafka "could not generate a cluster id" "$LOG_DIR/kafka-tools.log"
+    printf '%s\n' "$cluster_id" >"$KAFKA_STATE/cluster.id"
+  fi
+  log "kafka: formatting $KAFKA_DATA (cluster id $cluster_id)"
+  kafka_java kafka.tools.StorageTool format --standalone -t "$cluster_id" -c "$KAFKA_CONFIG" \
+    >>"$LOG_DIR/kafka-tools.log" 2>&1 ||
+    fail_service kafka "StorageTool format failed" "$LOG_DIR/kafka-tools.log"
+}
+
+kafka_ready() {
+  # a client can create (or finds) a topic: the broker, the controller and metadata all work
+  local t=()
+  command -v timeout >/dev/null 2>&1 && t=(timeout 30)
+  ${t[@]+"${t[@]}"} java -Xmx256m -XX:TieredStopAtLevel=1 -Djava.awt.headless=true \
+    -Dlog4j2.configurationFile="$KAFKA_HOME/tools-log4j2.properties" \
+    -cp "$KAFKA_LIB/*" org.apache.kafka.tools.TopicCommand \
+    --bootstrap-server "127.0.0.1:$KAFKA_PORT" \
+    --create --if-not-exists --topic analyst.readiness --partitions 1 --replication-factor 1 \
+    >>"$LOG_DIR/kafka-readiness.log" 2>&1
+}
+
+start_kafka() {
+  local pid
+  if pid="$(running_pid kafka)"; then
+    log "kafka: already running (pid $pid)"
+  else
+    if port_open "$KAFKA_PORT"; then
+      die "kafka: port $KAFKA_PORT is in use by another process (not ours); set KAFKA_PORT or stop it"
+    fi
+    if port_open "$KAFKA_CONTROLLER_PORT"; then
+      die "kafka: controller port $KAFKA_CONTROLLER_PORT is in use by another process; set KAFKA_CONTROLLER_PORT or stop it"
+    fi
+    check_java
+    ensure_kafka_jars
+    write_kafka_config
+    format_kafka_storage
+    log "kafka: starting on 127.0.0.1:$KAFKA_PORT (logs: $KAFKA_SERVER_LOG)"
+    # shellcheck disable=SC2086 # KAFKA_HEAP_OPTS is a list of JVM flags
+    spawn kafka "$KAFKA_OUT" java ${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m} \
+      -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
+      -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
+      -Dlog4j2.configurationFile="$KAFKA_HOME/log4j2.properties" \
+      -Dkafka.logs.dir="$LOG_DIR" \
+      -cp "$KAFKA_LIB/*" kafka.Kafka "$KAFKA_CONFIG"
+  fi
+}
+
+wait_kafka() {
+  local deadline=$((SECONDS + READY_TIMEOUT))
+  : >"$LOG_DIR/kafka-readiness.log"
+  while :; do
+    running_pid kafka >/dev/null || fail_service kafka "exited during start-up" "$KAFKA_OUT" "$KAFKA_SERVER_LOG"
+    if port_open "$KAFKA_PORT" && kafka_ready; then
+      log "kafka: ready on 127.0.0.1:$KAFKA_PORT"
+      return 0
+    fi
+    ((SECONDS < deadline)) || fail_service kafka timeout "$KAFKA_OUT" "$KAFKA_SERVER_LOG" "$LOG_DIR/kafka-readiness.log"
+    sleep 1
+  done
+}
+
+# ---------------------------------------------------------------- ferretdb
+
+FERRETDB_DATA="$STACK_DIR/ferretdb/data"
+FERRETDB_LOG="$LOG_DIR/ferretdb.log"
+MONGO_URL="mongodb://127.0.0.1:$FERRETDB_PORT/"
+
+start_ferretdb() {
+  local pid
+  if pid="$(running_pid ferretdb)"; then
+    log "ferretdb: already running (pid $pid)"
+  else
+    if port_open "$FERRETDB_PORT"; then
+      die "ferretdb: port $FERRETDB_PORT is in use by another process (not ours); set FERRETDB_PORT or stop it"
+    fi
+    ensure_ferretdb_binary
+    mkdir -p "$FERRETDB_DATA"
+    log "ferretdb: starting on 127.0.0.1:$FERRETDB_PORT (logs: $FERRETDB_LOG)"
+    spawn ferretdb "$FERRETDB_LOG" "$FERRETDB_BIN" \
+      -listen "127.0.0.1:$FERRETDB_PORT" -dir "$FERRETDB_DATA" -log-level "${FERRETDB_LOG_LEVEL:-warn}"
+  fi
+}
+
+# A MongoDB `ping` through the official driver from the repo's node_modules;
+# without node or the driver, a TCP connect has to do.
+ferretdb_ping() {
+  if command -v node >/dev/null 2>&1 &&
+    (cd "$REPO_ROOT" && node -e "require.resolve('mongodb')" >/dev/null 2>&1); then
+    (cd "$REPO_ROOT" && MONGO_URL="$MONGO_URL" node -e '
+      const { MongoClient } = require("mongodb");
+      const c = new MongoClient(process.env.MONGO_URL, { serverSelectionTimeoutMS: 3000, connectTimeoutMS: 3000 });
+      c.connect()
+        .then(() => c.db("admin").command({ ping: 1 }))
+        .then((r) => c.close().then(() => process.exit(r && r.ok === 1 ? 0 : 1)))
+        .catch((e) => { console.error(String(e)); process.exit(1); });
+    ') >>"$LOG_DIR/ferretdb-readiness.log" 2>&1
+  else
+    if [[ -z "${_warned_ping:-}" ]]; then
+      log "ferretdb: node or the mongodb driver not found in $REPO_ROOT/node_modules; checking TCP only"
+      _warned_ping=1
+    fi
+    port_open "$FERRETDB_PORT"
+  fi
+}
+
+wait_ferretdb() {
+  local deadline=$((SECONDS + READY_TIMEOUT))
+  : >"$LOG_DIR/ferretdb-readiness.log"
+  while :; do
+    running_pid ferretdb >/dev/null || fail_service ferretdb "exited during start-up" "$FERRETDB_LOG"
+    if port_open "$FERRETDB_PORT" && ferretdb_ping; then
+      log "ferretdb: ready on 127.0.0.1:$FERRETDB_PORT"
+      return 0
+    fi
+    ((SECONDS < deadline)) || fail_service ferretdb timeout "$FERRETDB_LOG" "$LOG_DIR/ferretdb-readiness.log"
+    sleep 0.5
+  done
+}
+
+# ---------------------------------------------------------------- main
+
+started_at=$SECONDS
+# FerretDB first: building it is the slow part of a first run, and it comes up in a
+# moment; Kafka's JVM then warms up while we wait for it.
+start_ferretdb
+start_kafka
+wait_ferretdb
+wait_kafka
+
+KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT"
+cat >"$STACK_DIR/env.tmp" <<EOF
+# Written by deploy/local/start.sh — connection settings of the local stack.
+# Use: set -a; . $STACK_DIR/env; set +a
+KAFKA_BROKERS=$KAFKA_BROKERS
+MONGO_URL=$MONGO_URL
+EOF
+mv -f "$STACK_DIR/env.tmp" "$STACK_DIR/env"
+
+log "stack ready in $((SECONDS - started_at))s; state in $STACK_DIR"
+cat <<EOF
+KAFKA_BROKERS=$KAFKA_BROKERS
+MONGO_URL=$MONGO_URL
+EOF

@@ -1,0 +1,16 @@
+/** The public base path, and the deprecated prefix that still serves the same routes. */
+export const API_PREFIX = '/analyst/v1';
+export const LEGACY_PREFIX = '/v1/client';
+/** Header set on requests that arrived through the legacy prefix (see Versioning in the README). */
+export const LEGACY_MARKER = 'x-analyst-legacy-prefix';
+
+/** Rewrites `/v1/client/...` onto `/analyst/v1/...`, marking the request so responses can say so. */
+export function rewriteLegacyUrl(req: { url?: string; headers: Record<string, unknown> }): string {
+  const url = req.url ?? '/';
+  if (url === LEGACY_PREFIX || url.startsWith(`${LEGACY_PREFIX}/`) || url.startsWith(`${LEGACY_PREFIX}?`)) {
+    req.headers[LEGACY_MARKER] = '1';
+    return API_PREFIX + url.slice(LEGACY_PREFIX.length);
+  }
+  delete req.headers[LEGACY_MARKER]; // a client cannot set it itself
+  return url;
+}

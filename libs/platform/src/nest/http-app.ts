@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { RequestMethod, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import FindMyWay from 'find-my-way';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import { API_PREFIX, LEGACY_MARKER, rewriteLegacyUrl } from './api-paths';
+import { ErrorEnvelopeFilter } from './error-envelope.filter';
+import { HttpMetrics } from './metrics';
+import { apiValidationPipe } from './validation';
+
+const CORRELATION_HEADER = 'x-correlation-id';
+const SAFE_ID = /^[\w.-]{1,128}$/;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export interface HttpAppOptions {
+  /** Use the structured pino logger (off in tests, which keep Nest quiet). */
+  structuredLogs?: boolean;
+}
+
+/**
+ * Builds a Fastify-backed Nest app the way every service serves HTTP: public routes under
+ * `/analyst/v1` (with `/v1/client` as an alias), health and metrics at the root, one error
+ * envelope, validation that names fields, 405 for a known path with the wrong method, and the
+ * OpenAPI document generated from the DTOs.
+ */
+export async function createHttpApp(rootModule: unknown, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    rewriteUrl: (req: unknown) => rewriteLegacyUrl(req as Parameters<typeof rewriteLegacyUrl>[0]),
+    bodyLimit: 1024 * 1024,
+    // Reuse a caller's correlation id, so one id follows a request across services and logs.
+    requestIdHeader: CORRELATION_HEADER,
+    genReqId: () => randomUUID(),
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
+    bufferLogs: options.structuredLogs !== false,
+    logger: options.structuredLogs === false ? false : undefined,
+  });
+  if (options.structuredLogs !== false) app.useLogger(app.get(PinoLogger));
+  app.useGlobalFilters(new ErrorEnvelopeFilter());
+  app.useGlobalPipes(apiValidationPipe());
+  app.setGlobalPrefix(API_PREFIX.slice(1), {
+    exclude: [
+      { path: 'healthz', method: RequestMethod.GET },
+      { path: 'readyz', method: RequestMethod.GET },
+      { path: 'metrics', method: RequestMethod.GET },
+      { path: 'admin/*path', method: RequestMethod.ALL },
+    ],
+  });
+  app.enableShutdownHooks();
+
+  const fastify = adapter.getInstance();
+  const routes = FindMyWay();
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD' && method !== 'OPTIONS') routes.on(method as 'GET', route.url, () => undefined);
+    }
+  });
+  fastify.addHook('onRequest', async (request, reply) => {
+    const id = SAFE_ID.test(request.id) ? request.id : randomUUID();
+    request.headers[CORRELATION_HEADER] = id; // the pino logger reads it from here
+    reply.header('X-Correlation-Id', id);
+  });
+  fastify.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0];
+    if (routes.find(request.method as 'GET', path)) return;
+    const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path));
+    if (allowed.length > 0) {
+      await reply
+        .status(405)
+        .header('Allow', allowed.join(', '))
+        .send({ error: { message: `method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}` } });
+    }
+  });
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (request.headers[LEGACY_MARKER]) {
+      reply.header('Deprecation', 'true');
+      reply.header('Link', `<${API_PREFIX}>; rel="successor-version"`);
+    }
+    return payload;
+  });
+  const metrics = app.get(HttpMetrics, { strict: false });
+  fastify.addHook('onResponse', async (request, reply) => {
+    metrics?.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  await app.init();
+  const document = SwaggerModule.createDocument(
+    app as INestApplication,
+    new DocumentBuilder()
+      .setTitle('Analyst API')
+      .setDescription('Analysis of social-media comment sections')
+      .setVersion('1.5.1')
+      .setOpenAPIVersion('3.1.0')
+      .addBearerAuth()
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, 'apiKey')
+      .build(),
+  );
+  fastify.get(`${API_PREFIX}/openapi.json`, async () => document);
+  return app;
+}

@@ -1,0 +1,98 @@
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { IsInt, IsString, Min } from 'class-validator';
+import { createTestApp, type TestApp } from '@analyst/testing';
+
+class EchoBody {
+  @IsString()
+  name!: string;
+
+  @IsInt()
+  @Min(1)
+  count!: number;
+}
+
+@Controller('echo')
+class EchoController {
+  @Get()
+  get() {
+    return { data: { ok: true } };
+  }
+
+  @Post()
+  post(@Body() body: EchoBody) {
+    return { data: body };
+  }
+}
+
+@Module({ controllers: [EchoController] })
+class EchoModule {}
+
+describe('HTTP conventions shared by every service', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp({ modules: [EchoModule] })));
+  afterAll(() => t.close());
+
+  it('serves routes under /analyst/v1 and the deprecated /v1/client alias', async () => {
+    const current = await t.request('GET', '/analyst/v1/echo');
+    expect(current.status).toBe(200);
+    expect(current.body).toEqual({ data: { ok: true } });
+    expect(current.headers.deprecation).toBeUndefined();
+    const legacy = await t.request('GET', '/v1/client/echo');
+    expect(legacy.status).toBe(200);
+    expect(legacy.body).toEqual({ data: { ok: true } });
+    expect(legacy.headers.deprecation).toBe('true');
+    expect((await t.request('GET', '/echo')).status).toBe(404);
+  });
+
+  it('answers unknown routes with 404 and wrong methods with 405, both in the envelope', async () => {
+    const missing = await t.request('GET', '/analyst/v1/nothing-here');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.message).toMatch(/nothing-here/);
+    const wrong = await t.request('DELETE', '/analyst/v1/echo');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow).toBe('GET, POST');
+    expect(wrong.body).toEqual({ error: { message: expect.stringContaining('DELETE') } });
+  });
+
+  it('rejects invalid bodies with 400 naming each field', async () => {
+    const bad = await t.request('POST', '/analyst/v1/echo', { body: { name: 5, count: 0, extra: true } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('name must be a string');
+    expect(bad.body.error.message).toContain('count must not be less than 1');
+    expect(bad.body.error.message).toContain('property extra should not exist');
+    const ok = await t.request('POST', '/analyst/v1/echo', { body: { name: 'a', count: 2 } });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toEqual({ data: { name: 'a', count: 2 } });
+  });
+
+  it('reports malformed JSON as 400 in the envelope without a stack', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/analyst/v1/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBeTruthy();
+    expect(response.body).not.toContain('at ');
+  });
+
+  it('serves health, readiness, metrics per route and the OpenAPI document', async () => {
+    expect((await t.request('GET', '/healthz')).body.status).toBe('ok');
+    const ready = await t.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.info).toEqual({ readStore: { status: 'up' }, readModels: { status: 'up' } });
+    await t.request('GET', '/analyst/v1/echo');
+    const metrics = await t.request('GET', '/metrics');
+    expect(metrics.raw).toMatch(/http_requests_total\{method="GET",route="\/analyst\/v1\/echo",status="200",service="test"\} \d+/);
+    expect(metrics.raw).toContain('http_request_duration_seconds_bucket');
+    const openapi = await t.request('GET', '/analyst/v1/openapi.json');
+    expect(openapi.body.openapi).toBe('3.1.0');
+    expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/analyst/v1/echo']));
+  });
+
+  it('echoes a caller correlation id', async () => {
+    const response = await t.request('GET', '/analyst/v1/echo', { headers: { 'x-correlation-id': 'abc-123' } });
+    expect(response.headers['x-correlation-id']).toBe('abc-123');
+  });
+});
