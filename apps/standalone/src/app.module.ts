@@ -1,0 +1,23 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { GatewayModule } from '@analyst/gateway';
+import { LedgerModule } from '@analyst/ledger';
+import { ObservabilityModule, PlatformModule, type AnalystConfig, type PlatformOverrides } from '@analyst/platform';
+import { DemoSeeder } from './demo-seeder';
+
+/** Every service module in one process on the embedded adapters. */
+@Module({})
+export class StandaloneModule {
+  static forRoot(config: AnalystConfig, overrides: PlatformOverrides = {}): DynamicModule {
+    return {
+      module: StandaloneModule,
+      imports: [
+        PlatformModule.forRoot(config, overrides),
+        ObservabilityModule.forRoot({ service: 'standalone', level: config.LOG_LEVEL }),
+        GatewayModule,
+        LedgerModule,
+      ],
+      providers: [DemoSeeder],
+      exports: [DemoSeeder],
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { ConfigError, createHttpApp, loadConfig, type AnalystConfig } from '@analyst/platform';
+import { StandaloneModule } from './app.module';
+import { DemoSeeder } from './demo-seeder';
+
+async function main(): Promise<void> {
+  let config: AnalystConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    // Fail fast, before opening any file or port, with every bad variable named.
+    console.error(error instanceof ConfigError ? error.message : String(error));
+    process.exit(2);
+  }
+  const generatedAdminToken = !config.ANALYST_ADMIN_TOKEN;
+  if (generatedAdminToken) config.ANALYST_ADMIN_TOKEN = randomBytes(24).toString('base64url');
+
+  const app = await createHttpApp(StandaloneModule.forRoot(config));
+  const seed = await app.get(DemoSeeder).seedIfEmpty();
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const base = `http://127.0.0.1:${config.PORT}/analyst/v1`;
+
+  const lines = [`Analyst standalone is listening on ${base} (data in ${config.ANALYST_DATA_DIR})`];
+  if (seed?.key) {
+    lines.push(`Demo team: ${seed.teamId}`, `Demo API key (every scope; shown once): ${seed.key}`);
+    lines.push(`Try: curl -H "Authorization: Bearer ${seed.key}" ${base}/me`);
+  } else {
+    lines.push('Demo team already exists; its key was printed at first start (or set ANALYST_DEMO_KEY on a fresh data dir).');
+  }
+  if (generatedAdminToken) lines.push(`Admin token for /admin/v1 (generated for this run): ${config.ANALYST_ADMIN_TOKEN}`);
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});
