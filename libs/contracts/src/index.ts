@@ -2,3 +2,4 @@ export * from './plans';
 export * from './scopes';
 export * from './identity-events';
 export * from './api-error';
+export * from './ledger';

@@ -1,1 +1,10 @@
-export {};
+export * from './persistent-map';
+export * from './ledger-errors';
+export * from './month';
+export * from './ledger-commands';
+export * from './ledger-state';
+export * from './decide';
+export * from './ledger-decider';
+export * from './ledger-record';
+export * from './statement';
+export * from './audit';

@@ -1,0 +1,237 @@
+import { isLedgerEventType, teamIdOfLedgerStream, type CreditBalances, type CreditPool, type LedgerEvent } from '@analyst/contracts';
+import { applyChange, balanceChange, evolve, initialLedgerState, type LedgerState } from './ledger-state';
+import type { LedgerRecord } from './ledger-record';
+
+export interface PoolTotals {
+  granted: number;
+  consumed: number;
+  /** MAPs that came back from a reservation after their month ended. */
+  refundedToNothing: number;
+  expired: number;
+  /** Held by open reservations. */
+  outstanding: number;
+  balance: number;
+}
+
+export interface TeamAudit {
+  teamId: string;
+  events: number;
+  balances: CreditBalances;
+  pools: Record<CreditPool, PoolTotals>;
+  reservations: { reserved: number; settled: number; refunded: number; open: number; rejected: number };
+  /** Credits: reserved − released by settles − released by refunds. */
+  reservedFlow: { reserved: number; settled: number; refunded: number };
+}
+
+export interface AuditViolation {
+  teamId: string;
+  eventId: string | null;
+  position: number | null;
+  revision: number | null;
+  type: string | null;
+  message: string;
+}
+
+interface OpenReservation {
+  fromMaps: number;
+  fromAdhoc: number;
+  amount: number;
+  unitCost: number;
+  fundedUnits: number;
+  status: 'open' | 'settled' | 'refunded';
+}
+
+interface TeamBook {
+  teamId: string;
+  lastRevision: number;
+  events: number;
+  balances: CreditBalances;
+  pools: Record<CreditPool, Omit<PoolTotals, 'outstanding' | 'balance'>>;
+  reservations: Map<string, OpenReservation>;
+  commandIds: Set<string>;
+  counts: TeamAudit['reservations'];
+  reservedFlow: TeamAudit['reservedFlow'];
+  state: LedgerState;
+}
+
+const emptyPool = () => ({ granted: 0, consumed: 0, refundedToNothing: 0, expired: 0 });
+
+/**
+ * Recomputes every team's balances from the ledger events alone, in log order, and checks the
+ * invariants finance relies on. Pure bookkeeping: feed it records, then ask for the result.
+ */
+export class LedgerAuditor {
+  private readonly books = new Map<string, TeamBook>();
+  readonly violations: AuditViolation[] = [];
+
+  private book(teamId: string): TeamBook {
+    let book = this.books.get(teamId);
+    if (!book) {
+      book = {
+        teamId,
+        lastRevision: -1,
+        events: 0,
+        balances: { maps: 0, adhoc: 0, reserved: 0 },
+        pools: { map: emptyPool(), adhoc: emptyPool() },
+        reservations: new Map(),
+        commandIds: new Set(),
+        counts: { reserved: 0, settled: 0, refunded: 0, open: 0, rejected: 0 },
+        reservedFlow: { reserved: 0, settled: 0, refunded: 0 },
+        state: initialLedgerState(),
+      };
+      this.books.set(teamId, book);
+    }
+    return book;
+  }
+
+  feed(record: LedgerRecord): void {
+    const teamId = teamIdOfLedgerStream(record.streamId);
+    const book = this.book(teamId);
+    const flag = (message: string) =>
+      this.violations.push({ teamId, eventId: record.id, position: record.position, revision: record.revision, type: record.type, message });
+    if (record.revision !== book.lastRevision + 1) {
+      flag(`stream revision ${record.revision} follows ${book.lastRevision}: events are missing or out of order`);
+    }
+    book.lastRevision = record.revision;
+    book.events += 1;
+    if (!isLedgerEventType(record.type)) {
+      flag(`unknown event type ${record.type} in a ledger stream`);
+      return;
+    }
+    const event = { type: record.type, data: record.data } as LedgerEvent;
+    if (book.commandIds.has(event.data.commandId)) flag(`command ${event.data.commandId} was applied twice`);
+    book.commandIds.add(event.data.commandId);
+    this.check(book, event, flag);
+    book.balances = applyChange(book.balances, balanceChange(event));
+    book.state = evolve(book.state, event);
+    for (const key of ['maps', 'adhoc', 'reserved'] as const) {
+      if (book.balances[key] < 0) flag(`${key} balance went negative (${book.balances[key]})`);
+    }
+  }
+
+  private check(book: TeamBook, event: LedgerEvent, flag: (m: string) => void): void {
+    const { pools, reservations } = book;
+    switch (event.type) {
+      case 'CreditsGranted':
+        if (event.data.amount <= 0) flag(`grant of ${event.data.amount} is not positive`);
+        pools[event.data.pool].granted += event.data.amount;
+        return;
+      case 'MapsReset':
+        if (event.data.expired !== book.balances.maps) {
+          flag(`reset expired ${event.data.expired} MAPs but ${book.balances.maps} were left`);
+        }
+        pools.map.granted += event.data.granted;
+        pools.map.expired += event.data.expired;
+        return;
+      case 'MapAllotmentSet':
+        if (event.data.adjustment >= 0) pools.map.granted += event.data.adjustment;
+        else pools.map.expired -= event.data.adjustment;
+        return;
+      case 'CreditsReserved': {
+        const d = event.data;
+        if (reservations.has(d.reservationId)) flag(`reservation ${d.reservationId} was reserved twice`);
+        if (d.fundedUnits <= 0 || d.fundedUnits > d.requestedUnits) flag(`funded ${d.fundedUnits} of ${d.requestedUnits} units`);
+        if (d.amount !== d.fundedUnits * d.unitCost || d.fromMaps + d.fromAdhoc !== d.amount || d.fromMaps < 0 || d.fromAdhoc < 0) {
+          flag(`reservation ${d.reservationId} amounts do not add up`);
+        }
+        reservations.set(d.reservationId, { fromMaps: d.fromMaps, fromAdhoc: d.fromAdhoc, amount: d.amount, unitCost: d.unitCost, fundedUnits: d.fundedUnits, status: 'open' });
+        book.counts.reserved += 1;
+        book.reservedFlow.reserved += d.amount;
+        return;
+      }
+      case 'CreditsReservationRejected':
+        book.counts.rejected += 1;
+        return;
+      case 'CreditsSettled':
+      case 'CreditsRefunded': {
+        const d = event.data;
+        const reservation = reservations.get(d.reservationId);
+        const verb = event.type === 'CreditsSettled' ? 'settled' : 'refunded';
+        if (!reservation) {
+          flag(`reservation ${d.reservationId} ${verb} but never reserved`);
+          return;
+        }
+        if (reservation.status !== 'open') {
+          flag(`reservation ${d.reservationId} ${verb} after it was already ${reservation.status}`);
+          return;
+        }
+        const charged = event.type === 'CreditsSettled' ? event.data.charged : { maps: 0, adhoc: 0 };
+        if (event.type === 'CreditsSettled' && charged.maps + charged.adhoc !== event.data.consumedUnits * reservation.unitCost) {
+          flag(`settle of ${d.reservationId} charged ${charged.maps + charged.adhoc} for ${event.data.consumedUnits} units`);
+        }
+        if (event.type === 'CreditsSettled' && event.data.consumedUnits > reservation.fundedUnits) {
+          flag(`settle of ${d.reservationId} consumed more units than were funded`);
+        }
+        if (
+          charged.maps + d.returned.maps + d.expiredOnReturn !== reservation.fromMaps ||
+          charged.adhoc + d.returned.adhoc !== reservation.fromAdhoc
+        ) {
+          flag(`${verb} ${d.reservationId} does not release exactly what was reserved per pool`);
+        }
+        reservation.status = event.type === 'CreditsSettled' ? 'settled' : 'refunded';
+        pools.map.consumed += charged.maps;
+        pools.adhoc.consumed += charged.adhoc;
+        pools.map.refundedToNothing += d.expiredOnReturn;
+        const released = charged.maps + charged.adhoc + d.returned.maps + d.returned.adhoc + d.expiredOnReturn;
+        if (event.type === 'CreditsSettled') {
+          book.counts.settled += 1;
+          book.reservedFlow.settled += released;
+        } else {
+          book.counts.refunded += 1;
+          book.reservedFlow.refunded += released;
+        }
+        return;
+      }
+      default: {
+        const _never: never = event;
+        return _never;
+      }
+    }
+  }
+
+  /** Closes the books: end-of-log invariants per team and pool. */
+  finish(): { teams: TeamAudit[]; violations: AuditViolation[] } {
+    const teams: TeamAudit[] = [];
+    for (const book of [...this.books.values()].sort((a, b) => (a.teamId < b.teamId ? -1 : a.teamId > b.teamId ? 1 : 0))) {
+      const flag = (message: string) =>
+        this.violations.push({ teamId: book.teamId, eventId: null, position: null, revision: null, type: null, message });
+      let outMaps = 0;
+      let outAdhoc = 0;
+      let open = 0;
+      for (const r of book.reservations.values()) {
+        if (r.status !== 'open') continue;
+        open += 1;
+        outMaps += r.fromMaps;
+        outAdhoc += r.fromAdhoc;
+      }
+      const pools: Record<CreditPool, PoolTotals> = {
+        map: { ...book.pools.map, outstanding: outMaps, balance: book.balances.maps },
+        adhoc: { ...book.pools.adhoc, outstanding: outAdhoc, balance: book.balances.adhoc },
+      };
+      for (const pool of ['map', 'adhoc'] as const) {
+        const t = pools[pool];
+        const expected = t.granted - t.consumed - t.refundedToNothing - t.expired - t.outstanding;
+        if (expected !== t.balance) {
+          flag(`${pool}: granted ${t.granted} − consumed ${t.consumed} − refunded-to-nothing ${t.refundedToNothing} − expired ${t.expired} − outstanding ${t.outstanding} = ${expected}, but the balance is ${t.balance}`);
+        }
+      }
+      const flow = book.reservedFlow;
+      if (flow.reserved - flow.settled - flow.refunded !== outMaps + outAdhoc || book.balances.reserved !== outMaps + outAdhoc) {
+        flag(`outstanding reservations ${outMaps + outAdhoc} ≠ reserved ${flow.reserved} − settled ${flow.settled} − refunded ${flow.refunded}, reserved balance ${book.balances.reserved}`);
+      }
+      const s = book.state;
+      if (s.maps !== book.balances.maps || s.adhoc !== book.balances.adhoc || s.reserved !== book.balances.reserved) {
+        flag(`the aggregate's own fold (${s.maps}/${s.adhoc}/${s.reserved}) disagrees with the recomputed balances`);
+      }
+      teams.push({
+        teamId: book.teamId,
+        events: book.events,
+        balances: book.balances,
+        pools,
+        reservations: { ...book.counts, open },
+        reservedFlow: flow,
+      });
+    }
+    return { teams, violations: this.violations };
+  }
+}

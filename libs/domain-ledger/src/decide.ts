@@ -1,0 +1,214 @@
+import { CREDIT_POOLS, type CreditPool, type CreditSource, type LedgerEvent } from '@analyst/contracts';
+import type { LedgerCommand } from './ledger-commands';
+import { LedgerError } from './ledger-errors';
+import { evolve, type LedgerAnswer, type LedgerState } from './ledger-state';
+import { mapsResetCommandId, monthOf } from './month';
+
+const KIND_OF: Record<Exclude<LedgerCommand['type'], 'ResetMaps'>, LedgerAnswer['kind']> = {
+  GrantCredits: 'grant',
+  ReserveCredits: 'reserve',
+  SettleCredits: 'settle',
+  RefundCredits: 'refund',
+  SetMapAllotment: 'allotment',
+};
+
+function invalid(message: string): never {
+  throw new LedgerError('invalid_command', message);
+}
+
+function requireId(value: unknown, name: string): void {
+  if (typeof value !== 'string' || value.length === 0) invalid(`${name} must be a non-empty string`);
+}
+
+function requireInt(value: unknown, name: string, min: number): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    invalid(`${name} must be an integer of at least ${min}`);
+  }
+}
+
+function validate(command: LedgerCommand): void {
+  const at = (command.data as { at?: unknown }).at;
+  if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) invalid('at must be an ISO date-time');
+  switch (command.type) {
+    case 'GrantCredits':
+      requireId(command.data.commandId, 'commandId');
+      if (!(CREDIT_POOLS as readonly unknown[]).includes(command.data.pool)) invalid(`pool must be one of ${CREDIT_POOLS.join(', ')}`);
+      requireInt(command.data.amount, 'amount', 1);
+      if (typeof command.data.reason !== 'string') invalid('reason must be a string');
+      return;
+    case 'ReserveCredits':
+      requireId(command.data.commandId, 'commandId');
+      requireId(command.data.reservationId, 'reservationId');
+      requireInt(command.data.units, 'units', 1);
+      requireInt(command.data.unitCost, 'unitCost', 1);
+      if (command.data.source !== 'auto' && command.data.source !== 'adhoc') invalid('source must be auto or adhoc');
+      return;
+    case 'SettleCredits':
+      requireId(command.data.commandId, 'commandId');
+      requireId(command.data.reservationId, 'reservationId');
+      requireInt(command.data.consumed, 'consumed', 0);
+      return;
+    case 'RefundCredits':
+      requireId(command.data.commandId, 'commandId');
+      requireId(command.data.reservationId, 'reservationId');
+      if (typeof command.data.reason !== 'string') invalid('reason must be a string');
+      return;
+    case 'SetMapAllotment':
+      requireId(command.data.commandId, 'commandId');
+      requireInt(command.data.allotment, 'allotment', 0);
+      return;
+    case 'ResetMaps':
+      return;
+    default: {
+      const _never: never = command;
+      return _never;
+    }
+  }
+}
+
+/** The month a command acts in: its own, but never earlier than the stream's (clocks may skew). */
+function effectiveMonth(state: LedgerState, at: string): string {
+  const month = monthOf(at);
+  return state.month !== null && state.month > month ? state.month : month;
+}
+
+/** When the month has turned, the reset comes first: last month's MAPs expire, the allotment is granted. */
+function rollover(state: LedgerState, month: string): LedgerEvent[] {
+  if (state.month === month) return [];
+  return [
+    {
+      type: 'MapsReset',
+      data: { commandId: mapsResetCommandId(month), month, previousMonth: state.month, expired: state.maps, granted: state.allotment },
+    },
+  ];
+}
+
+/** Credits per pool that a reservation funds; units are whole, a unit may draw on both pools. */
+export function fund(
+  state: Pick<LedgerState, 'maps' | 'adhoc'>,
+  units: number,
+  unitCost: number,
+  source: CreditSource,
+): { fundedUnits: number; amount: number; fromMaps: number; fromAdhoc: number } {
+  const available = source === 'auto' ? state.maps + state.adhoc : state.adhoc;
+  const fundedUnits = Math.min(units, Math.floor(available / unitCost));
+  const amount = fundedUnits * unitCost;
+  const fromMaps = source === 'auto' ? Math.min(state.maps, amount) : 0;
+  return { fundedUnits, amount, fromMaps, fromAdhoc: amount - fromMaps };
+}
+
+function decideInMonth(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>, state: LedgerState, month: string): LedgerEvent[] {
+  switch (command.type) {
+    case 'GrantCredits': {
+      const { commandId, pool, amount, reason } = command.data;
+      return [{ type: 'CreditsGranted', data: { commandId, month, pool: pool as CreditPool, amount, reason } }];
+    }
+    case 'SetMapAllotment': {
+      const { commandId, allotment } = command.data;
+      // A mid-month change moves this month's MAPs by the difference, but never below zero.
+      const adjustment = Math.max(allotment - state.allotment, -state.maps);
+      return [{ type: 'MapAllotmentSet', data: { commandId, month, allotment, previous: state.allotment, adjustment } }];
+    }
+    case 'ReserveCredits': {
+      const { commandId, reservationId, units, unitCost, source } = command.data;
+      if (state.reservations.has(reservationId)) {
+        throw new LedgerError('reservation_exists', `reservation ${reservationId} already exists`);
+      }
+      const funded = fund(state, units, unitCost, source);
+      if (funded.fundedUnits === 0) {
+        return [
+          {
+            type: 'CreditsReservationRejected',
+            data: {
+              commandId,
+              month,
+              reservationId,
+              source,
+              requestedUnits: units,
+              unitCost,
+              reason: 'insufficient_credits',
+              available: { maps: state.maps, adhoc: state.adhoc },
+            },
+          },
+        ];
+      }
+      return [{ type: 'CreditsReserved', data: { commandId, month, reservationId, source, requestedUnits: units, unitCost, ...funded } }];
+    }
+    case 'SettleCredits':
+    case 'RefundCredits': {
+      const { commandId, reservationId } = command.data;
+      const reservation = state.reservations.get(reservationId);
+      if (!reservation) throw new LedgerError('reservation_not_found', `no reservation ${reservationId}`);
+      if (reservation.status === 'settled') {
+        throw new LedgerError('reservation_already_settled', `reservation ${reservationId} was already settled`);
+      }
+      if (reservation.status === 'refunded') {
+        throw new LedgerError('reservation_already_refunded', `reservation ${reservationId} was already refunded`);
+      }
+      let chargedMaps = 0;
+      let chargedAdhoc = 0;
+      if (command.type === 'SettleCredits') {
+        const { consumed } = command.data;
+        if (consumed > reservation.fundedUnits) {
+          throw new LedgerError(
+            'settle_exceeds_reservation',
+            `cannot settle ${consumed} units of reservation ${reservationId}: only ${reservation.fundedUnits} were funded`,
+          );
+        }
+        // Charge the expiring MAPs first, so what goes back is the Ad Hoc that does not expire.
+        const charged = consumed * reservation.unitCost;
+        chargedMaps = Math.min(reservation.fromMaps, charged);
+        chargedAdhoc = charged - chargedMaps;
+      }
+      const backToMaps = reservation.fromMaps - chargedMaps;
+      // MAPs reserved in a month that has ended cannot come back: they expire instead.
+      const stale = reservation.month !== month;
+      const returned = { maps: stale ? 0 : backToMaps, adhoc: reservation.fromAdhoc - chargedAdhoc };
+      const expiredOnReturn = stale ? backToMaps : 0;
+      if (command.type === 'SettleCredits') {
+        return [
+          {
+            type: 'CreditsSettled',
+            data: {
+              commandId,
+              month,
+              reservationId,
+              consumedUnits: command.data.consumed,
+              charged: { maps: chargedMaps, adhoc: chargedAdhoc },
+              returned,
+              expiredOnReturn,
+            },
+          },
+        ];
+      }
+      return [{ type: 'CreditsRefunded', data: { commandId, month, reservationId, reason: command.data.reason, returned, expiredOnReturn } }];
+    }
+    default: {
+      const _never: never = command;
+      return _never;
+    }
+  }
+}
+
+/**
+ * Pure: the events a command adds to a team's ledger, or a LedgerError. A command id already in
+ * the stream yields no events (the caller reads the first answer from the state).
+ */
+export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[] {
+  validate(command);
+  if (command.type === 'ResetMaps') return rollover(state, effectiveMonth(state, command.data.at));
+  const previous = state.answers.get(command.data.commandId);
+  if (previous) {
+    if (previous.kind === KIND_OF[command.type]) return [];
+    throw new LedgerError('command_id_conflict', `command id ${command.data.commandId} was already used for a ${previous.kind}`);
+  }
+  const month = effectiveMonth(state, command.data.at);
+  const reset = rollover(state, month);
+  const current = reset.reduce(evolve, state);
+  return [...reset, ...decideInMonth(command, current, month)];
+}
+
+/** The answer recorded for a command id, once its events are folded in. */
+export function answerOf(state: LedgerState, commandId: string): LedgerAnswer | undefined {
+  return state.answers.get(commandId);
+}

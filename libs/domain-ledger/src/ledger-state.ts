@@ -1,0 +1,173 @@
+import type {
+  CreditBalances,
+  CreditSource,
+  GrantResult,
+  LedgerEvent,
+  RefundResult,
+  ReserveResult,
+  SettleResult,
+} from '@analyst/contracts';
+import { PersistentMap } from './persistent-map';
+
+export type ReservationStatus = 'open' | 'settled' | 'refunded';
+
+export interface Reservation {
+  reservationId: string;
+  month: string;
+  source: CreditSource;
+  unitCost: number;
+  fundedUnits: number;
+  amount: number;
+  fromMaps: number;
+  fromAdhoc: number;
+  status: ReservationStatus;
+}
+
+/** The first answer given to a command id; a repeated id gets it back. */
+export type LedgerAnswer =
+  | { kind: 'grant'; result: GrantResult }
+  | { kind: 'reserve'; result: ReserveResult }
+  | { kind: 'settle'; result: SettleResult }
+  | { kind: 'refund'; result: RefundResult }
+  | { kind: 'allotment'; result: { allotment: number; adjustment: number } }
+  | { kind: 'reset'; result: { month: string; expired: number; granted: number } };
+
+export interface LedgerState {
+  /** MAP month the balances belong to; null before the first event. */
+  month: string | null;
+  allotment: number;
+  maps: number;
+  adhoc: number;
+  reserved: number;
+  reservations: PersistentMap<string, Reservation>;
+  answers: PersistentMap<string, LedgerAnswer>;
+}
+
+export function initialLedgerState(): LedgerState {
+  return {
+    month: null,
+    allotment: 0,
+    maps: 0,
+    adhoc: 0,
+    reserved: 0,
+    reservations: PersistentMap.empty(),
+    answers: PersistentMap.empty(),
+  };
+}
+
+/**
+ * The signed change an event makes to each figure. Events carry every amount they move, so this is
+ * a function of the event alone: the decider, the projectors, the statement and the audit share it.
+ */
+export function balanceChange(event: LedgerEvent): CreditBalances {
+  switch (event.type) {
+    case 'CreditsGranted':
+      return event.data.pool === 'map'
+        ? { maps: event.data.amount, adhoc: 0, reserved: 0 }
+        : { maps: 0, adhoc: event.data.amount, reserved: 0 };
+    case 'MapsReset':
+      return { maps: event.data.granted - event.data.expired, adhoc: 0, reserved: 0 };
+    case 'MapAllotmentSet':
+      return { maps: event.data.adjustment, adhoc: 0, reserved: 0 };
+    case 'CreditsReserved':
+      return { maps: -event.data.fromMaps, adhoc: -event.data.fromAdhoc, reserved: event.data.amount };
+    case 'CreditsReservationRejected':
+      return { maps: 0, adhoc: 0, reserved: 0 };
+    case 'CreditsSettled': {
+      const { charged, returned, expiredOnReturn } = event.data;
+      const released = charged.maps + charged.adhoc + returned.maps + returned.adhoc + expiredOnReturn;
+      return { maps: returned.maps, adhoc: returned.adhoc, reserved: -released };
+    }
+    case 'CreditsRefunded': {
+      const { returned, expiredOnReturn } = event.data;
+      return { maps: returned.maps, adhoc: returned.adhoc, reserved: -(returned.maps + returned.adhoc + expiredOnReturn) };
+    }
+    default: {
+      const _never: never = event;
+      return _never;
+    }
+  }
+}
+
+export function applyChange(balances: CreditBalances, change: CreditBalances): CreditBalances {
+  return {
+    maps: balances.maps + change.maps,
+    adhoc: balances.adhoc + change.adhoc,
+    reserved: balances.reserved + change.reserved,
+  };
+}
+
+function resolve(state: LedgerState, reservationId: string, status: ReservationStatus): LedgerState['reservations'] {
+  const reservation = state.reservations.get(reservationId);
+  return reservation ? state.reservations.set(reservationId, { ...reservation, status }) : state.reservations;
+}
+
+export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
+  const change = balanceChange(event);
+  const next: LedgerState = {
+    ...state,
+    maps: state.maps + change.maps,
+    adhoc: state.adhoc + change.adhoc,
+    reserved: state.reserved + change.reserved,
+  };
+  switch (event.type) {
+    case 'CreditsGranted':
+      return { ...next, answers: state.answers.set(event.data.commandId, { kind: 'grant', result: { pool: event.data.pool, amount: event.data.amount } }) };
+    case 'MapsReset': {
+      const { month, expired, granted } = event.data;
+      return { ...next, month, answers: state.answers.set(event.data.commandId, { kind: 'reset', result: { month, expired, granted } }) };
+    }
+    case 'MapAllotmentSet': {
+      const { allotment, adjustment } = event.data;
+      return {
+        ...next,
+        month: state.month ?? event.data.month,
+        allotment,
+        answers: state.answers.set(event.data.commandId, { kind: 'allotment', result: { allotment, adjustment } }),
+      };
+    }
+    case 'CreditsReserved': {
+      const d = event.data;
+      const result: ReserveResult = { reservationId: d.reservationId, fundedUnits: d.fundedUnits, amount: d.amount, fromMaps: d.fromMaps, fromAdhoc: d.fromAdhoc };
+      return {
+        ...next,
+        reservations: state.reservations.set(d.reservationId, {
+          reservationId: d.reservationId,
+          month: d.month,
+          source: d.source,
+          unitCost: d.unitCost,
+          fundedUnits: d.fundedUnits,
+          amount: d.amount,
+          fromMaps: d.fromMaps,
+          fromAdhoc: d.fromAdhoc,
+          status: 'open',
+        }),
+        answers: state.answers.set(d.commandId, { kind: 'reserve', result }),
+      };
+    }
+    case 'CreditsReservationRejected': {
+      const result: ReserveResult = { reservationId: event.data.reservationId, fundedUnits: 0, amount: 0, fromMaps: 0, fromAdhoc: 0 };
+      return { ...next, answers: state.answers.set(event.data.commandId, { kind: 'reserve', result }) };
+    }
+    case 'CreditsSettled': {
+      const { commandId, reservationId, consumedUnits, charged, returned, expiredOnReturn } = event.data;
+      return {
+        ...next,
+        reservations: resolve(state, reservationId, 'settled'),
+        answers: state.answers.set(commandId, { kind: 'settle', result: { reservationId, consumedUnits, charged, returned, expiredOnReturn } }),
+      };
+    }
+    case 'CreditsRefunded': {
+      const { commandId, reservationId, returned, expiredOnReturn } = event.data;
+      return {
+        ...next,
+        reservations: resolve(state, reservationId, 'refunded'),
+        answers: state.answers.set(commandId, { kind: 'refund', result: { reservationId, returned, expiredOnReturn } }),
+      };
+    }
+    default: {
+      const _never: never = event;
+      return _never;
+    }
+  }
+}

@@ -1,0 +1,255 @@
+import type { LedgerEvent } from '@analyst/contracts';
+import { answerOf, decide, evolve, initialLedgerState, type LedgerCommand } from '@analyst/domain-ledger';
+import { given } from './given-when-then';
+
+const AT = '2026-03-10T12:00:00.000Z';
+const APRIL = '2026-04-01T00:00:05.000Z';
+
+const opened = (month = '2026-03', granted = 0, expired = 0, previousMonth: string | null = null): LedgerEvent => ({
+  type: 'MapsReset',
+  data: { commandId: `maps-reset-${month}`, month, previousMonth, expired, granted },
+});
+const allotted = (allotment: number, previous = 0, adjustment = allotment - previous): LedgerEvent => ({
+  type: 'MapAllotmentSet',
+  data: { commandId: `team-ev-${allotment}`, month: '2026-03', allotment, previous, adjustment },
+});
+const granted = (pool: 'map' | 'adhoc', amount: number, commandId = `g-${pool}-${amount}`): LedgerEvent => ({
+  type: 'CreditsGranted',
+  data: { commandId, month: '2026-03', pool, amount, reason: 'purchase' },
+});
+const reserved = (
+  reservationId: string,
+  fromMaps: number,
+  fromAdhoc: number,
+  opts: { units?: number; unitCost?: number; requested?: number; source?: 'auto' | 'adhoc'; month?: string } = {},
+): LedgerEvent => {
+  const unitCost = opts.unitCost ?? 1;
+  const amount = fromMaps + fromAdhoc;
+  return {
+    type: 'CreditsReserved',
+    data: {
+      commandId: `r-${reservationId}`,
+      month: opts.month ?? '2026-03',
+      reservationId,
+      source: opts.source ?? 'auto',
+      requestedUnits: opts.requested ?? amount / unitCost,
+      fundedUnits: amount / unitCost,
+      unitCost,
+      amount,
+      fromMaps,
+      fromAdhoc,
+    },
+  };
+};
+
+const reserve = (reservationId: string, units: number, unitCost = 1, source: 'auto' | 'adhoc' = 'auto', at = AT): LedgerCommand => ({
+  type: 'ReserveCredits',
+  data: { commandId: `r-${reservationId}`, reservationId, units, unitCost, source, at },
+});
+const settle = (reservationId: string, consumed: number, commandId = `s-${reservationId}`, at = AT): LedgerCommand => ({
+  type: 'SettleCredits',
+  data: { commandId, reservationId, consumed, at },
+});
+const refund = (reservationId: string, commandId = `f-${reservationId}`, at = AT): LedgerCommand => ({
+  type: 'RefundCredits',
+  data: { commandId, reservationId, reason: 'post failed', at },
+});
+
+describe('ledger decider: grant', () => {
+  it('opens the month first on a new ledger, then grants', () => {
+    given([]).when({ type: 'GrantCredits', data: { commandId: 'g1', pool: 'adhoc', amount: 50, reason: 'purchase', at: AT } }).then([
+      opened(),
+      { type: 'CreditsGranted', data: { commandId: 'g1', month: '2026-03', pool: 'adhoc', amount: 50, reason: 'purchase' } },
+    ]);
+  });
+
+  it('rejects a non-positive or fractional amount with a typed error', () => {
+    given([opened()]).when({ type: 'GrantCredits', data: { commandId: 'g1', pool: 'adhoc', amount: 0, reason: 'x', at: AT } }).thenFails('invalid_command');
+    given([opened()]).when({ type: 'GrantCredits', data: { commandId: 'g1', pool: 'map', amount: 1.5, reason: 'x', at: AT } }).thenFails('invalid_command');
+    given([opened()]).when({ type: 'GrantCredits', data: { commandId: 'g1', pool: 'gold' as never, amount: 1, reason: 'x', at: AT } }).thenFails('invalid_command');
+  });
+
+  it('treats a repeated command id as a no-op and keeps the first answer', () => {
+    const first = granted('adhoc', 50, 'g1');
+    const g = given([opened(), first]);
+    g.when({ type: 'GrantCredits', data: { commandId: 'g1', pool: 'adhoc', amount: 999, reason: 'again', at: AT } }).then([]);
+    expect(answerOf(g.state, 'g1')).toEqual({ kind: 'grant', result: { pool: 'adhoc', amount: 50 } });
+    expect(g.state.adhoc).toBe(50);
+  });
+
+  it('refuses a command id reused for a different kind of command', () => {
+    given([opened(), granted('adhoc', 50, 'x1')]).when(settle('nope', 0, 'x1')).thenFails('command_id_conflict');
+  });
+});
+
+describe('ledger decider: reserve', () => {
+  it('takes MAPs first, then Ad Hoc, with source auto', () => {
+    given([opened(), allotted(3), granted('adhoc', 10)]).when(reserve('p1', 5)).then([reserved('p1', 3, 2)]);
+  });
+
+  it('takes only Ad Hoc with source adhoc', () => {
+    given([opened(), allotted(3), granted('adhoc', 10)]).when(reserve('p1', 5, 1, 'adhoc')).then([reserved('p1', 0, 5, { source: 'adhoc' })]);
+  });
+
+  it('funds as many whole units as the balances allow, 5 credits each with fullRead', () => {
+    // 3 MAPs + 9 Ad Hoc = 12 credits: two units of 5, the second drawing on both pools.
+    given([opened(), allotted(3), granted('adhoc', 9)]).when(reserve('p1', 4, 5)).then([
+      reserved('p1', 3, 7, { unitCost: 5, requested: 4 }),
+    ]);
+  });
+
+  it('records a rejected reservation when nothing can be funded, and holds nothing', () => {
+    const g = given([opened(), granted('adhoc', 4)]);
+    g.when(reserve('p1', 1, 5)).then([
+      {
+        type: 'CreditsReservationRejected',
+        data: {
+          commandId: 'r-p1',
+          month: '2026-03',
+          reservationId: 'p1',
+          source: 'auto',
+          requestedUnits: 1,
+          unitCost: 5,
+          reason: 'insufficient_credits',
+          available: { maps: 0, adhoc: 4 },
+        },
+      },
+    ]);
+    const after = g.when(reserve('p1', 1, 5)).events().reduce(evolve, g.state);
+    expect(after.reservations.has('p1')).toBe(false);
+    expect(answerOf(after, 'r-p1')).toEqual({ kind: 'reserve', result: { reservationId: 'p1', fundedUnits: 0, amount: 0, fromMaps: 0, fromAdhoc: 0 } });
+  });
+
+  it('refuses a second reservation with the same id', () => {
+    given([opened(), granted('adhoc', 10), reserved('p1', 0, 1)])
+      .when({ type: 'ReserveCredits', data: { commandId: 'other', reservationId: 'p1', units: 1, unitCost: 1, source: 'auto', at: AT } })
+      .thenFails('reservation_exists');
+  });
+
+  it('answers a repeated reserve command with the first answer, even after balances changed', () => {
+    const g = given([opened(), granted('adhoc', 10), reserved('p1', 0, 4), granted('adhoc', 100, 'g2')]);
+    g.when(reserve('p1', 4)).then([]);
+    expect(answerOf(g.state, 'r-p1')).toEqual({ kind: 'reserve', result: { reservationId: 'p1', fundedUnits: 4, amount: 4, fromMaps: 0, fromAdhoc: 4 } });
+  });
+
+  it('holds the reserved credits out of both balances', () => {
+    const { state } = given([opened(), allotted(3), granted('adhoc', 10), reserved('p1', 3, 2)]);
+    expect({ maps: state.maps, adhoc: state.adhoc, reserved: state.reserved }).toEqual({ maps: 0, adhoc: 8, reserved: 5 });
+  });
+});
+
+describe('ledger decider: settle', () => {
+  const history = [opened(), allotted(3), granted('adhoc', 10), reserved('p1', 3, 2)];
+
+  it('charges MAPs first and returns the unused part (Ad Hoc first)', () => {
+    given(history).when(settle('p1', 4)).then([
+      {
+        type: 'CreditsSettled',
+        data: { commandId: 's-p1', month: '2026-03', reservationId: 'p1', consumedUnits: 4, charged: { maps: 3, adhoc: 1 }, returned: { maps: 0, adhoc: 1 }, expiredOnReturn: 0 },
+      },
+    ]);
+  });
+
+  it('settling zero units returns everything', () => {
+    given(history).when(settle('p1', 0)).then([
+      {
+        type: 'CreditsSettled',
+        data: { commandId: 's-p1', month: '2026-03', reservationId: 'p1', consumedUnits: 0, charged: { maps: 0, adhoc: 0 }, returned: { maps: 3, adhoc: 2 }, expiredOnReturn: 0 },
+      },
+    ]);
+  });
+
+  it('refuses to settle more than was reserved', () => {
+    given(history).when(settle('p1', 6)).thenFails('settle_exceeds_reservation');
+  });
+
+  it('refuses a second settle with a typed error', () => {
+    const first = decide(settle('p1', 5), given(history).state);
+    given([...history, ...first]).when(settle('p1', 5, 's-again')).thenFails('reservation_already_settled');
+  });
+
+  it('answers a repeated settle command id with the first answer (idempotent by ingest event id)', () => {
+    const first = decide(settle('p1', 5, 'ev_ingest_1'), given(history).state);
+    const g = given([...history, ...first]);
+    g.when(settle('p1', 5, 'ev_ingest_1')).then([]);
+    expect(answerOf(g.state, 'ev_ingest_1')?.kind).toBe('settle');
+  });
+
+  it('refuses a settle after a refund', () => {
+    const first = decide(refund('p1'), given(history).state);
+    given([...history, ...first]).when(settle('p1', 1)).thenFails('reservation_already_refunded');
+  });
+
+  it('refuses to settle an unknown reservation', () => {
+    given(history).when(settle('p9', 1)).thenFails('reservation_not_found');
+  });
+});
+
+describe('ledger decider: refund', () => {
+  const history = [opened(), allotted(3), granted('adhoc', 10), reserved('p1', 3, 2)];
+
+  it('returns every credit to the pool it came from', () => {
+    const g = given(history);
+    g.when(refund('p1')).then([
+      {
+        type: 'CreditsRefunded',
+        data: { commandId: 'f-p1', month: '2026-03', reservationId: 'p1', reason: 'post failed', returned: { maps: 3, adhoc: 2 }, expiredOnReturn: 0 },
+      },
+    ]);
+    const after = g.when(refund('p1')).events().reduce(evolve, g.state);
+    expect({ maps: after.maps, adhoc: after.adhoc, reserved: after.reserved }).toEqual({ maps: 3, adhoc: 10, reserved: 0 });
+  });
+
+  it('refuses a refund after a settle, and a second refund', () => {
+    const settled = decide(settle('p1', 1), given(history).state);
+    given([...history, ...settled]).when(refund('p1')).thenFails('reservation_already_settled');
+    const refunded = decide(refund('p1'), given(history).state);
+    given([...history, ...refunded]).when(refund('p1', 'f-2')).thenFails('reservation_already_refunded');
+  });
+});
+
+describe('ledger decider: months', () => {
+  const march = [opened('2026-03'), allotted(10), granted('adhoc', 5), reserved('p1', 4, 0)];
+
+  it('resets on the first command of a new month: leftover MAPs expire, the allotment is granted', () => {
+    given(march).when(reserve('p2', 1, 1, 'auto', APRIL)).then([
+      opened('2026-04', 10, 6, '2026-03'),
+      reserved('p2', 1, 0, { month: '2026-04' }),
+    ]);
+  });
+
+  it('expires the MAP part of a March reservation that is refunded in April', () => {
+    const april = [...march, opened('2026-04', 10, 6, '2026-03')];
+    given(april).when(refund('p1', 'f-p1', APRIL)).then([
+      {
+        type: 'CreditsRefunded',
+        data: { commandId: 'f-p1', month: '2026-04', reservationId: 'p1', reason: 'post failed', returned: { maps: 0, adhoc: 0 }, expiredOnReturn: 4 },
+      },
+    ]);
+  });
+
+  it('an explicit ResetMaps is a no-op inside the same month', () => {
+    given(march).when({ type: 'ResetMaps', data: { at: '2026-03-31T23:59:59.999Z' } }).then([]);
+  });
+
+  it('never resets backwards when a command carries an earlier month', () => {
+    const april = [...march, opened('2026-04', 10, 6, '2026-03')];
+    given(april).when({ type: 'ResetMaps', data: { at: '2026-03-15T00:00:00.000Z' } }).then([]);
+  });
+
+  it('a mid-month allotment change moves this month’s MAPs by the difference, never below zero', () => {
+    given(march).when({ type: 'SetMapAllotment', data: { commandId: 'plan-1', allotment: 30, at: AT } }).then([
+      { type: 'MapAllotmentSet', data: { commandId: 'plan-1', month: '2026-03', allotment: 30, previous: 10, adjustment: 20 } },
+    ]);
+    // 6 MAPs left: a cut from 10 to 0 can only take those 6.
+    given(march).when({ type: 'SetMapAllotment', data: { commandId: 'plan-2', allotment: 0, at: AT } }).then([
+      { type: 'MapAllotmentSet', data: { commandId: 'plan-2', month: '2026-03', allotment: 0, previous: 10, adjustment: -6 } },
+    ]);
+  });
+
+  it('a new team gets its allotment for the current month', () => {
+    const events = decide({ type: 'SetMapAllotment', data: { commandId: 'ev_team_created', allotment: 500, at: AT } }, initialLedgerState());
+    const state = events.reduce(evolve, initialLedgerState());
+    expect(state).toMatchObject({ month: '2026-03', allotment: 500, maps: 500, adhoc: 0, reserved: 0 });
+  });
+});
