@@ -27,3 +27,4 @@ export * from './nest/validation';
 export * from './nest/metrics';
 export * from './nest/observability.module';
 export * from './nest/http-app';
+export * from './mongo/mongo-read-store';
