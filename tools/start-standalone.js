@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: build when any TypeScript source is newer than the last build, then run standalone.
+// With --build-only it stops after the build (used by other npm scripts).
 const { execSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -26,4 +27,4 @@ if (sources > built) {
   execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
   writeFileSync(stamp, new Date().toISOString());
 }
-require(entry);
+if (!process.argv.includes('--build-only')) require(entry);
