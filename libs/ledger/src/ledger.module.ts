@@ -1,5 +1,22 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { ProjectionService } from '@analyst/platform';
+import { LedgerAdminController } from './admin/ledger-admin.controller';
+import { LedgerCommandHandler } from './bus/ledger-command.handler';
+import { TeamAllotmentConsumer } from './bus/team-allotment.consumer';
+import { LedgerService } from './ledger.service';
+import { MonthlyResetScheduler } from './monthly-reset.scheduler';
+import { ledgerProjectors } from './projections';
 
 /** The credit ledger: MAPs and Ad Hoc pools, reserve, settle, refund, audit. */
-@Module({})
-export class LedgerModule {}
+@Module({
+  controllers: [LedgerAdminController],
+  providers: [LedgerService, LedgerCommandHandler, TeamAllotmentConsumer, MonthlyResetScheduler],
+  exports: [LedgerService],
+})
+export class LedgerModule implements OnModuleInit {
+  constructor(private readonly projections: ProjectionService) {}
+
+  onModuleInit(): void {
+    this.projections.register(...ledgerProjectors);
+  }
+}

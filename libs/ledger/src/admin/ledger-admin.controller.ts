@@ -1,0 +1,75 @@
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiError, teamStream, type StatementPage } from '@analyst/contracts';
+import { AdminTokenGuard, EVENT_STORE, ID_GENERATOR, READ_STORE, type EventStore, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { toApiError } from '../ledger-error.mapping';
+import { LedgerService } from '../ledger.service';
+import { InvalidCursorError, readStatement, STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT } from '../queries/read-statement';
+import { GrantCreditsDto } from './grant-credits.dto';
+
+const TEAM_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const IDEMPOTENCY_KEY = /^[\w.:-]{1,200}$/;
+
+/** Operator routes over a team's credits. */
+@Controller('admin/v1/teams/:teamId')
+@UseGuards(AdminTokenGuard)
+export class LedgerAdminController {
+  constructor(
+    private readonly ledger: LedgerService,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  /** Grants MAP or Ad Hoc credits. `Idempotency-Key` makes a retried request a no-op. */
+  @Post('credits')
+  @HttpCode(201)
+  async grant(
+    @Param('teamId') teamId: string,
+    @Body() body: GrantCreditsDto,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Headers('x-correlation-id') correlationId: string | undefined,
+  ) {
+    await this.requireTeam(teamId);
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw new ApiError(400, 'Idempotency-Key must be 1 to 200 characters of letters, digits, _ . : -');
+    }
+    const commandId = idempotencyKey ? `admin-grant-${idempotencyKey}` : this.ids.next('cmd_');
+    try {
+      const result = await this.ledger.grant(
+        teamId,
+        { commandId, pool: body.pool, amount: body.amount, reason: body.reason },
+        { correlationId: correlationId ?? commandId, teamId },
+      );
+      await this.ledger.caughtUp();
+      return { data: { teamId, pool: result.pool, amount: result.amount, balances: await this.ledger.balances(teamId) } };
+    } catch (error) {
+      throw toApiError(error);
+    }
+  }
+
+  /** The team's statement, oldest first, paged with an opaque cursor. */
+  @Get('ledger')
+  async statement(@Param('teamId') teamId: string, @Query('limit') limitText?: string, @Query('cursor') cursor?: string): Promise<StatementPage> {
+    await this.requireTeam(teamId);
+    let limit = STATEMENT_DEFAULT_LIMIT;
+    if (limitText !== undefined) {
+      limit = Number(limitText);
+      if (!/^\d+$/.test(limitText) || limit < 1 || limit > STATEMENT_MAX_LIMIT) {
+        throw new ApiError(400, `limit must be an integer from 1 to ${STATEMENT_MAX_LIMIT}`);
+      }
+    }
+    try {
+      return await readStatement(this.store, teamId, { limit, cursor: cursor || undefined });
+    } catch (error) {
+      if (error instanceof InvalidCursorError) throw new ApiError(400, error.message);
+      throw error;
+    }
+  }
+
+  /** The ledger does not own teams; the team's own stream says whether it exists. */
+  private async requireTeam(teamId: string): Promise<void> {
+    if (!TEAM_ID.test(teamId) || (await this.events.readStream(teamStream(teamId))).length === 0) {
+      throw new ApiError(404, `team ${teamId} not found`, 'team_not_found');
+    }
+  }
+}

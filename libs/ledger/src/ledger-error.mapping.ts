@@ -1,0 +1,21 @@
+import { ApiError, type LedgerErrorCode, type LedgerErrorReply } from '@analyst/contracts';
+import { LedgerError } from '@analyst/domain-ledger';
+
+/** The one place a ledger rule break becomes an HTTP status. */
+const STATUS: Record<LedgerErrorCode, number> = {
+  invalid_command: 400,
+  reservation_not_found: 404,
+  reservation_exists: 409,
+  reservation_already_settled: 409,
+  reservation_already_refunded: 409,
+  settle_exceeds_reservation: 409,
+  command_id_conflict: 409,
+};
+
+export function toApiError(error: unknown): unknown {
+  return error instanceof LedgerError ? new ApiError(STATUS[error.code], error.message, error.code) : error;
+}
+
+export function toErrorReply(error: LedgerError): LedgerErrorReply {
+  return { error: { code: error.code, message: error.message } };
+}

@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type {
+  CreditBalances,
+  GrantCreditsCommand,
+  GrantResult,
+  LedgerContext,
+  RefundCreditsCommand,
+  RefundResult,
+  ReserveCreditsCommand,
+  ReserveResult,
+  SettleCreditsCommand,
+  SettleResult,
+} from '@analyst/contracts';
+import { LedgerError, type LedgerAnswer, type LedgerCommand, type LedgerState } from '@analyst/domain-ledger';
+import { CLOCK, EVENT_STORE, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type EventStore, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { LedgerStreams, type LedgerOutcome } from './ledger-streams';
+import { readTeamCredits } from './queries/read-team-credits';
+
+type AnswerOf<K extends LedgerAnswer['kind']> = Extract<LedgerAnswer, { kind: K }>['result'];
+
+/**
+ * The ledger's write side for other services and the admin API. Each method is idempotent by
+ * `commandId`: a repeat writes nothing and returns the first answer.
+ */
+@Injectable()
+export class LedgerService {
+  private readonly streams: LedgerStreams;
+  private lastPosition = -1;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) ids: IdGenerator,
+    private readonly projections: ProjectionService,
+  ) {
+    this.streams = new LedgerStreams(events, ids);
+  }
+
+  async grant(teamId: string, command: GrantCreditsCommand, ctx: LedgerContext): Promise<GrantResult> {
+    return this.answer(teamId, { type: 'GrantCredits', data: { ...command, at: this.now() } }, ctx, 'grant');
+  }
+
+  async reserve(teamId: string, command: ReserveCreditsCommand, ctx: LedgerContext): Promise<ReserveResult> {
+    return this.answer(teamId, { type: 'ReserveCredits', data: { ...command, at: this.now() } }, ctx, 'reserve');
+  }
+
+  async settle(teamId: string, command: SettleCreditsCommand, ctx: LedgerContext): Promise<SettleResult> {
+    return this.answer(teamId, { type: 'SettleCredits', data: { ...command, at: this.now() } }, ctx, 'settle');
+  }
+
+  async refund(teamId: string, command: RefundCreditsCommand, ctx: LedgerContext): Promise<RefundResult> {
+    return this.answer(teamId, { type: 'RefundCredits', data: { ...command, at: this.now() } }, ctx, 'refund');
+  }
+
+  /** The team's monthly MAP allotment (from its plan or an operator override), applied to this month too. */
+  async setMapAllotment(teamId: string, command: { commandId: string; allotment: number }, ctx: LedgerContext): Promise<AnswerOf<'allotment'>> {
+    return this.answer(teamId, { type: 'SetMapAllotment', data: { ...command, at: this.now() } }, ctx, 'allotment');
+  }
+
+  /** Expires last month's MAPs and grants this month's when the month has turned; otherwise nothing. */
+  async resetMaps(teamId: string, ctx: LedgerContext): Promise<boolean> {
+    const outcome = await this.execute(teamId, { type: 'ResetMaps', data: { at: this.now() } }, ctx);
+    return outcome.events.length > 0;
+  }
+
+  /** Balances from the read model, as `GET /team` shows them. */
+  async balances(teamId: string): Promise<CreditBalances> {
+    return readTeamCredits(this.store, teamId);
+  }
+
+  /** The aggregate itself, folded from the log (for checks that must not trust a read model). */
+  async state(teamId: string): Promise<LedgerState> {
+    return this.streams.state(teamId);
+  }
+
+  /** Read-your-writes: waits until the read models include every ledger event this process wrote. */
+  async caughtUp(timeoutMs = 5000): Promise<void> {
+    await this.projections.waitFor(this.lastPosition, timeoutMs);
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+
+  private async execute(teamId: string, command: LedgerCommand, ctx: LedgerContext): Promise<LedgerOutcome> {
+    if (typeof teamId !== 'string' || teamId.length === 0) throw new LedgerError('invalid_command', 'teamId must be a non-empty string');
+    const outcome = await this.streams.execute(teamId, command, { ...ctx, teamId });
+    if (outcome.position > this.lastPosition) this.lastPosition = outcome.position;
+    return outcome;
+  }
+
+  private async answer<K extends LedgerAnswer['kind']>(teamId: string, command: LedgerCommand, ctx: LedgerContext, kind: K): Promise<AnswerOf<K>> {
+    const outcome = await this.execute(teamId, command, ctx);
+    const answer = outcome.state.answers.get((command.data as { commandId: string }).commandId);
+    if (!answer || answer.kind !== kind) throw new Error(`ledger recorded no ${kind} answer for the command`);
+    return answer.result as AnswerOf<K>;
+  }
+}

@@ -1,0 +1,57 @@
+import type { CreditSource, LedgerEvent } from '@analyst/contracts';
+import type { Projector } from '@analyst/platform';
+import { LEDGER_RESERVATIONS } from '../ledger.tokens';
+import { ledgerTeamIds } from './ledger-balances.projector';
+
+export interface OutstandingReservation {
+  reservationId: string;
+  source: CreditSource;
+  unitCost: number;
+  fundedUnits: number;
+  amount: number;
+  fromMaps: number;
+  fromAdhoc: number;
+  month: string;
+  reservedAt: string;
+}
+
+/** A team's open reservations; resolved ones leave the list (the statement keeps their history). */
+export type LedgerReservationsDoc = {
+  _id: string;
+  teamId: string;
+  open: OutstandingReservation[];
+  amount: number;
+};
+
+export const ledgerReservationsProjector: Projector<LedgerReservationsDoc> = {
+  name: 'ledger-reservations',
+  collection: LEDGER_RESERVATIONS,
+  eventTypes: ['CreditsReserved', 'CreditsSettled', 'CreditsRefunded'],
+  documentIds: ledgerTeamIds,
+  evolve(doc, recorded, id) {
+    const current = doc ?? { _id: id, teamId: id, open: [], amount: 0 };
+    const event = { type: recorded.type, data: recorded.data } as LedgerEvent;
+    let open = current.open;
+    if (event.type === 'CreditsReserved') {
+      const d = event.data;
+      open = [
+        ...open,
+        {
+          reservationId: d.reservationId,
+          source: d.source,
+          unitCost: d.unitCost,
+          fundedUnits: d.fundedUnits,
+          amount: d.amount,
+          fromMaps: d.fromMaps,
+          fromAdhoc: d.fromAdhoc,
+          month: d.month,
+          reservedAt: recorded.metadata.occurredAt,
+        },
+      ];
+    } else if (event.type === 'CreditsSettled' || event.type === 'CreditsRefunded') {
+      const reservationId = event.data.reservationId;
+      open = open.filter((r) => r.reservationId !== reservationId);
+    }
+    return { ...current, open, amount: open.reduce((sum, r) => sum + r.amount, 0) };
+  },
+};
