@@ -1,5 +1,31 @@
 import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { GatewayPipeline } from './auth/gateway-pipeline';
+import { GatewayGuard } from './auth/gateway.guard';
+import { IdentityService } from './identity/identity.service';
+import { GatewayHooks } from './limits/gateway-hooks';
+import { LIMITER_STORE, MemoryLimiterStore } from './limits/limiter-store';
+import { RateLimitService } from './limits/rate-limit.service';
+import { MeController } from './public/me.controller';
+import { TeamController } from './public/team.controller';
+import { UsageRecorder } from './usage/usage-recorder';
 
-/** Teams, keys, authentication, scopes, limits and the admin API. */
-@Module({})
+/**
+ * Teams, keys, authentication, scopes, limits and the admin API. Mounting it puts every route under
+ * `/analyst/v1` behind the gateway guard. Provide LIMITER_STORE differently (RateLimiterMongo) in
+ * the distributed topology.
+ */
+@Module({
+  controllers: [MeController, TeamController],
+  providers: [
+    IdentityService,
+    RateLimitService,
+    GatewayPipeline,
+    GatewayHooks,
+    UsageRecorder,
+    { provide: LIMITER_STORE, useClass: MemoryLimiterStore },
+    { provide: APP_GUARD, useClass: GatewayGuard },
+  ],
+  exports: [IdentityService, RateLimitService, GatewayPipeline, UsageRecorder],
+})
 export class GatewayModule {}

@@ -1,0 +1,75 @@
+import type { Scope } from '@analyst/contracts';
+import type { RateClassId } from '@analyst/domain-identity';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a public route needs: the scopes a key must hold and the rate class it is charged to. */
+export interface RoutePolicy {
+  method: HttpMethod;
+  /** Relative to `/analyst/v1`, with `{param}` placeholders, as the spec writes it. */
+  path: string;
+  scopes: readonly Scope[];
+  rateClass: RateClassId;
+}
+
+/**
+ * The spec's scope table and rate-class table, route by route. The gateway guard applies the
+ * matching entry to any controller route that declares nothing itself, so later services get the
+ * contract's rules by mounting their routes at these paths.
+ */
+export const ROUTE_POLICIES: readonly RoutePolicy[] = [
+  { method: 'GET', path: '/me', scopes: [], rateClass: 'global' },
+  { method: 'GET', path: '/team', scopes: ['team:read'], rateClass: 'global' },
+  // Snapshots; an AI search is charged to analysis_search instead (see rateClassForRequest).
+  { method: 'POST', path: '/analyses', scopes: ['analyses:run'], rateClass: 'analysis_create' },
+  { method: 'GET', path: '/analyses', scopes: ['analyses:read'], rateClass: 'global' },
+  { method: 'GET', path: '/analyses/{analysisId}', scopes: ['analyses:read'], rateClass: 'analysis_read' },
+  { method: 'GET', path: '/analyses/{analysisId}/comments', scopes: ['analyses:read', 'comments:read'], rateClass: 'analysis_comments' },
+  { method: 'GET', path: '/posts', scopes: ['posts:read'], rateClass: 'global' },
+  { method: 'GET', path: '/posts/{postId}/analysis', scopes: ['posts:read'], rateClass: 'global' },
+  { method: 'GET', path: '/posts/{postId}/analysis/comments', scopes: ['posts:read', 'comments:read'], rateClass: 'comments' },
+  { method: 'GET', path: '/posts/{postId}/metrics', scopes: ['posts:read'], rateClass: 'global' },
+  { method: 'GET', path: '/content/jobs/{jobId}', scopes: ['posts:read'], rateClass: 'content_jobs' },
+  // Not in the spec's table: the list shows the same jobs as the detail route, so the same scope.
+  { method: 'GET', path: '/content/jobs', scopes: ['posts:read'], rateClass: 'content_jobs' },
+  { method: 'POST', path: '/content/posts/add', scopes: ['posts:write'], rateClass: 'content_add_posts' },
+  { method: 'POST', path: '/content/posts/refresh', scopes: ['posts:write'], rateClass: 'content_refresh' },
+  { method: 'POST', path: '/content/accounts/add', scopes: ['accounts:write'], rateClass: 'content_add_accounts' },
+  { method: 'GET', path: '/collections', scopes: ['collections:read'], rateClass: 'global' },
+  { method: 'GET', path: '/collections/{collectionId}', scopes: ['collections:read'], rateClass: 'global' },
+  { method: 'GET', path: '/collections/{collectionId}/posts', scopes: ['collections:read'], rateClass: 'collection_posts' },
+  { method: 'GET', path: '/insights', scopes: ['insights:read'], rateClass: 'global' },
+  // The spec does not show the saved-analyses path; this is the one the gateway reserves for it.
+  { method: 'GET', path: '/saved-analyses', scopes: ['insights:read'], rateClass: 'global' },
+];
+
+/** `/analyses/{analysisId}` and `/analyses/:id` both become `/analyses/{}`. */
+export function routeShape(path: string): string {
+  return path.replace(/\{[^}]+\}/g, '{}').replace(/:[^/]+/g, '{}').replace(/\/+$/, '') || '/';
+}
+
+const BY_SHAPE = new Map(ROUTE_POLICIES.map((p) => [`${p.method} ${routeShape(p.path)}`, p]));
+
+export function findRoutePolicy(method: string, path: string): RoutePolicy | undefined {
+  return BY_SHAPE.get(`${method.toUpperCase()} ${routeShape(path)}`);
+}
+
+/** The policy of a route written as in the spec, e.g. `routePolicy('GET /analyses/{analysisId}')`. */
+export function routePolicy(route: `${HttpMethod} /${string}`): RoutePolicy {
+  const [method, path] = route.split(' ');
+  const policy = findRoutePolicy(method, path);
+  if (!policy) throw new Error(`no route policy for ${route}`);
+  return policy;
+}
+
+/** A POST /analyses body asks for an AI search when it has `search` in any mode but `keyword` (`ai` is the default). */
+export function isAiSearch(body: unknown): boolean {
+  const search = (body as { search?: unknown } | null | undefined)?.search;
+  if (search === undefined || search === null) return false;
+  return typeof search !== 'object' || (search as { mode?: unknown }).mode !== 'keyword';
+}
+
+/** The class a request is charged to: the route's class, except that an AI search is `analysis_search`. */
+export function rateClassForRequest(rateClass: RateClassId, body: unknown): RateClassId {
+  return rateClass === 'analysis_create' && isAiSearch(body) ? 'analysis_search' : rateClass;
+}

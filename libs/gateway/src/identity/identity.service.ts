@@ -1,0 +1,159 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { apiKeyStream, teamStream, type PlanId, type Scope } from '@analyst/contracts';
+import {
+  DEFAULT_KEY_SCOPES,
+  IdentityError,
+  KEY_ID_PREFIX,
+  apiKeyDecider,
+  formatApiKey,
+  isKeyId,
+  isKeySecret,
+  teamDecider,
+  type ApiKeyCommand,
+  type RateCaps,
+  type TeamCommand,
+} from '@analyst/domain-identity';
+import { CommandRunner, ID_GENERATOR, KeyedQueue, ProjectionService, READ_STORE, type CommandContext, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { toApiError } from './identity-http-errors';
+import { API_KEYS_COLLECTION, findApiKey, findTeam, type ApiKeyDoc } from './identity-read-models';
+import { apiKeysProjector, teamsProjector } from './identity.projectors';
+import { hashSecret } from './secret-hash';
+
+/** `teamId` is null for commands no team asked for (operators, seeding). */
+export type IdentityContext = Pick<CommandContext, 'correlationId' | 'causationId'> & { teamId: string | null };
+
+export interface CreatedKey {
+  id: string;
+  name: string;
+  teamId: string;
+  secret: string;
+  scopes: Scope[];
+  /** The full key a client presents: `<id>.<secret>`. Shown once. */
+  key: string;
+  position: number;
+}
+
+/**
+ * Commands on teams and keys. Each one appends to the aggregate's stream and waits until the read
+ * models include it, so the caller's next read (or the next authenticated request) sees it.
+ */
+@Injectable()
+export class IdentityService implements OnModuleInit {
+  /** Key creation is serialized per team so the 3-active-keys rule holds under concurrent calls. */
+  private readonly perTeam = new KeyedQueue();
+
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionService,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  onModuleInit(): void {
+    this.projections.register(teamsProjector);
+    this.projections.register(apiKeysProjector);
+  }
+
+  async createTeam(input: { name: string; plan: PlanId | string; parentTeamId?: string | null }, ctx: IdentityContext): Promise<{ teamId: string; position: number }> {
+    const teamId = this.ids.next('tm_');
+    const parentTeamId = input.parentTeamId ?? null;
+    const parent = parentTeamId ? await findTeam(this.store, parentTeamId) : null;
+    const command: TeamCommand = {
+      type: 'CreateTeam',
+      teamId,
+      name: input.name,
+      plan: input.plan,
+      parentTeamId,
+      parent: parent ? { teamId: parent._id, plan: parent.plan, parentTeamId: parent.parentTeamId } : null,
+    };
+    const position = await this.runTeam(teamId, command, { ...ctx, teamId });
+    return { teamId, position };
+  }
+
+  changePlan(teamId: string, plan: string, ctx: IdentityContext): Promise<number> {
+    return this.runTeam(teamId, { type: 'ChangePlan', plan }, ctx);
+  }
+
+  setMapAllotment(teamId: string, monthlyMapAllotment: number, ctx: IdentityContext): Promise<number> {
+    return this.runTeam(teamId, { type: 'SetMapAllotment', monthlyMapAllotment }, ctx);
+  }
+
+  setAnalysisSettings(teamId: string, settings: { scoreVersion: number; engagementWeight: number }, ctx: IdentityContext): Promise<number> {
+    return this.runTeam(teamId, { type: 'ChangeAnalysisSettings', ...settings }, ctx);
+  }
+
+  setRateLimits(teamId: string, input: { limits: Record<string, Partial<RateCaps>>; dailyBytes?: number }, ctx: IdentityContext): Promise<number> {
+    return this.runTeam(teamId, { type: 'SetRateLimits', limits: input.limits, dailyBytes: input.dailyBytes }, ctx);
+  }
+
+  async createKey(
+    teamId: string,
+    input: { name: string; scopes?: readonly string[]; fixed?: { keyId: string; secret: string } },
+    ctx: IdentityContext,
+  ): Promise<CreatedKey> {
+    if (input.fixed && (!isKeyId(input.fixed.keyId) || !isKeySecret(input.fixed.secret))) {
+      throw toApiError(new IdentityError('invalid_key_id', `a fixed key must look like ${KEY_ID_PREFIX}<id>.<secret>`));
+    }
+    const keyId = input.fixed?.keyId ?? this.ids.next(KEY_ID_PREFIX);
+    const secret = input.fixed?.secret ?? this.ids.secret(24);
+    let outcome: { position: number; scopes: Scope[]; name: string } | null = null;
+    await this.perTeam.push(teamId, async () => {
+      const team = await findTeam(this.store, teamId);
+      const activeKeys = await this.store.collection<ApiKeyDoc>(API_KEYS_COLLECTION).count({ teamId, status: 'active' });
+      const command: ApiKeyCommand = {
+        type: 'CreateApiKey',
+        keyId,
+        teamId,
+        name: input.name,
+        scopes: [...(input.scopes ?? DEFAULT_KEY_SCOPES)],
+        secretHash: hashSecret(secret),
+        team: team ? { plan: team.plan } : null,
+        activeKeys,
+      };
+      const result = await this.run(apiKeyStream(keyId), apiKeyDecider, command, { ...ctx, teamId });
+      if (result.state.status === 'none') throw new Error('key was not created');
+      outcome = { position: result.position, scopes: result.state.scopes, name: result.state.name };
+    });
+    const done = outcome as unknown as { position: number; scopes: Scope[]; name: string };
+    return { id: keyId, name: done.name, teamId, secret, scopes: done.scopes, key: formatApiKey(keyId, secret), position: done.position };
+  }
+
+  /** A new secret for the same key id: the old secret stops working when this returns. */
+  async rotateKey(keyId: string, ctx: IdentityContext): Promise<CreatedKey> {
+    const key = await this.requireKey(keyId);
+    const secret = this.ids.secret(24);
+    const result = await this.run(apiKeyStream(keyId), apiKeyDecider, { type: 'RotateApiKey', secretHash: hashSecret(secret) }, { ...ctx, teamId: key.teamId });
+    return { id: keyId, name: key.name, teamId: key.teamId, secret, scopes: key.scopes, key: formatApiKey(keyId, secret), position: result.position };
+  }
+
+  async revokeKey(keyId: string, ctx: IdentityContext): Promise<{ id: string; teamId: string; position: number }> {
+    const key = await this.requireKey(keyId);
+    const result = await this.run(apiKeyStream(keyId), apiKeyDecider, { type: 'RevokeApiKey' }, { ...ctx, teamId: key.teamId });
+    return { id: keyId, teamId: key.teamId, position: result.position };
+  }
+
+  private async requireKey(keyId: string): Promise<ApiKeyDoc> {
+    const key = await findApiKey(this.store, keyId);
+    if (!key) throw toApiError(new IdentityError('key_not_found', `key ${keyId} not found`));
+    return key;
+  }
+
+  private async runTeam(teamId: string, command: TeamCommand, ctx: IdentityContext): Promise<number> {
+    return (await this.run(teamStream(teamId), teamDecider, command, { ...ctx, teamId })).position;
+  }
+
+  private async run<C, E extends { type: string; data: unknown }, S>(
+    streamId: string,
+    decider: { initialState: () => S; decide: (c: C, s: S) => E[]; evolve: (s: S, e: E) => S },
+    command: C,
+    ctx: IdentityContext,
+  ) {
+    try {
+      const result = await this.runner.run(streamId, decider, command, { correlationId: ctx.correlationId, causationId: ctx.causationId ?? null, teamId: ctx.teamId });
+      await this.projections.waitFor(result.position);
+      return result;
+    } catch (error) {
+      throw toApiError(error);
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Secrets are 192 random bits, so a fast hash is enough: nothing can be guessed offline faster
+ * than online. SHA-256, stored as hex, compared in constant time.
+ */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+export function secretMatches(secret: string, storedHash: string): boolean {
+  const presented = Buffer.from(hashSecret(secret), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return stored.length === presented.length && timingSafeEqual(presented, stored);
+}

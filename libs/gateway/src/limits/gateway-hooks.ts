@@ -1,0 +1,89 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorEnvelope } from '@analyst/contracts';
+import { MAX_RESPONSE_BYTES, secondsUntilMidnight, utcDay } from '@analyst/domain-identity';
+import { CLOCK, type Clock } from '@analyst/platform';
+import { accountOf, GatewayPipeline } from '../auth/gateway-pipeline';
+import { isPublicApiPath } from '../auth/gateway.guard';
+import { UsageRecorder } from '../usage/usage-recorder';
+import { RateLimitService } from './rate-limit.service';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function byteLength(payload: unknown): number {
+  if (payload === null || payload === undefined) return 0;
+  if (typeof payload === 'string') return Buffer.byteLength(payload);
+  if (Buffer.isBuffer(payload)) return payload.length;
+  return 0; // streams are not sent by any public route; they would be counted as 0
+}
+
+function envelope(message: string, code: string): string {
+  const body: ErrorEnvelope = { error: { message, code } };
+  return JSON.stringify(body);
+}
+
+/**
+ * Fastify hooks for what no Nest guard can see: unknown routes under the prefix (authenticated
+ * and counted like any other request, so their 404 carries the rate headers), and every response
+ * body of an authenticated key (the 5 MB cap, the daily byte cap, usage per key per day).
+ */
+@Injectable()
+export class GatewayHooks implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly pipeline: GatewayPipeline,
+    private readonly limits: RateLimitService,
+    private readonly usage: UsageRecorder,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (!fastify || typeof fastify.addHook !== 'function') return;
+    fastify.addHook('preHandler', (request, reply) => this.unmatched(request, reply));
+    fastify.addHook('onSend', (request, reply, payload) => this.account(request, reply, payload));
+  }
+
+  private async unmatched(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (request.routeOptions.url !== undefined || !isPublicApiPath(request.url)) return;
+    try {
+      await this.pipeline.admit(request, reply, { scopes: [], rateClass: 'global', route: `${request.method} ${request.url.split('?')[0]}` });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      void reply.headers(error.headers).status(error.status).type(JSON_TYPE);
+      await reply.send(envelope(error.message, error.code ?? 'error'));
+    }
+  }
+
+  private async account(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+    const account = accountOf(request);
+    if (!account) return payload;
+    const now = this.clock.now();
+    let body = payload;
+    let size = byteLength(body);
+    if (size > MAX_RESPONSE_BYTES) {
+      body = envelope(
+        `the response would be ${size} bytes, over the ${MAX_RESPONSE_BYTES}-byte (5 MB) limit for a single response; request fewer items with a smaller \`limit\``,
+        'response_too_large',
+      );
+      void reply.status(413).type(JSON_TYPE);
+      size = byteLength(body);
+    }
+    const total = await this.limits.addBytes(account.keyId, size, now);
+    if (total > account.dailyBytes && reply.statusCode < 400) {
+      // The hard cap: a body that would take the day past it is not sent.
+      await this.limits.removeBytes(account.keyId, size, now);
+      const retryAfter = secondsUntilMidnight(now);
+      body = envelope(
+        `daily response byte cap of ${account.dailyBytes} bytes reached (this response is ${size} bytes); retry in ${retryAfter} s`,
+        'rate_limited',
+      );
+      void reply.status(429).type(JSON_TYPE).header('Retry-After', String(retryAfter));
+      size = byteLength(body);
+      await this.limits.addBytes(account.keyId, size, now);
+    }
+    this.usage.record(account.keyId, account.teamId, utcDay(now), 1, size);
+    return body;
+  }
+}

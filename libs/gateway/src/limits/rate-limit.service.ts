@@ -1,0 +1,181 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  FAILED_AUTH_PER_MINUTE,
+  RATE_CLASS_IDS,
+  dayBucket,
+  minuteBucket,
+  secondsUntilMidnight,
+  secondsUntilNextMinute,
+  type EffectiveLimits,
+  type RateClassId,
+} from '@analyst/domain-identity';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { LIMITER_STORE, type LimiterStoreFactory } from './limiter-store';
+
+const MINUTE_TTL = 120;
+const DAY_TTL = 2 * 86_400 + 60;
+
+export type Window = 'minute' | 'day';
+
+/** One counter a request was charged to. */
+interface Charge {
+  rateClass: RateClassId;
+  window: Window;
+  cap: number;
+  limiter: RateLimiterAbstract;
+  key: string;
+}
+
+export interface ClassUsage {
+  perMinute: number;
+  perDay: number;
+  remainingPerMinute: number;
+  remainingPerDay: number;
+}
+
+/** The numbers the rate-limit headers and `GET /me` report, taken right after admission. */
+export interface LimitSnapshot {
+  rateClass: RateClassId;
+  global: ClassUsage;
+  routeClass: ClassUsage;
+  dailyBytes: number;
+  remainingBytes: number;
+  secondsToMinute: number;
+  secondsToMidnight: number;
+}
+
+export interface Trip {
+  kind: 'burst' | 'daily' | 'bytes';
+  rateClass: RateClassId;
+  cap: number;
+  retryAfter: number;
+}
+
+export type Admission = { admitted: true; snapshot: LimitSnapshot } | { admitted: false; trip: Trip; snapshot: LimitSnapshot };
+
+/**
+ * Per-key counters in fixed UTC windows. A request is charged to the global class and its route's
+ * class, each per minute and per day. Every charge is an atomic increment; if any counter went
+ * over its cap the charges are handed back, so exactly `cap` concurrent requests get through and a
+ * refused request spends nothing.
+ */
+@Injectable()
+export class RateLimitService {
+  private readonly minute: RateLimiterAbstract;
+  private readonly day: RateLimiterAbstract;
+  private readonly bytes: RateLimiterAbstract;
+  private readonly authFailures: RateLimiterAbstract;
+
+  constructor(@Inject(LIMITER_STORE) store: LimiterStoreFactory) {
+    this.minute = store.create({ keyPrefix: 'gw_minute', durationSeconds: MINUTE_TTL });
+    this.day = store.create({ keyPrefix: 'gw_day', durationSeconds: DAY_TTL });
+    this.bytes = store.create({ keyPrefix: 'gw_bytes', durationSeconds: DAY_TTL });
+    this.authFailures = store.create({ keyPrefix: 'gw_authfail', durationSeconds: MINUTE_TTL });
+  }
+
+  private charges(keyId: string, rateClass: RateClassId, limits: EffectiveLimits, now: Date): Charge[] {
+    const m = minuteBucket(now);
+    const d = dayBucket(now);
+    const classes: RateClassId[] = rateClass === 'global' ? ['global'] : ['global', rateClass];
+    return classes.flatMap((c) => [
+      { rateClass: c, window: 'minute' as const, cap: limits.classes[c].perMinute, limiter: this.minute, key: `${keyId}:${c}:${m}` },
+      { rateClass: c, window: 'day' as const, cap: limits.classes[c].perDay, limiter: this.day, key: `${keyId}:${c}:${d}` },
+    ]);
+  }
+
+  async admit(keyId: string, rateClass: RateClassId, limits: EffectiveLimits, now: Date): Promise<Admission> {
+    const bytesUsed = await this.bytesUsed(keyId, now);
+    const charges = this.charges(keyId, rateClass, limits, now);
+    if (bytesUsed >= limits.dailyBytes) {
+      const counts = await Promise.all(charges.map((c) => this.count(c.limiter, c.key)));
+      const snapshot = this.snapshot(rateClass, limits, charges, counts, bytesUsed, now);
+      return { admitted: false, trip: { kind: 'bytes', rateClass, cap: limits.dailyBytes, retryAfter: snapshot.secondsToMidnight }, snapshot };
+    }
+    const results = await Promise.all(charges.map((c) => c.limiter.penalty(c.key, 1)));
+    const counts = results.map((r) => r.consumedPoints);
+    const over = charges.filter((c, i) => counts[i] > c.cap);
+    if (over.length === 0) return { admitted: true, snapshot: this.snapshot(rateClass, limits, charges, counts, bytesUsed, now) };
+    await Promise.all(charges.map((c) => c.limiter.reward(c.key, 1)));
+    const after = counts.map((n) => n - 1);
+    const snapshot = this.snapshot(rateClass, limits, charges, after, bytesUsed, now);
+    // The longest wait wins: a daily budget outlasts a burst cap; the route's class names it on a tie.
+    const worst = over.reduce((a, b) => {
+      if (a.window !== b.window) return a.window === 'day' ? a : b;
+      return a.rateClass === 'global' ? b : a;
+    });
+    const kind = worst.window === 'day' ? 'daily' : 'burst';
+    const retryAfter = kind === 'daily' ? snapshot.secondsToMidnight : snapshot.secondsToMinute;
+    return { admitted: false, trip: { kind, rateClass: worst.rateClass, cap: worst.cap, retryAfter }, snapshot };
+  }
+
+  /** Counts without charging: what `GET /me` reports for every class. */
+  async usage(keyId: string, limits: EffectiveLimits, now: Date): Promise<Record<RateClassId, ClassUsage>> {
+    const m = minuteBucket(now);
+    const d = dayBucket(now);
+    const entries = await Promise.all(
+      RATE_CLASS_IDS.map(async (c) => {
+        const [perMinute, perDay] = await Promise.all([this.count(this.minute, `${keyId}:${c}:${m}`), this.count(this.day, `${keyId}:${c}:${d}`)]);
+        const caps = limits.classes[c];
+        const usage: ClassUsage = {
+          perMinute: caps.perMinute,
+          perDay: caps.perDay,
+          remainingPerMinute: Math.max(0, caps.perMinute - perMinute),
+          remainingPerDay: Math.max(0, caps.perDay - perDay),
+        };
+        return [c, usage] as const;
+      }),
+    );
+    return Object.fromEntries(entries) as Record<RateClassId, ClassUsage>;
+  }
+
+  async bytesUsed(keyId: string, now: Date): Promise<number> {
+    return this.count(this.bytes, `${keyId}:${dayBucket(now)}`);
+  }
+
+  /** Adds sent bytes; returns the day's total. */
+  async addBytes(keyId: string, bytes: number, now: Date): Promise<number> {
+    if (bytes <= 0) return this.bytesUsed(keyId, now);
+    return (await this.bytes.penalty(`${keyId}:${dayBucket(now)}`, bytes)).consumedPoints;
+  }
+
+  async removeBytes(keyId: string, bytes: number, now: Date): Promise<void> {
+    if (bytes > 0) await this.bytes.reward(`${keyId}:${dayBucket(now)}`, bytes);
+  }
+
+  /** Seconds to wait when this IP has used up its failed attempts this minute, otherwise null. */
+  async authBlocked(ip: string, now: Date): Promise<number | null> {
+    const failures = await this.count(this.authFailures, `${ip}:${minuteBucket(now)}`);
+    return failures >= FAILED_AUTH_PER_MINUTE ? secondsUntilNextMinute(now) : null;
+  }
+
+  async recordAuthFailure(ip: string, now: Date): Promise<void> {
+    await this.authFailures.penalty(`${ip}:${minuteBucket(now)}`, 1);
+  }
+
+  private async count(limiter: RateLimiterAbstract, key: string): Promise<number> {
+    return (await limiter.get(key))?.consumedPoints ?? 0;
+  }
+
+  private snapshot(rateClass: RateClassId, limits: EffectiveLimits, charges: Charge[], counts: number[], bytesUsed: number, now: Date): LimitSnapshot {
+    const usageOf = (c: RateClassId): ClassUsage => {
+      const minute = charges.findIndex((x) => x.rateClass === c && x.window === 'minute');
+      const day = charges.findIndex((x) => x.rateClass === c && x.window === 'day');
+      const caps = limits.classes[c];
+      return {
+        perMinute: caps.perMinute,
+        perDay: caps.perDay,
+        remainingPerMinute: Math.max(0, caps.perMinute - counts[minute]),
+        remainingPerDay: Math.max(0, caps.perDay - counts[day]),
+      };
+    };
+    return {
+      rateClass,
+      global: usageOf('global'),
+      routeClass: usageOf(rateClass),
+      dailyBytes: limits.dailyBytes,
+      remainingBytes: Math.max(0, limits.dailyBytes - bytesUsed),
+      secondsToMinute: secondsUntilNextMinute(now),
+      secondsToMidnight: secondsUntilMidnight(now),
+    };
+  }
+}

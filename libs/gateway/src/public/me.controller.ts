@@ -1,0 +1,48 @@
+import { Controller, Get, Inject, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { effectiveLimits } from '@analyst/domain-identity';
+import { CLOCK, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { ApiRoute } from '../auth/gateway-decorators';
+import { accountOf } from '../auth/gateway-pipeline';
+import { Principal } from '../auth/principal';
+import { findApiKey, findTeam } from '../identity/identity-read-models';
+import { RateLimitService } from '../limits/rate-limit.service';
+
+@ApiTags('identity')
+@ApiBearerAuth()
+@Controller('me')
+export class MeController {
+  constructor(
+    private readonly limits: RateLimitService,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  @ApiRoute('GET /me')
+  @ApiOperation({ summary: 'The calling key, its team, and what is left of its limits' })
+  async me(@Principal() principal: Principal, @Req() request: FastifyRequest) {
+    const [key, team] = await Promise.all([findApiKey(this.store, principal.keyId), findTeam(this.store, principal.teamId)]);
+    const limits = effectiveLimits(team?.rateLimits);
+    const now = this.clock.now();
+    const [routeClasses, bytesUsed] = await Promise.all([this.limits.usage(principal.keyId, limits, now), this.limits.bytesUsed(principal.keyId, now)]);
+    const snapshot = accountOf(request)?.snapshot;
+    return {
+      data: {
+        key: { id: principal.keyId, name: principal.keyName, scopes: principal.scopes, createdAt: key?.createdAt ?? null, rotatedAt: key?.rotatedAt ?? null },
+        team: { id: principal.teamId, name: team?.name ?? null, plan: principal.plan },
+        targetTeamId: principal.targetTeamId,
+        rateLimit: {
+          remainingRequests: routeClasses.global.remainingPerMinute,
+          remainingDailyRequests: routeClasses.global.remainingPerDay,
+          remainingBytes: Math.max(0, limits.dailyBytes - bytesUsed),
+          dailyBytes: limits.dailyBytes,
+          resetsInSeconds: { minute: snapshot?.secondsToMinute ?? null, day: snapshot?.secondsToMidnight ?? null },
+          routeClasses,
+        },
+      },
+      meta: {},
+    };
+  }
+}
