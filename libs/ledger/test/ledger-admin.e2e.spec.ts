@@ -75,11 +75,11 @@ describe('admin API: GET /admin/v1/teams/:teamId/ledger', () => {
   afterAll(async () => k.close());
 
   it('pages the whole statement with an opaque cursor; the last line shows the live balances', async () => {
-    const lines = [];
+    const lines: any[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await k.t.admin('GET', `/admin/v1/teams/team_s/ledger?limit=40${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: { status: number; body: { data: unknown[]; meta: { nextCursor: string | null; hasMore: boolean } } } = await k.t.admin('GET', `/admin/v1/teams/team_s/ledger?limit=40${cursor ? `&cursor=${cursor}` : ''}`);
       expect(res.status).toBe(200);
       lines.push(...res.body.data);
       cursor = res.body.meta.nextCursor;
