@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { AdminKeysController } from './admin/admin-keys.controller';
+import { AdminTeamsController } from './admin/admin-teams.controller';
 import { GatewayPipeline } from './auth/gateway-pipeline';
 import { GatewayGuard } from './auth/gateway.guard';
 import { IdentityService } from './identity/identity.service';
@@ -16,7 +18,7 @@ import { UsageRecorder } from './usage/usage-recorder';
  * the distributed topology.
  */
 @Module({
-  controllers: [MeController, TeamController],
+  controllers: [MeController, TeamController, AdminTeamsController, AdminKeysController],
   providers: [
     IdentityService,
     RateLimitService,

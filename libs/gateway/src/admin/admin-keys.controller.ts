@@ -1,0 +1,26 @@
+import { Controller, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { AdminTokenGuard } from '@analyst/platform';
+import { IdentityService } from '../identity/identity.service';
+
+@ApiExcludeController()
+@UseGuards(AdminTokenGuard)
+@Controller('admin/v1/keys')
+export class AdminKeysController {
+  constructor(private readonly identity: IdentityService) {}
+
+  /** New secret, same key id, scopes and counters; the old secret fails from the moment this answers. */
+  @Post(':keyId/rotate')
+  @HttpCode(200)
+  async rotate(@Param('keyId') keyId: string, @Headers('x-correlation-id') correlationId?: string) {
+    const key = await this.identity.rotateKey(keyId, { correlationId: correlationId ?? 'admin', teamId: null });
+    return { data: { id: key.id, name: key.name, teamId: key.teamId, secret: key.secret, scopes: key.scopes, key: key.key } };
+  }
+
+  @Post(':keyId/revoke')
+  @HttpCode(200)
+  async revoke(@Param('keyId') keyId: string, @Headers('x-correlation-id') correlationId?: string) {
+    const result = await this.identity.revokeKey(keyId, { correlationId: correlationId ?? 'admin', teamId: null });
+    return { data: { id: result.id, teamId: result.teamId, status: 'revoked' } };
+  }
+}
