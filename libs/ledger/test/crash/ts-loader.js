@@ -1,3 +1,5 @@
+/* global require, __dirname */
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS require hook has to use require() */
 // Lets a plain `node` child process run the workspace's TypeScript: compiles .ts files with SWC
 // on require (as jest does) and resolves the @analyst/* path aliases of tsconfig.base.json.
 const fs = require('node:fs');
