@@ -1,0 +1,111 @@
+import { RATE_CLASSES, RATE_CLASS_IDS, type RateClassId } from '@analyst/domain-identity';
+import { ROUTE_POLICIES, type RoutePolicy } from '@analyst/gateway';
+import { SCOPES } from '@analyst/contracts';
+import { gatewayTest, type GatewayTest } from './gateway-fixture';
+import { SpecRoutesModule } from './spec-routes';
+
+/** One route per class, with the body that puts a POST /analyses into the class. */
+function routeFor(rateClass: RateClassId): { method: 'GET' | 'POST'; url: string; body?: unknown } {
+  if (rateClass === 'global') return { method: 'GET', url: '/analyst/v1/me' };
+  if (rateClass === 'analysis_search') return { method: 'POST', url: '/analyst/v1/analyses', body: { search: { query: 'price' } } };
+  const policy = ROUTE_POLICIES.find((p) => p.rateClass === rateClass) as RoutePolicy;
+  return { method: policy.method as 'GET' | 'POST', url: `/analyst/v1${policy.path.replace(/\{[^}]+\}/g, 'x_1')}`, body: policy.method === 'POST' ? {} : undefined };
+}
+
+describe('rate limits per UTC minute (spec: Limits)', () => {
+  let g: GatewayTest;
+  beforeAll(async () => (g = await gatewayTest([SpecRoutesModule])));
+  afterAll(() => g.t.close());
+  const freshKey = async () => g.key(await g.team('enterprise'), [...SCOPES]);
+  const send = (key: string, rateClass: RateClassId) => {
+    const r = routeFor(rateClass);
+    return g.t.request(r.method, r.url, { headers: { authorization: `Bearer ${key}` }, body: r.body });
+  };
+
+  it.each(RATE_CLASS_IDS.map((c) => [c, RATE_CLASSES[c].perMinute] as const))(
+    '%s: %i per minute pass, the next gets 429 with Retry-After to the next UTC minute',
+    async (rateClass, cap) => {
+      const key = await freshKey();
+      g.clock.set('2026-03-10T12:00:23.000Z');
+      for (let i = 1; i <= cap; i++) {
+        const ok = await send(key, rateClass);
+        expect(ok.status).toBeLessThan(300);
+        expect(ok.headers['x-ratelimit-class']).toBe(rateClass);
+        expect(ok.headers['x-ratelimit-class-limit']).toBe(String(cap));
+        expect(ok.headers['x-ratelimit-class-remaining']).toBe(String(cap - i));
+      }
+      g.clock.set('2026-03-10T12:00:59.000Z');
+      const refused = await send(key, rateClass);
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.headers['x-ratelimit-class']).toBe(rateClass);
+      expect(refused.body.error.message).toBe(`burst cap of rate class ${rateClass} exceeded (${cap} requests per UTC minute); retry in 1 s`);
+      g.clock.set('2026-03-10T12:01:00.000Z');
+      expect((await send(key, rateClass)).status).toBeLessThan(300);
+    },
+  );
+
+  it('a refused request spends nothing: the global budget counts only admitted requests', async () => {
+    const key = await freshKey();
+    g.clock.set('2026-03-10T13:00:00.000Z');
+    for (let i = 0; i < 5; i++) await send(key, 'analysis_search');
+    const me = await g.get('/analyst/v1/me', key);
+    expect(me.body.data.rateLimit.remainingRequests).toBe(300 - 2 - 1);
+    expect(me.body.data.rateLimit.routeClasses.analysis_search).toEqual({ perMinute: 2, perDay: 10, remainingPerMinute: 0, remainingPerDay: 8 });
+    expect(me.body.data.rateLimit.routeClasses.analysis_create.remainingPerDay).toBe(100);
+  });
+
+  it('POST /analyses counts as analysis_search with an AI search and as analysis_create otherwise', async () => {
+    const key = await freshKey();
+    const post = (body: unknown) => g.t.request('POST', '/analyst/v1/analyses', { headers: { 'x-api-key': key }, body });
+    expect((await post({})).headers['x-ratelimit-class']).toBe('analysis_create');
+    expect((await post({ search: { query: 'x', mode: 'keyword' } })).headers['x-ratelimit-class']).toBe('analysis_create');
+    expect((await post({ search: { query: 'x', mode: 'ai' } })).headers['x-ratelimit-class']).toBe('analysis_search');
+    expect((await post({ search: { query: 'x' } })).headers['x-ratelimit-class']).toBe('analysis_search');
+  });
+
+  it('lets exactly 10 of 50 concurrent requests through a cap of 10', async () => {
+    const key = await freshKey();
+    g.clock.set('2026-03-10T14:00:00.000Z');
+    const responses = await Promise.all(Array.from({ length: 50 }, () => send(key, 'analysis_create')));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+  });
+
+  it('sends the rate headers and the IETF RateLimit fields on every admitted response', async () => {
+    const key = await freshKey();
+    g.clock.set('2026-03-10T15:00:20.000Z');
+    const response = await send(key, 'analysis_read');
+    expect(response.headers).toMatchObject({
+      'x-ratelimit-limit': '300',
+      'x-ratelimit-remaining': '299',
+      'x-ratelimit-reset': '40',
+      'x-ratelimit-daily-limit': '10000',
+      'x-ratelimit-daily-remaining': '9999',
+      'x-ratelimit-class': 'analysis_read',
+      'x-ratelimit-class-limit': '60',
+      'x-ratelimit-class-remaining': '59',
+      'x-ratelimit-class-daily-limit': '2000',
+      'x-ratelimit-class-daily-remaining': '1999',
+      'ratelimit-policy': '"global-minute";q=300;w=60, "global-day";q=10000;w=86400, "analysis_read-minute";q=60;w=60, "analysis_read-day";q=2000;w=86400',
+      ratelimit: '"global-minute";r=299;t=40, "global-day";r=9999;t=32380, "analysis_read-minute";r=59;t=40, "analysis_read-day";r=1999;t=32380',
+    });
+  });
+
+  it('raises limits per team through the admin API', async () => {
+    const team = await g.team('scale');
+    const key = await g.key(team, [...SCOPES]);
+    const raised = await g.t.admin('PUT', `/admin/v1/teams/${team}/limits`, { limits: { analysis_create: { perMinute: 15 } } });
+    expect(raised.status).toBe(200);
+    expect(raised.body.data.rateLimits).toEqual({ limits: { analysis_create: { perMinute: 15 } } });
+    g.clock.set('2026-03-10T16:00:00.000Z');
+    for (let i = 0; i < 15; i++) expect((await send(key, 'analysis_create')).status).toBe(201);
+    const refused = await send(key, 'analysis_create');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toContain('15 requests per UTC minute');
+    const lowered = await g.t.admin('PUT', `/admin/v1/teams/${team}/limits`, { limits: { analysis_create: { perMinute: 5 } } });
+    expect(lowered.status).toBe(400);
+    expect(lowered.body.error.message).toContain('limits.analysis_create.perMinute must be an integer of at least 10');
+  });
+});
