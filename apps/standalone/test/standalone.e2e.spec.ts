@@ -29,11 +29,12 @@ describe('standalone app', () => {
     expect(seed).toMatchObject({ created: true, key: DEMO_KEY });
     const me = await app.inject({ method: 'GET', url: '/analyst/v1/me', headers: { authorization: `Bearer ${DEMO_KEY}` } });
     expect(me.statusCode).toBe(200);
-    expect(me.json().data).toMatchObject({ id: 'ak_demo0001', scopes: expect.arrayContaining([...SCOPES]) });
-    expect(me.json().data.scopes).toHaveLength(SCOPES.length);
+    expect(me.json().data.key).toMatchObject({ id: 'ak_demo0001', name: 'Demo key' });
+    expect([...me.json().data.key.scopes].sort()).toEqual([...SCOPES].sort());
+    expect(me.json().data.rateLimit).toMatchObject({ remainingRequests: 299, remainingDailyRequests: 9999 });
     const team = await app.inject({ method: 'GET', url: '/analyst/v1/team', headers: { 'x-api-key': DEMO_KEY } });
     expect(team.statusCode).toBe(200);
-    expect(team.json().data).toMatchObject({ id: seed!.teamId, plan: 'enterprise' });
+    expect(team.json().data).toMatchObject({ id: seed!.teamId, plan: { id: 'enterprise' } });
     expect(team.json().data.credits.adhoc).toBe(DEMO_ADHOC_CREDITS);
     await app.close();
 
@@ -42,7 +43,7 @@ describe('standalone app', () => {
     expect(await app.get(DemoSeeder).seedIfEmpty()).toBeNull();
     const again = await app.inject({ method: 'GET', url: '/v1/client/me', headers: { authorization: `Bearer ${DEMO_KEY}` } });
     expect(again.statusCode).toBe(200);
-    expect(again.json().data.id).toBe('ak_demo0001');
+    expect(again.json().data.key.id).toBe('ak_demo0001');
     const teamAgain = await app.inject({ method: 'GET', url: '/analyst/v1/team', headers: { 'x-api-key': DEMO_KEY } });
     expect(teamAgain.json().data.credits.adhoc).toBe(DEMO_ADHOC_CREDITS);
     await app.close();
