@@ -38,7 +38,7 @@ describe('admin API (/admin/v1)', () => {
 
   it('creates keys with the secret shown once, allows at most 3 active keys, and frees a slot on revoke', async () => {
     const team = await g.team('scale');
-    const keys = [];
+    const keys: { id: string; secret: string }[] = [];
     for (let i = 0; i < 3; i++) {
       const created = await g.t.admin('POST', `/admin/v1/teams/${team}/keys`, { name: `k${i}`, scopes: ['team:read'] });
       expect(created.status).toBe(201);

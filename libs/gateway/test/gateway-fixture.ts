@@ -1,5 +1,5 @@
 import { FixedClock } from '@analyst/platform';
-import { createTestApp, type TestApp } from '@analyst/testing';
+import { createTestApp, type TestApp, type TestResponse } from '@analyst/testing';
 import { IdentityService, GatewayModule } from '@analyst/gateway';
 import type { Scope } from '@analyst/contracts';
 
@@ -11,7 +11,7 @@ export interface GatewayTest {
   identity: IdentityService;
   team(plan?: string, parentTeamId?: string): Promise<string>;
   key(teamId: string, scopes?: Scope[]): Promise<string>;
-  get(url: string, key: string, ip?: string): ReturnType<TestApp['request']>;
+  get(url: string, key: string, ip?: string): Promise<TestResponse>;
 }
 
 export async function gatewayTest(modules: unknown[] = [], clock = new FixedClock(START)): Promise<GatewayTest> {
