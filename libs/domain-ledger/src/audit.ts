@@ -1,5 +1,5 @@
 import { isLedgerEventType, teamIdOfLedgerStream, type CreditBalances, type CreditPool, type LedgerEvent } from '@analyst/contracts';
-import { applyChange, balanceChange, evolve, initialLedgerState, type LedgerState } from './ledger-state';
+import { applyChange, balanceChange } from './ledger-state';
 import type { LedgerRecord } from './ledger-record';
 
 export interface PoolTotals {
@@ -51,7 +51,6 @@ interface TeamBook {
   commandIds: Set<string>;
   counts: TeamAudit['reservations'];
   reservedFlow: TeamAudit['reservedFlow'];
-  state: LedgerState;
 }
 
 const emptyPool = () => ({ granted: 0, consumed: 0, refundedToNothing: 0, expired: 0 });
@@ -77,7 +76,6 @@ export class LedgerAuditor {
         commandIds: new Set(),
         counts: { reserved: 0, settled: 0, refunded: 0, open: 0, rejected: 0 },
         reservedFlow: { reserved: 0, settled: 0, refunded: 0 },
-        state: initialLedgerState(),
       };
       this.books.set(teamId, book);
     }
@@ -103,7 +101,6 @@ export class LedgerAuditor {
     book.commandIds.add(event.data.commandId);
     this.check(book, event, flag);
     book.balances = applyChange(book.balances, balanceChange(event));
-    book.state = evolve(book.state, event);
     for (const key of ['maps', 'adhoc', 'reserved'] as const) {
       if (book.balances[key] < 0) flag(`${key} balance went negative (${book.balances[key]})`);
     }
@@ -218,10 +215,6 @@ export class LedgerAuditor {
       const flow = book.reservedFlow;
       if (flow.reserved - flow.settled - flow.refunded !== outMaps + outAdhoc || book.balances.reserved !== outMaps + outAdhoc) {
         flag(`outstanding reservations ${outMaps + outAdhoc} ≠ reserved ${flow.reserved} − settled ${flow.settled} − refunded ${flow.refunded}, reserved balance ${book.balances.reserved}`);
-      }
-      const s = book.state;
-      if (s.maps !== book.balances.maps || s.adhoc !== book.balances.adhoc || s.reserved !== book.balances.reserved) {
-        flag(`the aggregate's own fold (${s.maps}/${s.adhoc}/${s.reserved}) disagrees with the recomputed balances`);
       }
       teams.push({
         teamId: book.teamId,
