@@ -4,6 +4,7 @@ import { AdminKeysController } from './admin/admin-keys.controller';
 import { AdminTeamsController } from './admin/admin-teams.controller';
 import { GatewayPipeline } from './auth/gateway-pipeline';
 import { GatewayGuard } from './auth/gateway.guard';
+import { IdentityCache } from './identity/identity-cache';
 import { IdentityService } from './identity/identity.service';
 import { GatewayHooks } from './limits/gateway-hooks';
 import { LIMITER_STORE, MemoryLimiterStore } from './limits/limiter-store';
@@ -21,6 +22,7 @@ import { UsageRecorder } from './usage/usage-recorder';
   controllers: [MeController, TeamController, AdminTeamsController, AdminKeysController],
   providers: [
     IdentityService,
+    IdentityCache,
     RateLimitService,
     GatewayPipeline,
     GatewayHooks,

@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, PLANS, type Scope } from '@analyst/contracts';
 import { FAILED_AUTH_PER_MINUTE, effectiveLimits, parseApiKey, type RateClassId } from '@analyst/domain-identity';
-import { CLOCK, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
-import { findApiKey, findTeam, type TeamDoc } from '../identity/identity-read-models';
+import { CLOCK, type Clock } from '@analyst/platform';
+import { IdentityCache } from '../identity/identity-cache';
+import type { TeamDoc } from '../identity/identity-read-models';
 import { secretMatches } from '../identity/secret-hash';
 import { rateLimitHeaders } from '../limits/rate-limit-headers';
 import { RateLimitService, type LimitSnapshot } from '../limits/rate-limit.service';
@@ -53,7 +54,7 @@ function teamIdParameter(request: FastifyRequest): string | undefined {
 export class GatewayPipeline {
   constructor(
     private readonly limits: RateLimitService,
-    @Inject(READ_STORE) private readonly store: ReadStore,
+    private readonly identities: IdentityCache,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -77,7 +78,7 @@ export class GatewayPipeline {
       throw new ApiError(401, `missing API key: ${AUTH_HINT}`, 'missing_api_key', undefined, WWW_AUTHENTICATE);
     }
     const parsed = parseApiKey(presented);
-    const key = parsed ? await findApiKey(this.store, parsed.keyId) : null;
+    const key = parsed ? await this.identities.key(parsed.keyId) : null;
     if (!parsed || !key || !secretMatches(parsed.secret, key.secretHash)) {
       await this.limits.recordAuthFailure(ip, now);
       throw new ApiError(401, `invalid API key (unknown, malformed or rotated): ${AUTH_HINT}`, 'invalid_api_key', undefined, WWW_AUTHENTICATE);
@@ -86,7 +87,7 @@ export class GatewayPipeline {
       await this.limits.recordAuthFailure(ip, now);
       throw new ApiError(401, 'this API key has been revoked; create a new key in the team settings', 'revoked_api_key', undefined, WWW_AUTHENTICATE);
     }
-    const team = await findTeam(this.store, key.teamId);
+    const team = await this.identities.team(key.teamId);
     if (!team) throw new ApiError(401, 'this API key belongs to no team', 'invalid_api_key', undefined, WWW_AUTHENTICATE);
 
     const limits = effectiveLimits(team.rateLimits);
@@ -144,7 +145,7 @@ export class GatewayPipeline {
     if (teamId === undefined || teamId === team._id) return team;
     const notFound = new ApiError(404, `team ${teamId} not found`, 'team_not_found');
     if (!PLANS[team.plan].subTeams) throw notFound;
-    const target = await findTeam(this.store, teamId);
+    const target = await this.identities.team(teamId);
     if (!target || target.parentTeamId !== team._id) throw notFound;
     return target;
   }

@@ -14,6 +14,7 @@ import {
   type TeamCommand,
 } from '@analyst/domain-identity';
 import { CommandRunner, ID_GENERATOR, KeyedQueue, ProjectionService, READ_STORE, type CommandContext, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { IdentityCache } from './identity-cache';
 import { toApiError } from './identity-http-errors';
 import { API_KEYS_COLLECTION, findApiKey, findTeam, type ApiKeyDoc } from './identity-read-models';
 import { apiKeysProjector, teamsProjector } from './identity.projectors';
@@ -47,6 +48,7 @@ export class IdentityService implements OnModuleInit {
     private readonly projections: ProjectionService,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly cache: IdentityCache,
   ) {}
 
   onModuleInit(): void {
@@ -112,6 +114,7 @@ export class IdentityService implements OnModuleInit {
       };
       const result = await this.run(apiKeyStream(keyId), apiKeyDecider, command, { ...ctx, teamId });
       if (result.state.status === 'none') throw new Error('key was not created');
+      this.cache.forgetKey(keyId);
       outcome = { position: result.position, scopes: result.state.scopes, name: result.state.name };
     });
     const done = outcome as unknown as { position: number; scopes: Scope[]; name: string };
@@ -123,12 +126,14 @@ export class IdentityService implements OnModuleInit {
     const key = await this.requireKey(keyId);
     const secret = this.ids.secret(24);
     const result = await this.run(apiKeyStream(keyId), apiKeyDecider, { type: 'RotateApiKey', secretHash: hashSecret(secret) }, { ...ctx, teamId: key.teamId });
+    this.cache.forgetKey(keyId);
     return { id: keyId, name: key.name, teamId: key.teamId, secret, scopes: key.scopes, key: formatApiKey(keyId, secret), position: result.position };
   }
 
   async revokeKey(keyId: string, ctx: IdentityContext): Promise<{ id: string; teamId: string; position: number }> {
     const key = await this.requireKey(keyId);
     const result = await this.run(apiKeyStream(keyId), apiKeyDecider, { type: 'RevokeApiKey' }, { ...ctx, teamId: key.teamId });
+    this.cache.forgetKey(keyId);
     return { id: keyId, teamId: key.teamId, position: result.position };
   }
 
@@ -139,7 +144,9 @@ export class IdentityService implements OnModuleInit {
   }
 
   private async runTeam(teamId: string, command: TeamCommand, ctx: IdentityContext): Promise<number> {
-    return (await this.run(teamStream(teamId), teamDecider, command, { ...ctx, teamId })).position;
+    const position = (await this.run(teamStream(teamId), teamDecider, command, { ...ctx, teamId })).position;
+    this.cache.forgetTeam(teamId);
+    return position;
   }
 
   private async run<C, E extends { type: string; data: unknown }, S>(

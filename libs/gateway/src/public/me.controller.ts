@@ -2,11 +2,11 @@ import { Controller, Get, Inject, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { effectiveLimits } from '@analyst/domain-identity';
-import { CLOCK, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { CLOCK, type Clock } from '@analyst/platform';
 import { ApiRoute } from '../auth/gateway-decorators';
 import { accountOf } from '../auth/gateway-pipeline';
 import { Principal } from '../auth/principal';
-import { findApiKey, findTeam } from '../identity/identity-read-models';
+import { IdentityCache } from '../identity/identity-cache';
 import { RateLimitService } from '../limits/rate-limit.service';
 
 @ApiTags('identity')
@@ -15,7 +15,7 @@ import { RateLimitService } from '../limits/rate-limit.service';
 export class MeController {
   constructor(
     private readonly limits: RateLimitService,
-    @Inject(READ_STORE) private readonly store: ReadStore,
+    private readonly identities: IdentityCache,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -23,7 +23,7 @@ export class MeController {
   @ApiRoute('GET /me')
   @ApiOperation({ summary: 'The calling key, its team, and what is left of its limits' })
   async me(@Principal() principal: Principal, @Req() request: FastifyRequest) {
-    const [key, team] = await Promise.all([findApiKey(this.store, principal.keyId), findTeam(this.store, principal.teamId)]);
+    const [key, team] = await Promise.all([this.identities.key(principal.keyId), this.identities.team(principal.teamId)]);
     const limits = effectiveLimits(team?.rateLimits);
     const now = this.clock.now();
     const [routeClasses, bytesUsed] = await Promise.all([this.limits.usage(principal.keyId, limits, now), this.limits.bytesUsed(principal.keyId, now)]);
