@@ -66,6 +66,8 @@ export function readStoreContract(name: string, setup: () => Promise<ReadStoreFi
       expect(await posts.count()).toBe(10);
       expect(await posts.findOne({ _id: 'p003' })).toMatchObject({ team: 'odd', score: 3 });
       expect(await posts.findOne({ _id: 'nope' })).toBeNull();
+      expect((await posts.find({ _id: { $in: ['p001', 'p003', 'zzz'] } })).map((d) => d._id).sort()).toEqual(['p001', 'p003']);
+      expect(await posts.count({ _id: 'p002', team: 'odd' })).toBe(0);
     });
 
     it('sorts, skips, limits and projects', async () => {

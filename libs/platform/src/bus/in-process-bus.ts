@@ -16,6 +16,12 @@ export interface InProcessBusOptions {
   /** Delay before redelivering a message whose handler threw. */
   retryDelayMs?: number;
   onHandlerError?: (error: unknown, message: BusMessage) => void;
+  /**
+   * `publish` resolves only once every group's consumer has handled the message. Nothing here
+   * survives a crash, so the standalone relay uses this to move its checkpoint past an event only
+   * after the event's consumers are done with it: after a restart it republishes what was not.
+   */
+  awaitHandled?: boolean;
 }
 
 interface Consumer {
@@ -28,6 +34,9 @@ interface Lane {
   messages: BusMessage[];
   running: Promise<void> | null;
 }
+
+/** A queued message and the callbacks of publishers waiting for it to be handled. */
+type Waiters = Map<BusMessage, () => void>;
 
 /**
  * A consumer group: it outlives its consumers, so messages published while no consumer is attached
@@ -48,14 +57,20 @@ export class InProcessBus implements MessageBus {
   private readonly groups = new Map<string, Group>();
   private readonly servers = new Map<string, RequestHandler>();
   private readonly serveQueue = new KeyedQueue();
+  private readonly handled: Waiters = new Map();
 
   constructor(private readonly options: InProcessBusOptions = {}) {}
 
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+    const pending: Promise<void>[] = [];
     for (const outgoing of messages) {
-      const message: BusMessage = { ...outgoing, topic, headers: { ...(outgoing.headers ?? {}) } };
       for (const group of this.groups.values()) {
         if (!group.topics.has(topic)) continue;
+        // Each group gets its own copy, so one group's waiter cannot be confused with another's.
+        const message: BusMessage = { ...outgoing, topic, headers: { ...(outgoing.headers ?? {}) } };
+        if (this.options.awaitHandled && group.consumers.length > 0) {
+          pending.push(new Promise<void>((resolve) => this.handled.set(message, resolve)));
+        }
         const laneKey = `${topic}\u0000${message.key}`;
         let lane = group.lanes.get(laneKey);
         if (!lane) {
@@ -65,6 +80,16 @@ export class InProcessBus implements MessageBus {
         lane.messages.push(message);
         this.pump(group, laneKey, lane);
       }
+    }
+    await Promise.all(pending);
+  }
+
+  /** Releases a publisher waiting on `message`, whether it was handled or can no longer be. */
+  private release(message: BusMessage): void {
+    const resolve = this.handled.get(message);
+    if (resolve) {
+      this.handled.delete(message);
+      resolve();
     }
   }
 
@@ -76,9 +101,14 @@ export class InProcessBus implements MessageBus {
         const message = lane.messages[0];
         const copies = this.options.duplicateDelivery ? 2 : 1;
         for (let i = 0; i < copies; i++) {
-          if (!(await this.deliverOnce(group, message))) return; // no consumer left: keep the message
+          if (!(await this.deliverOnce(group, message))) {
+            // No consumer left: keep the messages queued, but do not block their publishers.
+            for (const queued of lane.messages) this.release(queued);
+            return;
+          }
         }
         lane.messages.shift();
+        this.release(message);
       }
       group.lanes.delete(laneKey);
     })().finally(() => {
@@ -161,6 +191,8 @@ export class InProcessBus implements MessageBus {
     await Promise.all([...this.groups.values()].flatMap((g) => [...g.lanes.values()].map((l) => l.running)));
     this.groups.clear();
     this.servers.clear();
+    for (const resolve of this.handled.values()) resolve();
+    this.handled.clear();
   }
 }
 

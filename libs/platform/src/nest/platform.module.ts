@@ -74,7 +74,7 @@ export class PlatformModule {
         { provide: ID_GENERATOR, useValue: overrides.ids ?? new RandomIdGenerator(() => clock.now().getTime()) },
         { provide: EVENT_STORE, useFactory: () => new SqliteEventStore({ filename: join(dataDir, 'events.db') }) },
         { provide: CHECKPOINT_STORE, useFactory: () => new SqliteCheckpointStore(join(dataDir, 'checkpoints.db')) },
-        { provide: MESSAGE_BUS, useFactory: () => new InProcessBus({ duplicateDelivery: overrides.duplicateDelivery }) },
+        { provide: MESSAGE_BUS, useFactory: () => new InProcessBus({ duplicateDelivery: overrides.duplicateDelivery, awaitHandled: true }) },
         { provide: READ_STORE, useFactory: () => new MemoryReadStore() },
         {
           provide: EVENT_RELAY,

@@ -34,9 +34,23 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
 
   constructor(readonly name: string) {}
 
+  /** Lookups by `_id` (the projection runtime's every read) touch one document, not the collection. */
+  private candidates(filter: Filter): T[] {
+    const id = filter._id;
+    if (typeof id === 'string') {
+      const doc = this.docs.get(id);
+      return doc ? [doc] : [];
+    }
+    const ids = (id as { $in?: unknown } | undefined)?.$in;
+    if (Array.isArray(ids) && Object.keys(id as object).length === 1) {
+      return ids.flatMap((i) => (typeof i === 'string' && this.docs.has(i) ? [this.docs.get(i)!] : []));
+    }
+    return [...this.docs.values()];
+  }
+
   private matching(filter: Filter, options: FindOptions = {}): T[] {
     const query = new Query(filter);
-    let cursor = query.find<T>([...this.docs.values()]);
+    let cursor = query.find<T>(this.candidates(filter));
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);

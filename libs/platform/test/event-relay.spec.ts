@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  EventRelay,
+  InProcessBus,
+  MemoryReadStore,
+  ReadStoreCheckpointStore,
+  SqliteEventStore,
+  eventTopic,
+  type BusMessage,
+  type NewEvent,
+  type RecordedEvent,
+} from '@analyst/platform';
+import { eventually } from '@analyst/testing';
+
+function event(type: string): NewEvent {
+  return {
+    id: randomUUID(),
+    type,
+    schemaVersion: 1,
+    data: {},
+    metadata: { correlationId: 'c', causationId: null, teamId: 't', occurredAt: '2026-01-01T00:00:00.000Z' },
+  };
+}
+
+describe('event relay over the in-process bus', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  const checkpoints = new ReadStoreCheckpointStore(new MemoryReadStore());
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'analyst-relay-'));
+    store = new SqliteEventStore({ filename: join(dir, 'events.db'), synchronous: 'NORMAL' });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('publishes each event to its category topic keyed by stream id, checkpointing after the consumers handled it', async () => {
+    const bus = new InProcessBus({ awaitHandled: true });
+    const seen: BusMessage<RecordedEvent>[] = [];
+    await bus.subscribe('pm', [eventTopic('ledger')], async (m) => void seen.push(m as BusMessage<RecordedEvent>));
+    const relay = new EventRelay(store, bus, checkpoints, 'relay-a');
+    await relay.start();
+    await store.append('ledger-team_1', [event('CreditsGranted'), event('CreditsReserved')], 'no_stream');
+    await store.append('team-team_1', [event('TeamCreated')], 'no_stream');
+    await eventually(async () => (await checkpoints.load('relay-a')) === 3);
+    await relay.stop();
+    expect(seen.map((m) => [m.topic, m.key, m.type])).toEqual([
+      ['analyst.events.ledger', 'ledger-team_1', 'CreditsGranted'],
+      ['analyst.events.ledger', 'ledger-team_1', 'CreditsReserved'],
+    ]);
+    expect(seen[1].payload).toMatchObject({ streamId: 'ledger-team_1', revision: 1, position: 2 });
+  });
+
+  it('does not move its checkpoint past an event whose consumer has not finished, so a restart redelivers it', async () => {
+    const bus = new InProcessBus({ awaitHandled: true });
+    let release: () => void = () => undefined;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    await bus.subscribe('pm', [eventTopic('ledger')], async (m) => {
+      if (m.type === 'Second') await stuck; // the process "crashes" while handling this one
+    });
+    const relay = new EventRelay(store, bus, checkpoints, 'relay-b');
+    await relay.start();
+    const first = await store.append('ledger-team_2', [event('First')], 'no_stream');
+    await store.append('ledger-team_2', [event('Second')], 0);
+    await eventually(async () => (await checkpoints.load('relay-b')) === first.position);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await checkpoints.load('relay-b')).toBe(first.position);
+
+    // A new process: fresh bus, same checkpoint store. It starts after the checkpoint and redelivers.
+    const restartedBus = new InProcessBus({ awaitHandled: true });
+    const redelivered: string[] = [];
+    await restartedBus.subscribe('pm', [eventTopic('ledger')], async (m) => void redelivered.push(m.type));
+    const restarted = new EventRelay(store, restartedBus, checkpoints, 'relay-b');
+    await restarted.start();
+    await eventually(() => redelivered.length === 1);
+    expect(redelivered).toEqual(['Second']);
+    await restarted.stop();
+    release();
+    await relay.stop();
+  });
+
+  it('resolves a waiting publish when its group has no consumer left, keeping the message queued', async () => {
+    const bus = new InProcessBus({ awaitHandled: true });
+    const sub = await bus.subscribe('pm', ['t'], async () => new Promise((r) => setTimeout(r, 20)));
+    const published = bus.publish('t', [{ id: '1', key: 'k', type: 'X', payload: {} }, { id: '2', key: 'k', type: 'X', payload: {} }]);
+    await sub.close();
+    await published; // does not hang
+    const later: string[] = [];
+    await bus.subscribe('pm', ['t'], async (m) => void later.push(m.id));
+    await eventually(() => later.length >= 1);
+    expect(later).toContain('2');
+  });
+});
