@@ -1,0 +1,36 @@
+import type { Dimension } from './buckets';
+
+/** Per-comment scores on the 1-10 scale; null where the scorer could not score that dimension. */
+export type CommentScores = Record<Dimension, number | null>;
+
+/** A fetched comment as the provider returns it and `CommentsFetched` stores it. */
+export interface FetchedComment {
+  id: string;
+  parentId: string | null;
+  authorUsername: string;
+  authorIsCreator: boolean;
+  body: string;
+  likes: number;
+  postedAt: string;
+  hidden: boolean;
+}
+
+/** A scored comment as `CommentsScored` stores it and the comments read model keeps it. */
+export interface ScoredComment {
+  commentId: string;
+  scores: CommentScores;
+  /** Index into the post's creator topics / messages this comment engages with, when any. */
+  topicIndex: number | null;
+  messageIndex: number | null;
+  scorer: { name: string; version: string };
+}
+
+/** What the creator side of a post is about, extracted when it is scored. */
+export interface CreatorTopic {
+  title: string;
+  description: string | null;
+}
+export interface CreatorMessage {
+  topic: string;
+  stance: string;
+}
