@@ -5,3 +5,4 @@ export * from './api-error';
 export * from './ledger';
 export * from './buckets';
 export * from './comments';
+export * from './content';

@@ -1,0 +1,80 @@
+import type { CreatorMessage, CreatorTopic, FetchedComment, ScoredComment } from './comments';
+
+/** The eight post platforms, by the id the API reports in `post.platform`. */
+export const PLATFORMS = ['youtube', 'tiktok', 'instagram', 'facebook', 'x', 'reddit', 'linkedin', 'threads'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const POST_TYPES = ['video', 'image', 'carousel', 'reel', 'short', 'story', 'text', 'other'] as const;
+export type PostType = (typeof POST_TYPES)[number];
+
+export type LinkClassification =
+  | { ok: true; kind: 'post' | 'account'; platform: Platform; normalized: string }
+  | { ok: false; reason: 'invalid_url' | 'unsupported_platform' };
+
+/** The creator side of a post as a provider reports it. */
+export interface ProviderPost {
+  link: string;
+  platform: Platform;
+  creator: { username: string; name: string };
+  title: string;
+  caption: string;
+  description: string | null;
+  engagement: { views: number; likes: number; comments: number; shares: number };
+  postedAt: string;
+  postType: PostType;
+  thumbnail: string | null;
+}
+
+export type FetchResult =
+  | { status: 'ok'; post: ProviderPost; comments: FetchedComment[] }
+  | { status: 'unreachable'; reason: string }
+  | { status: 'failed'; reason: string }
+  | { status: 'holding'; reason: string };
+
+export interface FetchOptions {
+  /** Cap on comments fetched; ignored with fullRead. */
+  commentLimit?: number;
+  fullRead: boolean;
+}
+
+export interface AccountQuery {
+  since?: string;
+  until?: string;
+  limit: number;
+  keywords?: { term: string; match: 'includes' | 'exact' | 'excludes' };
+}
+
+export interface DiscoveredPost {
+  link: string;
+  postedAt: string;
+  postType: PostType;
+  caption: string;
+  engagement: { views: number; likes: number };
+}
+
+/** Raised by a provider when the platform cannot be reached; callers retry with backoff. */
+export class ProviderUnavailableError extends Error {
+  override readonly name = 'ProviderUnavailableError';
+}
+
+/** Where posts and comments come from: the simulated provider, or per-platform adapters. */
+export interface ContentProvider {
+  fetchPost(link: string, options: FetchOptions): Promise<FetchResult>;
+  /** Recent public posts of an account, newest first, honouring since/until/limit/keywords at the source. */
+  discoverAccount(accountUrl: string, query: AccountQuery): Promise<DiscoveredPost[]>;
+}
+export const CONTENT_PROVIDER = Symbol('ContentProvider');
+
+export interface PostScoring {
+  topics: CreatorTopic[];
+  messages: CreatorMessage[];
+  comments: ScoredComment[];
+}
+
+/** Scores every comment of a post on the five dimensions (1-10) and extracts creator topics. */
+export interface CommentScorer {
+  readonly name: string;
+  readonly version: string;
+  scorePost(post: ProviderPost, comments: FetchedComment[]): PostScoring;
+}
+export const COMMENT_SCORER = Symbol('CommentScorer');
