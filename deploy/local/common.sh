@@ -74,6 +74,15 @@ port_open() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
+# Describes who listens on 127.0.0.1:$1 (pid and command line), when ss can tell.
+port_owner() {
+  local pid
+  command -v ss >/dev/null 2>&1 || return 0
+  pid="$(ss -Hltnp "sport = :$1" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)"
+  [[ -n "$pid" ]] || return 0
+  printf ' (pid %s: %s)' "$pid" "$(ps -o args= -p "$pid" 2>/dev/null | cut -c1-160)"
+}
+
 # Stops service $1: SIGTERM, wait up to STOP_TIMEOUT seconds, then SIGKILL.
 stop_service() {
   local name="$1" pid waited=0

@@ -38,7 +38,10 @@ touch "$STACK_MARKER"
 # One start.sh at a time per state dir.
 if command -v flock >/dev/null 2>&1; then
   exec 9>"$RUN_DIR/start.lock"
-  flock -w 300 9 || die "another start.sh holds $RUN_DIR/start.lock"
+  if ! flock -n 9; then
+    log "waiting for another start.sh (lock $RUN_DIR/start.lock) ..."
+    flock -w 300 9 || die "another start.sh still holds $RUN_DIR/start.lock after 300s"
+  fi
 fi
 
 # ---------------------------------------------------------------- prerequisites
@@ -105,11 +108,12 @@ spawn() {
   pidf="$(pid_file "$name")"
   rm -f "$pidf"
   # shellcheck disable=SC2016 # $$, $0 and $@ belong to the inner shell
-  # the inner shell writes its own pid and then execs the server, so the pid is the server's
+  # the inner shell writes its own pid and then execs the server, so the pid is the server's;
+  # fd 9 (start.sh's lock) is closed so the server does not hold the lock for its lifetime
   if command -v setsid >/dev/null 2>&1; then
-    setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >>"$log_file" 2>&1 &
+    setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >>"$log_file" 2>&1 9>&- &
   else
-    nohup bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >>"$log_file" 2>&1 &
+    nohup bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >>"$log_file" 2>&1 9>&- &
   fi
   local _
   for _ in $(seq 1 50); do
@@ -134,7 +138,7 @@ fail_service() {
   if [[ "$why" == timeout ]]; then
     # leave no half-started server behind
     stop_service "$name" || true
-    die "$name: not ready after ${READY_TIMEOUT}s (logs above; stopped it again)"
+    die "$name: not ready after ${READY_TIMEOUT}s (logs above; stopped it again; deploy/local/stop.sh stops the rest)"
   fi
   die "$name: $why (logs above)"
 }
@@ -197,10 +201,10 @@ start_kafka() {
     log "kafka: already running (pid $pid)"
   else
     if port_open "$KAFKA_PORT"; then
-      die "kafka: port $KAFKA_PORT is in use by another process (not ours); set KAFKA_PORT or stop it"
+      die "kafka: port $KAFKA_PORT is in use by another process$(port_owner "$KAFKA_PORT"), not by the stack in $STACK_DIR; stop it (a stack of another checkout: its deploy/local/stop.sh) or set KAFKA_PORT"
     fi
     if port_open "$KAFKA_CONTROLLER_PORT"; then
-      die "kafka: controller port $KAFKA_CONTROLLER_PORT is in use by another process; set KAFKA_CONTROLLER_PORT or stop it"
+      die "kafka: controller port $KAFKA_CONTROLLER_PORT is in use by another process$(port_owner "$KAFKA_CONTROLLER_PORT"); stop it or set KAFKA_CONTROLLER_PORT"
     fi
     check_java
     ensure_kafka_jars
@@ -243,7 +247,7 @@ start_ferretdb() {
     log "ferretdb: already running (pid $pid)"
   else
     if port_open "$FERRETDB_PORT"; then
-      die "ferretdb: port $FERRETDB_PORT is in use by another process (not ours); set FERRETDB_PORT or stop it"
+      die "ferretdb: port $FERRETDB_PORT is in use by another process$(port_owner "$FERRETDB_PORT"), not by the stack in $STACK_DIR; stop it (a stack of another checkout: its deploy/local/stop.sh) or set FERRETDB_PORT"
     fi
     ensure_ferretdb_binary
     mkdir -p "$FERRETDB_DATA"
