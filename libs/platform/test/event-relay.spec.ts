@@ -43,7 +43,7 @@ describe('event relay over the in-process bus', () => {
     const bus = new InProcessBus({ awaitHandled: true });
     const seen: BusMessage<RecordedEvent>[] = [];
     await bus.subscribe('pm', [eventTopic('ledger')], async (m) => void seen.push(m as BusMessage<RecordedEvent>));
-    const relay = new EventRelay(store, bus, checkpoints, 'relay-a');
+    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-a' });
     await relay.start();
     await store.append('ledger-team_1', [event('CreditsGranted'), event('CreditsReserved')], 'no_stream');
     await store.append('team-team_1', [event('TeamCreated')], 'no_stream');
@@ -63,7 +63,7 @@ describe('event relay over the in-process bus', () => {
     await bus.subscribe('pm', [eventTopic('ledger')], async (m) => {
       if (m.type === 'Second') await stuck; // the process "crashes" while handling this one
     });
-    const relay = new EventRelay(store, bus, checkpoints, 'relay-b');
+    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-b' });
     await relay.start();
     const first = await store.append('ledger-team_2', [event('First')], 'no_stream');
     await store.append('ledger-team_2', [event('Second')], 0);
@@ -75,12 +75,32 @@ describe('event relay over the in-process bus', () => {
     const restartedBus = new InProcessBus({ awaitHandled: true });
     const redelivered: string[] = [];
     await restartedBus.subscribe('pm', [eventTopic('ledger')], async (m) => void redelivered.push(m.type));
-    const restarted = new EventRelay(store, restartedBus, checkpoints, 'relay-b');
+    const restarted = new EventRelay(store, restartedBus, checkpoints, { name: 'relay-b' });
     await restarted.start();
     await eventually(() => redelivered.length === 1);
     expect(redelivered).toEqual(['Second']);
     await restarted.stop();
     release();
+    await relay.stop();
+  });
+
+  it('keeps publishing past a slow consumer but checkpoints only the acknowledged prefix', async () => {
+    const bus = new InProcessBus({ awaitHandled: true });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const handled: string[] = [];
+    await bus.subscribe('pm', [eventTopic('post')], async (m) => {
+      if (m.key === 'post-slow') await gate;
+      handled.push(m.key);
+    });
+    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-c' });
+    await relay.start();
+    const slow = await store.append('post-slow', [event('PostCreated')], 'no_stream');
+    for (let i = 0; i < 5; i++) await store.append(`post-fast${i}`, [event('PostCreated')], 'no_stream');
+    await eventually(() => handled.length === 5); // other keys are not held up by the slow one
+    expect(await checkpoints.load('relay-c')).toBeLessThan(slow.position);
+    release();
+    await eventually(async () => (await checkpoints.load('relay-c')) === slow.position + 5);
     await relay.stop();
   });
 

@@ -79,7 +79,7 @@ export class PlatformModule {
         {
           provide: EVENT_RELAY,
           useFactory: (events: EventStore, bus: MessageBus, checkpoints: CheckpointStore) =>
-            new EventRelay(events, bus, checkpoints),
+            new EventRelay(events, bus, checkpoints, { name: 'relay' }),
           inject: [EVENT_STORE, MESSAGE_BUS, CHECKPOINT_STORE],
         },
         {
