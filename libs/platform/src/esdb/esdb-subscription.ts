@@ -74,6 +74,7 @@ export class EsdbSubscription implements Subscription {
     this.options.onCaughtUp?.();
     let backoff = 100;
     while (!this.closed) {
+      const before = this.resumeFrom;
       try {
         await this.follow();
       } catch (error) {
@@ -82,6 +83,7 @@ export class EsdbSubscription implements Subscription {
       }
       // The server ended or dropped the subscription (restart, leader change): resume from the last
       // position seen, backing off while it stays away.
+      if (this.resumeFrom !== before) backoff = 100; // it made progress: this is a new outage
       await this.sleep(backoff);
       backoff = Math.min(backoff * 2, 5_000);
     }
