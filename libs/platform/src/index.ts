@@ -28,3 +28,6 @@ export * from './nest/metrics';
 export * from './nest/observability.module';
 export * from './nest/http-app';
 export * from './mongo/mongo-read-store';
+export * from './kafka/kafka-bus';
+export * from './kafka/kafka-log';
+export * from './esdb/esdb-event-store';
