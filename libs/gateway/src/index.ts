@@ -13,3 +13,4 @@ export * from './limits/rate-limit.service';
 export * from './limits/rate-limit-headers';
 export * from './usage/usage-recorder';
 export * from './location';
+export * from './limits/mongo-limiter-store';
