@@ -1,0 +1,1 @@
+export { ACCOUNT_PLATFORMS, classifyAccountLink, classifyLink, classifyPostLink, normalizeLink } from './classify-link';
