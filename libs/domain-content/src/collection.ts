@@ -1,0 +1,75 @@
+import { ContentError } from './content-errors';
+
+export type CollectionType = 'campaign' | 'group';
+
+export interface CollectionCreated {
+  type: 'CollectionCreated';
+  data: { collectionId: string; teamId: string; name: string; type: CollectionType; parentId: string | null; createdVia: 'api' | 'demo'; at: string };
+}
+export type CollectionEvent = CollectionCreated;
+export const COLLECTION_EVENT_TYPES: readonly CollectionEvent['type'][] = ['CollectionCreated'];
+
+export const collectionStream = (collectionId: string): string => `collection-${collectionId}`;
+
+export type CollectionState =
+  | { status: 'absent' }
+  | { status: 'active'; collectionId: string; teamId: string; name: string; type: CollectionType; parentId: string | null };
+
+/** What the service knows about the parent named in `CreateCollection` (null: none on the team). */
+export interface ParentCollectionFacts {
+  collectionId: string;
+  type: CollectionType;
+}
+
+export type CollectionCommand = {
+  type: 'CreateCollection';
+  collectionId: string;
+  teamId: string;
+  name: string;
+  collectionType: CollectionType;
+  parentId: string | null;
+  parent: ParentCollectionFacts | null;
+  createdVia: 'api' | 'demo';
+  at: string;
+};
+
+export function decideCollection(command: CollectionCommand, state: CollectionState): CollectionEvent[] {
+  if (state.status !== 'absent') throw new ContentError('collection_exists', `collection ${command.collectionId} already exists`);
+  const name = command.name.trim();
+  // Campaigns are top level; a group sits inside a campaign of the same team.
+  if (command.collectionType === 'campaign' && command.parentId !== null) {
+    throw new ContentError('invalid_parent', 'a campaign cannot have a parent; use type group');
+  }
+  if (command.collectionType === 'group') {
+    if (!command.parentId) throw new ContentError('invalid_parent', 'a group needs parentId (a campaign)');
+    if (!command.parent || command.parent.collectionId !== command.parentId) {
+      throw new ContentError('invalid_parent', `parent collection ${command.parentId} not found`);
+    }
+    if (command.parent.type !== 'campaign') throw new ContentError('invalid_parent', `parent collection ${command.parentId} is not a campaign`);
+  }
+  return [
+    {
+      type: 'CollectionCreated',
+      data: { collectionId: command.collectionId, teamId: command.teamId, name, type: command.collectionType, parentId: command.parentId, createdVia: command.createdVia, at: command.at },
+    },
+  ];
+}
+
+export function evolveCollection(state: CollectionState, event: CollectionEvent): CollectionState {
+  switch (event.type) {
+    case 'CollectionCreated': {
+      const { collectionId, teamId, name, type, parentId } = event.data;
+      return { status: 'active', collectionId, teamId, name, type, parentId };
+    }
+    default: {
+      const _never: never = event.type;
+      return _never;
+    }
+  }
+}
+
+export const collectionDecider = {
+  initialState: (): CollectionState => ({ status: 'absent' }),
+  decide: decideCollection,
+  evolve: evolveCollection,
+};

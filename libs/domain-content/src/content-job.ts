@@ -1,0 +1,340 @@
+import type { CreditSource, Platform, PostType } from '@analyst/contracts';
+import { ContentError } from './content-errors';
+import type { CollectionType } from './collection';
+import type { PostStatus } from './post';
+
+export const JOB_KINDS = ['posts', 'account', 'refresh'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+export const JOB_STATUSES = ['discovering', 'queuing', 'syncing', 'completed', 'partial', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'partial', 'failed'];
+export const JOB_RETENTION_DAYS = 30;
+export const JOB_POLL_AFTER_MS = 5000;
+export const MIN_REFRESH_INTERVAL_HOURS = 12;
+
+export const SKIP_REASONS = ['already_complete', 'already_processing', 'duplicate_in_batch', 'min_interval', 'cooldown', 'unreachable'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+export const REJECT_REASONS = ['unsupported_platform', 'invalid_url', 'insufficient_credits', 'create_failed', 'not_found', 'not_on_team'] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+export interface AcceptedEntry {
+  link: string;
+  postId: string;
+  postStatus: PostStatus;
+  /** `included` only on refresh jobs inside the plan's cadence. */
+  creditSource: 'credit' | 'included';
+  creditCost: number;
+  dataVersion: number;
+}
+export interface SkippedEntry {
+  link: string;
+  reason: SkipReason;
+  postId?: string;
+  nextRefreshAt?: string;
+}
+export interface RejectedEntry {
+  link: string;
+  reason: RejectReason;
+}
+export interface DiscoveredEntry {
+  link: string;
+  postedAt: string;
+  postType: PostType;
+  engagement: { views: number; likes: number };
+}
+export interface JobCollection {
+  id: string;
+  name: string;
+  type: CollectionType;
+  created: boolean;
+}
+export interface JobError {
+  code: string;
+  message: string;
+}
+/** A member post's outcome for the data version this job asked for. */
+export interface JobOutcome {
+  status: PostStatus;
+  charged: boolean;
+}
+
+/** What a job is about, fixed when it opens. */
+export interface JobRequest {
+  jobId: string;
+  teamId: string;
+  kind: JobKind;
+  /** Hash of the request for the replay check; null for refresh jobs, which are never replayed. */
+  fingerprint: string | null;
+  createdAt: string;
+  expiresAt: string;
+  collections: JobCollection[];
+  tags: string[];
+  credits: { source: CreditSource; perPost: number };
+  capture: { fullRead: boolean; commentLimit: number | null };
+  requested: number;
+  addedBy: { id: string; name: string };
+  account: { url: string; platform: Platform } | null;
+  dryRun: boolean | null;
+  filters: Record<string, unknown> | null;
+}
+
+export interface ContentJobOpened {
+  type: 'ContentJobOpened';
+  data: JobRequest;
+}
+export interface AccountDiscovered {
+  type: 'AccountDiscovered';
+  data: { count: number; discovered: DiscoveredEntry[] | null; estimated: number | null; at: string };
+}
+export interface ContentJobQueued {
+  type: 'ContentJobQueued';
+  data: { accepted: AcceptedEntry[]; skipped: SkippedEntry[]; rejected: RejectedEntry[]; at: string };
+}
+export interface ContentJobFailed {
+  type: 'ContentJobFailed';
+  data: { error: JobError; at: string };
+}
+export interface JobPostOutcomeRecorded {
+  type: 'JobPostOutcomeRecorded';
+  data: { postId: string; status: PostStatus; charged: boolean; at: string };
+}
+export interface JobSettled {
+  type: 'JobSettled';
+  data: { status: 'completed' | 'partial' | 'failed'; error: JobError | null; at: string };
+}
+export type ContentJobEvent = ContentJobOpened | AccountDiscovered | ContentJobQueued | ContentJobFailed | JobPostOutcomeRecorded | JobSettled;
+export type ContentJobEventType = ContentJobEvent['type'];
+const JOB_EVENT_TYPE_MAP: { [K in ContentJobEventType]: true } = {
+  ContentJobOpened: true,
+  AccountDiscovered: true,
+  ContentJobQueued: true,
+  ContentJobFailed: true,
+  JobPostOutcomeRecorded: true,
+  JobSettled: true,
+};
+export const CONTENT_JOB_EVENT_TYPES = Object.keys(JOB_EVENT_TYPE_MAP) as ContentJobEventType[];
+
+export const contentJobStream = (jobId: string): string => `contentjob-${jobId}`;
+
+export interface JobCounts {
+  requested: number;
+  discovered: number | null;
+  accepted: number;
+  skipped: number;
+  rejected: number;
+  syncing: number;
+  complete: number;
+  failed: number;
+}
+
+export interface JobCredits {
+  source: CreditSource;
+  perPost: number;
+  reserved: number;
+  settled: number;
+  refunded: number;
+  estimated: number | null;
+  included: number | null;
+}
+
+export interface ContentJob extends JobRequest {
+  status: JobStatus;
+  updatedAt: string;
+  completedAt: string | null;
+  accepted: AcceptedEntry[];
+  skipped: SkippedEntry[];
+  rejected: RejectedEntry[];
+  discovered: DiscoveredEntry[] | null;
+  discoveredCount: number | null;
+  estimated: number | null;
+  outcomes: Record<string, JobOutcome>;
+  error: JobError | null;
+}
+export type ContentJobState = { status: 'absent' } | ContentJob;
+
+const FINAL_POST_OUTCOMES: readonly PostStatus[] = ['complete', 'failed', 'unreachable', 'cancelled'];
+
+export type ContentJobCommand =
+  | { type: 'OpenJob'; request: JobRequest }
+  | { type: 'RecordDiscovery'; discovered: DiscoveredEntry[]; at: string }
+  | { type: 'QueueJob'; accepted: AcceptedEntry[]; skipped: SkippedEntry[]; rejected: RejectedEntry[]; at: string }
+  | { type: 'FailJob'; error: JobError; at: string }
+  | { type: 'RecordPostOutcomes'; outcomes: ({ postId: string } & JobOutcome)[]; at: string };
+
+export function isTerminalJob(status: JobStatus): boolean {
+  return TERMINAL_JOB_STATUSES.includes(status);
+}
+
+function requireJob(state: ContentJobState): ContentJob {
+  if (state.status === 'absent') throw new ContentError('job_not_found', 'content job not found');
+  return state;
+}
+
+/** completed: every requested link was added and processed; failed: nothing was; partial: in between. */
+export function settledStatus(job: ContentJob, outcomes: Record<string, JobOutcome>): JobSettled['data'] | null {
+  const finals = job.accepted.map((a) => outcomes[a.postId]);
+  if (finals.some((o) => !o || !FINAL_POST_OUTCOMES.includes(o.status))) return null;
+  const complete = finals.filter((o) => o.status === 'complete').length;
+  if (complete === 0) {
+    const unfunded = job.rejected.some((r) => r.reason === 'insufficient_credits');
+    const error: JobError =
+      job.accepted.length > 0
+        ? { code: 'processing_failed', message: 'no post could be processed' }
+        : unfunded
+          ? { code: 'insufficient_credits', message: 'no post could be funded' }
+          : { code: 'nothing_added', message: 'nothing was added: every link was skipped or rejected' };
+    return { status: 'failed', error, at: '' };
+  }
+  const clean = complete === job.accepted.length && job.skipped.length === 0 && job.rejected.length === 0;
+  return { status: clean ? 'completed' : 'partial', error: null, at: '' };
+}
+
+export function decideContentJob(command: ContentJobCommand, state: ContentJobState): ContentJobEvent[] {
+  switch (command.type) {
+    case 'OpenJob':
+      if (state.status !== 'absent') throw new ContentError('job_exists', `content job ${command.request.jobId} already exists`);
+      return [{ type: 'ContentJobOpened', data: command.request }];
+    case 'RecordDiscovery': {
+      const job = requireJob(state);
+      if (job.status !== 'discovering' || job.discoveredCount !== null) return [];
+      const count = command.discovered.length;
+      const estimated = job.dryRun ? count * job.credits.perPost : null;
+      const events: ContentJobEvent[] = [
+        { type: 'AccountDiscovered', data: { count, discovered: job.dryRun ? command.discovered : null, estimated, at: command.at } },
+      ];
+      if (job.dryRun || count === 0) events.push({ type: 'JobSettled', data: { status: 'completed', error: null, at: command.at } });
+      return events;
+    }
+    case 'QueueJob': {
+      const job = requireJob(state);
+      if (job.status !== 'queuing' && job.status !== 'discovering') return [];
+      const queued: ContentJobQueued = { type: 'ContentJobQueued', data: { accepted: command.accepted, skipped: command.skipped, rejected: command.rejected, at: command.at } };
+      if (command.accepted.length > 0) return [queued];
+      const settled = settledStatus({ ...job, accepted: [], skipped: command.skipped, rejected: command.rejected }, {})!;
+      return [queued, { type: 'JobSettled', data: { ...settled, at: command.at } }];
+    }
+    case 'FailJob': {
+      const job = requireJob(state);
+      if (job.status !== 'discovering' && job.status !== 'queuing') return [];
+      return [{ type: 'ContentJobFailed', data: { error: command.error, at: command.at } }];
+    }
+    case 'RecordPostOutcomes': {
+      const job = requireJob(state);
+      if (job.status !== 'syncing') return []; // a terminal job never reopens
+      const members = new Set(job.accepted.map((a) => a.postId));
+      const outcomes = { ...job.outcomes };
+      const events: ContentJobEvent[] = [];
+      for (const o of command.outcomes) {
+        if (!members.has(o.postId)) continue;
+        const known = outcomes[o.postId];
+        if (known && (FINAL_POST_OUTCOMES.includes(known.status) || known.status === o.status)) continue;
+        if (!FINAL_POST_OUTCOMES.includes(o.status) && o.status !== 'holding') continue;
+        // A held post's credit was already returned; resolving it later charges nothing to this job.
+        const charged = known ? known.charged : o.charged;
+        outcomes[o.postId] = { status: o.status, charged };
+        events.push({ type: 'JobPostOutcomeRecorded', data: { postId: o.postId, status: o.status, charged, at: command.at } });
+      }
+      const settled = settledStatus(job, outcomes);
+      if (settled) events.push({ type: 'JobSettled', data: { ...settled, at: command.at } });
+      return events;
+    }
+    default: {
+      const _never: never = command;
+      return _never;
+    }
+  }
+}
+
+export function evolveContentJob(state: ContentJobState, event: ContentJobEvent): ContentJobState {
+  if (event.type === 'ContentJobOpened') {
+    const r = event.data;
+    return {
+      ...r,
+      status: r.kind === 'account' ? 'discovering' : 'queuing',
+      updatedAt: r.createdAt,
+      completedAt: null,
+      accepted: [],
+      skipped: [],
+      rejected: [],
+      discovered: null,
+      discoveredCount: null,
+      estimated: null,
+      outcomes: {},
+      error: null,
+    };
+  }
+  const job = requireJob(state);
+  switch (event.type) {
+    case 'AccountDiscovered':
+      return { ...job, discoveredCount: event.data.count, discovered: event.data.discovered, estimated: event.data.estimated, updatedAt: event.data.at };
+    case 'ContentJobQueued':
+      return { ...job, status: 'syncing', accepted: event.data.accepted, skipped: event.data.skipped, rejected: event.data.rejected, updatedAt: event.data.at };
+    case 'ContentJobFailed':
+      return { ...job, status: 'failed', error: event.data.error, updatedAt: event.data.at, completedAt: event.data.at };
+    case 'JobPostOutcomeRecorded': {
+      const { postId, status, charged } = event.data;
+      return { ...job, outcomes: { ...job.outcomes, [postId]: { status, charged } }, updatedAt: event.data.at };
+    }
+    case 'JobSettled':
+      return { ...job, status: event.data.status, error: event.data.error, updatedAt: event.data.at, completedAt: event.data.at };
+    default: {
+      const _never: never = event;
+      return _never;
+    }
+  }
+}
+
+export const contentJobDecider = {
+  initialState: (): ContentJobState => ({ status: 'absent' }),
+  decide: decideContentJob,
+  evolve: evolveContentJob,
+};
+
+/** `counts` as the API shows them; in-flight and held posts count as `syncing`. */
+export function jobCounts(job: ContentJob): JobCounts {
+  let complete = 0;
+  let failed = 0;
+  for (const a of job.accepted) {
+    const o = job.outcomes[a.postId];
+    if (o?.status === 'complete') complete += 1;
+    else if (o && FINAL_POST_OUTCOMES.includes(o.status)) failed += 1;
+  }
+  return {
+    requested: job.requested,
+    discovered: job.kind === 'account' ? job.discoveredCount ?? 0 : null,
+    accepted: job.accepted.length,
+    skipped: job.skipped.length,
+    rejected: job.rejected.length,
+    syncing: job.accepted.length - complete - failed,
+    complete,
+    failed,
+  };
+}
+
+/** `credits` as the API shows them: what is held, what was consumed, what went back. */
+export function jobCredits(job: ContentJob): JobCredits {
+  let reserved = 0;
+  let settled = 0;
+  let refunded = 0;
+  let included = 0;
+  for (const a of job.accepted) {
+    if (a.creditSource === 'included') {
+      included += 1;
+      continue;
+    }
+    reserved += a.creditCost;
+    const o = job.outcomes[a.postId];
+    if (!o) continue;
+    if (o.charged) settled += a.creditCost;
+    else refunded += a.creditCost;
+  }
+  return {
+    source: job.credits.source,
+    perPost: job.credits.perPost,
+    reserved,
+    settled,
+    refunded,
+    estimated: job.estimated,
+    included: job.kind === 'refresh' ? included : null,
+  };
+}

@@ -1,0 +1,354 @@
+import type {
+  CreatorMessage,
+  CreatorTopic,
+  FetchedComment,
+  Platform,
+  ProviderPost,
+  ScoredComment,
+} from '@analyst/contracts';
+import { ContentError } from './content-errors';
+import { newTags, normalizeTags } from './tags';
+
+export const POST_STATUSES = ['fetching', 'queued', 'processing', 'complete', 'failed', 'unreachable', 'holding', 'cancelled'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** In flight: credits still reserved, hidden from the default post lists, not refreshable. */
+export const IN_FLIGHT_STATUSES: readonly PostStatus[] = ['fetching', 'queued', 'processing'];
+/** Where a data version ends; `holding` is an outcome for credits but not for jobs. */
+export const OUTCOME_STATUSES: readonly PostStatus[] = ['complete', 'failed', 'unreachable', 'holding', 'cancelled'];
+
+export type AddedVia = 'dashboard' | 'api' | 'automation';
+export type CreditSourceOfVersion = 'credit' | 'included';
+
+export const COMMENT_CHUNK_SIZE = 250;
+
+/** How one data version of a post is fetched and paid for. */
+export interface PostVersionRequest {
+  dataVersion: number;
+  jobId: string;
+  /** Null when the version costs nothing (an included refresh). */
+  reservationId: string | null;
+  creditSource: CreditSourceOfVersion;
+  unitCost: number;
+  fullRead: boolean;
+  commentLimit: number | null;
+  requestedAt: string;
+}
+
+export interface PostCreated {
+  type: 'PostCreated';
+  data: PostVersionRequest & {
+    postId: string;
+    teamId: string;
+    link: string;
+    normalizedLink: string;
+    platform: Platform;
+    collectionIds: string[];
+    tags: string[];
+    addedVia: AddedVia;
+    addedBy: { id: string; name: string };
+    isDemo: boolean;
+  };
+}
+/** Collections and tags merged onto the post; only what was new is listed. */
+export interface PostTagged {
+  type: 'PostTagged';
+  data: { postId: string; addedCollectionIds: string[]; addedTags: string[]; at: string };
+}
+export interface PostRefreshRequested {
+  type: 'PostRefreshRequested';
+  data: PostVersionRequest & { postId: string };
+}
+export interface PostFetched {
+  type: 'PostFetched';
+  data: { postId: string; dataVersion: number; post: ProviderPost; totalComments: number; chunks: number; at: string };
+}
+export interface CommentsFetched {
+  type: 'CommentsFetched';
+  data: { postId: string; dataVersion: number; chunk: number; comments: FetchedComment[] };
+}
+export interface CommentsScored {
+  type: 'CommentsScored';
+  data: { postId: string; dataVersion: number; chunk: number; scorer: { name: string; version: string }; comments: ScoredComment[] };
+}
+export interface PostScored {
+  type: 'PostScored';
+  data: {
+    postId: string;
+    dataVersion: number;
+    jobId: string;
+    reservationId: string | null;
+    scorer: { name: string; version: string };
+    topics: CreatorTopic[];
+    messages: CreatorMessage[];
+    totalComments: number;
+    at: string;
+  };
+}
+/** The version ended without scores: the source failed, could not be reached, or holds it for now. */
+export interface PostFetchFailed {
+  type: 'PostFetchFailed';
+  data: {
+    postId: string;
+    dataVersion: number;
+    jobId: string;
+    reservationId: string | null;
+    outcome: 'failed' | 'unreachable' | 'holding';
+    reason: string;
+    at: string;
+  };
+}
+export interface PostCancelled {
+  type: 'PostCancelled';
+  data: { postId: string; dataVersion: number; jobId: string; reservationId: string | null; reason: string; at: string };
+}
+
+export type PostEvent =
+  | PostCreated
+  | PostTagged
+  | PostRefreshRequested
+  | PostFetched
+  | CommentsFetched
+  | CommentsScored
+  | PostScored
+  | PostFetchFailed
+  | PostCancelled;
+export type PostEventType = PostEvent['type'];
+
+const POST_EVENT_TYPE_MAP: { [K in PostEventType]: true } = {
+  PostCreated: true,
+  PostTagged: true,
+  PostRefreshRequested: true,
+  PostFetched: true,
+  CommentsFetched: true,
+  CommentsScored: true,
+  PostScored: true,
+  PostFetchFailed: true,
+  PostCancelled: true,
+};
+export const POST_EVENT_TYPES = Object.keys(POST_EVENT_TYPE_MAP) as PostEventType[];
+
+/** Events that end a data version; the credit and job process managers react to these. */
+export type PostOutcomeEvent = PostScored | PostFetchFailed | PostCancelled;
+export const POST_OUTCOME_EVENT_TYPES: readonly PostOutcomeEvent['type'][] = ['PostScored', 'PostFetchFailed', 'PostCancelled'];
+
+export const postStream = (postId: string): string => `post-${postId}`;
+
+export type PostState =
+  | { status: 'absent' }
+  | {
+      status: PostStatus;
+      postId: string;
+      teamId: string;
+      link: string;
+      normalizedLink: string;
+      platform: Platform;
+      collectionIds: string[];
+      tags: string[];
+      createdAt: string;
+      dataVersion: number;
+      current: PostVersionRequest;
+      /** When the current data was last asked for (creation or refresh): the 12-hour floor counts from here. */
+      lastRefreshedAt: string;
+      /** Start of the included-refresh cadence: the last free refresh, or the creation. */
+      lastIncludedRefreshAt: string;
+      /** Comment count of the version being processed, once fetched. */
+      fetchedComments: number | null;
+    };
+export type ExistingPost = Exclude<PostState, { status: 'absent' }>;
+
+export type PostCommand =
+  | { type: 'CreatePost'; data: PostCreated['data'] }
+  | { type: 'TagPost'; collectionIds: string[]; tags: string[]; at: string }
+  | { type: 'RequestRefresh'; request: Omit<PostVersionRequest, 'dataVersion'> }
+  | {
+      type: 'RecordFetch';
+      dataVersion: number;
+      at: string;
+      result:
+        | { status: 'ok'; post: ProviderPost; comments: FetchedComment[] }
+        | { status: 'failed' | 'unreachable' | 'holding'; reason: string };
+      chunkSize?: number;
+    }
+  | {
+      type: 'RecordScores';
+      dataVersion: number;
+      at: string;
+      scorer: { name: string; version: string };
+      topics: CreatorTopic[];
+      messages: CreatorMessage[];
+      comments: ScoredComment[];
+      chunkSize?: number;
+    }
+  | { type: 'CancelPost'; reason: string; at: string };
+
+function requireExisting(state: PostState): ExistingPost {
+  if (state.status === 'absent') throw new ContentError('post_not_found', 'post not found');
+  return state;
+}
+
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+export function decidePost(command: PostCommand, state: PostState): PostEvent[] {
+  switch (command.type) {
+    case 'CreatePost': {
+      if (state.status !== 'absent') throw new ContentError('post_exists', `post ${command.data.postId} already exists`);
+      return [{ type: 'PostCreated', data: { ...command.data, tags: normalizeTags(command.data.tags), dataVersion: 1 } }];
+    }
+    case 'TagPost': {
+      const post = requireExisting(state);
+      const addedCollectionIds = [...new Set(command.collectionIds)].filter((id) => !post.collectionIds.includes(id));
+      const addedTags = newTags(post.tags, command.tags);
+      if (addedCollectionIds.length === 0 && addedTags.length === 0) return [];
+      return [{ type: 'PostTagged', data: { postId: post.postId, addedCollectionIds, addedTags, at: command.at } }];
+    }
+    case 'RequestRefresh': {
+      const post = requireExisting(state);
+      if (IN_FLIGHT_STATUSES.includes(post.status)) throw new ContentError('post_in_flight', `post ${post.postId} is still processing`);
+      return [{ type: 'PostRefreshRequested', data: { ...command.request, postId: post.postId, dataVersion: post.dataVersion + 1 } }];
+    }
+    case 'RecordFetch': {
+      // A redelivered or stale fetch finds the version already past `fetching`: nothing to record.
+      if (state.status !== 'fetching' || state.dataVersion !== command.dataVersion) return [];
+      const { result } = command;
+      if (result.status !== 'ok') {
+        return [
+          {
+            type: 'PostFetchFailed',
+            data: {
+              postId: state.postId,
+              dataVersion: state.dataVersion,
+              jobId: state.current.jobId,
+              reservationId: state.current.reservationId,
+              outcome: result.status,
+              reason: result.reason,
+              at: command.at,
+            },
+          },
+        ];
+      }
+      const chunks = chunked(result.comments, command.chunkSize ?? COMMENT_CHUNK_SIZE);
+      return [
+        {
+          type: 'PostFetched',
+          data: { postId: state.postId, dataVersion: state.dataVersion, post: result.post, totalComments: result.comments.length, chunks: chunks.length, at: command.at },
+        },
+        ...chunks.map((comments, chunk): CommentsFetched => ({ type: 'CommentsFetched', data: { postId: state.postId, dataVersion: state.dataVersion, chunk, comments } })),
+      ];
+    }
+    case 'RecordScores': {
+      if (state.status !== 'processing' || state.dataVersion !== command.dataVersion) return [];
+      const chunks = chunked(command.comments, command.chunkSize ?? COMMENT_CHUNK_SIZE);
+      return [
+        ...chunks.map(
+          (comments, chunk): CommentsScored => ({ type: 'CommentsScored', data: { postId: state.postId, dataVersion: state.dataVersion, chunk, scorer: command.scorer, comments } }),
+        ),
+        {
+          type: 'PostScored',
+          data: {
+            postId: state.postId,
+            dataVersion: state.dataVersion,
+            jobId: state.current.jobId,
+            reservationId: state.current.reservationId,
+            scorer: command.scorer,
+            topics: command.topics,
+            messages: command.messages,
+            totalComments: state.fetchedComments ?? command.comments.length,
+            at: command.at,
+          },
+        },
+      ];
+    }
+    case 'CancelPost': {
+      const post = requireExisting(state);
+      if (!IN_FLIGHT_STATUSES.includes(post.status)) return [];
+      return [
+        {
+          type: 'PostCancelled',
+          data: { postId: post.postId, dataVersion: post.dataVersion, jobId: post.current.jobId, reservationId: post.current.reservationId, reason: command.reason, at: command.at },
+        },
+      ];
+    }
+    default: {
+      const _never: never = command;
+      return _never;
+    }
+  }
+}
+
+export function evolvePost(state: PostState, event: PostEvent): PostState {
+  switch (event.type) {
+    case 'PostCreated': {
+      const d = event.data;
+      const { postId, teamId, link, normalizedLink, platform, collectionIds, tags } = d;
+      return {
+        status: 'fetching',
+        postId,
+        teamId,
+        link,
+        normalizedLink,
+        platform,
+        collectionIds,
+        tags,
+        createdAt: d.requestedAt,
+        dataVersion: d.dataVersion,
+        current: versionRequest(d),
+        lastRefreshedAt: d.requestedAt,
+        lastIncludedRefreshAt: d.requestedAt,
+        fetchedComments: null,
+      };
+    }
+    case 'PostTagged': {
+      const post = requireExisting(state);
+      return { ...post, collectionIds: [...post.collectionIds, ...event.data.addedCollectionIds], tags: [...post.tags, ...event.data.addedTags] };
+    }
+    case 'PostRefreshRequested': {
+      const post = requireExisting(state);
+      const d = event.data;
+      return {
+        ...post,
+        status: 'fetching',
+        dataVersion: d.dataVersion,
+        current: versionRequest(d),
+        lastRefreshedAt: d.requestedAt,
+        lastIncludedRefreshAt: d.creditSource === 'included' ? d.requestedAt : post.lastIncludedRefreshAt,
+        fetchedComments: null,
+      };
+    }
+    case 'PostFetched':
+      return { ...requireExisting(state), status: 'processing', fetchedComments: event.data.totalComments };
+    case 'CommentsFetched':
+    case 'CommentsScored':
+      return state;
+    case 'PostScored':
+      return { ...requireExisting(state), status: 'complete' };
+    case 'PostFetchFailed':
+      return { ...requireExisting(state), status: event.data.outcome };
+    case 'PostCancelled':
+      return { ...requireExisting(state), status: 'cancelled' };
+    default: {
+      const _never: never = event;
+      return _never;
+    }
+  }
+}
+
+function versionRequest(d: PostVersionRequest): PostVersionRequest {
+  const { dataVersion, jobId, reservationId, creditSource, unitCost, fullRead, commentLimit, requestedAt } = d;
+  return { dataVersion, jobId, reservationId, creditSource, unitCost, fullRead, commentLimit, requestedAt };
+}
+
+export const postDecider = {
+  initialState: (): PostState => ({ status: 'absent' }),
+  decide: decidePost,
+  evolve: evolvePost,
+};
+
+/** Credits of a finished version: consumed when it was scored with at least one comment, returned otherwise. */
+export function versionIsCharged(event: PostOutcomeEvent): boolean {
+  return event.type === 'PostScored' && event.data.totalComments > 0;
+}
