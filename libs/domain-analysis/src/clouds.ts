@@ -1,0 +1,130 @@
+import { bucketOf, type BucketKey, type ScoreVersion } from '@analyst/contracts';
+import type { CommentColumns } from './columns';
+import { roundTo } from './rollup-settings';
+import { sentimentReadingAt } from './sentiment-reading';
+import type { Vocabulary } from './vocabulary';
+
+export interface WordCloudItem {
+  text: string;
+  /** Matched comments that use the word or phrase. */
+  value: number;
+  type: 'word' | 'phrase';
+  /** Mean sentiment reading of those comments, 1 to 10. */
+  avgSentiment: number;
+  /** The sentiment bucket of avgSentiment (bucketOf), e.g. positive, lean_negative. */
+  sentimentCategory: BucketKey;
+  /** value / matched comments × 100. */
+  mentionPercentage: number;
+}
+
+export interface EmojiCloudItem {
+  emoji: string;
+  value: number;
+  avgSentiment: number;
+  sentimentCategory: BucketKey;
+  mentionPercentage: number;
+}
+
+export const CLOUD_LIMITS = { words: 40, phrases: 10, emoji: 20, minPhraseComments: 2 } as const;
+
+interface Tally {
+  value: number;
+  sum: number;
+  scored: number;
+}
+
+function items<T>(
+  tallies: Map<number, Tally>,
+  limit: number,
+  minValue: number,
+  matched: number,
+  version: ScoreVersion,
+  make: (key: number, base: Omit<WordCloudItem, 'text' | 'type'>) => T,
+): T[] {
+  return [...tallies.entries()]
+    .filter(([, t]) => t.value >= minValue && t.scored > 0)
+    .sort((a, b) => b[1].value - a[1].value || a[0] - b[0])
+    .slice(0, limit)
+    .map(([key, t]) => {
+      const avg = t.sum / t.scored;
+      return make(key, {
+        value: t.value,
+        avgSentiment: roundTo(avg, 2),
+        sentimentCategory: bucketOf('sentiment', avg, version),
+        mentionPercentage: roundTo((t.value / matched) * 100, 1),
+      });
+    });
+}
+
+function tally(map: Map<number, Tally>, key: number, reading: number): void {
+  let t = map.get(key);
+  if (!t) map.set(key, (t = { value: 0, sum: 0, scored: 0 }));
+  t.value++;
+  if (reading === reading) {
+    t.sum += reading;
+    t.scored++;
+  }
+}
+
+/**
+ * Words (stopwords out) and two-word phrases (adjacent non-stopwords, in at least 2 comments) by
+ * the number of matched comments using them; each comment counts a term once.
+ */
+export function wordCloud(columns: CommentColumns, rows: ArrayLike<number>, vocab: Vocabulary, version: ScoreVersion): WordCloudItem[] {
+  const words = new Map<number, Tally>();
+  const phrases = new Map<number, Tally>();
+  const seenWord = new Int32Array(vocab.size).fill(-1);
+  const size = vocab.size;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    const reading = sentimentReadingAt(columns, r, version);
+    const seenPhrases = new Set<number>();
+    let previous = -1;
+    for (let k = columns.tokenStart[r]; k < columns.tokenStart[r + 1]; k++) {
+      const id = columns.tokenIds[k];
+      if (vocab.kind(id) !== 'word' || vocab.isStop(id)) {
+        previous = -1;
+        continue;
+      }
+      if (seenWord[id] !== i) {
+        seenWord[id] = i;
+        tally(words, id, reading);
+      }
+      if (previous >= 0 && previous !== id) {
+        const key = previous * size + id;
+        if (!seenPhrases.has(key)) {
+          seenPhrases.add(key);
+          tally(phrases, key, reading);
+        }
+      }
+      previous = id;
+    }
+  }
+  const matched = rows.length;
+  return [
+    ...items(words, CLOUD_LIMITS.words, 1, matched, version, (id, base) => ({ text: vocab.term(id), type: 'word' as const, ...base })),
+    ...items(phrases, CLOUD_LIMITS.phrases, CLOUD_LIMITS.minPhraseComments, matched, version, (key, base) => ({
+      text: `${vocab.term(Math.floor(key / size))} ${vocab.term(key % size)}`,
+      type: 'phrase' as const,
+      ...base,
+    })),
+  ];
+}
+
+/** Emoji by the number of matched comments using them, with the same sentiment fields. */
+export function emojiCloud(columns: CommentColumns, rows: ArrayLike<number>, vocab: Vocabulary, version: ScoreVersion): EmojiCloudItem[] {
+  const emoji = new Map<number, Tally>();
+  const seen = new Int32Array(vocab.size).fill(-1);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    if (columns.hasEmoji[r] === 0) continue;
+    const reading = sentimentReadingAt(columns, r, version);
+    for (let k = columns.tokenStart[r]; k < columns.tokenStart[r + 1]; k++) {
+      const id = columns.tokenIds[k];
+      if (vocab.kind(id) !== 'emoji' || seen[id] === i) continue;
+      seen[id] = i;
+      tally(emoji, id, reading);
+    }
+  }
+  return items(emoji, CLOUD_LIMITS.emoji, 1, rows.length, version, (id, base) => ({ emoji: vocab.term(id), ...base }));
+}

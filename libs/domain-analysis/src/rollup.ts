@@ -1,0 +1,176 @@
+import { bucketOf, DIMENSIONS, type Dimension, type ScoreVersion } from '@analyst/contracts';
+import type { CommentColumns } from './columns';
+import { mixOf, BUCKET_INDEX, type Mix } from './mix';
+import { ROLLUP_CONSTANTS, roundTo, type RollupSettings } from './rollup-settings';
+import { sentimentReadingAt } from './sentiment-reading';
+import { engagementWeight, negativityCeiling, replyPoolFactor } from './weights';
+
+export interface RollupScores {
+  scoreVersion: ScoreVersion;
+  serviceScore: number | null;
+  sentiment: number | null;
+  relevance: number | null;
+  consensus: number | null;
+  content: number | null;
+  topic: number | null;
+}
+
+export interface Rollup {
+  scores: RollupScores;
+  mix: Record<Dimension, Mix>;
+  /** Comments per bucket per dimension, in BUCKET_KEYS order. */
+  counts: Record<Dimension, Uint32Array>;
+  /** Rows rolled up. */
+  comments: number;
+  /** Rows scored on every dimension. */
+  fullyScored: number;
+  /** Rows scored on at least one dimension. */
+  anyScored: number;
+  /** Share of sentiment readings below the very-negative cutoff (0..1). */
+  veryNegativeShare: number;
+  /** v3 ceiling applied (10 when no cap, or in v1/v2). */
+  ceiling: number;
+}
+
+const D_SENTIMENT = 0;
+const D_CONTENT = 1;
+const D_TOPIC = 2;
+const D_RELEVANCE = 3;
+const D_CONSENSUS = 4;
+const ORDER: Dimension[] = ['sentiment', 'content', 'topic', 'relevance', 'consensus'];
+
+/** Blend of the three readings; weights renormalised over the readings present. */
+export function blendServiceScore(sentiment: number | null, relevance: number | null, consensus: number | null): number | null {
+  const { blend } = ROLLUP_CONSTANTS;
+  let sum = 0;
+  let weight = 0;
+  if (sentiment !== null) {
+    sum += blend.sentiment * sentiment;
+    weight += blend.sentiment;
+  }
+  if (relevance !== null) {
+    sum += blend.relevance * relevance;
+    weight += blend.relevance;
+  }
+  if (consensus !== null) {
+    sum += blend.consensus * consensus;
+    weight += blend.consensus;
+  }
+  return weight === 0 ? null : sum / weight;
+}
+
+/**
+ * Rolls up the given rows (already filtered: hidden comments out) under a score version.
+ * v1: plain means of the stored scores. v2: sentiment is the per-comment content/topic average.
+ * v3: v2 plus engagement weights on sentiment readings, the capped reply pool on every dimension,
+ * and the negativity ceiling on sentiment and serviceScore. Mixes always count comments.
+ */
+export function rollup(columns: CommentColumns, rows: ArrayLike<number>, settings: RollupSettings): Rollup {
+  const version = settings.scoreVersion;
+  const v3 = version === 3;
+  const n = rows.length;
+  const { content, topic, relevance, consensus, likes, isReply } = columns;
+
+  let logMax = 0;
+  if (v3 && settings.engagementWeight > 0) {
+    let maxLikes = 0;
+    for (let i = 0; i < n; i++) {
+      const l = likes[rows[i]];
+      if (l > maxLikes) maxLikes = l;
+    }
+    logMax = Math.log1p(maxLikes);
+  }
+  const invE = settings.engagementWeight > 0 ? 1 / settings.engagementWeight : 0;
+  const span = ROLLUP_CONSTANTS.maxEngagementWeight - ROLLUP_CONSTANTS.minEngagementWeight;
+
+  // [dimension] sums for top-level (t) and replies (r).
+  const sumT = new Float64Array(5);
+  const wT = new Float64Array(5);
+  const sumR = new Float64Array(5);
+  const wR = new Float64Array(5);
+  const counts = ORDER.map(() => new Uint32Array(5));
+  let veryNegative = 0;
+  let readings = 0;
+  let fullyScored = 0;
+  let anyScored = 0;
+  const cutoff = ROLLUP_CONSTANTS.veryNegativeBelow;
+
+  const values = new Float64Array(5);
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    values[D_SENTIMENT] = sentimentReadingAt(columns, r, version);
+    values[D_CONTENT] = content[r];
+    values[D_TOPIC] = topic[r];
+    values[D_RELEVANCE] = relevance[r];
+    values[D_CONSENSUS] = consensus[r];
+    let w = 1;
+    if (logMax > 0) {
+      const l = likes[r];
+      w = l > 0 ? ROLLUP_CONSTANTS.minEngagementWeight + span * Math.min(1, Math.log1p(l) / logMax) ** invE : 1;
+    }
+    const reply = v3 && isReply[r] === 1;
+    let scored = 0;
+    for (let d = 0; d < 5; d++) {
+      const x = values[d];
+      if (x !== x) continue; // NaN: unscored here
+      scored++;
+      const weight = d <= D_TOPIC ? w : 1;
+      if (reply) {
+        sumR[d] += weight * x;
+        wR[d] += weight;
+      } else {
+        sumT[d] += weight * x;
+        wT[d] += weight;
+      }
+      counts[d][BUCKET_INDEX[bucketOf(ORDER[d], x, version)]]++;
+    }
+    if (scored === 5) fullyScored++;
+    if (scored > 0) anyScored++;
+    const s = values[D_SENTIMENT];
+    if (s === s) {
+      readings++;
+      if (s < cutoff) veryNegative++;
+    }
+  }
+
+  const mean = (d: number): number | null => {
+    const k = v3 ? replyPoolFactor(wT[d], wR[d]) : 1;
+    const w = wT[d] + k * wR[d];
+    return w > 0 ? (sumT[d] + k * sumR[d]) / w : null;
+  };
+  const veryNegativeShare = readings > 0 ? veryNegative / readings : 0;
+  const ceiling = v3 ? negativityCeiling(veryNegativeShare) : 10;
+  const cap = (x: number | null): number | null => (x === null ? null : Math.min(x, ceiling));
+  const round = (x: number | null): number | null =>
+    x === null ? null : roundTo(Math.min(10, Math.max(1, x)), ROLLUP_CONSTANTS.scoreDecimals);
+
+  const sentimentScore = cap(mean(D_SENTIMENT));
+  const relevanceScore = mean(D_RELEVANCE);
+  const consensusScore = mean(D_CONSENSUS);
+  const service = cap(blendServiceScore(sentimentScore, relevanceScore, consensusScore));
+
+  const mix = {} as Record<Dimension, Mix>;
+  const countsBy = {} as Record<Dimension, Uint32Array>;
+  ORDER.forEach((dimension, d) => {
+    mix[dimension] = mixOf(counts[d]);
+    countsBy[dimension] = counts[d];
+  });
+  return {
+    scores: {
+      scoreVersion: version,
+      serviceScore: round(service),
+      sentiment: round(sentimentScore),
+      relevance: round(relevanceScore),
+      consensus: round(consensusScore),
+      content: round(mean(D_CONTENT)),
+      topic: round(mean(D_TOPIC)),
+    },
+    mix: Object.fromEntries(DIMENSIONS.map((d) => [d, mix[d]])) as Record<Dimension, Mix>,
+    counts: countsBy,
+    comments: n,
+    fullyScored,
+    anyScored,
+    veryNegativeShare,
+    ceiling,
+  };
+}
