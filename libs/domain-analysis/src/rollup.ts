@@ -3,7 +3,7 @@ import type { CommentColumns } from './columns';
 import { mixOf, BUCKET_INDEX, type Mix } from './mix';
 import { ROLLUP_CONSTANTS, roundTo, type RollupSettings } from './rollup-settings';
 import { sentimentReadingAt } from './sentiment-reading';
-import { engagementWeight, negativityCeiling, replyPoolFactor } from './weights';
+import { engagementWeigher, negativityCeiling, replyPoolFactor } from './weights';
 
 export interface RollupScores {
   scoreVersion: ScoreVersion;
@@ -71,17 +71,14 @@ export function rollup(columns: CommentColumns, rows: ArrayLike<number>, setting
   const n = rows.length;
   const { content, topic, relevance, consensus, likes, isReply } = columns;
 
-  let logMax = 0;
+  let maxLikes = 0;
   if (v3 && settings.engagementWeight > 0) {
-    let maxLikes = 0;
     for (let i = 0; i < n; i++) {
       const l = likes[rows[i]];
       if (l > maxLikes) maxLikes = l;
     }
-    logMax = Math.log1p(maxLikes);
   }
-  const invE = settings.engagementWeight > 0 ? 1 / settings.engagementWeight : 0;
-  const span = ROLLUP_CONSTANTS.maxEngagementWeight - ROLLUP_CONSTANTS.minEngagementWeight;
+  const weigh = engagementWeigher(maxLikes, settings.engagementWeight);
 
   // [dimension] sums for top-level (t) and replies (r).
   const sumT = new Float64Array(5);
@@ -103,11 +100,7 @@ export function rollup(columns: CommentColumns, rows: ArrayLike<number>, setting
     values[D_TOPIC] = topic[r];
     values[D_RELEVANCE] = relevance[r];
     values[D_CONSENSUS] = consensus[r];
-    let w = 1;
-    if (logMax > 0) {
-      const l = likes[r];
-      w = l > 0 ? ROLLUP_CONSTANTS.minEngagementWeight + span * Math.min(1, Math.log1p(l) / logMax) ** invE : 1;
-    }
+    const w = maxLikes > 0 ? weigh(likes[r]) : 1;
     const reply = v3 && isReply[r] === 1;
     let scored = 0;
     for (let d = 0; d < 5; d++) {

@@ -7,10 +7,16 @@ import { ROLLUP_CONSTANTS } from './rollup-settings';
  * in log-likes, a larger e lifts moderately liked comments towards 5, e = 0 turns weighting off.
  */
 export function engagementWeight(likes: number, maxLikes: number, e: number): number {
+  return engagementWeigher(maxLikes, e)(likes);
+}
+
+/** `engagementWeight` with the rollup-wide parts computed once. */
+export function engagementWeigher(maxLikes: number, e: number): (likes: number) => number {
   const { minEngagementWeight: lo, maxEngagementWeight: hi } = ROLLUP_CONSTANTS;
-  if (!(e > 0) || !(maxLikes > 0) || !(likes > 0)) return lo;
-  const s = Math.min(1, Math.log1p(likes) / Math.log1p(maxLikes));
-  return lo + (hi - lo) * s ** (1 / e);
+  if (!(e > 0) || !(maxLikes > 0)) return () => lo;
+  const logMax = Math.log1p(maxLikes);
+  const invE = 1 / e;
+  return (likes) => (likes > 0 ? lo + (hi - lo) * Math.min(1, Math.log1p(likes) / logMax) ** invE : lo);
 }
 
 /**
