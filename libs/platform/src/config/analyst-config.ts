@@ -46,6 +46,28 @@ export class AnalystConfig {
   @IsOptional()
   @IsString()
   EVENTSTORE_URL?: string;
+
+  /** Database holding the read models and checkpoints in the distributed topology. */
+  @IsString()
+  @MinLength(1)
+  MONGO_DB = 'analyst';
+
+  /** Partitions of the topics a service creates; the ceiling on useful consumer replicas. */
+  @Transform(({ value }) => (value === undefined ? undefined : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  KAFKA_PARTITIONS = 4;
+
+  /** Name of this process's service: its consumer groups, client id and log label. */
+  @Matches(/^[a-z][a-z0-9-]{1,40}$/, { message: 'ANALYST_SERVICE must be a lower-case name like "ingest"' })
+  ANALYST_SERVICE = 'standalone';
+
+  /** Key of the HMAC that signs the gateway's internal auth header (distributed topology). */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'ANALYST_INTERNAL_SECRET must be at least 32 characters' })
+  ANALYST_INTERNAL_SECRET?: string;
 }
 
 export class ConfigError extends Error {
@@ -56,7 +78,8 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env): AnalystConfig {
   const known = Object.keys(new AnalystConfig());
   const picked: Record<string, string> = {};
-  for (const key of [...known, 'ANALYST_DEMO_KEY', 'ANALYST_ADMIN_TOKEN', 'KAFKA_BROKERS', 'MONGO_URL', 'EVENTSTORE_URL']) {
+  const optional = ['ANALYST_DEMO_KEY', 'ANALYST_ADMIN_TOKEN', 'KAFKA_BROKERS', 'MONGO_URL', 'EVENTSTORE_URL', 'ANALYST_INTERNAL_SECRET'];
+  for (const key of [...known, ...optional]) {
     const value = env[key];
     if (value !== undefined && value !== '') picked[key] = value;
   }
@@ -64,7 +87,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const errors = validateSync(config, { forbidUnknownValues: false });
   const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
   if (config.ANALYST_MODE === 'distributed') {
-    for (const key of ['KAFKA_BROKERS', 'MONGO_URL'] as const) {
+    for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'ANALYST_INTERNAL_SECRET'] as const) {
       if (!config[key]) problems.push(`${key}: required when ANALYST_MODE=distributed`);
     }
   }

@@ -20,6 +20,11 @@ export interface SqliteEventStoreOptions {
    */
   synchronous?: 'FULL' | 'NORMAL';
   readonly?: boolean;
+  /**
+   * Also check for new events every this many ms. Needed when other processes append to the same
+   * file (the distributed topology without EventStoreDB): their appends cannot wake us.
+   */
+  pollIntervalMs?: number;
 }
 
 interface EventRow {
@@ -76,7 +81,10 @@ export class SqliteEventStore implements EventStore {
     head: Database.Statement<[], { position: number | null }>;
   };
 
+  private readonly pollIntervalMs?: number;
+
   constructor(options: SqliteEventStoreOptions) {
+    this.pollIntervalMs = options.pollIntervalMs;
     this.db = new Database(options.filename, { readonly: options.readonly ?? false });
     if (!options.readonly) {
       this.db.pragma('journal_mode = WAL');
@@ -156,7 +164,13 @@ export class SqliteEventStore implements EventStore {
     handler: (event: RecordedEvent) => Promise<void>,
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
-    const subscription = new LiveSubscription(this, handler, options, (s) => this.subscriptions.delete(s));
+    const subscription = new LiveSubscription(
+      this,
+      handler,
+      options,
+      (s) => this.subscriptions.delete(s),
+      this.pollIntervalMs,
+    );
     this.subscriptions.add(subscription);
     subscription.start();
     return subscription;

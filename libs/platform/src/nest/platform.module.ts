@@ -1,29 +1,45 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Global, Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { InProcessBus } from '../bus/in-process-bus';
 import { MESSAGE_BUS, type MessageBus } from '../bus/message-bus.port';
 import { ANALYST_CONFIG, type AnalystConfig } from '../config/analyst-config';
 import { CommandRunner } from '../decider/command-runner';
+import { EsdbEventStore } from '../esdb/esdb-event-store';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { SqliteCheckpointStore } from '../event-store/sqlite-checkpoint-store';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import { CHECKPOINT_STORE, type CheckpointStore } from '../projection/checkpoint-store';
+import { KafkaBus } from '../kafka/kafka-bus';
+import { MongoReadStore } from '../mongo/mongo-read-store';
+import { CHECKPOINT_STORE, ReadStoreCheckpointStore, type CheckpointStore } from '../projection/checkpoint-store';
 import { MemoryReadStore } from '../read-store/memory-read-store';
 import { READ_STORE, type ReadStore } from '../read-store/read-store.port';
 import { EventRelay } from '../relay/event-relay';
 import { CLOCK, SystemClock, type Clock } from '../time/clock';
 import { ID_GENERATOR, RandomIdGenerator, type IdGenerator } from '../time/id-generator';
-import { ProjectionService } from './projection.service';
+import { PROJECTION_MODE, ProjectionService, type ProjectionMode } from './projection.service';
 
 export interface PlatformOverrides {
   clock?: Clock;
   ids?: IdGenerator;
   /** Deliver every bus message twice (tests prove handlers idempotent with it). */
   duplicateDelivery?: boolean;
+  /** Run the event relay in this process. Standalone always does; in distributed only the relay app. */
+  runRelay?: boolean;
 }
 
 export const EVENT_RELAY = Symbol('EventRelay');
+const RUN_RELAY = Symbol('RunRelay');
 
 /** Starts read models, then the relay that feeds process managers, and closes all on shutdown. */
 @Injectable()
@@ -33,6 +49,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   constructor(
     private readonly projections: ProjectionService,
     @Inject(EVENT_RELAY) private readonly relay: EventRelay,
+    @Inject(RUN_RELAY) private readonly runRelay: boolean,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(READ_STORE) private readonly store: ReadStore,
@@ -41,11 +58,11 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationBootstrap(): Promise<void> {
     await this.projections.start();
-    await this.relay.start();
+    if (this.runRelay) await this.relay.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.relay.stop();
+    if (this.runRelay) await this.relay.stop();
     await this.projections.stop();
     await this.bus.close();
     await this.events.close();
@@ -55,27 +72,75 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   }
 }
 
+/** One process, no servers: SQLite log, in-process bus, read models in memory rebuilt at boot. */
+function standaloneAdapters(config: AnalystConfig, overrides: PlatformOverrides): Provider[] {
+  const dataDir = resolve(config.ANALYST_DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return [
+    { provide: EVENT_STORE, useFactory: () => new SqliteEventStore({ filename: join(dataDir, 'events.db') }) },
+    { provide: CHECKPOINT_STORE, useFactory: () => new SqliteCheckpointStore(join(dataDir, 'checkpoints.db')) },
+    {
+      provide: MESSAGE_BUS,
+      // awaitHandled: the relay's checkpoint trails what consumers finished, since nothing here is durable.
+      useFactory: () => new InProcessBus({ duplicateDelivery: overrides.duplicateDelivery, awaitHandled: true }),
+    },
+    { provide: READ_STORE, useFactory: () => new MemoryReadStore() },
+    { provide: PROJECTION_MODE, useValue: 'rebuild' satisfies ProjectionMode },
+    { provide: RUN_RELAY, useValue: overrides.runRelay ?? true },
+  ];
+}
+
+/**
+ * One process per service: EventStoreDB (or, where none exists, the SQLite log file shared by every
+ * process on the machine, polled), Kafka, and read models plus checkpoints in MongoDB.
+ */
+function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides): Provider[] {
+  const dataDir = resolve(config.ANALYST_DATA_DIR);
+  return [
+    {
+      provide: EVENT_STORE,
+      useFactory: () => {
+        if (config.EVENTSTORE_URL) return new EsdbEventStore({ connectionString: config.EVENTSTORE_URL });
+        mkdirSync(dataDir, { recursive: true });
+        return new SqliteEventStore({ filename: join(dataDir, 'events.db'), pollIntervalMs: 100 });
+      },
+    },
+    {
+      provide: MESSAGE_BUS,
+      useFactory: () =>
+        new KafkaBus({
+          brokers: config.KAFKA_BROKERS!.split(',').map((b) => b.trim()),
+          clientId: config.ANALYST_SERVICE,
+          partitions: config.KAFKA_PARTITIONS,
+          duplicateDelivery: overrides.duplicateDelivery,
+        }),
+    },
+    { provide: READ_STORE, useFactory: () => MongoReadStore.connect(config.MONGO_URL!, config.MONGO_DB) },
+    {
+      provide: CHECKPOINT_STORE,
+      useFactory: (store: ReadStore) => new ReadStoreCheckpointStore(store),
+      inject: [READ_STORE],
+    },
+    { provide: PROJECTION_MODE, useValue: 'resume' satisfies ProjectionMode },
+    { provide: RUN_RELAY, useValue: overrides.runRelay ?? false },
+  ];
+}
+
 /** Chooses the adapters for the configured topology and exposes them under the port tokens. */
 @Global()
 @Module({})
 export class PlatformModule {
   static forRoot(config: AnalystConfig, overrides: PlatformOverrides = {}): DynamicModule {
-    if (config.ANALYST_MODE !== 'standalone') {
-      throw new Error('ANALYST_MODE=distributed needs the Kafka, MongoDB and EventStoreDB adapters module');
-    }
-    const dataDir = resolve(config.ANALYST_DATA_DIR);
-    mkdirSync(dataDir, { recursive: true });
     const clock = overrides.clock ?? new SystemClock();
+    const adapters =
+      config.ANALYST_MODE === 'standalone' ? standaloneAdapters(config, overrides) : distributedAdapters(config, overrides);
     return {
       module: PlatformModule,
       providers: [
         { provide: ANALYST_CONFIG, useValue: config },
         { provide: CLOCK, useValue: clock },
         { provide: ID_GENERATOR, useValue: overrides.ids ?? new RandomIdGenerator(() => clock.now().getTime()) },
-        { provide: EVENT_STORE, useFactory: () => new SqliteEventStore({ filename: join(dataDir, 'events.db') }) },
-        { provide: CHECKPOINT_STORE, useFactory: () => new SqliteCheckpointStore(join(dataDir, 'checkpoints.db')) },
-        { provide: MESSAGE_BUS, useFactory: () => new InProcessBus({ duplicateDelivery: overrides.duplicateDelivery, awaitHandled: true }) },
-        { provide: READ_STORE, useFactory: () => new MemoryReadStore() },
+        ...adapters,
         {
           provide: EVENT_RELAY,
           useFactory: (events: EventStore, bus: MessageBus, checkpoints: CheckpointStore) =>
@@ -90,7 +155,18 @@ export class PlatformModule {
         ProjectionService,
         PlatformLifecycle,
       ],
-      exports: [ANALYST_CONFIG, CLOCK, ID_GENERATOR, EVENT_STORE, CHECKPOINT_STORE, MESSAGE_BUS, READ_STORE, EVENT_RELAY, CommandRunner, ProjectionService],
+      exports: [
+        ANALYST_CONFIG,
+        CLOCK,
+        ID_GENERATOR,
+        EVENT_STORE,
+        CHECKPOINT_STORE,
+        MESSAGE_BUS,
+        READ_STORE,
+        EVENT_RELAY,
+        CommandRunner,
+        ProjectionService,
+      ],
     };
   }
 }
