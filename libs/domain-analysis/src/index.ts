@@ -11,3 +11,4 @@ export * from './notables';
 export * from './completeness';
 export * from './creator-content';
 export * from './daily-metrics';
+export * from './analysis-decider';

@@ -1,0 +1,124 @@
+/**
+ * The analysis aggregate (stream `analysis-<id>`): queued → running → ready | failed, or created
+ * ready in one step when computed inline. Results travel in the completing event, so the read model
+ * can be rebuilt from the log. Time comes in with each command.
+ */
+export type AnalysisKind = 'snapshot' | 'search' | 'report';
+export type AnalysisStatus = 'queued' | 'running' | 'ready' | 'failed';
+
+export interface AnalysisCreatedData {
+  analysisId: string;
+  teamId: string;
+  kind: 'snapshot' | 'search';
+  selection: unknown;
+  filters: unknown;
+  search: unknown;
+  include: string[];
+  postIds: string[];
+  postCount: number;
+  selectionTruncated: boolean;
+  settings: { scoreVersion: 1 | 2 | 3; engagementWeight: number };
+  createdAt: string;
+  expiresAt: string;
+}
+
+export type AnalysisEvent =
+  | { type: 'AnalysisCreated'; data: AnalysisCreatedData }
+  | { type: 'AnalysisStarted'; data: { analysisId: string; phase: string; percent: number; at: string } }
+  | { type: 'AnalysisProgressed'; data: { analysisId: string; phase: string; percent: number; at: string } }
+  | { type: 'AnalysisCompleted'; data: { analysisId: string; result: unknown; at: string } }
+  | { type: 'AnalysisFailed'; data: { analysisId: string; message: string; at: string } }
+  | {
+      type: 'ReportSaved';
+      data: { analysisId: string; teamId: string; campaignId: string; title: string; summary: string; postIds: string[]; savedBy: string | null; at: string; expiresAt: null };
+    };
+
+export type AnalysisCommand =
+  | { type: 'CreateAnalysis'; data: AnalysisCreatedData; result?: unknown }
+  | { type: 'StartAnalysis'; phase: string; at: string }
+  | { type: 'ReportProgress'; phase: string; percent: number; at: string }
+  | { type: 'CompleteAnalysis'; result: unknown; at: string }
+  | { type: 'FailAnalysis'; message: string; at: string }
+  | { type: 'SaveReport'; data: Extract<AnalysisEvent, { type: 'ReportSaved' }>['data'] };
+
+export type AnalysisState = { status: 'absent' } | { status: AnalysisStatus | 'saved'; analysisId: string; kind: AnalysisKind };
+
+export class AnalysisRuleError extends Error {
+  override readonly name = 'AnalysisRuleError';
+  constructor(readonly code: 'analysis_exists' | 'analysis_not_found' | 'invalid_transition', message: string) {
+    super(message);
+  }
+}
+
+function existing(state: AnalysisState): Exclude<AnalysisState, { status: 'absent' }> {
+  if (state.status === 'absent') throw new AnalysisRuleError('analysis_not_found', 'analysis not found');
+  return state;
+}
+
+export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): AnalysisEvent[] {
+  switch (command.type) {
+    case 'CreateAnalysis': {
+      if (state.status !== 'absent') throw new AnalysisRuleError('analysis_exists', `analysis ${command.data.analysisId} exists`);
+      const created: AnalysisEvent = { type: 'AnalysisCreated', data: command.data };
+      if (command.result === undefined) return [created];
+      return [created, { type: 'AnalysisCompleted', data: { analysisId: command.data.analysisId, result: command.result, at: command.data.createdAt } }];
+    }
+    case 'StartAnalysis': {
+      const s = existing(state);
+      if (s.status !== 'queued') return []; // a second worker, or a redelivery: already started
+      return [{ type: 'AnalysisStarted', data: { analysisId: s.analysisId, phase: command.phase, percent: 0, at: command.at } }];
+    }
+    case 'ReportProgress': {
+      const s = existing(state);
+      if (s.status !== 'running') throw new AnalysisRuleError('invalid_transition', `analysis is ${s.status}, not running`);
+      return [{ type: 'AnalysisProgressed', data: { analysisId: s.analysisId, phase: command.phase, percent: command.percent, at: command.at } }];
+    }
+    case 'CompleteAnalysis': {
+      const s = existing(state);
+      if (s.status !== 'running') throw new AnalysisRuleError('invalid_transition', `analysis is ${s.status}, not running`);
+      return [{ type: 'AnalysisCompleted', data: { analysisId: s.analysisId, result: command.result, at: command.at } }];
+    }
+    case 'FailAnalysis': {
+      const s = existing(state);
+      if (s.status !== 'queued' && s.status !== 'running') return [];
+      return [{ type: 'AnalysisFailed', data: { analysisId: s.analysisId, message: command.message, at: command.at } }];
+    }
+    case 'SaveReport': {
+      if (state.status !== 'absent') throw new AnalysisRuleError('analysis_exists', `analysis ${command.data.analysisId} exists`);
+      return [{ type: 'ReportSaved', data: command.data }];
+    }
+    default: {
+      const _never: never = command;
+      return _never;
+    }
+  }
+}
+
+export function evolveAnalysis(state: AnalysisState, event: AnalysisEvent): AnalysisState {
+  switch (event.type) {
+    case 'AnalysisCreated':
+      return { status: 'queued', analysisId: event.data.analysisId, kind: event.data.kind };
+    case 'AnalysisStarted':
+    case 'AnalysisProgressed':
+      return { ...existing(state), status: 'running' };
+    case 'AnalysisCompleted':
+      return { ...existing(state), status: 'ready' };
+    case 'AnalysisFailed':
+      return { ...existing(state), status: 'failed' };
+    case 'ReportSaved':
+      return { status: 'saved', analysisId: event.data.analysisId, kind: 'report' };
+    default: {
+      const _never: never = event;
+      return _never;
+    }
+  }
+}
+
+export const analysisDecider = {
+  initialState: (): AnalysisState => ({ status: 'absent' }),
+  decide: decideAnalysis,
+  evolve: evolveAnalysis,
+};
+
+export const analysisStream = (analysisId: string): string => `analysis-${analysisId}`;
+export const ANALYSIS_RETENTION_MS = 7 * 24 * 3600 * 1000;
