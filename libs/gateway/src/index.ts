@@ -14,3 +14,8 @@ export * from './limits/rate-limit-headers';
 export * from './usage/usage-recorder';
 export * from './location';
 export * from './limits/mongo-limiter-store';
+export * from './internal/internal-auth';
+export * from './internal/internal-auth.guard';
+export * from './proxy/upstreams';
+export * from './proxy/forwarder';
+export * from './proxy/gateway-proxy.module';

@@ -1,0 +1,36 @@
+import { Controller, Delete, Get, Inject, Patch, Post, Put, Req, Res, UseGuards, type Type } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AdminTokenGuard } from '@analyst/platform';
+import type { HttpMethod } from '../auth/route-policies';
+import { Forwarder } from './forwarder';
+import { routerPath, type ForwardedRoute } from './upstreams';
+
+const METHOD = { GET: Get, POST: Post, PUT: Put, PATCH: Patch, DELETE: Delete } satisfies Record<HttpMethod, unknown>;
+
+/**
+ * One controller route per forwarded route, so the gateway guard sees the same route patterns (and
+ * so the same scopes and rate classes) as the services that own them.
+ */
+export function buildProxyController(routes: readonly ForwardedRoute[]): Type<unknown> {
+  class GatewayProxyController {
+    constructor(readonly forwarder: Forwarder) {}
+  }
+  Inject(Forwarder)(GatewayProxyController, undefined as never, 0);
+  routes.forEach((route, index) => {
+    const name = `forward${index}`;
+    Object.defineProperty(GatewayProxyController.prototype, name, {
+      value(this: GatewayProxyController, request: FastifyRequest, reply: FastifyReply) {
+        return this.forwarder.forward(request, reply, route.service);
+      },
+      writable: true,
+      configurable: true,
+    });
+    const descriptor = Object.getOwnPropertyDescriptor(GatewayProxyController.prototype, name)!;
+    Req()(GatewayProxyController.prototype, name, 0);
+    Res()(GatewayProxyController.prototype, name, 1);
+    METHOD[route.method](routerPath(route.path).slice(1))(GatewayProxyController.prototype, name, descriptor);
+    if (route.admin) UseGuards(AdminTokenGuard)(GatewayProxyController.prototype, name, descriptor);
+  });
+  Controller()(GatewayProxyController);
+  return GatewayProxyController;
+}
