@@ -31,3 +31,4 @@ export * from './mongo/mongo-read-store';
 export * from './kafka/kafka-bus';
 export * from './kafka/kafka-log';
 export * from './esdb/esdb-event-store';
+export * from './relay/relay-lease';
