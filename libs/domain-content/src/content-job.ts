@@ -209,9 +209,9 @@ export function decideContentJob(command: ContentJobCommand, state: ContentJobSt
       const job = requireJob(state);
       if (job.status !== 'queuing' && job.status !== 'discovering') return [];
       const queued: ContentJobQueued = { type: 'ContentJobQueued', data: { accepted: command.accepted, skipped: command.skipped, rejected: command.rejected, at: command.at } };
-      if (command.accepted.length > 0) return [queued];
-      const settled = settledStatus({ ...job, accepted: [], skipped: command.skipped, rejected: command.rejected }, {})!;
-      return [queued, { type: 'JobSettled', data: { ...settled, at: command.at } }];
+      // Posts may have finished while the request was still creating the rest of the batch.
+      const settled = settledStatus({ ...job, accepted: command.accepted, skipped: command.skipped, rejected: command.rejected }, job.outcomes);
+      return settled ? [queued, { type: 'JobSettled', data: { ...settled, at: command.at } }] : [queued];
     }
     case 'FailJob': {
       const job = requireJob(state);
@@ -220,12 +220,14 @@ export function decideContentJob(command: ContentJobCommand, state: ContentJobSt
     }
     case 'RecordPostOutcomes': {
       const job = requireJob(state);
-      if (job.status !== 'syncing') return []; // a terminal job never reopens
+      if (isTerminalJob(job.status)) return []; // a terminal job never reopens
+      // Before the job is queued its members are not known yet: keep every outcome, settle later.
+      const queued = job.status === 'syncing';
       const members = new Set(job.accepted.map((a) => a.postId));
       const outcomes = { ...job.outcomes };
       const events: ContentJobEvent[] = [];
       for (const o of command.outcomes) {
-        if (!members.has(o.postId)) continue;
+        if (queued && !members.has(o.postId)) continue;
         const known = outcomes[o.postId];
         if (known && (FINAL_POST_OUTCOMES.includes(known.status) || known.status === o.status)) continue;
         if (!FINAL_POST_OUTCOMES.includes(o.status) && o.status !== 'holding') continue;
@@ -234,7 +236,7 @@ export function decideContentJob(command: ContentJobCommand, state: ContentJobSt
         outcomes[o.postId] = { status: o.status, charged };
         events.push({ type: 'JobPostOutcomeRecorded', data: { postId: o.postId, status: o.status, charged, at: command.at } });
       }
-      const settled = settledStatus(job, outcomes);
+      const settled = queued ? settledStatus(job, outcomes) : null;
       if (settled) events.push({ type: 'JobSettled', data: { ...settled, at: command.at } });
       return events;
     }

@@ -86,3 +86,13 @@ describe('content job decider', () => {
     expect(none.map((e) => e.type)).toEqual(['AccountDiscovered', 'JobSettled']);
   });
 });
+
+describe('content job decider: outcomes that arrive before the job is queued', () => {
+  it('keeps them while queuing and settles when the job is queued', () => {
+    const early = given([opened]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }, { postId: 'po_2', status: 'complete', charged: true }], at: AT }).events();
+    expect(early.map((e) => e.type)).toEqual(['JobPostOutcomeRecorded', 'JobPostOutcomeRecorded']);
+    const events = given([opened, ...early]).when({ type: 'QueueJob', accepted: queued.data.accepted, skipped: [], rejected: [], at: AT }).events();
+    expect(events.map((e) => e.type)).toEqual(['ContentJobQueued', 'JobSettled']);
+    expect(fold([opened, ...early, ...events]).status).toBe('completed');
+  });
+});

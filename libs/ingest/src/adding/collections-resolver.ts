@@ -1,0 +1,108 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '@analyst/contracts';
+import { collectionDecider, collectionStream, type CollectionType, type JobCollection } from '@analyst/domain-content';
+import { CLOCK, CommandRunner, ID_GENERATOR, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { findCollection, findCollectionsByName } from '../queries/collections';
+import type { CollectionRefDto } from './content-request.dto';
+import type { Requester } from './requester';
+
+export interface PlannedCollection {
+  collectionId: string;
+  name: string;
+  type: CollectionType;
+  parentId: string | null;
+}
+
+export interface ResolvedCollections {
+  collections: JobCollection[];
+  /** Campaigns and groups named in the request that do not exist yet; created only once the request is funded. */
+  toCreate: PlannedCollection[];
+}
+
+/**
+ * Step 3 of the add path: every reference resolved before any credit is touched. By id: an active
+ * collection of the team (others are "not found"). By name: case-insensitive among the team's active
+ * collections (restricted to `type`/`parentId` when given); one match is reused, none plans a new one
+ * (a campaign unless `type: group`), more than one is 409 `collection_name_ambiguous`.
+ */
+@Injectable()
+export class CollectionsResolver {
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runner: CommandRunner,
+  ) {}
+
+  async resolve(teamId: string, refs: CollectionRefDto[]): Promise<ResolvedCollections> {
+    const collections: JobCollection[] = [];
+    const toCreate: PlannedCollection[] = [];
+    const add = (c: JobCollection) => {
+      if (!collections.some((x) => x.id === c.id)) collections.push(c);
+    };
+    for (const [index, ref] of refs.entries()) {
+      if ((ref.id === undefined) === (ref.name === undefined)) {
+        throw new ApiError(400, `collections[${index}]: give either id or name`);
+      }
+      if (ref.id !== undefined) {
+        if (ref.type !== undefined || ref.parentId !== undefined) throw new ApiError(400, `collections[${index}]: type and parentId go with name, not id`);
+        const found = await findCollection(this.store, teamId, ref.id);
+        if (!found) throw new ApiError(400, `collections[${index}]: collection ${ref.id} not found`, 'collection_not_found');
+        add({ id: found.id, name: found.name, type: found.type, created: false });
+        continue;
+      }
+      const name = ref.name!.trim();
+      if (!name) throw new ApiError(400, `collections[${index}].name must not be blank`);
+      const type: CollectionType = ref.type ?? (ref.parentId ? 'group' : 'campaign');
+      if (type === 'group' && !ref.parentId) throw new ApiError(400, `collections[${index}]: a group needs parentId (a campaign id)`);
+      if (type === 'campaign' && ref.parentId) throw new ApiError(400, `collections[${index}]: a campaign has no parentId; use type group`);
+      const matches = (await findCollectionsByName(this.store, teamId, name)).filter(
+        (c) => (ref.type === undefined || c.type === ref.type) && (ref.parentId === undefined || c.parentId === ref.parentId),
+      );
+      if (matches.length > 1) {
+        throw new ApiError(409, `collection name "${name}" matches ${matches.length} collections; pass one of their ids`, 'collection_name_ambiguous', matches.map((m) => m.id));
+      }
+      if (matches.length === 1) {
+        add({ id: matches[0].id, name: matches[0].name, type: matches[0].type, created: false });
+        continue;
+      }
+      const planned = toCreate.find((p) => p.name.toLowerCase() === name.toLowerCase() && p.parentId === (ref.parentId ?? null));
+      if (planned) continue;
+      if (ref.parentId) {
+        const parent = await findCollection(this.store, teamId, ref.parentId);
+        if (!parent) throw new ApiError(400, `collections[${index}]: parent collection ${ref.parentId} not found`, 'collection_not_found');
+        if (parent.type !== 'campaign') throw new ApiError(400, `collections[${index}]: parent collection ${ref.parentId} is not a campaign`);
+      }
+      const plan: PlannedCollection = { collectionId: this.ids.next('col_'), name, type, parentId: ref.parentId ?? null };
+      toCreate.push(plan);
+      collections.push({ id: plan.collectionId, name, type, created: true });
+    }
+    return { collections, toCreate };
+  }
+
+  /** Creates the planned collections; returns the position of the last append. */
+  async create(requester: Requester, planned: PlannedCollection[]): Promise<number> {
+    let position = -1;
+    for (const p of planned) {
+      const parent = p.parentId ? await findCollection(this.store, requester.teamId, p.parentId) : null;
+      const outcome = await this.runner.run(
+        collectionStream(p.collectionId),
+        collectionDecider,
+        {
+          type: 'CreateCollection',
+          collectionId: p.collectionId,
+          teamId: requester.teamId,
+          name: p.name,
+          collectionType: p.type,
+          parentId: p.parentId,
+          parent: parent ? { collectionId: parent.id, type: parent.type } : null,
+          createdVia: requester.isDemo ? 'demo' : 'api',
+          at: this.clock.now().toISOString(),
+        },
+        { correlationId: requester.correlationId, teamId: requester.teamId },
+      );
+      position = Math.max(position, outcome.position);
+    }
+    return position;
+  }
+}

@@ -1,0 +1,20 @@
+import { createHash } from 'node:crypto';
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Identity of a request for the replay check: same team and same normalized body, key order ignored. */
+export function requestFingerprint(parts: Record<string, unknown>): string {
+  return createHash('sha256').update(canonical(parts)).digest('hex');
+}
+
+/** A reservation id that a retried request (or a restart) derives again for the same job and link. */
+export function reservationIdFor(jobId: string, normalizedLink: string): string {
+  return `rs_${jobId}_${createHash('sha256').update(normalizedLink).digest('hex').slice(0, 16)}`;
+}

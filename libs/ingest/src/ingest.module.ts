@@ -1,0 +1,76 @@
+import { Module, type DynamicModule, type OnModuleInit, type Provider } from '@nestjs/common';
+import { COMMENT_SCORER, CONTENT_PROVIDER, type CommentScorer, type ContentProvider } from '@analyst/contracts';
+import { ProjectionService } from '@analyst/platform';
+import { SimulatedProvider } from '@analyst/provider-sim';
+import { AddPostsHandler } from './adding/add-posts.handler';
+import { CollectionsResolver } from './adding/collections-resolver';
+import { PostIntake } from './adding/post-intake';
+import { ContentJobsController } from './http/content-jobs.controller';
+import { ContentController } from './http/content.controller';
+import { DEFAULT_INGEST_OPTIONS, INGEST_OPTIONS, type IngestOptions } from './ingest.tokens';
+import { JobReader } from './jobs/job-reader';
+import { CreditSettlementManager } from './pipeline/credit-settlement.manager';
+import { JobSettlementManager } from './pipeline/job-settlement.manager';
+import { LedgerClient } from './pipeline/ledger-client';
+import { PostPipelineManager } from './pipeline/post-pipeline.manager';
+import { ingestProjectors } from './projections';
+
+export interface IngestModuleOptions extends Partial<IngestOptions> {
+  /** Where posts come from; the simulated provider by default. */
+  provider?: ContentProvider;
+  /** How comments are scored; the lexicon scorer by default. */
+  scorer?: CommentScorer;
+}
+
+const SERVICES: Provider[] = [
+  LedgerClient,
+  CollectionsResolver,
+  PostIntake,
+  AddPostsHandler,
+  JobReader,
+  PostPipelineManager,
+  CreditSettlementManager,
+  JobSettlementManager,
+];
+
+/**
+ * The ingest service: content routes, content jobs, the fetch and scoring pipeline and the credit
+ * and job process managers. `IngestModule` alone binds the simulated provider and the lexicon
+ * scorer; `IngestModule.forRoot({...})` swaps either and tunes retries.
+ */
+@Module({
+  controllers: [ContentController, ContentJobsController],
+  providers: [
+    ...SERVICES,
+    { provide: INGEST_OPTIONS, useValue: DEFAULT_INGEST_OPTIONS },
+    { provide: CONTENT_PROVIDER, useFactory: () => new SimulatedProvider() },
+    { provide: COMMENT_SCORER, useFactory: () => defaultScorer() },
+  ],
+  exports: [AddPostsHandler, JobReader],
+})
+export class IngestModule implements OnModuleInit {
+  constructor(private readonly projections: ProjectionService) {}
+
+  static forRoot(options: IngestModuleOptions = {}): DynamicModule {
+    const { provider, scorer, ...tuning } = options;
+    return {
+      module: IngestModule,
+      controllers: [ContentController, ContentJobsController],
+      providers: [
+        ...SERVICES,
+        { provide: INGEST_OPTIONS, useValue: { ...DEFAULT_INGEST_OPTIONS, ...tuning } },
+        { provide: CONTENT_PROVIDER, useFactory: () => provider ?? new SimulatedProvider() },
+        { provide: COMMENT_SCORER, useFactory: () => scorer ?? defaultScorer() },
+      ],
+      exports: [AddPostsHandler, JobReader],
+    };
+  }
+
+  onModuleInit(): void {
+    this.projections.register(...ingestProjectors);
+  }
+}
+
+function defaultScorer(): CommentScorer {
+  throw new Error('no comment scorer bound: pass IngestModule.forRoot({ scorer })');
+}

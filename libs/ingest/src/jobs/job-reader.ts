@@ -1,0 +1,59 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '@analyst/contracts';
+import { contentJobDecider, contentJobStream, type ContentJob, type JobOutcome, type JobStatus } from '@analyst/domain-content';
+import { CLOCK, CommandRunner, ProjectionService, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import type { PostDoc } from '../projections/post-doc';
+import { findJob, listJobs } from '../queries/jobs';
+import { findPostsByIds } from '../queries/posts';
+
+const FINAL: readonly string[] = ['complete', 'failed', 'unreachable', 'cancelled', 'holding'];
+
+/**
+ * GET /content/jobs/{id}: every read refreshes the job from its member posts and settles it when
+ * every member is done (the same decider command the settlement process manager sends).
+ */
+@Injectable()
+export class JobReader {
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionService,
+  ) {}
+
+  async read(teamId: string, jobId: string, correlationId: string): Promise<{ job: ContentJob; posts: Map<string, PostDoc> }> {
+    let job = await this.find(teamId, jobId);
+    let posts = await findPostsByIds(this.store, job.accepted.map((a) => a.postId));
+    if (job.status === 'syncing') {
+      const outcomes: ({ postId: string } & JobOutcome)[] = [];
+      for (const a of job.accepted) {
+        const o = posts.get(a.postId)?.versionOutcomes[String(a.dataVersion)];
+        const known = job.outcomes[a.postId];
+        if (o && FINAL.includes(o.status) && (!known || known.status !== o.status)) outcomes.push({ postId: a.postId, ...o });
+      }
+      if (outcomes.length > 0) {
+        const result = await this.runner.run(
+          contentJobStream(jobId),
+          contentJobDecider,
+          { type: 'RecordPostOutcomes', outcomes, at: this.clock.now().toISOString() },
+          { correlationId, teamId },
+        );
+        await this.projections.waitFor(result.position);
+        job = await this.find(teamId, jobId);
+        posts = await findPostsByIds(this.store, job.accepted.map((a) => a.postId));
+      }
+    }
+    return { job, posts };
+  }
+
+  async list(teamId: string, status: JobStatus | undefined, limit: number): Promise<ContentJob[]> {
+    return listJobs(this.store, teamId, this.clock.now(), { status, limit });
+  }
+
+  private async find(teamId: string, jobId: string): Promise<ContentJob> {
+    const job = await findJob(this.store, teamId, jobId, this.clock.now());
+    if (!job) throw new ApiError(404, `content job ${jobId} not found`, 'job_not_found');
+    return job;
+  }
+}
+

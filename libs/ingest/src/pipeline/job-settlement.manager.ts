@@ -1,0 +1,45 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { CLOCK, CommandRunner, MESSAGE_BUS, eventTopic, type BusMessage, type Clock, type MessageBus, type RecordedEvent, type Subscription } from '@analyst/platform';
+import { ContentError, POST_OUTCOME_EVENT_TYPES, contentJobDecider, contentJobStream, versionIsCharged, type PostOutcomeEvent } from '@analyst/domain-content';
+import { JOBS_GROUP } from '../ingest.tokens';
+
+/**
+ * Records each post outcome on the job that asked for that data version, which settles the job
+ * once every member has one, so a job nobody polls still settles. Recording is idempotent per post.
+ */
+@Injectable()
+export class JobSettlementManager implements OnModuleInit, OnModuleDestroy {
+  private subscription: Subscription | null = null;
+
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runner: CommandRunner,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.subscription = await this.bus.subscribe(JOBS_GROUP, [eventTopic('post')], (message) => this.handle(message));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.close();
+  }
+
+  async handle(message: BusMessage): Promise<void> {
+    const recorded = message.payload as RecordedEvent;
+    if (!(POST_OUTCOME_EVENT_TYPES as readonly string[]).includes(recorded.type)) return;
+    const event = { type: recorded.type, data: recorded.data } as PostOutcomeEvent;
+    const status = event.type === 'PostScored' ? 'complete' : event.type === 'PostCancelled' ? 'cancelled' : event.data.outcome;
+    await this.runner
+      .run(
+      contentJobStream(event.data.jobId),
+      contentJobDecider,
+      { type: 'RecordPostOutcomes', outcomes: [{ postId: event.data.postId, status, charged: versionIsCharged(event) }], at: this.clock.now().toISOString() },
+      { correlationId: recorded.metadata.correlationId, causationId: recorded.id, teamId: recorded.metadata.teamId },
+    )
+      .catch((error: unknown) => {
+        // A post is always created after its job opened; a missing job means nothing to settle.
+        if (!(error instanceof ContentError && error.code === 'job_not_found')) throw error;
+      });
+  }
+}

@@ -1,0 +1,42 @@
+import type { Projector, RecordedEvent } from '@analyst/platform';
+import type { CollectionCreated, CollectionType, PostCreated, PostTagged } from '@analyst/domain-content';
+import { COLLECTIONS } from '../ingest.tokens';
+
+/** A collection (`_id` = collection id). `postCount` counts the posts joined to it directly. */
+export interface CollectionDoc {
+  _id: string;
+  id: string;
+  teamId: string;
+  name: string;
+  nameKey: string;
+  type: CollectionType;
+  parentId: string | null;
+  postCount: number;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+  [key: string]: unknown;
+}
+
+export const collectionNameKey = (name: string): string => name.trim().toLowerCase();
+
+export const collectionsProjector: Projector<CollectionDoc> = {
+  name: 'ingest-collections',
+  collection: COLLECTIONS,
+  eventTypes: ['CollectionCreated', 'PostCreated', 'PostTagged'],
+  indexes: [{ keys: { teamId: 1, nameKey: 1 } }],
+  documentIds(event) {
+    if (event.type === 'CollectionCreated') return [(event.data as CollectionCreated['data']).collectionId];
+    if (event.type === 'PostCreated') return (event.data as PostCreated['data']).collectionIds;
+    return (event.data as PostTagged['data']).addedCollectionIds;
+  },
+  evolve(doc, event: RecordedEvent, id) {
+    const at = event.metadata.occurredAt;
+    if (event.type === 'CollectionCreated') {
+      const d = event.data as CollectionCreated['data'];
+      return { _id: id, id, teamId: d.teamId, name: d.name, nameKey: collectionNameKey(d.name), type: d.type, parentId: d.parentId, postCount: doc?.postCount ?? 0, active: true, createdAt: d.at, updatedAt: at };
+    }
+    if (!doc) throw new Error(`post joined collection ${id} before it was created`);
+    return { ...doc, postCount: doc.postCount + 1, updatedAt: at };
+  },
+};

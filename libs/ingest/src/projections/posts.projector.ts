@@ -1,0 +1,123 @@
+import type { Projector, RecordedEvent } from '@analyst/platform';
+import { versionIsCharged, type PostEvent } from '@analyst/domain-content';
+import { POSTS } from '../ingest.tokens';
+import type { PostDoc } from './post-doc';
+
+const TYPES = ['PostCreated', 'PostTagged', 'PostRefreshRequested', 'PostFetched', 'PostScored', 'PostFetchFailed', 'PostCancelled'] as const;
+
+export const postsProjector: Projector<PostDoc> = {
+  name: 'ingest-posts',
+  collection: POSTS,
+  eventTypes: TYPES,
+  indexes: [{ keys: { teamId: 1, normalizedLink: 1 }, unique: true, name: 'team_link' }, { keys: { teamId: 1, updatedAt: -1 } }],
+  documentIds: (event) => [(event.data as { postId: string }).postId],
+  evolve(doc, recorded: RecordedEvent) {
+    const event = { type: recorded.type, data: recorded.data } as PostEvent;
+    const at = recorded.metadata.occurredAt;
+    if (event.type === 'PostCreated') {
+      const d = event.data;
+      return {
+        _id: d.postId,
+        id: d.postId,
+        teamId: d.teamId,
+        platform: d.platform,
+        link: d.normalizedLink,
+        normalizedLink: d.normalizedLink,
+        creator: null,
+        title: null,
+        caption: null,
+        summary: null,
+        description: null,
+        tags: d.tags,
+        engagement: null,
+        totalComments: 0,
+        scores: null,
+        sentimentMix: null,
+        postedAt: null,
+        createdAt: d.requestedAt,
+        updatedAt: at,
+        lastRefreshedAt: d.requestedAt,
+        lastIncludedRefreshAt: d.requestedAt,
+        collectionIds: d.collectionIds,
+        thumbnail: null,
+        postType: null,
+        status: 'fetching',
+        dataVersion: d.dataVersion,
+        scoredVersion: null,
+        isDemo: d.isDemo,
+        addedVia: d.addedVia,
+        addedBy: d.addedBy,
+        addedByEmail: null,
+        automation: null,
+        topics: [],
+        messages: [],
+        scorer: null,
+        jobId: d.jobId,
+        versionOutcomes: {},
+      };
+    }
+    const post = doc as PostDoc;
+    switch (event.type) {
+      case 'PostTagged':
+        return { ...post, collectionIds: [...post.collectionIds, ...event.data.addedCollectionIds], tags: [...post.tags, ...event.data.addedTags], updatedAt: at };
+      case 'PostRefreshRequested': {
+        const d = event.data;
+        return {
+          ...post,
+          status: 'fetching',
+          dataVersion: d.dataVersion,
+          jobId: d.jobId,
+          lastRefreshedAt: d.requestedAt,
+          lastIncludedRefreshAt: d.creditSource === 'included' ? d.requestedAt : post.lastIncludedRefreshAt,
+          updatedAt: at,
+        };
+      }
+      case 'PostFetched': {
+        const p = event.data.post;
+        return {
+          ...post,
+          status: 'processing',
+          creator: p.creator,
+          title: p.title,
+          caption: p.caption,
+          description: p.description,
+          engagement: p.engagement,
+          postedAt: p.postedAt,
+          postType: p.postType,
+          thumbnail: p.thumbnail,
+          updatedAt: at,
+        };
+      }
+      case 'PostScored': {
+        const d = event.data;
+        return {
+          ...post,
+          status: 'complete',
+          totalComments: d.totalComments,
+          topics: d.topics,
+          messages: d.messages,
+          scorer: d.scorer,
+          scoredVersion: d.dataVersion,
+          versionOutcomes: { ...post.versionOutcomes, [String(d.dataVersion)]: { status: 'complete', charged: versionIsCharged(event) } },
+          updatedAt: at,
+        };
+      }
+      case 'PostFetchFailed':
+        return {
+          ...post,
+          status: event.data.outcome,
+          versionOutcomes: { ...post.versionOutcomes, [String(event.data.dataVersion)]: { status: event.data.outcome, charged: false } },
+          updatedAt: at,
+        };
+      case 'PostCancelled':
+        return {
+          ...post,
+          status: 'cancelled',
+          versionOutcomes: { ...post.versionOutcomes, [String(event.data.dataVersion)]: { status: 'cancelled', charged: false } },
+          updatedAt: at,
+        };
+      default:
+        return post;
+    }
+  },
+};

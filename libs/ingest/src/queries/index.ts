@@ -1,0 +1,4 @@
+export * from './read-post-comments';
+export * from './posts';
+export * from './collections';
+export * from './jobs';
