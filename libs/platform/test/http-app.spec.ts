@@ -81,7 +81,7 @@ describe('HTTP conventions shared by every service', () => {
     expect((await t.request('GET', '/healthz')).body.status).toBe('ok');
     const ready = await t.request('GET', '/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body.info).toEqual({ readStore: { status: 'up' }, readModels: { status: 'up' } });
+    expect(ready.body.info).toEqual({ readStore: { status: 'up' }, readModels: { status: 'up' }, bus: { status: 'up' } });
     await t.request('GET', '/analyst/v1/echo');
     const metrics = await t.request('GET', '/metrics');
     expect(metrics.raw).toMatch(/http_requests_total\{method="GET",route="\/analyst\/v1\/echo",status="200",service="test"\} \d+/);

@@ -28,6 +28,8 @@ export interface MessageBus {
   /** Sends a command and waits for the single reply of whichever `serve` handler owns its key. */
   request<TRes = unknown>(topic: string, message: OutgoingMessage, timeoutMs: number): Promise<TRes>;
   serve(topic: string, group: string, handler: RequestHandler): Promise<Subscription>;
+  /** For readiness probes: false while consumers are still joining their groups. Absent means always ready. */
+  isReady?(): boolean;
   close(): Promise<void>;
 }
 

@@ -203,6 +203,9 @@ export class KafkaBus implements MessageBus {
     });
     const subscription = new KafkaSubscription(consumer, (s) => this.consumers.delete(s));
     this.consumers.add(subscription);
+    consumer.on(consumer.events.GROUP_JOIN, () => (subscription.joined = true));
+    consumer.on(consumer.events.REBALANCING, () => (subscription.joined = false));
+    consumer.on(consumer.events.CRASH, () => (subscription.joined = false));
     try {
       await consumer.connect();
       await consumer.subscribe({ topics, fromBeginning: true });
@@ -329,6 +332,11 @@ export class KafkaBus implements MessageBus {
     return this.producer;
   }
 
+  /** Ready for /readyz: every consumer this bus started has joined its group. */
+  isReady(): boolean {
+    return !this.closed && [...this.consumers].every((c) => c.joined);
+  }
+
   private assertOpen(): void {
     if (this.closed) throw new Error('KafkaBus is closed');
   }
@@ -336,6 +344,8 @@ export class KafkaBus implements MessageBus {
 
 class KafkaSubscription implements Subscription {
   stopping = false;
+  /** Set once the consumer has joined its group (and again after each rebalance). */
+  joined = false;
   private closing: Promise<void> | null = null;
 
   constructor(

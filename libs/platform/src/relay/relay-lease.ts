@@ -1,7 +1,7 @@
-import { DuplicateKeyError, type ReadStore } from '../read-store/read-store.port';
+import { DuplicateKeyError, type Doc, type ReadStore } from '../read-store/read-store.port';
 import type { Clock } from '../time/clock';
 
-interface LeaseDoc {
+interface LeaseDoc extends Doc {
   _id: string;
   holder: string;
   expiresAt: string;
