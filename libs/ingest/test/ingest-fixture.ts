@@ -37,7 +37,7 @@ export interface IngestTest {
   post(url: string, key: string, body: unknown): Promise<TestResponse>;
   get(url: string, key: string): Promise<TestResponse>;
   /** Polls GET /content/jobs/{id} until the job is terminal (or `until` says so). */
-  settle(jobId: string, key: string, until?: (body: any) => boolean): Promise<TestResponse>;
+  settle(jobId: string, key: string, until?: (body: TestResponse['body']) => boolean): Promise<TestResponse>;
   /** Waits until the process managers have nothing left to do: the credits stop being reserved. */
   idle(teamId: string): Promise<void>;
   close(): Promise<void>;

@@ -51,3 +51,215 @@ describe('POST /content/posts/add', () => {
     expect(activity.map((a) => a.message)).toEqual([`post added by API key ${keyId} (${name})`, `post added by API key ${keyId} (${name})`]);
   });
 });
+
+describe('POST /content/posts/add: per-link reasons, collections, replay, funding', () => {
+  let f: IngestTest;
+  beforeAll(async () => (f = await ingestTest()));
+  afterAll(() => f.close());
+
+  it('rejects invalid_url and unsupported_platform uncharged, and skips duplicate_in_batch after normalization', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
+    const { key } = await f.key(teamId);
+    const yt = LINKS.youtube('c4abcdefgh');
+    const res = await f.post('/content/posts/add', key, {
+      links: ['not a url', 'https://example.com/some/post', yt, 'https://youtu.be/c4abcdefghx?si=tracking', `${yt}&utm_source=newsletter`],
+    });
+    expect(res.status).toBe(202);
+    const job = res.body.data;
+    expect(job.rejected).toEqual([
+      { link: 'not a url', reason: 'invalid_url' },
+      { link: 'https://example.com/some/post', reason: 'unsupported_platform' },
+    ]);
+    expect(job.skipped).toEqual([
+      { link: 'https://youtu.be/c4abcdefghx?si=tracking', reason: 'duplicate_in_batch' },
+      { link: `${yt}&utm_source=newsletter`, reason: 'duplicate_in_batch' },
+    ]);
+    expect(job.accepted).toHaveLength(1);
+    expect(job.counts).toMatchObject({ requested: 5, accepted: 1, skipped: 2, rejected: 2 });
+    const done = await f.settle(job.id, key);
+    expect(done.body.data.status).toBe('partial');
+    await f.idle(teamId);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 9, reserved: 0 });
+  });
+
+  it('skips a post already on the team as already_complete, uncharged, and still applies collections and tags to it', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
+    const { key } = await f.key(teamId);
+    const link = LINKS.reddit('c1abcdefgh');
+    const first = await f.post('/content/posts/add', key, { links: [link], tags: ['one'] });
+    await f.settle(first.body.data.id, key);
+    const postId = first.body.data.accepted[0].postId;
+    const again = await f.post('/content/posts/add', key, { links: [link.replace('https://www.', 'https://old.')], tags: ['two', 'ONE'], collections: [{ name: 'Spring' }] });
+    expect(again.status).toBe(202);
+    expect(again.body.data.skipped).toEqual([{ link: link.replace('https://www.', 'https://old.'), reason: 'already_complete' }]);
+    expect(again.body.data.accepted).toEqual([]);
+    expect(again.body.data.status).toBe('failed');
+    expect(again.body.data.error).toEqual({ code: 'nothing_added', message: 'nothing was added: every link was skipped or rejected' });
+    const spring = again.body.data.collections[0];
+    expect(spring).toMatchObject({ name: 'Spring', type: 'campaign', created: true });
+    const post = await findPost(f.store, postId);
+    expect(post!.tags).toEqual(['one', 'two']);
+    expect(post!.collectionIds).toEqual([spring.id]);
+    await f.idle(teamId);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 9, reserved: 0 });
+  });
+
+  it('resolves collections by id and by name (case-insensitive), creates campaigns and nested groups, and counts their posts', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
+    const { key } = await f.key(teamId);
+    const a = await f.post('/content/posts/add', key, { links: [LINKS.x(1)], collections: [{ name: 'Summer Launch' }] });
+    const campaign = a.body.data.collections[0];
+    expect(campaign).toEqual({ id: expect.stringMatching(/^col_/), name: 'Summer Launch', type: 'campaign', created: true });
+    const b = await f.post('/content/posts/add', key, {
+      links: [LINKS.x(2)],
+      collections: [{ name: 'summer launch' }, { name: 'Creators', type: 'group', parentId: campaign.id }],
+    });
+    expect(b.status).toBe(202);
+    expect(b.body.data.collections).toEqual([
+      { id: campaign.id, name: 'Summer Launch', type: 'campaign', created: false },
+      { id: expect.stringMatching(/^col_/), name: 'Creators', type: 'group', created: true },
+    ]);
+    const group = b.body.data.collections[1];
+    const c = await f.post('/content/posts/add', key, { links: [LINKS.x(3)], collections: [{ id: group.id }] });
+    expect(c.body.data.collections).toEqual([{ id: group.id, name: 'Creators', type: 'group', created: false }]);
+    const { findTeamCollections } = await import('@analyst/ingest');
+    const collections = await findTeamCollections(f.store, teamId);
+    expect(collections.map((x) => ({ name: x.name, type: x.type, parentId: x.parentId, postCount: x.postCount }))).toEqual([
+      { name: 'Summer Launch', type: 'campaign', parentId: null, postCount: 2 },
+      { name: 'Creators', type: 'group', parentId: campaign.id, postCount: 2 },
+    ]);
+  });
+
+  it('answers 409 collection_name_ambiguous with the candidates before touching any credit', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
+    const { key } = await f.key(teamId);
+    const a = await f.post('/content/posts/add', key, { links: [LINKS.x(11)], collections: [{ name: 'Launch' }] });
+    const campaign = a.body.data.collections[0].id;
+    const other = await f.post('/content/posts/add', key, { links: [LINKS.x(12)], collections: [{ name: 'Other' }] });
+    const otherId = other.body.data.collections[0].id;
+    const g = await f.post('/content/posts/add', key, { links: [LINKS.x(13)], collections: [{ name: 'launch', type: 'group', parentId: otherId }] });
+    const group = g.body.data.collections[0].id;
+    await f.idle(teamId);
+    const before = { credits: await f.credits(teamId), head: await f.events.headPosition() };
+    const res = await f.post('/content/posts/add', key, { links: [LINKS.x(14)], collections: [{ name: 'LAUNCH' }] });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toEqual({ message: expect.stringContaining('matches 2 collections'), code: 'collection_name_ambiguous', candidates: [campaign, group] });
+    expect(await f.credits(teamId)).toEqual(before.credits);
+    expect(await f.events.headPosition()).toBe(before.head);
+    // naming the type picks one of them
+    const typed = await f.post('/content/posts/add', key, { links: [LINKS.x(14)], collections: [{ name: 'LAUNCH', type: 'campaign' }] });
+    expect(typed.body.data.collections).toEqual([{ id: campaign, name: 'Launch', type: 'campaign', created: false }]);
+  });
+
+  it('replays an identical request with 200 and meta.replayed, running nothing again; a different request is a new job', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
+    const { key } = await f.key(teamId);
+    const body = { links: [LINKS.instagram('c1abcdefgh')], tags: ['a'], collections: [{ name: 'Replay' }], capture: { commentLimit: 10 } };
+    const first = await f.post('/content/posts/add', key, body);
+    expect(first.status).toBe(202);
+    await f.idle(teamId);
+    const head = await f.events.headPosition();
+    const again = await f.post('/content/posts/add', key, { capture: { commentLimit: 10 }, collections: [{ name: 'Replay' }], tags: ['a'], links: body.links });
+    expect(again.status).toBe(200);
+    expect(again.body.meta.replayed).toBe(true);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    expect(again.body.data.collections[0].created).toBe(true);
+    expect(again.headers.location).toBe(`/analyst/v1/content/jobs/${first.body.data.id}`);
+    expect(await f.events.headPosition()).toBe(head);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 9, reserved: 0 });
+    const different = await f.post('/content/posts/add', key, { ...body, tags: ['b'] });
+    expect(different.status).toBe(202);
+    expect(different.body.meta.replayed).toBe(false);
+    expect(different.body.data.id).not.toBe(first.body.data.id);
+    expect(different.body.data.skipped).toEqual([{ link: body.links[0], reason: expect.stringMatching(/^already_/) }]);
+  });
+
+  it('does not replay after the 30-day retention, when the old job is gone', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
+    const { key } = await f.key(teamId);
+    const body = { links: [LINKS.threads('c4abcdefgh')] };
+    const first = await f.post('/content/posts/add', key, body);
+    await f.settle(first.body.data.id, key);
+    f.clock.advance(30 * 86_400_000 + 1000);
+    try {
+      expect((await f.get(`/content/jobs/${first.body.data.id}`, key)).status).toBe(404);
+      const again = await f.post('/content/posts/add', key, body);
+      expect(again.status).toBe(202);
+      expect(again.body.meta.replayed).toBe(false);
+      expect(again.body.data.skipped).toEqual([{ link: body.links[0], reason: 'already_complete' }]);
+    } finally {
+      f.clock.set('2026-03-10T12:00:00.000Z');
+    }
+  });
+
+  it('answers 402 and creates nothing when no post can be funded', async () => {
+    const teamId = await f.team('scale', { maps: 0 });
+    const { key } = await f.key(teamId);
+    const head = await f.events.headPosition();
+    const res = await f.post('/content/posts/add', key, { links: [LINKS.x(21), LINKS.x(22)], collections: [{ name: 'Never made' }] });
+    expect(res.status).toBe(402);
+    expect(res.body.error).toEqual({ message: expect.stringContaining('insufficient credits'), code: 'insufficient_credits' });
+    expect(await f.events.headPosition()).toBe(head);
+    expect((await f.get('/content/jobs', key)).body.data).toEqual([]);
+    const { findTeamCollections } = await import('@analyst/ingest');
+    expect(await findTeamCollections(f.store, teamId)).toEqual([]);
+    // Ad Hoc only: MAPs do not count
+    const withMaps = await f.team('scale', { maps: 3 });
+    const k2 = (await f.key(withMaps)).key;
+    expect((await f.post('/content/posts/add', k2, { links: [LINKS.x(23)], credits: { source: 'adhoc' } })).status).toBe(402);
+    // full read needs 5 credits per post
+    expect((await f.post('/content/posts/add', k2, { links: [LINKS.x(23)], capture: { fullRead: true } })).status).toBe(402);
+  });
+
+  it('rejects the rest with insufficient_credits when credits run out partway, and the job succeeds for the funded posts', async () => {
+    const teamId = await f.team('scale', { maps: 1, adhoc: 1 });
+    const { key } = await f.key(teamId);
+    const links = [LINKS.facebook(2), LINKS.facebook(3), LINKS.facebook(4), LINKS.facebook(5)];
+    const res = await f.post('/content/posts/add', key, { links });
+    expect(res.status).toBe(202);
+    expect(res.body.data.accepted.map((a: any) => a.link)).toEqual(links.slice(0, 2));
+    expect(res.body.data.rejected).toEqual([
+      { link: links[2], reason: 'insufficient_credits' },
+      { link: links[3], reason: 'insufficient_credits' },
+    ]);
+    const done = await f.settle(res.body.data.id, key);
+    expect(done.body.data.status).toBe('partial');
+    await f.idle(teamId);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 0, reserved: 0 });
+  });
+
+  it('charges 5 credits per post with capture.fullRead, and commentLimit caps the comments fetched', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 20 });
+    const { key } = await f.key(teamId);
+    const full = await f.post('/content/posts/add', key, { links: [LINKS.tiktok(5)], capture: { fullRead: true, commentLimit: 10 } });
+    expect(full.body.data.credits).toMatchObject({ perPost: 5, reserved: 5 });
+    const capped = await f.post('/content/posts/add', key, { links: [LINKS.tiktok(6)], capture: { commentLimit: 25 } });
+    expect(capped.body.data.credits).toMatchObject({ perPost: 1, reserved: 1 });
+    await f.settle(full.body.data.id, key);
+    await f.settle(capped.body.data.id, key);
+    await f.idle(teamId);
+    expect((await findPost(f.store, full.body.data.accepted[0].postId))!.totalComments).toBe(simulatedCommentCount(LINKS.tiktok(5)));
+    expect((await findPost(f.store, capped.body.data.accepted[0].postId))!.totalComments).toBe(25);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 14, reserved: 0 });
+  });
+
+  it.each([
+    ['links missing', {}, 'links must be an array'],
+    ['links not strings', { links: [1] }, 'each value in links must be a string'],
+    ['more than 100 links', { links: Array.from({ length: 101 }, (_, i) => LINKS.x(i)) }, 'at most 100 links'],
+    ['an unknown field', { links: [LINKS.x(1)], extra: true }, 'property extra should not exist'],
+    ['a bad credit source', { links: [LINKS.x(1)], credits: { source: 'maps' } }, 'credits.source must be one of'],
+    ['a bad comment limit', { links: [LINKS.x(1)], capture: { commentLimit: 0 } }, 'capture.commentLimit must not be less than 1'],
+    ['a collection with both id and name', { links: [LINKS.x(1)], collections: [{ id: 'col_x', name: 'x' }] }, 'give either id or name'],
+    ['an unknown collection id', { links: [LINKS.x(1)], collections: [{ id: 'col_nope' }] }, 'collection col_nope not found'],
+    ['a group without parent', { links: [LINKS.x(1)], collections: [{ name: 'g', type: 'group' }] }, 'a group needs parentId'],
+  ])('refuses a malformed body (%s) with 400 and writes nothing', async (_name, body, message) => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 5 });
+    const { key } = await f.key(teamId);
+    const head = await f.events.headPosition();
+    const res = await f.post('/content/posts/add', key, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain(message);
+    expect(await f.events.headPosition()).toBe(head);
+  });
+});
