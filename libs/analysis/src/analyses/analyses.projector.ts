@@ -1,0 +1,130 @@
+import type { AnalysisEvent } from '@analyst/domain-analysis';
+import type { Doc, Projector, RecordedEvent } from '@analyst/platform';
+
+export const ANALYSES = 'analyses';
+export const SAVED_ANALYSES = 'saved_analyses';
+
+export interface AnalysisDoc extends Doc {
+  teamId: string;
+  kind: 'snapshot' | 'search' | 'report';
+  status: 'queued' | 'running' | 'ready' | 'failed';
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  expiresAt: string | null;
+  selection: unknown;
+  filters: unknown;
+  search: unknown;
+  include: string[];
+  postIds: string[];
+  postCount: number;
+  selectionTruncated: boolean;
+  settings: { scoreVersion: 1 | 2 | 3; engagementWeight: number } | null;
+  progress: { phase: string; percent: number } | null;
+  error: { message: string } | null;
+  result: unknown;
+  report: { campaignId: string; title: string; summary: string; savedBy: string | null } | null;
+}
+
+/** `analyses`: one document per analysis or report, rebuilt from the `analysis-<id>` streams. */
+export const analysesProjector: Projector<AnalysisDoc> = {
+  name: 'analyses',
+  collection: ANALYSES,
+  eventTypes: ['AnalysisCreated', 'AnalysisStarted', 'AnalysisProgressed', 'AnalysisCompleted', 'AnalysisFailed', 'ReportSaved'],
+  indexes: [{ keys: { teamId: 1, createdAt: -1 } }],
+  documentIds: (event: RecordedEvent) => [(event.data as { analysisId: string }).analysisId],
+  evolve(doc, recorded) {
+    const event = { type: recorded.type, data: recorded.data } as AnalysisEvent;
+    switch (event.type) {
+      case 'AnalysisCreated': {
+        const d = event.data;
+        return {
+          _id: d.analysisId,
+          teamId: d.teamId,
+          kind: d.kind,
+          status: 'queued',
+          createdAt: d.createdAt,
+          updatedAt: d.createdAt,
+          completedAt: null,
+          expiresAt: d.expiresAt,
+          selection: d.selection,
+          filters: d.filters,
+          search: d.search,
+          include: d.include,
+          postIds: d.postIds,
+          postCount: d.postCount,
+          selectionTruncated: d.selectionTruncated,
+          settings: d.settings,
+          progress: { phase: 'queued', percent: 0 },
+          error: null,
+          result: null,
+          report: null,
+        };
+      }
+      case 'AnalysisStarted':
+      case 'AnalysisProgressed':
+        return { ...doc!, status: 'running', updatedAt: event.data.at, progress: { phase: event.data.phase, percent: event.data.percent } };
+      case 'AnalysisCompleted':
+        return { ...doc!, status: 'ready', updatedAt: event.data.at, completedAt: event.data.at, progress: null, result: event.data.result };
+      case 'AnalysisFailed':
+        return { ...doc!, status: 'failed', updatedAt: event.data.at, completedAt: event.data.at, progress: null, error: { message: event.data.message } };
+      case 'ReportSaved': {
+        const d = event.data;
+        return {
+          _id: d.analysisId,
+          teamId: d.teamId,
+          kind: 'report',
+          status: 'ready',
+          createdAt: d.at,
+          updatedAt: d.at,
+          completedAt: d.at,
+          expiresAt: null,
+          selection: { type: 'collection', collectionId: d.campaignId, status: 'complete' },
+          filters: null,
+          search: null,
+          include: [],
+          postIds: d.postIds,
+          postCount: d.postIds.length,
+          selectionTruncated: false,
+          settings: null,
+          progress: null,
+          error: null,
+          result: null,
+          report: { campaignId: d.campaignId, title: d.title, summary: d.summary, savedBy: d.savedBy },
+        };
+      }
+      default:
+        return doc!;
+    }
+  },
+};
+
+export interface SavedAnalysisDoc extends Doc {
+  teamId: string;
+  name: string;
+  kind: string;
+  analysisId: string | null;
+  savedBy: string | null;
+  createdAt: string;
+  /** Kept for GET /insights; never in the list. */
+  payload: unknown;
+  shareToken: string | null;
+  inviteEmails: string[];
+}
+
+export interface AnalysisSavedInApp {
+  type: 'AnalysisSavedInApp';
+  data: Omit<SavedAnalysisDoc, '_id' | 'createdAt'> & { savedId: string; at: string };
+}
+
+/** `saved_analyses`: what teammates saved or shared in the app (stream `saved-analysis-<id>`). */
+export const savedAnalysesProjector: Projector<SavedAnalysisDoc> = {
+  name: 'saved-analyses',
+  collection: SAVED_ANALYSES,
+  eventTypes: ['AnalysisSavedInApp'],
+  documentIds: (event) => [(event.data as AnalysisSavedInApp['data']).savedId],
+  evolve(_doc, event) {
+    const { savedId, at, ...rest } = event.data as AnalysisSavedInApp['data'];
+    return { _id: savedId, createdAt: at, ...rest } as SavedAnalysisDoc;
+  },
+};

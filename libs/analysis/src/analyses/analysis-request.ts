@@ -1,0 +1,193 @@
+import { ApiError, DIMENSIONS, parseBucket, type BucketKey, type Dimension } from '@analyst/contracts';
+import { NO_COMMENT_FILTER, type CompiledCommentFilter, type Presence } from '@analyst/domain-analysis';
+import type { TeamIndex } from '../index/comment-index';
+import { parseDate, parsePostQuery } from '../posts/post-query';
+
+export const MAX_SELECTION = 1000;
+export const INLINE_LIMIT = 100;
+const TERMS_LIMIT = 50;
+const PRESENCE_FILTERS = ['creator', 'replies', 'questions', 'mentions', 'emoji'] as const;
+const INCLUDES = ['wordCloud', 'emojiCloud'];
+
+export type Selection =
+  | { type: 'collection'; collectionId: string; posts?: Record<string, unknown>; status: string }
+  | { type: 'posts'; posts: Record<string, unknown>; status: string }
+  | { type: 'postIds'; postIds: string[] };
+
+/** Comment filters as the request gave them, normalized (labels echoed as bucket keys). */
+export interface CommentFilters {
+  sentiment?: BucketKey[];
+  content?: BucketKey[];
+  topic?: BucketKey[];
+  relevance?: BucketKey[];
+  consensus?: BucketKey[];
+  keywords?: string[];
+  keywordMatch?: 'any' | 'all';
+  excludeKeywords?: string[];
+  usernames?: string[];
+  excludeUsernames?: string[];
+  creator?: Presence;
+  replies?: Presence;
+  questions?: Presence;
+  mentions?: Presence;
+  emoji?: Presence;
+  minLikes?: number;
+  since?: string;
+  until?: string;
+}
+
+export interface SearchSpec {
+  query: string;
+  mode: 'ai' | 'keyword';
+  minRelevance: number;
+}
+
+export interface AnalysisRequest {
+  selection: Selection;
+  filters: CommentFilters | null;
+  search: SearchSpec | null;
+  include: string[];
+}
+
+const bad = (message: string): ApiError => new ApiError(400, message, 'invalid_request');
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function strings(value: unknown, name: string, limit: number): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw bad(`${name} must be an array of strings`);
+  if (value.length > limit) throw bad(`${name} takes at most ${limit} values, got ${value.length}`);
+  return (value as string[]).map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+function parseSelection(raw: unknown): Selection {
+  if (!isObject(raw)) throw bad('selection is required: { collectionId }, { posts }, { collectionId, posts } or { postIds }');
+  const keys = Object.keys(raw);
+  for (const k of keys) if (!['collectionId', 'posts', 'postIds'].includes(k)) throw bad(`selection.${k} is not a selection field`);
+  if (raw.postIds !== undefined) {
+    if (keys.length > 1) throw bad('selection.postIds cannot be combined with collectionId or posts');
+    const ids = strings(raw.postIds, 'selection.postIds', MAX_SELECTION);
+    if (ids.length === 0) throw bad('selection.postIds must name at least one post');
+    return { type: 'postIds', postIds: [...new Set(ids)] };
+  }
+  let posts: Record<string, unknown> | undefined;
+  if (raw.posts !== undefined) {
+    if (!isObject(raw.posts)) throw bad('selection.posts must be an object of post filters');
+    posts = raw.posts;
+    try {
+      parsePostQuery(posts);
+    } catch (error) {
+      if (error instanceof ApiError) throw bad(`selection.posts: ${error.message}`);
+      throw error;
+    }
+  }
+  const status = typeof posts?.status === 'string' ? posts.status : 'complete';
+  if (raw.collectionId !== undefined) {
+    if (typeof raw.collectionId !== 'string' || raw.collectionId === '') throw bad('selection.collectionId must be a collection id');
+    return posts ? { type: 'collection', collectionId: raw.collectionId, posts, status } : { type: 'collection', collectionId: raw.collectionId, status };
+  }
+  if (!posts) throw bad('selection needs exactly one style: collectionId, posts, collectionId + posts, or postIds');
+  return { type: 'posts', posts, status };
+}
+
+function presence(value: unknown, name: string): Presence {
+  if (value !== 'include' && value !== 'exclude' && value !== 'only') throw bad(`filters.${name} must be include, exclude or only`);
+  return value;
+}
+
+function parseFilters(raw: unknown): CommentFilters | null {
+  if (raw === undefined || raw === null) return null;
+  if (!isObject(raw)) throw bad('filters must be an object');
+  const out: CommentFilters = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if ((DIMENSIONS as readonly string[]).includes(key)) {
+      const dimension = key as Dimension;
+      const values = typeof value === 'string' ? value.split(',') : value;
+      const list = strings(values, `filters.${key}`, 10);
+      out[dimension] = [
+        ...new Set(
+          list.map((v) => {
+            const bucket = parseBucket(dimension, v);
+            if (!bucket) throw bad(`filters.${key}: "${v}" is not a bucket key or label of ${key}`);
+            return bucket;
+          }),
+        ),
+      ];
+    } else if (key === 'keywords' || key === 'excludeKeywords' || key === 'usernames' || key === 'excludeUsernames') {
+      const list = strings(value, `filters.${key}`, TERMS_LIMIT);
+      out[key] = key.toLowerCase().includes('username') ? list.map((u) => u.replace(/^@/, '')) : list;
+    } else if (key === 'keywordMatch') {
+      if (value !== 'any' && value !== 'all') throw bad('filters.keywordMatch must be any or all');
+      out.keywordMatch = value;
+    } else if ((PRESENCE_FILTERS as readonly string[]).includes(key)) {
+      out[key as (typeof PRESENCE_FILTERS)[number]] = presence(value, key);
+    } else if (key === 'minLikes') {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw bad('filters.minLikes must be a number of at least 0');
+      out.minLikes = value;
+    } else if (key === 'since' || key === 'until') {
+      try {
+        out[key] = new Date(parseDate(value, `filters.${key}`)!).toISOString();
+      } catch {
+        throw bad(`filters.${key} must be an ISO 8601 timestamp`);
+      }
+    } else {
+      throw bad(`filters.${key} is not a comment filter`);
+    }
+  }
+  if (out.since && out.until && out.since > out.until) throw bad('filters.since must not be after filters.until');
+  return out;
+}
+
+function parseSearch(raw: unknown): SearchSpec | null {
+  if (raw === undefined || raw === null) return null;
+  if (!isObject(raw)) throw bad('search must be an object with query, mode and minRelevance');
+  for (const k of Object.keys(raw)) if (!['query', 'mode', 'minRelevance'].includes(k)) throw bad(`search.${k} is not a search field`);
+  if (typeof raw.query !== 'string' || raw.query.trim() === '') throw bad('search.query must be a non-empty string');
+  const mode = raw.mode ?? 'ai';
+  if (mode !== 'ai' && mode !== 'keyword') throw bad('search.mode must be ai or keyword');
+  const minRelevance = raw.minRelevance ?? 0.3;
+  if (typeof minRelevance !== 'number' || minRelevance < 0 || minRelevance > 1) throw bad('search.minRelevance must be a number from 0 to 1');
+  return { query: raw.query.trim(), mode, minRelevance };
+}
+
+/** Validates a POST /analyses body. Keyword search folds into filters.keywords here. */
+export function parseAnalysisRequest(body: unknown): AnalysisRequest {
+  if (!isObject(body)) throw bad('body must be a JSON object');
+  for (const k of Object.keys(body)) if (!['selection', 'filters', 'search', 'include', 'teamId'].includes(k)) throw bad(`${k} is not a field of POST /analyses`);
+  const selection = parseSelection(body.selection);
+  let filters = parseFilters(body.filters);
+  const search = parseSearch(body.search);
+  let include: string[] = [];
+  if (body.include !== undefined) {
+    include = strings(body.include, 'include', INCLUDES.length);
+    for (const i of include) if (!INCLUDES.includes(i)) throw bad(`include: "${i}" is not one of ${INCLUDES.join(', ')}`);
+    include = [...new Set(include)];
+  }
+  if (search?.mode === 'keyword') {
+    const keywords = [...new Set([...(filters?.keywords ?? []), search.query])];
+    if (keywords.length > TERMS_LIMIT) throw bad(`filters.keywords with the search query exceed ${TERMS_LIMIT} terms`);
+    filters = { ...(filters ?? {}), keywords };
+  }
+  return { selection, filters, search, include };
+}
+
+/** Filters resolved against a team's index (words and authors that never occur match nothing). */
+export function compileFilters(filters: CommentFilters | null, team: TeamIndex): CompiledCommentFilter {
+  if (!filters) return NO_COMMENT_FILTER;
+  const authors = (names: string[] | undefined): Set<number> | null => (names ? new Set(names.map((n) => team.authorId(n))) : null);
+  const seconds = (iso: string | undefined): number | null => (iso ? Math.floor(Date.parse(iso) / 1000) : null);
+  return {
+    buckets: Object.fromEntries(DIMENSIONS.filter((d) => filters[d]).map((d) => [d, filters[d]!])),
+    keywords: (filters.keywords ?? []).map((k) => team.vocab.encodeExisting(k)),
+    keywordMatch: filters.keywordMatch ?? 'any',
+    excludeKeywords: (filters.excludeKeywords ?? []).map((k) => team.vocab.encodeExisting(k)),
+    authors: authors(filters.usernames),
+    excludeAuthors: authors(filters.excludeUsernames),
+    creator: filters.creator ?? 'include',
+    replies: filters.replies ?? 'include',
+    questions: filters.questions ?? 'include',
+    mentions: filters.mentions ?? 'include',
+    emoji: filters.emoji ?? 'include',
+    minLikes: filters.minLikes ?? 0,
+    sinceSec: seconds(filters.since),
+    untilSec: seconds(filters.until),
+  };
+}

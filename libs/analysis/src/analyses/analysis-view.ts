@@ -1,0 +1,59 @@
+import { relativePathOf } from '@analyst/gateway';
+import type { AnalysisDoc } from './analyses.projector';
+import type { AnalysisResult } from './compute-analysis';
+import { POLL_AFTER_MS } from './analysis.service';
+
+const open = (doc: AnalysisDoc): boolean => doc.status === 'queued' || doc.status === 'running';
+
+/** The Analysis resource: every field of the spec's table, the optional ones only in their states. */
+export function analysisView(doc: AnalysisDoc): Record<string, unknown> {
+  const result = doc.result as AnalysisResult | null;
+  const view: Record<string, unknown> = {
+    id: doc._id,
+    kind: doc.kind,
+    status: doc.status,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    completedAt: doc.completedAt,
+    expiresAt: doc.expiresAt,
+    selection: doc.selection,
+    filters: doc.filters ?? null,
+    search: doc.search ?? null,
+    include: doc.include,
+    postCount: doc.postCount,
+    postIds: doc.postIds,
+    selectionTruncated: doc.selectionTruncated,
+  };
+  if (open(doc)) {
+    view.progress = doc.progress ?? { phase: 'queued', percent: 0 };
+    view.pollAfterMs = POLL_AFTER_MS;
+  }
+  if (doc.status === 'failed') view.error = doc.error;
+  view.scope = result?.scope ?? null;
+  view.content = result?.content ?? null;
+  view.commentAnalysis = result?.commentAnalysis ?? null;
+  view.comments = { path: relativePathOf('analyses', doc._id, 'comments') };
+  view.computedAt = doc.status === 'ready' ? doc.completedAt : null;
+  return view;
+}
+
+export function analysisMeta(doc: AnalysisDoc): Record<string, unknown> {
+  return open(doc) ? { status: doc.status, pollAfterMs: POLL_AFTER_MS } : { status: doc.status };
+}
+
+/** A list row: no result payloads (those are on GET /analyses/{id}). */
+export function analysisSummary(doc: AnalysisDoc): Record<string, unknown> {
+  const result = doc.result as AnalysisResult | null;
+  return {
+    id: doc._id,
+    kind: doc.kind,
+    status: doc.status,
+    createdAt: doc.createdAt,
+    completedAt: doc.completedAt,
+    expiresAt: doc.expiresAt,
+    postCount: doc.postCount,
+    selection: doc.selection,
+    ...(doc.report ? { title: doc.report.title, summary: doc.report.summary, campaignId: doc.report.campaignId, savedBy: doc.report.savedBy } : {}),
+    ...(result ? { matchedComments: result.scope.matchedComments, serviceScore: result.commentAnalysis.scores.serviceScore } : {}),
+  };
+}

@@ -1,0 +1,190 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '@analyst/contracts';
+import {
+  analysisDecider,
+  analysisStream,
+  ANALYSIS_RETENTION_MS,
+  type AnalysisCommand,
+  type AnalysisCreatedData,
+} from '@analyst/domain-analysis';
+import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import type { PostEntry, TeamIndex } from '../index/comment-index';
+import { CommentIndexService } from '../index/comment-index.service';
+import { findPosts, parsePostQuery } from '../posts/post-query';
+import { SEARCH_MODEL, type SearchModel } from '../search/search-model.port';
+import { ANALYSES, type AnalysisDoc } from './analyses.projector';
+import { compileFilters, INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest, type SearchSpec } from './analysis-request';
+import { computeAnalysis } from './compute-analysis';
+
+export const POLL_AFTER_MS = 3000;
+
+/** Creates analyses, runs their jobs, and reads them back. */
+@Injectable()
+export class AnalysisService {
+  private readonly logger = new Logger('Analyses');
+  private readonly queue: string[] = [];
+  private draining: Promise<void> | null = null;
+  /** Tests hold jobs to watch each state; production never pauses. */
+  paused = false;
+
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionService,
+    private readonly index: CommentIndexService,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(SEARCH_MODEL) private readonly searchModel: SearchModel,
+  ) {}
+
+  private async run(analysisId: string, teamId: string, command: AnalysisCommand): Promise<void> {
+    const outcome = await this.runner.run(analysisStream(analysisId), analysisDecider, command, { correlationId: analysisId, teamId });
+    await this.projections.waitFor(outcome.position);
+  }
+
+  /** Resolves the selection newest first, cut at 1,000. */
+  resolveSelection(team: TeamIndex, request: AnalysisRequest): { posts: PostEntry[]; truncated: boolean } {
+    const s = request.selection;
+    let posts: PostEntry[];
+    if (s.type === 'postIds') {
+      const unknown = s.postIds.filter((id) => !team.postsById.has(id));
+      if (unknown.length > 0) throw new ApiError(400, `selection.postIds: not posts of this team: ${unknown.slice(0, 10).join(', ')}`, 'invalid_selection');
+      posts = findPosts(team, { ...parsePostQuery({ status: 'all' }) }).filter((p) => s.postIds.includes(p.id));
+    } else {
+      const query = parsePostQuery(s.posts ?? {});
+      let within: Set<string> | null = null;
+      if (s.type === 'collection') {
+        if (!team.collections.has(s.collectionId)) throw new ApiError(400, `selection.collectionId ${s.collectionId} is not a collection of this team`, 'invalid_selection');
+        within = team.collectionTree(s.collectionId);
+      }
+      posts = findPosts(team, query, within);
+    }
+    if (posts.length === 0) throw new ApiError(400, 'the selection matches no posts', 'empty_selection');
+    return { posts: posts.slice(0, MAX_SELECTION), truncated: posts.length > MAX_SELECTION };
+  }
+
+  async create(teamId: string, request: AnalysisRequest): Promise<AnalysisDoc> {
+    const index = await this.index.current();
+    const team = index.team(teamId);
+    const { posts, truncated } = this.resolveSelection(team, request);
+    const now = this.clock.now();
+    const analysisId = this.ids.next('an_');
+    const ai = request.search?.mode === 'ai';
+    const data: AnalysisCreatedData = {
+      analysisId,
+      teamId,
+      kind: request.search ? 'search' : 'snapshot',
+      selection: request.selection,
+      filters: request.filters,
+      search: request.search,
+      include: request.include,
+      postIds: posts.map((p) => p.id),
+      postCount: posts.length,
+      selectionTruncated: truncated,
+      settings: { ...team.settings },
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + ANALYSIS_RETENTION_MS).toISOString(),
+    };
+    if (!ai && posts.length <= INLINE_LIMIT) {
+      const result = computeAnalysis({ team, posts, filter: compileFilters(request.filters, team), settings: data.settings, include: request.include });
+      await this.run(analysisId, teamId, { type: 'CreateAnalysis', data, result });
+    } else {
+      await this.run(analysisId, teamId, { type: 'CreateAnalysis', data });
+      this.enqueue(analysisId);
+    }
+    return (await this.find(teamId, analysisId))!;
+  }
+
+  enqueue(analysisId: string): void {
+    this.queue.push(analysisId);
+    if (!this.paused) void this.drain();
+  }
+
+  /** Runs every queued job in order (one at a time). */
+  drain(): Promise<void> {
+    this.draining ??= (async () => {
+      while (this.queue.length > 0) await this.runJob(this.queue.shift()!);
+      this.draining = null;
+    })();
+    return this.draining;
+  }
+
+  /** Re-queues jobs a previous process left queued or running. */
+  async resume(): Promise<void> {
+    const open = await this.store.collection<AnalysisDoc>(ANALYSES).find({ status: { $in: ['queued', 'running'] } }, { sort: { createdAt: 1 } });
+    for (const doc of open) this.queue.push(doc._id);
+    if (!this.paused && this.queue.length > 0) void this.drain();
+  }
+
+  /** One job: load → (search) → roll up → ready, reporting phase and percent; any error fails it. */
+  async runJob(analysisId: string, hooks: { beforeRollup?: () => Promise<void> } = {}): Promise<void> {
+    const doc = await this.store.collection<AnalysisDoc>(ANALYSES).findOne({ _id: analysisId });
+    if (!doc || (doc.status !== 'queued' && doc.status !== 'running')) return;
+    const at = (): string => this.clock.now().toISOString();
+    try {
+      await this.run(analysisId, doc.teamId, { type: 'StartAnalysis', phase: 'loading_comments', at: at() });
+      const index = await this.index.current();
+      const team = index.team(doc.teamId);
+      const posts = doc.postIds.map((id) => team.postsById.get(id)).filter((p): p is PostEntry => p !== undefined);
+      const request = { filters: doc.filters as AnalysisRequest['filters'], include: doc.include };
+      const filter = compileFilters(request.filters, team);
+      const search = doc.search as SearchSpec | null;
+      let searchMatch: ((row: number) => boolean) | undefined;
+      if (search?.mode === 'ai') {
+        await this.run(analysisId, doc.teamId, { type: 'ReportProgress', phase: 'searching', percent: 10, at: at() });
+        searchMatch = await this.searchRows(team, posts, search);
+      }
+      await this.run(analysisId, doc.teamId, { type: 'ReportProgress', phase: 'rolling_up', percent: 90, at: at() });
+      await hooks.beforeRollup?.();
+      const result = computeAnalysis({ team, posts, filter, settings: doc.settings!, include: request.include, searchMatch });
+      await this.run(analysisId, doc.teamId, { type: 'CompleteAnalysis', result, at: at() });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`analysis ${analysisId} failed: ${message}`);
+      await this.run(analysisId, doc.teamId, { type: 'FailAnalysis', message: `analysis failed: ${message}`, at: at() });
+    }
+  }
+
+  private async searchRows(team: TeamIndex, posts: readonly PostEntry[], search: SearchSpec): Promise<(row: number) => boolean> {
+    const rows: number[] = [];
+    for (const p of posts) for (const r of p.scored?.rows ?? []) if (team.columns.hidden[r] === 0) rows.push(r);
+    const relevance = await this.searchModel.relevance(
+      search.query,
+      rows.map((r) => ({ text: team.bodies[r] ?? '', relevance: team.columns.relevance[r] })),
+    );
+    const keep = new Set<number>();
+    rows.forEach((r, i) => {
+      if (relevance[i] > 0 && relevance[i] >= search.minRelevance) keep.add(r);
+    });
+    return (row) => keep.has(row);
+  }
+
+  /** One analysis of the team; null when unknown, another team's, or expired. */
+  async find(teamId: string, analysisId: string): Promise<AnalysisDoc | null> {
+    const doc = await this.store.collection<AnalysisDoc>(ANALYSES).findOne({ _id: analysisId });
+    if (!doc || doc.teamId !== teamId) return null;
+    if (doc.expiresAt && Date.parse(doc.expiresAt) <= this.clock.now().getTime()) return null;
+    return doc;
+  }
+
+  async list(teamId: string, kind: string, limit: number): Promise<AnalysisDoc[]> {
+    const now = this.clock.now().toISOString();
+    const filter: Record<string, unknown> = { teamId, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] };
+    if (kind !== 'all') filter.kind = kind;
+    return this.store.collection<AnalysisDoc>(ANALYSES).find(filter, { sort: { createdAt: -1, _id: -1 }, limit });
+  }
+
+  async saveReport(input: { teamId: string; campaignId: string; title: string; summary: string; savedBy: string | null }): Promise<AnalysisDoc> {
+    const index = await this.index.current();
+    const team = index.team(input.teamId);
+    const campaign = team.collections.get(input.campaignId);
+    if (!campaign || campaign.type !== 'campaign') throw new ApiError(404, `campaign ${input.campaignId} not found on team ${input.teamId}`, 'campaign_not_found');
+    const posts = findPosts(team, parsePostQuery({}), team.collectionTree(input.campaignId)).slice(0, MAX_SELECTION);
+    const analysisId = this.ids.next('an_');
+    await this.run(analysisId, input.teamId, {
+      type: 'SaveReport',
+      data: { analysisId, ...input, postIds: posts.map((p) => p.id), at: this.clock.now().toISOString(), expiresAt: null },
+    });
+    return (await this.find(input.teamId, analysisId))!;
+  }
+}

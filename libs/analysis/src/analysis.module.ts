@@ -1,0 +1,52 @@
+import { Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { ProjectionService } from '@analyst/platform';
+import { AnalysesController } from './analyses/analyses.controller';
+import { analysesProjector, savedAnalysesProjector } from './analyses/analyses.projector';
+import { AnalysisService } from './analyses/analysis.service';
+import { CommentIndexService } from './index/comment-index.service';
+import { CollectionsController, PostsController } from './posts/posts.controller';
+import { AdminReportsController } from './reports/admin-reports.controller';
+import { SavedAnalysesController } from './reports/saved-analyses.controller';
+import { Bm25SearchModel } from './search/bm25-search';
+import { EmbeddingsSearchModel } from './search/embeddings-search';
+import { SEARCH_MODEL, type SearchModel } from './search/search-model.port';
+
+/** The search model: an embeddings endpoint when ANALYST_EMBEDDINGS_URL is set, local BM25 otherwise. */
+export function searchModelFor(env: Record<string, string | undefined>) {
+  const url = env.ANALYST_EMBEDDINGS_URL;
+  return url ? new EmbeddingsSearchModel(url, { apiKey: env.ANALYST_EMBEDDINGS_KEY, model: env.ANALYST_EMBEDDINGS_MODEL }) : new Bm25SearchModel();
+}
+
+/** Analyses, post analyses and metrics, the post and collection catalog, reports, saved analyses. */
+@Module({
+  controllers: [AnalysesController, PostsController, CollectionsController, SavedAnalysesController, AdminReportsController],
+  providers: [
+    CommentIndexService,
+    AnalysisService,
+    { provide: SEARCH_MODEL, useFactory: () => searchModelFor(process.env) },
+  ],
+  exports: [CommentIndexService, AnalysisService],
+})
+export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap {
+  constructor(
+    private readonly projections: ProjectionService,
+    private readonly analyses: AnalysisService,
+  ) {}
+
+  /** Same module with another search model (tests, or a model chosen by the app). */
+  static forRoot(options: { searchModel?: SearchModel } = {}): DynamicModule {
+    return {
+      module: AnalysisModule,
+      providers: options.searchModel ? [{ provide: SEARCH_MODEL, useValue: options.searchModel }] : [],
+    };
+  }
+
+  onModuleInit(): void {
+    this.projections.register(analysesProjector);
+    this.projections.register(savedAnalysesProjector);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.analyses.resume();
+  }
+}

@@ -1,0 +1,191 @@
+import type { CreatorMessage, CreatorTopic, FetchedComment, Platform, PostType, ScoredComment } from '@analyst/contracts';
+import {
+  appendRow,
+  createColumns,
+  hasMention,
+  hasQuestionMark,
+  tokenize,
+  Vocabulary,
+  DEFAULT_ROLLUP_SETTINGS,
+  type CommentColumns,
+  type RollupSettings,
+} from '@analyst/domain-analysis';
+
+export interface ScoredVersion {
+  dataVersion: number;
+  /** Rows of this version's comments in the team's columns. */
+  rows: Uint32Array;
+  topics: CreatorTopic[];
+  messages: CreatorMessage[];
+  scoredAt: string;
+  /** Team settings when the version was scored: the post analysis is materialized with them. */
+  settings: RollupSettings;
+}
+
+interface PendingVersion {
+  dataVersion: number;
+  rows: number[];
+  rowById: Map<string, number>;
+}
+
+/** One post as the analysis service knows it: catalog fields plus where its comments sit. */
+export interface PostEntry {
+  id: string;
+  teamId: string;
+  /** Team-local number, stored in the `postIndex` column of the team's comments. */
+  index: number;
+  link: string;
+  normalizedLink: string;
+  platform: Platform;
+  collectionIds: string[];
+  tags: string[];
+  addedVia: string;
+  addedBy: { id: string; name: string } | null;
+  isDemo: boolean;
+  status: string;
+  dataVersion: number;
+  createdAt: string;
+  updatedAt: string;
+  lastRefreshedAt: string;
+  creator: { username: string; name: string } | null;
+  title: string | null;
+  caption: string | null;
+  description: string | null;
+  engagement: { views: number; likes: number; comments: number; shares: number } | null;
+  postedAt: string | null;
+  postType: PostType | null;
+  thumbnail: string | null;
+  totalComments: number;
+  scored: ScoredVersion | null;
+  pending: PendingVersion | null;
+}
+
+export interface CollectionEntry {
+  id: string;
+  teamId: string;
+  name: string;
+  type: 'campaign' | 'group';
+  parentId: string | null;
+  createdAt: string;
+}
+
+/** Comments of one team as columns, plus the team's posts, collections and settings. */
+export class TeamIndex {
+  readonly columns: CommentColumns = createColumns(1024);
+  /** Comment ids and bodies by row (the columns hold numbers only). */
+  readonly commentIds: string[] = [];
+  readonly bodies: string[] = [];
+  readonly posts: PostEntry[] = [];
+  readonly postsById = new Map<string, PostEntry>();
+  readonly collections = new Map<string, CollectionEntry>();
+  settings: RollupSettings = { ...DEFAULT_ROLLUP_SETTINGS };
+
+  constructor(
+    readonly teamId: string,
+    readonly vocab: Vocabulary,
+    readonly authors: Map<string, number>,
+  ) {}
+
+  /** Posts of a collection; a campaign includes its nested groups. */
+  collectionTree(collectionId: string): Set<string> {
+    const ids = new Set([collectionId]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const c of this.collections.values()) {
+        if (c.parentId && ids.has(c.parentId) && !ids.has(c.id)) {
+          ids.add(c.id);
+          grew = true;
+        }
+      }
+    }
+    return ids;
+  }
+
+  /** Interned author id of a username (lowercase, no leading @); -1 when never seen. */
+  authorId(username: string): number {
+    return this.authors.get(username.replace(/^@/, '').toLowerCase()) ?? -1;
+  }
+
+  addComments(post: PostEntry, dataVersion: number, comments: readonly FetchedComment[]): void {
+    if (!post.pending || post.pending.dataVersion !== dataVersion) post.pending = { dataVersion, rows: [], rowById: new Map() };
+    const pending = post.pending;
+    for (const c of comments) {
+      if (pending.rowById.has(c.id)) continue; // a redelivered chunk
+      const tokens = tokenize(c.body);
+      const ids = tokens.map((t) => this.vocab.intern(t.text, t.kind));
+      const author = c.authorUsername.replace(/^@/, '').toLowerCase();
+      let authorId = this.authors.get(author);
+      if (authorId === undefined) this.authors.set(author, (authorId = this.authors.size));
+      const row = appendRow(this.columns, {
+        scores: {},
+        likes: c.likes,
+        isReply: c.parentId !== null,
+        hidden: c.hidden,
+        isCreator: c.authorIsCreator,
+        hasQuestion: hasQuestionMark(c.body),
+        hasMention: hasMention(c.body),
+        hasEmoji: tokens.some((t) => t.kind === 'emoji'),
+        postIndex: post.index,
+        authorId,
+        postedAt: Math.max(0, Math.floor(Date.parse(c.postedAt) / 1000) || 0),
+        tokens: ids,
+      });
+      this.commentIds[row] = c.id;
+      this.bodies[row] = c.body;
+      pending.rows.push(row);
+      pending.rowById.set(c.id, row);
+    }
+  }
+
+  addScores(post: PostEntry, dataVersion: number, comments: readonly ScoredComment[]): void {
+    const pending = post.pending;
+    if (!pending || pending.dataVersion !== dataVersion) return;
+    const nan = (v: number | null | undefined): number => (v === null || v === undefined ? Number.NaN : v);
+    for (const c of comments) {
+      const row = pending.rowById.get(c.commentId);
+      if (row === undefined) continue;
+      this.columns.sentiment[row] = nan(c.scores.sentiment);
+      this.columns.content[row] = nan(c.scores.content);
+      this.columns.topic[row] = nan(c.scores.topic);
+      this.columns.relevance[row] = nan(c.scores.relevance);
+      this.columns.consensus[row] = nan(c.scores.consensus);
+    }
+  }
+
+  /** The pending version becomes the one analyses read. Rows of the replaced version stay unused. */
+  completeVersion(post: PostEntry, dataVersion: number, topics: CreatorTopic[], messages: CreatorMessage[], at: string): ScoredVersion {
+    const pending = post.pending && post.pending.dataVersion === dataVersion ? post.pending : { rows: [] as number[] };
+    post.scored = { dataVersion, rows: Uint32Array.from(pending.rows), topics, messages, scoredAt: at, settings: { ...this.settings } };
+    post.pending = null;
+    return post.scored;
+  }
+}
+
+/** Every team's index. Vocabulary and author names are shared (interned once for all teams). */
+export class CommentIndex {
+  readonly vocab = new Vocabulary();
+  private readonly authors = new Map<string, number>();
+  private readonly teams = new Map<string, TeamIndex>();
+  private readonly postTeam = new Map<string, string>();
+
+  team(teamId: string): TeamIndex {
+    let team = this.teams.get(teamId);
+    if (!team) this.teams.set(teamId, (team = new TeamIndex(teamId, this.vocab, this.authors)));
+    return team;
+  }
+
+  findTeam(teamId: string): TeamIndex | undefined {
+    return this.teams.get(teamId);
+  }
+
+  registerPost(teamId: string, postId: string): void {
+    this.postTeam.set(postId, teamId);
+  }
+
+  postById(postId: string): { team: TeamIndex; post: PostEntry } | null {
+    const teamId = this.postTeam.get(postId);
+    const team = teamId ? this.teams.get(teamId) : undefined;
+    const post = team?.postsById.get(postId);
+    return team && post ? { team, post } : null;
+  }
+}

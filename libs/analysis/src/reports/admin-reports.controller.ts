@@ -1,0 +1,68 @@
+import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiError } from '@analyst/contracts';
+import { AdminTokenGuard, CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, type Clock, type IdGenerator } from '@analyst/platform';
+import { AnalysisService } from '../analyses/analysis.service';
+import { analysisSummary } from '../analyses/analysis-view';
+import type { AnalysisSavedInApp } from '../analyses/analyses.projector';
+
+const text = (v: unknown, name: string, max = 20_000): string => {
+  if (typeof v !== 'string' || v.trim() === '' || v.length > max) throw new ApiError(400, `${name} must be a non-empty string of at most ${max} characters`);
+  return v.trim();
+};
+
+/**
+ * The app backend stores what teammates write and save: reports on a campaign (listed under
+ * GET /analyses?kind=report) and saved analyses (GET /saved-analyses, GET /insights).
+ */
+@ApiExcludeController()
+@UseGuards(AdminTokenGuard)
+@Controller('admin/v1/teams/:teamId')
+export class AdminReportsController {
+  constructor(
+    private readonly analyses: AnalysisService,
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  @Post('reports')
+  @HttpCode(201)
+  async report(@Param('teamId') teamId: string, @Body() body: Record<string, unknown>) {
+    const doc = await this.analyses.saveReport({
+      teamId,
+      campaignId: text(body?.campaignId, 'campaignId', 200),
+      title: text(body?.title, 'title', 500),
+      summary: text(body?.summary, 'summary'),
+      savedBy: typeof body?.savedBy === 'string' ? body.savedBy : null,
+    });
+    return { data: { ...analysisSummary(doc), postIds: doc.postIds } };
+  }
+
+  @Post('saved-analyses')
+  @HttpCode(201)
+  async save(@Param('teamId') teamId: string, @Body() body: Record<string, unknown>) {
+    const savedId = this.ids.next('sa_');
+    const emails = Array.isArray(body?.inviteEmails) ? body.inviteEmails.filter((e): e is string => typeof e === 'string') : [];
+    const event: AnalysisSavedInApp = {
+      type: 'AnalysisSavedInApp',
+      data: {
+        savedId,
+        teamId,
+        name: text(body?.name, 'name', 500),
+        kind: text(body?.kind ?? 'snapshot', 'kind', 50),
+        analysisId: typeof body?.analysisId === 'string' ? body.analysisId : null,
+        savedBy: typeof body?.savedBy === 'string' ? body.savedBy : null,
+        payload: body?.payload ?? null,
+        shareToken: typeof body?.shareToken === 'string' ? body.shareToken : null,
+        inviteEmails: emails,
+        at: this.clock.now().toISOString(),
+      },
+    };
+    const decider = { initialState: () => null, evolve: (s: null) => s, decide: () => [event] };
+    const outcome = await this.runner.run(`saved-analysis-${savedId}`, decider, null, { correlationId: savedId, teamId });
+    await this.projections.waitFor(outcome.position);
+    return { data: { id: savedId, name: event.data.name, kind: event.data.kind, createdAt: event.data.at } };
+  }
+}
