@@ -8,6 +8,8 @@ import { PostIntake } from './adding/post-intake';
 import { ContentJobsController } from './http/content-jobs.controller';
 import { ContentController } from './http/content.controller';
 import { DEFAULT_INGEST_OPTIONS, INGEST_OPTIONS, type IngestOptions } from './ingest.tokens';
+import { TeamQueue } from './adding/team-queue';
+import { RefreshPostsHandler } from './refresh/refresh-posts.handler';
 import { JobReader } from './jobs/job-reader';
 import { CreditSettlementManager } from './pipeline/credit-settlement.manager';
 import { JobSettlementManager } from './pipeline/job-settlement.manager';
@@ -26,7 +28,9 @@ const SERVICES: Provider[] = [
   LedgerClient,
   CollectionsResolver,
   PostIntake,
+  TeamQueue,
   AddPostsHandler,
+  RefreshPostsHandler,
   JobReader,
   PostPipelineManager,
   CreditSettlementManager,
@@ -46,7 +50,7 @@ const SERVICES: Provider[] = [
     { provide: CONTENT_PROVIDER, useFactory: () => new SimulatedProvider() },
     { provide: COMMENT_SCORER, useFactory: () => defaultScorer() },
   ],
-  exports: [AddPostsHandler, JobReader],
+  exports: [AddPostsHandler, RefreshPostsHandler, JobReader],
 })
 export class IngestModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionService) {}
@@ -62,7 +66,7 @@ export class IngestModule implements OnModuleInit {
         { provide: CONTENT_PROVIDER, useFactory: () => provider ?? new SimulatedProvider() },
         { provide: COMMENT_SCORER, useFactory: () => scorer ?? defaultScorer() },
       ],
-      exports: [AddPostsHandler, JobReader],
+      exports: [AddPostsHandler, RefreshPostsHandler, JobReader],
     };
   }
 

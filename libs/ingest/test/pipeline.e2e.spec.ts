@@ -143,7 +143,7 @@ describe('duplicate delivery', () => {
     // 3 consumed: MAPs first (2), then 1 Ad Hoc
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 9, reserved: 0 });
     const first = await findPost(f.store, done.body.data.accepted[0].postId);
-    expect(first!.totalComments).toBe(Math.min(50, simulatedCommentCount(links[0])));
+    expect(first!.totalComments).toBe(Math.min(50, simulatedCommentCount(links[0])!));
     const stream = await f.events.readStream(`post-${first!.id}`);
     expect(stream.map((e) => e.type)).toEqual(['PostCreated', 'PostFetched', 'CommentsFetched', 'CommentsScored', 'PostScored']);
     const statement = await f.t.admin('GET', `/admin/v1/teams/${teamId}/ledger?limit=1000`);

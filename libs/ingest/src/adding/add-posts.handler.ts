@@ -11,13 +11,14 @@ import {
   type JobRequest,
   type RejectedEntry,
 } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, ID_GENERATOR, KeyedQueue, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
 import { findJob, findJobByFingerprint } from '../queries/jobs';
 import { CollectionsResolver } from './collections-resolver';
 import type { AddPostsBody, ContentOptionsDto } from './content-request.dto';
 import { PostIntake, type LinkCandidate } from './post-intake';
 import { requestFingerprint } from './request-fingerprint';
 import type { Requester } from './requester';
+import { TeamQueue } from './team-queue';
 
 export interface AddOutcome {
   job: ContentJob;
@@ -50,13 +51,10 @@ export function expiresAt(createdAt: Date): string {
 }
 
 /**
- * POST /content/posts/add, the spec's eight steps in order. Requests of one team run one at a time
- * in this process, so dedupe and the replay check see every earlier request of the team.
+ * POST /content/posts/add, the spec's eight steps in order, one request of a team at a time.
  */
 @Injectable()
 export class AddPostsHandler {
-  private readonly perTeam = new KeyedQueue();
-
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
@@ -65,14 +63,11 @@ export class AddPostsHandler {
     private readonly projections: ProjectionService,
     private readonly collections: CollectionsResolver,
     private readonly intake: PostIntake,
+    private readonly teams: TeamQueue,
   ) {}
 
-  async add(requester: Requester, body: AddPostsBody): Promise<AddOutcome> {
-    let outcome: AddOutcome | undefined;
-    await this.perTeam.push(requester.teamId, async () => {
-      outcome = await this.addNow(requester, body);
-    });
-    return outcome!;
+  add(requester: Requester, body: AddPostsBody): Promise<AddOutcome> {
+    return this.teams.run(requester.teamId, () => this.addNow(requester, body));
   }
 
   private async addNow(requester: Requester, body: AddPostsBody): Promise<AddOutcome> {
