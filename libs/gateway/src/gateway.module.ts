@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { READ_STORE, type MongoReadStore, type ReadStore } from '@analyst/platform';
 import { APP_GUARD } from '@nestjs/core';
 import { AdminKeysController } from './admin/admin-keys.controller';
 import { AdminTeamsController } from './admin/admin-teams.controller';
@@ -8,6 +9,7 @@ import { IdentityCache } from './identity/identity-cache';
 import { IdentityService } from './identity/identity.service';
 import { GatewayHooks } from './limits/gateway-hooks';
 import { LIMITER_STORE, MemoryLimiterStore } from './limits/limiter-store';
+import { MongoLimiterStore } from './limits/mongo-limiter-store';
 import { RateLimitService } from './limits/rate-limit.service';
 import { MeController } from './public/me.controller';
 import { TeamController } from './public/team.controller';
@@ -32,4 +34,18 @@ import { UsageRecorder } from './usage/usage-recorder';
   ],
   exports: [IdentityService, RateLimitService, GatewayPipeline, UsageRecorder],
 })
-export class GatewayModule {}
+export class GatewayModule {
+  /** The gateway of the distributed topology: rate counters in MongoDB, shared by every replica. */
+  static distributed(): DynamicModule {
+    return {
+      module: GatewayModule,
+      providers: [
+        {
+          provide: LIMITER_STORE,
+          useFactory: (store: ReadStore) => MongoLimiterStore.connect((store as MongoReadStore).database),
+          inject: [READ_STORE],
+        },
+      ],
+    };
+  }
+}

@@ -32,3 +32,4 @@ export * from './kafka/kafka-bus';
 export * from './kafka/kafka-log';
 export * from './esdb/esdb-event-store';
 export * from './relay/relay-lease';
+export * from './nest/run-service';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { HealthController } from './health.controller';
@@ -18,6 +18,8 @@ export class ObservabilityModule {
       imports: [
         TerminusModule.forRoot({ logger: false }),
         LoggerModule.forRoot({
+          // path-to-regexp v8 syntax for "every route" (the default '*' draws a deprecation warning).
+          forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
           pinoHttp: {
             level: options.level,
             base: { service: options.service },

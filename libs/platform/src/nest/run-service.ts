@@ -1,0 +1,49 @@
+import type { Provider } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ConfigError, loadConfig, type AnalystConfig } from '../config/analyst-config';
+import { createHttpApp } from './http-app';
+import { ObservabilityModule } from './observability.module';
+import { PlatformModule, type PlatformOverrides } from './platform.module';
+
+export interface ServiceDefinition {
+  /** Default for ANALYST_SERVICE: consumer groups, client id, checkpoint names, log label. */
+  service: string;
+  imports: (config: AnalystConfig) => unknown[];
+  providers?: Provider[];
+  platform?: PlatformOverrides;
+  /** Runs after the app initialised (read models caught up) and before it takes traffic. */
+  beforeListen?: (app: NestFastifyApplication, config: AnalystConfig) => Promise<void>;
+}
+
+/**
+ * Entry point of one service of the distributed topology: validated configuration (exit 2 on a bad
+ * setting), the platform on Kafka/MongoDB/EventStoreDB, health, metrics, structured logs, and a
+ * graceful SIGTERM (Nest closes consumers, which commit what they handled, then the stores).
+ */
+export async function runService(definition: ServiceDefinition): Promise<NestFastifyApplication> {
+  let config: AnalystConfig;
+  try {
+    config = loadConfig({ ...process.env, ANALYST_SERVICE: process.env.ANALYST_SERVICE ?? definition.service });
+    if (config.ANALYST_MODE !== 'distributed') {
+      throw new ConfigError(`ANALYST_MODE: apps/${definition.service} runs only in the distributed topology (use npm start for standalone)`);
+    }
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
+  class ServiceRootModule {}
+  Module({
+    imports: [
+      PlatformModule.forRoot(config, definition.platform),
+      ObservabilityModule.forRoot({ service: config.ANALYST_SERVICE, level: config.LOG_LEVEL }),
+      ...(definition.imports(config) as never[]),
+    ],
+    providers: definition.providers ?? [],
+  })(ServiceRootModule);
+  const app = await createHttpApp(ServiceRootModule);
+  await definition.beforeListen?.(app, config);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  new Logger('Service').log(`${config.ANALYST_SERVICE} listening on ${config.HOST}:${config.PORT}`);
+  return app;
+}
