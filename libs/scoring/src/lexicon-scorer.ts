@@ -1,0 +1,270 @@
+import type { CommentScorer, FetchedComment, PostScoring, ProviderPost, ScoredComment } from '@analyst/contracts';
+import { AGREE, CLAUSE, CREATOR_WORDS, DISAGREE, HOSTILE, NEGATED_AGREE, SPAM, TAKE } from './comment-signals';
+import { extractCreatorSide, type CreatorSide } from './creator-topics';
+import { replaceEmoji } from './emoji';
+import { contentStems, words } from './text';
+import { compoundToScore, vaderCompound } from './vader';
+
+export const SCORER_NAME = 'analyst-lexicon';
+export const SCORER_VERSION = '1.0.0';
+
+/** Neutral band of VADER's compound (the reference tool's own threshold). */
+const NEUTRAL_COMPOUND = 0.05;
+
+/** What one pass over a comment's text finds. */
+interface Reading {
+  compound: number;
+  /** Mean compound of the clauses about the creator / post, and about the topics; null when none. */
+  creatorCompound: number | null;
+  topicCompound: number | null;
+  topicIndex: number | null;
+  ownRelevance: number;
+  spam: boolean;
+  agree: boolean;
+  disagree: boolean;
+  hostile: boolean;
+  negatedAgree: boolean;
+}
+
+interface PostContext {
+  side: CreatorSide;
+  creatorTokens: Set<string>;
+  mention: string;
+  /** Topic stem → indices of the topics holding it. */
+  topicOfStem: Map<string, number[]>;
+  topicStems: Set<string>;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+function clampScore(x: number): number {
+  return x < 1 ? 1 : x > 10 ? 10 : x;
+}
+
+function refersToCreator(tokens: readonly string[], lower: string, ctx: PostContext): boolean {
+  for (const t of tokens) if (CREATOR_WORDS.has(t) || ctx.creatorTokens.has(t)) return true;
+  return lower.includes(ctx.mention) || TAKE.test(lower);
+}
+
+function refersToTopic(stems: readonly string[], ctx: PostContext): boolean {
+  for (const s of stems) if (ctx.topicStems.has(s)) return true;
+  return false;
+}
+
+/**
+ * LexiconScorer: VADER (emoji-aware) sentiment, split into content (clauses about the creator or post)
+ * and topic (clauses about the post's topics); relevance from stemmed overlap with the post;
+ * consensus from how replies and parents react to each other. Rules are in the README.
+ */
+export class LexiconScorer implements CommentScorer {
+  readonly name = SCORER_NAME;
+  readonly version = SCORER_VERSION;
+
+  scorePost(post: ProviderPost, comments: FetchedComment[]): PostScoring {
+    const side = extractCreatorSide(post);
+    const ctx = this.context(post, side);
+    const readings = comments.map((c) => this.read(c.body, ctx));
+    const indexById = new Map<string, number>();
+    comments.forEach((c, i) => indexById.set(c.id, i));
+    const parentOf = comments.map((c) => (c.parentId === null ? -1 : (indexById.get(c.parentId) ?? -1)));
+
+    // Stance of each reply toward its parent, -1 (fighting) .. 1 (agreeing).
+    const stance = comments.map((c, i) => (parentOf[i] < 0 ? 0 : replyStance(readings[i], readings[parentOf[i]], c.authorIsCreator)));
+    const replySum = new Float64Array(comments.length);
+    const replyCount = new Uint32Array(comments.length);
+    parentOf.forEach((p, i) => {
+      if (p >= 0) {
+        replySum[p] += stance[i];
+        replyCount[p]++;
+      }
+    });
+    const likesRef = likesReference(comments);
+    const scorer = { name: this.name, version: this.version };
+
+    const scored: ScoredComment[] = comments.map((c, i) => {
+      const r = readings[i];
+      const parent = parentOf[i];
+      const relevance = parent >= 0 && !r.spam && r.topicIndex === null ? Math.min(7, (r.ownRelevance + readings[parent].ownRelevance) / 2) : r.ownRelevance;
+      const { content, topic } = this.contentAndTopic(r, relevance, side);
+      const likes = Math.min(1, Math.log1p(Math.max(0, c.likes)) / Math.log1p(likesRef));
+      const consensus = consensusScore(replyCount[i] ? replySum[i] / replyCount[i] : null, replyCount[i], parent >= 0 ? stance[i] : null, likes);
+      const engaged = r.topicIndex !== null && (Math.abs(r.topicCompound ?? 0) >= NEUTRAL_COMPOUND || r.agree || r.disagree);
+      return {
+        commentId: c.id,
+        scores: {
+          sentiment: round2(compoundToScore(r.compound)),
+          content: content === null ? null : round2(content),
+          topic: topic === null ? null : round2(topic),
+          relevance: round2(clampScore(relevance)),
+          consensus: round2(clampScore(consensus)),
+        },
+        topicIndex: r.topicIndex,
+        messageIndex: engaged ? side.messageIndexByTopic[r.topicIndex!] : null,
+        scorer,
+      };
+    });
+    return { topics: side.topics.map(({ title, description }) => ({ title, description })), messages: side.messages, comments: scored };
+  }
+
+  private context(post: ProviderPost, side: CreatorSide): PostContext {
+    const creatorTokens = new Set(words(post.creator.username));
+    const first = words(post.creator.name)[0];
+    if (first && first.length >= 3) creatorTokens.add(first);
+    const topicOfStem = new Map<string, number[]>();
+    side.topics.forEach((t, i) => {
+      for (const s of t.stems) topicOfStem.set(s, [...(topicOfStem.get(s) ?? []), i]);
+    });
+    return { side, creatorTokens, mention: `@${post.creator.username.toLowerCase()}`, topicOfStem, topicStems: new Set(topicOfStem.keys()) };
+  }
+
+  private read(body: string, ctx: PostContext): Reading {
+    const lower = body.toLowerCase();
+    const text = replaceEmoji(body);
+    // Words of the comment itself: emoji names feed sentiment only, never relevance or targets.
+    const tokens = words(body);
+    const stems = contentStems(tokens);
+    const compound = vaderCompound(text);
+    const spam = SPAM.test(lower);
+    // "my channel" in a promotion is the spammer's channel, not the creator's.
+    const toCreator = !spam && refersToCreator(tokens, lower, ctx);
+    const toTopic = refersToTopic(stems, ctx);
+
+    let creatorCompound = toCreator ? compound : null;
+    let topicCompound = toTopic ? compound : null;
+    if (toCreator && toTopic) {
+      const clauses = text.split(CLAUSE);
+      if (clauses.length > 1) {
+        let sc = 0, nc = 0, st = 0, nt = 0;
+        for (const clause of clauses) {
+          const ct = words(clause);
+          if (ct.length === 0) continue;
+          // Clause text has emoji names spelled out; they are not creator or topic words, so matching stays the same.
+          const cr = refersToCreator(ct, clause.toLowerCase(), ctx);
+          const tr = refersToTopic(contentStems(ct), ctx);
+          if (!cr && !tr) continue;
+          const c = vaderCompound(clause);
+          if (cr) {
+            sc += c;
+            nc++;
+          }
+          if (tr) {
+            st += c;
+            nt++;
+          }
+        }
+        creatorCompound = nc ? sc / nc : creatorCompound;
+        topicCompound = nt ? st / nt : topicCompound;
+      }
+    }
+
+    // Topic engaged with: the one whose stems the comment uses most (first on ties).
+    let topicIndex: number | null = null;
+    let matchedTopicStems = 0;
+    let matchedPostStems = 0;
+    if (stems.length) {
+      const hits = new Map<number, number>();
+      const distinct = new Set(stems);
+      for (const s of distinct) {
+        const topics = ctx.topicOfStem.get(s);
+        if (topics) {
+          matchedTopicStems++;
+          for (const t of topics) hits.set(t, (hits.get(t) ?? 0) + 1);
+        } else if (ctx.side.postStems.has(s)) matchedPostStems++;
+      }
+      let best = 0;
+      for (const [t, n] of hits) {
+        if (n > best || (n === best && topicIndex !== null && t < topicIndex)) {
+          best = n;
+          topicIndex = t;
+        }
+      }
+    }
+
+    let ownRelevance: number;
+    if (spam) ownRelevance = 1.5;
+    else {
+      const base = toCreator ? 5.2 : matchedTopicStems + matchedPostStems === 0 && stems.length >= 3 ? 2.5 : 4;
+      ownRelevance = base + 1.6 * matchedTopicStems + 0.9 * matchedPostStems;
+    }
+    return {
+      compound,
+      creatorCompound,
+      topicCompound,
+      topicIndex,
+      ownRelevance,
+      spam,
+      agree: AGREE.test(lower),
+      disagree: DISAGREE.test(lower),
+      hostile: HOSTILE.test(lower),
+      negatedAgree: NEGATED_AGREE.test(lower),
+    };
+  }
+
+  /**
+   * content / topic: the side(s) a comment targets get their clauses' sentiment. A comment that targets
+   * neither reacts to the post as a whole: both take its overall sentiment. Targeting only the topic,
+   * its content is its agreement with the creator's message on that topic (same score when the creator
+   * supports it, mirrored 11 - x when the creator criticizes it, overall sentiment when the post explains).
+   * Targeting only the creator, topic takes the overall sentiment. An off-topic comment (relevance < 3)
+   * has no signal for a side it does not target: null.
+   */
+  private contentAndTopic(r: Reading, relevance: number, side: CreatorSide): { content: number | null; topic: number | null } {
+    const overall = compoundToScore(r.compound);
+    const offTopic = relevance < 3;
+    const creator = r.creatorCompound === null ? null : compoundToScore(r.creatorCompound);
+    const topic = r.topicCompound === null ? null : compoundToScore(r.topicCompound);
+    if (creator === null && topic === null) return offTopic ? { content: null, topic: null } : { content: overall, topic: overall };
+    if (creator !== null && topic !== null) return { content: creator, topic };
+    if (topic !== null) {
+      if (offTopic) return { content: null, topic };
+      const m = r.topicIndex === null ? null : side.messageIndexByTopic[r.topicIndex];
+      const stance = m === null ? null : side.messages[m].stance;
+      return { content: stance === 'supports' ? topic : stance === 'criticizes' ? 11 - topic : overall, topic };
+    }
+    return { content: creator, topic: offTopic ? null : overall };
+  }
+}
+
+/** A reply's reaction to its parent: explicit markers first, then sentiment alignment. */
+function replyStance(reply: Reading, parent: Reading, byCreator: boolean): number {
+  if (reply.hostile) return -1;
+  if (reply.negatedAgree) return -0.8;
+  // An explicit agreement wins over a disagreement marker ("Agreed, that's not how it works" sides with the parent).
+  if (reply.agree) return 0.9;
+  if (reply.disagree) return -0.8;
+  if (byCreator && reply.compound >= 0) return 0.5;
+  const rc = reply.compound;
+  const pc = parent.compound;
+  if (Math.abs(rc) < NEUTRAL_COMPOUND) return 0.1;
+  if (Math.abs(pc) < NEUTRAL_COMPOUND) return rc > 0 ? 0.4 : -0.3;
+  return Math.sign(rc) === Math.sign(pc) ? 0.4 : -0.5;
+}
+
+/**
+ * Consensus 1-10. A comment with replies and/or a parent: weighted mean of the mean stance of its replies
+ * (weight 1.5 + 0.5 per reply, at most 3), its own stance toward its parent (1.5) and its likes (0.5, as
+ * 0..0.6), mapped by 5.5 + 4.5 x. A lone comment (no replies, no parent): 5 + 2 × likes, i.e. 5 to 7.
+ */
+function consensusScore(replyMean: number | null, replies: number, ownStance: number | null, likes: number): number {
+  if (replyMean === null && ownStance === null) return 5 + 2 * likes;
+  let sum = 0.5 * 0.6 * likes;
+  let weight = 0.5;
+  if (replyMean !== null) {
+    const w = Math.min(3, 1.5 + 0.5 * replies);
+    sum += w * replyMean;
+    weight += w;
+  }
+  if (ownStance !== null) {
+    sum += 1.5 * ownStance;
+    weight += 1.5;
+  }
+  return 5.5 + 4.5 * (sum / weight);
+}
+
+/** Likes that count as "a lot" on this post: the 95th percentile, at least 10. */
+function likesReference(comments: FetchedComment[]): number {
+  if (comments.length === 0) return 10;
+  const likes = comments.map((c) => c.likes).sort((a, b) => a - b);
+  return Math.max(10, likes[Math.floor(0.95 * (likes.length - 1))]);
+}
