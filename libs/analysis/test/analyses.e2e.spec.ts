@@ -1,0 +1,249 @@
+import { analysisTest, type SeedComment } from './analysis-fixture';
+
+const day = (d: number) => `2026-03-0${d}T10:00:00.000Z`;
+const many = (n: number, c: SeedComment): SeedComment[] => Array.from({ length: n }, () => ({ ...c }));
+
+describe('POST /analyses and reads (issue 7)', () => {
+  let f: Awaited<ReturnType<typeof analysisTest>>;
+  let key: string;
+  let teamId: string;
+
+  beforeAll(async () => {
+    f = await analysisTest();
+    ({ teamId, key } = await f.team());
+    await f.collection(teamId, 'col_camp', 'campaign');
+    await f.collection(teamId, 'col_group', 'group', 'col_camp');
+    await f.posts(teamId, [
+      {
+        id: 'p1', postedAt: day(1), collectionIds: ['col_camp'], tags: ['launch'], username: 'alpha',
+        comments: [
+          { s: 9, body: 'love the battery 😍', likes: 10, author: 'ann' },
+          { s: 2, body: 'battery died fast?', author: 'bob' },
+          { s: 6, body: 'ok I guess', reply: true, author: 'cat' },
+          { s: 9, body: 'hidden rant', hidden: true },
+        ],
+      },
+      {
+        id: 'p2', postedAt: day(2), collectionIds: ['col_group'], tags: ['Review'], platform: 'tiktok', username: 'beta',
+        comments: [{ s: 8, body: 'great camera', author: 'dan', creator: true }, { s: 4, body: 'too pricey for me', author: 'eve' }],
+      },
+      { id: 'p3', postedAt: day(3), username: 'alpha', comments: many(4, { s: 1, body: 'awful' }) },
+      { id: 'p4', postedAt: day(4), unscored: true, comments: [{ s: 5 }] },
+    ]);
+  });
+  afterAll(() => f.close());
+
+  it('201 ready snapshot over a campaign with its nested group; every field; shareOfComments = matched/total', async () => {
+    const res = await f.post('/analyses', key, { selection: { collectionId: 'col_camp' }, filters: { sentiment: ['positive'] }, include: ['wordCloud', 'emojiCloud'] });
+    expect(res.status).toBe(201);
+    const a = res.body.data;
+    expect(a).toMatchObject({ kind: 'snapshot', status: 'ready', postCount: 2, postIds: ['p2', 'p1'], selectionTruncated: false, comments: { path: `/analyses/${a.id}/comments` } });
+    expect(a.id).toMatch(/^an_/);
+    expect(a.selection).toEqual({ type: 'collection', collectionId: 'col_camp', status: 'complete' });
+    expect(a.filters).toEqual({ sentiment: ['positive'] });
+    // visible comments: p1 3 (one hidden), p2 2 → 5; positive (>= 7.5): 9 (p1), 8 (p2)
+    expect(a.scope).toEqual({ postCount: 2, totalComments: 5, matchedComments: 2, matchedPosts: 2, shareOfComments: 0.4, shareOfContent: 1 });
+    // v3: the 9 has the most likes (weight 5), the 8 none (weight 1): sentiment (45 + 8) / 6 = 8.83;
+    // relevance and consensus unweighted (9 + 8) / 2 = 8.5; service 0.6 × 8.833 + 0.2 × 8.5 × 2 = 8.7
+    expect(a.commentAnalysis.scores).toEqual({ scoreVersion: 3, serviceScore: 8.7, sentiment: 8.83, relevance: 8.5, consensus: 8.5, content: 8.83, topic: 8.83 });
+    expect(a.commentAnalysis.mix.sentiment).toEqual({ positivePercent: 100, leanPositivePercent: 0, neutralPercent: 0, leanNegativePercent: 0, negativePercent: 0 });
+    expect(a.commentAnalysis.totalComments).toBe(2);
+    expect(a.commentAnalysis.completeness).toBe('full');
+    expect(a.commentAnalysis.notableComments).toEqual([{ postId: 'p1', commentId: 'p1-c0' }, { postId: 'p2', commentId: 'p2-c0' }]);
+    expect(a.commentAnalysis.emojiCloud).toEqual([{ emoji: '😍', value: 1, avgSentiment: 9, sentimentCategory: 'positive', mentionPercentage: 50 }]);
+    expect(a.commentAnalysis.wordCloud.map((w: any) => w.text)).toEqual(expect.arrayContaining(['love', 'battery', 'great', 'camera']));
+    expect(a.content).toMatchObject({ postCount: 2, postsTruncated: false, topics: [{ title: 'Battery', description: null, postCount: 2 }], scores: { content: 8.83, topic: 8.83 } });
+    expect(a.content.posts).toEqual([
+      { id: 'p2', platform: 'tiktok', creator: { username: 'beta' }, matchedComments: 1 },
+      { id: 'p1', platform: 'youtube', creator: { username: 'alpha' }, matchedComments: 1 },
+    ]);
+    expect(res.body.meta).toEqual({ status: 'ready' });
+    const again = await f.get(`/analyses/${a.id}`, key);
+    expect(again.body.data).toEqual(a);
+  });
+
+  it.each<[string, unknown, unknown, number, number]>([
+    ['post filters (account)', { posts: { account: '@alpha' } }, undefined, 2, 7],
+    ['post filters (platform list, tag case-insensitive)', { posts: { platform: ['tiktok'], tag: '#review' } }, undefined, 1, 2],
+    ['collection + filters', { collectionId: 'col_camp', posts: { platform: 'youtube' } }, undefined, 1, 3],
+    ['explicit ids', { postIds: ['p1', 'p3'] }, undefined, 2, 7],
+    ['status all takes the unscored post too', { posts: { status: 'all' } }, undefined, 4, 9],
+    ['keywords any', { postIds: ['p1', 'p2', 'p3'] }, { keywords: ['battery', 'camera'] }, 3, 9],
+    ['keywords all', { postIds: ['p1', 'p2'] }, { keywords: ['battery', 'love'], keywordMatch: 'all' }, 2, 5],
+    ['excludeKeywords', { postIds: ['p1', 'p2'] }, { excludeKeywords: ['battery'] }, 2, 5],
+    ['usernames with @', { postIds: ['p1', 'p2'] }, { usernames: ['@ann', 'eve'] }, 2, 5],
+    ['excludeUsernames', { postIds: ['p1', 'p2'] }, { excludeUsernames: ['ann'] }, 2, 5],
+    ['creator only', { postIds: ['p1', 'p2'] }, { creator: 'only' }, 2, 5],
+    ['replies exclude', { postIds: ['p1'] }, { replies: 'exclude' }, 1, 3],
+    ['questions only', { postIds: ['p1'] }, { questions: 'only' }, 1, 3],
+    ['emoji only', { postIds: ['p1'] }, { emoji: 'only' }, 1, 3],
+    ['mentions only', { postIds: ['p1'] }, { mentions: 'only' }, 1, 3],
+    ['minLikes', { postIds: ['p1'] }, { minLikes: 5 }, 1, 3],
+    ['relevance label on_topic', { postIds: ['p1', 'p2'] }, { relevance: ['on_topic'] }, 2, 5],
+    ['consensus label fighting', { postIds: ['p1', 'p2', 'p3'] }, { consensus: ['fighting'] }, 3, 9],
+    ['since/until', { postIds: ['p1', 'p2', 'p3'] }, { since: day(2), until: day(2) }, 3, 9],
+  ])('selection and filter: %s', async (_name, selection, filters, postCount, totalComments) => {
+    const res = await f.post('/analyses', key, { selection, ...(filters ? { filters } : {}) });
+    expect(res.status).toBe(201);
+    expect(res.body.data.postCount).toBe(postCount);
+    expect(res.body.data.scope.totalComments).toBe(totalComments);
+    const matched = res.body.data.scope.matchedComments;
+    expect(res.body.data.scope.shareOfComments).toBeCloseTo(matched / totalComments, 10);
+    expect(res.body.data.commentAnalysis.totalComments).toBe(matched);
+  });
+
+  it('filter matches: exact counts per filter', async () => {
+    const matched = async (filters: unknown) => (await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2', 'p3'] }, filters })).body.data.scope.matchedComments;
+    expect(await matched({ keywords: ['battery'] })).toBe(2);
+    expect(await matched({ keywords: ['battery', 'love'], keywordMatch: 'all' })).toBe(1);
+    expect(await matched({ usernames: ['@ann', 'eve'] })).toBe(2);
+    expect(await matched({ creator: 'only' })).toBe(1);
+    expect(await matched({ replies: 'only' })).toBe(1);
+    expect(await matched({ questions: 'only' })).toBe(1);
+    expect(await matched({ emoji: 'only' })).toBe(1);
+    expect(await matched({ minLikes: 5 })).toBe(1);
+    expect(await matched({ sentiment: ['negative'] })).toBe(5); // 2 in p1, 1 x4 in p3
+    expect(await matched({ consensus: ['fighting'] })).toBe(5);
+    expect(await matched({ since: day(2), until: day(2) })).toBe(2);
+    const keyword = await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2'] }, search: { query: 'camera', mode: 'keyword' } });
+    expect(keyword.status).toBe(201);
+    expect(keyword.body.data).toMatchObject({ kind: 'search', status: 'ready', filters: { keywords: ['camera'] } });
+    expect(keyword.body.data.scope.matchedComments).toBe(1);
+  });
+
+  it.each<[string, unknown]>([
+    ['empty selection', { selection: { posts: { account: 'nobody' } } }],
+    ['no selection', {}],
+    ['postIds combined', { selection: { postIds: ['p1'], collectionId: 'col_camp' } }],
+    ['unknown bucket', { selection: { postIds: ['p1'] }, filters: { sentiment: ['great'] } }],
+    ['unknown filter', { selection: { postIds: ['p1'] }, filters: { mood: 'x' } }],
+    ['bad presence', { selection: { postIds: ['p1'] }, filters: { creator: 'yes' } }],
+    ['too many keywords', { selection: { postIds: ['p1'] }, filters: { keywords: Array.from({ length: 51 }, (_, i) => `k${i}`) } }],
+    ['bad include', { selection: { postIds: ['p1'] }, include: ['topics'] }],
+    ['bad date', { selection: { postIds: ['p1'] }, filters: { since: 'yesterday' } }],
+    ['negative minLikes', { selection: { postIds: ['p1'] }, filters: { minLikes: -1 } }],
+  ])('400 for %s, nothing created', async (_name, body) => {
+    const before = (await f.get('/analyses?limit=100', key)).body.data.length;
+    const res = await f.post('/analyses', key, body);
+    expect(res.status).toBe(400);
+    expect(typeof res.body.error.message).toBe('string');
+    expect((await f.get('/analyses?limit=100', key)).body.data.length).toBe(before);
+  });
+
+  it('changing the team scoreVersion changes the next analysis without rescoring', async () => {
+    const body = { selection: { postIds: ['p1'] } };
+    const v3 = (await f.post('/analyses', key, body)).body.data.commentAnalysis.scores;
+    await f.t.admin('PUT', `/admin/v1/teams/${teamId}/analysis-settings`, { scoreVersion: 1, engagementWeight: 1 });
+    const v1 = (await f.post('/analyses', key, body)).body.data.commentAnalysis.scores;
+    // v1: plain mean of 9, 2, 6 = 5.67. v3: weights 5 (most likes), 1, and the reply 1 (under its
+    // pool cap 0.5 × 6): (45 + 2 + 6) / 7 = 7.57, but 1 of 3 below 3 caps it at 7 - 1.5 × (1/3 - 0.25) / 0.25 = 6.5
+    expect(v1.scoreVersion).toBe(1);
+    expect(v1.sentiment).toBe(5.67);
+    expect(v3.scoreVersion).toBe(3);
+    expect(v3.sentiment).toBe(6.5);
+    await f.t.admin('PUT', `/admin/v1/teams/${teamId}/analysis-settings`, { scoreVersion: 3, engagementWeight: 1 });
+  });
+
+  it('GET /posts/{id}/analysis is materialized at scoring; metrics 404 until scored', async () => {
+    const res = await f.get('/posts/p1/analysis', key);
+    expect(res.status).toBe(200);
+    expect(res.body.data.commentAnalysis.totalComments).toBe(3);
+    expect(res.body.data.commentAnalysis.scores.scoreVersion).toBe(3);
+    expect(res.body.data.comments).toEqual({ path: '/posts/p1/analysis/comments' });
+    const pending = await f.get('/posts/p4/analysis', key);
+    expect(pending.body.data.commentAnalysis).toMatchObject({ totalComments: 0, completeness: 'unavailable', notableComments: [], wordCloud: [] });
+    expect((await f.get('/posts/p4/metrics', key)).body.error.code).toBe('metrics_not_available');
+    const metrics = await f.get('/posts/p1/metrics', key);
+    expect(metrics.body.data.daily).toHaveLength(1);
+    expect(metrics.body.data.totals.comments).toBe(3);
+    expect(Object.keys(metrics.body.data.totals.mix).sort()).toEqual(['consensus', 'content', 'relevance', 'sentiment', 'topic']);
+    expect((await f.get('/posts/nope/analysis', key)).status).toBe(404);
+  });
+
+  it('GET /posts: default complete, status widening, filters, meta.filters, cursor paging, 400s', async () => {
+    const ids = async (q: string) => (await f.get(`/posts${q}`, key)).body.data.map((p: any) => p.id);
+    expect(await ids('')).toEqual(['p3', 'p2', 'p1']);
+    expect(await ids('?status=all')).toEqual(['p4', 'p3', 'p2', 'p1']);
+    expect(await ids('?status=pending')).toEqual(['p4']);
+    expect(await ids('?platform=tiktok,youtube&account=alpha')).toEqual(['p3', 'p1']);
+    expect(await ids('?tag=%23LAUNCH')).toEqual(['p1']);
+    expect(await ids(`?posted_since=${day(2)}&posted_until=${day(3)}`)).toEqual(['p3', 'p2']);
+    expect(await ids('?collection_id=col_camp')).toEqual(['p2', 'p1']);
+    expect(await ids('?min_negative_percent=50')).toEqual(['p3']);
+    expect(await ids('?max_negative_percent=40&min_positive_percent=30')).toEqual(['p2', 'p1']);
+    expect(await ids('?min_score=5')).toEqual(['p2', 'p1']);
+    expect(await ids('?link=https://www.youtube.com/watch?v=p2')).toEqual(['p2']);
+    const page1 = await f.get('/posts?limit=2&status=all', key);
+    expect(page1.body.meta).toMatchObject({ hasMore: true, filters: { status: 'all' } });
+    const page2 = await f.get(`/posts?limit=2&status=all&cursor=${page1.body.meta.nextCursor}`, key);
+    expect(page2.body.data.map((p: any) => p.id)).toEqual(['p2', 'p1']);
+    expect(page2.body.meta.hasMore).toBe(false);
+    for (const bad of ['posted_since=soon', 'min_score=11', 'min_score=8&max_score=2', 'min_neutral_percent=70&max_neutral_percent=10', 'limit=0', 'limit=101', 'status=done', 'cursor=zzz']) {
+      const res = await f.get(`/posts?${bad}`, key);
+      expect([bad, res.status]).toEqual([bad, 400]);
+    }
+  });
+
+  it('collections: list, one, posts of a campaign include nested groups', async () => {
+    const list = await f.get('/collections', key);
+    expect(list.body.data.map((c: any) => [c.id, c.type, c.parentId, c.postCount])).toEqual(
+      expect.arrayContaining([['col_camp', 'campaign', null, 2], ['col_group', 'group', 'col_camp', 1]]),
+    );
+    expect((await f.get('/collections/col_group', key)).body.data).toMatchObject({ id: 'col_group', postCount: 1 });
+    const posts = await f.get('/collections/col_camp/posts', key);
+    expect(posts.body.data.map((p: any) => p.id)).toEqual(['p2', 'p1']);
+    expect(posts.body.meta.filters).toMatchObject({ collectionId: 'col_camp', status: 'complete' });
+    expect((await f.get('/collections/col_none', key)).status).toBe(404);
+  });
+
+  it('202 for an AI search: queued → running (phase, percent) → ready, with Location and Retry-After', async () => {
+    f.analyses.paused = true;
+    const res = await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2', 'p3'] }, search: { query: 'battery', minRelevance: 0.1 } });
+    expect(res.status).toBe(202);
+    const id = res.body.data.id;
+    expect(res.headers.location).toBe(`/analyst/v1/analyses/${id}`);
+    expect(res.headers['retry-after']).toBe('3');
+    expect(res.body.data).toMatchObject({ kind: 'search', status: 'queued', pollAfterMs: 3000, progress: { phase: 'queued', percent: 0 } });
+    expect(res.body.meta).toEqual({ status: 'queued', pollAfterMs: 3000 });
+    let seen: any;
+    await f.analyses.runJob(id, {
+      beforeRollup: async () => {
+        seen = (await f.get(`/analyses/${id}`, key)).body;
+      },
+    });
+    expect(seen.data).toMatchObject({ status: 'running', progress: { phase: 'rolling_up', percent: 90 }, pollAfterMs: 3000 });
+    const done = await f.get(`/analyses/${id}`, key);
+    expect(done.body.data.status).toBe('ready');
+    expect(done.body.data.progress).toBeUndefined();
+    // "battery" occurs in two p1 comments
+    expect(done.body.data.scope).toMatchObject({ totalComments: 9, matchedComments: 2, matchedPosts: 1 });
+    f.analyses.paused = false;
+  });
+
+  it('lists newest first with kind filter, including reports; expiry after 7 days is 404', async () => {
+    const report = await f.t.admin('POST', `/admin/v1/teams/${teamId}/reports`, { campaignId: 'col_camp', title: 'Launch recap', summary: 'People love the battery.' });
+    expect(report.status).toBe(201);
+    expect(report.body.data).toMatchObject({ kind: 'report', postCount: 2 });
+    const reports = await f.get('/analyses?kind=report', key);
+    expect(reports.body.data.map((r: any) => [r.kind, r.title])).toEqual([['report', 'Launch recap']]);
+    const searches = await f.get('/analyses?kind=search&limit=1', key);
+    expect(searches.body.data).toHaveLength(1);
+    expect(searches.body.data[0].kind).toBe('search');
+    expect((await f.get('/analyses?kind=weird', key)).status).toBe(400);
+    const snap = (await f.post('/analyses', key, { selection: { postIds: ['p1'] } })).body.data.id;
+    f.clock.advance(7 * 24 * 3600 * 1000);
+    expect((await f.get(`/analyses/${snap}`, key)).status).toBe(404);
+    expect((await f.get('/analyses', key)).body.data.map((r: any) => r.kind)).toEqual(['report']);
+  });
+
+  it('saved analyses are sanitized; GET /insights returns the saved payload', async () => {
+    const saved = await f.t.admin('POST', `/admin/v1/teams/${teamId}/saved-analyses`, { name: 'Q1', kind: 'snapshot', payload: { score: 7 }, shareToken: 'tok', inviteEmails: ['a@b.c'] });
+    expect(saved.status).toBe(201);
+    const list = await f.get('/saved-analyses', key);
+    expect(list.body.data).toHaveLength(1);
+    expect(JSON.stringify(list.body.data)).not.toMatch(/tok|a@b\.c|payload/);
+    const insight = await f.get(`/insights?snapshot_id=${saved.body.data.id}`, key);
+    expect(insight.body.data).toMatchObject({ name: 'Q1', insights: { score: 7 } });
+    expect((await f.get('/insights', key)).status).toBe(400);
+  });
+});
