@@ -1,0 +1,81 @@
+import Fastify from 'fastify';
+import { EmbeddingsSearchModel } from '@analyst/analysis';
+import { analysisTest } from './analysis-fixture';
+
+const at = (i: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString();
+
+describe('large selections run as jobs; truncation at 1,000', () => {
+  let f: Awaited<ReturnType<typeof analysisTest>>;
+  let key: string;
+  beforeAll(async () => {
+    f = await analysisTest();
+    const team = await f.team();
+    key = team.key;
+    await f.posts(team.teamId, Array.from({ length: 1001 }, (_, i) => ({ id: `p${String(i).padStart(4, '0')}`, postedAt: at(i), comments: [{ s: i % 2 === 0 ? 9 : 2 }] })));
+  }, 120_000);
+  afterAll(() => f.close());
+
+  it('1,001 posts: 202, newest first, cut at 1,000 with selectionTruncated, then ready', async () => {
+    const res = await f.post('/analyses', key, { selection: { posts: {} } });
+    expect(res.status).toBe(202);
+    expect(res.body.data).toMatchObject({ status: 'queued', postCount: 1000, selectionTruncated: true });
+    expect(res.body.data.postIds[0]).toBe('p1000');
+    expect(res.body.data.postIds).not.toContain('p0000');
+    await f.analyses.drain();
+    const done = (await f.get(`/analyses/${res.body.data.id}`, key)).body.data;
+    expect(done.status).toBe('ready');
+    // posts p0001..p1000: 500 even (9) and 500 odd (2)
+    expect(done.scope).toEqual({ postCount: 1000, totalComments: 1000, matchedComments: 1000, matchedPosts: 1000, shareOfComments: 1, shareOfContent: 1 });
+    expect(done.commentAnalysis.mix.sentiment).toMatchObject({ positivePercent: 50, negativePercent: 50 });
+    expect(done.content.posts).toHaveLength(100);
+    expect(done.content.postsTruncated).toBe(true);
+  });
+
+  it('101 explicit ids run as a job; 100 stay inline', async () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `p${String(i).padStart(4, '0')}`);
+    expect((await f.post('/analyses', key, { selection: { postIds: ids(101) } })).status).toBe(202);
+    expect((await f.post('/analyses', key, { selection: { postIds: ids(100) } })).status).toBe(201);
+    expect((await f.post('/analyses', key, { selection: { postIds: ids(1001) } })).status).toBe(400);
+    await f.analyses.drain();
+  });
+});
+
+describe('AI search through an embeddings endpoint (local stub server)', () => {
+  const stub = Fastify();
+  let fail = false;
+  let url = '';
+  beforeAll(async () => {
+    // Two-dimensional "embeddings": texts mentioning battery point one way, the rest the other.
+    stub.post('/embed', async (request, reply) => {
+      if (fail) return reply.status(500).send({ error: 'down' });
+      const { input } = request.body as { input: string[] };
+      return { data: input.map((text, index) => ({ index, embedding: /battery/i.test(text) ? [1, 0] : [0, 1] })) };
+    });
+    url = `${await stub.listen({ host: '127.0.0.1', port: 0 })}/embed`;
+  });
+  afterAll(() => stub.close());
+
+  it('ready with the matched comments, or failed with error.message when the endpoint fails', async () => {
+    const f = await analysisTest({ searchModel: new EmbeddingsSearchModel(url) });
+    try {
+      const { teamId, key } = await f.team();
+      await f.posts(teamId, [{ id: 'e1', postedAt: at(1), comments: [{ s: 9, body: 'battery lasts' }, { s: 3, body: 'nice colour' }, { s: 8, body: 'Battery!' }] }]);
+      const ok = await f.post('/analyses', key, { selection: { postIds: ['e1'] }, search: { query: 'battery', minRelevance: 0.5 } });
+      expect(ok.status).toBe(202);
+      await f.analyses.drain();
+      const done = (await f.get(`/analyses/${ok.body.data.id}`, key)).body.data;
+      expect(done.status).toBe('ready');
+      expect(done.scope).toMatchObject({ totalComments: 3, matchedComments: 2, shareOfComments: 2 / 3 });
+      fail = true;
+      const bad = await f.post('/analyses', key, { selection: { postIds: ['e1'] }, search: { query: 'battery' } });
+      await f.analyses.drain();
+      const failed = await f.get(`/analyses/${bad.body.data.id}`, key);
+      expect(failed.body.data.status).toBe('failed');
+      expect(failed.body.data.error.message).toBe('analysis failed: embeddings endpoint answered 500');
+      expect(failed.body.meta).toEqual({ status: 'failed' });
+    } finally {
+      fail = false;
+      await f.close();
+    }
+  });
+});
