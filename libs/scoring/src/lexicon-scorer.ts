@@ -205,7 +205,7 @@ export class LexiconScorer implements CommentScorer {
    * content / topic: the side(s) a comment targets get their clauses' sentiment. A comment that targets
    * neither reacts to the post as a whole: both take its overall sentiment. Targeting only the topic,
    * its content is its agreement with the creator's message on that topic (same score when the creator
-   * supports it, mirrored 11 - x when the creator criticizes it, overall sentiment when the post explains).
+   * supports it, the opposite compound when the creator criticizes it, overall sentiment when the post explains).
    * Targeting only the creator, topic takes the overall sentiment. An off-topic comment (relevance < 3)
    * has no signal for a side it does not target: null.
    */
@@ -214,13 +214,14 @@ export class LexiconScorer implements CommentScorer {
     const offTopic = relevance < 3;
     const creator = r.creatorCompound === null ? null : compoundToScore(r.creatorCompound);
     const topic = r.topicCompound === null ? null : compoundToScore(r.topicCompound);
+    const againstTopic = r.topicCompound === null ? null : compoundToScore(-r.topicCompound);
     if (creator === null && topic === null) return offTopic ? { content: null, topic: null } : { content: overall, topic: overall };
     if (creator !== null && topic !== null) return { content: creator, topic };
     if (topic !== null) {
       if (offTopic) return { content: null, topic };
       const m = r.topicIndex === null ? null : side.messageIndexByTopic[r.topicIndex];
       const stance = m === null ? null : side.messages[m].stance;
-      return { content: stance === 'supports' ? topic : stance === 'criticizes' ? 11 - topic : overall, topic };
+      return { content: stance === 'supports' ? topic : stance === 'criticizes' ? againstTopic : overall, topic };
     }
     return { content: creator, topic: offTopic ? null : overall };
   }

@@ -65,7 +65,12 @@ export function vaderReferenceCompound(text: string): number {
   return vader.polarity_scores(text).compound;
 }
 
-/** Compound -1..1 onto the 1..10 scale, linearly: -1 → 1, 0 → 5.5, 1 → 10. */
+/**
+ * Compound -1..1 onto the 1..10 scale, linear on each side of 0: -1 → 1, 0 → 5, 1 → 10. A comment
+ * with no sentiment (compound 0) lands in the middle of the 4.5-5.5 neutral band rather than on its
+ * upper edge; the band then holds compounds from -0.125 to just under 0.1, close to VADER's own
+ * ±0.05 neutral threshold.
+ */
 export function compoundToScore(compound: number): number {
-  return 1 + 4.5 * (compound + 1);
+  return compound >= 0 ? 5 + 5 * compound : 5 + 4 * compound;
 }

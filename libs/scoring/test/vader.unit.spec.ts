@@ -1,3 +1,4 @@
+import { bucketOf } from '@analyst/contracts';
 import fc from 'fast-check';
 import { compoundToScore, emojiName, replaceEmoji, vaderCompound, vaderReferenceCompound } from '@analyst/scoring';
 
@@ -53,11 +54,18 @@ describe('VADER compound (vader-sentiment port)', () => {
     );
   });
 
-  it('maps compound -1..1 linearly onto 1..10', () => {
+  it('maps compound -1..1 onto 1..10, linear on each side of 0, with no sentiment in the middle of the neutral band', () => {
     expect(compoundToScore(-1)).toBe(1);
-    expect(compoundToScore(0)).toBe(5.5);
+    expect(compoundToScore(-0.5)).toBe(3);
+    expect(compoundToScore(0)).toBe(5);
+    expect(compoundToScore(0.5)).toBe(7.5);
     expect(compoundToScore(1)).toBe(10);
-    expect(compoundToScore(0.4404)).toBeCloseTo(7.48, 2);
+    expect(compoundToScore(0.4404)).toBeCloseTo(7.202, 3);
+    expect(bucketOf('sentiment', compoundToScore(0), 2)).toBe('neutral');
+    expect(bucketOf('sentiment', compoundToScore(0.05), 2)).toBe('neutral');
+    expect(bucketOf('sentiment', compoundToScore(-0.05), 2)).toBe('neutral');
+    expect(bucketOf('sentiment', compoundToScore(0.1), 2)).toBe('lean_positive');
+    expect(bucketOf('sentiment', compoundToScore(-0.2), 2)).toBe('lean_negative');
   });
 });
 
