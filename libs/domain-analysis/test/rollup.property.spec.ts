@@ -7,6 +7,7 @@ import {
   mixOf,
   mixPercent,
   rollup,
+  bucketIndexer,
   selectRows,
   NO_COMMENT_FILTER,
   sentimentReading,
@@ -114,6 +115,17 @@ describe('rollup properties', () => {
         const reading = sentimentReading(r.scores, v);
         expect(commentBuckets(r.scores, v).sentiment).toBe(reading === null ? null : bucketOf('sentiment', reading, v));
       }),
+    );
+  });
+});
+
+describe('bucketIndexer', () => {
+  it('is bucketOf as an index, on every dimension and version', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1, max: 10, noNaN: true }), version, fc.constantFrom(...DIMENSIONS), (x, v, d) => {
+        expect(BUCKET_KEYS[bucketIndexer(d, v)(x)]).toBe(bucketOf(d, x, v));
+      }),
+      { numRuns: 2000 },
     );
   });
 });
