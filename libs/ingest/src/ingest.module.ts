@@ -8,6 +8,8 @@ import { PostIntake } from './adding/post-intake';
 import { ContentJobsController } from './http/content-jobs.controller';
 import { ContentController } from './http/content.controller';
 import { DEFAULT_INGEST_OPTIONS, INGEST_OPTIONS, type IngestOptions } from './ingest.tokens';
+import { AddAccountHandler } from './accounts/add-account.handler';
+import { DiscoveryManager } from './accounts/discovery.manager';
 import { TeamQueue } from './adding/team-queue';
 import { RefreshPostsHandler } from './refresh/refresh-posts.handler';
 import { JobReader } from './jobs/job-reader';
@@ -31,6 +33,8 @@ const SERVICES: Provider[] = [
   TeamQueue,
   AddPostsHandler,
   RefreshPostsHandler,
+  AddAccountHandler,
+  DiscoveryManager,
   JobReader,
   PostPipelineManager,
   CreditSettlementManager,

@@ -10,6 +10,8 @@ import { Inject } from '@nestjs/common';
 import type { ContentJob } from '@analyst/domain-content';
 import { RefreshPostsBody } from '../refresh/refresh.dto';
 import { RefreshPostsHandler } from '../refresh/refresh-posts.handler';
+import { AddAccountBody } from '../accounts/add-account.dto';
+import { AddAccountHandler } from '../accounts/add-account.handler';
 import { toApiError } from './content-error.mapping';
 import { requesterOf, send } from './http-helpers';
 
@@ -18,6 +20,7 @@ export class ContentController {
   constructor(
     private readonly addPosts: AddPostsHandler,
     private readonly refreshPosts: RefreshPostsHandler,
+    private readonly addAccounts: AddAccountHandler,
     @Inject(READ_STORE) private readonly store: ReadStore,
   ) {}
 
@@ -27,6 +30,17 @@ export class ContentController {
     try {
       const job = await this.refreshPosts.refresh(requesterOf(principal, request), body);
       await this.respond(reply, job, false);
+    } catch (error) {
+      throw toApiError(error);
+    }
+  }
+
+  @Post('accounts/add')
+  @ApiRoute('POST /content/accounts/add')
+  async addAccount(@Principal() principal: Principal, @Body() body: AddAccountBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    try {
+      const { job, replayed } = await this.addAccounts.add(requesterOf(principal, request), body);
+      await this.respond(reply, job, replayed);
     } catch (error) {
       throw toApiError(error);
     }

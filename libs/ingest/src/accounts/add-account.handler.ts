@@ -1,0 +1,85 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '@analyst/contracts';
+import { classifyAccountLink } from '@analyst/links';
+import { contentJobDecider, contentJobStream, type ContentJob, type JobRequest } from '@analyst/domain-content';
+import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { contentOptions, expiresAt, type AddOutcome } from '../adding/add-posts.handler';
+import { CollectionsResolver } from '../adding/collections-resolver';
+import { requestFingerprint } from '../adding/request-fingerprint';
+import type { Requester } from '../adding/requester';
+import { TeamQueue } from '../adding/team-queue';
+import { findJobByFingerprint } from '../queries/jobs';
+import { applyAccountFilters } from './account-filters';
+import type { AddAccountBody } from './add-account.dto';
+
+/**
+ * POST /content/accounts/add, the request part: validation, collections, replay check, then the
+ * account is saved on the team as a job in `discovering`; the discovery worker does the rest.
+ */
+@Injectable()
+export class AddAccountHandler {
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionService,
+    private readonly collections: CollectionsResolver,
+    private readonly teams: TeamQueue,
+  ) {}
+
+  add(requester: Requester, body: AddAccountBody): Promise<AddOutcome> {
+    return this.teams.run(requester.teamId, () => this.addNow(requester, body));
+  }
+
+  private async addNow(requester: Requester, body: AddAccountBody): Promise<AddOutcome> {
+    const teamId = requester.teamId;
+    const account = classifyAccountLink(body.account.url);
+    if (!account.ok) {
+      const why = account.reason === 'invalid_url' ? 'is not a valid URL' : 'is not a supported account (YouTube, TikTok, Instagram, Facebook pages, X, Threads)';
+      throw new ApiError(400, `account.url ${why}`, account.reason);
+    }
+    const options = contentOptions(body);
+    const now = this.clock.now();
+    const filters = applyAccountFilters(body.filters);
+    const dryRun = body.dryRun === true;
+    const resolved = await this.collections.resolve(teamId, body.collections ?? []);
+    const fingerprint = requestFingerprint({
+      kind: 'account',
+      teamId,
+      account: account.normalized,
+      filters,
+      dryRun,
+      collections: body.collections ?? [],
+      tags: options.tags,
+      credits: { source: options.source },
+      capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
+    });
+    const earlier = await findJobByFingerprint(this.store, teamId, fingerprint, now);
+    if (earlier) return { job: earlier, replayed: true };
+    // A dry run adds nothing, so it creates no collection either.
+    let position = dryRun ? -1 : await this.collections.create(requester, resolved.toCreate);
+    const job: JobRequest = {
+      jobId: this.ids.next('cj_'),
+      teamId,
+      kind: 'account',
+      fingerprint,
+      createdAt: now.toISOString(),
+      expiresAt: expiresAt(now),
+      collections: resolved.collections,
+      tags: options.tags,
+      credits: { source: options.source, perPost: options.perPost },
+      capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
+      requested: filters.limit,
+      addedBy: { id: requester.keyId, name: requester.keyName },
+      account: { url: account.normalized, platform: account.platform },
+      dryRun,
+      filters,
+    };
+    const opened = await this.runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'OpenJob', request: job }, { correlationId: requester.correlationId, teamId });
+    position = Math.max(position, opened.position);
+    await this.projections.waitFor(position);
+    // Answered from the state just written: the worker may already be past `discovering`.
+    return { job: opened.state as ContentJob, replayed: false };
+  }
+}

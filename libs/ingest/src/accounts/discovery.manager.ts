@@ -1,0 +1,108 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { CONTENT_PROVIDER, type ContentProvider, type DiscoveredPost } from '@analyst/contracts';
+import { classifyPostLink } from '@analyst/links';
+import { contentJobDecider, contentJobStream, isTerminalJob, type ContentJob, type ContentJobOpened } from '@analyst/domain-content';
+import { CLOCK, CommandRunner, MESSAGE_BUS, eventTopic, type BusMessage, type Clock, type MessageBus, type RecordedEvent, type Subscription } from '@analyst/platform';
+import { PostIntake, type LinkCandidate } from '../adding/post-intake';
+import type { Requester } from '../adding/requester';
+import { TeamQueue } from '../adding/team-queue';
+import { DISCOVERY_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
+import { accountQuery, narrowDiscovered, type AppliedAccountFilters } from './account-filters';
+
+/**
+ * The account worker: on `ContentJobOpened` of an account job it pulls the account's recent posts
+ * (retrying 3 times with backoff), narrows them, and then completes a dry run or a no-match, fails
+ * (provider down, or nothing fundable: no charge), or adds the posts through the same intake as
+ * POST /content/posts/add and leaves the job `syncing`. Every step re-reads the job, so a redelivered
+ * event or a restart continues where it stopped (the provider is deterministic per account and query).
+ */
+@Injectable()
+export class DiscoveryManager implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('AccountDiscovery');
+  private subscription: Subscription | null = null;
+
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(CONTENT_PROVIDER) private readonly provider: ContentProvider,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
+    private readonly runner: CommandRunner,
+    private readonly intake: PostIntake,
+    private readonly teams: TeamQueue,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.subscription = await this.bus.subscribe(DISCOVERY_GROUP, [eventTopic('contentjob')], (message) => this.handle(message));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.close();
+  }
+
+  async handle(message: BusMessage): Promise<void> {
+    const event = message.payload as RecordedEvent<string, ContentJobOpened['data']>;
+    if (event.type !== 'ContentJobOpened' || event.data.kind !== 'account') return;
+    const stream = contentJobStream(event.data.jobId);
+    const ctx = { correlationId: event.metadata.correlationId, causationId: event.id, teamId: event.data.teamId };
+    const job = (await this.runner.load(stream, contentJobDecider)).state as ContentJob;
+    if (job.status !== 'discovering') return;
+    const filters = job.filters as AppliedAccountFilters;
+    const found = await this.discover(job.account!.url, filters);
+    if (found === 'unavailable') {
+      await this.runner.run(stream, contentJobDecider, { type: 'FailJob', error: { code: 'provider_unavailable', message: `the account's platform could not be reached after ${this.options.discoveryBackoffMs.length} retries; nothing was charged` }, at: this.now() }, ctx);
+      return;
+    }
+    const discovered = narrowDiscovered(found, filters).map((p) => ({ link: p.link, postedAt: p.postedAt, postType: p.postType, engagement: { views: p.engagement.views, likes: p.engagement.likes } }));
+    const recorded = await this.runner.run(stream, contentJobDecider, { type: 'RecordDiscovery', discovered, at: this.now() }, ctx);
+    if (isTerminalJob((recorded.state as ContentJob).status)) return; // dry run, or nothing matched
+    // The plan only matters to refresh; the gateway checked the target's plan when the job was asked for.
+    const requester: Requester = { keyId: job.addedBy.id, keyName: job.addedBy.name, teamId: job.teamId, plan: 'enterprise', correlationId: event.metadata.correlationId };
+    await this.teams.run(job.teamId, () => this.addPosts(requester, job, discovered.map((d) => d.link), ctx));
+  }
+
+  private async addPosts(requester: Requester, job: ContentJob, links: string[], ctx: { correlationId: string; causationId: string; teamId: string }): Promise<void> {
+    const stream = contentJobStream(job.jobId);
+    const candidates: LinkCandidate[] = [];
+    for (const link of links) {
+      const c = classifyPostLink(link);
+      if (c.ok) candidates.push({ link, normalized: c.normalized, platform: c.platform });
+    }
+    const deduped = await this.intake.dedupe(job.teamId, job.jobId, candidates);
+    if (deduped.resumed.length === 0 && deduped.fresh.length > 0 && !(await this.intake.canFundOne(job.teamId, job.credits.source, job.credits.perPost))) {
+      await this.runner.run(stream, contentJobDecider, { type: 'FailJob', error: { code: 'insufficient_credits', message: `none of the ${deduped.fresh.length} discovered post(s) can be funded; nothing was added or charged` }, at: this.now() }, ctx);
+      return;
+    }
+    await this.intake.tagPresent(requester, deduped.present, job.collections.map((c) => c.id), job.tags);
+    const created = await this.intake.reserveAndCreate(requester, job, deduped.fresh);
+    await this.runner.run(
+      stream,
+      contentJobDecider,
+      {
+        type: 'QueueJob',
+        accepted: [...deduped.resumed.map((a) => ({ ...a, creditCost: job.credits.perPost })), ...created.accepted],
+        skipped: deduped.skipped,
+        rejected: created.rejected,
+        at: this.now(),
+      },
+      ctx,
+    );
+  }
+
+  /** The first try plus one retry per backoff step; 'unavailable' when every attempt failed. */
+  private async discover(url: string, filters: AppliedAccountFilters): Promise<DiscoveredPost[] | 'unavailable'> {
+    const waits = this.options.discoveryBackoffMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.provider.discoverAccount(url, accountQuery(filters));
+      } catch (error) {
+        this.logger.warn(`discovering ${url} failed (attempt ${attempt + 1}): ${String(error)}`);
+        if (attempt >= waits.length) return 'unavailable';
+        await new Promise((r) => setTimeout(r, waits[attempt]));
+      }
+    }
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+}

@@ -1,0 +1,150 @@
+import { SimulatedProvider, simulatedCommentCount } from '@analyst/provider-sim';
+import { findPost } from '@analyst/ingest';
+import { ingestTest, type IngestTest } from './ingest-fixture';
+
+const ACCOUNT = 'https://www.tiktok.com/@fitjoe';
+const sim = new SimulatedProvider();
+
+describe('POST /content/accounts/add', () => {
+  let f: IngestTest;
+  beforeAll(async () => (f = await ingestTest()));
+  afterAll(() => f.close());
+
+  it('answers 202 discovering, then adds the discovered posts (newest first, cut to limit) and goes syncing -> completed, charging only posts with comments', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 20 });
+    const { key, id: keyId } = await f.key(teamId);
+    const res = await f.post('/content/accounts/add', key, { account: { url: ACCOUNT }, filters: { limit: 5 }, tags: ['fit'], collections: [{ name: 'Joe' }] });
+    expect(res.status).toBe(202);
+    expect(res.headers.location).toBe(`/analyst/v1/content/jobs/${res.body.data.id}`);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body.data).toMatchObject({
+      kind: 'account',
+      status: 'discovering',
+      account: { url: 'https://tiktok.com/@fitjoe', platform: 'tiktok' },
+      dryRun: false,
+      filters: { since: null, until: null, limit: 5, keywords: null, minViews: null, minLikes: null, postType: null },
+      collections: [{ name: 'Joe', type: 'campaign', created: true }],
+      tags: ['fit'],
+    });
+    expect(res.body.meta).toEqual({ status: 'discovering', pollAfterMs: 5000, replayed: false });
+    const expected = (await sim.discoverAccount(ACCOUNT, { limit: 5 })).map((p) => p.link);
+    const syncing = await f.settle(res.body.data.id, key, (b) => b.data.status !== 'discovering');
+    expect(['syncing', 'completed', 'partial']).toContain(syncing.body.data.status);
+    const done = await f.settle(res.body.data.id, key);
+    const withComments = expected.filter((l) => simulatedCommentCount(l)! > 0).length;
+    expect(done.body.data.accepted.map((a: any) => a.link)).toEqual(expected);
+    expect(done.body.data.counts).toMatchObject({ requested: 5, discovered: 5, accepted: 5, complete: 5 });
+    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 5, settled: withComments, refunded: 5 - withComments });
+    await f.idle(teamId);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 20 - withComments, reserved: 0 });
+    const post = await findPost(f.store, done.body.data.accepted[0].postId);
+    expect(post).toMatchObject({ addedVia: 'api', addedBy: { id: keyId }, tags: ['fit'], collectionIds: [res.body.data.collections[0].id] });
+  });
+
+  it('completes a dry run with discovered[] and credits.estimated, adding and charging nothing', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 20 });
+    const { key } = await f.key(teamId);
+    const head = await f.events.headPosition();
+    const res = await f.post('/content/accounts/add', key, {
+      account: { url: 'https://x.com/evnews' },
+      dryRun: true,
+      capture: { fullRead: true },
+      filters: { keywords: { term: 'open world', match: 'includes' }, postType: 'image', minViews: 1000, since: '2026-06-01', limit: 10 },
+      collections: [{ name: 'Not created by a dry run' }],
+    });
+    expect(res.status).toBe(202);
+    const done = await f.settle(res.body.data.id, key);
+    const job = done.body.data;
+    expect(job.status).toBe('completed');
+    expect(job.filters).toEqual({ since: '2026-06-01T00:00:00.000Z', until: null, limit: 10, keywords: { term: 'open world', match: 'includes' }, minViews: 1000, minLikes: null, postType: 'image' });
+    expect(job.discovered.length).toBeGreaterThan(0);
+    expect(job.discovered.length).toBeLessThanOrEqual(10);
+    for (const d of job.discovered) {
+      expect(d).toEqual({ link: expect.any(String), postedAt: expect.any(String), postType: 'image', engagement: { views: expect.any(Number), likes: expect.any(Number) } });
+      expect(d.engagement.views).toBeGreaterThanOrEqual(1000);
+      expect(d.postedAt >= '2026-06-01').toBe(true);
+    }
+    expect(job.credits).toEqual({ source: 'auto', perPost: 5, reserved: 0, settled: 0, refunded: 0, estimated: 5 * job.discovered.length });
+    expect(job.counts).toMatchObject({ discovered: job.discovered.length, accepted: 0 });
+    expect(job.accepted).toEqual([]);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 20, reserved: 0 });
+    const written = (await f.events.readStream(`contentjob-${job.id}`)).map((e) => e.type);
+    expect(written).toEqual(['ContentJobOpened', 'AccountDiscovered', 'JobSettled']);
+    expect(await f.events.headPosition()).toBe(head + 3);
+  });
+
+  it('completes an account with no match with counts.discovered 0 and no charge', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 20 });
+    const { key } = await f.key(teamId);
+    const res = await f.post('/content/accounts/add', key, { account: { url: 'https://youtube.com/@sim-no-match' } });
+    const done = await f.settle(res.body.data.id, key);
+    expect(done.body.data).toMatchObject({ status: 'completed', counts: { discovered: 0, accepted: 0 } });
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 20, reserved: 0 });
+  });
+
+  it('fails after 3 provider retries with error set and no charge', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 20 });
+    const { key } = await f.key(teamId);
+    const res = await f.post('/content/accounts/add', key, { account: { url: 'https://facebook.com/sim-provider-down' } });
+    const done = await f.settle(res.body.data.id, key);
+    expect(done.body.data.status).toBe('failed');
+    expect(done.body.data.error).toEqual({ code: 'provider_unavailable', message: expect.stringContaining('after 3 retries') });
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 20, reserved: 0 });
+  });
+
+  it('fails with error.code insufficient_credits when the batch cannot be funded at all', async () => {
+    const teamId = await f.team('scale', { maps: 0 });
+    const { key } = await f.key(teamId);
+    const res = await f.post('/content/accounts/add', key, { account: { url: ACCOUNT }, filters: { limit: 3 } });
+    expect(res.status).toBe(202);
+    const done = await f.settle(res.body.data.id, key);
+    expect(done.body.data).toMatchObject({ status: 'failed', error: { code: 'insufficient_credits' }, counts: { discovered: 3, accepted: 0 } });
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 0, reserved: 0 });
+  });
+
+  it('reserves only for posts not already on the team, and replays an identical request', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 20 });
+    const { key } = await f.key(teamId);
+    const first = await f.post('/content/accounts/add', key, { account: { url: ACCOUNT }, filters: { limit: 2 } });
+    await f.settle(first.body.data.id, key);
+    const replay = await f.post('/content/accounts/add', key, { account: { url: 'https://tiktok.com/@FitJoe' }, filters: { limit: 2 } });
+    expect(replay.status).toBe(200);
+    expect(replay.body.meta.replayed).toBe(true);
+    expect(replay.body.data.id).toBe(first.body.data.id);
+    // content_add_accounts allows 2 calls a minute per key
+    const second = (await f.key(teamId)).key;
+    const wider = await f.post('/content/accounts/add', second, { account: { url: ACCOUNT }, filters: { limit: 3, keywords: 'a' } });
+    expect(wider.status).toBe(202);
+    const done = await f.settle(wider.body.data.id, key);
+    const again = done.body.data;
+    expect(again.skipped.every((s: any) => s.reason === 'already_complete')).toBe(true);
+    expect(again.credits.reserved).toBe(again.accepted.length);
+    await f.idle(teamId);
+  });
+
+  it.each([
+    [{ account: { url: 'https://www.reddit.com/user/someone' } }, 'is not a supported account'],
+    [{ account: { url: 'nope' } }, 'is not a valid URL'],
+    [{}, 'account'],
+    [{ account: { url: ACCOUNT }, filters: { limit: 101 } }, 'filters.limit must not be greater than 100'],
+    [{ account: { url: ACCOUNT }, filters: { since: 'yesterday' } }, 'filters.since must be an ISO 8601'],
+    [{ account: { url: ACCOUNT }, filters: { since: '2026-03-05', until: '2026-03-01' } }, 'since must not be after'],
+    [{ account: { url: ACCOUNT }, filters: { keywords: { term: 'x', match: 'fuzzy' } } }, 'filters.keywords.match must be one of'],
+    [{ account: { url: ACCOUNT }, filters: { keywords: 3 } }, 'filters.keywords must be a string or { term, match }'],
+    [{ account: { url: ACCOUNT }, filters: { postType: 'podcast' } }, 'filters.postType must be one of'],
+  ])('refuses %j with 400 and writes nothing', async (body, message) => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 5 });
+    const { key } = await f.key(teamId);
+    const head = await f.events.headPosition();
+    const res = await f.post('/content/accounts/add', key, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain(message);
+    expect(await f.events.headPosition()).toBe(head);
+  });
+
+  it('needs accounts:write', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 5 });
+    const { key } = await f.key(teamId, ['posts:write', 'posts:read']);
+    expect((await f.post('/content/accounts/add', key, { account: { url: ACCOUNT } })).status).toBe(403);
+  });
+});
