@@ -12,6 +12,15 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (CommonJS) under tools/.
+    files: ['tools/**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Tests read JSON bodies loosely; production code may not.
     files: ['**/*.spec.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
