@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type OnModuleInit, type Provider } from '@n
 import { COMMENT_SCORER, CONTENT_PROVIDER, type CommentScorer, type ContentProvider } from '@analyst/contracts';
 import { ProjectionService } from '@analyst/platform';
 import { SimulatedProvider } from '@analyst/provider-sim';
+import { LexiconScorer } from '@analyst/scoring';
 import { AddPostsHandler } from './adding/add-posts.handler';
 import { CollectionsResolver } from './adding/collections-resolver';
 import { PostIntake } from './adding/post-intake';
@@ -52,7 +53,7 @@ const SERVICES: Provider[] = [
     ...SERVICES,
     { provide: INGEST_OPTIONS, useValue: DEFAULT_INGEST_OPTIONS },
     { provide: CONTENT_PROVIDER, useFactory: () => new SimulatedProvider() },
-    { provide: COMMENT_SCORER, useFactory: () => defaultScorer() },
+    { provide: COMMENT_SCORER, useFactory: () => new LexiconScorer() },
   ],
   exports: [AddPostsHandler, RefreshPostsHandler, JobReader],
 })
@@ -68,7 +69,7 @@ export class IngestModule implements OnModuleInit {
         ...SERVICES,
         { provide: INGEST_OPTIONS, useValue: { ...DEFAULT_INGEST_OPTIONS, ...tuning } },
         { provide: CONTENT_PROVIDER, useFactory: () => provider ?? new SimulatedProvider() },
-        { provide: COMMENT_SCORER, useFactory: () => scorer ?? defaultScorer() },
+        { provide: COMMENT_SCORER, useFactory: () => scorer ?? new LexiconScorer() },
       ],
       exports: [AddPostsHandler, RefreshPostsHandler, JobReader],
     };
@@ -77,8 +78,4 @@ export class IngestModule implements OnModuleInit {
   onModuleInit(): void {
     this.projections.register(...ingestProjectors);
   }
-}
-
-function defaultScorer(): CommentScorer {
-  throw new Error('no comment scorer bound: pass IngestModule.forRoot({ scorer })');
 }

@@ -1,4 +1,3 @@
-import type { CommentScorer } from '@analyst/contracts';
 import { GatewayModule } from '@analyst/gateway';
 import { LedgerModule } from '@analyst/ledger';
 import { EVENT_STORE, FixedClock, READ_STORE, type EventStore, type IdGenerator, type ReadStore } from '@analyst/platform';
@@ -6,23 +5,6 @@ import { createTestApp, eventually, type TestApp, type TestResponse } from '@ana
 import { IngestModule, type IngestModuleOptions } from '@analyst/ingest';
 
 export const START = '2026-03-10T12:00:00.000Z';
-
-/** Stand-in until the lexicon scorer lands: every comment 6 on every dimension. */
-export const flatScorer: CommentScorer = {
-  name: 'flat-test-scorer',
-  version: '0.0.1',
-  scorePost: (_post, comments) => ({
-    topics: [{ title: 'testing', description: null }],
-    messages: [],
-    comments: comments.map((c) => ({
-      commentId: c.id,
-      scores: { sentiment: 6, content: 6, topic: 6, relevance: 6, consensus: 6 },
-      topicIndex: null,
-      messageIndex: null,
-      scorer: { name: 'flat-test-scorer', version: '0.0.1' },
-    })),
-  }),
-};
 
 export interface IngestTest {
   t: TestApp;
@@ -47,7 +29,7 @@ export const ALL_SCOPES = ['analyses:run', 'analyses:read', 'comments:read', 'po
 
 export async function ingestTest(options: { ingest?: IngestModuleOptions; duplicateDelivery?: boolean; ids?: IdGenerator; clock?: FixedClock } = {}): Promise<IngestTest> {
   const clock = options.clock ?? new FixedClock(START);
-  const ingest = IngestModule.forRoot({ scorer: flatScorer, discoveryBackoffMs: [5, 10, 20], fetchBackoffMs: [1, 1, 1], ...options.ingest });
+  const ingest = IngestModule.forRoot({ discoveryBackoffMs: [5, 10, 20], fetchBackoffMs: [1, 1, 1], ...options.ingest });
   const t = await createTestApp({ modules: [GatewayModule, LedgerModule, ingest], clock, duplicateDelivery: options.duplicateDelivery, ids: options.ids });
   const store = t.app.get<ReadStore>(READ_STORE);
   const credits = async (teamId: string) => {

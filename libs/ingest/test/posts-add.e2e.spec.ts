@@ -1,4 +1,5 @@
 import { simulatedCommentCount } from '@analyst/provider-sim';
+import { SCORER_NAME, SCORER_VERSION } from '@analyst/scoring';
 import { readActivity, readPostComments, findPost } from '@analyst/ingest';
 import { ingestTest, LINKS, type IngestTest } from './ingest-fixture';
 
@@ -46,7 +47,13 @@ describe('POST /content/posts/add', () => {
     expect(post!.totalComments).toBe(simulatedCommentCount(links[0])!);
     const comments = await readPostComments(f.store, teamId, postId);
     expect(comments!.comments).toHaveLength(simulatedCommentCount(links[0])!);
-    expect(comments!.comments[0]).toMatchObject({ teamId, postId, dataVersion: 1, scorer: { name: 'flat-test-scorer', version: '0.0.1' }, scores: { sentiment: 6 } });
+    expect(comments!.comments[0]).toMatchObject({ teamId, postId, dataVersion: 1, scorer: { name: SCORER_NAME, version: SCORER_VERSION } });
+    for (const c of comments!.comments) {
+      expect(c.scorer).toEqual({ name: SCORER_NAME, version: SCORER_VERSION });
+      for (const v of Object.values(c.scores!)) if (v !== null) expect(v >= 1 && v <= 10).toBe(true);
+    }
+    expect(post!.scorer).toEqual({ name: SCORER_NAME, version: SCORER_VERSION });
+    expect(post!.topics.length).toBeGreaterThan(0);
     const activity = await readActivity(f.store, teamId);
     expect(activity.map((a) => a.message)).toEqual([`post added by API key ${keyId} (${name})`, `post added by API key ${keyId} (${name})`]);
   });
