@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-/* global require, module, process, console, __dirname */
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script, run without a build */
 'use strict';
 /**
  * Offline validation of the deployment artefacts (no cluster, no Docker engine, no network).
