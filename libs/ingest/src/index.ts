@@ -6,3 +6,6 @@ export * from './adding/requester';
 export * from './adding/add-posts.handler';
 export * from './jobs/job-reader';
 export * from './jobs/job-view';
+export * from './demo/seed-demo-content';
+export * from './refresh/refresh-posts.handler';
+export * from './accounts/add-account.handler';
