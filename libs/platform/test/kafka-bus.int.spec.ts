@@ -60,6 +60,27 @@ if (brokers && brokers.length > 0) {
       await other.close();
     });
 
+    it('keeps installations that share a cluster apart by namespace, showing handlers the unprefixed topic', async () => {
+      const a = make({ namespace: unique('ns-a.') });
+      const b = make({ namespace: unique('ns-b.') });
+      const topic = unique('test.');
+      const group = unique('g-');
+      const seenA: BusMessage[] = [];
+      const seenB: BusMessage[] = [];
+      const subA = await a.subscribe(group, [topic], async (m) => void seenA.push(m));
+      const subB = await b.subscribe(group, [topic], async (m) => void seenB.push(m));
+      await a.publish(topic, [message('k', 'for a')]);
+      await b.publish(topic, [message('k', 'for b')]);
+      await eventually(() => seenA.length >= 1 && seenB.length >= 1, 30_000);
+      await new Promise((r) => setTimeout(r, 300));
+      await subA.close();
+      await subB.close();
+      await a.close();
+      await b.close();
+      expect(seenA.map((m) => [m.topic, m.payload])).toEqual([[topic, 'for a']]);
+      expect(seenB.map((m) => [m.topic, m.payload])).toEqual([[topic, 'for b']]);
+    });
+
     it('keeps per-key order for 1,000 messages on keys spread over every partition, split between two consumers', async () => {
       const keys = keysOnEveryPartition();
       expect(new Set(keys.map(partitionOf)).size).toBe(PARTITIONS);

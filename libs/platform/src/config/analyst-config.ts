@@ -59,6 +59,10 @@ export class AnalystConfig {
   @Max(1000)
   KAFKA_PARTITIONS = 4;
 
+  /** Prefix of every Kafka topic and consumer group: lets installations or test runs share a cluster. */
+  @Matches(/^[a-z0-9._-]{0,40}$/, { message: 'KAFKA_NAMESPACE may hold only a-z, 0-9, ".", "_" and "-" (at most 40)' })
+  KAFKA_NAMESPACE = '';
+
   /** Name of this process's service: its consumer groups, client id and log label. */
   @Matches(/^[a-z][a-z0-9-]{1,40}$/, { message: 'ANALYST_SERVICE must be a lower-case name like "ingest"' })
   ANALYST_SERVICE = 'standalone';

@@ -18,6 +18,11 @@ export interface KafkaBusOptions {
   clientId?: string;
   /** Names this instance's reply topic and reply group; random by default (one per process). */
   instanceId?: string;
+  /**
+   * Prefix of every topic and consumer group this bus touches, so several installations (or test
+   * runs) can share one cluster without reading each other's messages. Handlers see unprefixed topics.
+   */
+  namespace?: string;
   /** Partitions of every topic the bus creates. Default 4. */
   partitions?: number;
   /** Replication factor of every topic the bus creates. Default 1 (a single broker). */
@@ -84,10 +89,12 @@ export class KafkaBus implements MessageBus {
   private producer: Promise<Producer> | null = null;
   private replies: Promise<KafkaSubscription> | null = null;
   private closed = false;
+  private readonly namespace: string;
 
   constructor(private readonly options: KafkaBusOptions) {
     this.instanceId = options.instanceId ?? randomUUID();
-    this.replyTopic = `analyst.replies.${this.instanceId}`;
+    this.namespace = options.namespace ?? '';
+    this.replyTopic = `${this.namespace}analyst.replies.${this.instanceId}`;
     this.partitions = options.partitions ?? 4;
     this.replicationFactor = options.replicationFactor ?? 1;
     this.kafka = new Kafka({
@@ -97,7 +104,16 @@ export class KafkaBus implements MessageBus {
     });
   }
 
-  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+  private scoped(name: string): string {
+    return this.namespace + name;
+  }
+
+  private unscoped(name: string): string {
+    return this.namespace && name.startsWith(this.namespace) ? name.slice(this.namespace.length) : name;
+  }
+
+  async publish(logicalTopic: string, messages: OutgoingMessage[]): Promise<void> {
+    const topic = this.scoped(logicalTopic);
     if (messages.length === 0) return;
     this.assertOpen();
     await this.ensureTopics([topic]);
@@ -107,11 +123,12 @@ export class KafkaBus implements MessageBus {
   }
 
   async subscribe(group: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
-    return this.consume(group, topics, (message) => handler(message));
+    return this.consume(this.scoped(group), topics.map((t) => this.scoped(t)), (message) => handler(message));
   }
 
-  async serve(topic: string, group: string, handler: RequestHandler): Promise<Subscription> {
-    return this.consume(group, [topic], async (message, raw) => {
+  async serve(logicalTopic: string, group: string, handler: RequestHandler): Promise<Subscription> {
+    const topic = this.scoped(logicalTopic);
+    return this.consume(this.scoped(group), [topic], async (message, raw) => {
       const replyTo = raw.headers[HEADER.replyTo];
       const correlationId = raw.headers[HEADER.correlationId];
       if (!replyTo || !correlationId) {
@@ -134,15 +151,16 @@ export class KafkaBus implements MessageBus {
     });
   }
 
-  async request<TRes = unknown>(topic: string, message: OutgoingMessage, timeoutMs: number): Promise<TRes> {
+  async request<TRes = unknown>(logicalTopic: string, message: OutgoingMessage, timeoutMs: number): Promise<TRes> {
+    const topic = this.scoped(logicalTopic);
     this.assertOpen();
     const correlationId = randomUUID();
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
-        reject(new RequestTimeoutError(topic, timeoutMs));
+        reject(new RequestTimeoutError(logicalTopic, timeoutMs));
       }, timeoutMs);
-      this.pending.set(correlationId, { topic, resolve, reject, timer });
+      this.pending.set(correlationId, { topic: logicalTopic, resolve, reject, timer });
     });
     const send = (async () => {
       await Promise.all([this.ensureReplyConsumer(), this.ensureTopics([topic])]);
@@ -231,7 +249,7 @@ export class KafkaBus implements MessageBus {
       if (!live()) return; // unresolved offsets stay uncommitted: the next owner starts here
       let message: BusMessage | null = null;
       try {
-        message = decode(batch.topic, record);
+        message = decode(this.unscoped(batch.topic), record);
       } catch (error) {
         // A record that is not ours (or not JSON) can never succeed; report it and move on.
         this.options.onHandlerError?.(error, null);

@@ -112,6 +112,7 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
           brokers: config.KAFKA_BROKERS!.split(',').map((b) => b.trim()),
           clientId: config.ANALYST_SERVICE,
           partitions: config.KAFKA_PARTITIONS,
+          namespace: config.KAFKA_NAMESPACE,
           duplicateDelivery: overrides.duplicateDelivery,
         }),
     },
