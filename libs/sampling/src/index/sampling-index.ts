@@ -1,0 +1,110 @@
+import type { FetchedComment, ScoredComment } from '@analyst/contracts';
+import { analysesProjector, applyToIndex, CommentIndex, INDEX_EVENT_TYPES, type AnalysisDoc, type TeamIndex } from '@analyst/analysis';
+import type { RecordedEvent } from '@analyst/platform';
+
+/**
+ * What a sample row needs beyond the analysis index's numeric columns, by the same row numbers:
+ * the author as written, the original `postedAt`, the creator topic and message a comment engages
+ * (the analysis index does not keep them) and a hash of the comment id for the seeded order.
+ */
+export class RowDetails {
+  authors: string[] = [];
+  postedAt: string[] = [];
+  topicIndex = new Int32Array(1024).fill(-1);
+  messageIndex = new Int32Array(1024).fill(-1);
+  idHash = new Uint32Array(1024);
+
+  private ensure(row: number): void {
+    if (row < this.idHash.length) return;
+    const size = Math.max(row + 1, this.idHash.length * 2);
+    const grow = <T extends Int32Array | Uint32Array>(a: T, fill?: number): T => {
+      const next = new (a.constructor as new (n: number) => T)(size);
+      if (fill !== undefined) next.fill(fill);
+      next.set(a);
+      return next;
+    };
+    this.topicIndex = grow(this.topicIndex, -1);
+    this.messageIndex = grow(this.messageIndex, -1);
+    this.idHash = grow(this.idHash);
+  }
+
+  fetched(row: number, comment: FetchedComment): void {
+    this.ensure(row);
+    this.authors[row] = comment.authorUsername.replace(/^@/, '');
+    this.postedAt[row] = comment.postedAt;
+    this.idHash[row] = fnv1a32(comment.id);
+  }
+
+  scored(row: number, comment: ScoredComment): void {
+    this.ensure(row);
+    this.topicIndex[row] = comment.topicIndex ?? -1;
+    this.messageIndex[row] = comment.messageIndex ?? -1;
+  }
+}
+
+/** 32-bit FNV-1a over UTF-16 code units: stable across processes, so the seeded order is too. */
+export function fnv1a32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+const ANALYSIS_EVENT_TYPES = analysesProjector.eventTypes;
+
+/** Event types the sampling index folds: the analysis index's feed plus the analysis streams. */
+export const SAMPLING_EVENT_TYPES: readonly string[] = [...INDEX_EVENT_TYPES, ...ANALYSIS_EVENT_TYPES];
+
+/** An analysis as sampling needs it: the analysis read model's document, its result payload dropped. */
+export type AnalysisRecord = AnalysisDoc;
+
+/**
+ * The sampling service's own in-memory state, built from the event log: a private copy of the
+ * analysis service's columnar comment index (same code, `applyToIndex`), row details it lacks,
+ * and the analyses (folded with the analysis read model's own `evolve`). Nothing here calls the
+ * analysis service, so sampling can run as its own process.
+ */
+export class SamplingIndex {
+  readonly comments = new CommentIndex();
+  private readonly details = new WeakMap<TeamIndex, RowDetails>();
+  private readonly analyses = new Map<string, AnalysisRecord>();
+
+  detailsOf(team: TeamIndex): RowDetails {
+    let d = this.details.get(team);
+    if (!d) this.details.set(team, (d = new RowDetails()));
+    return d;
+  }
+
+  analysis(analysisId: string): AnalysisRecord | null {
+    return this.analyses.get(analysisId) ?? null;
+  }
+
+  apply(event: RecordedEvent): void {
+    if ((ANALYSIS_EVENT_TYPES as readonly string[]).includes(event.type)) {
+      const id = (event.data as { analysisId: string }).analysisId;
+      // The completed payload (mixes, clouds) is not needed to sample; keep memory to the filters.
+      this.analyses.set(id, { ...analysesProjector.evolve(this.analyses.get(id) ?? null, event, id), result: null });
+      return;
+    }
+    applyToIndex(this.comments, event);
+    if (event.type !== 'CommentsFetched' && event.type !== 'CommentsScored') return;
+    const data = event.data as { postId: string; dataVersion: number; comments: (FetchedComment | ScoredComment)[] };
+    const found = this.comments.postById(data.postId);
+    const pending = found?.post.pending;
+    if (!found || !pending || pending.dataVersion !== data.dataVersion) return;
+    const details = this.detailsOf(found.team);
+    if (event.type === 'CommentsFetched') {
+      for (const c of data.comments as FetchedComment[]) {
+        const row = pending.rowById.get(c.id);
+        if (row !== undefined) details.fetched(row, c);
+      }
+    } else {
+      for (const c of data.comments as ScoredComment[]) {
+        const row = pending.rowById.get(c.commentId);
+        if (row !== undefined) details.scored(row, c);
+      }
+    }
+  }
+}

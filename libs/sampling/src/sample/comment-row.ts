@@ -1,0 +1,89 @@
+import { type BucketKey, type CommentScores, type Dimension, type ScoreVersion } from '@analyst/contracts';
+import { commentBuckets, sentimentReadingAt } from '@analyst/domain-analysis';
+import type { TeamIndex } from '@analyst/analysis';
+import type { RowDetails } from '../index/sampling-index';
+import { HIGH_ENGAGEMENT, HIGH_RELEVANCE, MESSAGE_MATCH, TOPIC_MATCH } from './draw-sample';
+
+/** Why a comment is on the page. Every row has at least one. */
+export const SAMPLE_REASONS = [
+  'high_engagement',
+  'high_relevance',
+  'topic_match',
+  'message_match',
+  'bucket_filter',
+  'analysis_filter',
+  'search_match',
+  'random_sample',
+] as const;
+export type SampleReason = (typeof SAMPLE_REASONS)[number];
+
+export interface CommentRowView {
+  commentId: string;
+  postId: string;
+  authorUsername: string;
+  body: string;
+  likes: number;
+  postedAt: string;
+  isReply: boolean;
+  topic: string | null;
+  message: { topic: string; stance: string } | null;
+  scores: Record<Dimension, number | null>;
+  buckets: Record<Dimension, BucketKey | null>;
+  sampleReasons: SampleReason[];
+}
+
+/** What applies to every row of a request (the query and the analysis), for `sampleReasons`. */
+export interface RowContext {
+  version: ScoreVersion;
+  bucketFiltered: boolean;
+  analysisFiltered: boolean;
+  searched: boolean;
+}
+
+const nullIfNaN = (v: number): number | null => (v === v ? v : null);
+
+/**
+ * One sampled comment. `scores.sentiment` is the sentiment reading of the score version (v2 and v3:
+ * the 50/50 average of content and topic), the value its sentiment bucket is taken from; `buckets`
+ * come from `commentBuckets`, the rule every mix uses.
+ */
+export function commentRow(team: TeamIndex, details: RowDetails, row: number, flags: number, context: RowContext): CommentRowView {
+  const c = team.columns;
+  const post = team.posts[c.postIndex[row]];
+  const stored: CommentScores = {
+    sentiment: nullIfNaN(c.sentiment[row]),
+    content: nullIfNaN(c.content[row]),
+    topic: nullIfNaN(c.topic[row]),
+    relevance: nullIfNaN(c.relevance[row]),
+    consensus: nullIfNaN(c.consensus[row]),
+  };
+  const scores = { ...stored, sentiment: nullIfNaN(sentimentReadingAt(c, row, context.version)) };
+  const topicAt = details.topicIndex[row];
+  const messageAt = details.messageIndex[row];
+  const topic = topicAt >= 0 ? post.scored?.topics[topicAt] : undefined;
+  const message = messageAt >= 0 ? post.scored?.messages[messageAt] : undefined;
+  const reasons: SampleReason[] = [];
+  if (flags & HIGH_ENGAGEMENT) reasons.push('high_engagement');
+  if (flags & HIGH_RELEVANCE) reasons.push('high_relevance');
+  if (flags & TOPIC_MATCH) reasons.push('topic_match');
+  if (flags & MESSAGE_MATCH) reasons.push('message_match');
+  if (context.bucketFiltered) reasons.push('bucket_filter');
+  if (context.analysisFiltered) reasons.push('analysis_filter');
+  if (context.searched) reasons.push('search_match');
+  if (reasons.length === 0) reasons.push('random_sample');
+  return {
+    commentId: team.commentIds[row],
+    postId: post.id,
+    authorUsername: details.authors[row] ?? '',
+    body: team.bodies[row] ?? '',
+    likes: c.likes[row],
+    postedAt: details.postedAt[row] ?? new Date(c.postedAt[row] * 1000).toISOString(),
+    isReply: c.isReply[row] === 1,
+    topic: topic ? topic.title : null,
+    message: message ? { topic: message.topic, stance: message.stance } : null,
+    scores,
+    buckets: commentBuckets(stored, context.version),
+    sampleReasons: reasons,
+  };
+}
+

@@ -1,0 +1,32 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { SearchModel } from '@analyst/analysis';
+import { ANALYST_CONFIG, type AnalystConfig } from '@analyst/platform';
+import { AnalysisCommentsController, PostCommentsController } from './http/comments.controllers';
+import { SamplingIndexService } from './index/sampling-index.service';
+import { CursorCodec } from './sample/sample-cursor';
+import { SearchMatches } from './sample/search-matches';
+import { CURSOR_CODEC, SamplingService, SEARCH_MATCHES } from './sampling.service';
+
+/**
+ * Comment samples behind analyses and posts. Builds its own index from the event log (it never
+ * calls the analysis service), so it runs in the standalone process or as its own service.
+ */
+@Module({
+  controllers: [AnalysisCommentsController, PostCommentsController],
+  providers: [
+    SamplingIndexService,
+    SamplingService,
+    { provide: CURSOR_CODEC, inject: [ANALYST_CONFIG], useFactory: (config: AnalystConfig) => new CursorCodec(config.ANALYST_INTERNAL_SECRET) },
+    { provide: SEARCH_MATCHES, useFactory: () => new SearchMatches() },
+  ],
+  exports: [SamplingService, SamplingIndexService],
+})
+export class SamplingModule {
+  /** Same module with the search model the analysis service uses for AI search (see README). */
+  static forRoot(options: { searchModel?: SearchModel } = {}): DynamicModule {
+    return {
+      module: SamplingModule,
+      providers: options.searchModel ? [{ provide: SEARCH_MATCHES, useValue: new SearchMatches(options.searchModel) }] : [],
+    };
+  }
+}

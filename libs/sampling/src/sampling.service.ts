@@ -1,0 +1,155 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError, type ScoreVersion } from '@analyst/contracts';
+import { NO_COMMENT_FILTER } from '@analyst/domain-analysis';
+import { compileFilters, type CommentFilters, type PostEntry, type SearchSpec, type TeamIndex } from '@analyst/analysis';
+import { CLOCK, type Clock } from '@analyst/platform';
+import { fnv1a32, type AnalysisRecord, type RowDetails } from './index/sampling-index';
+import { SamplingIndexService } from './index/sampling-index.service';
+import { commentRow, type CommentRowView, type RowContext } from './sample/comment-row';
+import { drawSample, type SampleGroup, type SampleInput } from './sample/draw-sample';
+import { CursorCodec, type CursorBinding } from './sample/sample-cursor';
+import { parseSampleQuery, queryFingerprint, type SampleQuery } from './sample/sample-query';
+import { SearchMatches } from './sample/search-matches';
+
+export const CURSOR_CODEC = Symbol('SamplingCursorCodec');
+export const SEARCH_MATCHES = Symbol('SamplingSearchMatches');
+
+/** Over this many posts the analysis comments route answers 400 (the spec's limit). */
+export const MAX_ANALYSIS_POSTS = 1000;
+/** Retry-After on 409 analysis_not_ready: the analysis poll interval (3000 ms). */
+export const NOT_READY_RETRY_AFTER_SECONDS = 3;
+
+export interface SamplePageView {
+  data: CommentRowView[];
+  meta: Record<string, unknown>;
+}
+
+/** Both comment routes: resolve the scope, draw the page, shape rows and meta. */
+@Injectable()
+export class SamplingService {
+  constructor(
+    private readonly indexes: SamplingIndexService,
+    @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
+    @Inject(SEARCH_MATCHES) private readonly searches: SearchMatches,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async analysisSample(teamId: string, analysisId: string, rawQuery: Record<string, unknown>): Promise<SamplePageView> {
+    const query = parseSampleQuery(rawQuery);
+    const index = await this.indexes.current();
+    const doc = index.analysis(analysisId);
+    if (!doc || doc.teamId !== teamId || doc.kind === 'report' || this.expired(doc)) {
+      throw new ApiError(404, `analysis ${analysisId} not found (analyses expire 7 days after creation)`, 'analysis_not_found');
+    }
+    if (doc.status === 'queued' || doc.status === 'running') {
+      throw new ApiError(409, 'analysis_not_ready', 'analysis_not_ready', undefined, { 'Retry-After': String(NOT_READY_RETRY_AFTER_SECONDS) });
+    }
+    if (doc.status === 'failed') throw new ApiError(409, 'analysis_failed', 'analysis_failed');
+    if (doc.postIds.length > MAX_ANALYSIS_POSTS) {
+      throw new ApiError(400, `analysis ${analysisId} has ${doc.postIds.length} posts; comment samples are limited to analyses of at most ${MAX_ANALYSIS_POSTS}`, 'analysis_too_large');
+    }
+    const team = index.comments.team(teamId);
+    const posts = doc.postIds.map((id) => team.postsById.get(id)).filter((p): p is PostEntry => p !== undefined);
+    const filters = (doc.filters ?? null) as CommentFilters | null;
+    const search = (doc.search ?? null) as SearchSpec | null;
+    const searchMatch = search?.mode === 'ai' ? await this.searches.matcher(analysisId, team, posts, search) : null;
+    const version = doc.settings?.scoreVersion ?? team.settings.scoreVersion;
+    return this.page(team, index.detailsOf(team), query, {
+      scope: `analysis:${analysisId}`,
+      posts,
+      baseFilter: compileFilters(filters, team),
+      searchMatch,
+      version,
+      context: { analysisFiltered: hasFilters(filters, search), searched: search !== null },
+      echo: { analysisId },
+    });
+  }
+
+  async postSample(teamId: string, postId: string, rawQuery: Record<string, unknown>): Promise<SamplePageView> {
+    const query = parseSampleQuery(rawQuery);
+    const index = await this.indexes.current();
+    const found = index.comments.postById(postId);
+    if (!found || found.team.teamId !== teamId) throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
+    const { team, post } = found;
+    if (!post.scored) throw new ApiError(404, `comments of post ${postId} are not available until scoring finishes`, 'comments_not_available');
+    return this.page(team, index.detailsOf(team), query, {
+      scope: `post:${postId}:v${post.scored.dataVersion}`,
+      posts: [post],
+      baseFilter: NO_COMMENT_FILTER,
+      searchMatch: null,
+      version: team.settings.scoreVersion,
+      context: { analysisFiltered: false, searched: false },
+      echo: { postId, dataVersion: post.scored.dataVersion },
+    });
+  }
+
+  private expired(doc: AnalysisRecord): boolean {
+    return doc.expiresAt !== null && Date.parse(doc.expiresAt) <= this.clock.now().getTime();
+  }
+
+  private page(
+    team: TeamIndex,
+    details: RowDetails,
+    query: SampleQuery,
+    scope: {
+      scope: string;
+      posts: PostEntry[];
+      baseFilter: SampleInput['baseFilter'];
+      searchMatch: SampleInput['searchMatch'];
+      version: ScoreVersion;
+      context: Pick<RowContext, 'analysisFiltered' | 'searched'>;
+      echo: Record<string, unknown>;
+    },
+  ): SamplePageView {
+    const binding: CursorBinding = { teamId: team.teamId, scope: scope.scope, query: queryFingerprint(query), scoreVersion: scope.version };
+    const position = query.cursor ? this.cursors.decode(query.cursor, binding) : null;
+    const result = drawSample({
+      team,
+      details,
+      posts: scope.posts,
+      baseFilter: scope.baseFilter,
+      searchMatch: scope.searchMatch,
+      buckets: query.buckets,
+      version: scope.version,
+      source: query.source,
+      seed: fnv1a32(scope.scope),
+      after: position?.after ?? null,
+      limit: query.limit,
+    });
+    const context: RowContext = { version: scope.version, bucketFiltered: Object.keys(query.buckets).length > 0, ...scope.context };
+    const served = (position?.served ?? 0) + result.rows.length;
+    const hasMore = result.remaining > 0 && result.last !== null;
+    return {
+      data: result.rows.map((row, i) => commentRow(team, details, row, result.flags[i], context)),
+      meta: {
+        ...scope.echo,
+        source: query.source,
+        scoreVersion: scope.version,
+        limit: query.limit,
+        filters: query.buckets,
+        total: result.total,
+        offset: served - result.rows.length,
+        hasMore,
+        nextCursor: hasMore ? this.cursors.encode(binding, result.last!, served) : null,
+        groups: result.groups.map((g) => groupView(team, g, scope.posts.length > 1)),
+      },
+    };
+  }
+}
+
+function hasFilters(filters: CommentFilters | null, search: SearchSpec | null): boolean {
+  if (!filters) return false;
+  const keys = Object.keys(filters).filter((k) => !(k === 'keywords' && search?.mode === 'keyword' && filters.keywords?.length === 1));
+  return keys.length > 0;
+}
+
+function groupView(team: TeamIndex, group: SampleGroup, withPost: boolean): Record<string, unknown> {
+  const ids = group.sampleRows.map((r) => team.commentIds[r]);
+  const where = withPost ? { postId: group.post.id } : {};
+  if (group.type === 'topic') {
+    const t = group.post.scored!.topics[group.index];
+    return { type: 'topic', ...where, title: t.title, description: t.description, commentCount: group.commentCount, sampleCommentIds: ids };
+  }
+  const m = group.post.scored!.messages[group.index];
+  return { type: 'message', ...where, topic: m.topic, stance: m.stance, commentCount: group.commentCount, sampleCommentIds: ids };
+}
