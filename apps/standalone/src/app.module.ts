@@ -1,5 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AnalysisModule } from '@analyst/analysis';
 import { GatewayModule } from '@analyst/gateway';
+import { IngestModule } from '@analyst/ingest';
 import { LedgerModule } from '@analyst/ledger';
 import { ObservabilityModule, PlatformModule, type AnalystConfig, type PlatformOverrides } from '@analyst/platform';
 import { DemoSeeder } from './demo-seeder';
@@ -15,6 +17,8 @@ export class StandaloneModule {
         ObservabilityModule.forRoot({ service: 'standalone', level: config.LOG_LEVEL }),
         GatewayModule,
         LedgerModule,
+        IngestModule,
+        AnalysisModule,
       ],
       providers: [DemoSeeder],
       exports: [DemoSeeder],

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SCOPES, teamStream } from '@analyst/contracts';
 import { IdentityService } from '@analyst/gateway';
+import { AddPostsHandler, seedDemoContent } from '@analyst/ingest';
 import { LedgerService } from '@analyst/ledger';
 import { ANALYST_CONFIG, EVENT_STORE, type AnalystConfig, type EventStore } from '@analyst/platform';
 
@@ -13,11 +14,15 @@ export interface DemoSeedResult {
   teamId: string;
   /** The full API key, only when it was created by this start. */
   key: string | null;
+  /** Demo posts added through the content path. */
+  posts: number;
 }
 
 /**
  * Gives a new installation something to call: a demo team on the Enterprise plan with a key that
- * has every scope. Runs only while the event log is empty, so a restart never adds a second team.
+ * has every scope, Ad Hoc credits, and about 60 demo posts added through the normal content path in
+ * two campaigns with nested groups. Runs only while the event log is empty, so a restart never adds
+ * a second team.
  */
 @Injectable()
 export class DemoSeeder {
@@ -26,6 +31,7 @@ export class DemoSeeder {
   constructor(
     private readonly identity: IdentityService,
     private readonly ledger: LedgerService,
+    private readonly addPosts: AddPostsHandler,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(ANALYST_CONFIG) private readonly config: AnalystConfig,
   ) {}
@@ -41,8 +47,9 @@ export class DemoSeeder {
       { commandId: `demo-grant-${teamId}`, pool: 'adhoc', amount: DEMO_ADHOC_CREDITS, reason: 'demo credits' },
       { ...ctx, teamId },
     );
-    this.logger.log(`demo team ${teamId} created (${(await this.events.readStream(teamStream(teamId))).length} team events)`);
-    return { created: true, teamId, key: key.key };
+    const content = await seedDemoContent(this.addPosts, teamId, { id: key.id, name: 'Demo key' });
+    this.logger.log(`demo team ${teamId} created (${(await this.events.readStream(teamStream(teamId))).length} team events, ${content.posts} demo posts)`);
+    return { created: true, teamId, key: key.key, posts: content.posts };
   }
 }
 

@@ -25,6 +25,7 @@ describe('standalone app', () => {
 
   it('seeds a demo team and key on an empty data dir, serves /me with it, and keeps it across a restart', async () => {
     let app = await boot(dataDir);
+    let creditsBefore: unknown;
     const seed = await app.get(DemoSeeder).seedIfEmpty();
     expect(seed).toMatchObject({ created: true, key: DEMO_KEY });
     const me = await app.inject({ method: 'GET', url: '/analyst/v1/me', headers: { authorization: `Bearer ${DEMO_KEY}` } });
@@ -35,7 +36,22 @@ describe('standalone app', () => {
     const team = await app.inject({ method: 'GET', url: '/analyst/v1/team', headers: { 'x-api-key': DEMO_KEY } });
     expect(team.statusCode).toBe(200);
     expect(team.json().data).toMatchObject({ id: seed!.teamId, plan: { id: 'enterprise' } });
-    expect(team.json().data.credits.adhoc).toBe(DEMO_ADHOC_CREDITS);
+    // The demo posts spend credits (MAPs first once the plan's allotment landed, else Ad Hoc).
+    expect(seed!.posts).toBe(60);
+    const posts = await app.inject({ method: 'GET', url: '/analyst/v1/posts?status=all&limit=100', headers: { 'x-api-key': DEMO_KEY } });
+    expect(posts.statusCode).toBe(200);
+    expect(posts.json().data).toHaveLength(60);
+    expect(posts.json().data.every((p: { isDemo: boolean }) => p.isDemo)).toBe(true);
+    // Let the pipeline finish every demo post, so the balances are final before the restart.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const current = await app.inject({ method: 'GET', url: '/analyst/v1/team', headers: { 'x-api-key': DEMO_KEY } });
+      creditsBefore = current.json().data.credits;
+      if ((creditsBefore as { reserved: number }).reserved === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(creditsBefore).toMatchObject({ reserved: 0 });
+    expect((creditsBefore as { adhoc: number }).adhoc).toBeLessThanOrEqual(DEMO_ADHOC_CREDITS);
     await app.close();
 
     // Restart on the same data dir: no second demo team, and the key still works (read models rebuilt).
@@ -45,7 +61,9 @@ describe('standalone app', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json().data.key.id).toBe('ak_demo0001');
     const teamAgain = await app.inject({ method: 'GET', url: '/analyst/v1/team', headers: { 'x-api-key': DEMO_KEY } });
-    expect(teamAgain.json().data.credits.adhoc).toBe(DEMO_ADHOC_CREDITS);
+    expect(teamAgain.json().data.credits).toEqual(creditsBefore);
+    const postsAgain = await app.inject({ method: 'GET', url: '/analyst/v1/posts?status=all&limit=100', headers: { 'x-api-key': DEMO_KEY } });
+    expect(postsAgain.json().data).toHaveLength(60);
     await app.close();
   });
 

@@ -1,0 +1,1 @@
+module.exports = { ...require('../../jest.preset.js'), displayName: 'distributed-e2e', rootDir: __dirname, testTimeout: 300000 };

@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '../../..');
+
+export type AppName = 'relay' | 'ledger' | 'ingest' | 'analysis' | 'sampling' | 'gateway';
+
+export interface Cluster {
+  env: Record<string, string>;
+  ports: Record<AppName, number>;
+  logDir: string;
+  processes: Map<AppName, ChildProcess>;
+}
+
+/** Every service of the distributed topology as its own Node process on 127.0.0.1. */
+export function clusterConfig(options: { dataDir: string; logDir: string; basePort: number; namespace: string; database: string }): Cluster {
+  const apps: AppName[] = ['relay', 'ledger', 'ingest', 'analysis', 'sampling', 'gateway'];
+  const ports = Object.fromEntries(apps.map((a, i) => [a, options.basePort + i])) as Record<AppName, number>;
+  mkdirSync(options.logDir, { recursive: true });
+  return {
+    ports,
+    logDir: options.logDir,
+    processes: new Map(),
+    env: {
+      ANALYST_MODE: 'distributed',
+      ANALYST_DATA_DIR: options.dataDir,
+      KAFKA_BROKERS: process.env.KAFKA_BROKERS!,
+      KAFKA_NAMESPACE: options.namespace,
+      KAFKA_PARTITIONS: '4',
+      MONGO_URL: process.env.MONGO_URL!,
+      MONGO_DB: options.database,
+      ANALYST_INTERNAL_SECRET: 'e2e-internal-secret-0123456789abcdefghij',
+      ANALYST_ADMIN_TOKEN: 'e2e-admin-token-0123456789',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      ANALYST_UPSTREAM_INGEST: `http://127.0.0.1:${ports.ingest}`,
+      ANALYST_UPSTREAM_LEDGER: `http://127.0.0.1:${ports.ledger}`,
+      ANALYST_UPSTREAM_ANALYSIS: `http://127.0.0.1:${ports.analysis}`,
+      ANALYST_UPSTREAM_SAMPLING: `http://127.0.0.1:${ports.sampling}`,
+      SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+    },
+  };
+}
+
+/** Starts one app from its TypeScript entry point (no build needed) and waits until /readyz says so. */
+export async function startApp(cluster: Cluster, app: AppName, timeoutMs = 90_000): Promise<void> {
+  const log = createWriteStream(join(cluster.logDir, `${app}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, `apps/${app}/src/main.ts`)], {
+    cwd: ROOT,
+    env: { ...process.env, ...cluster.env, PORT: String(cluster.ports[app]) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  cluster.processes.set(app, child);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exited !== undefined) throw new Error(`${app} exited with ${exited} before it was ready; see ${cluster.logDir}/${app}.log`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${cluster.ports[app]}/readyz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${app} not ready within ${timeoutMs} ms; see ${cluster.logDir}/${app}.log`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export async function stopApp(cluster: Cluster, app: AppName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  const child = cluster.processes.get(app);
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+  cluster.processes.delete(app);
+}
+
+export async function stopAll(cluster: Cluster): Promise<void> {
+  await Promise.all([...cluster.processes.keys()].map((app) => stopApp(cluster, app)));
+}
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function call<T = any>(
+  cluster: Cluster,
+  method: string,
+  path: string,
+  options: { key?: string; admin?: boolean; body?: unknown } = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = {};
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.admin) headers.authorization = `Bearer ${cluster.env.ANALYST_ADMIN_TOKEN}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`http://127.0.0.1:${cluster.ports.gateway}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // keep text
+  }
+  return { status: response.status, headers: response.headers, body: body as T };
+}
+
+export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
