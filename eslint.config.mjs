@@ -22,7 +22,7 @@ export default tseslint.config(
   },
   {
     // Tests read JSON bodies loosely; production code may not.
-    files: ['**/*.spec.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts'],
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'libs/testing/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );
