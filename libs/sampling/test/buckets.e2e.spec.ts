@@ -1,4 +1,4 @@
-import { BUCKET_KEYS, DIMENSIONS, type BucketKey, type Dimension } from '@analyst/contracts';
+import { BUCKET_KEYS, DIMENSIONS, type BucketKey } from '@analyst/contracts';
 import { commentBuckets, MIX_FIELD, roundTo, type Mix } from '@analyst/domain-analysis';
 import { EDGE_SCORES, prng, samplingTest, type SeedComment, type SeedPost } from './sampling-fixture';
 

@@ -2,7 +2,7 @@ import type { CommentScores, CreatorMessage, CreatorTopic, FetchedComment, Score
 import { AnalysisModule, AnalysisService } from '@analyst/analysis';
 import { GatewayModule } from '@analyst/gateway';
 import { EVENT_STORE, FixedClock, type EventStore, type NewEvent } from '@analyst/platform';
-import { createTestApp, type TestApp } from '@analyst/testing';
+import { createTestApp, type TestApp, type TestResponse } from '@analyst/testing';
 import { SamplingModule } from '@analyst/sampling';
 
 export const START = '2026-03-10T12:00:00.000Z';
@@ -139,16 +139,17 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
         await append(`post-${p.id}`, list, teamId);
       }
     },
-    get: (url: string, key: string) => t.request('GET', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` } }),
+    get: <T = SampleBody & ErrorBody>(url: string, key: string) => t.request<T>('GET', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` } }),
+    analysis: (id: string, key: string) => t.request<{ data: { status: string; scope: { matchedComments: number } } }>('GET', `/analyst/v1/analyses/${id}`, { headers: { authorization: `Bearer ${key}` } }),
     post: (url: string, key: string, body: unknown) => t.request('POST', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` }, body }),
     /** Every page of a sample, following `meta.nextCursor`. */
-    async pages(url: string, key: string): Promise<{ rows: any[]; pages: any[] }> {
-      const rows: any[] = [];
-      const pages: any[] = [];
+    async pages(url: string, key: string): Promise<{ rows: SampledRow[]; pages: SampleBody[] }> {
+      const rows: SampledRow[] = [];
+      const pages: SampleBody[] = [];
       let next: string | null = null;
       for (let i = 0; i < 10_000; i++) {
         const sep = url.includes('?') ? '&' : '?';
-        const res = await f.get(next ? `${url}${sep}cursor=${encodeURIComponent(next)}` : url, key);
+        const res: TestResponse<SampleBody> = await t.request<SampleBody>('GET', `/analyst/v1${next ? `${url}${sep}cursor=${encodeURIComponent(next)}` : url}`, { headers: { authorization: `Bearer ${key}` } });
         if (res.status !== 200) throw new Error(`${url}: ${res.status} ${res.raw}`);
         pages.push(res.body);
         rows.push(...res.body.data);
@@ -160,6 +161,40 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
     close: () => t.close(),
   };
   return f;
+}
+
+export interface SampledRow {
+  commentId: string;
+  postId: string;
+  authorUsername: string;
+  body: string;
+  likes: number;
+  postedAt: string;
+  isReply: boolean;
+  topic: string | null;
+  message: { topic: string; stance: string } | null;
+  scores: Record<string, number | null>;
+  buckets: Record<string, string | null>;
+  sampleReasons: string[];
+}
+
+export interface SampleGroupBody {
+  type: 'topic' | 'message';
+  postId?: string;
+  title?: string;
+  topic?: string;
+  stance?: string;
+  commentCount: number;
+  sampleCommentIds: string[];
+}
+
+export interface ErrorBody {
+  error: { message: string; code?: string };
+}
+
+export interface SampleBody {
+  data: SampledRow[];
+  meta: { total: number; offset: number; hasMore: boolean; nextCursor: string | null; source: string; scoreVersion: number; filters: Record<string, string[]>; groups: SampleGroupBody[] } & Record<string, unknown>;
 }
 
 /** A small deterministic generator (mulberry32), so seeded comment sets are the same every run. */
