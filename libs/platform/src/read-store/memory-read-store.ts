@@ -49,6 +49,13 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   private matching(filter: Filter, options: FindOptions = {}): T[] {
+    const keys = Object.keys(filter);
+    if (keys.length === 1 && typeof filter._id === 'string') {
+      // The commonest query by far (every projection step): no need to compile a mingo query.
+      const doc = this.docs.get(filter._id);
+      return doc && !options.skip ? [doc] : [];
+    }
+    if (keys.length === 0 && !options.sort && !options.skip && !options.limit) return [...this.docs.values()];
     const query = new Query(filter);
     let cursor = query.find<T>(this.candidates(filter));
     if (options.sort) cursor = cursor.sort(options.sort);
