@@ -18,6 +18,10 @@ interface UniqueIndex {
   entries: Map<string, string>; // index key -> _id
 }
 
+function isScalar(value: unknown): boolean {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
 function getPath(doc: Record<string, unknown>, path: string): unknown {
   let node: unknown = doc;
   for (const part of path.split('.')) {
@@ -56,6 +60,11 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
       return doc && !options.skip ? [doc] : [];
     }
     if (keys.length === 0 && !options.sort && !options.skip && !options.limit) return [...this.docs.values()];
+    if (typeof filter._id === 'string' && keys.every((k) => !k.includes('.') && !k.startsWith('$') && isScalar(filter[k]))) {
+      // `{ _id, _version }` (the projection runtime's conditional write) and similar plain equalities.
+      const doc = this.docs.get(filter._id);
+      return doc && !options.skip && keys.every((k) => doc[k] === filter[k]) ? [doc] : [];
+    }
     const query = new Query(filter);
     let cursor = query.find<T>(this.candidates(filter));
     if (options.sort) cursor = cursor.sort(options.sort);
