@@ -3,6 +3,7 @@ import { AnalysisModule } from '@analyst/analysis';
 import { GatewayModule } from '@analyst/gateway';
 import { IngestModule } from '@analyst/ingest';
 import { LedgerModule } from '@analyst/ledger';
+import { SamplingModule } from '@analyst/sampling';
 import { ObservabilityModule, PlatformModule, type AnalystConfig, type PlatformOverrides } from '@analyst/platform';
 import { DemoSeeder } from './demo-seeder';
 
@@ -19,6 +20,7 @@ export class StandaloneModule {
         LedgerModule,
         IngestModule,
         AnalysisModule,
+        SamplingModule,
       ],
       providers: [DemoSeeder],
       exports: [DemoSeeder],
