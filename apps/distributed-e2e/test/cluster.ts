@@ -32,12 +32,14 @@ export function clusterConfig(options: { dataDir: string; logDir: string; basePo
       MONGO_DB: options.database,
       ANALYST_INTERNAL_SECRET: 'e2e-internal-secret-0123456789abcdefghij',
       ANALYST_ADMIN_TOKEN: 'e2e-admin-token-0123456789',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info', // the logs stay in logDir for post-mortems
       HOST: '127.0.0.1',
       ANALYST_UPSTREAM_INGEST: `http://127.0.0.1:${ports.ingest}`,
       ANALYST_UPSTREAM_LEDGER: `http://127.0.0.1:${ports.ledger}`,
       ANALYST_UPSTREAM_ANALYSIS: `http://127.0.0.1:${ports.analysis}`,
       ANALYST_UPSTREAM_SAMPLING: `http://127.0.0.1:${ports.sampling}`,
+      // A 50-link add waits on 50 sequential ledger reservations over Kafka (see the README's figures).
+      ANALYST_UPSTREAM_TIMEOUT_MS: '180000',
       SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
     },
   };

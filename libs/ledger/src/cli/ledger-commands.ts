@@ -58,7 +58,8 @@ export function registerLedgerCommands(program: Command): void {
     .option('--data-dir <dir>', 'standalone data directory (default ANALYST_DATA_DIR or ./data)')
     .option('--eventstore-url <url>', 'EventStoreDB connection string (default EVENTSTORE_URL)')
     .option('--mongo-url <url>', 'also compare with the live MongoDB read models (default MONGO_URL)')
-    .action(async (flags: AuditFlags) => {
+    .option('--mongo-db <name>', 'database of those read models (default MONGO_DB or analyst)')
+    .action(async (flags: AuditFlags & { mongoDb?: string }) => {
       const json = Boolean(program.opts().json);
       const { store, describe } = await openEventLog({
         dataDir: flags.dataDir ?? process.env.ANALYST_DATA_DIR,
@@ -69,7 +70,7 @@ export function registerLedgerCommands(program: Command): void {
       try {
         if (mongoUrl) {
           const { MongoReadStore } = await import('@analyst/platform');
-          live = await MongoReadStore.connect(mongoUrl);
+          live = await MongoReadStore.connect(mongoUrl, flags.mongoDb ?? process.env.MONGO_DB ?? 'analyst');
         }
         const head = await store.headPosition();
         const writer = flags.out ? new StatementWriter(flags.out, { generatedAt: new Date().toISOString(), team: flags.team ?? null, headPosition: head }) : undefined;

@@ -72,7 +72,7 @@ function toRecorded(row: EventRow): RecordedEvent {
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly subscriptions = new Set<LiveSubscription>();
-  private readonly appendTx: (streamId: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult;
+  private readonly appendTx: Database.Transaction<(streamId: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult>;
   private readonly stmt: {
     lastRevision: Database.Statement<[string], { revision: number | null }>;
     insert: Database.Statement;
@@ -132,7 +132,9 @@ export class SqliteEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     let result: AppendResult;
     try {
-      result = this.appendTx(streamId, events, expected);
+      // IMMEDIATE takes the write lock before reading the stream's revision: with several processes on
+      // one file, a deferred transaction that read first could not wait for the lock (SQLITE_BUSY).
+      result = this.appendTx.immediate(streamId, events, expected);
     } catch (error) {
       // Another process won the race for this (stream, revision).
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {

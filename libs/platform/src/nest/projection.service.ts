@@ -93,10 +93,11 @@ export class ProjectionService {
   }
 
   /** Read-your-writes for a handler that just appended at `position`. */
-  async waitFor(position: number, timeoutMs = 5000): Promise<void> {
+  async waitFor(position: number, timeoutMs?: number): Promise<void> {
     if (position < 0) return;
     if (!this.runtime) throw new Error('projections have not started');
-    await this.runtime.waitFor(position, timeoutMs);
+    // Read models in memory keep up within milliseconds; MongoDB ones are a network hop per write.
+    await this.runtime.waitFor(position, timeoutMs ?? (this.mode === 'rebuild' ? 5_000 : 30_000));
   }
 
   private async saveCheckpoint(): Promise<void> {
