@@ -57,7 +57,7 @@ export function registerLedgerCommands(program: Command): void {
     .option('--out <file>', 'export the hash-chained statement (.jsonl, or .csv for a spreadsheet view)')
     .option('--data-dir <dir>', 'standalone data directory (default ANALYST_DATA_DIR or ./data)')
     .option('--eventstore-url <url>', 'EventStoreDB connection string (default EVENTSTORE_URL)')
-    .option('--mongo-url <url>', 'also compare with the live MongoDB read models (default MONGO_URL)')
+    .option('--mongo-url <url>', 'also compare with the live MongoDB read models (default MONGO_URL when ANALYST_MODE=distributed)')
     .option('--mongo-db <name>', 'database of those read models (default MONGO_DB or analyst)')
     .action(async (flags: AuditFlags & { mongoDb?: string }) => {
       const json = Boolean(program.opts().json);
@@ -66,7 +66,8 @@ export function registerLedgerCommands(program: Command): void {
         eventStoreUrl: flags.eventstoreUrl ?? process.env.EVENTSTORE_URL,
       });
       let live: ReadStore | undefined;
-      const mongoUrl = flags.mongoUrl ?? process.env.MONGO_URL;
+      // MongoDB holds the live read models only in the distributed topology; standalone keeps them in memory.
+      const mongoUrl = flags.mongoUrl ?? (process.env.ANALYST_MODE === 'distributed' ? process.env.MONGO_URL : undefined);
       try {
         if (mongoUrl) {
           const { MongoReadStore } = await import('@analyst/platform');
