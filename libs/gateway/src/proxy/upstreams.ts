@@ -23,6 +23,7 @@ export const FORWARDED_ADMIN_ROUTES: readonly ForwardedRoute[] = [
   { method: 'POST', path: '/admin/v1/teams/{teamId}/credits', service: 'ledger', admin: true },
   { method: 'GET', path: '/admin/v1/teams/{teamId}/ledger', service: 'ledger', admin: true },
   { method: 'POST', path: '/admin/v1/teams/{teamId}/reports', service: 'analysis', admin: true },
+  { method: 'POST', path: '/admin/v1/teams/{teamId}/saved-analyses', service: 'analysis', admin: true },
 ];
 
 export function forwardedRoutes(): ForwardedRoute[] {
