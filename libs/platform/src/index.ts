@@ -33,3 +33,4 @@ export * from './kafka/kafka-log';
 export * from './esdb/esdb-event-store';
 export * from './relay/relay-lease';
 export * from './nest/run-service';
+export * from './nest/pino-nest-logger';

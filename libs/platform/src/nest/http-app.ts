@@ -4,10 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import FindMyWay from 'find-my-way';
-import { Logger as PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import { API_PREFIX, LEGACY_MARKER, rewriteLegacyUrl } from './api-paths';
 import { ErrorEnvelopeFilter } from './error-envelope.filter';
 import { HttpMetrics } from './metrics';
+import { PINO_LOGGER, PinoNestLogger } from './pino-nest-logger';
 import { apiValidationPipe } from './validation';
 
 const CORRELATION_HEADER = 'x-correlation-id';
@@ -37,7 +38,8 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     bufferLogs: options.structuredLogs !== false,
     logger: options.structuredLogs === false ? false : undefined,
   });
-  if (options.structuredLogs !== false) app.useLogger(app.get(PinoLogger));
+  const logger = options.structuredLogs === false ? null : app.get<Logger>(PINO_LOGGER, { strict: false });
+  if (logger) app.useLogger(new PinoNestLogger(logger));
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.useGlobalPipes(apiValidationPipe());
   app.setGlobalPrefix(API_PREFIX.slice(1), {
@@ -59,7 +61,7 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   });
   fastify.addHook('onRequest', async (request, reply) => {
     const id = SAFE_ID.test(request.id) ? request.id : randomUUID();
-    request.headers[CORRELATION_HEADER] = id; // the pino logger reads it from here
+    request.headers[CORRELATION_HEADER] = id; // forwarded to services by the gateway
     reply.header('X-Correlation-Id', id);
   });
   fastify.addHook('onRequest', async (request, reply) => {
@@ -81,8 +83,23 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     return payload;
   });
   const metrics = app.get(HttpMetrics, { strict: false });
+  const quiet = new Set(['/healthz', '/readyz', '/metrics']);
   fastify.addHook('onResponse', async (request, reply) => {
-    metrics?.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics?.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    if (logger && !quiet.has(route) && logger.isLevelEnabled('info')) {
+      logger.info(
+        {
+          correlationId: request.headers[CORRELATION_HEADER],
+          method: request.method,
+          url: request.url,
+          route,
+          statusCode: reply.statusCode,
+          responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'request completed',
+      );
+    }
   });
 
   await app.init();
