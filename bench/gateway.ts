@@ -26,7 +26,9 @@ interface Ready {
 
 async function serveBare(): Promise<Ready> {
   const app = Fastify({ logger: false });
-  app.get('/bare', async () => ({ data: { ok: true } }));
+  // The same JSON body /me answers with, so the comparison isolates auth, limits and Nest, not payload size.
+  const body = JSON.parse(process.env.BENCH_BARE_BODY ?? '{"data":{"ok":true}}');
+  app.get('/bare', async () => body);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url: `${url}/bare`, headers: {} };
 }
@@ -49,8 +51,8 @@ async function serveGateway(): Promise<Ready> {
   return { url: `${base}/analyst/v1/me`, headers: { authorization: `Bearer ${key}` }, baselineUrl: `${base}/healthz` };
 }
 
-function start(mode: 'bare' | 'gateway'): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(__filename, [`--serve=${mode}`], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function start(mode: 'bare' | 'gateway', env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(__filename, [`--serve=${mode}`], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ child, ready: ready as Ready }));
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
@@ -64,13 +66,14 @@ async function load(ready: Ready, seconds: number): Promise<{ rps: number; p99: 
 
 type Figures = { rps: number; p99: number; non2xx: number };
 
-async function measure(mode: 'bare' | 'gateway'): Promise<{ main: Figures; baseline: Figures | null }> {
-  const { child, ready } = await start(mode);
+async function measure(mode: 'bare' | 'gateway', env: Record<string, string> = {}): Promise<{ main: Figures; baseline: Figures | null; sample: string }> {
+  const { child, ready } = await start(mode, env);
   try {
+    const sample = await (await fetch(ready.url, { headers: ready.headers })).text();
     await load(ready, Math.min(3, SECONDS)); // warm-up: JIT, connection pool
     const main = await load(ready, SECONDS);
     const baseline = ready.baselineUrl ? await load({ url: ready.baselineUrl, headers: {} }, SECONDS) : null;
-    return { main, baseline };
+    return { main, baseline, sample };
   } finally {
     child.removeAllListeners('exit');
     child.kill();
@@ -86,9 +89,10 @@ async function main(): Promise<void> {
     return;
   }
   console.log(`gateway bench: ${CONNECTIONS} connections, ${SECONDS} s per run after a warm-up, Node ${process.version}`);
-  const bare = (await measure('bare')).main;
   const run = await measure('gateway');
   const gateway = run.main;
+  const bare = (await measure('bare', { BENCH_BARE_BODY: run.sample })).main;
+  console.log(`response body: ${Buffer.byteLength(run.sample)} bytes (the bare route answers the same JSON)`);
   const ratio = gateway.rps / bare.rps;
   const line = (name: string, f: Figures) => console.log(`${name.padEnd(34)}${f.rps.toFixed(0).padStart(8)} req/s  p99 ${f.p99} ms  non-2xx ${f.non2xx}`);
   line('bare Fastify GET /bare', bare);
