@@ -1,6 +1,5 @@
 /** Read-model collections of the ingest service. Other services read `posts` and `comments`. */
 export const POSTS = 'posts';
-export const COMMENTS = 'comments';
 export const COLLECTIONS = 'collections';
 export const CONTENT_JOBS = 'content_jobs';
 export const ACTIVITY = 'activity';

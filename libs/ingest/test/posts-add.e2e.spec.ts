@@ -45,7 +45,7 @@ describe('POST /content/posts/add', () => {
     const post = await findPost(f.store, postId);
     expect(post).toMatchObject({ status: 'complete', addedVia: 'api', addedBy: { id: keyId, name }, teamId, dataVersion: 1, platform: 'youtube', tags: ['Launch', 'Q1'], isDemo: false });
     expect(post!.totalComments).toBe(simulatedCommentCount(links[0])!);
-    const comments = await readPostComments(f.store, teamId, postId);
+    const comments = await readPostComments(f.store, f.events, teamId, postId);
     expect(comments!.comments).toHaveLength(simulatedCommentCount(links[0])!);
     expect(comments!.comments[0]).toMatchObject({ teamId, postId, dataVersion: 1, scorer: { name: SCORER_NAME, version: SCORER_VERSION } });
     for (const c of comments!.comments) {

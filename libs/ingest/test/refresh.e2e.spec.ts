@@ -48,7 +48,7 @@ describe('POST /content/posts/refresh', () => {
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 19, reserved: 0 });
     const post = await findPost(f.store, postIds[0]);
     expect(post).toMatchObject({ dataVersion: 2, status: 'complete', lastRefreshedAt: at(12), updatedAt: at(12), totalComments: 20 });
-    const comments = await readPostComments(f.store, teamId, postIds[0]);
+    const comments = await readPostComments(f.store, f.events, teamId, postIds[0]);
     expect(comments!.dataVersion).toBe(2);
     expect(comments!.comments).toHaveLength(20);
     expect(comments!.comments.every((c) => c.dataVersion === 2 && c.scores !== null)).toBe(true);

@@ -2,17 +2,15 @@ import type { Projector } from '@analyst/platform';
 import { accountsProjector } from './accounts.projector';
 import { activityProjector } from './activity.projector';
 import { collectionsProjector } from './collections.projector';
-import { commentsProjector } from './comments.projector';
 import { contentJobsProjector } from './content-jobs.projector';
 import { postsProjector } from './posts.projector';
 
 export * from './post-doc';
 export * from './comment-doc';
 export * from './posts.projector';
-export * from './comments.projector';
 export * from './collections.projector';
 export * from './content-jobs.projector';
 export * from './activity.projector';
 export * from './accounts.projector';
 
-export const ingestProjectors: Projector[] = [postsProjector, commentsProjector, collectionsProjector, contentJobsProjector, activityProjector, accountsProjector];
+export const ingestProjectors: Projector[] = [postsProjector, collectionsProjector, contentJobsProjector, activityProjector, accountsProjector];

@@ -1,8 +1,9 @@
-import type { ReadStore } from '@analyst/platform';
+import type { EventStore, ReadStore } from '@analyst/platform';
 import { withoutMeta } from '@analyst/platform';
-import type { ScoredComment } from '@analyst/contracts';
-import { COMMENTS, POSTS } from '../ingest.tokens';
-import type { CommentChunkDoc, CommentDoc } from '../projections/comment-doc';
+import type { FetchedComment, ScoredComment } from '@analyst/contracts';
+import type { CommentsFetched, CommentsScored } from '@analyst/domain-content';
+import { POSTS } from '../ingest.tokens';
+import type { CommentDoc } from '../projections/comment-doc';
 import type { PostDoc } from '../projections/post-doc';
 
 export interface PostComments {
@@ -13,40 +14,49 @@ export interface PostComments {
 }
 
 /**
- * The scored comments of a team's post, framework-free, for the analysis and sampling services.
- * Null when the post is not on the team or has never been scored. Comments come in fetch order
- * (by `postedAt`, then id); hidden comments are included and flagged, callers exclude them.
+ * The scored comments of a team's post, framework-free. Null when the post is not on the team or
+ * has never been scored. Comments are facts of the post's data version, stored as chunk events in
+ * its stream; they are read from there rather than kept as a read model (analysis and sampling keep
+ * their own columnar indexes, so a per-comment read model would only cost writes). Comments come in
+ * fetch order (by `postedAt`, then id); hidden comments are included and flagged.
  */
-export async function readPostComments(store: ReadStore, teamId: string, postId: string): Promise<PostComments | null> {
+export async function readPostComments(store: ReadStore, events: EventStore, teamId: string, postId: string): Promise<PostComments | null> {
   const post = await store.collection<PostDoc>(POSTS).findOne({ _id: postId });
   if (!post || post.teamId !== teamId || post.scoredVersion === null) return null;
-  const chunks = await store.collection<CommentChunkDoc>(COMMENTS).find({ postId, dataVersion: post.scoredVersion });
-  const scores = new Map<string, ScoredComment>();
-  for (const chunk of chunks) for (const s of chunk.scored ?? []) scores.set(s.commentId, s);
-  const comments: CommentDoc[] = chunks.flatMap((chunk) =>
-    (chunk.fetched ?? []).map((c) => {
-      const s = scores.get(c.id);
-      return {
-        _id: `${postId}:${c.id}`,
-        teamId: chunk.teamId,
-        postId,
-        dataVersion: chunk.dataVersion,
-        commentId: c.id,
-        parentId: c.parentId,
-        isReply: c.parentId !== null,
-        authorUsername: c.authorUsername,
-        authorIsCreator: c.authorIsCreator,
-        body: c.body,
-        likes: c.likes,
-        postedAt: c.postedAt,
-        hidden: c.hidden,
-        scores: s?.scores ?? null,
-        topicIndex: s?.topicIndex ?? null,
-        messageIndex: s?.messageIndex ?? null,
-        scorer: s?.scorer ?? null,
-      };
-    }),
-  );
+  const version = post.scoredVersion;
+  const fetched: FetchedComment[] = [];
+  const scores = new Map<string, { scored: ScoredComment; scorer: { name: string; version: string } }>();
+  for (const event of await events.readStream(`post-${postId}`)) {
+    if (event.type === 'CommentsFetched') {
+      const data = event.data as CommentsFetched['data'];
+      if (data.dataVersion === version) fetched.push(...data.comments);
+    } else if (event.type === 'CommentsScored') {
+      const data = event.data as CommentsScored['data'];
+      if (data.dataVersion === version) for (const s of data.comments) scores.set(s.commentId, { scored: s, scorer: data.scorer });
+    }
+  }
+  const comments: CommentDoc[] = fetched.map((c) => {
+    const s = scores.get(c.id);
+    return {
+      _id: `${postId}:${c.id}`,
+      teamId,
+      postId,
+      dataVersion: version,
+      commentId: c.id,
+      parentId: c.parentId,
+      isReply: c.parentId !== null,
+      authorUsername: c.authorUsername,
+      authorIsCreator: c.authorIsCreator,
+      body: c.body,
+      likes: c.likes,
+      postedAt: c.postedAt,
+      hidden: c.hidden,
+      scores: s?.scored.scores ?? null,
+      topicIndex: s?.scored.topicIndex ?? null,
+      messageIndex: s?.scored.messageIndex ?? null,
+      scorer: s?.scored.scorer ?? s?.scorer ?? null,
+    };
+  });
   comments.sort((a, b) => (a.postedAt === b.postedAt ? a._id.localeCompare(b._id) : a.postedAt.localeCompare(b.postedAt)));
-  return { post: withoutMeta(post), dataVersion: post.scoredVersion, comments };
+  return { post: withoutMeta(post), dataVersion: version, comments };
 }
