@@ -43,7 +43,7 @@ describe('event relay over the in-process bus', () => {
     const bus = new InProcessBus({ awaitHandled: true });
     const seen: BusMessage<RecordedEvent>[] = [];
     await bus.subscribe('pm', [eventTopic('ledger')], async (m) => void seen.push(m as BusMessage<RecordedEvent>));
-    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-a' });
+    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-a', checkpointEvery: 1 });
     await relay.start();
     await store.append('ledger-team_1', [event('CreditsGranted'), event('CreditsReserved')], 'no_stream');
     await store.append('team-team_1', [event('TeamCreated')], 'no_stream');
@@ -63,7 +63,7 @@ describe('event relay over the in-process bus', () => {
     await bus.subscribe('pm', [eventTopic('ledger')], async (m) => {
       if (m.type === 'Second') await stuck; // the process "crashes" while handling this one
     });
-    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-b' });
+    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-b', checkpointEvery: 1 });
     await relay.start();
     const first = await store.append('ledger-team_2', [event('First')], 'no_stream');
     await store.append('ledger-team_2', [event('Second')], 0);
@@ -75,7 +75,7 @@ describe('event relay over the in-process bus', () => {
     const restartedBus = new InProcessBus({ awaitHandled: true });
     const redelivered: string[] = [];
     await restartedBus.subscribe('pm', [eventTopic('ledger')], async (m) => void redelivered.push(m.type));
-    const restarted = new EventRelay(store, restartedBus, checkpoints, { name: 'relay-b' });
+    const restarted = new EventRelay(store, restartedBus, checkpoints, { name: 'relay-b', checkpointEvery: 1 });
     await restarted.start();
     await eventually(() => redelivered.length === 1);
     expect(redelivered).toEqual(['Second']);
@@ -93,7 +93,7 @@ describe('event relay over the in-process bus', () => {
       if (m.key === 'post-slow') await gate;
       handled.push(m.key);
     });
-    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-c' });
+    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-c', checkpointEvery: 1 });
     await relay.start();
     const slow = await store.append('post-slow', [event('PostCreated')], 'no_stream');
     for (let i = 0; i < 5; i++) await store.append(`post-fast${i}`, [event('PostCreated')], 'no_stream');
@@ -102,6 +102,19 @@ describe('event relay over the in-process bus', () => {
     release();
     await eventually(async () => (await checkpoints.load('relay-c')) === slow.position + 5);
     await relay.stop();
+  });
+
+  it('saves its checkpoint every few events and on stop, not after each one', async () => {
+    const bus = new InProcessBus({ awaitHandled: true });
+    await bus.subscribe('pm', [eventTopic('ledger')], async () => undefined);
+    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-d', checkpointEvery: 10 });
+    await relay.start();
+    let last = { position: -1 };
+    for (let i = 0; i < 25; i++) last = await store.append(`ledger-team_d${i}`, [event('CreditsGranted')], 'no_stream');
+    await eventually(async () => (await checkpoints.load('relay-d')) >= 20);
+    expect(await checkpoints.load('relay-d')).toBeLessThan(last.position);
+    await relay.stop();
+    expect(await checkpoints.load('relay-d')).toBe(last.position);
   });
 
   it('resolves a waiting publish when its group has no consumer left, keeping the message queued', async () => {

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
         ack(teamId, `r${i}`);
         if (r.fundedUnits > 0) {
           if (i % 4 === 0) await ledger.refund(teamId, { commandId: `f${i}`, reservationId: `p${i}`, reason: 'failed' }, ctx);
-          else await ledger.settle(teamId, { commandId: `s${i}`, reservationId: `p${i}`, consumed: i % 3 === 0 ? 2 : 1 }, ctx);
+          else await ledger.settle(teamId, { commandId: `s${i}`, reservationId: `p${i}`, consumed: Math.min(r.fundedUnits, i % 3 === 0 ? 2 : 1) }, ctx);
           ack(teamId, i % 4 === 0 ? `f${i}` : `s${i}`);
         }
         if (i % 5 === 0) {

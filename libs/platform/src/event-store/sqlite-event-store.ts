@@ -27,6 +27,16 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
 }
 
+interface PendingAppend {
+  streamId: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+type AppendOutcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+
 interface EventRow {
   position: number;
   stream: string;
@@ -73,6 +83,9 @@ export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly subscriptions = new Set<LiveSubscription>();
   private readonly appendTx: Database.Transaction<(streamId: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult>;
+  private readonly batchTx: Database.Transaction<(batch: PendingAppend[], outcomes: AppendOutcome[]) => void>;
+  private readonly pending: PendingAppend[] = [];
+  private flushScheduled = false;
   private readonly stmt: {
     lastRevision: Database.Statement<[string], { revision: number | null }>;
     insert: Database.Statement;
@@ -126,25 +139,59 @@ export class SqliteEventStore implements EventStore {
       }
       return { nextExpectedRevision: revision, position };
     });
+    this.batchTx = this.db.transaction((batch: PendingAppend[], outcomes: AppendOutcome[]) => {
+      for (const item of batch) {
+        try {
+          outcomes.push({ ok: true, result: this.appendTx(item.streamId, item.events, item.expected) });
+        } catch (error) {
+          outcomes.push({ ok: false, error });
+        }
+      }
+    });
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    let result: AppendResult;
-    try {
-      // IMMEDIATE takes the write lock before reading the stream's revision: with several processes on
-      // one file, a deferred transaction that read first could not wait for the lock (SQLITE_BUSY).
-      result = this.appendTx.immediate(streamId, events, expected);
-    } catch (error) {
-      // Another process won the race for this (stream, revision).
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        const last = this.stmt.lastRevision.get(streamId)?.revision ?? null;
-        throw new ConcurrencyError(streamId, expected, last === null ? 'no_stream' : last);
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.pending.push({ streamId, events, expected, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
       }
-      throw error;
+    });
+  }
+
+  /**
+   * Group commit: every append requested in the same turn of the event loop is written in one
+   * transaction, so they share one fsync. Each append runs in its own savepoint (better-sqlite3 nests
+   * transactions that way), so one append's concurrency error rolls back only that append.
+   */
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pending.splice(0);
+    if (batch.length === 0) return;
+    const outcomes: AppendOutcome[] = [];
+    try {
+      // IMMEDIATE takes the write lock before reading any stream's revision: with several processes
+      // on one file, a deferred transaction that read first could not wait for the lock (SQLITE_BUSY).
+      this.batchTx.immediate(batch, outcomes);
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
     }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i];
+      if (outcome.ok) item.resolve(outcome.result);
+      else item.reject(this.asConcurrencyError(outcome.error, item.streamId, item.expected));
+    });
     for (const subscription of this.subscriptions) subscription.wake();
-    return result;
+  }
+
+  /** Another process won the race for a (stream, revision): the unique index says so. */
+  private asConcurrencyError(error: unknown, streamId: string, expected: ExpectedRevision): unknown {
+    if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') return error;
+    const last = this.stmt.lastRevision.get(streamId)?.revision ?? null;
+    return new ConcurrencyError(streamId, expected, last === null ? 'no_stream' : last);
   }
 
   async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -188,6 +235,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    if (this.db.open) this.flush(); // appends already requested are written, not dropped
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     if (this.db.open) this.db.close();
   }

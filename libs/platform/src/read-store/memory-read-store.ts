@@ -1,4 +1,5 @@
 import { Query, update as applyUpdate } from 'mingo';
+import rfdc from 'rfdc';
 import {
   DuplicateKeyError,
   type Doc,
@@ -11,6 +12,11 @@ import {
   type UpdateResult,
 } from './read-store.port';
 import { upsertSeed } from './upsert-seed';
+
+/** Documents are copied on the way out, so no reader can change a stored one; a written document
+ * belongs to the store (see ReadCollection). rfdc copies JSON-like documents about five times faster
+ * than structuredClone. */
+const clone = rfdc();
 
 interface UniqueIndex {
   name: string;
@@ -74,7 +80,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    const found = this.matching(filter, options).map((d) => structuredClone(d));
+    const found = this.matching(filter, options).map((d) => clone(d));
     return options.projection ? found.map((d) => project(d, options.projection!)) : found;
   }
 
@@ -89,13 +95,13 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
 
   async insertOne(doc: T): Promise<void> {
     if (this.docs.has(doc._id)) throw new DuplicateKeyError(this.name, '_id');
-    this.write(null, structuredClone(doc));
+    this.write(null, doc);
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
     const [target] = this.matching(filter, { limit: 1 });
     if (target) {
-      const next = structuredClone(target);
+      const next = clone(target);
       const { $setOnInsert: _ignored, ...rest } = update;
       const changed = applyUpdate(next, rest as never);
       this.write(target, next);
@@ -117,7 +123,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
     let modified = 0;
     const targets = this.matching(filter);
     for (const target of targets) {
-      const next = structuredClone(target);
+      const next = clone(target);
       if (applyUpdate(next, rest as never).length > 0) modified += 1;
       this.write(target, next);
     }
@@ -127,7 +133,7 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
   async replaceOne(filter: Filter, doc: T, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
     const [target] = this.matching(filter, { limit: 1 });
     if (target) {
-      this.write(target, structuredClone({ ...doc, _id: target._id }));
+      this.write(target, { ...doc, _id: target._id });
       return { matched: 1, modified: 1, upsertedId: null };
     }
     if (!options.upsert) return { matched: 0, modified: 0, upsertedId: null };

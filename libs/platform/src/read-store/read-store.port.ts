@@ -34,6 +34,11 @@ export interface IndexSpec {
   name?: string;
 }
 
+/**
+ * A document passed to `insertOne` or `replaceOne` belongs to the store from then on: callers do not
+ * change it afterwards (the in-memory store keeps the object rather than a copy). Documents returned
+ * by `find`/`findOne` are the caller's own copies.
+ */
 export interface ReadCollection<T extends Doc = Doc> {
   readonly name: string;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;

@@ -11,6 +11,8 @@ export interface EventRelayOptions {
   name?: string;
   /** Events published but not yet acknowledged before the relay waits for the oldest one. */
   maxInFlight?: number;
+  /** Save the checkpoint after this many acknowledged events (and on stop); a crash republishes at most these. */
+  checkpointEvery?: number;
   /** Delay before publishing again after the bus refused an event. */
   retryDelayMs?: number;
   onPublishError?: (error: unknown, event: RecordedEvent) => void;
@@ -29,6 +31,8 @@ export class EventRelay {
   private readonly window: { position: number; done: boolean; settled: Promise<void> }[] = [];
   private saving: Promise<void> = Promise.resolve();
   private saved = -1;
+  private reached = -1;
+  private sinceSave = 0;
   private stopped = false;
   private readonly name: string;
   private readonly maxInFlight: number;
@@ -76,11 +80,18 @@ export class EventRelay {
     }
   }
 
-  /** Moves the checkpoint over the acknowledged prefix of the window. */
+  /** Moves the checkpoint over the acknowledged prefix of the window (saved every few events). */
   private advance(): void {
-    let reached = -1;
-    while (this.window.length > 0 && this.window[0].done) reached = this.window.shift()!.position;
-    if (reached < 0) return;
+    while (this.window.length > 0 && this.window[0].done) {
+      this.reached = this.window.shift()!.position;
+      this.sinceSave += 1;
+    }
+    if (this.sinceSave >= (this.options.checkpointEvery ?? 50) || (this.window.length === 0 && this.stopped)) this.save();
+  }
+
+  private save(): void {
+    this.sinceSave = 0;
+    const reached = this.reached;
     this.saving = this.saving.then(async () => {
       if (reached > this.saved) {
         await this.checkpoints.save(this.name, reached);
@@ -95,6 +106,7 @@ export class EventRelay {
     this.subscription = null;
     this.stopped = true;
     await Promise.all(this.window.map((e) => e.settled));
+    this.save();
     await this.saving;
   }
 }
