@@ -34,3 +34,5 @@ export * from './esdb/esdb-event-store';
 export * from './relay/relay-lease';
 export * from './nest/run-service';
 export * from './nest/pino-nest-logger';
+export * from './projection/position-waiters';
+export * from './projection/log-follower';

@@ -13,11 +13,15 @@ export class ReadStoreCheckpointStore implements CheckpointStore {
   constructor(private readonly store: ReadStore) {}
 
   async load(name: string): Promise<number> {
-    const doc = await this.store.collection<{ _id: string; position: number }>('checkpoints').findOne({ _id: name });
+    const doc = await this.store
+      .collection<{ _id: string; position: number }>('checkpoints')
+      .findOne({ _id: name });
     return doc?.position ?? -1;
   }
 
   async save(name: string, position: number): Promise<void> {
-    await this.store.collection('checkpoints').updateOne({ _id: name }, { $set: { position } }, { upsert: true });
+    await this.store
+      .collection('checkpoints')
+      .updateOne({ _id: name }, { $set: { position } }, { upsert: true });
   }
 }

@@ -1,5 +1,6 @@
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { DuplicateKeyError, type Doc, type ReadStore } from '../read-store/read-store.port';
+import { PositionWaiters } from './position-waiters';
 import type { Projected, Projector } from './projector';
 
 const STREAM_KEY_UNSAFE = /[.$]/g;
@@ -15,8 +16,7 @@ function streamKey(streamId: string): string {
  */
 export class ProjectionRuntime {
   private readonly byType = new Map<string, Projector[]>();
-  private appliedPosition = -1;
-  private readonly waiters: { position: number; resolve: () => void }[] = [];
+  private applied = new PositionWaiters();
 
   constructor(
     private readonly store: ReadStore,
@@ -31,7 +31,8 @@ export class ProjectionRuntime {
 
   async createIndexes(): Promise<void> {
     for (const projector of this.projectors) {
-      for (const index of projector.indexes ?? []) await this.store.collection(projector.collection).createIndex(index);
+      for (const index of projector.indexes ?? [])
+        await this.store.collection(projector.collection).createIndex(index);
     }
   }
 
@@ -78,7 +79,7 @@ export class ProjectionRuntime {
   async rebuild(eventStore: EventStore): Promise<number> {
     for (const projector of this.projectors) await this.store.collection(projector.collection).drop();
     await this.createIndexes();
-    this.appliedPosition = -1;
+    this.applied = new PositionWaiters();
     let count = 0;
     for await (const page of eventStore.readAll(-1)) {
       for (const event of page) {
@@ -91,37 +92,15 @@ export class ProjectionRuntime {
   }
 
   markApplied(position: number): void {
-    if (position <= this.appliedPosition) return;
-    this.appliedPosition = position;
-    for (let i = this.waiters.length - 1; i >= 0; i--) {
-      if (this.waiters[i].position <= position) {
-        this.waiters[i].resolve();
-        this.waiters.splice(i, 1);
-      }
-    }
+    this.applied.advance(position);
   }
 
   get position(): number {
-    return this.appliedPosition;
+    return this.applied.position;
   }
 
   /** Read-your-writes: resolves once every event up to `position` has been projected. */
   waitFor(position: number, timeoutMs = 5000): Promise<void> {
-    if (position <= this.appliedPosition) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const index = this.waiters.indexOf(waiter);
-        if (index >= 0) this.waiters.splice(index, 1);
-        reject(new Error(`read models did not reach position ${position} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const waiter = {
-        position,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      };
-      this.waiters.push(waiter);
-    });
+    return this.applied.waitFor(position, timeoutMs, 'read models');
   }
 }
