@@ -102,7 +102,8 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
       useFactory: () => {
         if (config.EVENTSTORE_URL) return new EsdbEventStore({ connectionString: config.EVENTSTORE_URL });
         mkdirSync(dataDir, { recursive: true });
-        return new SqliteEventStore({ filename: join(dataDir, 'events.db'), pollIntervalMs: 100 });
+        // Other processes' appends cannot wake this one: poll for them every 25 ms.
+        return new SqliteEventStore({ filename: join(dataDir, 'events.db'), pollIntervalMs: 25 });
       },
     },
     {
