@@ -309,6 +309,8 @@ cat >"$STACK_DIR/env.tmp" <<EOF
 # Use: set -a; . $STACK_DIR/env; set +a
 KAFKA_BROKERS=$KAFKA_BROKERS
 MONGO_URL=$MONGO_URL
+# FerretDB scans a collection for any filter but a bare _id: conditional writes are checked client-side.
+MONGO_CONDITIONAL_WRITES=client
 EOF
 mv -f "$STACK_DIR/env.tmp" "$STACK_DIR/env"
 
@@ -316,4 +318,5 @@ log "stack ready in $((SECONDS - started_at))s; state in $STACK_DIR"
 cat <<EOF
 KAFKA_BROKERS=$KAFKA_BROKERS
 MONGO_URL=$MONGO_URL
+MONGO_CONDITIONAL_WRITES=client
 EOF

@@ -30,6 +30,7 @@ export function clusterConfig(options: { dataDir: string; logDir: string; basePo
       KAFKA_PARTITIONS: '4',
       MONGO_URL: process.env.MONGO_URL!,
       MONGO_DB: options.database,
+      MONGO_CONDITIONAL_WRITES: process.env.MONGO_CONDITIONAL_WRITES ?? 'server',
       ANALYST_INTERNAL_SECRET: 'e2e-internal-secret-0123456789abcdefghij',
       ANALYST_ADMIN_TOKEN: 'e2e-admin-token-0123456789',
       LOG_LEVEL: 'info', // the logs stay in logDir for post-mortems

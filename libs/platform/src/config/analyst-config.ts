@@ -52,6 +52,10 @@ export class AnalystConfig {
   @MinLength(1)
   MONGO_DB = 'analyst';
 
+  /** `client` for FerretDB (see MongoReadStore's ConditionalWrites); `server` for MongoDB. */
+  @IsIn(['server', 'client'])
+  MONGO_CONDITIONAL_WRITES: 'server' | 'client' = 'server';
+
   /** Partitions of the topics a service creates; the ceiling on useful consumer replicas. */
   @Transform(({ value }) => (value === undefined ? undefined : Number(value)))
   @IsInt()

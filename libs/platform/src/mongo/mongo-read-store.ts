@@ -39,11 +39,37 @@ async function guard<T>(collection: string, work: () => Promise<T>): Promise<T> 
  * A read collection on MongoDB (or FerretDB). Only plain CRUD and indexes are used: no TTL indexes,
  * no transactions and no aggregation beyond $sum/$count, which FerretDB v1 lacks.
  */
+/**
+ * Where a write conditional on more than `_id` (the projection runtime's `{ _id, _version }`) is
+ * checked. `server`: in the filter, atomically (MongoDB). `client`: the document is read by `_id`
+ * and compared here, then written by `_id` alone; for FerretDB v1, which scans the whole collection
+ * for any filter but a bare `_id` and does not make updates atomic anyway.
+ */
+export type ConditionalWrites = 'server' | 'client';
+
+function isScalar(value: unknown): boolean {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
 class MongoCollection<T extends Doc> implements ReadCollection<T> {
   constructor(
     readonly name: string,
     private readonly collection: Collection<Document>,
+    private readonly conditionalWrites: ConditionalWrites,
   ) {}
+
+  /**
+   * With client-side conditions: `{ _id }` when the document exists and matches the rest of the
+   * filter, `null` when it does not, `undefined` when the filter is not an `_id` equality one.
+   */
+  private async byIdWhenMatching(filter: Filter): Promise<Filter | null | undefined> {
+    const keys = Object.keys(filter);
+    if (this.conditionalWrites !== 'client' || typeof filter._id !== 'string' || keys.length < 2) return undefined;
+    if (!keys.every((k) => !k.startsWith('$') && !k.includes('.') && isScalar(filter[k]))) return undefined;
+    const current = await this.collection.findOne({ _id: filter._id } as Document);
+    if (!current || !keys.every((k) => current[k] === filter[k])) return null;
+    return { _id: filter._id };
+  }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     let cursor = this.collection.find(filter, options.projection ? { projection: options.projection } : {});
@@ -67,6 +93,11 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+    if (!options.upsert) {
+      const byId = await this.byIdWhenMatching(filter);
+      if (byId === null) return { matched: 0, modified: 0, upsertedId: null };
+      if (byId) filter = byId;
+    }
     const result = await guard(this.name, () =>
       this.collection.updateOne(filter, update as Document, { upsert: options.upsert ?? false }),
     );
@@ -84,6 +115,11 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async replaceOne(filter: Filter, doc: T, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+    if (!options.upsert) {
+      const byId = await this.byIdWhenMatching(filter);
+      if (byId === null) return { matched: 0, modified: 0, upsertedId: null };
+      if (byId) filter = byId;
+    }
     const { _id, ...body } = doc;
     const result = await guard(this.name, () =>
       this.collection.replaceOne(filter, options.upsert ? { _id, ...body } : body, { upsert: options.upsert ?? false }),
@@ -116,14 +152,15 @@ export class MongoReadStore implements ReadStore {
   private constructor(
     private readonly client: MongoClient,
     database: string,
+    private readonly conditionalWrites: ConditionalWrites,
   ) {
     this.db = client.db(database);
   }
 
-  static async connect(url: string, database = 'analyst'): Promise<MongoReadStore> {
+  static async connect(url: string, database = 'analyst', conditionalWrites: ConditionalWrites = 'server'): Promise<MongoReadStore> {
     const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000 });
     await client.connect();
-    return new MongoReadStore(client, database);
+    return new MongoReadStore(client, database, conditionalWrites);
   }
 
   /** The driver's database handle, for adapters that share the connection (rate limits). */
@@ -132,7 +169,7 @@ export class MongoReadStore implements ReadStore {
   }
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new MongoCollection<T>(name, this.db.collection(name));
+    return new MongoCollection<T>(name, this.db.collection(name), this.conditionalWrites);
   }
 
   async listCollections(): Promise<string[]> {

@@ -117,7 +117,7 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
           duplicateDelivery: overrides.duplicateDelivery,
         }),
     },
-    { provide: READ_STORE, useFactory: () => MongoReadStore.connect(config.MONGO_URL!, config.MONGO_DB) },
+    { provide: READ_STORE, useFactory: () => MongoReadStore.connect(config.MONGO_URL!, config.MONGO_DB, config.MONGO_CONDITIONAL_WRITES) },
     {
       provide: CHECKPOINT_STORE,
       useFactory: (store: ReadStore) => new ReadStoreCheckpointStore(store),
