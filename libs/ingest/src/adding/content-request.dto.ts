@@ -1,5 +1,18 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 
 /** `{ id }` or `{ name, type?, parentId? }`; which of the two is checked by the resolver. */
 export class CollectionRefDto {
@@ -41,22 +54,8 @@ export class CaptureDto {
   commentLimit?: number;
 }
 
-/** Fields every content route shares. */
-export class ContentOptionsDto {
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
-  @Type(() => CollectionRefDto)
-  collections?: CollectionRefDto[];
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @MaxLength(100, { each: true })
-  tags?: string[];
-
+/** Who pays and how much is captured: shared by adding and refreshing. */
+export class SpendingOptionsDto {
   @IsOptional()
   @IsString()
   teamId?: string;
@@ -70,6 +69,23 @@ export class ContentOptionsDto {
   @ValidateNested()
   @Type(() => CaptureDto)
   capture?: CaptureDto;
+}
+
+/** Fields every content route that adds posts shares. */
+export class ContentOptionsDto extends SpendingOptionsDto {
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => CollectionRefDto)
+  collections?: CollectionRefDto[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
+  tags?: string[];
 }
 
 export class AddPostsBody extends ContentOptionsDto {

@@ -1,8 +1,7 @@
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { CaptureDto, CreditsDto } from '../adding/content-request.dto';
+import { ArrayMaxSize, IsArray, IsOptional, IsString } from 'class-validator';
+import { SpendingOptionsDto } from '../adding/content-request.dto';
 
-export class RefreshPostsBody {
+export class RefreshPostsBody extends SpendingOptionsDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
@@ -14,18 +13,4 @@ export class RefreshPostsBody {
   @ArrayMaxSize(100)
   @IsString({ each: true })
   links?: string[];
-
-  @IsOptional()
-  @IsString()
-  teamId?: string;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => CreditsDto)
-  credits?: CreditsDto;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => CaptureDto)
-  capture?: CaptureDto;
 }
