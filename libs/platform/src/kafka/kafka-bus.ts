@@ -191,14 +191,24 @@ export class KafkaBus implements MessageBus {
     if (missing.length > 0) {
       const created = (async () => {
         const admin = await this.getAdmin();
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: missing.map((topic) => ({
-            topic,
-            numPartitions: topic === this.replyTopic ? 1 : this.partitions,
-            replicationFactor: this.replicationFactor,
-          })),
-        });
+        // Several processes create the same topics at start-up; while the broker is still settling
+        // one of them it answers with retriable errors (UNKNOWN_TOPIC_OR_PARTITION), so try again.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await admin.createTopics({
+              waitForLeaders: true,
+              topics: missing.map((topic) => ({
+                topic,
+                numPartitions: topic === this.replyTopic ? 1 : this.partitions,
+                replicationFactor: this.replicationFactor,
+              })),
+            });
+            return;
+          } catch (error) {
+            if (!(error as { retriable?: boolean }).retriable || attempt >= 10) throw error;
+            await new Promise((r) => setTimeout(r, 200 * attempt));
+          }
+        }
       })();
       for (const topic of missing) this.knownTopics.set(topic, created);
       created.catch(() => {
