@@ -1,4 +1,5 @@
-import type { FetchedComment, Platform, ProviderPost, ScoredComment, TeamAnalysisSettingsChanged, CreatorMessage, CreatorTopic } from '@analyst/contracts';
+import type { TeamAnalysisSettingsChanged, TeamCreated } from '@analyst/contracts';
+import type { CollectionCreated, PostEvent } from '@analyst/domain-content';
 import { dailyMetrics, NO_COMMENT_FILTER, rollup, type DailyMetric, type Mix, type RollupScores } from '@analyst/domain-analysis';
 import type { RecordedEvent } from '@analyst/platform';
 import { computeAnalysis, type AnalysisResult } from '../analyses/compute-analysis';
@@ -28,20 +29,6 @@ export const INDEX_EVENT_TYPES = [
   'PostCancelled',
 ] as const;
 
-interface PostCreatedData {
-  postId: string;
-  teamId: string;
-  link: string;
-  normalizedLink: string;
-  platform: Platform;
-  collectionIds: string[];
-  tags: string[];
-  addedVia: string;
-  addedBy?: { id: string; name: string };
-  isDemo?: boolean;
-  dataVersion: number;
-  requestedAt: string;
-}
 
 const materialized = new WeakMap<PostEntry, MaterializedPost>();
 
@@ -66,32 +53,35 @@ function materialize(team: TeamIndex, post: PostEntry): void {
   });
 }
 
+/** The events the index folds, typed as their producers declare them (ingest, gateway). */
+type IndexedEvent = TeamCreated | TeamAnalysisSettingsChanged | CollectionCreated | PostEvent;
+
 /** Folds one event into the index. Unknown posts (another service's stream out of order) are ignored. */
-export function applyToIndex(index: CommentIndex, event: RecordedEvent): void {
-  const data = event.data as Record<string, unknown>;
+export function applyToIndex(index: CommentIndex, recorded: RecordedEvent): void {
+  const event = { type: recorded.type, data: recorded.data } as IndexedEvent;
   switch (event.type) {
     case 'TeamCreated':
-      index.team(data.teamId as string);
+      index.team(event.data.teamId);
       return;
     case 'TeamAnalysisSettingsChanged': {
-      const d = data as TeamAnalysisSettingsChanged['data'];
+      const d = event.data;
       index.team(d.teamId).settings = { scoreVersion: d.scoreVersion, engagementWeight: d.engagementWeight };
       return;
     }
     case 'CollectionCreated': {
-      const d = data as { collectionId: string; teamId: string; name: string; type: 'campaign' | 'group'; parentId: string | null; at: string };
+      const d = event.data;
       index.team(d.teamId).collections.set(d.collectionId, {
         id: d.collectionId,
         teamId: d.teamId,
         name: d.name,
         type: d.type,
         parentId: d.parentId,
-        createdAt: d.at ?? event.metadata.occurredAt,
+        createdAt: d.at ?? recorded.metadata.occurredAt,
       });
       return;
     }
     case 'PostCreated': {
-      const d = data as unknown as PostCreatedData;
+      const d = event.data;
       const team = index.team(d.teamId);
       if (team.postsById.has(d.postId)) return;
       const post: PostEntry = {
@@ -128,27 +118,41 @@ export function applyToIndex(index: CommentIndex, event: RecordedEvent): void {
       index.registerPost(d.teamId, d.postId);
       return;
     }
+    case 'PostTagged':
+    case 'PostRefreshRequested':
+    case 'PostFetched':
+    case 'CommentsFetched':
+    case 'CommentsScored':
+    case 'PostScored':
+    case 'PostFetchFailed':
+    case 'PostCancelled':
+      applyToPost(index, event, recorded.metadata.occurredAt);
+      return;
     default:
-      break;
+      return;
   }
-  const found = typeof data.postId === 'string' ? index.postById(data.postId) : null;
+}
+
+/** A later event of a post already in the index. */
+function applyToPost(index: CommentIndex, event: Exclude<PostEvent, { type: 'PostCreated' }>, occurredAt: string): void {
+  const found = index.postById(event.data.postId);
   if (!found) return;
   const { team, post } = found;
-  const at = (data.at as string | undefined) ?? event.metadata.occurredAt;
+  const at = ('at' in event.data ? event.data.at : undefined) ?? occurredAt;
   switch (event.type) {
     case 'PostTagged':
-      post.collectionIds.push(...(data.addedCollectionIds as string[]));
-      post.tags.push(...(data.addedTags as string[]));
+      post.collectionIds.push(...event.data.addedCollectionIds);
+      post.tags.push(...event.data.addedTags);
       post.updatedAt = at;
       return;
     case 'PostRefreshRequested':
       post.status = 'fetching';
-      post.dataVersion = data.dataVersion as number;
-      post.lastRefreshedAt = (data.requestedAt as string) ?? at;
+      post.dataVersion = event.data.dataVersion;
+      post.lastRefreshedAt = event.data.requestedAt ?? at;
       post.updatedAt = post.lastRefreshedAt;
       return;
     case 'PostFetched': {
-      const p = data.post as ProviderPost;
+      const p = event.data.post;
       post.status = 'processing';
       post.creator = p.creator;
       post.title = p.title;
@@ -162,21 +166,21 @@ export function applyToIndex(index: CommentIndex, event: RecordedEvent): void {
       return;
     }
     case 'CommentsFetched':
-      team.addComments(post, data.dataVersion as number, data.comments as FetchedComment[]);
+      team.addComments(post, event.data.dataVersion, event.data.comments);
       return;
     case 'CommentsScored':
-      team.addScores(post, data.dataVersion as number, data.comments as ScoredComment[]);
+      team.addScores(post, event.data.dataVersion, event.data.comments);
       return;
     case 'PostScored':
-      if ((data.dataVersion as number) !== post.dataVersion) return;
-      team.completeVersion(post, post.dataVersion, data.topics as CreatorTopic[], data.messages as CreatorMessage[], at);
+      if (event.data.dataVersion !== post.dataVersion) return;
+      team.completeVersion(post, post.dataVersion, event.data.topics, event.data.messages, at);
       post.status = 'complete';
-      post.totalComments = data.totalComments as number;
+      post.totalComments = event.data.totalComments;
       post.updatedAt = at;
       materialize(team, post);
       return;
     case 'PostFetchFailed':
-      post.status = data.outcome as string;
+      post.status = event.data.outcome;
       post.pending = null;
       post.updatedAt = at;
       return;
@@ -184,8 +188,6 @@ export function applyToIndex(index: CommentIndex, event: RecordedEvent): void {
       post.status = 'cancelled';
       post.pending = null;
       post.updatedAt = at;
-      return;
-    default:
       return;
   }
 }
