@@ -348,6 +348,16 @@ export const postDecider = {
   evolve: evolvePost,
 };
 
+/** The outcome event of a post version, or null for any other event. */
+export function asPostOutcome(event: { type: string; data: unknown }): PostOutcomeEvent | null {
+  return (POST_OUTCOME_EVENT_TYPES as readonly string[]).includes(event.type) ? ({ type: event.type, data: event.data } as PostOutcomeEvent) : null;
+}
+
+/** Where a finished version left its post: complete, cancelled, or the fetch failure's outcome. */
+export function outcomeStatus(event: PostOutcomeEvent): 'complete' | 'cancelled' | PostFetchFailed['data']['outcome'] {
+  return event.type === 'PostScored' ? 'complete' : event.type === 'PostCancelled' ? 'cancelled' : event.data.outcome;
+}
+
 /** Credits of a finished version: consumed when it was scored with at least one comment, returned otherwise. */
 export function versionIsCharged(event: PostOutcomeEvent): boolean {
   return event.type === 'PostScored' && event.data.totalComments > 0;

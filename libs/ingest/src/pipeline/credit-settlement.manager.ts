@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { POST_OUTCOME_EVENT_TYPES, versionIsCharged, type PostOutcomeEvent } from '@analyst/domain-content';
+import { asPostOutcome, outcomeStatus, versionIsCharged } from '@analyst/domain-content';
 import { MESSAGE_BUS, eventTopic, type BusMessage, type MessageBus, type RecordedEvent, type Subscription } from '@analyst/platform';
 import { CREDITS_GROUP } from '../ingest.tokens';
 import { LedgerClient, LedgerRuleError } from './ledger-client';
@@ -32,8 +32,8 @@ export class CreditSettlementManager implements OnModuleInit, OnModuleDestroy {
 
   async handle(message: BusMessage): Promise<void> {
     const recorded = message.payload as RecordedEvent;
-    if (!(POST_OUTCOME_EVENT_TYPES as readonly string[]).includes(recorded.type)) return;
-    const event = { type: recorded.type, data: recorded.data } as PostOutcomeEvent;
+    const event = asPostOutcome(recorded);
+    if (!event) return;
     const { reservationId } = event.data;
     const teamId = recorded.metadata.teamId;
     if (!reservationId || !teamId) return; // an included refresh holds no credits
@@ -41,7 +41,8 @@ export class CreditSettlementManager implements OnModuleInit, OnModuleDestroy {
       if (versionIsCharged(event)) {
         await this.ledger.settle(teamId, { commandId: recorded.id, reservationId, consumed: 1 }, recorded.metadata.correlationId);
       } else {
-        const reason = event.type === 'PostScored' ? 'no_comments' : event.type === 'PostCancelled' ? 'cancelled' : event.data.outcome;
+        const status = outcomeStatus(event);
+        const reason = status === 'complete' ? 'no_comments' : status;
         await this.ledger.refund(teamId, { commandId: recorded.id, reservationId, reason }, recorded.metadata.correlationId);
       }
     } catch (error) {

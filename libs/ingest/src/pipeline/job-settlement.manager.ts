@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { CLOCK, CommandRunner, MESSAGE_BUS, eventTopic, type BusMessage, type Clock, type MessageBus, type RecordedEvent, type Subscription } from '@analyst/platform';
-import { ContentError, POST_OUTCOME_EVENT_TYPES, contentJobDecider, contentJobStream, versionIsCharged, type PostOutcomeEvent } from '@analyst/domain-content';
+import { ContentError, asPostOutcome, contentJobDecider, contentJobStream, outcomeStatus, versionIsCharged } from '@analyst/domain-content';
 import { JOBS_GROUP } from '../ingest.tokens';
 
 /**
@@ -27,9 +27,9 @@ export class JobSettlementManager implements OnModuleInit, OnModuleDestroy {
 
   async handle(message: BusMessage): Promise<void> {
     const recorded = message.payload as RecordedEvent;
-    if (!(POST_OUTCOME_EVENT_TYPES as readonly string[]).includes(recorded.type)) return;
-    const event = { type: recorded.type, data: recorded.data } as PostOutcomeEvent;
-    const status = event.type === 'PostScored' ? 'complete' : event.type === 'PostCancelled' ? 'cancelled' : event.data.outcome;
+    const event = asPostOutcome(recorded);
+    if (!event) return;
+    const status = outcomeStatus(event);
     await this.runner
       .run(
       contentJobStream(event.data.jobId),
