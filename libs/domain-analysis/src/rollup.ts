@@ -2,7 +2,7 @@ import { CUTOFFS, DIMENSIONS, hasNeutralBucket, type Dimension, type ScoreVersio
 import type { CommentColumns } from './columns';
 import { mixOf, type Mix } from './mix';
 import { ROLLUP_CONSTANTS, roundTo, type RollupSettings } from './rollup-settings';
-import { sentimentReadingAt } from './sentiment-reading';
+import { BUCKET_TABLE_MAX_INDEX, bucketSlot, bucketTable } from './bucket-table';
 import { engagementWeigher, negativityCeiling, replyPoolFactor } from './weights';
 
 export interface RollupScores {
@@ -39,16 +39,38 @@ const D_RELEVANCE = 3;
 const D_CONSENSUS = 4;
 const ORDER: Dimension[] = ['sentiment', 'content', 'topic', 'relevance', 'consensus'];
 
-/**
- * `bucketOf` as an index into BUCKET_KEYS, with the per-dimension branch taken once: the hot loop
- * calls it 5M times on 1M comments. A property test pins it to `bucketOf` itself.
- */
+/** `bucketOf` as an index into BUCKET_KEYS, for callers bucketing many scores of one dimension. */
 export function bucketIndexer(dimension: Dimension, version: ScoreVersion): (score: number) => number {
-  const { positive, leanPositive, neutralLow, leanNegative, split } = CUTOFFS;
-  if (hasNeutralBucket(dimension, version)) {
-    return (x) => (x >= positive ? 0 : x < leanNegative ? 4 : x >= leanPositive ? 1 : x >= neutralLow ? 2 : 3);
+  const table = bucketTable(dimension, version);
+  return (score) => table[bucketSlot(score)];
+}
+
+/** The five dimensions' bucket tables end to end, entry d·21+k holding d·5 + bucket (a slot in the tally). */
+const ROLLUP_TABLES = new Map<ScoreVersion, Uint8Array>();
+function rollupTable(version: ScoreVersion): Uint8Array {
+  let table = ROLLUP_TABLES.get(version);
+  if (!table) {
+    const width = BUCKET_TABLE_MAX_INDEX + 1;
+    table = new Uint8Array(ORDER.length * width);
+    ORDER.forEach((dimension, d) => table!.set(bucketTable(dimension, version, d * 5), d * width));
+    ROLLUP_TABLES.set(version, table);
   }
-  return (x) => (x >= positive ? 0 : x < leanNegative ? 4 : x >= split ? 1 : 3);
+  return table;
+}
+
+// The very-negative share is read off the sentiment tally's negative bar, so the two must agree.
+if (ROLLUP_CONSTANTS.veryNegativeBelow !== CUTOFFS.leanNegative) throw new Error('veryNegativeBelow must equal the negative bucket cutoff');
+
+/**
+ * Engagement weights for likes 0..size-1 computed once: a log and a power per comment cost more than
+ * the rest of the v3 loop. Counts beyond the table (or fractional) are weighed directly.
+ */
+function weightLookup(weigh: (likes: number) => number, maxLikes: number, rows: number): (likes: number) => number {
+  const size = Math.min(maxLikes + 1, 65_536, Math.ceil(rows / 4));
+  if (size < 256) return weigh;
+  const table = new Float64Array(size);
+  for (let l = 0; l < size; l++) table[l] = weigh(l);
+  return (likes) => (likes < size && Math.floor(likes) === likes ? table[likes] : weigh(likes));
 }
 
 /** Blend of the three readings; weights renormalised over the readings present. */
@@ -92,77 +114,74 @@ export function rollup(columns: CommentColumns, rows: ArrayLike<number>, setting
   }
   const weigh = engagementWeigher(maxLikes, settings.engagementWeight);
 
-  // [dimension] sums for top-level (t) and replies (r), and bucket counts at [dimension * 5 + bucket].
-  const sumT = new Float64Array(5);
-  const wT = new Float64Array(5);
-  const sumR = new Float64Array(5);
-  const wR = new Float64Array(5);
+  // Sums and weights at [dimension · 2 + isReply] (v1/v2 never split replies), bucket counts at
+  // [dimension · 5 + bucket]. Indexing by the reply flag instead of branching on it, and bucketing by
+  // table lookup, keeps the loop free of branches that random scores would mispredict.
+  const sums = new Float64Array(10);
+  const weights = new Float64Array(10);
   const tally = new Uint32Array(25);
-  let veryNegative = 0;
+  const table = rollupTable(version);
+  const W = BUCKET_TABLE_MAX_INDEX + 1;
+  const weighted = v3 && maxLikes > 0;
+  const weightOf = weighted ? weightLookup(weigh, maxLikes, n) : weigh;
+  const sentimentStored = columns.sentiment;
   let readings = 0;
   let fullyScored = 0;
   let anyScored = 0;
-  const cutoff = ROLLUP_CONSTANTS.veryNegativeBelow;
-  // The same rule as `bucketIndexer` (and so `bucketOf`), written out here: this loop runs 5M times
-  // on 1M comments, and per-dimension closures cost a third of it.
-  const { positive, leanPositive, neutralLow, leanNegative, split } = CUTOFFS;
-  const neutral = new Uint8Array(ORDER.map((d) => (hasNeutralBucket(d, version) ? 1 : 0)));
-  const weighted = v3 && maxLikes > 0;
-
-  const add = (d: number, x: number, weight: number, reply: boolean): void => {
-    if (reply) {
-      sumR[d] += weight * x;
-      wR[d] += weight;
-    } else {
-      sumT[d] += weight * x;
-      wT[d] += weight;
-    }
-    const b =
-      x >= positive ? 0 : x < leanNegative ? 4 : neutral[d] === 1 ? (x >= leanPositive ? 1 : x >= neutralLow ? 2 : 3) : x >= split ? 1 : 3;
-    tally[d * 5 + b]++;
-  };
 
   for (let i = 0; i < n; i++) {
     const r = rows[i];
-    const w = weighted ? weigh(likes[r]) : 1;
-    const reply = v3 && isReply[r] === 1;
+    const w = weighted ? weightOf(likes[r]) : 1;
+    const reply = v3 ? isReply[r] : 0;
+    const c = content[r];
+    const t = topic[r];
+    // sentimentReadingAt, inlined: v1 the stored score; v2/v3 the content/topic average or whichever exists.
+    const s = version === 1 ? sentimentStored[r] : c === c ? (t === t ? (c + t) * 0.5 : c) : t === t ? t : sentimentStored[r];
+    const rel = relevance[r];
+    const con = consensus[r];
     let scored = 0;
-    const s = sentimentReadingAt(columns, r, version);
     if (s === s) {
       scored++;
-      add(D_SENTIMENT, s, w, reply);
       readings++;
-      if (s < cutoff) veryNegative++;
+      sums[reply] += w * s;
+      weights[reply] += w;
+      tally[table[bucketSlot(s)]]++;
     }
-    const c = content[r];
     if (c === c) {
       scored++;
-      add(D_CONTENT, c, w, reply);
+      sums[2 + reply] += w * c;
+      weights[2 + reply] += w;
+      tally[table[W + bucketSlot(c)]]++;
     }
-    const t = topic[r];
     if (t === t) {
       scored++;
-      add(D_TOPIC, t, w, reply);
+      sums[4 + reply] += w * t;
+      weights[4 + reply] += w;
+      tally[table[2 * W + bucketSlot(t)]]++;
     }
-    const rel = relevance[r];
     if (rel === rel) {
       scored++;
-      add(D_RELEVANCE, rel, 1, reply);
+      sums[6 + reply] += rel;
+      weights[6 + reply] += 1;
+      tally[table[3 * W + bucketSlot(rel)]]++;
     }
-    const con = consensus[r];
     if (con === con) {
       scored++;
-      add(D_CONSENSUS, con, 1, reply);
+      sums[8 + reply] += con;
+      weights[8 + reply] += 1;
+      tally[table[4 * W + bucketSlot(con)]]++;
     }
     if (scored === 5) fullyScored++;
     if (scored > 0) anyScored++;
   }
+  const veryNegative = tally[D_SENTIMENT * 5 + 4];
   const counts = ORDER.map((_, d) => tally.slice(d * 5, d * 5 + 5));
 
   const mean = (d: number): number | null => {
-    const k = v3 ? replyPoolFactor(wT[d], wR[d]) : 1;
-    const w = wT[d] + k * wR[d];
-    return w > 0 ? (sumT[d] + k * sumR[d]) / w : null;
+    const [sT, sR, wT, wR] = [sums[2 * d], sums[2 * d + 1], weights[2 * d], weights[2 * d + 1]];
+    const k = v3 ? replyPoolFactor(wT, wR) : 1;
+    const w = wT + k * wR;
+    return w > 0 ? (sT + k * sR) / w : null;
   };
   const veryNegativeShare = readings > 0 ? veryNegative / readings : 0;
   const ceiling = v3 ? negativityCeiling(veryNegativeShare) : 10;

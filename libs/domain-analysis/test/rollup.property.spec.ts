@@ -128,4 +128,12 @@ describe('bucketIndexer', () => {
       { numRuns: 2000 },
     );
   });
+  it('agrees with bucketOf at, just below and just above every cutoff, and beyond the 1-10 scale', () => {
+    const edges = [7.5, 5.5, 4.5, 3, 5].flatMap((c) => [c, c - Number.EPSILON * 8, c + Number.EPSILON * 8, c - 1e-9]);
+    for (const x of [...edges, 1, 10, 0, -3, 10.75, 1e12]) {
+      for (const d of DIMENSIONS) {
+        for (const v of [1, 2, 3] as ScoreVersion[]) expect(BUCKET_KEYS[bucketIndexer(d, v)(x)]).toBe(bucketOf(d, x, v));
+      }
+    }
+  });
 });

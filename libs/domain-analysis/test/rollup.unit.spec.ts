@@ -102,6 +102,23 @@ describe('v3 engagement weighting', () => {
     // sentiment (5*10 + 1*4)/6 = 9; relevance/consensus (2+8)/2 = 5; service 5.4 + 1 + 1 = 7.4
     expect(roll(rows, 3).scores).toMatchObject({ sentiment: 9, relevance: 5, consensus: 5, serviceScore: 7.4, content: 9, topic: 9 });
   });
+  it('large rollups (weights looked up from a table) weigh exactly as engagementWeight does', () => {
+    // 4,000 comments with likes up to 3,000 (plus fractional and very large counts, weighed directly).
+    // Unliked comments read 3 and liked ones 10, so any slip in a weight moves the mean visibly.
+    const many: CommentRow[] = Array.from({ length: 4000 }, (_, i) => {
+      const likes = i === 7 ? 250_000 : i % 2 === 0 ? 0 : i % 11 === 0 ? 2.5 : (i * 37) % 3001;
+      return { scores: likes === 0 ? s(null, 3, 3, 5, 5) : s(null, 10, 10, 5, 5), likes };
+    });
+    const maxLikes = 250_000;
+    let sum = 0;
+    let weight = 0;
+    for (const row of many) {
+      const w = engagementWeight(row.likes!, maxLikes, 1.5);
+      sum += w * ((row.scores.content! + row.scores.topic!) / 2);
+      weight += w;
+    }
+    expect(roll(many, 3, 1.5).scores.sentiment).toBe(Math.round((sum / weight) * 100) / 100);
+  });
   it('engagementWeight 0 and v2 ignore likes', () => {
     expect(roll(rows, 3, 0).scores.sentiment).toBe(7);
     expect(roll(rows, 2).scores.sentiment).toBe(7);
