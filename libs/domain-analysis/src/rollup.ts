@@ -1,4 +1,4 @@
-import { CUTOFFS, DIMENSIONS, hasNeutralBucket, type Dimension, type ScoreVersion } from '@analyst/contracts';
+import { CUTOFFS, DIMENSIONS, type Dimension, type ScoreVersion } from '@analyst/contracts';
 import type { CommentColumns } from './columns';
 import { mixOf, type Mix } from './mix';
 import { ROLLUP_CONSTANTS, roundTo, type RollupSettings } from './rollup-settings';
