@@ -10,9 +10,14 @@ export function dayBucket(now: Date): number {
   return Math.floor(now.getTime() / DAY_MS);
 }
 
+let lastDay = { bucket: Number.NaN, text: '' };
+
 /** `YYYY-MM-DD` of the UTC day. */
 export function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
+  // Every request asks (usage is counted per day); the string changes once a day.
+  const day = dayBucket(now);
+  if (day !== lastDay.bucket) lastDay = { bucket: day, text: now.toISOString().slice(0, 10) };
+  return lastDay.text;
 }
 
 /** Whole seconds until the next UTC minute starts (1 to 60). */

@@ -5,7 +5,7 @@ import type { Scope } from '@analyst/contracts';
 import type { RateClassId } from '@analyst/domain-identity';
 import { API_PREFIX } from '@analyst/platform';
 import { RATE_CLASS_METADATA, SCOPES_METADATA } from './gateway-decorators';
-import { GatewayPipeline } from './gateway-pipeline';
+import { GatewayPipeline, type AdmissionPolicy } from './gateway-pipeline';
 import { findRoutePolicy } from './route-policies';
 
 /** Public routes live under `/analyst/v1` (the `/v1/client` alias is rewritten onto it first). */
@@ -21,6 +21,9 @@ export function isPublicApiPath(url: string): boolean {
  */
 @Injectable()
 export class GatewayGuard implements CanActivate {
+  /** Resolved policy per route: metadata and the table never change after start-up. */
+  private readonly policies = new Map<string, AdmissionPolicy>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly pipeline: GatewayPipeline,
@@ -31,12 +34,24 @@ export class GatewayGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (!isPublicApiPath(request.url)) return true;
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const targets = [context.getHandler(), context.getClass()];
-    const routeUrl = (request.routeOptions.url ?? request.url.split('?')[0]).slice(API_PREFIX.length) || '/';
-    const table = findRoutePolicy(request.method, routeUrl);
-    const scopes = this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_METADATA, targets) ?? table?.scopes ?? [];
-    const rateClass = this.reflector.getAllAndOverride<RateClassId | undefined>(RATE_CLASS_METADATA, targets) ?? table?.rateClass ?? 'global';
-    await this.pipeline.admit(request, reply, { scopes, rateClass, route: `${request.method} ${routeUrl.replace(/:([^/]+)/g, '{$1}')}` });
+    await this.pipeline.admit(request, reply, this.policyFor(context, request));
     return true;
+  }
+
+  private policyFor(context: ExecutionContext, request: FastifyRequest): AdmissionPolicy {
+    const pattern = request.routeOptions.url;
+    const cacheKey = pattern === undefined ? undefined : `${request.method} ${pattern}`;
+    const cached = cacheKey === undefined ? undefined : this.policies.get(cacheKey);
+    if (cached) return cached;
+    const targets = [context.getHandler(), context.getClass()];
+    const routeUrl = (pattern ?? request.url.split('?')[0]).slice(API_PREFIX.length) || '/';
+    const table = findRoutePolicy(request.method, routeUrl);
+    const policy: AdmissionPolicy = {
+      scopes: this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_METADATA, targets) ?? table?.scopes ?? [],
+      rateClass: this.reflector.getAllAndOverride<RateClassId | undefined>(RATE_CLASS_METADATA, targets) ?? table?.rateClass ?? 'global',
+      route: `${request.method} ${routeUrl.replace(/:([^/]+)/g, '{$1}')}`,
+    };
+    if (cacheKey !== undefined) this.policies.set(cacheKey, policy);
+    return policy;
   }
 }

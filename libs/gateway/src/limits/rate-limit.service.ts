@@ -84,14 +84,15 @@ export class RateLimitService {
   }
 
   async admit(keyId: string, rateClass: RateClassId, limits: EffectiveLimits, now: Date): Promise<Admission> {
-    const bytesUsed = await this.bytesUsed(keyId, now);
     const charges = this.charges(keyId, rateClass, limits, now);
+    // Charge and read the byte total together (one round trip to a shared store, not two).
+    const [bytesUsed, ...results] = await Promise.all([this.bytesUsed(keyId, now), ...charges.map((c) => c.limiter.penalty(c.key, 1))]);
     if (bytesUsed >= limits.dailyBytes) {
-      const counts = await Promise.all(charges.map((c) => this.count(c.limiter, c.key)));
+      await Promise.all(charges.map((c) => c.limiter.reward(c.key, 1)));
+      const counts = results.map((r) => r.consumedPoints - 1);
       const snapshot = this.snapshot(rateClass, limits, charges, counts, bytesUsed, now);
       return { admitted: false, trip: { kind: 'bytes', rateClass, cap: limits.dailyBytes, retryAfter: snapshot.secondsToMidnight }, snapshot };
     }
-    const results = await Promise.all(charges.map((c) => c.limiter.penalty(c.key, 1)));
     const counts = results.map((r) => r.consumedPoints);
     const over = charges.filter((c, i) => counts[i] > c.cap);
     if (over.length === 0) return { admitted: true, snapshot: this.snapshot(rateClass, limits, charges, counts, bytesUsed, now) };
@@ -112,20 +113,18 @@ export class RateLimitService {
   async usage(keyId: string, limits: EffectiveLimits, now: Date): Promise<Record<RateClassId, ClassUsage>> {
     const m = minuteBucket(now);
     const d = dayBucket(now);
-    const entries = await Promise.all(
-      RATE_CLASS_IDS.map(async (c) => {
-        const [perMinute, perDay] = await Promise.all([this.count(this.minute, `${keyId}:${c}:${m}`), this.count(this.day, `${keyId}:${c}:${d}`)]);
-        const caps = limits.classes[c];
-        const usage: ClassUsage = {
-          perMinute: caps.perMinute,
-          perDay: caps.perDay,
-          remainingPerMinute: Math.max(0, caps.perMinute - perMinute),
-          remainingPerDay: Math.max(0, caps.perDay - perDay),
-        };
-        return [c, usage] as const;
-      }),
-    );
-    return Object.fromEntries(entries) as Record<RateClassId, ClassUsage>;
+    const counts = await Promise.all(RATE_CLASS_IDS.flatMap((c) => [this.count(this.minute, `${keyId}:${c}:${m}`), this.count(this.day, `${keyId}:${c}:${d}`)]));
+    const usage = {} as Record<RateClassId, ClassUsage>;
+    RATE_CLASS_IDS.forEach((c, i) => {
+      const caps = limits.classes[c];
+      usage[c] = {
+        perMinute: caps.perMinute,
+        perDay: caps.perDay,
+        remainingPerMinute: Math.max(0, caps.perMinute - counts[2 * i]),
+        remainingPerDay: Math.max(0, caps.perDay - counts[2 * i + 1]),
+      };
+    });
+    return usage;
   }
 
   async bytesUsed(keyId: string, now: Date): Promise<number> {

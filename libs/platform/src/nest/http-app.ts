@@ -59,32 +59,31 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
       if (method !== 'HEAD' && method !== 'OPTIONS') routes.on(method as 'GET', route.url, () => undefined);
     }
   });
-  fastify.addHook('onRequest', async (request, reply) => {
+  // One hook, written with `done` rather than async: it runs on every request.
+  fastify.addHook('onRequest', (request, reply, done) => {
     const id = SAFE_ID.test(request.id) ? request.id : randomUUID();
     request.headers[CORRELATION_HEADER] = id; // forwarded to services by the gateway
     reply.header('X-Correlation-Id', id);
-  });
-  fastify.addHook('onRequest', async (request, reply) => {
+    // A path no route matched may still be known under another method: 405 rather than 404.
+    if (request.routeOptions.url !== undefined) return done();
     const path = request.url.split('?')[0];
-    if (routes.find(request.method as 'GET', path)) return;
-    const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path));
-    if (allowed.length > 0) {
-      await reply
-        .status(405)
-        .header('Allow', allowed.join(', '))
-        .send({ error: { message: `method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}` } });
-    }
+    const allowed = routes.find(request.method as 'GET', path) ? [] : METHODS.filter((m) => m !== request.method && routes.find(m, path));
+    if (allowed.length === 0) return done();
+    void reply
+      .status(405)
+      .header('Allow', allowed.join(', '))
+      .send({ error: { message: `method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}` } });
   });
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (request.headers[LEGACY_MARKER]) {
       reply.header('Deprecation', 'true');
       reply.header('Link', `<${API_PREFIX}>; rel="successor-version"`);
     }
-    return payload;
+    done(null, payload);
   });
   const metrics = app.get(HttpMetrics, { strict: false });
   const quiet = new Set(['/healthz', '/readyz', '/metrics']);
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics?.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     if (logger && !quiet.has(route) && logger.isLevelEnabled('info')) {
@@ -100,6 +99,7 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
         'request completed',
       );
     }
+    done();
   });
 
   await app.init();
