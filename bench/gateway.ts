@@ -9,8 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
-import { Module } from '@nestjs/common';
+import Fastify, { type FastifyReply } from 'fastify';
+import { Controller, Get, Module, Res } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { GatewayModule, IdentityService } from '@analyst/gateway';
 import { ObservabilityModule, PlatformModule, createHttpApp, loadConfig } from '@analyst/platform';
 
@@ -28,9 +30,40 @@ async function serveBare(): Promise<Ready> {
   const app = Fastify({ logger: false });
   // The same JSON body /me answers with, so the comparison isolates auth, limits and Nest, not payload size.
   const body = JSON.parse(process.env.BENCH_BARE_BODY ?? '{"data":{"ok":true}}');
-  app.get('/bare', async () => body);
+  // Context run: the same response headers /me sends, as constants (what sending them costs, with no limiter behind them).
+  const headers = process.env.BENCH_BARE_HEADERS ? (JSON.parse(process.env.BENCH_BARE_HEADERS) as Record<string, string>) : null;
+  app.get('/bare', async (_request, reply) => {
+    if (headers) void reply.headers(headers);
+    return body;
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url: `${url}/bare`, headers: {} };
+}
+
+/**
+ * Context run: the floor of this stack for this response. A Nest app on the same Fastify adapter with
+ * one controller that returns the same body with /me's limit headers as constants: no auth, no
+ * counters, no hooks.
+ */
+const FLOOR_BODY: unknown = JSON.parse(process.env.BENCH_BARE_BODY ?? '{"data":{"ok":true}}');
+const FLOOR_HEADERS: Record<string, string> = JSON.parse(process.env.BENCH_BARE_HEADERS ?? '{}');
+
+@Controller('bare')
+class FloorController {
+  @Get()
+  get(@Res({ passthrough: true }) reply: FastifyReply): unknown {
+    void reply.headers(FLOOR_HEADERS);
+    return FLOOR_BODY;
+  }
+}
+
+@Module({ controllers: [FloorController] })
+class FloorModule {}
+
+async function serveMinimalNest(): Promise<Ready> {
+  const app = await NestFactory.create(FloorModule, new FastifyAdapter(), { logger: false });
+  await app.listen(0, '127.0.0.1');
+  return { url: `${await app.getUrl()}/bare`, headers: {} };
 }
 
 async function serveGateway(): Promise<Ready> {
@@ -51,7 +84,9 @@ async function serveGateway(): Promise<Ready> {
   return { url: `${base}/analyst/v1/me`, headers: { authorization: `Bearer ${key}` }, baselineUrl: `${base}/healthz` };
 }
 
-function start(mode: 'bare' | 'gateway', env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
+type Mode = 'bare' | 'nest' | 'gateway';
+
+function start(mode: Mode, env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = fork(__filename, [`--serve=${mode}`], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ child, ready: ready as Ready }));
@@ -66,14 +101,16 @@ async function load(ready: Ready, seconds: number): Promise<{ rps: number; p99: 
 
 type Figures = { rps: number; p99: number; non2xx: number };
 
-async function measure(mode: 'bare' | 'gateway', env: Record<string, string> = {}): Promise<{ main: Figures; baseline: Figures | null; sample: string }> {
+async function measure(mode: Mode, env: Record<string, string> = {}): Promise<{ main: Figures; baseline: Figures | null; sample: string; sampleHeaders: Record<string, string> }> {
   const { child, ready } = await start(mode, env);
   try {
-    const sample = await (await fetch(ready.url, { headers: ready.headers })).text();
+    const response = await fetch(ready.url, { headers: ready.headers });
+    const sample = await response.text();
+    const sampleHeaders = Object.fromEntries([...response.headers].filter(([name]) => /^(x-ratelimit|ratelimit|x-correlation)/.test(name)));
     await load(ready, Math.min(3, SECONDS)); // warm-up: JIT, connection pool
     const main = await load(ready, SECONDS);
     const baseline = ready.baselineUrl ? await load({ url: ready.baselineUrl, headers: {} }, SECONDS) : null;
-    return { main, baseline, sample };
+    return { main, baseline, sample, sampleHeaders };
   } finally {
     child.removeAllListeners('exit');
     child.kill();
@@ -83,7 +120,7 @@ async function measure(mode: 'bare' | 'gateway', env: Record<string, string> = {
 async function main(): Promise<void> {
   const serve = process.argv.find((a) => a.startsWith('--serve='))?.slice('--serve='.length);
   if (serve) {
-    const ready = serve === 'bare' ? await serveBare() : await serveGateway();
+    const ready = serve === 'bare' ? await serveBare() : serve === 'nest' ? await serveMinimalNest() : await serveGateway();
     process.on('SIGTERM', () => process.exit(0));
     process.send?.(ready);
     return;
@@ -92,13 +129,19 @@ async function main(): Promise<void> {
   const run = await measure('gateway');
   const gateway = run.main;
   const bare = (await measure('bare', { BENCH_BARE_BODY: run.sample })).main;
+  // Context: where the floor sits for this response with this stack.
+  const bareWithHeaders = (await measure('bare', { BENCH_BARE_BODY: run.sample, BENCH_BARE_HEADERS: JSON.stringify(run.sampleHeaders) })).main;
+  const floor = (await measure('nest', { BENCH_BARE_BODY: run.sample, BENCH_BARE_HEADERS: JSON.stringify(run.sampleHeaders) })).main;
   console.log(`response body: ${Buffer.byteLength(run.sample)} bytes (the bare route answers the same JSON)`);
   const ratio = gateway.rps / bare.rps;
-  const line = (name: string, f: Figures) => console.log(`${name.padEnd(34)}${f.rps.toFixed(0).padStart(8)} req/s  p99 ${f.p99} ms  non-2xx ${f.non2xx}`);
+  const line = (name: string, f: Figures) => console.log(`${name.padEnd(40)}${f.rps.toFixed(0).padStart(8)} req/s  p99 ${f.p99} ms  non-2xx ${f.non2xx}`);
   line('bare Fastify GET /bare', bare);
   line('gateway GET /analyst/v1/me', gateway);
   if (run.baseline) line('same Nest app GET /healthz (context)', run.baseline);
-  console.log(`ratio gateway/bare                ${ratio.toFixed(3)}  (overhead ${((1 - ratio) * 100).toFixed(1)}% of the bare route's throughput; goal under 25%)`);
+  line(`bare + /me's ${Object.keys(run.sampleHeaders).length} limit headers (context)`, bareWithHeaders);
+  line('minimal Nest route + same headers (floor)', floor);
+  console.log(`ratio gateway/bare                      ${ratio.toFixed(3)}  (overhead ${((1 - ratio) * 100).toFixed(1)}% of the bare route's throughput; goal under 25%)`);
+  console.log(`ratio floor/bare                        ${(floor.rps / bare.rps).toFixed(3)}  (Nest plus the headers alone, before any auth or counting)`);
 }
 
 main().catch((error: unknown) => {
