@@ -41,9 +41,9 @@ const meta = (teamId: string, at: string) => ({ correlationId: 'seed', causation
  * `@analyst/domain-content`'s post and collection events), so hand-computed comment scores reach
  * the analysis routes without the fetch/score pipeline.
  */
-export async function analysisTest(options: { searchModel?: SearchModel } = {}) {
+export async function analysisTest(options: { searchModel?: SearchModel; env?: Record<string, string> } = {}) {
   const clock = new FixedClock(START);
-  const t: TestApp = await createTestApp({ modules: [GatewayModule, AnalysisModule.forRoot({ searchModel: options.searchModel })], clock });
+  const t: TestApp = await createTestApp({ modules: [GatewayModule, AnalysisModule.forRoot({ searchModel: options.searchModel })], clock, env: options.env });
   const events = t.app.get<EventStore>(EVENT_STORE);
   const append = (stream: string, list: { type: string; data: unknown }[], teamId: string) =>
     events.append(stream, list.map((e): NewEvent => ({ id: `ev_seed_${++seq}`, type: e.type, schemaVersion: 1, data: e.data, metadata: meta(teamId, START) })), 'any');
@@ -52,6 +52,7 @@ export async function analysisTest(options: { searchModel?: SearchModel } = {}) 
     t,
     clock,
     events,
+    append,
     analyses: t.app.get(AnalysisService),
     async team(plan = 'scale'): Promise<{ teamId: string; key: string }> {
       const created = await t.admin('POST', '/admin/v1/teams', { name: 'Analysis team', plan });

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
-import { EmbeddingsSearchModel } from '@analyst/analysis';
+import { CommentIndexService, EmbeddingsSearchModel } from '@analyst/analysis';
+import { postRefresh, postVersion } from '@analyst/testing';
 import { analysisTest } from './analysis-fixture';
 
 const at = (i: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString();
@@ -78,4 +79,47 @@ describe('AI search through an embeddings endpoint (local stub server)', () => {
       await f.close();
     }
   });
+});
+
+describe('a compaction of the comment index while a search job holds row numbers', () => {
+  it('waits for the job, so its matches still point at the right comments, then drops the dead rows', async () => {
+    const f = await analysisTest({ env: { ANALYSIS_COMPACT_MIN_DEAD_ROWS: '2' } });
+    try {
+      const { teamId, key } = await f.team();
+      // k2 first, so a compaction would move k1's rows (and any row numbers taken for them).
+      await f.posts(teamId, [
+        { id: 'k2', postedAt: at(1), comments: Array.from({ length: 8 }, (_, i) => ({ body: `other topic ${i}`, s: 5 })) },
+        { id: 'k1', postedAt: at(2), comments: [{ body: 'battery died', s: 2 }, { body: 'nice colour', s: 8 }, { body: 'battery lasts', s: 9 }, { body: 'meh', s: 5 }] },
+      ]);
+      const indexes = f.t.app.get(CommentIndexService);
+      const team = (await indexes.current()).team(teamId);
+      f.analyses.paused = true;
+      const res = await f.post('/analyses', key, { selection: { postIds: ['k1'] }, search: { query: 'battery', minRelevance: 0.1 } });
+      expect(res.status).toBe(202);
+      let during: { generation: number; dead: number } | null = null;
+      await f.analyses.runJob(res.body.data.id, {
+        beforeRollup: async () => {
+          // k2 refreshed to one comment: 8 dead rows of 13, a compaction is due while the job holds the team.
+          const refreshed = [postRefresh('k2', 2), ...postVersion('k2', 2, 1)].map((e) => ({ type: e.type, data: e.data }));
+          await f.append('post-k2', refreshed, teamId);
+          await indexes.current();
+          during = { generation: team.generation, dead: team.deadRowCount };
+        },
+      });
+      expect(during).toEqual({ generation: 0, dead: 8 });
+      expect(team.generation).toBe(1);
+      expect(team.columns.length).toBe(5);
+      const done = (await f.get(`/analyses/${res.body.data.id}`, key)).body.data;
+      expect(done.status).toBe('ready');
+      expect(done.scope).toMatchObject({ totalComments: 4, matchedComments: 2, matchedPosts: 1 });
+      // A new snapshot reads the compacted columns: same comments, same tokens.
+      const snapshot = await f.post('/analyses', key, { selection: { postIds: ['k1', 'k2'] }, search: { mode: 'keyword', query: 'battery' } });
+      expect(snapshot.status).toBe(201);
+      // k2's one new comment is hidden (the helper hides each version's last comment).
+      expect(snapshot.body.data.scope).toMatchObject({ totalComments: 4, matchedComments: 2, matchedPosts: 1 });
+    } finally {
+      f.analyses.paused = false;
+      await f.close();
+    }
+  }, 60_000);
 });

@@ -150,3 +150,44 @@ export function allRows(columns: CommentColumns): Uint32Array {
   for (let i = 0; i < rows.length; i++) rows[i] = i;
   return rows;
 }
+
+/**
+ * Copies the rows marked in `keep` (1 = keep) into fresh columns, in row order, and returns them
+ * with `remap[oldRow]` = the new row, or -1 for a dropped row. The source columns are not changed.
+ */
+export function compactColumns(columns: CommentColumns, keep: Uint8Array): { columns: CommentColumns; remap: Int32Array } {
+  const n = columns.length;
+  const remap = new Int32Array(n).fill(-1);
+  let rows = 0;
+  let tokens = 0;
+  for (let r = 0; r < n; r++) {
+    if (keep[r] !== 1) continue;
+    remap[r] = rows++;
+    tokens += columns.tokenStart[r + 1] - columns.tokenStart[r];
+  }
+  // Room to grow by half again before the next doubling.
+  const next = createColumns(Math.max(1024, Math.ceil(rows * 1.5)), Math.max(8192, Math.ceil(tokens * 1.5)));
+  for (let r = 0; r < n; r++) {
+    const j = remap[r];
+    if (j < 0) continue;
+    for (const key of SCORE_COLUMNS) next[key][j] = columns[key][r];
+    next.likes[j] = columns.likes[r];
+    next.isReply[j] = columns.isReply[r];
+    next.hidden[j] = columns.hidden[r];
+    next.isCreator[j] = columns.isCreator[r];
+    next.hasQuestion[j] = columns.hasQuestion[r];
+    next.hasMention[j] = columns.hasMention[r];
+    next.hasEmoji[j] = columns.hasEmoji[r];
+    next.postIndex[j] = columns.postIndex[r];
+    next.authorId[j] = columns.authorId[r];
+    next.postedAt[j] = columns.postedAt[r];
+    const from = columns.tokenStart[r];
+    const to = columns.tokenStart[r + 1];
+    next.tokenStart[j] = next.tokenCount;
+    next.tokenIds.set(columns.tokenIds.subarray(from, to), next.tokenCount);
+    next.tokenCount += to - from;
+    next.tokenStart[j + 1] = next.tokenCount;
+  }
+  next.length = rows;
+  return { columns: next, remap };
+}

@@ -52,17 +52,23 @@ export class SamplingService {
     const posts = doc.postIds.map((id) => team.postsById.get(id)).filter((p): p is PostEntry => p !== undefined);
     const filters = (doc.filters ?? null) as CommentFilters | null;
     const search = (doc.search ?? null) as SearchSpec | null;
-    const searchMatch = search?.mode === 'ai' ? await this.searches.matcher(analysisId, team, posts, search) : null;
-    const version = doc.settings?.scoreVersion ?? team.settings.scoreVersion;
-    return this.page(team, index.detailsOf(team), query, {
-      scope: `analysis:${analysisId}`,
-      posts,
-      baseFilter: compileFilters(filters, team),
-      searchMatch,
-      version,
-      context: { analysisFiltered: hasFilters(filters, search), searched: search !== null },
-      echo: { analysisId },
-    });
+    // The search matches are row numbers: keep them valid until the page is drawn.
+    const release = team.hold();
+    try {
+      const searchMatch = search?.mode === 'ai' ? await this.searches.matcher(analysisId, team, posts, search) : null;
+      const version = doc.settings?.scoreVersion ?? team.settings.scoreVersion;
+      return this.page(team, index.detailsOf(team), query, {
+        scope: `analysis:${analysisId}`,
+        posts,
+        baseFilter: compileFilters(filters, team),
+        searchMatch,
+        version,
+        context: { analysisFiltered: hasFilters(filters, search), searched: search !== null },
+        echo: { analysisId },
+      });
+    } finally {
+      release();
+    }
   }
 
   async postSample(teamId: string, postId: string, rawQuery: Record<string, unknown>): Promise<SamplePageView> {

@@ -3,3 +3,4 @@ export * from './event-store.contract';
 export * from './message-bus.contract';
 export * from './read-store.contract';
 export * from './test-app';
+export * from './post-events';

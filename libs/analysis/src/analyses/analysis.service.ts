@@ -14,7 +14,7 @@ import { findPosts, parsePostQuery } from '../posts/post-query';
 import { SEARCH_MODEL, type SearchModel } from '../search/search-model.port';
 import { ANALYSES, type AnalysisDoc } from './analyses.projector';
 import { compileFilters, INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest, type SearchSpec } from './analysis-request';
-import { computeAnalysis } from './compute-analysis';
+import { computeAnalysis, type AnalysisResult } from './compute-analysis';
 
 export const POLL_AFTER_MS = 3000;
 
@@ -125,18 +125,25 @@ export class AnalysisService {
       await this.run(analysisId, doc.teamId, { type: 'StartAnalysis', phase: 'loading_comments', at: at() });
       const index = await this.index.current();
       const team = index.team(doc.teamId);
-      const posts = doc.postIds.map((id) => team.postsById.get(id)).filter((p): p is PostEntry => p !== undefined);
-      const request = { filters: doc.filters as AnalysisRequest['filters'], include: doc.include };
-      const filter = compileFilters(request.filters, team);
-      const search = doc.search as SearchSpec | null;
-      let searchMatch: ((row: number) => boolean) | undefined;
-      if (search?.mode === 'ai') {
-        await this.run(analysisId, doc.teamId, { type: 'ReportProgress', phase: 'searching', percent: 10, at: at() });
-        searchMatch = await this.searchRows(team, posts, search);
+      // Search matches are row numbers: no compaction may renumber rows until the rollup is done.
+      const release = team.hold();
+      let result: AnalysisResult;
+      try {
+        const posts = doc.postIds.map((id) => team.postsById.get(id)).filter((p): p is PostEntry => p !== undefined);
+        const request = { filters: doc.filters as AnalysisRequest['filters'], include: doc.include };
+        const filter = compileFilters(request.filters, team);
+        const search = doc.search as SearchSpec | null;
+        let searchMatch: ((row: number) => boolean) | undefined;
+        if (search?.mode === 'ai') {
+          await this.run(analysisId, doc.teamId, { type: 'ReportProgress', phase: 'searching', percent: 10, at: at() });
+          searchMatch = await this.searchRows(team, posts, search);
+        }
+        await this.run(analysisId, doc.teamId, { type: 'ReportProgress', phase: 'rolling_up', percent: 90, at: at() });
+        await hooks.beforeRollup?.();
+        result = computeAnalysis({ team, posts, filter, settings: doc.settings!, include: request.include, searchMatch });
+      } finally {
+        release();
       }
-      await this.run(analysisId, doc.teamId, { type: 'ReportProgress', phase: 'rolling_up', percent: 90, at: at() });
-      await hooks.beforeRollup?.();
-      const result = computeAnalysis({ team, posts, filter, settings: doc.settings!, include: request.include, searchMatch });
       await this.run(analysisId, doc.teamId, { type: 'CompleteAnalysis', result, at: at() });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { EVENT_STORE, LogFollower, type EventStore } from '@analyst/platform';
+import { ANALYST_CONFIG, EVENT_STORE, LogFollower, type AnalystConfig, type EventStore } from '@analyst/platform';
 import { CommentIndex } from './comment-index';
 import { applyToIndex, INDEX_EVENT_TYPES } from './index-feed';
 
@@ -19,10 +19,11 @@ const HANDLED = new Set<string>(INDEX_EVENT_TYPES);
 @Injectable()
 export class CommentIndexService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AnalysisIndex');
-  readonly index = new CommentIndex();
+  readonly index: CommentIndex;
   private readonly follower: LogFollower;
 
-  constructor(@Inject(EVENT_STORE) events: EventStore) {
+  constructor(@Inject(EVENT_STORE) events: EventStore, @Inject(ANALYST_CONFIG) config: AnalystConfig) {
+    this.index = new CommentIndex({ minDeadRows: config.ANALYSIS_COMPACT_MIN_DEAD_ROWS });
     this.follower = new LogFollower(
       events,
       (event) => {

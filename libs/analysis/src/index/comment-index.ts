@@ -1,6 +1,7 @@
 import type { CreatorMessage, CreatorTopic, FetchedComment, Platform, PostType, ScoredComment } from '@analyst/contracts';
 import {
   appendRow,
+  compactColumns,
   createColumns,
   hasMention,
   hasQuestionMark,
@@ -69,22 +70,118 @@ export interface CollectionEntry {
   createdAt: string;
 }
 
-/** Comments of one team as columns, plus the team's posts, collections and settings. */
+/** When a team's rows of replaced or abandoned versions are dropped from memory. */
+export interface CompactionPolicy {
+  /** Compact once at least this many rows are dead and they are at least half of all rows. */
+  minDeadRows: number;
+}
+
+export const DEFAULT_COMPACTION: CompactionPolicy = { minDeadRows: 100_000 };
+
+/** Called with `remap[oldRow]` = new row (or -1) after a compaction, for structures kept by row number. */
+export type CompactionListener = (remap: Int32Array, rows: number) => void;
+
+/**
+ * Comments of one team as columns, plus the team's posts, collections and settings.
+ *
+ * A refresh appends the new version's comments as new rows; the replaced version's rows (and those
+ * of a version abandoned before it was scored) are dead. Once dead rows are at least half of the
+ * total and `minDeadRows`, the live rows are copied into fresh columns and every row number held
+ * here is remapped, so memory follows the live comments rather than every version ever fetched
+ * (a restart replays them all). Code that keeps row numbers across an `await` holds the team
+ * (`hold()`), which defers any compaction until it lets go; `generation` changes with each one.
+ */
 export class TeamIndex {
-  readonly columns: CommentColumns = createColumns(1024);
+  columns: CommentColumns = createColumns(1024);
   /** Comment ids and bodies by row (the columns hold numbers only). */
-  readonly commentIds: string[] = [];
-  readonly bodies: string[] = [];
+  commentIds: string[] = [];
+  bodies: string[] = [];
   readonly posts: PostEntry[] = [];
   readonly postsById = new Map<string, PostEntry>();
   readonly collections = new Map<string, CollectionEntry>();
   settings: RollupSettings = { ...DEFAULT_ROLLUP_SETTINGS };
+  /** Bumped by every compaction: row numbers taken in an earlier generation mean nothing now. */
+  generation = 0;
+  private deadRows = 0;
+  private holds = 0;
+  private compactionDue = false;
+  private readonly listeners: CompactionListener[] = [];
 
   constructor(
     readonly teamId: string,
     readonly vocab: Vocabulary,
     readonly authors: Map<string, number>,
+    private readonly compaction: CompactionPolicy = DEFAULT_COMPACTION,
   ) {}
+
+  /** Rows no post version uses any more (dropped by the next compaction). */
+  get deadRowCount(): number {
+    return this.deadRows;
+  }
+
+  /** Keeps row numbers stable until the returned function is called (once). */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.holds === 0 && this.compactionDue) this.compact();
+    };
+  }
+
+  onCompaction(listener: CompactionListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Drops a post's unfinished version (fetch failed, cancelled): its rows are dead. */
+  dropPending(post: PostEntry): void {
+    const pending = post.pending;
+    post.pending = null;
+    if (pending) this.retire(pending.rows.length);
+  }
+
+  private retire(rows: number): void {
+    this.deadRows += rows;
+    const live = this.columns.length - this.deadRows;
+    if (this.deadRows < this.compaction.minDeadRows || this.deadRows < live) return;
+    if (this.holds > 0) this.compactionDue = true;
+    else this.compact();
+  }
+
+  /** Copies the live rows (every post's scored and pending version) into fresh columns. */
+  compact(): void {
+    const keep = new Uint8Array(this.columns.length);
+    for (const post of this.posts) {
+      for (const r of post.scored?.rows ?? []) keep[r] = 1;
+      for (const r of post.pending?.rows ?? []) keep[r] = 1;
+    }
+    const { columns, remap } = compactColumns(this.columns, keep);
+    const commentIds: string[] = new Array(columns.length);
+    const bodies: string[] = new Array(columns.length);
+    for (let r = 0; r < remap.length; r++) {
+      const j = remap[r];
+      if (j < 0) continue;
+      commentIds[j] = this.commentIds[r];
+      bodies[j] = this.bodies[r];
+    }
+    for (const post of this.posts) {
+      if (post.scored) post.scored.rows = post.scored.rows.map((r) => remap[r]);
+      const pending = post.pending;
+      if (pending) {
+        pending.rows = pending.rows.map((r) => remap[r]);
+        for (const [id, r] of pending.rowById) pending.rowById.set(id, remap[r]);
+      }
+    }
+    this.columns = columns;
+    this.commentIds = commentIds;
+    this.bodies = bodies;
+    this.deadRows = 0;
+    this.compactionDue = false;
+    this.generation++;
+    for (const listener of this.listeners) listener(remap, columns.length);
+  }
 
   /** Posts of a collection; a campaign includes its nested groups. */
   collectionTree(collectionId: string): Set<string> {
@@ -107,7 +204,11 @@ export class TeamIndex {
   }
 
   addComments(post: PostEntry, dataVersion: number, comments: readonly FetchedComment[]): void {
-    if (!post.pending || post.pending.dataVersion !== dataVersion) post.pending = { dataVersion, rows: [], rowById: new Map() };
+    if (!post.pending || post.pending.dataVersion !== dataVersion) {
+      const abandoned = post.pending;
+      post.pending = { dataVersion, rows: [], rowById: new Map() };
+      if (abandoned) this.retire(abandoned.rows.length);
+    }
     const pending = post.pending;
     for (const c of comments) {
       if (pending.rowById.has(c.id)) continue; // a redelivered chunk
@@ -152,11 +253,13 @@ export class TeamIndex {
     }
   }
 
-  /** The pending version becomes the one analyses read. Rows of the replaced version stay unused. */
+  /** The pending version becomes the one analyses read; the replaced version's rows are dead. */
   completeVersion(post: PostEntry, dataVersion: number, topics: CreatorTopic[], messages: CreatorMessage[], at: string): ScoredVersion {
     const pending = post.pending && post.pending.dataVersion === dataVersion ? post.pending : { rows: [] as number[] };
+    const replaced = (post.scored?.rows.length ?? 0) + (post.pending && post.pending !== pending ? post.pending.rows.length : 0);
     post.scored = { dataVersion, rows: Uint32Array.from(pending.rows), topics, messages, scoredAt: at, settings: { ...this.settings } };
     post.pending = null;
+    this.retire(replaced);
     return post.scored;
   }
 }
@@ -168,9 +271,11 @@ export class CommentIndex {
   private readonly teams = new Map<string, TeamIndex>();
   private readonly postTeam = new Map<string, string>();
 
+  constructor(private readonly compaction: CompactionPolicy = DEFAULT_COMPACTION) {}
+
   team(teamId: string): TeamIndex {
     let team = this.teams.get(teamId);
-    if (!team) this.teams.set(teamId, (team = new TeamIndex(teamId, this.vocab, this.authors)));
+    if (!team) this.teams.set(teamId, (team = new TeamIndex(teamId, this.vocab, this.authors, this.compaction)));
     return team;
   }
 

@@ -181,12 +181,12 @@ function applyToPost(index: CommentIndex, event: Exclude<PostEvent, { type: 'Pos
       return;
     case 'PostFetchFailed':
       post.status = event.data.outcome;
-      post.pending = null;
+      team.dropPending(post);
       post.updatedAt = at;
       return;
     case 'PostCancelled':
       post.status = 'cancelled';
-      post.pending = null;
+      team.dropPending(post);
       post.updatedAt = at;
       return;
   }

@@ -71,6 +71,15 @@ export class AnalystConfig {
   @Matches(/^[a-z][a-z0-9-]{1,40}$/, { message: 'ANALYST_SERVICE must be a lower-case name like "ingest"' })
   ANALYST_SERVICE = 'standalone';
 
+  /**
+   * The in-memory comment index (analysis and sampling) drops the rows of replaced post versions
+   * once at least this many are dead and they are half of all rows: lower trades CPU for memory.
+   */
+  @Transform(({ value }) => (value === undefined ? undefined : Number(value)))
+  @IsInt()
+  @Min(1)
+  ANALYSIS_COMPACT_MIN_DEAD_ROWS = 100_000;
+
   /** Key of the HMAC that signs the gateway's internal auth header (distributed topology). */
   @IsOptional()
   @IsString()

@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { EVENT_STORE, LogFollower, type EventStore } from '@analyst/platform';
+import { ANALYST_CONFIG, EVENT_STORE, LogFollower, type AnalystConfig, type EventStore } from '@analyst/platform';
 import { SAMPLING_EVENT_TYPES, SamplingIndex } from './sampling-index';
 
 const HANDLED = new Set<string>(SAMPLING_EVENT_TYPES);
@@ -18,10 +18,11 @@ const HANDLED = new Set<string>(SAMPLING_EVENT_TYPES);
 @Injectable()
 export class SamplingIndexService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('SamplingIndex');
-  readonly index = new SamplingIndex();
+  readonly index: SamplingIndex;
   private readonly follower: LogFollower;
 
-  constructor(@Inject(EVENT_STORE) events: EventStore) {
+  constructor(@Inject(EVENT_STORE) events: EventStore, @Inject(ANALYST_CONFIG) config: AnalystConfig) {
+    this.index = new SamplingIndex({ minDeadRows: config.ANALYSIS_COMPACT_MIN_DEAD_ROWS });
     this.follower = new LogFollower(
       events,
       (event) => {

@@ -1,5 +1,5 @@
 import type { FetchedComment, ScoredComment } from '@analyst/contracts';
-import { analysesProjector, applyToIndex, CommentIndex, INDEX_EVENT_TYPES, type AnalysisDoc, type TeamIndex } from '@analyst/analysis';
+import { analysesProjector, applyToIndex, CommentIndex, INDEX_EVENT_TYPES, type AnalysisDoc, type CompactionPolicy, type TeamIndex } from '@analyst/analysis';
 import type { RecordedEvent } from '@analyst/platform';
 
 /**
@@ -35,6 +35,27 @@ export class RowDetails {
     this.idHash[row] = fnv1a32(comment.id);
   }
 
+  /** Moves every row to its number after a compaction of the team's columns (see TeamIndex.compact). */
+  remap(remap: Int32Array, rows: number): void {
+    const size = Math.max(1024, rows);
+    const topicIndex = new Int32Array(size).fill(-1);
+    const messageIndex = new Int32Array(size).fill(-1);
+    const idHash = new Uint32Array(size);
+    const authors: string[] = new Array(rows);
+    const postedAt: string[] = new Array(rows);
+    const known = Math.min(remap.length, this.idHash.length);
+    for (let r = 0; r < known; r++) {
+      const j = remap[r];
+      if (j < 0) continue;
+      topicIndex[j] = this.topicIndex[r];
+      messageIndex[j] = this.messageIndex[r];
+      idHash[j] = this.idHash[r];
+      authors[j] = this.authors[r];
+      postedAt[j] = this.postedAt[r];
+    }
+    Object.assign(this, { topicIndex, messageIndex, idHash, authors, postedAt });
+  }
+
   scored(row: number, comment: ScoredComment): void {
     this.ensure(row);
     this.topicIndex[row] = comment.topicIndex ?? -1;
@@ -67,13 +88,21 @@ export type AnalysisRecord = AnalysisDoc;
  * analysis service, so sampling can run as its own process.
  */
 export class SamplingIndex {
-  readonly comments = new CommentIndex();
+  readonly comments: CommentIndex;
   private readonly details = new WeakMap<TeamIndex, RowDetails>();
   private readonly analyses = new Map<string, AnalysisRecord>();
 
+  constructor(compaction?: CompactionPolicy) {
+    this.comments = new CommentIndex(compaction);
+  }
+
   detailsOf(team: TeamIndex): RowDetails {
     let d = this.details.get(team);
-    if (!d) this.details.set(team, (d = new RowDetails()));
+    if (!d) {
+      const details = (d = new RowDetails());
+      this.details.set(team, details);
+      team.onCompaction((remap, rows) => details.remap(remap, rows));
+    }
     return d;
   }
 

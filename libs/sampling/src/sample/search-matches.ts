@@ -5,7 +5,9 @@ import { Bm25SearchModel, candidateRows, type PostEntry, type SearchModel, type 
  * (nothing in the log records which comments matched), so sampling recomputes them once per
  * analysis with the same rule as the job (`relevance > 0` and `>= minRelevance`) over the same
  * rows. With the local BM25 model (the standalone default) the result is the job's exactly; with
- * an embeddings endpoint it is only as stable as that endpoint. The cache is bounded.
+ * an embeddings endpoint it is only as stable as that endpoint. The cache is bounded, and keyed by
+ * the team index's generation: a compaction renumbers rows. Callers hold the team while they use
+ * the matcher.
  */
 export class SearchMatches {
   private readonly cache = new Map<string, Promise<ReadonlySet<number>>>();
@@ -16,11 +18,12 @@ export class SearchMatches {
   ) {}
 
   matcher(analysisId: string, team: TeamIndex, posts: readonly PostEntry[], search: SearchSpec): Promise<(row: number) => boolean> {
-    let pending = this.cache.get(analysisId);
+    const key = `${analysisId}@${team.generation}`;
+    let pending = this.cache.get(key);
     if (!pending) {
       pending = this.compute(team, posts, search);
-      this.cache.set(analysisId, pending);
-      pending.catch(() => this.cache.delete(analysisId));
+      this.cache.set(key, pending);
+      pending.catch(() => this.cache.delete(key));
       if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
     }
     return pending.then((keep) => (row: number) => keep.has(row));
