@@ -9,3 +9,4 @@ export * from './analyses/analyses.projector';
 export * from './search/search-model.port';
 export * from './search/bm25-search';
 export * from './search/embeddings-search';
+export * from './search/search-rows';

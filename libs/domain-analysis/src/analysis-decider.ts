@@ -1,9 +1,14 @@
 /**
  * The analysis aggregate (stream `analysis-<id>`): queued → running → ready | failed, or created
  * ready in one step when computed inline. Results travel in the completing event, so the read model
- * can be rebuilt from the log. Time comes in with each command.
+ * can be rebuilt from the log; an AI search also records which comments matched, so a sample of it
+ * returns exactly those comments without asking the search model again. Time comes in with each
+ * command.
  */
 export type AnalysisKind = 'snapshot' | 'search' | 'report';
+
+/** Comment ids per `AnalysisSearchMatched` event: an AI search's matches are on record in chunks. */
+export const SEARCH_MATCH_CHUNK = 5000;
 export type AnalysisStatus = 'queued' | 'running' | 'ready' | 'failed';
 
 export interface AnalysisCreatedData {
@@ -26,6 +31,7 @@ export type AnalysisEvent =
   | { type: 'AnalysisCreated'; data: AnalysisCreatedData }
   | { type: 'AnalysisStarted'; data: { analysisId: string; phase: string; percent: number; at: string } }
   | { type: 'AnalysisProgressed'; data: { analysisId: string; phase: string; percent: number; at: string } }
+  | { type: 'AnalysisSearchMatched'; data: { analysisId: string; chunk: number; chunks: number; commentIds: string[]; at: string } }
   | { type: 'AnalysisCompleted'; data: { analysisId: string; result: unknown; at: string } }
   | { type: 'AnalysisFailed'; data: { analysisId: string; message: string; at: string } }
   | {
@@ -37,6 +43,7 @@ export type AnalysisCommand =
   | { type: 'CreateAnalysis'; data: AnalysisCreatedData; result?: unknown }
   | { type: 'StartAnalysis'; phase: string; at: string }
   | { type: 'ReportProgress'; phase: string; percent: number; at: string }
+  | { type: 'RecordSearchMatches'; commentIds: readonly string[]; at: string }
   | { type: 'CompleteAnalysis'; result: unknown; at: string }
   | { type: 'FailAnalysis'; message: string; at: string }
   | { type: 'SaveReport'; data: Extract<AnalysisEvent, { type: 'ReportSaved' }>['data'] };
@@ -73,6 +80,22 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
       if (s.status !== 'running') throw new AnalysisRuleError('invalid_transition', `analysis is ${s.status}, not running`);
       return [{ type: 'AnalysisProgressed', data: { analysisId: s.analysisId, phase: command.phase, percent: command.percent, at: command.at } }];
     }
+    case 'RecordSearchMatches': {
+      const s = existing(state);
+      if (s.status !== 'running' || s.kind !== 'search') throw new AnalysisRuleError('invalid_transition', `analysis is a ${s.status} ${s.kind}, not a running search`);
+      // Always at least one event, so "no matches" is on record too (and tells it from "not recorded").
+      const chunks = Math.max(1, Math.ceil(command.commentIds.length / SEARCH_MATCH_CHUNK));
+      return Array.from({ length: chunks }, (_, chunk) => ({
+        type: 'AnalysisSearchMatched' as const,
+        data: {
+          analysisId: s.analysisId,
+          chunk,
+          chunks,
+          commentIds: command.commentIds.slice(chunk * SEARCH_MATCH_CHUNK, (chunk + 1) * SEARCH_MATCH_CHUNK),
+          at: command.at,
+        },
+      }));
+    }
     case 'CompleteAnalysis': {
       const s = existing(state);
       if (s.status !== 'running') throw new AnalysisRuleError('invalid_transition', `analysis is ${s.status}, not running`);
@@ -101,6 +124,8 @@ export function evolveAnalysis(state: AnalysisState, event: AnalysisEvent): Anal
     case 'AnalysisStarted':
     case 'AnalysisProgressed':
       return { ...existing(state), status: 'running' };
+    case 'AnalysisSearchMatched':
+      return existing(state);
     case 'AnalysisCompleted':
       return { ...existing(state), status: 'ready' };
     case 'AnalysisFailed':

@@ -48,4 +48,24 @@ describe('analysis decider', () => {
     expect(() => given(failed).when({ type: 'CompleteAnalysis', result: 1, at })).toThrow(AnalysisRuleError);
     expect(() => given([{ type: 'AnalysisCreated', data: created }]).when({ type: 'CreateAnalysis', data: created })).toThrow('exists');
   });
+  it('records the matches of a running search in chunks of 5,000 ids, one empty chunk for none; only for a running search', () => {
+    const search: AnalysisEvent = { type: 'AnalysisCreated', data: { ...created, kind: 'search' } };
+    const start: AnalysisEvent = { type: 'AnalysisStarted', data: { analysisId: 'an_1', phase: 'loading', percent: 0, at } };
+    const ids = Array.from({ length: 12_001 }, (_, i) => `c${i}`);
+    const events = given([search, start]).when({ type: 'RecordSearchMatches', commentIds: ids, at });
+    expect(events.map((e) => e.type)).toEqual(['AnalysisSearchMatched', 'AnalysisSearchMatched', 'AnalysisSearchMatched']);
+    expect(events.map((e) => [(e.data as { chunk: number }).chunk, (e.data as { chunks: number }).chunks, (e.data as { commentIds: string[] }).commentIds.length])).toEqual([
+      [0, 3, 5000],
+      [1, 3, 5000],
+      [2, 3, 2001],
+    ]);
+    expect(events.flatMap((e) => (e.data as { commentIds: string[] }).commentIds)).toEqual(ids);
+    expect(given([search, start]).when({ type: 'RecordSearchMatches', commentIds: [], at })).toEqual([
+      { type: 'AnalysisSearchMatched', data: { analysisId: 'an_1', chunk: 0, chunks: 1, commentIds: [], at } },
+    ]);
+    // Still running afterwards; a snapshot or a queued search records nothing.
+    expect(given([search, start, ...events]).when({ type: 'CompleteAnalysis', result: 1, at })).toHaveLength(1);
+    expect(() => given([{ type: 'AnalysisCreated', data: created }, start]).when({ type: 'RecordSearchMatches', commentIds: [], at })).toThrow(AnalysisRuleError);
+    expect(() => given([search]).when({ type: 'RecordSearchMatches', commentIds: [], at })).toThrow('not a running search');
+  });
 });

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { SearchModel } from '@analyst/analysis';
-import { ANALYST_CONFIG, type AnalystConfig } from '@analyst/platform';
+import { ANALYST_CONFIG, EVENT_STORE, type AnalystConfig, type EventStore } from '@analyst/platform';
 import { AnalysisCommentsController, PostCommentsController } from './http/comments.controllers';
 import { SamplingIndexService } from './index/sampling-index.service';
 import { CursorCodec } from './sample/sample-cursor';
@@ -17,7 +17,7 @@ import { CURSOR_CODEC, SamplingService, SEARCH_MATCHES } from './sampling.servic
     SamplingIndexService,
     SamplingService,
     { provide: CURSOR_CODEC, inject: [ANALYST_CONFIG], useFactory: (config: AnalystConfig) => new CursorCodec(config.ANALYST_INTERNAL_SECRET) },
-    { provide: SEARCH_MATCHES, useFactory: () => new SearchMatches() },
+    { provide: SEARCH_MATCHES, inject: [EVENT_STORE], useFactory: (events: EventStore) => new SearchMatches(events) },
   ],
   exports: [SamplingService, SamplingIndexService],
 })
@@ -26,7 +26,9 @@ export class SamplingModule {
   static forRoot(options: { searchModel?: SearchModel } = {}): DynamicModule {
     return {
       module: SamplingModule,
-      providers: options.searchModel ? [{ provide: SEARCH_MATCHES, useValue: new SearchMatches(options.searchModel) }] : [],
+      providers: options.searchModel
+        ? [{ provide: SEARCH_MATCHES, inject: [EVENT_STORE], useFactory: (events: EventStore) => new SearchMatches(events, options.searchModel) }]
+        : [],
     };
   }
 }

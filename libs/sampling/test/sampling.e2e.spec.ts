@@ -262,16 +262,46 @@ describe('comment samples (issue 8)', () => {
       expect(res.body.data.every((r) => r.sampleReasons.includes('search_match') && !r.sampleReasons.includes('analysis_filter'))).toBe(true);
     });
 
-    it('AI search matches (recomputed with the local model) are the sample; total equals the analysis matchedComments', async () => {
+    it('AI search: the matches the job recorded are the sample; total equals the analysis matchedComments', async () => {
       const created = await f.post('/analyses', key, { selection: { postIds: ['q1', 'q2'] }, search: { query: 'battery', mode: 'ai' } });
       expect(created.status).toBe(202);
       await f.analyses.drain();
       const analysis = await f.analysis(created.body.data.id, key);
       expect(analysis.body.data.status).toBe('ready');
-      const res = await f.get(`/analyses/${created.body.data.id}/comments`, key);
+      const stream = await f.events.readStream(`analysis-${created.body.data.id}`);
+      const recorded = stream.filter((e) => e.type === 'AnalysisSearchMatched').flatMap((e) => (e.data as { commentIds: string[] }).commentIds);
+      expect(recorded).toHaveLength(analysis.body.data.scope.matchedComments);
+      const res = await f.get(`/analyses/${created.body.data.id}/comments?limit=100`, key);
       expect(res.body.meta.total).toBe(analysis.body.data.scope.matchedComments);
       expect(res.body.meta.total).toBeGreaterThan(0);
+      expect(sorted(ids(res.body))).toEqual(sorted(recorded));
       expect(res.body.data.every((r) => /battery|charge/.test(r.body) && r.sampleReasons.includes('search_match'))).toBe(true);
+    });
+
+    it('AI search: a sample follows the recorded matches, not what the search model would answer now; without a record it searches again', async () => {
+      const search = (id: string, extra: { type: string; data: unknown }[]) => [
+        {
+          type: 'AnalysisCreated',
+          data: {
+            analysisId: id, teamId, kind: 'search', selection: { type: 'postIds', postIds: ['q1', 'q2'] }, filters: null,
+            search: { query: 'battery', mode: 'ai', minRelevance: 0 }, include: [], postIds: ['q1', 'q2'], postCount: 2, selectionTruncated: false,
+            settings: { scoreVersion: 3, engagementWeight: 1 }, createdAt: START, expiresAt: '2026-03-17T12:00:00.000Z',
+          },
+        },
+        { type: 'AnalysisStarted', data: { analysisId: id, phase: 'loading_comments', percent: 0, at: START } },
+        ...extra,
+        { type: 'AnalysisCompleted', data: { analysisId: id, result: {}, at: START } },
+      ];
+      // The model would match every battery comment; the record says one.
+      await f.append('analysis-an_recorded', search('an_recorded', [{ type: 'AnalysisSearchMatched', data: { analysisId: 'an_recorded', chunk: 0, chunks: 1, commentIds: ['q2-c1'], at: START } }]), teamId);
+      const recorded = await f.get(`/analyses/an_recorded/comments?limit=100`, key);
+      expect([recorded.status, ids(recorded.body)]).toEqual([200, ['q2-c1']]);
+      // An analysis from before matches were recorded: the local model runs again over the same rows.
+      await f.append('analysis-an_unrecorded', search('an_unrecorded', []), teamId);
+      const again = await f.get(`/analyses/an_unrecorded/comments?limit=100`, key);
+      expect(again.status).toBe(200);
+      expect(again.body.meta.total).toBeGreaterThan(1);
+      expect(again.body.data.every((r) => /battery|charge/.test(r.body))).toBe(true);
     });
   });
 

@@ -12,6 +12,7 @@ import type { PostEntry, TeamIndex } from '../index/comment-index';
 import { CommentIndexService } from '../index/comment-index.service';
 import { findPosts, parsePostQuery } from '../posts/post-query';
 import { SEARCH_MODEL, type SearchModel } from '../search/search-model.port';
+import { searchMatchedRows } from '../search/search-rows';
 import { ANALYSES, type AnalysisDoc } from './analyses.projector';
 import { compileFilters, INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest, type SearchSpec } from './analysis-request';
 import { computeAnalysis, type AnalysisResult } from './compute-analysis';
@@ -136,7 +137,10 @@ export class AnalysisService {
         let searchMatch: ((row: number) => boolean) | undefined;
         if (search?.mode === 'ai') {
           await this.run(analysisId, doc.teamId, { type: 'ReportProgress', phase: 'searching', percent: 10, at: at() });
-          searchMatch = await this.searchRows(team, posts, search);
+          const matched = await searchMatchedRows(this.searchModel, team, posts, search);
+          // On record, so samples of this analysis return exactly these comments (see SearchMatches).
+          await this.run(analysisId, doc.teamId, { type: 'RecordSearchMatches', commentIds: Array.from(matched, (r) => team.commentIds[r]), at: at() });
+          searchMatch = (row) => matched.has(row);
         }
         await this.run(analysisId, doc.teamId, { type: 'ReportProgress', phase: 'rolling_up', percent: 90, at: at() });
         await hooks.beforeRollup?.();
@@ -152,19 +156,8 @@ export class AnalysisService {
     }
   }
 
-  private async searchRows(team: TeamIndex, posts: readonly PostEntry[], search: SearchSpec): Promise<(row: number) => boolean> {
-    const rows: number[] = [];
-    for (const p of posts) for (const r of p.scored?.rows ?? []) if (team.columns.hidden[r] === 0) rows.push(r);
-    const relevance = await this.searchModel.relevance(
-      search.query,
-      rows.map((r) => ({ text: team.bodies[r] ?? '', relevance: team.columns.relevance[r] })),
-    );
-    const keep = new Set<number>();
-    rows.forEach((r, i) => {
-      if (relevance[i] > 0 && relevance[i] >= search.minRelevance) keep.add(r);
-    });
-    return (row) => keep.has(row);
-  }
+
+
 
   /** One analysis of the team; null when unknown, another team's, or expired. */
   async find(teamId: string, analysisId: string): Promise<AnalysisDoc | null> {

@@ -1,45 +1,54 @@
-import { Bm25SearchModel, candidateRows, type PostEntry, type SearchModel, type SearchSpec, type TeamIndex } from '@analyst/analysis';
+import { Bm25SearchModel, searchMatchedRows, type PostEntry, type SearchModel, type SearchSpec, type TeamIndex } from '@analyst/analysis';
+import { analysisStream, type AnalysisEvent } from '@analyst/domain-analysis';
+import type { EventStore } from '@analyst/platform';
+
+type Matched = Extract<AnalysisEvent, { type: 'AnalysisSearchMatched' }>;
 
 /**
- * AI-search matches of an analysis. The analysis job keeps them only in memory while it rolls up
- * (nothing in the log records which comments matched), so sampling recomputes them once per
- * analysis with the same rule as the job (`relevance > 0` and `>= minRelevance`) over the same
- * rows. With the local BM25 model (the standalone default) the result is the job's exactly; with
- * an embeddings endpoint it is only as stable as that endpoint. The cache is bounded, and keyed by
- * the team index's generation: a compaction renumbers rows. Callers hold the team while they use
- * the matcher.
+ * The comments an AI-search analysis matched. The search job records their ids on the analysis
+ * stream (`AnalysisSearchMatched`), so a sample returns exactly the comments the analysis counted,
+ * whatever the search model would answer today, and never runs the search again. Analyses from
+ * before matches were recorded have none on their stream; for those the search is run again with
+ * the same rule over the same rows (exact with the local BM25 model), keyed by the index
+ * generation since it yields row numbers. The cache is bounded.
  */
 export class SearchMatches {
-  private readonly cache = new Map<string, Promise<ReadonlySet<number>>>();
+  private readonly cache = new Map<string, Promise<(team: TeamIndex, row: number) => boolean>>();
 
   constructor(
+    private readonly events: EventStore,
     private readonly model: SearchModel = new Bm25SearchModel(),
     private readonly capacity = 32,
   ) {}
 
-  matcher(analysisId: string, team: TeamIndex, posts: readonly PostEntry[], search: SearchSpec): Promise<(row: number) => boolean> {
+  /** Callers hold the team until they are done with the matcher (the fallback keeps row numbers). */
+  async matcher(analysisId: string, team: TeamIndex, posts: readonly PostEntry[], search: SearchSpec): Promise<(row: number) => boolean> {
+    const recorded = await this.cached(analysisId, () => this.recorded(analysisId));
+    if (recorded) return (row) => recorded(team, row);
     const key = `${analysisId}@${team.generation}`;
-    let pending = this.cache.get(key);
+    const recomputed = (await this.cached(key, async () => {
+      const rows = await searchMatchedRows(this.model, team, posts, search);
+      return (_team: TeamIndex, row: number) => rows.has(row);
+    }))!;
+    return (row) => recomputed(team, row);
+  }
+
+  private async recorded(analysisId: string): Promise<((team: TeamIndex, row: number) => boolean) | null> {
+    const events = await this.events.readStream(analysisStream(analysisId));
+    const matched = events.filter((e): e is typeof e & Matched => e.type === 'AnalysisSearchMatched');
+    if (matched.length === 0) return null;
+    const ids = new Set(matched.flatMap((e) => e.data.commentIds));
+    return (team, row) => ids.has(team.commentIds[row]);
+  }
+
+  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let pending = this.cache.get(key) as Promise<T> | undefined;
     if (!pending) {
-      pending = this.compute(team, posts, search);
-      this.cache.set(key, pending);
+      pending = load();
+      this.cache.set(key, pending as Promise<never>);
       pending.catch(() => this.cache.delete(key));
       if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
     }
-    return pending.then((keep) => (row: number) => keep.has(row));
-  }
-
-  private async compute(team: TeamIndex, posts: readonly PostEntry[], search: SearchSpec): Promise<ReadonlySet<number>> {
-    const hidden = team.columns.hidden;
-    const rows = Array.from(candidateRows(team, posts).rows).filter((r) => hidden[r] === 0);
-    const relevance = await this.model.relevance(
-      search.query,
-      rows.map((r) => ({ text: team.bodies[r] ?? '', relevance: team.columns.relevance[r] })),
-    );
-    const keep = new Set<number>();
-    rows.forEach((r, i) => {
-      if (relevance[i] > 0 && relevance[i] >= search.minRelevance) keep.add(r);
-    });
-    return keep;
+    return pending;
   }
 }
