@@ -6,3 +6,4 @@ export * from './ledger';
 export * from './buckets';
 export * from './comments';
 export * from './content';
+export * from './calendar-date';
