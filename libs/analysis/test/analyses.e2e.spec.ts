@@ -107,7 +107,8 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(await matched({ since: day(2), until: day(2) })).toBe(2);
     const keyword = await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2'] }, search: { query: 'camera', mode: 'keyword' } });
     expect(keyword.status).toBe(201);
-    expect(keyword.body.data).toMatchObject({ kind: 'search', status: 'ready', filters: { keywords: ['camera'] } });
+    // Keyword search stays a synchronous snapshot; only AI search is kind search.
+    expect(keyword.body.data).toMatchObject({ kind: 'snapshot', status: 'ready', filters: { keywords: ['camera'] } });
     expect(keyword.body.data.scope.matchedComments).toBe(1);
   });
 
@@ -178,7 +179,9 @@ describe('POST /analyses and reads (issue 7)', () => {
     const page2 = await f.get(`/posts?limit=2&status=all&cursor=${page1.body.meta.nextCursor}`, key);
     expect(page2.body.data.map((p: any) => p.id)).toEqual(['p2', 'p1']);
     expect(page2.body.meta.hasMore).toBe(false);
-    for (const bad of ['posted_since=soon', 'min_score=11', 'min_score=8&max_score=2', 'min_neutral_percent=70&max_neutral_percent=10', 'limit=0', 'limit=101', 'status=done', 'cursor=zzz']) {
+    // A bare date is its whole UTC day: posted_until=2026-03-02 includes p2 (posted 10:00 that day).
+    expect(await ids('?posted_since=2026-03-02&posted_until=2026-03-02')).toEqual(['p2']);
+    for (const bad of ['posted_since=2026-02-30', 'posted_until=2026-04-31', 'updated_since=2026-02-29', 'posted_since=soon', 'min_score=11', 'min_score=8&max_score=2', 'min_neutral_percent=70&max_neutral_percent=10', 'limit=0', 'limit=101', 'status=done', 'cursor=zzz']) {
       const res = await f.get(`/posts?${bad}`, key);
       expect([bad, res.status]).toEqual([bad, 400]);
     }
@@ -245,5 +248,68 @@ describe('POST /analyses and reads (issue 7)', () => {
     const insight = await f.get(`/insights?snapshot_id=${saved.body.data.id}`, key);
     expect(insight.body.data).toMatchObject({ name: 'Q1', insights: { score: 7 } });
     expect((await f.get('/insights', key)).status).toBe(400);
+  });
+});
+
+describe('normalized filters: links as the content routes store them, calendar dates, empty lists', () => {
+  let f: Awaited<ReturnType<typeof analysisTest>>;
+  let key: string;
+  beforeAll(async () => {
+    f = await analysisTest();
+    ({ key } = await f.team().then(async (t) => {
+      // Two videos whose ids differ only in case are two posts; youtu.be and www forms name the same one.
+      await f.posts(t.teamId, [
+        { id: 'teamBvid001', postedAt: day(1), tags: ['Launch'], comments: [{ s: 9, author: 'ann' }, { s: 3, author: 'bob' }] },
+        { id: 'TEAMBVID001', postedAt: day(2), comments: [{ s: 5, author: 'cat' }] },
+      ]);
+      return t;
+    }));
+  });
+  afterAll(() => f.close());
+
+  it('GET /posts?link= finds a post by any form of its URL, case-sensitive in the video id, and echoes the stored form', async () => {
+    const byLink = async (link: string) => (await f.get(`/posts?link=${encodeURIComponent(link)}`, key)).body;
+    const short = await byLink('https://youtu.be/teamBvid001');
+    expect(short.data.map((p: any) => p.id)).toEqual(['teamBvid001']);
+    expect(short.meta.filters.link).toEqual(['https://youtube.com/watch?v=teamBvid001']);
+    expect((await byLink('HTTPS://WWW.YOUTUBE.COM/watch?v=TEAMBVID001&t=30')).data.map((p: any) => p.id)).toEqual(['TEAMBVID001']);
+  });
+
+  it('POST /analyses echoes selection.posts normalized, and selects by the short link too', async () => {
+    const res = await f.post('/analyses', key, { selection: { posts: { link: 'https://youtu.be/teamBvid001', tag: '#LAUNCH', posted_since: '2026-03-01' } } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.postIds).toEqual(['teamBvid001']);
+    expect(res.body.data.selection).toEqual({
+      type: 'posts',
+      posts: { link: ['https://youtube.com/watch?v=teamBvid001'], tag: ['launch'], posted_since: '2026-03-01T00:00:00.000Z' },
+      status: 'complete',
+    });
+  });
+
+  it('400 for dates the calendar lacks, in comment filters and in selection.posts; nothing is created', async () => {
+    const before = (await f.get('/analyses', key)).body.data.length;
+    for (const body of [
+      { selection: { posts: {} }, filters: { since: '2026-02-30' } },
+      { selection: { posts: {} }, filters: { until: '2026-04-31T10:00:00Z' } },
+      { selection: { posts: { posted_since: '2026-02-29' } } },
+    ]) {
+      const res = await f.post('/analyses', key, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/since|until/);
+      expect(res.body.error.message).toContain('on the calendar');
+    }
+    expect((await f.get('/analyses', key)).body.data).toHaveLength(before);
+  });
+
+  it('empty or blank term lists filter nothing and are not echoed', async () => {
+    const all = (await f.post('/analyses', key, { selection: { posts: {} } })).body.data.scope.matchedComments;
+    expect(all).toBe(3);
+    for (const filters of [{ usernames: [''] }, { usernames: [] }, { usernames: ['@'] }, { excludeUsernames: [' '] }, { keywords: [''] }, { sentiment: [] }]) {
+      const res = await f.post('/analyses', key, { selection: { posts: {} }, filters });
+      expect([JSON.stringify(filters), res.status, res.body.data.scope.matchedComments, res.body.data.filters]).toEqual([JSON.stringify(filters), 201, all, {}]);
+    }
+    // A bare until date is its whole day.
+    const day2 = await f.post('/analyses', key, { selection: { posts: {} }, filters: { since: '2026-03-02', until: '2026-03-02' } });
+    expect(day2.body.data.filters).toEqual({ since: '2026-03-02T00:00:00.000Z', until: '2026-03-02T23:59:59.999Z' });
   });
 });

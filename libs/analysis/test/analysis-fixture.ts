@@ -1,5 +1,6 @@
 import type { FetchedComment, ScoredComment } from '@analyst/contracts';
 import { GatewayModule } from '@analyst/gateway';
+import { normalizeLink } from '@analyst/links';
 import { EVENT_STORE, FixedClock, type EventStore, type NewEvent } from '@analyst/platform';
 import { createTestApp, type TestApp } from '@analyst/testing';
 import { AnalysisModule, AnalysisService, type SearchModel } from '@analyst/analysis';
@@ -93,7 +94,7 @@ export async function analysisTest(options: { searchModel?: SearchModel; env?: R
           {
             type: 'PostCreated',
             data: {
-              postId: p.id, teamId, link, normalizedLink: link, platform: p.platform ?? 'youtube', collectionIds: p.collectionIds ?? [], tags: p.tags ?? [],
+              postId: p.id, teamId, link, normalizedLink: normalizeLink(link) ?? link, platform: p.platform ?? 'youtube', collectionIds: p.collectionIds ?? [], tags: p.tags ?? [],
               addedVia: 'api', addedBy: { id: 'ak_x', name: 'key' }, isDemo: false, dataVersion: 1, jobId: 'cj_seed', reservationId: null,
               creditSource: 'credit', unitCost: 1, fullRead: false, commentLimit: null, requestedAt: START,
             },

@@ -1,7 +1,7 @@
 import { ApiError, DIMENSIONS, parseBucket, type BucketKey, type Dimension } from '@analyst/contracts';
 import { NO_COMMENT_FILTER, type CompiledCommentFilter, type Presence } from '@analyst/domain-analysis';
 import type { TeamIndex } from '../index/comment-index';
-import { parseDate, parsePostQuery } from '../posts/post-query';
+import { echoPostQuery, parseDate, parsePostQuery, type PostQuery } from '../posts/post-query';
 
 export const MAX_SELECTION = 1000;
 export const INLINE_LIMIT = 100;
@@ -69,17 +69,21 @@ function parseSelection(raw: unknown): Selection {
     return { type: 'postIds', postIds: [...new Set(ids)] };
   }
   let posts: Record<string, unknown> | undefined;
+  let status = 'complete';
   if (raw.posts !== undefined) {
     if (!isObject(raw.posts)) throw bad('selection.posts must be an object of post filters');
-    posts = raw.posts;
+    let query: PostQuery;
     try {
-      parsePostQuery(posts);
+      query = parsePostQuery(raw.posts);
     } catch (error) {
       if (error instanceof ApiError) throw bad(`selection.posts: ${error.message}`);
       throw error;
     }
+    // Echoed (and resolved) as GET /posts echoes its filters: normalized links, accounts, tags and dates.
+    const { status: parsedStatus, ...normalized } = echoPostQuery(query);
+    posts = normalized;
+    status = parsedStatus as string;
   }
-  const status = typeof posts?.status === 'string' ? posts.status : 'complete';
   if (raw.collectionId !== undefined) {
     if (typeof raw.collectionId !== 'string' || raw.collectionId === '') throw bad('selection.collectionId must be a collection id');
     return posts ? { type: 'collection', collectionId: raw.collectionId, posts, status } : { type: 'collection', collectionId: raw.collectionId, status };
@@ -113,7 +117,7 @@ function parseFilters(raw: unknown): CommentFilters | null {
       ];
     } else if (key === 'keywords' || key === 'excludeKeywords' || key === 'usernames' || key === 'excludeUsernames') {
       const list = strings(value, `filters.${key}`, TERMS_LIMIT);
-      out[key] = key.toLowerCase().includes('username') ? list.map((u) => u.replace(/^@/, '')) : list;
+      out[key] = key.toLowerCase().includes('username') ? list.map((u) => u.replace(/^@/, '')).filter((u) => u.length > 0) : list;
     } else if (key === 'keywordMatch') {
       if (value !== 'any' && value !== 'all') throw bad('filters.keywordMatch must be any or all');
       out.keywordMatch = value;
@@ -123,16 +127,15 @@ function parseFilters(raw: unknown): CommentFilters | null {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw bad('filters.minLikes must be a number of at least 0');
       out.minLikes = value;
     } else if (key === 'since' || key === 'until') {
-      try {
-        out[key] = new Date(parseDate(value, `filters.${key}`)!).toISOString();
-      } catch {
-        throw bad(`filters.${key} must be an ISO 8601 timestamp`);
-      }
+      if (typeof value !== 'string') throw bad(`filters.${key} must be an ISO 8601 date or timestamp`);
+      out[key] = new Date(parseDate(value, `filters.${key}`, key === 'until' ? 'end' : 'start')!).toISOString();
     } else {
       throw bad(`filters.${key} is not a comment filter`);
     }
   }
   if (out.since && out.until && out.since > out.until) throw bad('filters.since must not be after filters.until');
+  // An empty list filters nothing (and is not echoed): "usernames: []" must not mean "no one".
+  for (const [key, value] of Object.entries(out)) if (Array.isArray(value) && value.length === 0) delete out[key as keyof CommentFilters];
   return out;
 }
 

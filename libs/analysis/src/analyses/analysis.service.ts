@@ -52,7 +52,7 @@ export class AnalysisService {
       if (unknown.length > 0) throw new ApiError(400, `selection.postIds: not posts of this team: ${unknown.slice(0, 10).join(', ')}`, 'invalid_selection');
       posts = findPosts(team, { ...parsePostQuery({ status: 'all' }) }).filter((p) => s.postIds.includes(p.id));
     } else {
-      const query = parsePostQuery(s.posts ?? {});
+      const query = parsePostQuery({ ...(s.posts ?? {}), status: s.status });
       let within: Set<string> | null = null;
       if (s.type === 'collection') {
         if (!team.collections.has(s.collectionId)) throw new ApiError(400, `selection.collectionId ${s.collectionId} is not a collection of this team`, 'invalid_selection');
@@ -74,7 +74,8 @@ export class AnalysisService {
     const data: AnalysisCreatedData = {
       analysisId,
       teamId,
-      kind: request.search ? 'search' : 'snapshot',
+      // A keyword search stays a synchronous snapshot (spec, Kinds of analysis); only AI search is kind search.
+      kind: request.search?.mode === 'ai' ? 'search' : 'snapshot',
       selection: request.selection,
       filters: request.filters,
       search: request.search,

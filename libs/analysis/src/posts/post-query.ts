@@ -1,4 +1,5 @@
-import { ApiError, BUCKET_KEYS, PLATFORMS, type BucketKey } from '@analyst/contracts';
+import { ApiError, BUCKET_KEYS, parseCalendarInstant, PLATFORMS, type BucketKey } from '@analyst/contracts';
+import { normalizeLink } from '@analyst/links';
 import { mixPercent } from '@analyst/domain-analysis';
 import type { PostEntry, TeamIndex } from '../index/comment-index';
 import { materializedOf } from '../index/index-feed';
@@ -44,11 +45,15 @@ function single(value: unknown, name: string): string | null {
   return String(value);
 }
 
-export function parseDate(value: unknown, name: string): number | null {
+/**
+ * An ISO 8601 date or timestamp (UTC unless zoned); a date the calendar lacks is a 400, never rolled
+ * over. A bare date is its whole UTC day: `since` bounds start it, `until` bounds end it.
+ */
+export function parseDate(value: unknown, name: string, bound: 'start' | 'end' = 'start'): number | null {
   const text = single(value, name);
   if (text === null) return null;
-  const ms = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(ms)) throw bad(`${name} must be an ISO 8601 date or timestamp, got "${text}"`);
+  const ms = parseCalendarInstant(text, { endOfDay: bound === 'end' });
+  if (ms === null) throw bad(`${name} must be an ISO 8601 date or timestamp on the calendar, got "${text}"`);
   return ms;
 }
 
@@ -60,12 +65,14 @@ function number(value: unknown, name: string, min: number, max: number): number 
   return n;
 }
 
+/** A link as the content routes store it (`normalizedLink`), so any form of the URL finds its post. */
+const linkKey = (value: string): string => normalizeLink(value.trim()) ?? value.trim();
+
 export const normalizeAccount = (value: string): string => {
   let v = value.trim().toLowerCase();
   if (/^https?:\/\//.test(v)) v = v.replace(/\/+$/, '').split('/').pop() ?? v;
   return v.replace(/^@/, '');
 };
-const normalizeLink = (value: string): string => value.trim().toLowerCase().replace(/\/+$/, '');
 const normalizeTag = (value: string): string => value.trim().replace(/^#/, '').toLowerCase();
 
 const KNOWN = new Set([
@@ -84,12 +91,12 @@ export function parsePostQuery(raw: Record<string, unknown>, options: { allowUnk
   for (const p of platform) if (!(PLATFORMS as readonly string[]).includes(p)) throw bad(`platform "${p}" is not one of ${PLATFORMS.join(', ')}`);
   const q: PostQuery = {
     status,
-    link: list(raw.link, 'link').map(normalizeLink),
+    link: [...new Set(list(raw.link, 'link').map(linkKey))],
     account: list(raw.account, 'account').map(normalizeAccount),
     platform,
     tag: list(raw.tag, 'tag').map(normalizeTag).filter((t) => t.length > 0),
     postedSince: parseDate(raw.posted_since, 'posted_since'),
-    postedUntil: parseDate(raw.posted_until, 'posted_until'),
+    postedUntil: parseDate(raw.posted_until, 'posted_until', 'end'),
     updatedSince: parseDate(raw.updated_since, 'updated_since'),
     minScore: number(raw.min_score, 'min_score', 1, 10),
     maxScore: number(raw.max_score, 'max_score', 1, 10),
@@ -139,7 +146,7 @@ export function matchesPost(team: TeamIndex, post: PostEntry, q: PostQuery, coll
   if (q.status === 'complete' && post.status !== 'complete') return false;
   if (q.status === 'pending' && !PENDING.has(post.status)) return false;
   if (collections && !post.collectionIds.some((c) => collections.has(c))) return false;
-  if (q.link.length && !q.link.some((l) => l === normalizeLink(post.link) || l === normalizeLink(post.normalizedLink))) return false;
+  if (q.link.length && !q.link.includes(post.normalizedLink) && !q.link.includes(post.link)) return false;
   if (q.account.length && !(post.creator && q.account.includes(post.creator.username.replace(/^@/, '').toLowerCase()))) return false;
   if (q.platform.length && !q.platform.includes(post.platform)) return false;
   if (q.tag.length && !post.tags.some((t) => q.tag.includes(t.toLowerCase()))) return false;
