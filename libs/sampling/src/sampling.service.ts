@@ -38,7 +38,7 @@ export class SamplingService {
     const query = parseSampleQuery(rawQuery);
     const index = await this.indexes.current();
     const doc = index.analysis(analysisId);
-    if (!doc || doc.teamId !== teamId || doc.kind === 'report' || this.expired(doc)) {
+    if (!doc || doc.teamId !== teamId || this.expired(doc)) {
       throw new ApiError(404, `analysis ${analysisId} not found (analyses expire 7 days after creation)`, 'analysis_not_found');
     }
     if (doc.status === 'queued' || doc.status === 'running') {
@@ -56,7 +56,8 @@ export class SamplingService {
     const release = team.hold();
     try {
       const searchMatch = search?.mode === 'ai' ? await this.searches.matcher(analysisId, team, posts, search) : null;
-      const version = doc.settings?.scoreVersion ?? team.settings.scoreVersion;
+      // A report (a teammate's write-up over a campaign) has no version of its own: its posts are sampled under the team's.
+    const version = doc.settings?.scoreVersion ?? team.settings.scoreVersion;
       return this.page(team, index.detailsOf(team), query, {
         scope: `analysis:${analysisId}`,
         posts,
@@ -83,7 +84,9 @@ export class SamplingService {
       posts: [post],
       baseFilter: NO_COMMENT_FILTER,
       searchMatch: null,
-      version: team.settings.scoreVersion,
+      // The version the post analysis was materialized with (it is never recomputed), so a bucket's
+      // sample is the comments its bar counts even after the team changes version.
+      version: post.scored.settings.scoreVersion,
       context: { analysisFiltered: false, searched: false },
       echo: { postId, dataVersion: post.scored.dataVersion },
     });

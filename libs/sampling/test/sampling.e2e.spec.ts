@@ -361,6 +361,20 @@ describe('comment samples (issue 8)', () => {
       expect(ready.body.data.every((r) => r.body.includes('camera'))).toBe(true);
     });
 
+    it("a report's comments are a sample across the report's posts", async () => {
+      await f.append('analysis-an_report', [
+        {
+          type: 'ReportSaved',
+          data: { analysisId: 'an_report', teamId, campaignId: 'col_x', title: 'Recap', summary: 'ok', postIds: ['q1', 'q2'], savedBy: null, at: START, expiresAt: null },
+        },
+      ], teamId);
+      const report = await f.get(`/analyses/an_report/comments?limit=100`, key);
+      expect(report.status).toBe(200);
+      const perPost = await Promise.all(['q1', 'q2'].map((id) => f.get(`/posts/${id}/analysis/comments?limit=100`, key)));
+      expect(sorted(ids(report.body))).toEqual(sorted(perPost.flatMap((r) => ids(r.body))));
+      expect(report.body.meta.total).toBe(perPost[0].body.meta.total + perPost[1].body.meta.total);
+    });
+
     it('409 analysis_failed for a failed analysis; 400 for an analysis over 1,000 posts', async () => {
       const created = (analysisIdOf: string, postIds: string[]) => ({
         type: 'AnalysisCreated',
@@ -391,17 +405,26 @@ describe('comment samples (issue 8)', () => {
   });
 
   describe('score versions', () => {
-    it("the analysis route keeps the analysis's version; the post route follows the team's current one (and its old cursors stop)", async () => {
+    it("each route keeps the version its analysis was computed with, so bars and samples still agree after the team changes version", async () => {
       const before = await f.get(`/posts/q1/analysis/comments?limit=2`, key);
       await f.scoreVersion(teamId, 2);
       try {
-        const post = await f.get(`/posts/q1/analysis/comments?sentiment=neutral`, key);
-        expect(post.body.meta.scoreVersion).toBe(2);
-        expect(ids(post.body)).toEqual(['q1-c8']);
+        // The post analysis was materialized under v3 and is never recomputed; its sample stays v3.
+        const postAnalysis = (await f.get('/posts/q1/analysis', key)).body.data;
+        expect(postAnalysis.commentAnalysis.scores.scoreVersion).toBe(3);
+        const all = await f.get(`/posts/q1/analysis/comments?limit=100`, key);
+        expect(all.body.meta.scoreVersion).toBe(3);
+        const mix = postAnalysis.commentAnalysis.mix.sentiment;
+        const fields = { positive: 'positivePercent', lean_positive: 'leanPositivePercent', neutral: 'neutralPercent', lean_negative: 'leanNegativePercent', negative: 'negativePercent' };
+        for (const [bucket, field] of Object.entries(fields)) {
+          const sample = await f.get(`/posts/q1/analysis/comments?sentiment=${bucket}&limit=100`, key);
+          expect([bucket, Math.round((sample.body.meta.total / all.body.meta.total) * 1000) / 10]).toEqual([bucket, mix[field]]);
+        }
         const analysis = await f.get(`/analyses/${analysisId}/comments?sentiment=neutral`, key);
         expect([analysis.body.meta.scoreVersion, analysis.body.meta.total]).toEqual([3, 0]);
-        const stale = await f.get(`/posts/q1/analysis/comments?limit=2&cursor=${before.body.meta.nextCursor}`, key);
-        expect([stale.status, stale.body.error.message]).toEqual([400, expect.stringContaining('score version')]);
+        // Cursors of the post's sample keep working: nothing about it changed.
+        const next = await f.get(`/posts/q1/analysis/comments?limit=2&cursor=${before.body.meta.nextCursor}`, key);
+        expect(next.status).toBe(200);
       } finally {
         await f.scoreVersion(teamId, 3);
       }
