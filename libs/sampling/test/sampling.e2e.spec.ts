@@ -410,7 +410,7 @@ describe('comment samples (issue 8)', () => {
       await f.scoreVersion(teamId, 2);
       try {
         // The post analysis was materialized under v3 and is never recomputed; its sample stays v3.
-        const postAnalysis = (await f.get('/posts/q1/analysis', key)).body.data;
+        const postAnalysis = (await f.get('/posts/q1/analysis', key)).body.data as unknown as { commentAnalysis: { scores: { scoreVersion: number }; mix: { sentiment: Record<string, number> } } };
         expect(postAnalysis.commentAnalysis.scores.scoreVersion).toBe(3);
         const all = await f.get(`/posts/q1/analysis/comments?limit=100`, key);
         expect(all.body.meta.scoreVersion).toBe(3);
