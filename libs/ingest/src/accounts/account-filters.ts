@@ -1,15 +1,18 @@
-import { ApiError, type AccountQuery, type DiscoveredPost, type PostType } from '@analyst/contracts';
+import { ApiError, parseCalendarInstant, type AccountQuery, type DiscoveredPost, type PostType } from '@analyst/contracts';
 import { normalizeLink } from '@analyst/links';
 import type { AccountFiltersDto } from './add-account.dto';
 
 export const DEFAULT_ACCOUNT_LIMIT = 20;
-const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MATCHES = ['includes', 'exact', 'excludes'] as const;
 
 /** The filters actually applied, echoed on the job. */
 export interface AppliedAccountFilters {
   since: string | null;
-  /** Null: up to now, at the time of discovery. */
+  /**
+   * The upper bound discovery uses: the request's `until`, or the time the request was accepted
+   * (the spec's "defaults to now"). Null only on jobs opened before the default was recorded;
+   * readers fall back to the job's `createdAt` for those.
+   */
   until: string | null;
   limit: number;
   keywords: { term: string; match: (typeof MATCHES)[number] } | null;
@@ -19,19 +22,24 @@ export interface AppliedAccountFilters {
   [key: string]: unknown;
 }
 
-/** A bare date is the whole UTC day: `since` from its start, `until` to its end. */
-function parseDate(value: string, field: string, end: boolean): string {
-  const text = BARE_DATE.test(value) ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value;
-  const date = new Date(text);
-  if (Number.isNaN(date.getTime())) throw new ApiError(400, `filters.${field} must be an ISO 8601 date or date-time`);
-  return date.toISOString();
+/**
+ * An ISO 8601 date or date-time; dates the calendar lacks (2026-02-30) are refused, never rolled
+ * over. A bare date is the whole UTC day: `since` from its start, `until` to its last millisecond.
+ */
+function parseDate(value: string, field: string, endOfDay: boolean): string {
+  const ms = parseCalendarInstant(value, { endOfDay });
+  if (ms === null) throw new ApiError(400, `filters.${field} must be an ISO 8601 date or date-time that exists in the calendar, got "${value}"`);
+  return new Date(ms).toISOString();
 }
 
-export function applyAccountFilters(filters: AccountFiltersDto | undefined): AppliedAccountFilters {
+/** `now` is when the request was accepted: the applied `until` when the request gives none. */
+export function applyAccountFilters(filters: AccountFiltersDto | undefined, now: Date): AppliedAccountFilters {
   const f = filters ?? {};
   const since = f.since !== undefined ? parseDate(f.since, 'since', false) : null;
-  const until = f.until !== undefined ? parseDate(f.until, 'until', true) : null;
-  if (since && until && since > until) throw new ApiError(400, 'filters.since must not be after filters.until');
+  const until = f.until !== undefined ? parseDate(f.until, 'until', true) : now.toISOString();
+  if (since && since > until) {
+    throw new ApiError(400, f.until !== undefined ? 'filters.since must not be after filters.until' : `filters.since must not be after filters.until, which defaults to now (${until})`);
+  }
   let keywords: AppliedAccountFilters['keywords'] = null;
   if (typeof f.keywords === 'string') {
     if (!f.keywords.trim()) throw new ApiError(400, 'filters.keywords must not be blank');
@@ -57,10 +65,24 @@ export function applyAccountFilters(filters: AccountFiltersDto | undefined): App
   };
 }
 
-export function accountQuery(filters: AppliedAccountFilters): AccountQuery {
+/**
+ * The filters as the request gave them, for the replay fingerprint: `until` is the request's own
+ * value (null when left to default), so a replay of the same body later still finds the first job.
+ */
+export function requestedAccountFilters(applied: AppliedAccountFilters, given: AccountFiltersDto | undefined): AppliedAccountFilters {
+  return { ...applied, until: given?.until !== undefined ? applied.until : null };
+}
+
+/** The applied `until`; a job opened before the default was recorded was bounded by its acceptance time. */
+export function appliedUntil(filters: AppliedAccountFilters, createdAt: string): string {
+  return filters.until ?? createdAt;
+}
+
+/** What the provider is asked: the applied window (`until` always set), limit and keywords. */
+export function accountQuery(filters: AppliedAccountFilters, createdAt: string): AccountQuery {
   return {
     ...(filters.since ? { since: filters.since } : {}),
-    ...(filters.until ? { until: filters.until } : {}),
+    until: appliedUntil(filters, createdAt),
     limit: filters.limit,
     ...(filters.keywords ? { keywords: filters.keywords } : {}),
   };

@@ -9,7 +9,7 @@ import { requestFingerprint } from '../adding/request-fingerprint';
 import type { Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { findJobByFingerprint } from '../queries/jobs';
-import { applyAccountFilters } from './account-filters';
+import { applyAccountFilters, requestedAccountFilters } from './account-filters';
 import type { AddAccountBody } from './add-account.dto';
 
 /**
@@ -40,21 +40,24 @@ export class AddAccountHandler {
       throw new ApiError(400, `account.url ${why}`, account.reason);
     }
     const options = contentOptions(body);
+    // The time the request is accepted: `createdAt`, and the applied `until` when none is given.
     const now = this.clock.now();
-    const filters = applyAccountFilters(body.filters);
+    const filters = applyAccountFilters(body.filters, now);
     const dryRun = body.dryRun === true;
     const resolved = await this.collections.resolve(teamId, body.collections ?? []);
     const fingerprint = requestFingerprint({
       kind: 'account',
       teamId,
       account: account.normalized,
-      filters,
+      // As given, not as applied: a defaulted `until` is the acceptance time, which a replay must not change.
+      filters: requestedAccountFilters(filters, body.filters),
       dryRun,
       collections: body.collections ?? [],
       tags: options.tags,
       credits: { source: options.source },
       capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
     });
+    // A replay answers with the first job as it stands, including the `until` applied back then.
     const earlier = await findJobByFingerprint(this.store, teamId, fingerprint, now);
     if (earlier) return { job: earlier, replayed: true };
     // A dry run adds nothing, so it creates no collection either.

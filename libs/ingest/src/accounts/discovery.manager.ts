@@ -11,8 +11,9 @@ import { accountQuery, narrowDiscovered, type AppliedAccountFilters } from './ac
 
 /**
  * The account worker: on `ContentJobOpened` of an account job it pulls the account's recent posts
- * (retrying 3 times with backoff), narrows them, and then completes a dry run or a no-match, fails
- * (provider down, or nothing fundable: no charge), or adds the posts through the same intake as
+ * (retrying 3 times with backoff) within the window recorded on the job, so the `until` it applies is
+ * the one the job echoes, not the worker's clock. It narrows them, then completes a dry run or a
+ * no-match, fails (provider down, or nothing fundable: no charge), or adds the posts through the same intake as
  * POST /content/posts/add and leaves the job `syncing`. Every step re-reads the job, so a redelivered
  * event or a restart continues where it stopped (the provider is deterministic per account and query).
  */
@@ -47,7 +48,7 @@ export class DiscoveryManager implements OnModuleInit, OnModuleDestroy {
     const job = (await this.runner.load(stream, contentJobDecider)).state as ContentJob;
     if (job.status !== 'discovering') return;
     const filters = job.filters as AppliedAccountFilters;
-    const found = await this.discover(job.account!.url, filters);
+    const found = await this.discover(job.account!.url, filters, job.createdAt);
     if (found === 'unavailable') {
       await this.runner.run(stream, contentJobDecider, { type: 'FailJob', error: { code: 'provider_unavailable', message: `the account's platform could not be reached after ${this.options.discoveryBackoffMs.length} retries; nothing was charged` }, at: this.now() }, ctx);
       return;
@@ -89,11 +90,11 @@ export class DiscoveryManager implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The first try plus one retry per backoff step; 'unavailable' when every attempt failed. */
-  private async discover(url: string, filters: AppliedAccountFilters): Promise<DiscoveredPost[] | 'unavailable'> {
+  private async discover(url: string, filters: AppliedAccountFilters, createdAt: string): Promise<DiscoveredPost[] | 'unavailable'> {
     const waits = this.options.discoveryBackoffMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.provider.discoverAccount(url, accountQuery(filters));
+        return await this.provider.discoverAccount(url, accountQuery(filters, createdAt));
       } catch (error) {
         this.logger.warn(`discovering ${url} failed (attempt ${attempt + 1}): ${String(error)}`);
         if (attempt >= waits.length) return 'unavailable';

@@ -7,6 +7,7 @@ import {
   type ContentJob,
   type PostStatus,
 } from '@analyst/domain-content';
+import { appliedUntil, type AppliedAccountFilters } from '../accounts/account-filters';
 import type { PostDoc } from '../projections/post-doc';
 
 /** A member's status for the data version the job asked for. */
@@ -34,7 +35,9 @@ export function renderJob(job: ContentJob, posts: Map<string, PostDoc>): Record<
   if (job.kind === 'account') {
     view.account = job.account;
     view.dryRun = job.dryRun;
-    view.filters = job.filters;
+    const filters = job.filters as AppliedAccountFilters | null;
+    // Jobs opened before `until` was recorded were bounded by their acceptance time: echo that.
+    view.filters = filters ? { ...filters, until: appliedUntil(filters, job.createdAt) } : filters;
   }
   view.collections = job.collections;
   view.tags = job.tags;
