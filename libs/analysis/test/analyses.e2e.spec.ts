@@ -313,3 +313,36 @@ describe('normalized filters: links as the content routes store them, calendar d
     expect(day2.body.data.filters).toEqual({ since: '2026-03-02T00:00:00.000Z', until: '2026-03-02T23:59:59.999Z' });
   });
 });
+
+describe('an Enterprise key acting on a sub-team', () => {
+  it('gets a Location and comments.path that carry teamId, so following them with the same key works', async () => {
+    const f = await analysisTest();
+    try {
+      const parent = await f.team('enterprise');
+      const sub = await f.t.admin('POST', '/admin/v1/teams', { name: 'Sub brand', plan: 'enterprise', parentTeamId: parent.teamId });
+      const subId = sub.body.data.id as string;
+      await f.posts(subId, [{ id: 's1', postedAt: day(1), comments: [{ s: 9, body: 'battery fine' }, { s: 2, body: 'meh' }] }]);
+      f.analyses.paused = true;
+      const res = await f.post(`/analyses?teamId=${subId}`, parent.key, { selection: { postIds: ['s1'] }, search: { query: 'battery' } });
+      expect(res.status).toBe(202);
+      const id = res.body.data.id;
+      expect(res.headers.location).toBe(`/analyst/v1/analyses/${id}?teamId=${subId}`);
+      expect(res.body.data.comments.path).toBe(`/analyses/${id}/comments?teamId=${subId}`);
+      await f.analyses.drain();
+      const polled = await f.t.request('GET', res.headers.location as string, { headers: { authorization: `Bearer ${parent.key}` } });
+      expect([polled.status, polled.body.data.status]).toEqual([200, 'ready']);
+      const post = await f.get(`/posts/s1/analysis?teamId=${subId}`, parent.key);
+      expect(post.body.data.comments.path).toBe(`/posts/s1/analysis/comments?teamId=${subId}`);
+      // The key's own team: no query added.
+      const own = await f.post('/analyses', parent.key, { selection: { posts: { status: 'all' } }, search: { query: 'x' } });
+      expect(own.status).toBe(400); // the parent team has no posts: empty selection
+      await f.posts(parent.teamId, [{ id: 'o1', postedAt: day(1), comments: [{ s: 5 }] }]);
+      const ownRes = await f.post('/analyses', parent.key, { selection: { postIds: ['o1'] }, search: { query: 'x' } });
+      expect(ownRes.headers.location).toBe(`/analyst/v1/analyses/${ownRes.body.data.id}`);
+      expect(ownRes.body.data.comments.path).toBe(`/analyses/${ownRes.body.data.id}/comments`);
+    } finally {
+      f.analyses.paused = false;
+      await f.close();
+    }
+  }, 60_000);
+});

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '@analyst/contracts';
-import { locationOf, Principal } from '@analyst/gateway';
+import { locationOf, Principal, teamQueryOf } from '@analyst/gateway';
 import { AnalysisService, POLL_AFTER_MS } from './analysis.service';
 import { parseAnalysisRequest } from './analysis-request';
 import { analysisMeta, analysisSummary, analysisView } from './analysis-view';
@@ -27,10 +27,10 @@ export class AnalysesController {
     const doc = await this.analyses.create(principal.targetTeamId, request);
     if (doc.status !== 'ready' && doc.status !== 'failed') {
       reply.status(202);
-      reply.header('Location', locationOf(`/analyses/${doc._id}`));
+      reply.header('Location', locationOf(`/analyses/${doc._id}`, principal));
       reply.header('Retry-After', RETRY_AFTER_SECONDS);
     }
-    return { data: analysisView(doc), meta: analysisMeta(doc) };
+    return { data: analysisView(doc, teamQueryOf(principal)), meta: analysisMeta(doc) };
   }
 
   @Get()
@@ -49,6 +49,6 @@ export class AnalysesController {
     if (doc?.kind === 'report') return { data: { ...analysisSummary(doc), postIds: doc.postIds }, meta: { status: doc.status } };
     if (!doc) throw new ApiError(404, `analysis ${id} not found (analyses expire 7 days after creation)`, 'analysis_not_found');
     if (doc.status === 'queued' || doc.status === 'running') reply.header('Retry-After', RETRY_AFTER_SECONDS);
-    return { data: analysisView(doc), meta: analysisMeta(doc) };
+    return { data: analysisView(doc, teamQueryOf(principal)), meta: analysisMeta(doc) };
   }
 }

@@ -6,7 +6,8 @@ import { POLL_AFTER_MS } from './analysis.service';
 const open = (doc: AnalysisDoc): boolean => doc.status === 'queued' || doc.status === 'running';
 
 /** The Analysis resource: every field of the spec's table, the optional ones only in their states. */
-export function analysisView(doc: AnalysisDoc): Record<string, unknown> {
+/** `teamQuery`: `?teamId=…` when a parent team's key reads a sub-team's analysis (see teamQueryOf). */
+export function analysisView(doc: AnalysisDoc, teamQuery = ''): Record<string, unknown> {
   const result = doc.result as AnalysisResult | null;
   const view: Record<string, unknown> = {
     id: doc._id,
@@ -32,7 +33,7 @@ export function analysisView(doc: AnalysisDoc): Record<string, unknown> {
   view.scope = result?.scope ?? null;
   view.content = result?.content ?? null;
   view.commentAnalysis = result?.commentAnalysis ?? null;
-  view.comments = { path: relativePathOf('analyses', doc._id, 'comments') };
+  view.comments = { path: `${relativePathOf('analyses', doc._id, 'comments')}${teamQuery}` };
   view.computedAt = doc.status === 'ready' ? doc.completedAt : null;
   return view;
 }

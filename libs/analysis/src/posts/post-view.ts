@@ -39,7 +39,8 @@ const EMPTY_MIX = { positivePercent: 0, leanPositivePercent: 0, neutralPercent: 
 const EMPTY_SCORES = { scoreVersion: null, serviceScore: null, sentiment: null, relevance: null, consensus: null, content: null, topic: null };
 
 /** GET /posts/{id}/analysis: the analysis materialized at scoring; every field present. */
-export function postAnalysisView(post: PostEntry): Record<string, unknown> {
+/** `teamQuery`: `?teamId=…` when a parent team's key reads a sub-team's post (see teamQueryOf). */
+export function postAnalysisView(post: PostEntry, teamQuery = ''): Record<string, unknown> {
   const m = materializedOf(post);
   const mix = { sentiment: EMPTY_MIX, relevance: EMPTY_MIX, consensus: EMPTY_MIX, content: EMPTY_MIX, topic: EMPTY_MIX };
   return {
@@ -67,6 +68,6 @@ export function postAnalysisView(post: PostEntry): Record<string, unknown> {
       totalComments: 0,
       completeness: 'unavailable',
     },
-    comments: { path: relativePathOf('posts', post.id, 'analysis', 'comments') },
+    comments: { path: `${relativePathOf('posts', post.id, 'analysis', 'comments')}${teamQuery}` },
   };
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiError } from '@analyst/contracts';
-import { Principal } from '@analyst/gateway';
+import { Principal, teamQueryOf } from '@analyst/gateway';
 import { parseLimit } from '../analyses/analyses.controller';
 import type { TeamIndex } from '../index/comment-index';
 import { CommentIndexService } from '../index/comment-index.service';
@@ -44,7 +44,7 @@ export class PostsController {
   @Get(':postId/analysis')
   async analysis(@Principal() principal: Principal, @Param('postId') postId: string) {
     const post = await this.post(principal.targetTeamId, postId);
-    return { data: postAnalysisView(post), meta: { status: post.status } };
+    return { data: postAnalysisView(post, teamQueryOf(principal)), meta: { status: post.status } };
   }
 
   @Get(':postId/metrics')
