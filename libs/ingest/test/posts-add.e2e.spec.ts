@@ -252,6 +252,8 @@ describe('POST /content/posts/add: per-link reasons, collections, replay, fundin
 
   it.each([
     ['links missing', {}, 'links must be an array'],
+    ['an empty links list', { links: [] }, 'links must contain at least one post URL (1 to 100 per call)'],
+    ['an empty links list with collections and tags', { links: [], collections: [{ name: 'Never made' }], tags: ['x'] }, 'links must contain at least one post URL'],
     ['links not strings', { links: [1] }, 'each value in links must be a string'],
     ['more than 100 links', { links: Array.from({ length: 101 }, (_, i) => LINKS.x(i)) }, 'at most 100 links'],
     ['an unknown field', { links: [LINKS.x(1)], extra: true }, 'property extra should not exist'],
@@ -260,6 +262,7 @@ describe('POST /content/posts/add: per-link reasons, collections, replay, fundin
     ['a collection with both id and name', { links: [LINKS.x(1)], collections: [{ id: 'col_x', name: 'x' }] }, 'give either id or name'],
     ['an unknown collection id', { links: [LINKS.x(1)], collections: [{ id: 'col_nope' }] }, 'collection col_nope not found'],
     ['a group without parent', { links: [LINKS.x(1)], collections: [{ name: 'g', type: 'group' }] }, 'a group needs parentId'],
+    ['a group under an unknown parent', { links: [LINKS.x(1)], collections: [{ name: 'g', type: 'group', parentId: 'col_nope' }] }, 'collections[0]: parent collection col_nope not found'],
   ])('refuses a malformed body (%s) with 400 and writes nothing', async (_name, body, message) => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 5 });
     const { key } = await f.key(teamId);
@@ -268,5 +271,26 @@ describe('POST /content/posts/add: per-link reasons, collections, replay, fundin
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain(message);
     expect(await f.events.headPosition()).toBe(head);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 5, reserved: 0 });
+    expect((await f.get('/content/jobs', key)).body.data).toEqual([]);
+    const { findTeamCollections } = await import('@analyst/ingest');
+    expect(await findTeamCollections(f.store, teamId)).toEqual([]);
+  });
+
+  it('takes exactly 1 to 100 links: 100 pass validation (here to the fund check), 101 and 0 do not', async () => {
+    const teamId = await f.team('scale', { maps: 0 });
+    const { key } = await f.key(teamId);
+    const hundred = Array.from({ length: 100 }, (_, i) => LINKS.x(100 + i));
+    const ok = await f.post('/content/posts/add', key, { links: hundred });
+    expect(ok.status).toBe(402);
+    expect(ok.body.error).toEqual({ message: 'insufficient credits: 100 post(s) at 1 credit(s) each cannot be funded', code: 'insufficient_credits' });
+    const over = await f.post('/content/posts/add', key, { links: [...hundred, LINKS.x(200)] });
+    expect(over.status).toBe(400);
+    expect(over.body.error.message).toBe('links: at most 100 links per call');
+    const none = await f.post('/content/posts/add', key, { links: [] });
+    expect(none.status).toBe(400);
+    expect(none.body.error.message).toBe('links must contain at least one post URL (1 to 100 per call)');
+    const one = await f.post('/content/posts/add', key, { links: [LINKS.x(201)] });
+    expect(one.status).toBe(402);
   });
 });

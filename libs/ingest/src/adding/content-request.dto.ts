@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsBoolean,
   IsIn,
@@ -88,8 +89,10 @@ export class ContentOptionsDto extends SpendingOptionsDto {
   tags?: string[];
 }
 
+/** `links`: 1 to 100 post URLs (the spec: "up to 100 post URLs"; an empty list asks for nothing and is a malformed body). */
 export class AddPostsBody extends ContentOptionsDto {
   @IsArray()
+  @ArrayMinSize(1, { message: 'links must contain at least one post URL (1 to 100 per call)' })
   @ArrayMaxSize(100, { message: 'links: at most 100 links per call' })
   @IsString({ each: true })
   links!: string[];
