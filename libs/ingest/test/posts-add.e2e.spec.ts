@@ -1,7 +1,9 @@
 import { simulatedCommentCount } from '@analyst/provider-sim';
 import { SCORER_NAME, SCORER_VERSION } from '@analyst/scoring';
+import { collectionDecider, collectionStream } from '@analyst/domain-content';
 import { readActivity, readPostComments, findPost } from '@analyst/ingest';
-import { ingestTest, LINKS, type IngestTest } from './ingest-fixture';
+import { CommandRunner, ProjectionService } from '@analyst/platform';
+import { ingestTest, LINKS, START, type IngestTest } from './ingest-fixture';
 
 describe('POST /content/posts/add', () => {
   let f: IngestTest;
@@ -137,25 +139,85 @@ describe('POST /content/posts/add: per-link reasons, collections, replay, fundin
     ]);
   });
 
-  it('answers 409 collection_name_ambiguous with the candidates before touching any credit', async () => {
+  /** A collection made outside this route (the app, or before names were matched on name alone). */
+  async function collectionMadeElsewhere(teamId: string, name: string, type: 'campaign' | 'group', parent: string | null = null): Promise<string> {
+    const collectionId = `col_elsewhere_${name.replace(/\W/g, '')}_${type}_${Math.random().toString(36).slice(2, 8)}`;
+    const outcome = await f.t.app.get(CommandRunner).run(
+      collectionStream(collectionId),
+      collectionDecider,
+      { type: 'CreateCollection', collectionId, teamId, name, collectionType: type, parentId: parent, parent: parent ? { collectionId: parent, type: 'campaign' } : null, createdVia: 'api', at: START },
+      { correlationId: 'test', teamId },
+    );
+    await f.t.app.get(ProjectionService).waitFor(outcome.position);
+    return collectionId;
+  }
+
+  it('matches a collection name on the name alone: type does not narrow the match, so no second collection of that name is made', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
     const { key } = await f.key(teamId);
-    const a = await f.post('/content/posts/add', key, { links: [LINKS.x(11)], collections: [{ name: 'Launch' }] });
-    const campaign = a.body.data.collections[0].id;
-    const other = await f.post('/content/posts/add', key, { links: [LINKS.x(12)], collections: [{ name: 'Other' }] });
-    const otherId = other.body.data.collections[0].id;
-    const g = await f.post('/content/posts/add', key, { links: [LINKS.x(13)], collections: [{ name: 'launch', type: 'group', parentId: otherId }] });
-    const group = g.body.data.collections[0].id;
+    const parent = (await f.post('/content/posts/add', key, { links: [LINKS.x(31)], collections: [{ name: 'Parent' }] })).body.data.collections[0];
+    const made = await f.post('/content/posts/add', key, { links: [LINKS.x(32)], collections: [{ name: 'Solo', type: 'group', parentId: parent.id }] });
+    const solo = made.body.data.collections[0];
+    expect(solo).toEqual({ id: expect.stringMatching(/^col_/), name: 'Solo', type: 'group', created: true });
+    const plain = await f.post('/content/posts/add', key, { links: [LINKS.x(33)], collections: [{ name: 'solo' }] });
+    expect(plain.status).toBe(202);
+    expect(plain.body.data.collections).toEqual([{ id: solo.id, name: 'Solo', type: 'group', created: false }]);
+    // the audit's case: type campaign used to miss the group and create a campaign "SOLO"
+    const typed = await f.post('/content/posts/add', key, { links: [LINKS.x(34)], collections: [{ name: 'SOLO', type: 'campaign' }] });
+    expect(typed.status).toBe(202);
+    expect(typed.body.data.collections).toEqual([{ id: solo.id, name: 'Solo', type: 'group', created: false }]);
+    // ... after which a bare name was 409 for good; now it still resolves to the one collection
+    const after = await f.post('/content/posts/add', key, { links: [LINKS.x(35)], collections: [{ name: 'Solo' }] });
+    expect(after.status).toBe(202);
+    expect(after.body.data.collections).toEqual([{ id: solo.id, name: 'Solo', type: 'group', created: false }]);
+    // a group named like an existing collection under another campaign is the existing collection too
+    const other = (await f.post('/content/posts/add', key, { links: [LINKS.x(36)], collections: [{ name: 'Other' }] })).body.data.collections[0];
+    const grouped = await f.post('/content/posts/add', key, { links: [LINKS.x(37)], collections: [{ name: 'solo', type: 'group', parentId: other.id }] });
+    expect(grouped.body.data.collections).toEqual([{ id: solo.id, name: 'Solo', type: 'group', created: false }]);
+    const { findTeamCollections } = await import('@analyst/ingest');
+    const collections = await findTeamCollections(f.store, teamId);
+    expect(collections.map((x) => ({ name: x.name, type: x.type, parentId: x.parentId, postCount: x.postCount }))).toEqual([
+      { name: 'Parent', type: 'campaign', parentId: null, postCount: 1 },
+      { name: 'Solo', type: 'group', parentId: parent.id, postCount: 5 },
+      { name: 'Other', type: 'campaign', parentId: null, postCount: 1 },
+    ]);
     await f.idle(teamId);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 3, reserved: 0 });
+  });
+
+  it('creates a name given twice in one request once, whatever the case or type', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
+    const { key } = await f.key(teamId);
+    const res = await f.post('/content/posts/add', key, { links: [LINKS.x(41)], collections: [{ name: 'Fresh' }, { name: 'FRESH', type: 'campaign' }, { name: ' fresh ' }] });
+    expect(res.status).toBe(202);
+    expect(res.body.data.collections).toEqual([{ id: expect.stringMatching(/^col_/), name: 'Fresh', type: 'campaign', created: true }]);
+    const { findTeamCollections } = await import('@analyst/ingest');
+    expect((await findTeamCollections(f.store, teamId)).map((c) => c.name)).toEqual(['Fresh']);
+  });
+
+  it('answers 409 collection_name_ambiguous with every same-named collection as candidates, whatever the type given, before touching any credit', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
+    const { key } = await f.key(teamId);
+    const campaign = await collectionMadeElsewhere(teamId, 'Launch', 'campaign');
+    const otherId = await collectionMadeElsewhere(teamId, 'Other', 'campaign');
+    const group = await collectionMadeElsewhere(teamId, 'launch', 'group', otherId);
     const before = { credits: await f.credits(teamId), head: await f.events.headPosition() };
-    const res = await f.post('/content/posts/add', key, { links: [LINKS.x(14)], collections: [{ name: 'LAUNCH' }] });
-    expect(res.status).toBe(409);
-    expect(res.body.error).toEqual({ message: expect.stringContaining('matches 2 collections'), code: 'collection_name_ambiguous', candidates: [campaign, group] });
+    for (const ref of [{ name: 'LAUNCH' }, { name: 'launch', type: 'campaign' }, { name: 'Launch', type: 'group', parentId: otherId }]) {
+      const res = await f.post('/content/posts/add', key, { links: [LINKS.x(14)], collections: [ref] });
+      expect(res.status).toBe(409);
+      expect(res.body.error).toEqual({
+        message: `collection name "${ref.name}" matches 2 collections; pass one of their ids`,
+        code: 'collection_name_ambiguous',
+        candidates: [campaign, group],
+      });
+    }
     expect(await f.credits(teamId)).toEqual(before.credits);
     expect(await f.events.headPosition()).toBe(before.head);
-    // naming the type picks one of them
-    const typed = await f.post('/content/posts/add', key, { links: [LINKS.x(14)], collections: [{ name: 'LAUNCH', type: 'campaign' }] });
-    expect(typed.body.data.collections).toEqual([{ id: campaign, name: 'Launch', type: 'campaign', created: false }]);
+    expect((await f.get('/content/jobs', key)).body.data).toEqual([]);
+    // an id picks one of them
+    const byId = await f.post('/content/posts/add', key, { links: [LINKS.x(14)], collections: [{ id: campaign }] });
+    expect(byId.status).toBe(202);
+    expect(byId.body.data.collections).toEqual([{ id: campaign, name: 'Launch', type: 'campaign', created: false }]);
   });
 
   it('replays an identical request with 200 and meta.replayed, running nothing again; a different request is a new job', async () => {

@@ -21,9 +21,14 @@ export interface ResolvedCollections {
 
 /**
  * Step 3 of the add path: every reference resolved before any credit is touched. By id: an active
- * collection of the team (others are "not found"). By name: case-insensitive among the team's active
- * collections (restricted to `type`/`parentId` when given); one match is reused, none plans a new one
- * (a campaign unless `type: group`), more than one is 409 `collection_name_ambiguous`.
+ * collection of the team (others are "not found"). By name, as the spec words it: "A name is matched
+ * case-insensitively against active collections: one match reuses it; none creates a campaign
+ * (`created: true`); more than one returns 409 `collection_name_ambiguous` with `error.candidates`."
+ * So the name alone decides the match: `type` and `parentId` neither narrow it nor pick among several
+ * matches (a type-narrowed miss would create a second collection of the same name, after which the
+ * bare name is ambiguous for good). They only shape what is created when nothing matches: a campaign,
+ * or a group inside the campaign `parentId` when `type: group`. A single match is reused whatever its
+ * type; the job's `collections[]` echoes its real id, name and type with `created: false`.
  */
 @Injectable()
 export class CollectionsResolver {
@@ -56,9 +61,12 @@ export class CollectionsResolver {
       const type: CollectionType = ref.type ?? (ref.parentId ? 'group' : 'campaign');
       if (type === 'group' && !ref.parentId) throw new ApiError(400, `collections[${index}]: a group needs parentId (a campaign id)`);
       if (type === 'campaign' && ref.parentId) throw new ApiError(400, `collections[${index}]: a campaign has no parentId; use type group`);
-      const matches = (await findCollectionsByName(this.store, teamId, name)).filter(
-        (c) => (ref.type === undefined || c.type === ref.type) && (ref.parentId === undefined || c.parentId === ref.parentId),
-      );
+      if (ref.parentId) {
+        const parent = await findCollection(this.store, teamId, ref.parentId);
+        if (!parent) throw new ApiError(400, `collections[${index}]: parent collection ${ref.parentId} not found`, 'collection_not_found');
+        if (parent.type !== 'campaign') throw new ApiError(400, `collections[${index}]: parent collection ${ref.parentId} is not a campaign`);
+      }
+      const matches = await findCollectionsByName(this.store, teamId, name);
       if (matches.length > 1) {
         throw new ApiError(409, `collection name "${name}" matches ${matches.length} collections; pass one of their ids`, 'collection_name_ambiguous', matches.map((m) => m.id));
       }
@@ -66,13 +74,8 @@ export class CollectionsResolver {
         add({ id: matches[0].id, name: matches[0].name, type: matches[0].type, created: false });
         continue;
       }
-      const planned = toCreate.find((p) => p.name.toLowerCase() === name.toLowerCase() && p.parentId === (ref.parentId ?? null));
-      if (planned) continue;
-      if (ref.parentId) {
-        const parent = await findCollection(this.store, teamId, ref.parentId);
-        if (!parent) throw new ApiError(400, `collections[${index}]: parent collection ${ref.parentId} not found`, 'collection_not_found');
-        if (parent.type !== 'campaign') throw new ApiError(400, `collections[${index}]: parent collection ${ref.parentId} is not a campaign`);
-      }
+      // Named twice in one request (any case): the first reference plans it, the second reuses it.
+      if (toCreate.some((p) => p.name.toLowerCase() === name.toLowerCase())) continue;
       const plan: PlannedCollection = { collectionId: this.ids.next('col_'), name, type, parentId: ref.parentId ?? null };
       toCreate.push(plan);
       collections.push({ id: plan.collectionId, name, type, created: true });
