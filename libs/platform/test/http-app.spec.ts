@@ -48,10 +48,11 @@ describe('HTTP conventions shared by every service', () => {
     const missing = await t.request('GET', '/analyst/v1/nothing-here');
     expect(missing.status).toBe(404);
     expect(missing.body.error.message).toMatch(/nothing-here/);
+    expect(missing.body.error.code).toBe('route_not_found');
     const wrong = await t.request('DELETE', '/analyst/v1/echo');
     expect(wrong.status).toBe(405);
     expect(wrong.headers.allow).toBe('GET, POST');
-    expect(wrong.body).toEqual({ error: { message: expect.stringContaining('DELETE') } });
+    expect(wrong.body).toEqual({ error: { message: expect.stringContaining('DELETE'), code: 'method_not_allowed' } });
   });
 
   it('rejects invalid bodies with 400 naming each field', async () => {
@@ -60,6 +61,7 @@ describe('HTTP conventions shared by every service', () => {
     expect(bad.body.error.message).toContain('name must be a string');
     expect(bad.body.error.message).toContain('count must not be less than 1');
     expect(bad.body.error.message).toContain('property extra should not exist');
+    expect(bad.body.error.code).toBe('invalid_request');
     const ok = await t.request('POST', '/analyst/v1/echo', { body: { name: 'a', count: 2 } });
     expect(ok.status).toBe(201);
     expect(ok.body).toEqual({ data: { name: 'a', count: 2 } });
@@ -74,6 +76,7 @@ describe('HTTP conventions shared by every service', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.message).toBeTruthy();
+    expect(response.json().error.code).toBe('malformed_body');
     expect(response.body).not.toContain('at ');
   });
 

@@ -87,18 +87,27 @@ describe('bucket-filtered samples are exactly the mix bars (issue 8, done criter
     expect(expected.get('content:neutral')!.size).toBeGreaterThan(0);
   });
 
-  it('the post route pages every bucket with the team’s current score version (v2: a neutral sentiment bar)', async () => {
+  it('the post route pages every bucket under the version its post analysis was scored with (v2: a neutral sentiment bar)', async () => {
     await f.scoreVersion(teamId, 2);
-    const expected = expectedMembers([posts[1]], 2, () => true);
-    for (const dimension of DIMENSIONS) {
-      for (const bucket of BUCKET_KEYS) {
-        const { rows, pages } = await f.pages(`/posts/p2/analysis/comments?${dimension}=${bucket}&limit=100`, key);
-        expect(rows.every((r) => r.buckets[dimension] === bucket && r.postId === 'p2')).toBe(true);
-        expect(new Set(rows.map((r) => r.commentId))).toEqual(expected.get(`${dimension}:${bucket}`));
-        expect(pages[0].meta).toMatchObject({ postId: 'p2', scoreVersion: 2, total: rows.length });
+    try {
+      // Scored while the team is on v2, so its post analysis (and therefore its sample) is v2.
+      const p9: SeedPost = { ...posts[1], id: 'p9' };
+      await f.posts(teamId, [p9]);
+      const expected = expectedMembers([p9], 2, () => true);
+      for (const dimension of DIMENSIONS) {
+        for (const bucket of BUCKET_KEYS) {
+          const { rows, pages } = await f.pages(`/posts/p9/analysis/comments?${dimension}=${bucket}&limit=100`, key);
+          expect(rows.every((r) => r.buckets[dimension] === bucket && r.postId === 'p9')).toBe(true);
+          expect(new Set(rows.map((r) => r.commentId))).toEqual(expected.get(`${dimension}:${bucket}`));
+          expect(pages[0].meta).toMatchObject({ postId: 'p9', scoreVersion: 2, total: rows.length });
+        }
       }
+      expect(expected.get('sentiment:neutral')!.size).toBeGreaterThan(0);
+      // p2 was scored under v3: its sample stays v3 (no neutral sentiment bar) after the switch.
+      const p2 = await f.get('/posts/p2/analysis/comments?sentiment=neutral', key);
+      expect([p2.body.meta.scoreVersion, p2.body.meta.total]).toEqual([3, 0]);
+    } finally {
+      await f.scoreVersion(teamId, 3);
     }
-    expect(expected.get('sentiment:neutral')!.size).toBeGreaterThan(0);
-    await f.scoreVersion(teamId, 3);
   });
 });

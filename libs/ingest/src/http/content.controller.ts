@@ -29,7 +29,7 @@ export class ContentController {
   async refresh(@Principal() principal: Principal, @Body() body: RefreshPostsBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
       const job = await this.refreshPosts.refresh(requesterOf(principal, request), body);
-      await this.respond(reply, job, false);
+      await this.respond(reply, job, false, principal);
     } catch (error) {
       throw toApiError(error);
     }
@@ -40,7 +40,7 @@ export class ContentController {
   async addAccount(@Principal() principal: Principal, @Body() body: AddAccountBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
       const { job, replayed } = await this.addAccounts.add(requesterOf(principal, request), body);
-      await this.respond(reply, job, replayed);
+      await this.respond(reply, job, replayed, principal);
     } catch (error) {
       throw toApiError(error);
     }
@@ -51,16 +51,17 @@ export class ContentController {
   async add(@Principal() principal: Principal, @Body() body: AddPostsBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
       const { job, replayed } = await this.addPosts.add(requesterOf(principal, request), body);
-      await this.respond(reply, job, replayed);
+      await this.respond(reply, job, replayed, principal);
     } catch (error) {
       throw toApiError(error);
     }
   }
 
   /** 202 with the job, `Location` and `Retry-After: 5`; a replay is 200 with `meta.replayed`. */
-  private async respond(reply: FastifyReply, job: ContentJob, replayed: boolean): Promise<void> {
+  private async respond(reply: FastifyReply, job: ContentJob, replayed: boolean, principal: Principal): Promise<void> {
     const posts = await findPostsByIds(this.store, job.accepted.map((a) => a.postId));
-    const headers: Record<string, string> = { Location: locationOf(`/content/jobs/${job.jobId}`), ...jobHeaders(job) };
+    // With ?teamId= when acting on a sub-team, so polling the Location with the same key finds the job.
+    const headers: Record<string, string> = { Location: locationOf(`/content/jobs/${job.jobId}`, principal), ...jobHeaders(job) };
     if (!replayed) headers['Retry-After'] = '5';
     send(reply, replayed ? 200 : 202, { data: renderJob(job, posts), meta: jobMeta(job, replayed) }, headers);
   }

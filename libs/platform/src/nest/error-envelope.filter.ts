@@ -11,6 +11,14 @@ function messageOf(response: unknown, fallback: string): string {
   return fallback;
 }
 
+/** Codes for the errors Nest and Fastify raise before a handler runs (no route, unreadable body). */
+const FRAMEWORK_ERROR_CODES: Record<number, string> = {
+  400: 'malformed_body',
+  404: 'route_not_found',
+  413: 'body_too_large',
+  415: 'unsupported_media_type',
+};
+
 /** Every error leaves the process in one envelope, `{ error: { message, code?, candidates? } }`, with no stack. */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
@@ -29,10 +37,15 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     } else if (exception instanceof HttpException) {
       status = exception.getStatus();
       body.error.message = messageOf(exception.getResponse(), exception.message);
+      // Nest raises these for requests no handler could take (no route, unreadable body).
+      const code = FRAMEWORK_ERROR_CODES[status];
+      if (code) body.error.code = code;
     } else if ((exception as { statusCode?: number })?.statusCode && (exception as Error).message) {
       // Fastify's own errors (bad JSON, body too large) carry a statusCode.
       status = (exception as { statusCode: number }).statusCode;
       body.error.message = (exception as Error).message;
+      const code = FRAMEWORK_ERROR_CODES[status];
+      if (code) body.error.code = code;
     } else {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     }

@@ -72,7 +72,7 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     void reply
       .status(405)
       .header('Allow', allowed.join(', '))
-      .send({ error: { message: `method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}` } });
+      .send({ error: { message: `method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`, code: 'method_not_allowed' } });
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (request.headers[LEGACY_MARKER]) {

@@ -15,6 +15,6 @@ export function apiValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    exceptionFactory: (errors) => new ApiError(400, describe(errors).join('; ') || 'invalid request'),
+    exceptionFactory: (errors) => new ApiError(400, describe(errors).join('; ') || 'invalid request', 'invalid_request'),
   });
 }
