@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsString, Min } from 'class-validator';
+import { ApiError } from '@analyst/contracts';
 import { createTestApp, type TestApp } from '@analyst/testing';
 
 class EchoBody {
@@ -21,6 +22,11 @@ class EchoController {
   @Post()
   post(@Body() body: EchoBody) {
     return { data: body };
+  }
+
+  @Get('refuse')
+  refuse() {
+    throw new ApiError(400, 'no such thing');
   }
 }
 
@@ -65,6 +71,11 @@ describe('HTTP conventions shared by every service', () => {
     const ok = await t.request('POST', '/analyst/v1/echo', { body: { name: 'a', count: 2 } });
     expect(ok.status).toBe(201);
     expect(ok.body).toEqual({ data: { name: 'a', count: 2 } });
+  });
+
+  it('gives every 400 a code: invalid_request unless the error names a more specific one', async () => {
+    const res = await t.request('GET', '/analyst/v1/echo/refuse');
+    expect([res.status, res.body]).toEqual([400, { error: { message: 'no such thing', code: 'invalid_request' } }]);
   });
 
   it('reports malformed JSON as 400 in the envelope without a stack', async () => {

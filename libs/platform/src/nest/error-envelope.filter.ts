@@ -31,7 +31,9 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     if (exception instanceof ApiError) {
       status = exception.status;
       body.error.message = exception.message;
+      // Every 400 carries a code a client can branch on; the generic one unless the thrower named one.
       if (exception.code) body.error.code = exception.code;
+      else if (status === 400) body.error.code = 'invalid_request';
       if (exception.candidates) body.error.candidates = exception.candidates;
       for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
     } else if (exception instanceof HttpException) {
