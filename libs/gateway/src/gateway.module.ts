@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { READ_STORE, type MongoReadStore, type ReadStore } from '@analyst/platform';
+import { ANALYST_CONFIG, READ_STORE, type AnalystConfig, type MongoReadStore, type ReadStore } from '@analyst/platform';
 import { APP_GUARD } from '@nestjs/core';
 import { AdminKeysController } from './admin/admin-keys.controller';
 import { AdminTeamsController } from './admin/admin-teams.controller';
@@ -8,17 +8,20 @@ import { GatewayGuard } from './auth/gateway.guard';
 import { IdentityCache } from './identity/identity-cache';
 import { IdentityService } from './identity/identity.service';
 import { GatewayHooks } from './limits/gateway-hooks';
-import { LIMITER_STORE, MemoryLimiterStore } from './limits/limiter-store';
+import { LIMITER_STORE } from './limits/limiter-store';
 import { MongoLimiterStore } from './limits/mongo-limiter-store';
 import { RateLimitService } from './limits/rate-limit.service';
+import { SnapshotLimiterStore } from './limits/snapshot-limiter-store';
 import { MeController } from './public/me.controller';
 import { TeamController } from './public/team.controller';
+import { GATEWAY_STATE_DB, GatewayStateDb } from './state/gateway-state-db';
 import { UsageRecorder } from './usage/usage-recorder';
+import { ReadStoreUsageStore, SqliteUsageStore, USAGE_STORE } from './usage/usage-store';
 
 /**
  * Teams, keys, authentication, scopes, limits and the admin API. Mounting it puts every route under
- * `/analyst/v1` behind the gateway guard. Provide LIMITER_STORE differently (RateLimiterMongo) in
- * the distributed topology.
+ * `/analyst/v1` behind the gateway guard. Standalone keeps rate counters and usage in the data
+ * dir's gateway state db (they outlive restarts); `distributed()` keeps both in MongoDB instead.
  */
 @Module({
   controllers: [MeController, TeamController, AdminTeamsController, AdminKeysController],
@@ -29,8 +32,11 @@ import { UsageRecorder } from './usage/usage-recorder';
     GatewayPipeline,
     GatewayHooks,
     UsageRecorder,
-    { provide: LIMITER_STORE, useClass: MemoryLimiterStore },
+    { provide: LIMITER_STORE, inject: [GATEWAY_STATE_DB], useFactory: (state: GatewayStateDb) => new SnapshotLimiterStore(state) },
+    { provide: USAGE_STORE, inject: [GATEWAY_STATE_DB], useFactory: (state: GatewayStateDb) => new SqliteUsageStore(state) },
     { provide: APP_GUARD, useClass: GatewayGuard },
+    // Last, so its shutdown hook (closing the file) runs after the stores' final saves.
+    { provide: GATEWAY_STATE_DB, inject: [ANALYST_CONFIG], useFactory: (config: AnalystConfig) => GatewayStateDb.open(config.ANALYST_DATA_DIR) },
   ],
   exports: [IdentityService, RateLimitService, GatewayPipeline, UsageRecorder],
 })
@@ -45,6 +51,9 @@ export class GatewayModule {
           useFactory: (store: ReadStore) => MongoLimiterStore.connect((store as MongoReadStore).database),
           inject: [READ_STORE],
         },
+        { provide: USAGE_STORE, inject: [READ_STORE], useFactory: (store: ReadStore) => new ReadStoreUsageStore(store) },
+        // No local state file: a gateway pod's disk is not where shared counters live.
+        { provide: GATEWAY_STATE_DB, useValue: null },
       ],
     };
   }

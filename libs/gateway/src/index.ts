@@ -19,3 +19,6 @@ export * from './internal/internal-auth.guard';
 export * from './proxy/upstreams';
 export * from './proxy/forwarder';
 export * from './proxy/gateway-proxy.module';
+export * from './state/gateway-state-db';
+export * from './limits/snapshot-limiter-store';
+export * from './usage/usage-store';

@@ -1,36 +1,30 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { READ_STORE, type ReadStore } from '@analyst/platform';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { USAGE_STORE, type KeyUsageDoc, type UsageStore } from './usage-store';
 
-export const KEY_USAGE_COLLECTION = 'identity_key_usage';
-
-export interface KeyUsageDoc {
-  _id: string;
-  keyId: string;
-  teamId: string;
-  /** UTC day, `YYYY-MM-DD`. */
-  day: string;
-  requests: number;
-  bytes: number;
-  [key: string]: unknown;
-}
+export { KEY_USAGE_COLLECTION, type KeyUsageDoc } from './usage-store';
 
 const FLUSH_MS = 1000;
 
 /**
  * Requests and response bytes per key per UTC day. Counted in memory on the hot path and written
- * to the read store once a second (and before every usage read), so a request never waits on it.
+ * to the usage store once a second (and before every usage read), so a request never waits on it.
  */
 @Injectable()
-export class UsageRecorder implements OnModuleInit, OnApplicationShutdown {
+export class UsageRecorder implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private pending = new Map<string, KeyUsageDoc>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+  constructor(@Inject(USAGE_STORE) private readonly store: UsageStore) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flush(), FLUSH_MS);
     this.timer.unref();
+  }
+
+  /** Before the HTTP server closes (the usage store may close with the app), and again after. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -54,20 +48,13 @@ export class UsageRecorder implements OnModuleInit, OnApplicationShutdown {
       if (this.pending.size === 0) return;
       const batch = [...this.pending.values()];
       this.pending = new Map();
-      const collection = this.store.collection<KeyUsageDoc>(KEY_USAGE_COLLECTION);
-      for (const u of batch) {
-        await collection.updateOne(
-          { _id: u._id },
-          { $setOnInsert: { keyId: u.keyId, teamId: u.teamId, day: u.day }, $inc: { requests: u.requests, bytes: u.bytes } },
-          { upsert: true },
-        );
-      }
+      await this.store.add(batch);
     });
     return this.flushing;
   }
 
   async forTeam(teamId: string, days: readonly string[]): Promise<KeyUsageDoc[]> {
     await this.flush();
-    return this.store.collection<KeyUsageDoc>(KEY_USAGE_COLLECTION).find({ teamId, day: { $in: [...days] } });
+    return this.store.forTeam(teamId, days);
   }
 }
