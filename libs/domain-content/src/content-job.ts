@@ -209,7 +209,10 @@ export function decideContentJob(command: ContentJobCommand, state: ContentJobSt
       const job = requireJob(state);
       if (job.status !== 'queuing' && job.status !== 'discovering') return [];
       const queued: ContentJobQueued = { type: 'ContentJobQueued', data: { accepted: command.accepted, skipped: command.skipped, rejected: command.rejected, at: command.at } };
-      // Posts may have finished while the request was still creating the rest of the batch.
+      // Posts may have finished while the request was still creating the rest of the batch. A job
+      // with nothing accepted is answered `syncing` (the spec's creation row) and settles right
+      // after, through RecordPostOutcomes with no outcomes (see settleIfNothingAccepted).
+      if (command.accepted.length === 0) return [queued];
       const settled = settledStatus({ ...job, accepted: command.accepted, skipped: command.skipped, rejected: command.rejected }, job.outcomes);
       return settled ? [queued, { type: 'JobSettled', data: { ...settled, at: command.at } }] : [queued];
     }

@@ -37,11 +37,15 @@ describe('content job decider', () => {
     expect(jobCounts(job)).toEqual({ requested: 3, discovered: null, accepted: 2, skipped: 0, rejected: 0, syncing: 2, complete: 0, failed: 0 });
   });
 
-  it('fails at once when nothing was accepted, naming insufficient credits when that was the cause', () => {
-    const events = given([opened]).when({ type: 'QueueJob', accepted: [], skipped: [], rejected: [{ link: 'l', reason: 'insufficient_credits' }], at: AT }).events();
-    expect(events[1]).toEqual({ type: 'JobSettled', data: { status: 'failed', error: { code: 'insufficient_credits', message: 'no post could be funded' }, at: AT } });
+  it('queues a job with nothing accepted as syncing, then settles it failed on the next outcome record, naming insufficient credits when that was the cause', () => {
+    const unfunded = given([opened]).when({ type: 'QueueJob', accepted: [], skipped: [], rejected: [{ link: 'l', reason: 'insufficient_credits' }], at: AT }).events();
+    expect(unfunded.map((e) => e.type)).toEqual(['ContentJobQueued']);
+    expect(fold([opened, ...unfunded]).status).toBe('syncing');
+    expect(given([opened, ...unfunded]).when({ type: 'RecordPostOutcomes', outcomes: [], at: AT }).events()).toEqual([
+      { type: 'JobSettled', data: { status: 'failed', error: { code: 'insufficient_credits', message: 'no post could be funded' }, at: AT } },
+    ]);
     const dup = given([opened]).when({ type: 'QueueJob', accepted: [], skipped: [{ link: 'l', reason: 'already_complete' }], rejected: [], at: AT }).events();
-    expect(dup[1].data).toMatchObject({ status: 'failed', error: { code: 'nothing_added' } });
+    expect(given([opened, ...dup]).when({ type: 'RecordPostOutcomes', outcomes: [], at: AT }).events()[0].data).toMatchObject({ status: 'failed', error: { code: 'nothing_added' } });
   });
 
   it('settles completed when every member completed and nothing was skipped', () => {

@@ -102,8 +102,11 @@ describe('POST /content/posts/add: per-link reasons, collections, replay, fundin
     expect(again.status).toBe(202);
     expect(again.body.data.skipped).toEqual([{ link: link.replace('https://www.', 'https://old.'), reason: 'already_complete' }]);
     expect(again.body.data.accepted).toEqual([]);
-    expect(again.body.data.status).toBe('failed');
-    expect(again.body.data.error).toEqual({ code: 'nothing_added', message: 'nothing was added: every link was skipped or rejected' });
+    // The creating response is syncing (spec: Content job status); the next read has settled it failed.
+    expect(again.body.data.status).toBe('syncing');
+    const read = await f.get(`/content/jobs/${again.body.data.id}`, key);
+    expect(read.body.data.status).toBe('failed');
+    expect(read.body.data.error).toEqual({ code: 'nothing_added', message: 'nothing was added: every link was skipped or rejected' });
     const spring = again.body.data.collections[0];
     expect(spring).toMatchObject({ name: 'Spring', type: 'campaign', created: true });
     const post = await findPost(f.store, postId);

@@ -1,8 +1,11 @@
 import { FixedClock } from '@analyst/platform';
 import { findPost, readPostComments } from '@analyst/ingest';
+import { normalizeLink } from '@analyst/links';
 import { ingestTest, LINKS, START, type IngestTest } from './ingest-fixture';
 
 const HOUR = 3_600_000;
+/** The URL a refresh entry names a post by: the post's stored (normalized) link. */
+const urlOf = (link: string): string => normalizeLink(link) ?? link;
 const at = (hours: number) => new Date(new Date(START).getTime() + hours * HOUR).toISOString();
 
 describe('POST /content/posts/refresh', () => {
@@ -28,8 +31,11 @@ describe('POST /content/posts/refresh', () => {
     const res = await f.post('/content/posts/refresh', key, { postIds });
     expect(res.status).toBe(202);
     expect(res.headers.location).toBe(`/analyst/v1/content/jobs/${res.body.data.id}`);
-    expect(res.body.data).toMatchObject({ kind: 'refresh', minRefreshIntervalHours: 12, accepted: [], status: 'failed' });
-    expect(res.body.data.skipped).toEqual([{ link: postIds[0], reason: 'min_interval', postId: postIds[0], nextRefreshAt: at(12) }]);
+    // Answered syncing (spec: creation row); nothing was accepted, so the next read has it failed.
+    expect(res.body.data).toMatchObject({ kind: 'refresh', minRefreshIntervalHours: 12, accepted: [], status: 'syncing' });
+    // Named by postId in the request, the entry still carries the post's URL as `link`.
+    expect(res.body.data.skipped).toEqual([{ link: urlOf(LINKS.x(2)), reason: 'min_interval', postId: postIds[0], nextRefreshAt: at(12) }]);
+    expect((await f.get(`/content/jobs/${res.body.data.id}`, key)).body.data).toMatchObject({ status: 'failed', error: { code: 'nothing_added' } });
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 19, reserved: 0 });
   });
 
@@ -68,7 +74,7 @@ describe('POST /content/posts/refresh', () => {
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 20 - 2 - 1 - 5, reserved: 0 });
     clock.set(at(24));
     const again = await f.post('/content/posts/refresh', key, { postIds: [postIds[0]] });
-    expect(again.body.data.skipped).toEqual([{ link: postIds[0], reason: 'min_interval', postId: postIds[0], nextRefreshAt: at(25) }]);
+    expect(again.body.data.skipped).toEqual([{ link: urlOf(LINKS.youtube('c4abcdefgh')), reason: 'min_interval', postId: postIds[0], nextRefreshAt: at(25) }]);
     clock.set(at(26));
     const free = await f.post('/content/posts/refresh', key, { postIds: [postIds[0]] });
     expect(free.body.data.accepted[0]).toMatchObject({ creditSource: 'included', creditCost: 0, dataVersion: 3 });
@@ -78,8 +84,9 @@ describe('POST /content/posts/refresh', () => {
     const { teamId, key, postIds } = await withPosts('growth', [LINKS.tiktok(4)]);
     clock.set(at(13));
     const res = await f.post('/content/posts/refresh', key, { postIds });
-    expect(res.body.data.skipped).toEqual([{ link: postIds[0], reason: 'cooldown', postId: postIds[0] }]);
-    expect(res.body.data.status).toBe('failed');
+    expect(res.body.data.skipped).toEqual([{ link: urlOf(LINKS.tiktok(4)), reason: 'cooldown', postId: postIds[0] }]);
+    expect(res.body.data.status).toBe('syncing');
+    expect((await f.get(`/content/jobs/${res.body.data.id}`, key)).body.data.status).toBe('failed');
     clock.set(at(7 * 24));
     const free = await f.post('/content/posts/refresh', key, { postIds });
     expect(free.body.data.accepted[0]).toMatchObject({ creditSource: 'included', creditCost: 0 });
@@ -109,7 +116,7 @@ describe('POST /content/posts/refresh', () => {
     const mixed = await f.post('/content/posts/refresh', key, { postIds: [postIds[0], second] });
     expect(mixed.status).toBe(202);
     expect(mixed.body.data.accepted).toEqual([expect.objectContaining({ postId: postIds[0], creditSource: 'included' })]);
-    expect(mixed.body.data.rejected).toEqual([{ link: second, reason: 'insufficient_credits' }]);
+    expect(mixed.body.data.rejected).toEqual([{ link: urlOf(added.body.data.accepted[0].link), reason: 'insufficient_credits' }]);
     expect((await f.settle(mixed.body.data.id, key)).body.data.status).toBe('partial');
   });
 
@@ -130,7 +137,7 @@ describe('POST /content/posts/refresh', () => {
       { link: 'https://example.com/x', reason: 'unsupported_platform' },
     ]);
     expect(res.body.data.skipped).toEqual([
-      { link: mine.postIds[1], reason: 'unreachable', postId: mine.postIds[1] },
+      { link: urlOf(unreachable), reason: 'unreachable', postId: mine.postIds[1] },
       { link: LINKS.threads('c2abcdefgh'), reason: 'duplicate_in_batch', postId: mine.postIds[0] },
     ]);
     expect(res.body.data.accepted).toEqual([expect.objectContaining({ postId: mine.postIds[0], dataVersion: 2 })]);

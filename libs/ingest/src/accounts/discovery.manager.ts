@@ -8,6 +8,7 @@ import type { Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { DISCOVERY_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { accountQuery, narrowDiscovered, type AppliedAccountFilters } from './account-filters';
+import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 
 /**
  * The account worker: on `ContentJobOpened` of an account job it pulls the account's recent posts
@@ -75,18 +76,9 @@ export class DiscoveryManager implements OnModuleInit, OnModuleDestroy {
     }
     await this.intake.tagPresent(requester, deduped.present, job.collections.map((c) => c.id), job.tags);
     const created = await this.intake.reserveAndCreate(requester, job, deduped.fresh);
-    await this.runner.run(
-      stream,
-      contentJobDecider,
-      {
-        type: 'QueueJob',
-        accepted: [...deduped.resumed.map((a) => ({ ...a, creditCost: job.credits.perPost })), ...created.accepted],
-        skipped: deduped.skipped,
-        rejected: created.rejected,
-        at: this.now(),
-      },
-      ctx,
-    );
+    const accepted = [...deduped.resumed.map((a) => ({ ...a, creditCost: job.credits.perPost })), ...created.accepted];
+    await this.runner.run(stream, contentJobDecider, { type: 'QueueJob', accepted, skipped: deduped.skipped, rejected: created.rejected, at: this.now() }, ctx);
+    await settleIfNothingAccepted(this.runner, { jobId: job.jobId, accepted }, this.now(), ctx);
   }
 
   /** The first try plus one retry per backoff step; 'unavailable' when every attempt failed. */

@@ -12,6 +12,7 @@ import {
   type RejectedEntry,
 } from '@analyst/domain-content';
 import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 import { findJob, findJobByFingerprint } from '../queries/jobs';
 import { CollectionsResolver } from './collections-resolver';
 import type { AddPostsBody, ContentOptionsDto } from './content-request.dto';
@@ -130,8 +131,9 @@ export class AddPostsHandler {
       this.ctx(requester),
     );
     await this.projections.waitFor(Math.max(position, queued.position));
-    const stored = await findJob(this.store, teamId, job.jobId, this.clock.now());
-    return { job: stored ?? (queued.state as ContentJob), replayed: false };
+    const answered = (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? (queued.state as ContentJob);
+    await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), this.ctx(requester));
+    return { job: answered, replayed: false };
   }
 
   private jobRequest(requester: Requester, fingerprint: string, collections: JobCollection[], options: ContentOptions, requested: number, now: Date): JobRequest {

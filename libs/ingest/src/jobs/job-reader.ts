@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@analyst/contracts';
-import { contentJobDecider, contentJobStream, type ContentJob, type JobOutcome, type JobStatus } from '@analyst/domain-content';
+import { contentJobDecider, contentJobStream, settledStatus, type ContentJob, type JobOutcome, type JobStatus } from '@analyst/domain-content';
 import { CLOCK, CommandRunner, ProjectionService, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import type { PostDoc } from '../projections/post-doc';
 import { findJob, listJobs } from '../queries/jobs';
@@ -31,7 +31,8 @@ export class JobReader {
         const known = job.outcomes[a.postId];
         if (o && FINAL.includes(o.status) && (!known || known.status !== o.status)) outcomes.push({ postId: a.postId, ...o });
       }
-      if (outcomes.length > 0) {
+      // Also when nothing is new but the job is done (a job with nothing accepted, if its settle was lost).
+      if (outcomes.length > 0 || settledStatus(job, job.outcomes) !== null) {
         const result = await this.runner.run(
           contentJobStream(jobId),
           contentJobDecider,

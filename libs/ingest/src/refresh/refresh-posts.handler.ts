@@ -21,6 +21,7 @@ import type { Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { LedgerClient } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
+import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 import { findJob } from '../queries/jobs';
 import { findPost, findPostsByLinks } from '../queries/posts';
 import { decideRefresh } from './refresh-rules';
@@ -72,7 +73,8 @@ export class RefreshPostsHandler {
       const post = await findPost(this.store, postId);
       // Another team's post is "not found", exactly like an unknown id.
       if (!post || post.teamId !== teamId) rejected.push({ link: postId, reason: 'not_found' });
-      else found.push({ post, given: postId });
+      // Entries name the post by its URL (`link`) and id (`postId`), however the request named it.
+      else found.push({ post, given: post.link });
     }
     const links = (body.links ?? []).map((link) => ({ link, c: classifyPostLink(link) }));
     const onTeam = await findPostsByLinks(this.store, teamId, links.flatMap(({ c }) => (c.ok ? [c.normalized] : [])));
@@ -170,6 +172,8 @@ export class RefreshPostsHandler {
     }
     const queued = await this.runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'QueueJob', accepted, skipped, rejected, at: this.clock.now().toISOString() }, ctx);
     await this.projections.waitFor(Math.max(position, queued.position));
-    return (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? (queued.state as ContentJob);
+    const answered = (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? (queued.state as ContentJob);
+    await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), ctx);
+    return answered;
   }
 }
