@@ -47,11 +47,13 @@ describe('response-size cap and daily byte cap (spec: Limits, Errors)', () => {
     const pushing = await g.get('/analyst/v1/blob?size=1000', key);
     expect(pushing.status).toBe(429);
     expect(pushing.headers['retry-after']).toBe(String(4 * 3600));
+    expect(pushing.headers['x-ratelimit-class']).toBe('response_bytes');
     expect(pushing.body.error.message).toBe(`daily response byte cap of ${DAILY_RESPONSE_BYTES} bytes reached (this response is 1000 bytes); retry in 14400 s`);
     g.clock.set('2026-03-10T21:00:00.000Z');
     const capped = await g.get('/analyst/v1/blob?size=10', key);
     expect(capped.status).toBe(429);
     expect(capped.headers['retry-after']).toBe(String(3 * 3600));
+    expect(capped.headers['x-ratelimit-class']).toBe('response_bytes');
     expect(capped.body.error.message).toBe(`daily response byte cap of ${DAILY_RESPONSE_BYTES} bytes reached; retry in 10800 s`);
     g.clock.set('2026-03-11T00:00:00.000Z');
     expect((await g.get('/analyst/v1/blob?size=10', key)).status).toBe(200);

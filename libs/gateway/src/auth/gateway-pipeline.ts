@@ -12,6 +12,9 @@ import { presentedKey } from './credentials';
 import { attachPrincipal, type Principal } from './principal';
 import { rateClassForRequest } from './route-policies';
 
+/** `X-RateLimit-Class` of a 429 from the daily response-byte cap. */
+export const BYTE_CAP_CLASS = 'response_bytes';
+
 const AUTH_HINT = 'send your API key as `Authorization: Bearer <key>` or `X-Api-Key: <key>`';
 const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer realm="analyst"' };
 
@@ -108,7 +111,8 @@ export class GatewayPipeline {
       throw new ApiError(429, `${what}; retry in ${trip.retryAfter} s`, 'rate_limited', undefined, {
         ...headers,
         'Retry-After': String(trip.retryAfter),
-        'X-RateLimit-Class': trip.rateClass,
+        // The limit that tripped: the byte cap is not a request class, so it has a name of its own.
+        'X-RateLimit-Class': trip.kind === 'bytes' ? BYTE_CAP_CLASS : trip.rateClass,
       });
     }
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorEnvelope } from '@analyst/contracts';
 import { MAX_RESPONSE_BYTES, secondsUntilMidnight, utcDay } from '@analyst/domain-identity';
 import { CLOCK, type Clock } from '@analyst/platform';
-import { accountOf, GatewayPipeline } from '../auth/gateway-pipeline';
+import { accountOf, BYTE_CAP_CLASS, GatewayPipeline } from '../auth/gateway-pipeline';
 import { isPublicApiPath } from '../auth/gateway.guard';
 import { UsageRecorder } from '../usage/usage-recorder';
 import { RateLimitService } from './rate-limit.service';
@@ -79,7 +79,7 @@ export class GatewayHooks implements OnModuleInit {
         `daily response byte cap of ${account.dailyBytes} bytes reached (this response is ${size} bytes); retry in ${retryAfter} s`,
         'rate_limited',
       );
-      void reply.status(429).type(JSON_TYPE).header('Retry-After', String(retryAfter));
+      void reply.status(429).type(JSON_TYPE).header('Retry-After', String(retryAfter)).header('X-RateLimit-Class', BYTE_CAP_CLASS);
       size = byteLength(body);
       await this.limits.addBytes(account.keyId, size, now);
     }
