@@ -83,6 +83,14 @@ function setRateLimits(command: Extract<TeamCommand, { type: 'SetRateLimits' }>,
   const limits: Record<string, Partial<RateCaps>> = {};
   for (const [id, caps] of Object.entries(command.limits)) {
     if (!isRateClassId(id)) throw new IdentityError('invalid_rate_limits', `unknown rate class ${id}`);
+    if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) {
+      throw new IdentityError('invalid_rate_limits', `limits.${id} must be an object { perMinute?, perDay? }`);
+    }
+    const unknown = Object.keys(caps).filter((k) => k !== 'perMinute' && k !== 'perDay');
+    if (unknown.length > 0) throw new IdentityError('invalid_rate_limits', `limits.${id}.${unknown[0]} is not a limit; use perMinute or perDay`);
+    if (caps.perMinute === undefined && caps.perDay === undefined) {
+      throw new IdentityError('invalid_rate_limits', `limits.${id} raises nothing; give perMinute, perDay or both`);
+    }
     const raised: Partial<RateCaps> = {};
     for (const window of ['perMinute', 'perDay'] as const) {
       const value = caps?.[window];

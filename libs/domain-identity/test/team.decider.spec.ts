@@ -79,5 +79,9 @@ describe('team decider', () => {
     given([created]).when({ type: 'SetRateLimits', limits: { analysis_create: { perMinute: 9 } } }).thenFails('invalid_rate_limits');
     given([created]).when({ type: 'SetRateLimits', limits: { nope: { perMinute: 900 } } }).thenFails('invalid_rate_limits');
     given([created]).when({ type: 'SetRateLimits', limits: {}, dailyBytes: 1 }).thenFails('invalid_rate_limits');
+    // A cap given as a bare number (or an object naming no window) must not be stored as an empty raise.
+    given([created]).when({ type: 'SetRateLimits', limits: { global: 5 as never } }).thenFails('invalid_rate_limits');
+    given([created]).when({ type: 'SetRateLimits', limits: { global: {} } }).thenFails('invalid_rate_limits');
+    given([created]).when({ type: 'SetRateLimits', limits: { global: { perHour: 900 } as never } }).thenFails('invalid_rate_limits');
   });
 });
