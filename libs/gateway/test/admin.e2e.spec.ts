@@ -1,5 +1,5 @@
 import { EVENT_STORE, type EventStore } from '@analyst/platform';
-import { createTestApp } from '@analyst/testing';
+import { createTestApp, TEST_ADMIN_TOKEN } from '@analyst/testing';
 import { GatewayModule } from '@analyst/gateway';
 import { gatewayTest, type GatewayTest } from './gateway-fixture';
 
@@ -16,6 +16,18 @@ describe('admin API (/admin/v1)', () => {
     expect(withKey.status).toBe(401);
     expect(withKey.headers['x-ratelimit-class']).toBeUndefined();
     expect((await g.t.admin('GET', `/admin/v1/teams/${team}`)).status).toBe(200);
+    expect(withKey.body.error.code).toBe('invalid_admin_token');
+  });
+
+  it('refuses an address after 30 wrong admin tokens in a minute, even with the right one; other addresses are unaffected', async () => {
+    const team = await g.team('growth');
+    const from = (ip: string, token: string) => g.t.request('GET', `/admin/v1/teams/${team}`, { headers: { authorization: `Bearer ${token}` }, ip });
+    for (let i = 0; i < 30; i++) expect((await from('10.9.9.9', `wrong-token-${i}-0123456789`)).status).toBe(401);
+    const right = await from('10.9.9.9', TEST_ADMIN_TOKEN);
+    expect(right.status).toBe(429);
+    expect(right.body.error.code).toBe('admin_auth_attempts_exceeded');
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from('10.9.9.10', TEST_ADMIN_TOKEN)).status).toBe(200);
   });
 
   it('creates teams and sub-teams, validating the body and naming the field', async () => {
