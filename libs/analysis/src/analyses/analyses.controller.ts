@@ -1,7 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '@analyst/contracts';
 import { locationOf, Principal, teamQueryOf } from '@analyst/gateway';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiJsonBody, ApiKeyAuth, ApiLimitQuery, envelope, listEnvelope, openApi, pollHeaders, TEAM_NOT_FOUND } from '@analyst/platform';
 import { AnalysisService, POLL_AFTER_MS } from './analysis.service';
 import { parseAnalysisRequest } from './analysis-request';
 import { analysisMeta, analysisSummary, analysisView } from './analysis-view';
@@ -16,12 +18,26 @@ export function parseLimit(value: unknown, fallback: number): number {
   return n;
 }
 
+const ANALYSIS = envelope(openApi.ref('Analysis'), openApi.ref('AnalysisMeta'));
+
+@ApiTags('analyses')
+@ApiKeyAuth()
 @Controller('analyses')
 export class AnalysesController {
   constructor(private readonly analyses: AnalysisService) {}
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({
+    summary: 'Create an analysis over a selection of posts',
+    description:
+      'Scope analyses:run. Rate class analysis_create (analysis_search with an AI search). Without search (or with a keyword search) and at most 100 posts it is computed inline: 201 ready. ' +
+      'An AI search or more than 100 posts runs as a job: 202 queued; poll the Location.',
+  })
+  @ApiJsonBody('AnalysisRequest')
+  @ApiEnvelopeResponse(201, ANALYSIS, { description: 'Computed inline: status ready (or failed), payload populated' })
+  @ApiEnvelopeResponse(202, ANALYSIS, { description: 'Queued as a job: status queued, pollAfterMs 3000; poll the Location', headers: pollHeaders('/analyst/v1/analyses/<analysis_id>') })
+  @ApiErrorResponses({ 400: 'Invalid body, a selection that matches nothing, or invalid filter values (invalid_request, invalid_selection, empty_selection)' })
   async create(@Principal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const request = parseAnalysisRequest(body);
     const doc = await this.analyses.create(principal.targetTeamId, request);
@@ -34,6 +50,13 @@ export class AnalysesController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'Analyses of the team, newest first: API-created ones and saved reports', description: 'Scope analyses:read.' })
+  @ApiLimitQuery(50)
+  @ApiQuery({ name: 'kind', required: false, description: 'Which kind to list (default all).', schema: { type: 'string', enum: KINDS, default: 'all' } })
+  @ApiEnvelopeResponse(200, listEnvelope(openApi.ref('AnalysisSummary'), openApi.obj({ kind: openApi.str(), limit: openApi.int(), count: openApi.int() })), {
+    description: 'Summaries; each row carries kind and status',
+  })
+  @ApiErrorResponses({ 400: 'Unknown query parameter, or an invalid limit or kind (invalid_filter)' })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
     for (const key of Object.keys(query)) if (!['limit', 'kind', 'teamId'].includes(key)) throw new ApiError(400, `unknown query parameter "${key}"`, 'invalid_filter');
     const limit = parseLimit(query.limit, 50);
@@ -44,6 +67,21 @@ export class AnalysesController {
   }
 
   @Get(':analysisId')
+  @ApiOperation({ summary: 'One analysis', description: 'Scope analyses:read. Rate class analysis_read. While queued or running it carries Retry-After, meta.pollAfterMs and progress.' })
+  @ApiEnvelopeResponse(
+    200,
+    envelope(
+      {
+        anyOf: [
+          openApi.ref('Analysis'),
+          { allOf: [openApi.ref('AnalysisSummary'), openApi.obj({ kind: { type: 'string', enum: ['report'] }, postIds: openApi.arrayOf(openApi.str()) })], description: 'A report' },
+        ],
+      },
+      openApi.ref('AnalysisMeta'),
+    ),
+    { description: 'The analysis (a report is its summary with postIds); Retry-After while queued or running', headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
+  )
+  @ApiErrorResponses({ 404: `Unknown analysis, or expired: analyses expire 7 days after creation (analysis_not_found); or ${TEAM_NOT_FOUND}` })
   async get(@Principal() principal: Principal, @Param('analysisId') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
     const doc = await this.analyses.find(principal.targetTeamId, id);
     if (doc?.kind === 'report') return { data: { ...analysisSummary(doc), postIds: doc.postIds }, meta: { status: doc.status } };

@@ -1,6 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@analyst/contracts';
 import { Principal, teamQueryOf } from '@analyst/gateway';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, ApiPostFilterQueries, envelope, listEnvelope, openApi, TEAM_NOT_FOUND } from '@analyst/platform';
 import { parseLimit } from '../analyses/analyses.controller';
 import type { TeamIndex } from '../index/comment-index';
 import { CommentIndexService } from '../index/comment-index.service';
@@ -24,6 +26,13 @@ export function postPage(team: TeamIndex, query: Record<string, unknown>, within
   };
 }
 
+const POST_PAGE = listEnvelope(openApi.ref('Post'), openApi.ref('PostPageMeta'));
+const POST_FILTERS_400 = 'Invalid filter values: bad dates, out-of-range numbers, min greater than max, unknown filters, or a bad cursor (invalid_filter)';
+const POST_404 = `Not a post of the target team (post_not_found), or ${TEAM_NOT_FOUND}`;
+const COLLECTION_404 = `Not a collection of the target team (collection_not_found), or ${TEAM_NOT_FOUND}`;
+
+@ApiTags('posts')
+@ApiKeyAuth()
 @Controller('posts')
 export class PostsController {
   constructor(private readonly index: CommentIndexService) {}
@@ -36,18 +45,46 @@ export class PostsController {
   }
 
   @Get()
+  @ApiOperation({
+    summary: 'The team’s posts, newest first, one page at a time',
+    description: 'Scope posts:read. Filters are applied while filling the page: send the same filters with each cursor request.',
+  })
+  @ApiPostFilterQueries()
+  @ApiEnvelopeResponse(200, POST_PAGE, { description: 'A page of posts; meta.hasMore and meta.nextCursor page on, meta.filters echoes the active filters' })
+  @ApiErrorResponses({ 400: POST_FILTERS_400 })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
     const index = await this.index.current();
     return postPage(index.team(principal.targetTeamId), query, null);
   }
 
   @Get(':postId/analysis')
+  @ApiOperation({ summary: 'The analysis of one post, materialized when it was scored', description: 'Scope posts:read. Never rescores.' })
+  @ApiEnvelopeResponse(200, envelope(openApi.ref('PostAnalysis'), openApi.obj({ status: openApi.str('The post’s processing status.') })), {
+    description: 'Both sides of the post’s analysis; values never materialized are null or empty',
+  })
+  @ApiErrorResponses({ 404: POST_404 })
   async analysis(@Principal() principal: Principal, @Param('postId') postId: string) {
     const post = await this.post(principal.targetTeamId, postId);
     return { data: postAnalysisView(post, teamQueryOf(principal)), meta: { status: post.status } };
   }
 
   @Get(':postId/metrics')
+  @ApiOperation({ summary: 'Score rollups and mix buckets of one post, in total and per day', description: 'Scope posts:read.' })
+  @ApiEnvelopeResponse(
+    200,
+    envelope(
+      openApi.obj({
+        postId: openApi.str(),
+        dataVersion: openApi.int(),
+        scoreVersion: openApi.int(undefined, { enum: [1, 2, 3] }),
+        computedAt: openApi.timestamp(),
+        totals: openApi.obj({}, [], { description: 'Scores and mixes over every comment (content and topic mixes for score version 2+).', additionalProperties: true }),
+        daily: openApi.arrayOf(openApi.obj({}, [], { additionalProperties: true }), 'The same rollups per day.'),
+      }),
+    ),
+    { description: 'The post’s metrics' },
+  )
+  @ApiErrorResponses({ 404: `${POST_404}; or not scored yet (metrics_not_available)` })
   async metrics(@Principal() principal: Principal, @Param('postId') postId: string) {
     const post = await this.post(principal.targetTeamId, postId);
     const m = materializedOf(post);
@@ -59,6 +96,8 @@ export class PostsController {
   }
 }
 
+@ApiTags('collections')
+@ApiKeyAuth()
 @Controller('collections')
 export class CollectionsController {
   constructor(private readonly index: CommentIndexService) {}
@@ -71,6 +110,8 @@ export class CollectionsController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'The team’s collections, newest first', description: 'Scope collections:read.' })
+  @ApiEnvelopeResponse(200, listEnvelope(openApi.ref('Collection'), openApi.obj({ count: openApi.int() })), { description: 'Campaigns and groups' })
   async list(@Principal() principal: Principal) {
     const team = (await this.index.current()).team(principal.targetTeamId);
     const data = [...team.collections.keys()].map((id) => this.view(team, id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
@@ -78,6 +119,9 @@ export class CollectionsController {
   }
 
   @Get(':collectionId')
+  @ApiOperation({ summary: 'One collection', description: 'Scope collections:read.' })
+  @ApiEnvelopeResponse(200, envelope(openApi.ref('Collection')), { description: 'The collection' })
+  @ApiErrorResponses({ 404: COLLECTION_404 })
   async get(@Principal() principal: Principal, @Param('collectionId') id: string) {
     const team = (await this.index.current()).team(principal.targetTeamId);
     if (!team.collections.has(id)) throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');
@@ -85,6 +129,13 @@ export class CollectionsController {
   }
 
   @Get(':collectionId/posts')
+  @ApiOperation({
+    summary: 'Posts of a collection (a campaign includes its groups), newest first',
+    description: 'Scope collections:read. Rate class collection_posts. Same paging and filters as GET /posts.',
+  })
+  @ApiPostFilterQueries()
+  @ApiEnvelopeResponse(200, POST_PAGE, { description: 'A page of posts; meta.filters also echoes collectionId' })
+  @ApiErrorResponses({ 400: POST_FILTERS_400, 404: COLLECTION_404 })
   async posts(@Principal() principal: Principal, @Param('collectionId') id: string, @Query() query: Record<string, unknown>) {
     const team = (await this.index.current()).team(principal.targetTeamId);
     if (!team.collections.has(id)) throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');

@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { effectiveLimits } from '@analyst/domain-identity';
-import { CLOCK, type Clock } from '@analyst/platform';
+import { ApiEnvelopeResponse, ApiKeyAuth, CLOCK, envelope, openApi, type Clock } from '@analyst/platform';
 import { ApiRoute } from '../auth/gateway-decorators';
 import { accountOf } from '../auth/gateway-pipeline';
 import { Principal } from '../auth/principal';
@@ -10,7 +10,7 @@ import { IdentityCache } from '../identity/identity-cache';
 import { RateLimitService } from '../limits/rate-limit.service';
 
 @ApiTags('identity')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('me')
 export class MeController {
   constructor(
@@ -21,7 +21,26 @@ export class MeController {
 
   @Get()
   @ApiRoute('GET /me')
-  @ApiOperation({ summary: 'The calling key, its team, and what is left of its limits' })
+  @ApiOperation({ summary: 'The calling key, its team, and what is left of its limits', description: 'Any valid key; no scope needed.' })
+  @ApiEnvelopeResponse(
+    200,
+    envelope(
+      openApi.obj({
+        key: openApi.obj({ id: openApi.str(), name: openApi.str(), scopes: openApi.arrayOf(openApi.str()), createdAt: openApi.nullable(openApi.timestamp()), rotatedAt: openApi.nullable(openApi.timestamp()) }),
+        team: openApi.obj({ id: openApi.str(), name: openApi.nullable(openApi.str()), plan: openApi.str() }),
+        targetTeamId: openApi.str('The team this request acts on (a sub-team with ?teamId=).'),
+        rateLimit: openApi.obj({
+          remainingRequests: openApi.int('Global requests left this UTC minute.'),
+          remainingDailyRequests: openApi.int('Global requests left this UTC day.'),
+          remainingBytes: openApi.int('Response bytes left this UTC day.'),
+          dailyBytes: openApi.int(),
+          resetsInSeconds: openApi.obj({ minute: openApi.nullable(openApi.int()), day: openApi.nullable(openApi.int()) }),
+          routeClasses: openApi.obj({}, [], { description: 'Every rate class with its caps and what is left.', additionalProperties: true }),
+        }),
+      }),
+    ),
+    { description: 'The key, its team and its limits' },
+  )
   async me(@Principal() principal: Principal, @Req() request: FastifyRequest) {
     const [key, team] = await Promise.all([this.identities.key(principal.keyId), this.identities.team(principal.teamId)]);
     const limits = effectiveLimits(team?.rateLimits);

@@ -1,21 +1,38 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError, PLANS } from '@analyst/contracts';
-import { READ_STORE, type ReadStore } from '@analyst/platform';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, envelope, openApi, READ_STORE, TEAM_NOT_FOUND, type ReadStore } from '@analyst/platform';
 import { ApiRoute } from '../auth/gateway-decorators';
 import { Principal } from '../auth/principal';
 import { findSubTeams, findTeam } from '../identity/identity-read-models';
 import { readCredits } from './team-credits';
 
 @ApiTags('identity')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('team')
 export class TeamController {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
   @Get()
   @ApiRoute('GET /team')
-  @ApiOperation({ summary: 'The target team: plan, analysis settings, sub-teams and credit balances' })
+  @ApiOperation({ summary: 'The target team: plan, analysis settings, sub-teams and credit balances', description: 'Scope team:read.' })
+  @ApiEnvelopeResponse(
+    200,
+    envelope(
+      openApi.obj({
+        id: openApi.str(),
+        name: openApi.str(),
+        plan: openApi.obj({}, [], { description: 'The plan: id, api, includedRefresh, creditsOnRefresh, subTeams, monthlyMapAllotment.', additionalProperties: true }),
+        parentTeamId: openApi.nullable(openApi.str()),
+        subTeams: openApi.nullable(openApi.arrayOf(openApi.obj({ id: openApi.str(), name: openApi.str(), plan: openApi.str() }), 'Enterprise teams only.')),
+        analysisSettings: openApi.obj({ scoreVersion: openApi.int(undefined, { enum: [1, 2, 3] }), engagementWeight: openApi.num() }),
+        credits: openApi.obj({}, [], { description: 'Credit balances.', additionalProperties: true }),
+        createdAt: openApi.timestamp(),
+      }),
+    ),
+    { description: 'The team' },
+  )
+  @ApiErrorResponses({ 404: TEAM_NOT_FOUND })
   async team(@Principal() principal: Principal) {
     const team = await findTeam(this.store, principal.targetTeamId);
     if (!team) throw new ApiError(404, `team ${principal.targetTeamId} not found`, 'team_not_found');

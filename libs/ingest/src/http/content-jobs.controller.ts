@@ -1,20 +1,31 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@analyst/contracts';
 import { ApiRoute, Principal } from '@analyst/gateway';
 import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, ApiLimitQuery, envelope, listEnvelope, openApi, TEAM_NOT_FOUND } from '@analyst/platform';
 import { JobReader } from '../jobs/job-reader';
 import { jobHeaders, jobMeta, jobSummary, renderJob } from '../jobs/job-view';
 import { correlationIdOf, send } from './http-helpers';
 
 const DEFAULT_LIST_LIMIT = 50;
 
+@ApiTags('content')
+@ApiKeyAuth()
 @Controller('content/jobs')
 export class ContentJobsController {
   constructor(private readonly jobs: JobReader) {}
 
   @Get()
   @ApiRoute('GET /content/jobs')
+  @ApiOperation({ summary: 'Recent content jobs of the team, newest first, as summaries', description: 'Scope posts:read. Rate class content_jobs.' })
+  @ApiQuery({ name: 'status', required: false, description: 'Only jobs in this status.', schema: { type: 'string', enum: [...JOB_STATUSES] } })
+  @ApiLimitQuery(DEFAULT_LIST_LIMIT)
+  @ApiEnvelopeResponse(200, listEnvelope(openApi.ref('ContentJobSummary'), openApi.obj({ count: openApi.int(), limit: openApi.int(), filters: openApi.obj({ status: openApi.nullable(openApi.str()) }) })), {
+    description: 'Job summaries',
+  })
+  @ApiErrorResponses({ 400: 'Unknown query parameter, unknown status or a limit outside 1 to 100 (invalid_request)' })
   async list(@Principal() principal: Principal, @Query() query: Record<string, string | string[] | undefined>): Promise<unknown> {
     const unknown = Object.keys(query).filter((k) => !['status', 'limit', 'teamId'].includes(k));
     if (unknown.length > 0) throw new ApiError(400, `unknown query parameter(s): ${unknown.join(', ')}`);
@@ -33,6 +44,15 @@ export class ContentJobsController {
 
   @Get(':jobId')
   @ApiRoute('GET /content/jobs/{jobId}')
+  @ApiOperation({
+    summary: 'Poll a content job',
+    description: 'Scope posts:read. Rate class content_jobs. Each read refreshes counts.syncing, complete and failed from the member posts and settles the job.',
+  })
+  @ApiEnvelopeResponse(200, envelope(openApi.ref('ContentJob'), openApi.ref('ContentJobMeta')), {
+    description: 'The job; Retry-After while it is not terminal',
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  })
+  @ApiErrorResponses({ 404: `Unknown or expired job (job_not_found), or ${TEAM_NOT_FOUND}` })
   async get(@Principal() principal: Principal, @Param('jobId') jobId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const { job, posts } = await this.jobs.read(principal.targetTeamId, jobId, correlationIdOf(request));
     send(reply, 200, { data: renderJob(job, posts), meta: jobMeta(job) }, jobHeaders(job));

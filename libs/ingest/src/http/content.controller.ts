@@ -1,11 +1,12 @@
 import { Body, Controller, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiRoute, Principal, locationOf } from '@analyst/gateway';
 import { AddPostsHandler } from '../adding/add-posts.handler';
 import { AddPostsBody } from '../adding/content-request.dto';
 import { jobHeaders, jobMeta, renderJob } from '../jobs/job-view';
 import { findPostsByIds } from '../queries/posts';
-import { READ_STORE, type ReadStore } from '@analyst/platform';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, envelope, openApi, pollHeaders, READ_STORE, TEAM_NOT_FOUND, type ReadStore } from '@analyst/platform';
 import { Inject } from '@nestjs/common';
 import type { ContentJob } from '@analyst/domain-content';
 import { RefreshPostsBody } from '../refresh/refresh.dto';
@@ -15,6 +16,13 @@ import { AddAccountHandler } from '../accounts/add-account.handler';
 import { toApiError } from './content-error.mapping';
 import { requesterOf, send } from './http-helpers';
 
+const JOB = envelope(openApi.ref('ContentJob'), openApi.ref('ContentJobMeta'));
+const ACCEPTED = { description: 'Accepted: the job, with accepted, skipped and rejected final; poll the Location', headers: pollHeaders('/analyst/v1/content/jobs/<job_id>') };
+const REPLAYED = { description: 'An identical request within the retention window: its existing job, with meta.replayed true; nothing runs again' };
+const AMBIGUOUS = 'A collection name matches more than one collection (collection_name_ambiguous, with error.candidates)';
+
+@ApiTags('content')
+@ApiKeyAuth()
 @Controller('content')
 export class ContentController {
   constructor(
@@ -26,6 +34,13 @@ export class ContentController {
 
   @Post('posts/refresh')
   @ApiRoute('POST /content/posts/refresh')
+  @ApiOperation({ summary: 'Re-fetch and re-score up to 100 posts already on the team', description: 'Scope posts:write. Rate class content_refresh. Never replayed.' })
+  @ApiEnvelopeResponse(202, JOB, ACCEPTED)
+  @ApiErrorResponses({
+    400: 'Malformed body, no postIds or links, or more than 100 posts (invalid_request)',
+    402: 'None of the refreshes that need a credit can be funded (insufficient_credits); nothing is refreshed',
+    404: TEAM_NOT_FOUND,
+  })
   async refresh(@Principal() principal: Principal, @Body() body: RefreshPostsBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
       const job = await this.refreshPosts.refresh(requesterOf(principal, request), body);
@@ -37,6 +52,17 @@ export class ContentController {
 
   @Post('accounts/add')
   @ApiRoute('POST /content/accounts/add')
+  @ApiOperation({
+    summary: 'Add the recent public posts of an account',
+    description: 'Scope accounts:write. Rate class content_add_accounts. The job starts as discovering; funding happens in the job (a batch that cannot be funded fails the job, not the request).',
+  })
+  @ApiEnvelopeResponse(202, JOB, ACCEPTED)
+  @ApiEnvelopeResponse(200, JOB, REPLAYED)
+  @ApiErrorResponses({
+    400: 'Malformed body, invalid filters, an account URL that is invalid or on an unsupported platform (invalid_url, unsupported_platform), or an unknown collection id (collection_not_found)',
+    404: TEAM_NOT_FOUND,
+    409: AMBIGUOUS,
+  })
   async addAccount(@Principal() principal: Principal, @Body() body: AddAccountBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
       const { job, replayed } = await this.addAccounts.add(requesterOf(principal, request), body);
@@ -48,6 +74,15 @@ export class ContentController {
 
   @Post('posts/add')
   @ApiRoute('POST /content/posts/add')
+  @ApiOperation({ summary: 'Add posts by URL', description: 'Scope posts:write. Rate class content_add_posts. Spends 1 credit per new post (5 with capture.fullRead).' })
+  @ApiEnvelopeResponse(202, JOB, ACCEPTED)
+  @ApiEnvelopeResponse(200, JOB, REPLAYED)
+  @ApiErrorResponses({
+    400: 'Malformed body (e.g. no links, more than 100) or an unknown collection id (invalid_request, collection_not_found)',
+    402: 'None of the new posts can be funded (insufficient_credits); nothing is created',
+    404: TEAM_NOT_FOUND,
+    409: AMBIGUOUS,
+  })
   async add(@Principal() principal: Principal, @Body() body: AddPostsBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
       const { job, replayed } = await this.addPosts.add(requesterOf(principal, request), body);

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiError, teamStream, type StatementPage } from '@analyst/contracts';
 import { AdminTokenGuard, EVENT_STORE, ID_GENERATOR, READ_STORE, type EventStore, type IdGenerator, type ReadStore } from '@analyst/platform';
 import { toApiError } from '../ledger-error.mapping';
@@ -9,7 +10,8 @@ import { GrantCreditsDto } from './grant-credits.dto';
 const TEAM_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const IDEMPOTENCY_KEY = /^[\w.:-]{1,200}$/;
 
-/** Operator routes over a team's credits. */
+/** Operator routes over a team's credits: outside the public API, so not in its OpenAPI document. */
+@ApiExcludeController()
 @Controller('admin/v1/teams/:teamId')
 @UseGuards(AdminTokenGuard)
 export class LedgerAdminController {

@@ -2,14 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { RequestMethod, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
 import { API_PREFIX, LEGACY_MARKER, rewriteLegacyUrl } from './api-paths';
 import { ErrorEnvelopeFilter } from './error-envelope.filter';
+import { completeOpenApiDocument, openApiConfig } from './openapi';
 import { HttpMetrics } from './metrics';
 import { PINO_LOGGER, PinoNestLogger } from './pino-nest-logger';
 import { apiValidationPipe } from './validation';
+
+// The OpenAPI helpers the controllers decorate their routes with, exported with the app that serves the document.
+export * from './openapi';
 
 const CORRELATION_HEADER = 'x-correlation-id';
 const SAFE_ID = /^[\w.-]{1,128}$/;
@@ -103,17 +107,7 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   });
 
   await app.init();
-  const document = SwaggerModule.createDocument(
-    app as INestApplication,
-    new DocumentBuilder()
-      .setTitle('Analyst API')
-      .setDescription('Analysis of social-media comment sections')
-      .setVersion('1.5.1')
-      .setOpenAPIVersion('3.1.0')
-      .addBearerAuth()
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, 'apiKey')
-      .build(),
-  );
+  const document = completeOpenApiDocument(SwaggerModule.createDocument(app as INestApplication, openApiConfig()));
   fastify.get(`${API_PREFIX}/openapi.json`, async () => document);
   return app;
 }

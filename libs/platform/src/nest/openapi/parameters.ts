@@ -1,0 +1,66 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiQuery, type SchemaObject } from '@nestjs/swagger';
+import { BUCKET_KEYS, DIMENSIONS, PLATFORMS } from '@analyst/contracts';
+import { arrayOf, int, num, oneOfStrings, str } from './schema-helpers';
+import { bucketValues } from './schemas';
+
+/** An optional query parameter. */
+function query(name: string, description: string, schema: SchemaObject): MethodDecorator & ClassDecorator {
+  return ApiQuery({ name, required: false, description, schema });
+}
+
+/** A parameter that takes a list: comma-separated or repeated (`?platform=x,tiktok` or `?platform=x&platform=tiktok`). */
+function listQuery(name: string, description: string, items: SchemaObject = str()): MethodDecorator & ClassDecorator {
+  return ApiQuery({ name, required: false, description: `${description} Comma-separated or repeated.`, schema: arrayOf(items), style: 'form', explode: true });
+}
+
+export function ApiLimitQuery(defaultLimit: number): MethodDecorator {
+  return query('limit', `Page size, 1 to 100 (default ${defaultLimit}).`, int(undefined, { minimum: 1, maximum: 100, default: defaultLimit }));
+}
+
+export function ApiCursorQuery(): MethodDecorator {
+  return query('cursor', 'Opaque cursor from meta.nextCursor; pass it back unchanged with the same filters.', str());
+}
+
+/** The paging and post filters of GET /posts and GET /collections/{collectionId}/posts. */
+export function ApiPostFilterQueries(): MethodDecorator {
+  return applyDecorators(
+    ApiLimitQuery(25),
+    ApiCursorQuery(),
+    query('status', 'Post status scope: complete (default), pending (fetching, queued, processing) or all.', oneOfStrings(['complete', 'pending', 'all'])),
+    listQuery('link', 'Post URLs; any form of a URL finds its post.'),
+    listQuery('account', 'Creator usernames or account URLs; leading @ optional.'),
+    listQuery('platform', 'Platforms.', oneOfStrings(PLATFORMS)),
+    listQuery('tag', 'Tags, case-insensitive, leading # optional; a post matches any.'),
+    query('posted_since', 'Posted at or after: ISO 8601 date or timestamp.', str()),
+    query('posted_until', 'Posted at or before: ISO 8601 date or timestamp (a bare date covers the whole UTC day).', str()),
+    query('updated_since', 'Updated at or after (incremental reads): ISO 8601 date or timestamp.', str()),
+    query('min_score', 'Lowest overall score, 1 to 10.', num(undefined, { minimum: 1, maximum: 10 })),
+    query('max_score', 'Highest overall score, 1 to 10.', num(undefined, { minimum: 1, maximum: 10 })),
+    ...BUCKET_KEYS.flatMap((b) => [
+      query(`min_${b}_percent`, `Lowest share of ${b} in the post's sentiment mix, 0 to 100.`, num(undefined, { minimum: 0, maximum: 100 })),
+      query(`max_${b}_percent`, `Highest share of ${b} in the post's sentiment mix, 0 to 100.`, num(undefined, { minimum: 0, maximum: 100 })),
+    ]),
+    query('collection_id', 'Only posts in this collection (a campaign includes its groups).', str()),
+  );
+}
+
+/** The query of both comment-sample routes. */
+export function ApiCommentSampleQueries(): MethodDecorator {
+  return applyDecorators(
+    ApiCursorQuery(),
+    ApiLimitQuery(25),
+    query(
+      'source',
+      'notables (engagement and relevance), content (grouped onto creator topics and messages) or all (the union; default).',
+      { ...oneOfStrings(['notables', 'content', 'all']), default: 'all' },
+    ),
+    ...DIMENSIONS.map((d) =>
+      listQuery(
+        d,
+        `Only comments in these ${d} buckets (bucket keys${d === 'sentiment' ? '' : ' or the dimension’s labels'}); values of one parameter combine with OR, parameters with AND.`,
+        oneOfStrings(bucketValues(d)),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,553 @@
+import type { SchemaObject } from '@nestjs/swagger';
+import { BUCKET_KEYS, CONSENSUS_LABELS, CONTENT_LABELS, DIMENSIONS, PLATFORMS, POST_TYPES, RELEVANCE_LABELS, TOPIC_LABELS, type Dimension } from '@analyst/contracts';
+import { arrayOf, bool, int, nullable, num, obj, oneOfStrings, ref, score, str, timestamp, type Schema } from './schema-helpers';
+
+/**
+ * Component schemas of the public document: the envelopes and the resources the spec names, with
+ * the top-level fields the view functions return (analysisView, postView, renderJob, commentRow,
+ * ...). Nested objects the spec leaves open ("not shown") stay open objects here.
+ *
+ * Enumerations owned by other libraries (content job kinds and statuses, job reasons, sample
+ * reasons) are repeated below because this library sits beneath them; the OpenAPI test compares
+ * them with the owners' constants.
+ */
+export const CONTENT_JOB_KINDS = ['posts', 'account', 'refresh'] as const;
+export const CONTENT_JOB_STATUSES = ['discovering', 'queuing', 'syncing', 'completed', 'partial', 'failed'] as const;
+export const CONTENT_SKIP_REASONS = ['already_complete', 'already_processing', 'duplicate_in_batch', 'min_interval', 'cooldown', 'unreachable'] as const;
+export const CONTENT_REJECT_REASONS = ['unsupported_platform', 'invalid_url', 'insufficient_credits', 'create_failed', 'not_found', 'not_on_team'] as const;
+export const SAMPLE_ROW_REASONS = [
+  'high_engagement',
+  'high_relevance',
+  'topic_match',
+  'message_match',
+  'bucket_filter',
+  'analysis_filter',
+  'search_match',
+  'random_sample',
+] as const;
+export const ANALYSIS_INCLUDES = ['wordCloud', 'emojiCloud'] as const;
+
+/** Filter values a dimension accepts: the canonical bucket keys plus that dimension's labels. */
+export function bucketValues(dimension: Dimension): string[] {
+  const labels: Record<Dimension, Record<string, string>> = {
+    sentiment: {},
+    content: CONTENT_LABELS,
+    topic: TOPIC_LABELS,
+    relevance: RELEVANCE_LABELS,
+    consensus: CONSENSUS_LABELS,
+  };
+  return [...BUCKET_KEYS, ...Object.keys(labels[dimension])];
+}
+
+const bucketKey = oneOfStrings(BUCKET_KEYS);
+const perDimension = (value: Schema): SchemaObject => obj(Object.fromEntries(DIMENSIONS.map((d) => [d, value])));
+
+const mix = obj(
+  {
+    positivePercent: num(undefined, { minimum: 0, maximum: 100 }),
+    leanPositivePercent: num(undefined, { minimum: 0, maximum: 100 }),
+    neutralPercent: num(undefined, { minimum: 0, maximum: 100 }),
+    leanNegativePercent: num(undefined, { minimum: 0, maximum: 100 }),
+    negativePercent: num(undefined, { minimum: 0, maximum: 100 }),
+  },
+  undefined,
+  { description: 'Five-bucket percentages, each 0 to 100.' },
+);
+
+const errorEnvelope = obj(
+  {
+    error: obj(
+      {
+        message: str('What went wrong, in words a person can act on.'),
+        code: str('Machine-readable cause, e.g. invalid_request, invalid_filter, missing_api_key, missing_scope, rate_limited, analysis_not_ready. Every 400 carries one.'),
+        candidates: arrayOf(str(), 'Collection ids an ambiguous collection name matched (409 collection_name_ambiguous).'),
+      },
+      ['message'],
+    ),
+  },
+  ['error'],
+  { description: 'Every error response: { error: { message, code?, candidates? } }.' },
+);
+
+// ---- Analyses ------------------------------------------------------------------------------
+
+const selectionEcho = obj(
+  {
+    type: oneOfStrings(['collection', 'posts', 'postIds']),
+    collectionId: str(),
+    posts: obj({}, [], { description: 'Post filters as GET /posts echoes them (normalized).', additionalProperties: true }),
+    postIds: arrayOf(str()),
+    status: str('Post status scope of the selection: complete (default), pending or all.'),
+  },
+  ['type'],
+  { description: 'Normalized echo of the request selection.' },
+);
+
+const rollupScores = obj(
+  {
+    scoreVersion: nullable(int('Rollup method: 1, 2 or 3.', { enum: [1, 2, 3] })),
+    serviceScore: score('The overall score.'),
+    sentiment: score(),
+    relevance: score(),
+    consensus: score(),
+    content: score(),
+    topic: score(),
+  },
+  undefined,
+  { description: 'Scores from 1 to 10; null where nothing was scored.' },
+);
+
+const wordCloudItem = obj({
+  text: str(),
+  value: int('Matched comments that use the word or phrase.'),
+  type: oneOfStrings(['word', 'phrase']),
+  avgSentiment: num('Mean sentiment reading, 1 to 10.'),
+  sentimentCategory: str('Sentiment bucket of avgSentiment, e.g. positive, negative.'),
+  mentionPercentage: num('Percent of matched comments.'),
+});
+
+const creatorContent = obj(
+  {
+    postCount: int(),
+    posts: arrayOf(
+      obj({ id: str(), platform: str(), creator: obj({ username: nullable(str()) }), matchedComments: int() }),
+      'Up to 100 post cards.',
+      { maxItems: 100 },
+    ),
+    postsTruncated: bool(),
+    topics: arrayOf(obj({ title: str(), description: nullable(str()), postCount: int() }), 'Deduplicated across the selection.'),
+    messages: arrayOf(obj({ topic: str(), stance: str(), postCount: int() }), 'Deduplicated across the selection.'),
+    scores: obj({ content: score(), topic: score() }),
+    mix: obj({ content: ref('Mix'), topic: ref('Mix') }),
+  },
+  undefined,
+  { description: 'The creator side: what was posted, its topics and messages, content and topic scores.' },
+);
+
+const commentAnalysis = obj(
+  {
+    briefSummary: { type: 'null', description: 'Reserved for generated text; null in this version.' },
+    scores: ref('RollupScores'),
+    mix: perDimension(ref('Mix')),
+    topics: arrayOf({}, 'Reserved; empty in this version.', { maxItems: 0 }),
+    outliers: arrayOf({}, 'Reserved; empty in this version.', { maxItems: 0 }),
+    notableComments: arrayOf(obj({ postId: str(), commentId: str() }), 'Highest-engagement, most relevant matched comments.'),
+    wordCloud: nullable(arrayOf(ref('WordCloudItem'), 'Present when requested with include: wordCloud, otherwise null.')),
+    emojiCloud: nullable(arrayOf({ type: 'object' }, 'Present when requested with include: emojiCloud, otherwise null.')),
+    totalComments: int('Matched comments.'),
+    completeness: oneOfStrings(['full', 'scores_and_content', 'scores_only', 'content_only', 'unavailable']),
+  },
+  undefined,
+  { description: 'The audience side: how commenters responded. Comment bodies are never on an analysis.' },
+);
+
+const analysisScope = obj(
+  {
+    postCount: int('Posts in the selection.'),
+    totalComments: int('Visible comments across the selection before filters and search.'),
+    matchedComments: int('Comments that matched filters and search.'),
+    matchedPosts: int('Posts carrying at least one matched comment.'),
+    shareOfComments: num('matchedComments / totalComments, 0 to 1.', { minimum: 0, maximum: 1 }),
+    shareOfContent: num('matchedPosts / postCount, 0 to 1.', { minimum: 0, maximum: 1 }),
+  },
+  undefined,
+  { description: 'The numbers in content and commentAnalysis describe only the matched comments.' },
+);
+
+const analysis = obj(
+  {
+    id: str('Begins with an_.'),
+    kind: oneOfStrings(['snapshot', 'search']),
+    status: oneOfStrings(['queued', 'running', 'ready', 'failed']),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+    completedAt: nullable(timestamp()),
+    expiresAt: nullable(timestamp('7 days after creation.')),
+    selection: ref('AnalysisSelectionEcho'),
+    filters: nullable(obj({}, [], { description: 'Normalized echo of the comment filters; labels echoed as bucket keys.', additionalProperties: true })),
+    search: nullable(obj({ query: str(), mode: oneOfStrings(['ai', 'keyword']), minRelevance: num() })),
+    include: arrayOf(oneOfStrings(ANALYSIS_INCLUDES)),
+    postCount: int('Posts the selection resolved to.'),
+    postIds: arrayOf(str(), 'Resolved posts, newest first.'),
+    selectionTruncated: bool('True when more than 1,000 posts matched and the selection was cut.'),
+    progress: obj({ phase: str(), percent: num() }, undefined, { description: 'Only while queued or running.' }),
+    pollAfterMs: int('Only while queued or running.'),
+    error: obj({ message: str() }, undefined, { description: 'Only when failed.' }),
+    scope: nullable(ref('AnalysisScope')),
+    content: nullable(ref('CreatorContent')),
+    commentAnalysis: nullable(ref('CommentAnalysis')),
+    comments: obj({ path: str('Relative to {base_url}, e.g. /analyses/<analysis_id>/comments.') }),
+    computedAt: nullable(timestamp()),
+  },
+  [
+    'id',
+    'kind',
+    'status',
+    'createdAt',
+    'updatedAt',
+    'completedAt',
+    'expiresAt',
+    'selection',
+    'filters',
+    'search',
+    'include',
+    'postCount',
+    'postIds',
+    'selectionTruncated',
+    'scope',
+    'content',
+    'commentAnalysis',
+    'comments',
+    'computedAt',
+  ],
+  { description: 'A snapshot or search analysis. scope, content and commentAnalysis are null until the analysis is ready.' },
+);
+
+const analysisSummary = obj(
+  {
+    id: str(),
+    kind: oneOfStrings(['snapshot', 'search', 'report']),
+    status: oneOfStrings(['queued', 'running', 'ready', 'failed']),
+    createdAt: timestamp(),
+    completedAt: nullable(timestamp()),
+    expiresAt: nullable(timestamp()),
+    postCount: int(),
+    selection: { description: 'Selection echo (for a report: the campaign).' },
+    title: str('Reports only.'),
+    summary: str('Reports only: the stored write-up.'),
+    campaignId: str('Reports only.'),
+    savedBy: nullable(str('Reports only.')),
+    matchedComments: int('Once computed.'),
+    serviceScore: score('Once computed.'),
+  },
+  ['id', 'kind', 'status', 'createdAt', 'completedAt', 'expiresAt', 'postCount', 'selection'],
+  { description: 'A list row of GET /analyses: no result payloads.' },
+);
+
+const analysisMeta = obj({ status: oneOfStrings(['queued', 'running', 'ready', 'failed']), pollAfterMs: int('Only while not terminal (3000).') }, ['status']);
+
+// ---- Posts and collections ----------------------------------------------------------------
+
+const post = obj(
+  {
+    id: str(),
+    platform: oneOfStrings(PLATFORMS),
+    link: str(),
+    creator: nullable(obj({ username: str(), name: str() })),
+    title: nullable(str()),
+    summary: nullable(str()),
+    description: nullable(str()),
+    tags: arrayOf(str()),
+    engagement: nullable(obj({ views: int(), likes: int(), comments: int(), shares: int() })),
+    totalComments: int(),
+    scores: nullable(obj({ scoreVersion: int(undefined, { enum: [1, 2, 3] }), serviceScore: score(), sentiment: score() })),
+    sentimentMix: nullable(ref('Mix')),
+    postedAt: nullable(timestamp()),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+    lastRefreshedAt: timestamp(),
+    collectionIds: arrayOf(str()),
+    thumbnail: nullable(str()),
+    postType: nullable(oneOfStrings(POST_TYPES)),
+    status: str('Processing status: fetching, queued, processing, complete, failed, unreachable, holding, cancelled, archived.'),
+    dataVersion: int('Incremented by every refresh.'),
+    isDemo: bool(),
+    addedVia: str('dashboard, api or automation.'),
+    addedByEmail: nullable(str('The teammate who added the post (customer data).')),
+    automation: { type: ['object', 'null'] as unknown as string, description: 'The automation that added or refreshed the post; null when none did.' },
+  },
+  undefined,
+  { description: 'A post on the team.' },
+);
+
+const postAnalysis = obj(
+  {
+    postId: str(),
+    dataVersion: nullable(int()),
+    computedAt: nullable(timestamp()),
+    content: ref('CreatorContent'),
+    commentAnalysis: ref('CommentAnalysis'),
+    comments: obj({ path: str('Relative to {base_url}, e.g. /posts/<post_id>/analysis/comments.') }),
+  },
+  undefined,
+  { description: 'The analysis materialized when the post was scored; never recomputed. Values never materialized are null or empty.' },
+);
+
+const collection = obj({
+  id: str('Begins with col_.'),
+  name: str(),
+  type: oneOfStrings(['campaign', 'group']),
+  parentId: nullable(str()),
+  postCount: int('Posts in the collection and, for a campaign, its groups.'),
+  createdAt: timestamp(),
+});
+
+const pageMeta = obj(
+  {
+    limit: int(),
+    hasMore: bool(),
+    nextCursor: nullable(str('Opaque; pass back as cursor with the same filters.')),
+    filters: obj({}, [], { description: 'The active filters, defaults included (status).', additionalProperties: true }),
+  },
+  undefined,
+);
+
+// ---- Content jobs -------------------------------------------------------------------------
+
+const jobCounts = obj(
+  {
+    requested: int(),
+    discovered: nullable(int('Account jobs only.')),
+    accepted: int(),
+    skipped: int(),
+    rejected: int(),
+    syncing: int(),
+    complete: int(),
+    failed: int(),
+  },
+  ['requested', 'accepted', 'skipped', 'rejected', 'syncing', 'complete', 'failed'],
+);
+const jobCredits = {
+  source: oneOfStrings(['auto', 'adhoc']),
+  perPost: int('1, or 5 with capture.fullRead.'),
+  reserved: int(),
+  settled: int(),
+  refunded: int(),
+};
+const jobError = obj({ code: str('e.g. insufficient_credits, no_active_plan.'), message: str() });
+
+const contentJob = obj(
+  {
+    id: str('Begins with cj_.'),
+    kind: oneOfStrings(CONTENT_JOB_KINDS),
+    status: oneOfStrings(CONTENT_JOB_STATUSES),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+    completedAt: nullable(timestamp()),
+    expiresAt: timestamp('30 days after creation.'),
+    account: obj({ url: str(), platform: oneOfStrings(PLATFORMS) }, undefined, { description: 'Account jobs only.' }),
+    dryRun: bool('Account jobs only.'),
+    filters: nullable(obj({}, [], { description: 'Account jobs only: the filters actually applied.', additionalProperties: true })),
+    collections: arrayOf(obj({ id: str(), name: str(), type: oneOfStrings(['campaign', 'group']), created: bool('True when a campaign was created by name.') })),
+    tags: arrayOf(str(), 'Normalized.'),
+    credits: obj(
+      { ...jobCredits, estimated: int('Dry runs only.'), included: int('Refresh jobs only: refreshes inside the plan cadence.') },
+      ['source', 'perPost', 'reserved', 'settled', 'refunded'],
+    ),
+    counts: ref('ContentJobCounts'),
+    accepted: arrayOf(
+      obj(
+        {
+          link: str(),
+          postId: str(),
+          postStatus: str(),
+          creditSource: oneOfStrings(['included', 'credit'], 'Refresh jobs only.'),
+          creditCost: int('Refresh jobs only.'),
+          dataVersion: int('Refresh jobs only.'),
+        },
+        ['link', 'postId', 'postStatus'],
+      ),
+    ),
+    skipped: arrayOf(
+      obj(
+        { link: str(), reason: oneOfStrings(CONTENT_SKIP_REASONS), postId: str('Refresh jobs.'), nextRefreshAt: timestamp('With reason min_interval.') },
+        ['link', 'reason'],
+      ),
+    ),
+    rejected: arrayOf(obj({ link: str(), reason: oneOfStrings(CONTENT_REJECT_REASONS) })),
+    discovered: arrayOf(
+      obj({ link: str(), postedAt: timestamp(), postType: oneOfStrings(POST_TYPES), engagement: obj({ views: int(), likes: int() }) }),
+      'Dry runs only.',
+    ),
+    minRefreshIntervalHours: int('Refresh jobs only: 12.'),
+    error: obj({ code: str('e.g. insufficient_credits, no_active_plan.'), message: str() }, undefined, { description: 'Failed jobs only.' }),
+    pollAfterMs: int('5000 by default.'),
+  },
+  ['id', 'kind', 'status', 'createdAt', 'updatedAt', 'completedAt', 'expiresAt', 'collections', 'tags', 'credits', 'counts', 'accepted', 'skipped', 'rejected', 'pollAfterMs'],
+  { description: 'A content job. Per-link outcomes are in accepted, skipped and rejected, never HTTP errors.' },
+);
+
+const contentJobSummary = obj(
+  {
+    id: str(),
+    kind: oneOfStrings(CONTENT_JOB_KINDS),
+    status: oneOfStrings(CONTENT_JOB_STATUSES),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+    completedAt: nullable(timestamp()),
+    counts: ref('ContentJobCounts'),
+    credits: obj(jobCredits),
+    error: jobError,
+  },
+  ['id', 'kind', 'status', 'createdAt', 'updatedAt', 'completedAt', 'counts', 'credits'],
+  { description: 'A row of GET /content/jobs.' },
+);
+
+const contentJobMeta = obj({ status: oneOfStrings(CONTENT_JOB_STATUSES), pollAfterMs: int(), replayed: bool('True when an identical earlier request’s job is returned.') });
+
+// ---- Comment samples ----------------------------------------------------------------------
+
+const commentRow = obj(
+  {
+    commentId: str(),
+    postId: str(),
+    authorUsername: str(),
+    body: str(),
+    likes: int(),
+    postedAt: timestamp(),
+    isReply: bool(),
+    topic: nullable(str('Creator topic the comment was grouped onto.')),
+    message: nullable(obj({ topic: str(), stance: str() })),
+    scores: perDimension(score()),
+    buckets: perDimension(nullable(bucketKey)),
+    sampleReasons: arrayOf(oneOfStrings(SAMPLE_ROW_REASONS), undefined, { minItems: 1 }),
+  },
+  undefined,
+  { description: 'A sampled comment: scores 1 to 10, the mix-bar bucket per dimension, and why it is on the page.' },
+);
+
+const sampleMeta = obj(
+  {
+    analysisId: str('Analysis route.'),
+    postId: str('Post route.'),
+    dataVersion: int('Post route.'),
+    source: oneOfStrings(['notables', 'content', 'all']),
+    scoreVersion: int(undefined, { enum: [1, 2, 3] }),
+    limit: int(),
+    filters: obj(Object.fromEntries(DIMENSIONS.map((d) => [d, arrayOf(bucketKey)])), [], { description: 'The active bucket filters, as bucket keys.' }),
+    total: int(),
+    offset: int(),
+    hasMore: bool(),
+    nextCursor: nullable(str('Opaque; pass back as cursor.')),
+    groups: arrayOf(
+      obj(
+        {
+          type: oneOfStrings(['topic', 'message']),
+          postId: str('When more than one post is included.'),
+          title: str('Topic groups.'),
+          description: nullable(str('Topic groups.')),
+          topic: str('Message groups.'),
+          stance: str('Message groups.'),
+          commentCount: int(),
+          sampleCommentIds: arrayOf(str()),
+        },
+        ['type', 'commentCount', 'sampleCommentIds'],
+      ),
+      'Creator topics and messages with their comments.',
+    ),
+  },
+  ['source', 'scoreVersion', 'limit', 'filters', 'total', 'offset', 'hasMore', 'nextCursor', 'groups'],
+);
+
+// ---- Requests -----------------------------------------------------------------------------
+
+const stringOrList = (description: string): SchemaObject => ({ description, oneOf: [str(), arrayOf(str())] });
+
+/** Post filters as a JSON object (selection.posts); the same names as the GET /posts query. */
+const postFilters = obj(
+  {
+    status: oneOfStrings(['complete', 'pending', 'all'], 'Default complete.'),
+    link: stringOrList('Post URLs (any form of the URL).'),
+    account: stringOrList('Creator usernames or account URLs; leading @ optional.'),
+    platform: stringOrList(`One or more of ${PLATFORMS.join(', ')}.`),
+    tag: stringOrList('Case-insensitive, leading # optional; matches any.'),
+    posted_since: str('ISO 8601 date or timestamp.'),
+    posted_until: str('ISO 8601 date or timestamp; a bare date covers the whole day.'),
+    updated_since: str('ISO 8601 date or timestamp.'),
+    min_score: num(undefined, { minimum: 1, maximum: 10 }),
+    max_score: num(undefined, { minimum: 1, maximum: 10 }),
+    ...Object.fromEntries(
+      BUCKET_KEYS.flatMap((b) => [
+        [`min_${b}_percent`, num(`Lower bound of the post's ${b} sentiment share, 0 to 100.`, { minimum: 0, maximum: 100 })],
+        [`max_${b}_percent`, num(`Upper bound of the post's ${b} sentiment share, 0 to 100.`, { minimum: 0, maximum: 100 })],
+      ]),
+    ),
+    collection_id: str(),
+  },
+  [],
+  { additionalProperties: false, description: 'The post filters of GET /posts, as a JSON object.' },
+);
+
+const presence = oneOfStrings(['include', 'exclude', 'only']);
+const commentFilters = obj(
+  {
+    ...Object.fromEntries(
+      DIMENSIONS.map((d) => [d, arrayOf(oneOfStrings(bucketValues(d)), `Bucket keys${d === 'sentiment' ? '' : ' or labels'} of ${d}; a comma-separated string also works.`, { maxItems: 10 })]),
+    ),
+    keywords: arrayOf(str(), undefined, { maxItems: 50 }),
+    keywordMatch: oneOfStrings(['any', 'all'], 'Default any.'),
+    excludeKeywords: arrayOf(str(), undefined, { maxItems: 50 }),
+    usernames: arrayOf(str(), 'Leading @ optional.', { maxItems: 50 }),
+    excludeUsernames: arrayOf(str(), 'Leading @ optional.', { maxItems: 50 }),
+    creator: presence,
+    replies: presence,
+    questions: presence,
+    mentions: presence,
+    emoji: presence,
+    minLikes: num(undefined, { minimum: 0 }),
+    since: str('ISO 8601 date or timestamp.'),
+    until: str('ISO 8601 date or timestamp; a bare date covers the whole day.'),
+  },
+  [],
+  { additionalProperties: false, description: 'Comment filters: only comments matching every active filter count. Hidden comments are always excluded.' },
+);
+
+const analysisRequest = obj(
+  {
+    selection: obj(
+      {
+        collectionId: str('A collection; campaign ids include nested groups.'),
+        posts: ref('PostFilters'),
+        postIds: arrayOf(str(), 'Explicit ids; cannot be combined with the other styles.', { minItems: 1, maxItems: 1000 }),
+      },
+      [],
+      {
+        additionalProperties: false,
+        minProperties: 1,
+        description: 'Exactly one style: { collectionId }, { posts }, { collectionId, posts } or { postIds }. Resolves newest first and stops at 1,000 posts.',
+      },
+    ),
+    filters: ref('CommentFilters'),
+    search: obj(
+      {
+        query: str(undefined, { minLength: 1 }),
+        mode: oneOfStrings(['ai', 'keyword'], 'ai (default) runs as a job; keyword folds the query into filters.keywords and stays synchronous.'),
+        minRelevance: num('Default 0.3.', { minimum: 0, maximum: 1 }),
+      },
+      ['query'],
+      { additionalProperties: false },
+    ),
+    include: arrayOf(oneOfStrings(ANALYSIS_INCLUDES), undefined, { uniqueItems: true }),
+    teamId: str('Enterprise keys only: a sub-team of the key’s enterprise.'),
+  },
+  ['selection'],
+  { additionalProperties: false, description: 'Body of POST /analyses.' },
+);
+
+/** Every named schema the public document references; http-app adds them to `components.schemas`. */
+export const OPENAPI_COMPONENT_SCHEMAS: Record<string, SchemaObject> = {
+  ErrorEnvelope: errorEnvelope,
+  Mix: mix,
+  RollupScores: rollupScores,
+  WordCloudItem: wordCloudItem,
+  AnalysisSelectionEcho: selectionEcho,
+  AnalysisScope: analysisScope,
+  CreatorContent: creatorContent,
+  CommentAnalysis: commentAnalysis,
+  Analysis: analysis,
+  AnalysisSummary: analysisSummary,
+  AnalysisMeta: analysisMeta,
+  AnalysisRequest: analysisRequest,
+  PostFilters: postFilters,
+  CommentFilters: commentFilters,
+  Post: post,
+  PostAnalysis: postAnalysis,
+  PostPageMeta: pageMeta,
+  Collection: collection,
+  ContentJobCounts: jobCounts,
+  ContentJob: contentJob,
+  ContentJobSummary: contentJobSummary,
+  ContentJobMeta: contentJobMeta,
+  CommentRow: commentRow,
+  CommentSampleMeta: sampleMeta,
+};
