@@ -1,0 +1,381 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { PLATFORMS } from '@analyst/contracts';
+import { JOB_KINDS, JOB_STATUSES, REJECT_REASONS, SKIP_REASONS } from '@analyst/domain-content';
+import {
+  CONTENT_JOB_KINDS,
+  CONTENT_JOB_STATUSES,
+  CONTENT_REJECT_REASONS,
+  CONTENT_SKIP_REASONS,
+  FixedClock,
+  SAMPLE_ROW_REASONS,
+  createHttpApp,
+  loadConfig,
+} from '@analyst/platform';
+import { SAMPLE_REASONS } from '@analyst/sampling';
+import { StandaloneModule } from '../src/app.module';
+import { DemoSeeder } from '../src/demo-seeder';
+
+/**
+ * The OpenAPI document of the app that mounts every public module (standalone), checked against
+ * the contract and against what the routes actually answer: the demo team gives real posts,
+ * collections, content jobs and analyses to validate responses with.
+ */
+const PREFIX = '/analyst/v1';
+const KEY = 'ak_demo0001.demo-secret-0123456789abcdef';
+const AUTH = { 'x-api-key': KEY };
+const KEY_SECURITY = [{ bearer: [] }, { apiKey: [] }];
+
+type Json = any;
+
+// ---- a small validator for the subset of JSON Schema the document uses ----------------------
+
+/**
+ * Checks `value` against `schema`. Stricter than JSON Schema in one way, on purpose: an object
+ * schema that lists properties documents every field, so a field the schema does not list is an
+ * error unless the schema says `additionalProperties: true`.
+ */
+function validate(doc: Json, value: unknown, schema: Json, path: string, errors: string[]): void {
+  if (schema.$ref) return validate(doc, value, resolve(doc, schema), path, errors);
+  if (schema.allOf) {
+    const parts = schema.allOf.map((p: Json) => resolve(doc, p));
+    const merged = {
+      type: 'object',
+      properties: Object.assign({}, ...parts.map((p: Json) => p.properties ?? {})),
+      required: parts.flatMap((p: Json) => p.required ?? []),
+      ...(parts.some((p: Json) => p.additionalProperties === true) ? { additionalProperties: true } : {}),
+    };
+    return validate(doc, value, merged, path, errors);
+  }
+  const alternatives = schema.oneOf ?? schema.anyOf;
+  if (alternatives) {
+    const fits = alternatives.filter((alt: Json) => {
+      const own: string[] = [];
+      validate(doc, value, alt, path, own);
+      return own.length === 0;
+    });
+    if (fits.length === 0) {
+      const reasons = alternatives.map((alt: Json) => {
+        const own: string[] = [];
+        validate(doc, value, alt, path, own);
+        return own.slice(0, 3).join('; ');
+      });
+      errors.push(`${path}: matches none of the alternatives (${reasons.join(' | ')})`);
+    }
+    return;
+  }
+  if (schema.type !== undefined) {
+    const types: string[] = [schema.type].flat();
+    if (!types.some((t) => isType(value, t))) {
+      errors.push(`${path}: expected ${types.join(' or ')}, got ${JSON.stringify(value)?.slice(0, 80)}`);
+      return;
+    }
+  }
+  if (schema.enum && !schema.enum.includes(value)) errors.push(`${path}: ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`);
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${path}: ${value} < minimum ${schema.minimum}`);
+    if (schema.maximum !== undefined && value > schema.maximum) errors.push(`${path}: ${value} > maximum ${schema.maximum}`);
+  }
+  if (Array.isArray(value) && schema.items) value.forEach((item, i) => validate(doc, item, schema.items, `${path}[${i}]`, errors));
+  if (isType(value, 'object') && (schema.properties || schema.required)) {
+    const object = value as Record<string, unknown>;
+    for (const name of schema.required ?? []) if (!(name in object)) errors.push(`${path}.${name}: required by the document but missing`);
+    for (const [name, field] of Object.entries(object)) {
+      const sub = schema.properties?.[name];
+      if (sub) validate(doc, field, sub, `${path}.${name}`, errors);
+      else if (schema.additionalProperties !== true) errors.push(`${path}.${name}: returned but not in the document`);
+    }
+  }
+}
+
+function isType(value: unknown, type: string): boolean {
+  if (type === 'null') return value === null;
+  if (type === 'integer') return Number.isInteger(value);
+  if (type === 'number') return typeof value === 'number';
+  if (type === 'array') return Array.isArray(value);
+  if (type === 'object') return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === type;
+}
+
+function resolve(doc: Json, schema: Json): Json {
+  if (!schema?.$ref) return schema;
+  const [, , section, name] = (schema.$ref as string).split('/');
+  return resolve(doc, doc.components[section][name]);
+}
+
+describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
+  let dataDir: string;
+  let app: NestFastifyApplication;
+  let doc: Json;
+  let teamId: string;
+
+  const call = async (method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = AUTH) => {
+    const res = await app.inject({ method, url: `${PREFIX}${url}`, headers, payload: body as object | undefined });
+    return { status: res.statusCode, body: res.json(), headers: res.headers };
+  };
+  const op = (method: string, path: string): Json => doc.paths[`${PREFIX}${path}`]?.[method.toLowerCase()];
+  const operations = (): { method: string; path: string; operation: Json }[] =>
+    Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+    );
+  const queryNames = (method: string, path: string): string[] =>
+    op(method, path)
+      .parameters.filter((p: Json) => p.in === 'query')
+      .map((p: Json) => p.name);
+  const bodySchema = (method: string, path: string): Json => resolve(doc, op(method, path).requestBody.content['application/json'].schema);
+
+  /** The documented response for the status the route answered, and what the body breaks of it. */
+  const mismatches = (method: string, template: string, res: { status: number; body: unknown }): string[] => {
+    const response = op(method, template)?.responses?.[String(res.status)];
+    if (!response) return [`${method} ${template}: status ${res.status} is not documented`];
+    const errors: string[] = [];
+    validate(doc, res.body, response.content['application/json'].schema, `${method} ${template} ${res.status}`, errors);
+    return errors;
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'analyst-openapi-'));
+    const config = loadConfig({ ANALYST_DATA_DIR: dataDir, ANALYST_DEMO_KEY: KEY, LOG_LEVEL: 'silent' });
+    app = await createHttpApp(StandaloneModule.forRoot(config, { clock: new FixedClock('2026-11-22T10:00:00.000Z') }), { structuredLogs: false });
+    await app.getHttpAdapter().getInstance().ready();
+    teamId = (await app.get(DemoSeeder).seedIfEmpty())!.teamId;
+    const res = await app.inject({ method: 'GET', url: `${PREFIX}/openapi.json` });
+    expect(res.statusCode).toBe(200);
+    doc = res.json();
+    // Let the demo posts finish scoring, so the post, sample and analysis routes have data.
+    const deadline = Date.now() + 30_000;
+    while ((await call('GET', '/posts?limit=100')).body.data.length < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is served without a key and lists no operator, health or metrics route', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const paths = Object.keys(doc.paths);
+    expect(paths.filter((p) => p.startsWith('/admin'))).toEqual([]);
+    expect(paths.filter((p) => !p.startsWith(`${PREFIX}/`))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining([`${PREFIX}/posts`, `${PREFIX}/analyses`, `${PREFIX}/content/posts/add`, `${PREFIX}/me`]));
+    // The admin DTOs are not left behind as orphan schemas either.
+    expect(Object.keys(doc.components.schemas)).not.toContain('GrantCreditsDto');
+  });
+
+  it('requires the key (Bearer or X-Api-Key) on every /analyst/v1 operation except the document itself', () => {
+    for (const { method, path, operation } of operations()) {
+      if (path === `${PREFIX}/openapi.json`) {
+        expect(operation.security).toEqual([]);
+        continue;
+      }
+      expect([method, path, operation.security]).toEqual([method, path, KEY_SECURITY]);
+      expect([method, path, Object.keys(operation.responses)]).toEqual([method, path, expect.arrayContaining(['401', '403', '429'])]);
+    }
+    const { bearer, apiKey } = doc.components.securitySchemes;
+    expect(bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(bearer.bearerFormat).not.toBe('JWT');
+    expect(bearer.description).toContain('ak_<key_id>.<secret>');
+    expect(apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+  });
+
+  it('lists 202 on the content routes and on POST /analyses, 200 on a replayed add, and no phantom 201', () => {
+    const statuses = (method: string, path: string) => Object.keys(op(method, path).responses).filter((s) => s < '400');
+    expect(statuses('POST', '/content/posts/add')).toEqual(['200', '202']);
+    expect(statuses('POST', '/content/accounts/add')).toEqual(['200', '202']);
+    expect(statuses('POST', '/content/posts/refresh')).toEqual(['202']);
+    expect(statuses('POST', '/analyses')).toEqual(['201', '202']);
+    for (const path of ['/content/posts/add', '/content/accounts/add', '/content/posts/refresh', '/analyses']) {
+      expect(Object.keys(op('POST', path).responses['202'].headers)).toEqual(expect.arrayContaining(['Location', 'Retry-After']));
+    }
+  });
+
+  it('lists the error statuses of each route in the error envelope', () => {
+    const errors = (method: string, path: string) => Object.keys(op(method, path).responses).filter((s) => s >= '400');
+    expect(errors('POST', '/content/posts/add')).toEqual(['400', '401', '402', '403', '404', '409', '413', '429']);
+    expect(errors('POST', '/content/accounts/add')).toEqual(['400', '401', '403', '404', '409', '413', '429']);
+    expect(errors('POST', '/content/posts/refresh')).toEqual(['400', '401', '402', '403', '404', '413', '429']);
+    expect(errors('POST', '/analyses')).toEqual(['400', '401', '403', '404', '413', '429']);
+    expect(errors('GET', '/analyses/{analysisId}/comments')).toEqual(['400', '401', '403', '404', '409', '413', '429']);
+    expect(errors('GET', '/posts')).toEqual(expect.arrayContaining(['400']));
+    expect(op('GET', '/posts/{postId}/metrics').responses['404'].description).toContain('metrics_not_available');
+    for (const { path, operation } of operations()) {
+      for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+        if (status >= '400') expect([path, status, response.content['application/json'].schema]).toEqual([path, status, { $ref: '#/components/schemas/ErrorEnvelope' }]);
+      }
+    }
+    expect(doc.components.schemas.ErrorEnvelope).toMatchObject({
+      required: ['error'],
+      properties: { error: { required: ['message'], properties: { message: { type: 'string' }, code: { type: 'string' }, candidates: { type: 'array' } } } },
+    });
+  });
+
+  it('describes the request bodies: POST /analyses field by field, and the content DTOs', () => {
+    expect(op('POST', '/analyses').requestBody.required).toBe(true);
+    const analysis = bodySchema('POST', '/analyses');
+    expect(Object.keys(analysis.properties)).toEqual(['selection', 'filters', 'search', 'include', 'teamId']);
+    expect(analysis.required).toEqual(['selection']);
+    expect(Object.keys(analysis.properties.selection.properties)).toEqual(['collectionId', 'posts', 'postIds']);
+    expect(Object.keys(analysis.properties.search.properties)).toEqual(['query', 'mode', 'minRelevance']);
+    expect(analysis.properties.include.items.enum).toEqual(['wordCloud', 'emojiCloud']);
+    expect(Object.keys(resolve(doc, analysis.properties.filters).properties)).toEqual(
+      expect.arrayContaining(['sentiment', 'relevance', 'consensus', 'keywords', 'keywordMatch', 'usernames', 'creator', 'minLikes', 'since', 'until']),
+    );
+
+    const add = bodySchema('POST', '/content/posts/add');
+    expect(Object.keys(add.properties).sort()).toEqual(['capture', 'collections', 'credits', 'links', 'tags', 'teamId']);
+    expect(add.required).toEqual(['links']);
+    expect(add.properties.links).toMatchObject({ type: 'array', minItems: 1, maxItems: 100 });
+    expect(Object.keys(resolve(doc, add.properties.collections.items).properties)).toEqual(['id', 'name', 'type', 'parentId']);
+    const account = bodySchema('POST', '/content/accounts/add');
+    expect(Object.keys(account.properties).sort()).toEqual(['account', 'capture', 'collections', 'credits', 'dryRun', 'filters', 'tags', 'teamId']);
+    expect(account.required).toEqual(['account']);
+    const refresh = bodySchema('POST', '/content/posts/refresh');
+    expect(Object.keys(refresh.properties).sort()).toEqual(['capture', 'credits', 'links', 'postIds', 'teamId']);
+  });
+
+  it('documents the query parameters of the list and sample routes', () => {
+    const postFilters = [
+      'limit',
+      'cursor',
+      'status',
+      'link',
+      'account',
+      'platform',
+      'tag',
+      'posted_since',
+      'posted_until',
+      'updated_since',
+      'min_score',
+      'max_score',
+      ...['positive', 'lean_positive', 'neutral', 'lean_negative', 'negative'].flatMap((b) => [`min_${b}_percent`, `max_${b}_percent`]),
+      'collection_id',
+    ];
+    expect(queryNames('GET', '/posts').sort()).toEqual([...postFilters, 'teamId'].sort());
+    expect(queryNames('GET', '/collections/{collectionId}/posts').sort()).toEqual([...postFilters, 'teamId'].sort());
+    const sample = ['cursor', 'limit', 'source', 'sentiment', 'content', 'topic', 'relevance', 'consensus', 'teamId'].sort();
+    expect(queryNames('GET', '/analyses/{analysisId}/comments').sort()).toEqual(sample);
+    expect(queryNames('GET', '/posts/{postId}/analysis/comments').sort()).toEqual(sample);
+    expect(queryNames('GET', '/analyses').sort()).toEqual(['kind', 'limit', 'teamId']);
+    expect(queryNames('GET', '/content/jobs').sort()).toEqual(['limit', 'status', 'teamId']);
+    expect(queryNames('GET', '/saved-analyses').sort()).toEqual(['kind', 'limit', 'teamId']);
+    const relevance = op('GET', '/posts/{postId}/analysis/comments').parameters.find((p: Json) => p.name === 'relevance');
+    expect(relevance.schema.items.enum).toEqual(expect.arrayContaining(['positive', 'on_topic', 'off_topic']));
+    const limit = op('GET', '/posts').parameters.find((p: Json) => p.name === 'limit');
+    expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
+    for (const { path, operation } of operations()) {
+      for (const p of operation.parameters ?? []) if (p.in === 'query') expect([path, p.name, p.required]).toEqual([path, p.name, p.name === 'snapshot_id']);
+    }
+  });
+
+  it('documents only query parameters the routes accept', async () => {
+    const post = (await call('GET', '/posts?limit=1')).body.data[0];
+    const collectionId = (await call('GET', '/collections')).body.data[0].id;
+    const analysis = await call('POST', '/analyses', { selection: { postIds: [post.id] } });
+    expect(analysis.status).toBe(201);
+    const jobId = (await call('GET', '/content/jobs')).body.data[0].id;
+    const ids: Record<string, string> = { postId: post.id, collectionId, analysisId: analysis.body.data.id, jobId };
+    const sampleValue = (name: string, schema: Json): string | null => {
+      if (name === 'cursor') return null; // opaque: only a value the route handed out is valid
+      if (name === 'teamId') return teamId;
+      if (name === 'collection_id') return collectionId;
+      if (name.includes('since') || name.includes('until')) return '2026-01-01';
+      const s = schema.type === 'array' ? schema.items : schema;
+      if (s.enum) return String(s.enum[0]);
+      if (s.type === 'integer' || s.type === 'number') return String(s.minimum ?? 1);
+      return 'x';
+    };
+    const checked: string[] = [];
+    for (const { method, path, operation } of operations()) {
+      if (method !== 'GET' || path.endsWith('/openapi.json')) continue;
+      const route = path.slice(PREFIX.length).replace(/\{(\w+)\}/g, (_, name: string) => ids[name]);
+      const query: Json[] = (operation.parameters ?? []).filter((x: Json) => x.in === 'query');
+      const base = query.filter((p) => p.required).map((p) => `${p.name}=sa_missing`);
+      for (const p of query.filter((x) => !x.required)) {
+        const value = sampleValue(p.name, p.schema);
+        if (value === null) continue;
+        const res = await call('GET', `${route}?${[...base, `${p.name}=${encodeURIComponent(value)}`].join('&')}`);
+        expect([path, p.name, res.body.error?.message ?? '']).toEqual([path, p.name, expect.not.stringMatching(/unknown/i)]);
+        expect([path, p.name, res.status]).toEqual([path, p.name, path.endsWith('/insights') ? 404 : 200]);
+        checked.push(`${path}?${p.name}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThan(60);
+  });
+
+  it('describes the responses the routes return: envelopes, resources and errors', async () => {
+    const problems: string[] = [];
+    const expectDocumented = async (method: 'GET' | 'POST', template: string, url: string, body?: unknown, headers?: Record<string, string>) => {
+      const res = await call(method, url, body, headers);
+      problems.push(...mismatches(method, template, res));
+      return res;
+    };
+
+    await expectDocumented('GET', '/me', '/me');
+    await expectDocumented('GET', '/team', '/team');
+    const page = await expectDocumented('GET', '/posts', '/posts?limit=5&status=all');
+    const post = page.body.data[0];
+    await expectDocumented('GET', '/posts', `/posts?limit=5&cursor=${page.body.meta.nextCursor}`);
+    await expectDocumented('GET', '/posts/{postId}/analysis', `/posts/${post.id}/analysis`);
+    await expectDocumented('GET', '/posts/{postId}/metrics', `/posts/${post.id}/metrics`);
+    await expectDocumented('GET', '/posts/{postId}/analysis/comments', `/posts/${post.id}/analysis/comments?limit=5&relevance=on_topic,relevant`);
+    const collections = await expectDocumented('GET', '/collections', '/collections');
+    const collectionId = collections.body.data[0].id;
+    await expectDocumented('GET', '/collections/{collectionId}', `/collections/${collectionId}`);
+    await expectDocumented('GET', '/collections/{collectionId}/posts', `/collections/${collectionId}/posts?limit=3`);
+
+    const created = await expectDocumented('POST', '/analyses', '/analyses', {
+      selection: { collectionId, posts: { status: 'all', platform: [...PLATFORMS] } },
+      filters: { sentiment: ['positive', 'lean_positive'], relevance: ['on_topic'], replies: 'exclude', minLikes: 0 },
+      search: { query: 'the', mode: 'keyword' },
+      include: ['wordCloud', 'emojiCloud'],
+      teamId,
+    });
+    expect([created.status, created.body.error]).toEqual([201, undefined]);
+    const analysisId = created.body.data.id;
+    await expectDocumented('GET', '/analyses/{analysisId}', `/analyses/${analysisId}`);
+    await expectDocumented('GET', '/analyses/{analysisId}/comments', `/analyses/${analysisId}/comments?limit=5&source=content`);
+    const search = await expectDocumented('POST', '/analyses', '/analyses', { selection: { posts: {} }, search: { query: 'great video' } });
+    expect(search.status).toBe(202);
+    await expectDocumented('GET', '/analyses/{analysisId}', `/analyses/${search.body.data.id}`);
+    await expectDocumented('GET', '/analyses', '/analyses?kind=all&limit=10');
+    await expectDocumented('GET', '/saved-analyses', '/saved-analyses');
+
+    const added = await expectDocumented('POST', '/content/posts/add', '/content/posts/add', { links: [post.link, 'https://example.com/not-a-post'], tags: ['openapi'] });
+    expect(added.status).toBe(202);
+    const replayed = await expectDocumented('POST', '/content/posts/add', '/content/posts/add', { links: [post.link, 'https://example.com/not-a-post'], tags: ['openapi'] });
+    expect(replayed.status).toBe(200);
+    const refreshed = await expectDocumented('POST', '/content/posts/refresh', '/content/posts/refresh', { postIds: [post.id, 'po_missing'] });
+    expect(refreshed.status).toBe(202);
+    const dryRun = await expectDocumented('POST', '/content/accounts/add', '/content/accounts/add', {
+      account: { url: 'https://www.tiktok.com/@fitjoe' },
+      dryRun: true,
+      filters: { limit: 3, keywords: { term: 'a', match: 'includes' } },
+    });
+    expect(dryRun.status).toBe(202);
+    for (let i = 0; i < 100 && !['completed', 'partial', 'failed'].includes((await call('GET', `/content/jobs/${dryRun.body.data.id}`)).body.data.status); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    for (const job of [added, refreshed, dryRun]) await expectDocumented('GET', '/content/jobs/{jobId}', `/content/jobs/${job.body.data.id}`);
+    await expectDocumented('GET', '/content/jobs', '/content/jobs?limit=100');
+
+    // Errors, each in the documented envelope.
+    expect((await expectDocumented('GET', '/posts', '/posts', undefined, {})).status).toBe(401);
+    expect((await expectDocumented('GET', '/posts', '/posts?min_score=11')).status).toBe(400);
+    expect((await expectDocumented('GET', '/posts/{postId}/analysis', '/posts/po_missing/analysis')).status).toBe(404);
+    expect((await expectDocumented('POST', '/analyses', '/analyses', { selection: {} })).status).toBe(400);
+    expect((await expectDocumented('POST', '/content/posts/add', '/content/posts/add', { links: [] })).status).toBe(400);
+    expect((await expectDocumented('GET', '/insights', '/insights?snapshot_id=sa_missing')).status).toBe(404);
+    expect((await expectDocumented('GET', '/content/jobs/{jobId}', '/content/jobs/cj_missing')).status).toBe(404);
+
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps the enumerations it repeats in step with the libraries that own them', () => {
+    expect([...CONTENT_JOB_KINDS]).toEqual([...JOB_KINDS]);
+    expect([...CONTENT_JOB_STATUSES]).toEqual([...JOB_STATUSES]);
+    expect([...CONTENT_SKIP_REASONS]).toEqual([...SKIP_REASONS]);
+    expect([...CONTENT_REJECT_REASONS]).toEqual([...REJECT_REASONS]);
+    expect([...SAMPLE_ROW_REASONS]).toEqual([...SAMPLE_REASONS]);
+  });
+});
