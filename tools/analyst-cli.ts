@@ -1,12 +1,19 @@
 import { Command } from 'commander';
+import { adminCall } from '../libs/gateway/src/cli/admin-client';
 import { registerAdminCommands } from '../libs/gateway/src/cli/admin-commands';
+import { reportCliError } from '../libs/gateway/src/cli/cli-errors';
 import { registerLedgerCommands } from '../libs/ledger/src/cli/ledger-commands';
 
 /** `npm run analyst -- <command>`: operator tooling over the admin API and the event log. */
-const program = new Command('analyst').description('Analyst operator CLI').option('--json', 'print JSON instead of tables');
+const program = new Command('analyst').description('Analyst operator CLI').option('--json', 'print JSON instead of tables (errors as a JSON object on stderr)');
+// `--json` may not be parsed yet when commander itself refuses the arguments.
+const json = (): boolean => Boolean(program.opts().json) || process.argv.slice(2).includes('--json');
+// Set before the commands are added so every subcommand inherits them: commander throws instead of
+// exiting, and stays quiet in JSON mode so the one error object below is all stderr carries.
+program.exitOverride();
+program.configureOutput({ outputError: (text, write) => (json() ? undefined : write(text)) });
 registerAdminCommands(program);
-registerLedgerCommands(program);
+registerLedgerCommands(program, { admin: adminCall });
 program.parseAsync(process.argv).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
+  process.exit(reportCliError(error, json()));
 });

@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { TEST_ADMIN_TOKEN } from '@analyst/testing';
+import { AdminApiError } from '../src/cli/admin-client';
 import { registerAdminCommands } from '../src/cli/admin-commands';
+import { cliErrorBody, reportCliError } from '../src/cli/cli-errors';
 import { gatewayTest, type GatewayTest } from './gateway-fixture';
 
 describe('analyst CLI over the admin API', () => {
@@ -49,5 +54,40 @@ describe('analyst CLI over the admin API', () => {
 
   it('reports the server error message', async () => {
     await expect(run('teams', 'plan', 'tm_missing', 'scale')).rejects.toThrow('PUT /admin/v1/teams/tm_missing/plan failed with 404: team not found');
+  });
+
+  it('carries the status and the envelope code on the thrown error; --json reports them as one JSON object', async () => {
+    const error = await run('teams', 'show', 'tm_nope').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AdminApiError);
+    expect(error).toMatchObject({ status: 404, code: 'team_not_found', method: 'GET', path: '/admin/v1/teams/tm_nope' });
+    const written: string[] = [];
+    expect(reportCliError(error, true, (text) => written.push(text))).toBe(1);
+    expect(written.map((t) => JSON.parse(t))).toEqual([{ error: { status: 404, code: 'team_not_found', message: (error as Error).message } }]);
+    expect(reportCliError(error, false, (text) => written.push(text))).toBe(1);
+    expect(written[1]).toBe((error as Error).message);
+    expect(cliErrorBody(new Error('plain'))).toEqual({ error: { status: null, code: 'cli_error', message: 'plain' } });
+    await expect(
+      (async () => {
+        const program = new Command('analyst').option('--json').exitOverride();
+        registerAdminCommands(program);
+        await program.parseAsync(['node', 'analyst', 'teams', 'list', '--url', url, '--token', '']);
+      })(),
+    ).rejects.toMatchObject({ status: null, code: 'no_admin_token' });
+  });
+
+  it('with --json, the real CLI prints `teams show tm_nope` failing as {"error":{...}} on stderr and exits 1', async () => {
+    const root = join(__dirname, '../../..');
+    const env = { ...process.env, ANALYST_ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ['-r', '@swc-node/register', join(root, 'tools/analyst-cli.ts'), ...args], { cwd: root, env }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+      );
+    const failed = await cli('--json', 'teams', 'show', 'tm_nope', '--url', url);
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    expect(JSON.parse(failed.stderr)).toEqual({ error: { status: 404, code: 'team_not_found', message: expect.stringMatching(/^GET \/admin\/v1\/teams\/tm_nope failed with 404: /) } });
+    const help = await cli('--json', 'teams', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stderr).toBe('');
   });
 });

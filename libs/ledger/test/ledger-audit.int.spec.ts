@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { SqliteEventStore } from '@analyst/platform';
 import { auditLedger, StatementWriter, verifyStatement } from '@analyst/ledger';
+import { adminCall } from '../../gateway/src/cli/admin-client';
 import { registerLedgerCommands } from '../src/cli/ledger-commands';
 import { ledgerKit, type LedgerKit } from './ledger-test-kit';
 
@@ -104,7 +105,7 @@ describe('ledger audit (replay from the first event)', () => {
     const spy = jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
     try {
       const program = new Command('analyst').option('--json');
-      registerLedgerCommands(program);
+      registerLedgerCommands(program, { admin: adminCall });
       const file = join(dir, 'cli.jsonl');
       process.exitCode = undefined;
       await program.parseAsync(['node', 'analyst', 'ledger', 'audit', '--data-dir', k.t.dataDir, '--out', file], { from: 'node' });

@@ -1,4 +1,4 @@
-import { LEDGER_STREAM_PREFIX, ledgerStream, type CreditBalances, type LedgerEvent } from '@analyst/contracts';
+import { LEDGER_STREAM_PREFIX, ledgerStream, teamIdOfLedgerStream, type CreditBalances, type LedgerEvent, type StatementPage } from '@analyst/contracts';
 import { applyChange, balanceChange, LedgerAuditor, statementLine, type AuditViolation, type TeamAudit } from '@analyst/domain-ledger';
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
 import type { Doc, EventStore, Projector, ReadStore, RecordedEvent } from '@analyst/platform';
@@ -14,6 +14,36 @@ export interface AuditOptions {
   onProgress?: (position: number, events: number) => void;
   /** Live read models to compare with as well (MongoDB in the distributed topology). */
   liveReadModels?: ReadStore;
+  /** A running server's statement (admin API) to compare the recomputed balances with. */
+  served?: ServedLedger;
+}
+
+/** The balances a running server serves, read through its admin API (`GET /admin/v1/teams/{id}/ledger`). */
+export interface ServedLedger {
+  /** Where the figures come from, for the report. */
+  describe: string;
+  /** One page of the team's served statement (oldest line first), or null when the server does not know the team. */
+  statementPage(teamId: string, cursor: string | null): Promise<StatementPage | null>;
+  /** How many times to read again when the server's statement has not reached the replayed revision yet (default 5). */
+  attempts?: number;
+  /** Pause between those reads in ms (default 200). */
+  retryDelayMs?: number;
+}
+
+export interface ServedComparison {
+  teamId: string;
+  /** Stream revision and id of the team's last event the replay read. */
+  revision: number;
+  eventId: string;
+  recomputed: CreditBalances;
+  /** Balances on the served line of that revision; null when the server has no such line. */
+  served: CreditBalances | null;
+  /** Served lines up to and including that revision. */
+  servedLines: number;
+  /** Served lines after it: events written after the replay read the log, not a difference. */
+  newerLines: number;
+  ok: boolean;
+  problem: string | null;
 }
 
 export interface ReadModelComparison {
@@ -33,6 +63,9 @@ export interface AuditReport {
   teams: TeamAudit[];
   comparisons: ReadModelComparison[];
   violations: AuditViolation[];
+  /** Comparison with a running server's served statement (empty unless `served` was given). */
+  served: ServedComparison[];
+  servedBy: string | null;
   seconds: number;
 }
 
@@ -50,6 +83,7 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
   const running = new Map<string, CreditBalances>();
   const wantedStream = options.team ? ledgerStream(options.team) : null;
   const headPosition = await events.headPosition();
+  const lastEvents = new Map<string, { revision: number; eventId: string }>();
   let count = 0;
   let ledgerCount = 0;
   for await (const page of events.readAll(-1, 10_000)) {
@@ -59,11 +93,15 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
       ledgerCount += 1;
       auditor.feed(event);
       fold.apply(event);
+      lastEvents.set(teamIdOfLedgerStream(event.streamId), { revision: event.revision, eventId: event.id });
       if (options.statement) await writeLine(options.statement, running, event);
     }
     options.onProgress?.(page[page.length - 1].position, count);
   }
   const { teams, violations } = auditor.finish();
+  if (options.team && ledgerCount === 0) {
+    violations.push({ teamId: options.team, eventId: null, position: null, revision: null, type: null, message: `team ${options.team} has no ledger events in this log` });
+  }
   const comparisons: ReadModelComparison[] = [];
   const rebuilt = await fold.toReadStore();
   const sources: [ReadModelComparison['source'], ReadStore][] = [['rebuilt', rebuilt]];
@@ -90,6 +128,17 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
       }
     }
   }
+  const served: ServedComparison[] = [];
+  if (options.served) {
+    for (const team of teams) {
+      const last = lastEvents.get(team.teamId)!;
+      const comparison = await compareServed(options.served, team.teamId, last, team.balances);
+      served.push(comparison);
+      if (!comparison.ok) {
+        violations.push({ teamId: team.teamId, eventId: null, position: null, revision: last.revision, type: null, message: `served by ${options.served.describe}: ${comparison.problem}` });
+      }
+    }
+  }
   return {
     ok: violations.length === 0,
     events: count,
@@ -98,8 +147,56 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
     teams,
     comparisons,
     violations,
+    served,
+    servedBy: options.served?.describe ?? null,
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+/**
+ * Reads the team's whole served statement and takes the line of the last revision the replay read:
+ * its balances must equal the recomputed ones, and as many lines must lead up to it. Lines after it
+ * were written after the replay. A statement that has not reached that revision yet (the server's
+ * projection lagging) is read again a few times before it counts as a difference.
+ */
+async function compareServed(served: ServedLedger, teamId: string, last: { revision: number; eventId: string }, recomputed: CreditBalances): Promise<ServedComparison> {
+  const attempts = Math.max(1, served.attempts ?? 5);
+  const base = { teamId, revision: last.revision, eventId: last.eventId, recomputed };
+  for (let attempt = 1; ; attempt++) {
+    let cursor: string | null = null;
+    let servedLines = 0;
+    let newerLines = 0;
+    let lastServedRevision = -1;
+    let line: StatementPage['data'][number] | null = null;
+    do {
+      const page = await served.statementPage(teamId, cursor);
+      if (!page) return { ...base, served: null, servedLines: 0, newerLines: 0, ok: false, problem: `the server does not know team ${teamId} (404): is it running on this event log?` };
+      for (const l of page.data) {
+        lastServedRevision = Math.max(lastServedRevision, l.revision);
+        if (l.revision > last.revision) newerLines += 1;
+        else servedLines += 1;
+        if (l.revision === last.revision) line = l;
+      }
+      cursor = page.meta.hasMore ? page.meta.nextCursor : null;
+    } while (cursor);
+    if (!line && attempt < attempts) {
+      await new Promise((resolve) => setTimeout(resolve, served.retryDelayMs ?? 200));
+      continue;
+    }
+    if (!line) {
+      const ends = lastServedRevision < 0 ? 'has no lines' : `ends at revision ${lastServedRevision}`;
+      return { ...base, served: null, servedLines, newerLines, ok: false, problem: `the served statement ${ends} but the log has revision ${last.revision} (${fmt(recomputed)})` };
+    }
+    const problems: string[] = [];
+    if (line.eventId !== last.eventId) problems.push(`its line at revision ${last.revision} is event ${line.eventId}, the log's is ${last.eventId}`);
+    if (!sameBalances(line.balances, recomputed)) problems.push(`it serves ${fmt(line.balances)} after revision ${last.revision} but the log gives ${fmt(recomputed)}`);
+    if (servedLines !== last.revision + 1) problems.push(`it has ${servedLines} lines up to revision ${last.revision}, the log ${last.revision + 1}`);
+    return { ...base, served: line.balances, servedLines, newerLines, ok: problems.length === 0, problem: problems.length ? problems.join('; ') : null };
+  }
+}
+
+function sameBalances(a: CreditBalances, b: CreditBalances): boolean {
+  return a.maps === b.maps && a.adhoc === b.adhoc && a.reserved === b.reserved;
 }
 
 async function writeLine(writer: StatementWriter, running: Map<string, CreditBalances>, event: RecordedEvent): Promise<void> {

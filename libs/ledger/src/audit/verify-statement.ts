@@ -1,7 +1,16 @@
+import { timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { isLedgerEventType, type CreditBalances } from '@analyst/contracts';
 import { chainHash, GENESIS_HASH } from './hash-chain';
-import { STATEMENT_FORMAT } from './statement-export';
+import { STATEMENT_FORMAT, STATEMENT_VERSION, statementHmac, type StatementTeamTotal } from './statement-export';
+
+export interface VerifyOptions {
+  /** The chain head recorded when the statement was exported: any other head fails. */
+  head?: string;
+  /** The key the end record was signed with: a missing or wrong HMAC fails. */
+  key?: string;
+}
 
 export interface VerifyResult {
   ok: boolean;
@@ -10,48 +19,190 @@ export interface VerifyResult {
   failedAt: number | null;
   problem: string | null;
   head: string | null;
+  /** Teams the statement covers. */
+  teams: number;
+  /** `matched` when `head` was given and equals the statement's; `not pinned` without `head`. */
+  headCheck: 'matched' | 'not pinned' | null;
+  /** `valid` with `key`; `not checked` when signed but no key was given; `unsigned` otherwise. */
+  signature: 'valid' | 'not checked' | 'unsigned' | null;
 }
 
-/** Checks a JSONL statement's hash chain: any edited, dropped, inserted or reordered line fails it. */
-export async function verifyStatement(path: string): Promise<VerifyResult> {
+const FIGURES = ['maps', 'adhoc', 'reserved'] as const;
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value);
+}
+
+function isBalances(value: unknown): value is CreditBalances {
+  const b = value as Record<string, unknown> | null;
+  return typeof b === 'object' && b !== null && FIGURES.every((f) => isCount(b[f]));
+}
+
+function fmt(b: CreditBalances): string {
+  return `maps ${b.maps} / adhoc ${b.adhoc} / reserved ${b.reserved}`;
+}
+
+/**
+ * What each event type may do to the figures, from `balanceChange`: a rule broken here is a line
+ * whose `change` no event of its type can produce.
+ */
+function changeRuleBroken(type: string, c: CreditBalances): string | null {
+  switch (type) {
+    case 'CreditsGranted':
+      return (c.maps > 0 && c.adhoc === 0) || (c.adhoc > 0 && c.maps === 0) ? (c.reserved === 0 ? null : 'a grant does not change reserved') : 'a grant adds a positive amount to exactly one pool';
+    case 'MapsReset':
+    case 'MapAllotmentSet':
+      return c.adhoc === 0 && c.reserved === 0 ? null : `${type} changes MAPs only`;
+    case 'CreditsReserved':
+      return c.maps <= 0 && c.adhoc <= 0 && c.reserved === -(c.maps + c.adhoc) ? null : 'a reservation moves credits from the pools to reserved, no more and no less';
+    case 'CreditsReservationRejected':
+      return c.maps === 0 && c.adhoc === 0 && c.reserved === 0 ? null : 'a rejected reservation changes nothing';
+    case 'CreditsSettled':
+    case 'CreditsRefunded':
+      return c.maps >= 0 && c.adhoc >= 0 && -c.reserved >= c.maps + c.adhoc ? null : `${type} releases reserved credits and returns at most those to the pools`;
+    default:
+      return `unknown event type ${type}`;
+  }
+}
+
+interface TeamRun {
+  lines: number;
+  revision: number;
+  balances: CreditBalances;
+}
+
+/**
+ * Checks a JSONL statement:
+ * - the hash chain: any edited, dropped, inserted or reordered record breaks it;
+ * - the arithmetic: per team, the previous line's balances plus this line's change equal this
+ *   line's balances, no balance is negative, each change is one its event type can make, revisions
+ *   run 0, 1, 2, … per team and log positions only grow;
+ * - the end record: the line count, and (version 2) each team's line count, last revision and
+ *   closing balances agree with the lines;
+ * - with `head`, the chain head equals the one recorded at export; with `key`, the end record's HMAC.
+ * Without `head` or `key`, a statement rewritten whole with a recomputed chain and consistent
+ * figures passes: only the recorded head or the key tell it from the export.
+ */
+export async function verifyStatement(path: string, options: VerifyOptions = {}): Promise<VerifyResult> {
   const reader = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let prev = GENESIS_HASH;
   let fileLine = 0;
   let seq = 0;
   let ended = false;
-  const fail = (problem: string): VerifyResult => {
+  let version = 0;
+  let team: string | null = null;
+  let lastPosition = -Infinity;
+  let signature: VerifyResult['signature'] = null;
+  const teams = new Map<string, TeamRun>();
+  const fail = (problem: string, at: number | null = fileLine): VerifyResult => {
     reader.close();
-    return { ok: false, lines: seq, failedAt: fileLine, problem, head: null };
+    return { ok: false, lines: seq, failedAt: at, problem, head: null, teams: teams.size, headCheck: null, signature: null };
   };
   for await (const text of reader) {
     fileLine += 1;
     if (text.trim() === '') continue;
     if (ended) return fail('content after the end record');
+    if (fileLine === 1 && (path.toLowerCase().endsWith('.csv') || text.startsWith('seq,teamId,'))) {
+      return fail(
+        'this is a .csv statement: a spreadsheet view that carries the line hashes but not the header and end records of the chain, so it cannot be verified; verify the JSONL export (`ledger audit --out statement.jsonl`)',
+      );
+    }
     let record: Record<string, unknown>;
     try {
       record = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      return fail('not a JSON record');
+      return fail(`not a JSON record (a statement is JSON lines written by \`ledger audit --out statement.jsonl\`)`);
     }
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) return fail('not a JSON record');
     const { hash, ...body } = record;
+    // The end record's HMAC signs the chain head, so it sits outside the chain.
+    const hmac = body.kind === 'end' ? body.hmac : undefined;
+    if (body.kind === 'end') delete body.hmac;
     if (body.prev !== prev) return fail(`does not follow the previous line (a line before it was edited, dropped or moved)`);
     if (chainHash(prev, body) !== hash) return fail('its content does not match its hash (the line was edited)');
     prev = hash as string;
     if (fileLine === 1) {
       if (body.kind !== 'header' || body.format !== STATEMENT_FORMAT) return fail(`not a ${STATEMENT_FORMAT} file: the header record is missing`);
+      if (!isCount(body.version) || body.version < 1 || body.version > STATEMENT_VERSION) return fail(`statement version ${String(body.version)} is not one this CLI reads (1 to ${STATEMENT_VERSION})`);
+      version = body.version;
+      team = typeof body.team === 'string' ? body.team : null;
       continue;
     }
     if (body.kind === 'line') {
       seq += 1;
       if (body.seq !== seq) return fail(`line ${String(body.seq)} found where line ${seq} belongs`);
+      const problem = checkLine(body.line, team, teams, lastPosition);
+      if (problem) return fail(`statement line ${seq}: ${problem}`);
+      lastPosition = (body.line as { position: number }).position;
     } else if (body.kind === 'end') {
       if (body.lines !== seq) return fail(`the end record counts ${String(body.lines)} lines but ${seq} precede it`);
+      if (version >= 2) {
+        const problem = checkTotals(body.teams, teams);
+        if (problem) return fail(`the end record disagrees with the lines: ${problem}`);
+      }
+      if (options.key !== undefined) {
+        if (typeof hmac !== 'string') return fail('the end record is not signed, but a key was given: the statement was not exported with this key, or its signature was removed');
+        const expected = Buffer.from(statementHmac(options.key, prev), 'hex');
+        const given = Buffer.from(hmac, 'hex');
+        if (given.length !== expected.length || !timingSafeEqual(given, expected)) return fail('the end record HMAC does not match this key: the statement was rewritten, or signed with another key');
+        signature = 'valid';
+      } else {
+        signature = hmac === undefined ? 'unsigned' : 'not checked';
+      }
       ended = true;
     } else {
       return fail(`unknown record kind ${String(body.kind)}`);
     }
   }
-  if (fileLine === 0) return { ok: false, lines: 0, failedAt: null, problem: 'the file is empty', head: null };
-  if (!ended) return { ok: false, lines: seq, failedAt: fileLine, problem: 'the end record is missing (lines were dropped from the end)', head: null };
-  return { ok: true, lines: seq, failedAt: null, problem: null, head: prev };
+  if (fileLine === 0) return fail('the file is empty', null);
+  if (!ended) return fail('the end record is missing (lines were dropped from the end)');
+  if (options.head !== undefined && options.head.toLowerCase() !== prev) {
+    return fail(`the chain head ${prev} is not the recorded head ${options.head}: the statement was rewritten (or it is another statement)`);
+  }
+  return { ok: true, lines: seq, failedAt: null, problem: null, head: prev, teams: teams.size, headCheck: options.head === undefined ? 'not pinned' : 'matched', signature };
+}
+
+/** The arithmetic of one statement line against the team's previous line; advances the team's run. */
+function checkLine(value: unknown, team: string | null, teams: Map<string, TeamRun>, lastPosition: number): string | null {
+  const line = value as Record<string, unknown> | null;
+  if (typeof line !== 'object' || line === null) return 'no statement line in the record';
+  const { teamId, revision, position, type, change, balances } = line;
+  if (typeof teamId !== 'string' || !isCount(revision) || !isCount(position) || typeof type !== 'string' || !isBalances(change) || !isBalances(balances)) {
+    return 'the line lacks teamId, revision, position, type, change or balances';
+  }
+  const where = `team ${teamId} revision ${revision} (${type})`;
+  if (team !== null && teamId !== team) return `${where}: the statement is of team ${team} only`;
+  if (position <= lastPosition) return `${where}: log position ${position} does not follow ${lastPosition} (lines out of log order)`;
+  if (!isLedgerEventType(type)) return `${where}: unknown event type`;
+  const run = teams.get(teamId) ?? { lines: 0, revision: -1, balances: { maps: 0, adhoc: 0, reserved: 0 } };
+  if (revision !== run.revision + 1) return `${where}: follows revision ${run.revision} of the team (a line of the team was dropped, added or moved)`;
+  const rule = changeRuleBroken(type, change);
+  if (rule) return `${where}: change ${fmt(change)} is impossible: ${rule}`;
+  for (const figure of FIGURES) {
+    const expected = run.balances[figure] + change[figure];
+    if (balances[figure] !== expected) {
+      return `${where}: ${figure} balance ${balances[figure]} is not the previous ${run.balances[figure]} plus the change ${change[figure]} (= ${expected})`;
+    }
+    if (balances[figure] < 0) return `${where}: ${figure} balance ${balances[figure]} is negative`;
+  }
+  teams.set(teamId, { lines: run.lines + 1, revision, balances });
+  return null;
+}
+
+/** The end record's per-team totals against the lines' own. */
+function checkTotals(value: unknown, teams: Map<string, TeamRun>): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it has no per-team totals';
+  const totals = new Map(Object.entries(value as Record<string, StatementTeamTotal>));
+  for (const [teamId, run] of teams) {
+    const total = totals.get(teamId);
+    if (!total) return `team ${teamId} has ${run.lines} lines but no totals`;
+    if (total.lines !== run.lines || total.revision !== run.revision) {
+      return `team ${teamId}: it counts ${String(total.lines)} lines to revision ${String(total.revision)}, the lines ${run.lines} to revision ${run.revision} (lines were dropped or added)`;
+    }
+    if (!isBalances(total.balances) || FIGURES.some((f) => total.balances[f] !== run.balances[f])) {
+      return `team ${teamId}: it closes at ${isBalances(total.balances) ? fmt(total.balances) : 'no balances'}, the lines at ${fmt(run.balances)}`;
+    }
+  }
+  for (const teamId of totals.keys()) if (!teams.has(teamId)) return `team ${teamId} has totals but no lines`;
+  return null;
 }

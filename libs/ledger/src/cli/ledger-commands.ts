@@ -1,10 +1,31 @@
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
+import type { CreditBalances, StatementLine, StatementPage } from '@analyst/contracts';
 import type { ReadStore } from '@analyst/platform';
-import { auditLedger, type AuditReport } from '../audit/ledger-audit';
+import { auditLedger, type AuditReport, type ServedLedger } from '../audit/ledger-audit';
 import { openEventLog } from '../audit/open-event-log';
-import { StatementWriter } from '../audit/statement-export';
+import { checkStatementKey, STATEMENT_KEY_ENV, StatementWriter } from '../audit/statement-export';
 import { verifyStatement } from '../audit/verify-statement';
+import { STATEMENT_MAX_LIMIT } from '../queries/read-statement';
+
+/**
+ * The admin API client the CLI runs with (`adminCall` of the gateway CLI): passed in by the entry
+ * point because the gateway library depends on this one, not the other way round. It throws on a
+ * non-2xx answer with the HTTP `status` and the envelope's `code` on the error.
+ */
+export type AdminCaller = <T = unknown>(
+  connection: { url: string; token?: string },
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  body?: unknown,
+  options?: { headers?: Record<string, string> },
+) => Promise<T>;
+
+export interface LedgerCliDeps {
+  admin: AdminCaller;
+}
+
+const DEFAULT_URL = 'http://127.0.0.1:8080';
 
 interface AuditFlags {
   team?: string;
@@ -12,11 +33,24 @@ interface AuditFlags {
   dataDir?: string;
   eventstoreUrl?: string;
   mongoUrl?: string;
+  mongoDb?: string;
+  against?: string;
+  adminToken?: string;
+  key?: string;
+}
+
+/** A usage error of this CLI; `--json` reports its code. */
+function invalidArgument(message: string): Error {
+  return Object.assign(new Error(message), { code: 'invalid_argument' });
 }
 
 function table(rows: (string | number)[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r) => r.map((c, i) => (typeof c === 'number' ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ')).join('\n');
+  return rows.map((r) => r.map((c, i) => (typeof c === 'number' ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+function fmt(b: CreditBalances): string {
+  return `maps ${b.maps} / adhoc ${b.adhoc} / reserved ${b.reserved}`;
 }
 
 export function printAuditReport(report: AuditReport, log: (line: string) => void = console.log): void {
@@ -34,33 +68,106 @@ export function printAuditReport(report: AuditReport, log: (line: string) => voi
   }
   log(table(rows));
   log('(reserved row: reserved, released by settles, -, released by refunds, open reservations, balance)');
+  if (report.servedBy) {
+    log('');
+    log(`served by ${report.servedBy} (the line of the last replayed event in GET /admin/v1/teams/{id}/ledger):`);
+    const served: (string | number)[][] = [['team', 'revision', 'maps', 'adhoc', 'reserved', 'served maps', 'served adhoc', 'served reserved', 'newer lines', 'ok']];
+    for (const c of report.served) {
+      served.push([c.teamId, c.revision, c.recomputed.maps, c.recomputed.adhoc, c.recomputed.reserved, c.served?.maps ?? '-', c.served?.adhoc ?? '-', c.served?.reserved ?? '-', c.newerLines, c.ok ? 'yes' : 'NO']);
+    }
+    log(table(served));
+  }
   log(`${report.ledgerEvents} ledger events of ${report.events} in the log, ${report.teams.length} teams, ${report.seconds.toFixed(2)} s`);
   if (report.violations.length === 0) {
-    log('audit passed: every invariant holds and the read models match the log');
+    log(`audit passed: every invariant holds and the read models${report.servedBy ? ' and the served balances' : ''} match the log`);
     return;
   }
   log(`audit FAILED: ${report.violations.length} problem(s)`);
   for (const v of report.violations) {
     const where = v.eventId ? ` event ${v.eventId} (${v.type}, position ${v.position}, revision ${v.revision})` : '';
-    log(`  team ${v.teamId}${where}: ${v.message}`);
+    // A message about the team as a whole already names it.
+    log(!v.eventId && v.message.startsWith(`team ${v.teamId} `) ? `  ${v.message}` : `  team ${v.teamId}${where}: ${v.message}`);
   }
 }
 
-/** `analyst ledger audit|verify`: finance's replay of the ledger and the statement check. */
-export function registerLedgerCommands(program: Command): void {
-  const ledger = program.command('ledger').description('credit ledger: audit replay and statement verification');
+/** `--against`: the served statement through the admin API, a 404 `team_not_found` as null. */
+function servedLedger(admin: AdminCaller, url: string, token: string | undefined): ServedLedger {
+  return {
+    describe: url,
+    async statementPage(teamId: string, cursor: string | null): Promise<StatementPage | null> {
+      const query = `limit=${STATEMENT_MAX_LIMIT}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      try {
+        return await admin<StatementPage>({ url, token }, 'GET', `/admin/v1/teams/${encodeURIComponent(teamId)}/ledger?${query}`);
+      } catch (error) {
+        const { status, code } = error as { status?: unknown; code?: unknown };
+        if (status === 404 && code === 'team_not_found') return null;
+        throw error;
+      }
+    },
+  };
+}
+
+function statementKey(flag: string | undefined): string | undefined {
+  const key = flag ?? (process.env[STATEMENT_KEY_ENV] || undefined);
+  if (key !== undefined) {
+    try {
+      checkStatementKey(key);
+    } catch (error) {
+      throw invalidArgument(`--key / ${STATEMENT_KEY_ENV}: ${(error as Error).message}`);
+    }
+  }
+  return key;
+}
+
+function positiveInt(text: string, flag: string, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^[1-9]\d*$/.test(text) || Number(text) > max) throw invalidArgument(`${flag} must be a whole number from 1 to ${max}`);
+  return Number(text);
+}
+
+/** Adds `--url` and `--token` to a leaf command, as the `teams` and `keys` commands have them. */
+function connected(command: Command): Command {
+  return command.option('--url <url>', 'base URL of the Analyst server', DEFAULT_URL).option('--token <token>', 'admin token (default $ANALYST_ADMIN_TOKEN)');
+}
+
+function connectionOf(command: Command): { url: string; token?: string; json: boolean } {
+  const flags = command.optsWithGlobals<{ url: string; token?: string; json?: boolean }>();
+  return { url: flags.url, token: flags.token ?? process.env.ANALYST_ADMIN_TOKEN, json: Boolean(flags.json) };
+}
+
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function changeText(change: CreditBalances): string {
+  const parts = (['maps', 'adhoc', 'reserved'] as const).filter((f) => change[f] !== 0).map((f) => `${f} ${signed(change[f])}`);
+  return parts.length ? parts.join(' ') : '-';
+}
+
+/**
+ * `analyst ledger audit|verify|lines` and `analyst credits grant`: finance's replay of the ledger,
+ * the statement check, and a team's credits over the admin API.
+ */
+export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): void {
+  const ledger = program.command('ledger').description('credit ledger: audit replay, statement verification, a team\'s statement lines');
 
   ledger
     .command('audit')
     .description('replay every ledger stream from the first event, recompute balances, check invariants, compare with the read models')
-    .option('--team <teamId>', 'audit one team only')
-    .option('--out <file>', 'export the hash-chained statement (.jsonl, or .csv for a spreadsheet view)')
+    .option('--team <teamId>', 'audit one team only (fails when the log has no ledger event of it)')
+    .option('--out <file>', 'export the hash-chained statement (.jsonl to verify later, or .csv for a spreadsheet view that cannot be verified)')
+    .option('--key <key>', `sign the statement's end record with HMAC-SHA256 under this key (default $${STATEMENT_KEY_ENV})`)
     .option('--data-dir <dir>', 'standalone data directory (default ANALYST_DATA_DIR or ./data)')
     .option('--eventstore-url <url>', 'EventStoreDB connection string (default EVENTSTORE_URL)')
     .option('--mongo-url <url>', 'also compare with the live MongoDB read models (default MONGO_URL when ANALYST_MODE=distributed)')
     .option('--mongo-db <name>', 'database of those read models (default MONGO_DB or analyst)')
-    .action(async (flags: AuditFlags & { mongoDb?: string }) => {
+    .option('--against <url>', 'also compare with the balances a running server serves (its admin API, e.g. http://127.0.0.1:8080)')
+    .option('--admin-token <token>', 'admin token for --against (default $ANALYST_ADMIN_TOKEN)')
+    .action(async (flags: AuditFlags) => {
       const json = Boolean(program.opts().json);
+      const key = statementKey(flags.key);
+      if (key !== undefined && flags.out?.toLowerCase().endsWith('.csv')) throw invalidArgument('--key signs the end record of a .jsonl statement; a .csv export has none');
+      const adminToken = flags.adminToken ?? process.env.ANALYST_ADMIN_TOKEN;
+      if (flags.against && !adminToken) throw invalidArgument('--against needs the admin token: pass --admin-token or set ANALYST_ADMIN_TOKEN');
       const { store, describe } = await openEventLog({
         dataDir: flags.dataDir ?? process.env.ANALYST_DATA_DIR,
         eventStoreUrl: flags.eventstoreUrl ?? process.env.EVENTSTORE_URL,
@@ -74,25 +181,41 @@ export function registerLedgerCommands(program: Command): void {
           live = await MongoReadStore.connect(mongoUrl, flags.mongoDb ?? process.env.MONGO_DB ?? 'analyst');
         }
         const head = await store.headPosition();
-        const writer = flags.out ? new StatementWriter(flags.out, { generatedAt: new Date().toISOString(), team: flags.team ?? null, headPosition: head }) : undefined;
+        const writer = flags.out ? new StatementWriter(flags.out, { generatedAt: new Date().toISOString(), team: flags.team ?? null, headPosition: head }, { key }) : undefined;
         const bar = process.stdout.isTTY && !json ? new SingleBar({ format: 'replaying {bar} {percentage}% | {value}/{total} positions | {eta_formatted}' }, Presets.shades_classic) : null;
         bar?.start(Math.max(head, 0), 0);
         const report = await auditLedger(store, {
           team: flags.team,
           statement: writer,
           liveReadModels: live,
+          served: flags.against ? servedLedger(deps.admin, flags.against, adminToken) : undefined,
           onProgress: (position) => bar?.update(position),
         });
         bar?.update(Math.max(head, 0));
         bar?.stop();
         const exported = writer ? await writer.close() : null;
+        const csv = Boolean(flags.out?.toLowerCase().endsWith('.csv'));
         if (json) {
-          console.log(JSON.stringify({ source: describe, ...report, statement: exported && { path: flags.out, ...exported } }, null, 2));
+          console.log(JSON.stringify({ source: describe, ...report, statement: exported && { path: flags.out, format: csv ? 'csv' : 'jsonl', ...exported } }, null, 2));
         } else {
           console.log(`event log: ${describe}`);
-          if (!live) console.log('read models: rebuilt from the log through the ledger projectors (standalone keeps them in the server\'s memory)');
+          if (!live) {
+            console.log(
+              `read models: rebuilt from the log through the ledger projectors (standalone keeps them in the server's memory)${report.servedBy ? `; served balances read from ${report.servedBy}` : '; pass --against <url> to compare with a running server'}`,
+            );
+          }
           printAuditReport(report);
-          if (exported) console.log(`statement: ${exported.lines} lines written to ${flags.out} (chain head ${exported.head})`);
+          if (exported && csv) {
+            console.log(`statement: ${exported.lines} lines written to ${flags.out} (a spreadsheet view: it carries the line hashes but not the chain's header and end records, so \`ledger verify\` cannot check it; export .jsonl for a verifiable statement)`);
+          } else if (exported) {
+            console.log(`statement: ${exported.lines} lines written to ${flags.out}${exported.signed ? ', end record signed with HMAC-SHA256' : ''}`);
+            console.log('');
+            console.log(`  chain head: ${exported.head}`);
+            console.log('');
+            console.log('  Record this chain head where whoever holds the statement cannot change it (the audit ticket, the finance system).');
+            console.log('  The chain and the arithmetic alone cannot tell a statement rewritten with a recomputed chain from this one;');
+            console.log(`  \`analyst ledger verify ${flags.out} --head ${exported.head}\` can${exported.signed ? ', as can `--key` with the signing key' : ''}.`);
+          }
         }
         if (!report.ok) process.exitCode = 1;
       } finally {
@@ -103,13 +226,80 @@ export function registerLedgerCommands(program: Command): void {
 
   ledger
     .command('verify')
-    .description('check the hash chain of an exported statement (.jsonl): any edited, dropped or reordered line fails')
-    .argument('<file>', 'statement written by `ledger audit --out`')
-    .action(async (file: string) => {
-      const result = await verifyStatement(file);
+    .description('check an exported .jsonl statement: hash chain, per-line arithmetic, end totals; with --head or --key also a rewritten statement fails')
+    .argument('<file>', 'statement written by `ledger audit --out statement.jsonl`')
+    .option('--head <hash>', 'the chain head `ledger audit` printed: fail when the statement ends in another')
+    .option('--key <key>', `the key the end record was signed with (default $${STATEMENT_KEY_ENV}): fail when unsigned or signed otherwise`)
+    .action(async (file: string, flags: { head?: string; key?: string }) => {
+      if (flags.head !== undefined && !/^[0-9a-fA-F]{64}$/.test(flags.head)) throw invalidArgument('--head must be the 64-hex-digit chain head `ledger audit` printed');
+      const result = await verifyStatement(file, { head: flags.head, key: statementKey(flags.key) });
       if (program.opts().json) console.log(JSON.stringify(result, null, 2));
-      else if (result.ok) console.log(`statement verified: ${result.lines} lines, chain head ${result.head}`);
-      else console.log(`statement FAILED verification at line ${result.failedAt ?? '-'}: ${result.problem}`);
+      else if (result.ok) {
+        const checks = [result.headCheck === 'matched' ? 'chain head matches --head' : null, result.signature === 'valid' ? 'end record HMAC valid' : null].filter(Boolean);
+        console.log(`statement verified: ${result.lines} lines of ${result.teams} team(s), chain head ${result.head}${checks.length ? ` (${checks.join(', ')})` : ''}`);
+        if (result.headCheck === 'not pinned' && result.signature !== 'valid') {
+          console.log(
+            `note: the chain and the arithmetic hold, but a statement rewritten whole with a recomputed chain passes these too; pass --head <the head recorded at audit time>${result.signature === 'not checked' ? ' or --key (the statement is signed)' : ''} to rule that out`,
+          );
+        }
+      } else console.log(`statement FAILED verification at line ${result.failedAt ?? '-'}: ${result.problem}`);
       if (!result.ok) process.exitCode = 1;
+    });
+
+  connected(ledger.command('lines <teamId>'))
+    .description("a team's statement lines, oldest first, as the server serves them (GET /admin/v1/teams/{id}/ledger)")
+    .option('--limit <n>', 'how many lines (pages of up to 1000 are fetched as needed)', '100')
+    .option('--cursor <cursor>', 'continue where an earlier listing stopped (its nextCursor)')
+    .action(async (teamId: string, flags: { limit: string; cursor?: string }, command: Command) => {
+      const connection = connectionOf(command);
+      const limit = positiveInt(flags.limit, '--limit');
+      const data: StatementLine[] = [];
+      let cursor: string | null = flags.cursor ?? null;
+      do {
+        const query = `limit=${Math.min(STATEMENT_MAX_LIMIT, limit - data.length)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const page = await deps.admin<StatementPage>(connection, 'GET', `/admin/v1/teams/${encodeURIComponent(teamId)}/ledger?${query}`);
+        data.push(...page.data);
+        cursor = page.meta.hasMore ? page.meta.nextCursor : null;
+      } while (cursor && data.length < limit);
+      const body: StatementPage = { data, meta: { nextCursor: cursor, hasMore: cursor !== null } };
+      if (connection.json) {
+        console.log(JSON.stringify(body, null, 2));
+        return;
+      }
+      if (data.length === 0) {
+        console.log(`team ${teamId}: no statement lines${flags.cursor ? ' after that cursor' : ''}`);
+        return;
+      }
+      const rows: (string | number)[][] = [['revision', 'occurredAt', 'type', 'change', 'maps', 'adhoc', 'reserved', 'note']];
+      for (const l of data) rows.push([l.revision, l.occurredAt, l.type, changeText(l.change), l.balances.maps, l.balances.adhoc, l.balances.reserved, l.note]);
+      console.log(table(rows));
+      console.log(cursor ? `${data.length} lines; more with --cursor ${cursor}` : `${data.length} lines, to the end of the statement`);
+    });
+
+  const credits = program.command('credits').description("a team's credits (admin API)");
+  connected(credits.command('grant <teamId>'))
+    .description('grant MAP or Ad Hoc credits (POST /admin/v1/teams/{id}/credits)')
+    .requiredOption('--pool <pool>', 'map (this month\'s MAPs, expire at month end) or adhoc (never expire)')
+    .requiredOption('--amount <n>', 'whole number of credits, 1 to 1000000000')
+    .option('--reason <text>', 'why, shown on the statement (1 to 500 characters)', 'granted with the analyst CLI')
+    .option('--idempotency-key <key>', 'a grant retried with the same key is applied once')
+    .action(async (teamId: string, flags: { pool: string; amount: string; reason: string; idempotencyKey?: string }, command: Command) => {
+      if (flags.pool !== 'map' && flags.pool !== 'adhoc') throw invalidArgument('--pool must be map or adhoc');
+      const amount = positiveInt(flags.amount, '--amount', 1_000_000_000);
+      const connection = connectionOf(command);
+      type Granted = { data: { teamId: string; pool: 'map' | 'adhoc'; amount: number; balances: CreditBalances } };
+      const body = await deps.admin<Granted>(
+        connection,
+        'POST',
+        `/admin/v1/teams/${encodeURIComponent(teamId)}/credits`,
+        { pool: flags.pool, amount, reason: flags.reason },
+        flags.idempotencyKey ? { headers: { 'idempotency-key': flags.idempotencyKey } } : undefined,
+      );
+      if (connection.json) console.log(JSON.stringify(body, null, 2));
+      else {
+        const { data } = body;
+        console.log(`granted ${data.amount} ${data.pool === 'map' ? 'MAP' : 'Ad Hoc'} credits to team ${data.teamId}${flags.idempotencyKey ? ` (idempotency key ${flags.idempotencyKey})` : ''}`);
+        console.log(`balances: ${fmt(data.balances)}`);
+      }
     });
 }
