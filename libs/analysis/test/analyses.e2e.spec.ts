@@ -1,3 +1,4 @@
+import { EVENT_STORE, type EventStore } from '@analyst/platform';
 import { analysisTest, type SeedComment } from './analysis-fixture';
 
 const day = (d: number) => `2026-03-0${d}T10:00:00.000Z`;
@@ -248,6 +249,12 @@ describe('POST /analyses and reads (issue 7)', () => {
     const insight = await f.get(`/insights?snapshot_id=${saved.body.data.id}`, key);
     expect(insight.body.data).toMatchObject({ name: 'Q1', insights: { score: 7 } });
     expect((await f.get('/insights', key)).status).toBe(400);
+    // An unknown team is 404 and writes nothing (the log's head does not move).
+    const events = f.t.app.get<EventStore>(EVENT_STORE);
+    const head = await events.headPosition();
+    const ghost = await f.t.admin('POST', '/admin/v1/teams/tm_nope/saved-analyses', { name: 'ghost' });
+    expect([ghost.status, ghost.body.error.code]).toEqual([404, 'team_not_found']);
+    expect(await events.headPosition()).toBe(head);
   });
 });
 

@@ -4,6 +4,7 @@ import { ApiError } from '@analyst/contracts';
 import { AdminTokenGuard, CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, type Clock, type IdGenerator } from '@analyst/platform';
 import { AnalysisService } from '../analyses/analysis.service';
 import { analysisSummary } from '../analyses/analysis-view';
+import { CommentIndexService } from '../index/comment-index.service';
 import type { AnalysisSavedInApp } from '../analyses/analyses.projector';
 
 const text = (v: unknown, name: string, max = 20_000): string => {
@@ -21,6 +22,7 @@ const text = (v: unknown, name: string, max = 20_000): string => {
 export class AdminReportsController {
   constructor(
     private readonly analyses: AnalysisService,
+    private readonly indexes: CommentIndexService,
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionService,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -43,6 +45,8 @@ export class AdminReportsController {
   @Post('saved-analyses')
   @HttpCode(201)
   async save(@Param('teamId') teamId: string, @Body() body: Record<string, unknown>) {
+    // Like every other admin route: an unknown team is 404, and nothing is written for it.
+    if (!(await this.indexes.current()).findTeam(teamId)) throw new ApiError(404, `team ${teamId} not found`, 'team_not_found');
     const savedId = this.ids.next('sa_');
     const emails = Array.isArray(body?.inviteEmails) ? body.inviteEmails.filter((e): e is string => typeof e === 'string') : [];
     const event: AnalysisSavedInApp = {
