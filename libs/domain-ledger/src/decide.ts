@@ -1,5 +1,6 @@
 import { CREDIT_POOLS, type CreditPool, type CreditSource, type LedgerEvent } from '@analyst/contracts';
 import type { LedgerCommand } from './ledger-commands';
+import { commandFingerprint } from './fingerprint';
 import { LedgerError } from './ledger-errors';
 import { evolve, type LedgerAnswer, type LedgerState } from './ledger-state';
 import { mapsResetCommandId, monthOf } from './month';
@@ -97,6 +98,25 @@ export function fund(
   return { fundedUnits, amount, fromMaps, fromAdhoc: amount - fromMaps };
 }
 
+/**
+ * The MAPs a team is entitled to hold this month with `allotment` in force and `used` MAPs used:
+ * what it would have had if that allotment had applied since the month began, never below zero.
+ * That is the allotment plus the MAPs granted this month (`CreditsGranted`, pool `map`), less the
+ * MAPs used this month (consumed by settles or held by this month's open reservations).
+ */
+export function mapsEntitled(state: Pick<LedgerState, 'mapsGranted'>, allotment: number, used: number): number {
+  return Math.max(0, allotment + state.mapsGranted - used);
+}
+
+/**
+ * MAPs a team has this month once its allotment becomes `allotment` mid-month (`mapsEntitled` with
+ * this month's usage). MAPs already spent are never handed back by a downgrade followed by an
+ * upgrade: growth 500 with 465 used → starter 100 leaves 0 (−35) → growth 500 gives 35 (+35).
+ */
+export function mapsAfterAllotmentChange(state: Pick<LedgerState, 'mapsGranted' | 'mapsUsed'>, allotment: number): number {
+  return mapsEntitled(state, allotment, state.mapsUsed);
+}
+
 function decideInMonth(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>, state: LedgerState, month: string): LedgerEvent[] {
   switch (command.type) {
     case 'GrantCredits': {
@@ -105,8 +125,7 @@ function decideInMonth(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>, s
     }
     case 'SetMapAllotment': {
       const { commandId, allotment } = command.data;
-      // A mid-month change moves this month's MAPs by the difference, but never below zero.
-      const adjustment = Math.max(allotment - state.allotment, -state.maps);
+      const adjustment = mapsAfterAllotmentChange(state, allotment) - state.maps;
       return [{ type: 'MapAllotmentSet', data: { commandId, month, allotment, previous: state.allotment, adjustment } }];
     }
     case 'ReserveCredits': {
@@ -161,10 +180,14 @@ function decideInMonth(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>, s
         chargedAdhoc = charged - chargedMaps;
       }
       const backToMaps = reservation.fromMaps - chargedMaps;
-      // MAPs reserved in a month that has ended cannot come back: they expire instead.
+      // MAPs reserved in a month that has ended cannot come back: they expire instead. MAPs of this
+      // month come back up to what the allotment in force allows once they are no longer used; the
+      // rest expires too. That only bites after a downgrade below the month's usage (the pool was
+      // cut to 0 while these MAPs were held); otherwise the pool is exactly at its entitlement.
       const stale = reservation.month !== month;
-      const returned = { maps: stale ? 0 : backToMaps, adhoc: reservation.fromAdhoc - chargedAdhoc };
-      const expiredOnReturn = stale ? backToMaps : 0;
+      const returnedMaps = stale ? 0 : Math.max(0, Math.min(backToMaps, mapsEntitled(state, state.allotment, state.mapsUsed - backToMaps) - state.maps));
+      const returned = { maps: returnedMaps, adhoc: reservation.fromAdhoc - chargedAdhoc };
+      const expiredOnReturn = backToMaps - returnedMaps;
       if (command.type === 'SettleCredits') {
         return [
           {
@@ -192,15 +215,25 @@ function decideInMonth(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>, s
 
 /**
  * Pure: the events a command adds to a team's ledger, or a LedgerError. A command id already in
- * the stream yields no events (the caller reads the first answer from the state).
+ * the stream with the same content yields no events (the caller reads the first answer from the
+ * state); with other content it is `idempotency_key_reused`, with another kind `command_id_conflict`.
  */
 export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[] {
   validate(command);
   if (command.type === 'ResetMaps') return rollover(state, effectiveMonth(state, command.data.at));
   const previous = state.answers.get(command.data.commandId);
   if (previous) {
-    if (previous.kind === KIND_OF[command.type]) return [];
-    throw new LedgerError('command_id_conflict', `command id ${command.data.commandId} was already used for a ${previous.kind}`);
+    if (previous.kind !== KIND_OF[command.type]) {
+      throw new LedgerError('command_id_conflict', `command id ${command.data.commandId} was already used for a ${previous.kind}`);
+    }
+    const fingerprint = commandFingerprint(command);
+    if (previous.fingerprint === fingerprint) return [];
+    throw new LedgerError(
+      'idempotency_key_reused',
+      `command id ${command.data.commandId} was already used for a ${previous.kind} with different content ` +
+        `(first ${previous.fingerprint}, now ${fingerprint}); nothing was applied. A repeated id (Idempotency-Key) ` +
+        `must repeat the same request; use a new one for a new request.`,
+    );
   }
   const month = effectiveMonth(state, command.data.at);
   const reset = rollover(state, month);

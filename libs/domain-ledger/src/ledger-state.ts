@@ -7,6 +7,7 @@ import type {
   ReserveResult,
   SettleResult,
 } from '@analyst/contracts';
+import { eventFingerprint } from './fingerprint';
 import { PersistentMap } from './persistent-map';
 
 export type ReservationStatus = 'open' | 'settled' | 'refunded';
@@ -23,14 +24,18 @@ export interface Reservation {
   status: ReservationStatus;
 }
 
-/** The first answer given to a command id; a repeated id gets it back. */
-export type LedgerAnswer =
+/**
+ * The first answer given to a command id; a repeated id gets it back. `fingerprint` is the content
+ * of the command that earned it (`commandFingerprint`), so the same id with other content is refused.
+ */
+export type LedgerAnswer = (
   | { kind: 'grant'; result: GrantResult }
   | { kind: 'reserve'; result: ReserveResult }
   | { kind: 'settle'; result: SettleResult }
   | { kind: 'refund'; result: RefundResult }
   | { kind: 'allotment'; result: { allotment: number; adjustment: number } }
-  | { kind: 'reset'; result: { month: string; expired: number; granted: number } };
+  | { kind: 'reset'; result: { month: string; expired: number; granted: number } }
+) & { fingerprint: string };
 
 export interface LedgerState {
   /** MAP month the balances belong to; null before the first event. */
@@ -39,6 +44,17 @@ export interface LedgerState {
   maps: number;
   adhoc: number;
   reserved: number;
+  /**
+   * MAPs granted this month by `CreditsGranted` (pool `map`), on top of the allotment. Zeroed by
+   * `MapsReset`. With `mapsUsed`, what a mid-month allotment change needs.
+   */
+  mapsGranted: number;
+  /**
+   * MAPs used this month: drawn by this month's reservations and consumed by a settle or still
+   * held; MAPs a settle or refund releases (returned, or expired on return) stop counting. Zeroed
+   * by `MapsReset`; an earlier month's reservation never counts.
+   */
+  mapsUsed: number;
   reservations: PersistentMap<string, Reservation>;
   answers: PersistentMap<string, LedgerAnswer>;
 }
@@ -50,6 +66,8 @@ export function initialLedgerState(): LedgerState {
     maps: 0,
     adhoc: 0,
     reserved: 0,
+    mapsGranted: 0,
+    mapsUsed: 0,
     reservations: PersistentMap.empty(),
     answers: PersistentMap.empty(),
   };
@@ -102,6 +120,15 @@ function resolve(state: LedgerState, reservationId: string, status: ReservationS
   return reservation ? state.reservations.set(reservationId, { ...reservation, status }) : state.reservations;
 }
 
+/**
+ * MAPs a settle or refund stops using this month: the MAPs it released (returned or expired on
+ * return), when the reservation drew them this month. An earlier month's reservation never counted.
+ */
+function releasedThisMonth(state: LedgerState, reservationId: string, releasedMaps: number): number {
+  const reservation = state.reservations.get(reservationId);
+  return reservation !== undefined && reservation.month === state.month ? releasedMaps : 0;
+}
+
 export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
   const change = balanceChange(event);
   const next: LedgerState = {
@@ -110,12 +137,23 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
     adhoc: state.adhoc + change.adhoc,
     reserved: state.reserved + change.reserved,
   };
+  const fingerprint = eventFingerprint(event);
   switch (event.type) {
     case 'CreditsGranted':
-      return { ...next, answers: state.answers.set(event.data.commandId, { kind: 'grant', result: { pool: event.data.pool, amount: event.data.amount } }) };
+      return {
+        ...next,
+        mapsGranted: event.data.pool === 'map' ? state.mapsGranted + event.data.amount : state.mapsGranted,
+        answers: state.answers.set(event.data.commandId, { kind: 'grant', result: { pool: event.data.pool, amount: event.data.amount }, fingerprint }),
+      };
     case 'MapsReset': {
       const { month, expired, granted } = event.data;
-      return { ...next, month, answers: state.answers.set(event.data.commandId, { kind: 'reset', result: { month, expired, granted } }) };
+      return {
+        ...next,
+        month,
+        mapsGranted: 0,
+        mapsUsed: 0,
+        answers: state.answers.set(event.data.commandId, { kind: 'reset', result: { month, expired, granted }, fingerprint }),
+      };
     }
     case 'MapAllotmentSet': {
       const { allotment, adjustment } = event.data;
@@ -123,7 +161,7 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
         ...next,
         month: state.month ?? event.data.month,
         allotment,
-        answers: state.answers.set(event.data.commandId, { kind: 'allotment', result: { allotment, adjustment } }),
+        answers: state.answers.set(event.data.commandId, { kind: 'allotment', result: { allotment, adjustment }, fingerprint }),
       };
     }
     case 'CreditsReserved': {
@@ -131,6 +169,8 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
       const result: ReserveResult = { reservationId: d.reservationId, fundedUnits: d.fundedUnits, amount: d.amount, fromMaps: d.fromMaps, fromAdhoc: d.fromAdhoc };
       return {
         ...next,
+        // The decider resets before reserving, so a reservation always draws on the stream's month.
+        mapsUsed: d.month === next.month ? state.mapsUsed + d.fromMaps : state.mapsUsed,
         reservations: state.reservations.set(d.reservationId, {
           reservationId: d.reservationId,
           month: d.month,
@@ -142,27 +182,29 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
           fromAdhoc: d.fromAdhoc,
           status: 'open',
         }),
-        answers: state.answers.set(d.commandId, { kind: 'reserve', result }),
+        answers: state.answers.set(d.commandId, { kind: 'reserve', result, fingerprint }),
       };
     }
     case 'CreditsReservationRejected': {
       const result: ReserveResult = { reservationId: event.data.reservationId, fundedUnits: 0, amount: 0, fromMaps: 0, fromAdhoc: 0 };
-      return { ...next, answers: state.answers.set(event.data.commandId, { kind: 'reserve', result }) };
+      return { ...next, answers: state.answers.set(event.data.commandId, { kind: 'reserve', result, fingerprint }) };
     }
     case 'CreditsSettled': {
       const { commandId, reservationId, consumedUnits, charged, returned, expiredOnReturn } = event.data;
       return {
         ...next,
+        mapsUsed: state.mapsUsed - releasedThisMonth(state, reservationId, returned.maps + expiredOnReturn),
         reservations: resolve(state, reservationId, 'settled'),
-        answers: state.answers.set(commandId, { kind: 'settle', result: { reservationId, consumedUnits, charged, returned, expiredOnReturn } }),
+        answers: state.answers.set(commandId, { kind: 'settle', result: { reservationId, consumedUnits, charged, returned, expiredOnReturn }, fingerprint }),
       };
     }
     case 'CreditsRefunded': {
       const { commandId, reservationId, returned, expiredOnReturn } = event.data;
       return {
         ...next,
+        mapsUsed: state.mapsUsed - releasedThisMonth(state, reservationId, returned.maps + expiredOnReturn),
         reservations: resolve(state, reservationId, 'refunded'),
-        answers: state.answers.set(commandId, { kind: 'refund', result: { reservationId, returned, expiredOnReturn } }),
+        answers: state.answers.set(commandId, { kind: 'refund', result: { reservationId, returned, expiredOnReturn }, fingerprint }),
       };
     }
     default: {

@@ -9,3 +9,10 @@ export function monthOf(at: string | Date): string {
 export function mapsResetCommandId(month: string): string {
   return `maps-reset-${month}`;
 }
+
+/** The first instant of the UTC month after the one `at` falls in: when the next MAP reset is due. */
+export function startOfNextMonth(at: string | Date): Date {
+  const date = typeof at === 'string' ? new Date(at) : at;
+  if (Number.isNaN(date.getTime())) throw new RangeError(`not a date: ${String(at)}`);
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
+}

@@ -209,6 +209,42 @@ describe('ledger properties (random interleavings across teams)', () => {
     );
   });
 
+  it('an allotment change and its undo never mint MAPs, and leave the month’s entitlement', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 120 }), fc.integer({ min: 0, max: 60 }), (steps, other) => {
+        const world = play(steps);
+        for (let t = 0; t < TEAMS.length; t++) {
+          const before = world.states[t];
+          if (before.month === null) continue;
+          const at = `${before.month}-28T12:00:00.000Z`;
+          let state = before;
+          for (const [commandId, allotment] of [['prop-away', other], ['prop-back', before.allotment]] as const) {
+            state = decide({ type: 'SetMapAllotment', data: { commandId, allotment, at } }, state).reduce(evolve, state);
+            expect(state.maps).toBe(Math.max(0, allotment + state.mapsGranted - state.mapsUsed));
+          }
+          expect(state.maps).toBeLessThanOrEqual(before.maps);
+          expect({ adhoc: state.adhoc, reserved: state.reserved }).toEqual({ adhoc: before.adhoc, reserved: before.reserved });
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a command id repeated with other content is refused and writes nothing', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 80 }), fc.nat(), (steps, pick) => {
+        const world = play(steps);
+        const answered = world.sent.filter((s) => s.answer !== null && s.command.type === 'GrantCredits');
+        fc.pre(answered.length > 0);
+        const earlier = answered[pick % answered.length];
+        const data = earlier.command.data as { commandId: string; amount: number };
+        const changed = { ...earlier.command, data: { ...earlier.command.data, amount: data.amount + 1 } } as LedgerCommand;
+        expect(() => decide(changed, world.states[earlier.team])).toThrow(expect.objectContaining({ code: 'idempotency_key_reused' }));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('the audit names the event when a history is tampered with', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 20, maxLength: 80 }), fc.nat(), (steps, pick) => {

@@ -1,8 +1,8 @@
 import { ApiError, type LedgerErrorCode, type LedgerErrorReply } from '@analyst/contracts';
-import { LedgerError } from '@analyst/domain-ledger';
+import { LedgerError, type LedgerRuleCode } from '@analyst/domain-ledger';
 
 /** The one place a ledger rule break becomes an HTTP status. */
-const STATUS: Record<LedgerErrorCode, number> = {
+const STATUS: Record<LedgerRuleCode, number> = {
   invalid_command: 400,
   reservation_not_found: 404,
   reservation_exists: 409,
@@ -10,6 +10,7 @@ const STATUS: Record<LedgerErrorCode, number> = {
   reservation_already_refunded: 409,
   settle_exceeds_reservation: 409,
   command_id_conflict: 409,
+  idempotency_key_reused: 409,
 };
 
 export function toApiError(error: unknown): unknown {
@@ -17,5 +18,6 @@ export function toApiError(error: unknown): unknown {
 }
 
 export function toErrorReply(error: LedgerError): LedgerErrorReply {
-  return { error: { code: error.code, message: error.message } };
+  // `idempotency_key_reused` is not in the shared LEDGER_ERROR_CODES yet; on the wire it is a string like the others.
+  return { error: { code: error.code as LedgerErrorCode, message: error.message } };
 }

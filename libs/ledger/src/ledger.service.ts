@@ -14,7 +14,7 @@ import type {
 import { LedgerError, type LedgerAnswer, type LedgerCommand, type LedgerState } from '@analyst/domain-ledger';
 import { CLOCK, EVENT_STORE, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type EventStore, type IdGenerator, type ReadStore } from '@analyst/platform';
 import { LedgerStreams, type LedgerOutcome } from './ledger-streams';
-import { readTeamCredits } from './queries/read-team-credits';
+import { readTeamCreditsAt } from './queries/read-team-credits';
 
 type AnswerOf<K extends LedgerAnswer['kind']> = Extract<LedgerAnswer, { kind: K }>['result'];
 
@@ -64,9 +64,12 @@ export class LedgerService {
     return outcome.events.length > 0;
   }
 
-  /** Balances from the read model, as `GET /team` shows them. */
+  /**
+   * Balances from the read model as of the clock's month, as `GET /team` shows them: a MAP reset
+   * that is due but not yet written is applied (see `readTeamCreditsAt`).
+   */
   async balances(teamId: string): Promise<CreditBalances> {
-    return readTeamCredits(this.store, teamId);
+    return readTeamCreditsAt(this.store, teamId, this.clock.now());
   }
 
   /** The aggregate itself, folded from the log (for checks that must not trust a read model). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CreditSource, Platform } from '@analyst/contracts';
-import { readTeamCredits } from '@analyst/ledger';
+import { readTeamCreditsAt } from '@analyst/ledger';
 import {
   IN_FLIGHT_STATUSES,
   postDecider,
@@ -79,9 +79,13 @@ export class PostIntake {
     return result;
   }
 
-  /** Step 6: can at least one post be paid for? Read from the ledger's balances read model. */
+  /**
+   * Step 6: can at least one post be paid for? Read from the ledger's balances read model as of
+   * now: in a month the stored balances have not reached yet, the month's MAPs count (the reserve
+   * that follows resets the month before it reserves).
+   */
   async canFundOne(teamId: string, source: CreditSource, unitCost: number): Promise<boolean> {
-    const credits = await readTeamCredits(this.store, teamId);
+    const credits = await readTeamCreditsAt(this.store, teamId, this.clock.now());
     const available = source === 'adhoc' ? credits.adhoc : credits.maps + credits.adhoc;
     return available >= unitCost;
   }
