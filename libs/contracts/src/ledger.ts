@@ -102,6 +102,7 @@ export const LEDGER_ERROR_CODES = [
   'reservation_already_refunded',
   'settle_exceeds_reservation',
   'command_id_conflict',
+  'idempotency_key_reused',
 ] as const;
 export type LedgerErrorCode = (typeof LEDGER_ERROR_CODES)[number];
 

@@ -89,5 +89,6 @@ describe('analyst CLI over the admin API', () => {
     const help = await cli('--json', 'teams', '--help');
     expect(help.code).toBe(0);
     expect(help.stderr).toBe('');
-  });
+    // Each CLI process compiles its sources on start: slower than jest's 5 s default on a busy machine.
+  }, 60_000);
 });

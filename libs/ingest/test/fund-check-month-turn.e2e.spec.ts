@@ -28,6 +28,9 @@ describe('POST /content/posts/add at the turn of the month', () => {
     // The stored figures are December's; the balance as of the clock is January's (what GET /team should show).
     expect(await readTeamCredits(f.store, teamId)).toEqual({ maps: 0, adhoc: 0, reserved: 0 });
     expect(await readTeamCreditsAt(f.store, teamId, f.clock.now())).toEqual({ maps: 2, adhoc: 0, reserved: 0 });
+    // GET /team shows January's MAPs already, before any reset is written.
+    expect((await f.get('/team', key)).body.data.credits).toEqual({ maps: 2, adhoc: 0, reserved: 0 });
+    expect((await ledgerEvents()).length).toBe(before.length);
 
     const res = await f.post('/content/posts/add', key, { links: [LINKS.x(902)] });
     expect(res.status).toBe(202);

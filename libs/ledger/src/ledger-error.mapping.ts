@@ -1,4 +1,4 @@
-import { ApiError, type LedgerErrorCode, type LedgerErrorReply } from '@analyst/contracts';
+import { ApiError, type LedgerErrorReply } from '@analyst/contracts';
 import { LedgerError, type LedgerRuleCode } from '@analyst/domain-ledger';
 
 /** The one place a ledger rule break becomes an HTTP status. */
@@ -18,6 +18,5 @@ export function toApiError(error: unknown): unknown {
 }
 
 export function toErrorReply(error: LedgerError): LedgerErrorReply {
-  // `idempotency_key_reused` is not in the shared LEDGER_ERROR_CODES yet; on the wire it is a string like the others.
-  return { error: { code: error.code as LedgerErrorCode, message: error.message } };
+  return { error: { code: error.code, message: error.message } };
 }

@@ -360,6 +360,7 @@ describe('analyst ledger CLI: audit, verify, lines, credits grant', () => {
       expect(JSON.parse(noEvents.stderr).error).toMatchObject({ status: null, code: 'cli_error', message: expect.stringContaining('no event log at') });
       const plain = await cli('ledger', 'lines', 'tm_nope', '--url', url);
       expect(plain).toMatchObject({ code: 1, stderr: 'GET /admin/v1/teams/tm_nope/ledger?limit=100 failed with 404: team tm_nope not found\n' });
-    });
+      // Four CLI processes, each compiling its sources on start: far slower than jest's 5 s default on a busy machine.
+    }, 60_000);
   });
 });

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError, PLANS } from '@analyst/contracts';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, envelope, openApi, READ_STORE, TEAM_NOT_FOUND, type ReadStore } from '@analyst/platform';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, CLOCK, envelope, openApi, READ_STORE, TEAM_NOT_FOUND, type Clock, type ReadStore } from '@analyst/platform';
 import { ApiRoute } from '../auth/gateway-decorators';
 import { Principal } from '../auth/principal';
 import { findSubTeams, findTeam } from '../identity/identity-read-models';
@@ -11,7 +11,10 @@ import { readCredits } from './team-credits';
 @ApiKeyAuth()
 @Controller('team')
 export class TeamController {
-  constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Get()
   @ApiRoute('GET /team')
@@ -53,7 +56,7 @@ export class TeamController {
         parentTeamId: team.parentTeamId,
         subTeams: plan.subTeams ? subTeams.map((s) => ({ id: s._id, name: s.name, plan: s.plan })) : null,
         analysisSettings: team.analysisSettings,
-        credits: await readCredits(this.store, team._id),
+        credits: await readCredits(this.store, team._id, this.clock.now()),
         createdAt: team.createdAt,
       },
       meta: {},
