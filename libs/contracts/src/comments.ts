@@ -34,3 +34,16 @@ export interface CreatorMessage {
   topic: string;
   stance: string;
 }
+
+/** Why a comment is on a sample page (`sampleReasons`); every row has at least one. */
+export const SAMPLE_REASONS = [
+  'high_engagement',
+  'high_relevance',
+  'topic_match',
+  'message_match',
+  'bucket_filter',
+  'analysis_filter',
+  'search_match',
+  'random_sample',
+] as const;
+export type SampleReason = (typeof SAMPLE_REASONS)[number];

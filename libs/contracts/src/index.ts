@@ -7,3 +7,4 @@ export * from './buckets';
 export * from './comments';
 export * from './content';
 export * from './calendar-date';
+export * from './analysis';

@@ -1,21 +1,14 @@
-import type { CreditSource, Platform, PostType } from '@analyst/contracts';
+import type { CreditSource, JobKind, JobStatus, Platform, PostType, RejectReason, SkipReason } from '@analyst/contracts';
 import { ContentError } from './content-errors';
 import type { CollectionType } from './collection';
 import type { PostStatus } from './post';
 
-export const JOB_KINDS = ['posts', 'account', 'refresh'] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
-export const JOB_STATUSES = ['discovering', 'queuing', 'syncing', 'completed', 'partial', 'failed'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+// The vocabulary clients see lives in contracts; re-exported so the domain's users keep one import.
+export { JOB_KINDS, JOB_STATUSES, REJECT_REASONS, SKIP_REASONS, type JobKind, type JobStatus, type RejectReason, type SkipReason } from '@analyst/contracts';
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'partial', 'failed'];
 export const JOB_RETENTION_DAYS = 30;
 export const JOB_POLL_AFTER_MS = 5000;
 export const MIN_REFRESH_INTERVAL_HOURS = 12;
-
-export const SKIP_REASONS = ['already_complete', 'already_processing', 'duplicate_in_batch', 'min_interval', 'cooldown', 'unreachable'] as const;
-export type SkipReason = (typeof SKIP_REASONS)[number];
-export const REJECT_REASONS = ['unsupported_platform', 'invalid_url', 'insufficient_credits', 'create_failed', 'not_found', 'not_on_team'] as const;
-export type RejectReason = (typeof REJECT_REASONS)[number];
 
 export interface AcceptedEntry {
   link: string;

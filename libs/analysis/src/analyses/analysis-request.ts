@@ -1,4 +1,4 @@
-import { ApiError, DIMENSIONS, parseBucket, type BucketKey, type Dimension } from '@analyst/contracts';
+import { ANALYSIS_INCLUDES, ApiError, DIMENSIONS, parseBucket, type BucketKey, type Dimension } from '@analyst/contracts';
 import { NO_COMMENT_FILTER, type CompiledCommentFilter, type Presence } from '@analyst/domain-analysis';
 import type { TeamIndex } from '../index/comment-index';
 import { echoPostQuery, parseDate, parsePostQuery, type PostQuery } from '../posts/post-query';
@@ -7,7 +7,7 @@ export const MAX_SELECTION = 1000;
 export const INLINE_LIMIT = 100;
 const TERMS_LIMIT = 50;
 const PRESENCE_FILTERS = ['creator', 'replies', 'questions', 'mentions', 'emoji'] as const;
-const INCLUDES = ['wordCloud', 'emojiCloud'];
+const INCLUDES: readonly string[] = ANALYSIS_INCLUDES;
 
 export type Selection =
   | { type: 'collection'; collectionId: string; posts?: Record<string, unknown>; status: string }

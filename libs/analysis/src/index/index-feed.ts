@@ -1,4 +1,4 @@
-import type { TeamAnalysisSettingsChanged, TeamCreated } from '@analyst/contracts';
+import { ANALYSIS_INCLUDES, type TeamAnalysisSettingsChanged, type TeamCreated } from '@analyst/contracts';
 import type { CollectionCreated, PostEvent } from '@analyst/domain-content';
 import { dailyMetrics, NO_COMMENT_FILTER, rollup, type DailyMetric, type Mix, type RollupScores } from '@analyst/domain-analysis';
 import type { RecordedEvent } from '@analyst/platform';
@@ -38,7 +38,7 @@ export function materializedOf(post: PostEntry): MaterializedPost | null {
 
 function materialize(team: TeamIndex, post: PostEntry): void {
   const scored = post.scored!;
-  const result = computeAnalysis({ team, posts: [post], filter: NO_COMMENT_FILTER, settings: scored.settings, include: ['wordCloud', 'emojiCloud'] });
+  const result = computeAnalysis({ team, posts: [post], filter: NO_COMMENT_FILTER, settings: scored.settings, include: [...ANALYSIS_INCLUDES] });
   const visible = scored.rows.filter((r) => team.columns.hidden[r] === 0);
   const totals = rollup(team.columns, visible, scored.settings);
   const { content, topic, ...rest } = totals.mix;

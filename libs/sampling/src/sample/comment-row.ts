@@ -1,21 +1,11 @@
-import { type BucketKey, type CommentScores, type Dimension, type ScoreVersion } from '@analyst/contracts';
+import { type BucketKey, type CommentScores, type Dimension, type SampleReason, type ScoreVersion } from '@analyst/contracts';
 import { commentBuckets, sentimentReadingAt } from '@analyst/domain-analysis';
 import type { TeamIndex } from '@analyst/analysis';
 import type { RowDetails } from '../index/sampling-index';
 import { HIGH_ENGAGEMENT, HIGH_RELEVANCE, MESSAGE_MATCH, TOPIC_MATCH } from './draw-sample';
 
-/** Why a comment is on the page. Every row has at least one. */
-export const SAMPLE_REASONS = [
-  'high_engagement',
-  'high_relevance',
-  'topic_match',
-  'message_match',
-  'bucket_filter',
-  'analysis_filter',
-  'search_match',
-  'random_sample',
-] as const;
-export type SampleReason = (typeof SAMPLE_REASONS)[number];
+// Why a comment is on the page: the vocabulary lives in contracts (the OpenAPI document lists it too).
+export { SAMPLE_REASONS, type SampleReason } from '@analyst/contracts';
 
 export interface CommentRowView {
   commentId: string;

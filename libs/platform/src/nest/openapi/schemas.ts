@@ -1,32 +1,29 @@
 import type { SchemaObject } from '@nestjs/swagger';
-import { BUCKET_KEYS, CONSENSUS_LABELS, CONTENT_LABELS, DIMENSIONS, PLATFORMS, POST_TYPES, RELEVANCE_LABELS, TOPIC_LABELS, type Dimension } from '@analyst/contracts';
+import {
+  ANALYSIS_INCLUDES,
+  BUCKET_KEYS,
+  CONSENSUS_LABELS,
+  CONTENT_LABELS,
+  DIMENSIONS,
+  JOB_KINDS,
+  JOB_STATUSES,
+  PLATFORMS,
+  POST_TYPES,
+  REJECT_REASONS,
+  RELEVANCE_LABELS,
+  SAMPLE_REASONS,
+  SKIP_REASONS,
+  TOPIC_LABELS,
+  type Dimension,
+} from '@analyst/contracts';
 import { arrayOf, bool, int, nullable, num, obj, oneOfStrings, ref, score, str, timestamp, type Schema } from './schema-helpers';
 
 /**
  * Component schemas of the public document: the envelopes and the resources the spec names, with
  * the top-level fields the view functions return (analysisView, postView, renderJob, commentRow,
- * ...). Nested objects the spec leaves open ("not shown") stay open objects here.
- *
- * Enumerations owned by other libraries (content job kinds and statuses, job reasons, sample
- * reasons) are repeated below because this library sits beneath them; the OpenAPI test compares
- * them with the owners' constants.
+ * ...). Nested objects the spec leaves open ("not shown") stay open objects here. Enumerations
+ * come from @analyst/contracts, where the libraries that use them take them too.
  */
-export const CONTENT_JOB_KINDS = ['posts', 'account', 'refresh'] as const;
-export const CONTENT_JOB_STATUSES = ['discovering', 'queuing', 'syncing', 'completed', 'partial', 'failed'] as const;
-export const CONTENT_SKIP_REASONS = ['already_complete', 'already_processing', 'duplicate_in_batch', 'min_interval', 'cooldown', 'unreachable'] as const;
-export const CONTENT_REJECT_REASONS = ['unsupported_platform', 'invalid_url', 'insufficient_credits', 'create_failed', 'not_found', 'not_on_team'] as const;
-export const SAMPLE_ROW_REASONS = [
-  'high_engagement',
-  'high_relevance',
-  'topic_match',
-  'message_match',
-  'bucket_filter',
-  'analysis_filter',
-  'search_match',
-  'random_sample',
-] as const;
-export const ANALYSIS_INCLUDES = ['wordCloud', 'emojiCloud'] as const;
-
 /** Filter values a dimension accepts: the canonical bucket keys plus that dimension's labels. */
 export function bucketValues(dimension: Dimension): string[] {
   const labels: Record<Dimension, Record<string, string>> = {
@@ -319,8 +316,8 @@ const jobError = obj({ code: str('e.g. insufficient_credits, no_active_plan.'), 
 const contentJob = obj(
   {
     id: str('Begins with cj_.'),
-    kind: oneOfStrings(CONTENT_JOB_KINDS),
-    status: oneOfStrings(CONTENT_JOB_STATUSES),
+    kind: oneOfStrings(JOB_KINDS),
+    status: oneOfStrings(JOB_STATUSES),
     createdAt: timestamp(),
     updatedAt: timestamp(),
     completedAt: nullable(timestamp()),
@@ -350,11 +347,11 @@ const contentJob = obj(
     ),
     skipped: arrayOf(
       obj(
-        { link: str(), reason: oneOfStrings(CONTENT_SKIP_REASONS), postId: str('Refresh jobs.'), nextRefreshAt: timestamp('With reason min_interval.') },
+        { link: str(), reason: oneOfStrings(SKIP_REASONS), postId: str('Refresh jobs.'), nextRefreshAt: timestamp('With reason min_interval.') },
         ['link', 'reason'],
       ),
     ),
-    rejected: arrayOf(obj({ link: str(), reason: oneOfStrings(CONTENT_REJECT_REASONS) })),
+    rejected: arrayOf(obj({ link: str(), reason: oneOfStrings(REJECT_REASONS) })),
     discovered: arrayOf(
       obj({ link: str(), postedAt: timestamp(), postType: oneOfStrings(POST_TYPES), engagement: obj({ views: int(), likes: int() }) }),
       'Dry runs only.',
@@ -370,8 +367,8 @@ const contentJob = obj(
 const contentJobSummary = obj(
   {
     id: str(),
-    kind: oneOfStrings(CONTENT_JOB_KINDS),
-    status: oneOfStrings(CONTENT_JOB_STATUSES),
+    kind: oneOfStrings(JOB_KINDS),
+    status: oneOfStrings(JOB_STATUSES),
     createdAt: timestamp(),
     updatedAt: timestamp(),
     completedAt: nullable(timestamp()),
@@ -383,7 +380,7 @@ const contentJobSummary = obj(
   { description: 'A row of GET /content/jobs.' },
 );
 
-const contentJobMeta = obj({ status: oneOfStrings(CONTENT_JOB_STATUSES), pollAfterMs: int(), replayed: bool('True when an identical earlier request’s job is returned.') });
+const contentJobMeta = obj({ status: oneOfStrings(JOB_STATUSES), pollAfterMs: int(), replayed: bool('True when an identical earlier request’s job is returned.') });
 
 // ---- Comment samples ----------------------------------------------------------------------
 
@@ -400,7 +397,7 @@ const commentRow = obj(
     message: nullable(obj({ topic: str(), stance: str() })),
     scores: perDimension(score()),
     buckets: perDimension(nullable(bucketKey)),
-    sampleReasons: arrayOf(oneOfStrings(SAMPLE_ROW_REASONS), undefined, { minItems: 1 }),
+    sampleReasons: arrayOf(oneOfStrings(SAMPLE_REASONS), undefined, { minItems: 1 }),
   },
   undefined,
   { description: 'A sampled comment: scores 1 to 10, the mix-bar bucket per dimension, and why it is on the page.' },
