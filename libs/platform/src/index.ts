@@ -36,3 +36,4 @@ export * from './nest/run-service';
 export * from './nest/pino-nest-logger';
 export * from './projection/position-waiters';
 export * from './projection/log-follower';
+export * from './projection/live-log-fold';
