@@ -1,8 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { USAGE_STORE, type KeyUsageDoc, type UsageStore } from './usage-store';
 
-export { KEY_USAGE_COLLECTION, type KeyUsageDoc } from './usage-store';
-
 const FLUSH_MS = 1000;
 
 /**
