@@ -25,6 +25,7 @@ export * from './nest/admin-token.guard';
 export * from './nest/api-paths';
 export * from './nest/validation';
 export * from './nest/metrics';
+export * from './nest/health-registry';
 export * from './nest/observability.module';
 export * from './nest/http-app';
 export * from './mongo/mongo-read-store';

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import pino from 'pino';
 import { HealthController } from './health.controller';
+import { HealthRegistry } from './health-registry';
 import { HttpMetrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 import { PINO_LOGGER } from './pino-nest-logger';
@@ -26,8 +27,9 @@ export class ObservabilityModule {
       providers: [
         { provide: HttpMetrics, useValue: new HttpMetrics(options.service) },
         { provide: PINO_LOGGER, useValue: logger },
+        { provide: HealthRegistry, useValue: new HealthRegistry() },
       ],
-      exports: [HttpMetrics, PINO_LOGGER],
+      exports: [HttpMetrics, PINO_LOGGER, HealthRegistry],
     };
   }
 }
