@@ -8,6 +8,7 @@ export const CONTENT_ERROR_CODES = [
   'invalid_parent',
   'job_exists',
   'job_not_found',
+  'idempotency_key_reused',
 ] as const;
 export type ContentErrorCode = (typeof CONTENT_ERROR_CODES)[number];
 

@@ -65,6 +65,11 @@ export interface JobRequest {
   credits: { source: CreditSource; perPost: number };
   capture: { fullRead: boolean; commentLimit: number | null };
   requested: number;
+  /**
+   * The links as the client sent them (posts jobs), so a process manager can finish a job whose
+   * request was interrupted. Absent on jobs opened before this field existed.
+   */
+  links?: string[];
   addedBy: { id: string; name: string };
   account: { url: string; platform: Platform } | null;
   dryRun: boolean | null;

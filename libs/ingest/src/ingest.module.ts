@@ -12,6 +12,7 @@ import { DEFAULT_INGEST_OPTIONS, INGEST_OPTIONS, type IngestOptions } from './in
 import { AddAccountHandler } from './accounts/add-account.handler';
 import { DiscoveryManager } from './accounts/discovery.manager';
 import { TeamQueue } from './adding/team-queue';
+import { RequestClaims } from './adding/request-claims';
 import { RefreshPostsHandler } from './refresh/refresh-posts.handler';
 import { JobReader } from './jobs/job-reader';
 import { CreditSettlementManager } from './pipeline/credit-settlement.manager';
@@ -32,6 +33,7 @@ const SERVICES: Provider[] = [
   CollectionsResolver,
   PostIntake,
   TeamQueue,
+  RequestClaims,
   AddPostsHandler,
   RefreshPostsHandler,
   AddAccountHandler,

@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@analyst/contracts';
 import { classifyAccountLink } from '@analyst/links';
-import { contentJobDecider, contentJobStream, type ContentJob, type JobRequest } from '@analyst/domain-content';
+import { ContentError, contentJobDecider, contentJobStream, type ContentJob, type JobRequest } from '@analyst/domain-content';
 import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
 import { contentOptions, expiresAt, type AddOutcome } from '../adding/add-posts.handler';
 import { CollectionsResolver } from '../adding/collections-resolver';
 import { requestFingerprint } from '../adding/request-fingerprint';
 import type { Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
-import { findJobByFingerprint } from '../queries/jobs';
+import { findJob } from '../queries/jobs';
+import { RequestClaims } from '../adding/request-claims';
 import { applyAccountFilters, requestedAccountFilters } from './account-filters';
 import type { AddAccountBody } from './add-account.dto';
 
@@ -26,13 +27,14 @@ export class AddAccountHandler {
     private readonly projections: ProjectionService,
     private readonly collections: CollectionsResolver,
     private readonly teams: TeamQueue,
+    private readonly requests: RequestClaims,
   ) {}
 
-  add(requester: Requester, body: AddAccountBody): Promise<AddOutcome> {
-    return this.teams.run(requester.teamId, () => this.addNow(requester, body));
+  add(requester: Requester, body: AddAccountBody, idempotencyKey: string | null = null): Promise<AddOutcome> {
+    return this.teams.run(requester.teamId, () => this.addNow(requester, body, idempotencyKey));
   }
 
-  private async addNow(requester: Requester, body: AddAccountBody): Promise<AddOutcome> {
+  private async addNow(requester: Requester, body: AddAccountBody, idempotencyKey: string | null): Promise<AddOutcome> {
     const teamId = requester.teamId;
     const account = classifyAccountLink(body.account.url);
     if (!account.ok) {
@@ -57,13 +59,17 @@ export class AddAccountHandler {
       credits: { source: options.source },
       capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
     });
-    // A replay answers with the first job as it stands, including the `until` applied back then.
-    const earlier = await findJobByFingerprint(this.store, teamId, fingerprint, now);
-    if (earlier) return { job: earlier, replayed: true };
+    // A replay answers with the first job as it stands, including the `until` applied back then. The
+    // request's claim in the event store names that job, whichever replica saw the request first.
+    const identity = { teamId, fingerprint, idempotencyKey };
+    const known = await this.requests.find(identity);
+    const jobId = await this.requests.claim(identity, known ?? this.ids.next('cj_'), expiresAt(now), { correlationId: requester.correlationId, teamId });
+    const { state: earlier } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
+    if (earlier.status !== 'absent') return { job: (await findJob(this.store, teamId, jobId, now)) ?? earlier, replayed: true };
     // A dry run adds nothing, so it creates no collection either.
     let position = dryRun ? -1 : await this.collections.create(requester, resolved.toCreate);
     const job: JobRequest = {
-      jobId: this.ids.next('cj_'),
+      jobId,
       teamId,
       kind: 'account',
       fingerprint,
@@ -79,7 +85,15 @@ export class AddAccountHandler {
       dryRun,
       filters,
     };
-    const opened = await this.runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'OpenJob', request: job }, { correlationId: requester.correlationId, teamId });
+    let opened;
+    try {
+      opened = await this.runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'OpenJob', request: job }, { correlationId: requester.correlationId, teamId });
+    } catch (error) {
+      // The same request, retried on another replica, opened it a moment ago.
+      if (!(error instanceof ContentError && error.code === 'job_exists')) throw error;
+      const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
+      return { job: state as ContentJob, replayed: true };
+    }
     position = Math.max(position, opened.position);
     await this.projections.waitFor(position);
     // Answered from the state just written: the worker may already be past `discovering`.

@@ -70,14 +70,15 @@ export class DiscoveryManager implements OnModuleInit, OnModuleDestroy {
       if (c.ok) candidates.push({ link, normalized: c.normalized, platform: c.platform });
     }
     const deduped = await this.intake.dedupe(job.teamId, job.jobId, candidates);
-    if (deduped.resumed.length === 0 && deduped.fresh.length > 0 && !(await this.intake.canFundOne(job.teamId, job.credits.source, job.credits.perPost))) {
+    if (deduped.resumed === 0 && deduped.fresh.length > 0 && !(await this.intake.canFundOne(job.teamId, job.credits.source, job.credits.perPost))) {
       await this.runner.run(stream, contentJobDecider, { type: 'FailJob', error: { code: 'insufficient_credits', message: `none of the ${deduped.fresh.length} discovered post(s) can be funded; nothing was added or charged` }, at: this.now() }, ctx);
       return;
     }
-    await this.intake.tagPresent(requester, deduped.present, job.collections.map((c) => c.id), job.tags);
     const created = await this.intake.reserveAndCreate(requester, job, deduped.fresh);
-    const accepted = [...deduped.resumed.map((a) => ({ ...a, creditCost: job.credits.perPost })), ...created.accepted];
-    await this.runner.run(stream, contentJobDecider, { type: 'QueueJob', accepted, skipped: deduped.skipped, rejected: created.rejected, at: this.now() }, ctx);
+    const collectionIds = job.collections.map((c) => c.id);
+    await this.intake.tagPresent(requester, [...deduped.present.map((p) => p.id), ...created.taken], collectionIds, job.tags);
+    const accepted = created.accepted;
+    await this.runner.run(stream, contentJobDecider, { type: 'QueueJob', accepted, skipped: [...deduped.skipped, ...created.skipped], rejected: created.rejected, at: this.now() }, ctx);
     await settleIfNothingAccepted(this.runner, { jobId: job.jobId, accepted }, this.now(), ctx);
   }
 

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, type LinkClassification } from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
 import {
+  ContentError,
   JOB_RETENTION_DAYS,
   contentJobDecider,
   contentJobStream,
@@ -13,10 +14,11 @@ import {
 } from '@analyst/domain-content';
 import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
-import { findJob, findJobByFingerprint } from '../queries/jobs';
+import { findJob } from '../queries/jobs';
 import { CollectionsResolver } from './collections-resolver';
 import type { AddPostsBody, ContentOptionsDto } from './content-request.dto';
-import { PostIntake, type LinkCandidate } from './post-intake';
+import { PostIntake, type DedupeResult, type LinkCandidate } from './post-intake';
+import { RequestClaims } from './request-claims';
 import { requestFingerprint } from './request-fingerprint';
 import type { Requester } from './requester';
 import { TeamQueue } from './team-queue';
@@ -52,7 +54,9 @@ export function expiresAt(createdAt: Date): string {
 }
 
 /**
- * POST /content/posts/add, the spec's eight steps in order, one request of a team at a time.
+ * POST /content/posts/add, the spec's eight steps in order. What must be unique across replicas
+ * (one job per request, one post per link) is decided by claim streams in the event store; the
+ * in-process team queue only keeps one replica's own requests of a team in order.
  */
 @Injectable()
 export class AddPostsHandler {
@@ -65,27 +69,32 @@ export class AddPostsHandler {
     private readonly collections: CollectionsResolver,
     private readonly intake: PostIntake,
     private readonly teams: TeamQueue,
+    private readonly requests: RequestClaims,
   ) {}
 
-  add(requester: Requester, body: AddPostsBody): Promise<AddOutcome> {
-    return this.teams.run(requester.teamId, () => this.addNow(requester, body));
+  add(requester: Requester, body: AddPostsBody, idempotencyKey: string | null = null): Promise<AddOutcome> {
+    return this.teams.run(requester.teamId, () => this.addNow(requester, body, idempotencyKey));
   }
 
-  private async addNow(requester: Requester, body: AddPostsBody): Promise<AddOutcome> {
+  /**
+   * Finishes a posts job left in `queuing` (its request was interrupted between claiming and
+   * queuing): steps 5, 7 and 8 again over the links it recorded. Every step is idempotent, so this
+   * is safe while the original request is, after all, still running on another replica.
+   */
+  resume(job: ContentJob): Promise<AddOutcome> {
+    const requester: Requester = { keyId: job.addedBy.id, keyName: job.addedBy.name, teamId: job.teamId, plan: 'enterprise', correlationId: `resume-${job.jobId}` };
+    return this.teams.run(job.teamId, () => this.intakeAndQueue(requester, job, classify(job.links ?? []), true));
+  }
+
+  private async addNow(requester: Requester, body: AddPostsBody, idempotencyKey: string | null): Promise<AddOutcome> {
     const teamId = requester.teamId;
     const options = contentOptions(body);
     // 1. Validate: classify every link by host. (The body's shape was checked by the DTO: 400, nothing written.)
-    const rejectedAtValidation: RejectedEntry[] = [];
-    const candidates: LinkCandidate[] = [];
-    for (const link of body.links) {
-      const c: LinkClassification = classifyPostLink(link);
-      if (c.ok) candidates.push({ link, normalized: c.normalized, platform: c.platform });
-      else rejectedAtValidation.push({ link, reason: c.reason });
-    }
+    const classified = classify(body.links);
     // 2. Target team: the gateway resolved it (404 for a team the key may not target, 403 without the API).
     // 3. Collections, before any credit is touched.
     const resolved = await this.collections.resolve(teamId, body.collections ?? []);
-    // 4. Replay check.
+    // 4. Replay check: the request's claim names its job, whichever replica saw it first.
     const fingerprint = requestFingerprint({
       kind: 'posts',
       teamId,
@@ -96,49 +105,77 @@ export class AddPostsHandler {
       capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
     });
     const now = this.clock.now();
-    const earlier = await findJobByFingerprint(this.store, teamId, fingerprint, now);
-    if (earlier && earlier.status !== 'queuing') return { job: earlier, replayed: true };
-    // A job still `queuing` was interrupted (crash, timeout): the retried request finishes it.
-    const resuming = earlier ?? null;
-    // 5. Dedupe.
-    const deduped = await this.intake.dedupe(teamId, resuming?.jobId ?? null, candidates);
-    // 6. Fund check: when not even one post can be paid for, 402 and nothing is created.
-    if (!resuming && deduped.fresh.length > 0 && !(await this.intake.canFundOne(teamId, options.source, options.perPost))) {
+    const identity = { teamId, fingerprint, idempotencyKey };
+    const known = await this.requests.find(identity);
+    const earlier = known === null ? null : await this.loadJob(known);
+    if (earlier && earlier.status !== 'queuing') return { job: await this.answer(earlier), replayed: true };
+    if (earlier) return this.intakeAndQueue(requester, earlier, classified, true);
+    // 5. Dedupe, then 6. fund check: when not even one post can be paid for, 402 and nothing is written.
+    const deduped = await this.intake.dedupe(teamId, known, classified.candidates);
+    if (deduped.fresh.length > 0 && !(await this.intake.canFundOne(teamId, options.source, options.perPost))) {
       throw new ApiError(402, `insufficient credits: ${deduped.fresh.length} post(s) at ${options.perPost} credit(s) each cannot be funded`, 'insufficient_credits');
     }
-    // 7. Reserve and create, link by link.
-    let position = await this.collections.create(requester, resuming ? [] : resolved.toCreate);
-    const job: JobRequest = resuming ?? this.jobRequest(requester, fingerprint, resolved.collections, options, body.links.length, now);
-    if (!resuming) {
-      const opened = await this.runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'OpenJob', request: job }, this.ctx(requester));
-      position = Math.max(position, opened.position);
+    // The claim decides between replicas that passed the checks above at the same moment.
+    const jobId = await this.requests.claim(identity, known ?? this.ids.next('cj_'), expiresAt(now), this.ctx(requester));
+    const winner = jobId === known ? null : await this.loadJob(jobId);
+    if (winner && winner.status !== 'queuing') return { job: await this.answer(winner), replayed: true };
+    if (winner) return this.intakeAndQueue(requester, winner, classified, true);
+    // 7. Open the job under the claimed id, then reserve and create.
+    const position = await this.collections.create(requester, resolved.toCreate);
+    const request = this.jobRequest(requester, jobId, fingerprint, resolved.collections, options, body.links, now);
+    try {
+      const opened = await this.runner.run(contentJobStream(jobId), contentJobDecider, { type: 'OpenJob', request }, this.ctx(requester));
+      await this.projections.waitFor(Math.max(position, opened.position));
+    } catch (error) {
+      // A retry of this request on another replica opened it a moment ago: finish it together.
+      if (!(error instanceof ContentError && error.code === 'job_exists')) throw error;
+      const raced = (await this.loadJob(jobId))!;
+      if (raced.status !== 'queuing') return { job: await this.answer(raced), replayed: true };
+      return this.intakeAndQueue(requester, raced, classified, true);
     }
+    return this.intakeAndQueue(requester, request, classified, false, deduped);
+  }
+
+  /** Steps 5, 7 and 8 for an open job. `replayed` is true when another request opened it. */
+  private async intakeAndQueue(requester: Requester, job: JobRequest, classified: Classified, replayed: boolean, deduped?: DedupeResult): Promise<AddOutcome> {
+    // 5. Dedupe against the team's posts (the claims in step 7 decide the links the read model has not seen).
+    const dd = deduped ?? (await this.intake.dedupe(job.teamId, job.jobId, classified.candidates));
+    const created = await this.intake.reserveAndCreate(requester, job, dd.fresh);
     const collectionIds = job.collections.map((c) => c.id);
-    position = Math.max(position, await this.intake.tagPresent(requester, deduped.present, collectionIds, job.tags));
-    const created = await this.intake.reserveAndCreate(requester, job, deduped.fresh);
-    position = Math.max(position, created.position);
+    let position = Math.max(created.position, await this.intake.tagPresent(requester, [...dd.present.map((p) => p.id), ...created.taken], collectionIds, job.tags));
     // 8. Queue: accepted, skipped and rejected are final from here.
     const queued = await this.runner.run(
       contentJobStream(job.jobId),
       contentJobDecider,
       {
         type: 'QueueJob',
-        accepted: [...deduped.resumed.map((a) => ({ ...a, creditCost: job.credits.perPost })), ...created.accepted],
-        skipped: deduped.skipped,
-        rejected: [...rejectedAtValidation, ...created.rejected],
+        accepted: created.accepted,
+        skipped: [...dd.skipped, ...created.skipped],
+        rejected: [...classified.rejected, ...created.rejected],
         at: this.clock.now().toISOString(),
       },
       this.ctx(requester),
     );
-    await this.projections.waitFor(Math.max(position, queued.position));
-    const answered = (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? (queued.state as ContentJob);
+    position = Math.max(position, queued.position);
+    await this.projections.waitFor(position);
+    const answered = await this.answer((queued.state as ContentJob) ?? job);
     await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), this.ctx(requester));
-    return { job: answered, replayed: false };
+    return { job: answered, replayed };
   }
 
-  private jobRequest(requester: Requester, fingerprint: string, collections: JobCollection[], options: ContentOptions, requested: number, now: Date): JobRequest {
+  private async loadJob(jobId: string): Promise<ContentJob | null> {
+    const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
+    return state.status === 'absent' ? null : state;
+  }
+
+  /** The job as GET /content/jobs shows it (outcomes refreshed), or as its stream has it while the read model catches up. */
+  private async answer(job: ContentJob): Promise<ContentJob> {
+    return (await findJob(this.store, job.teamId, job.jobId, this.clock.now())) ?? job;
+  }
+
+  private jobRequest(requester: Requester, jobId: string, fingerprint: string, collections: JobCollection[], options: ContentOptions, links: string[], now: Date): JobRequest {
     return {
-      jobId: this.ids.next('cj_'),
+      jobId,
       teamId: requester.teamId,
       kind: 'posts',
       fingerprint,
@@ -148,7 +185,8 @@ export class AddPostsHandler {
       tags: options.tags,
       credits: { source: options.source, perPost: options.perPost },
       capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
-      requested,
+      requested: links.length,
+      links,
       addedBy: { id: requester.keyId, name: requester.keyName },
       account: null,
       dryRun: null,
@@ -159,4 +197,20 @@ export class AddPostsHandler {
   private ctx(requester: Requester) {
     return { correlationId: requester.correlationId, teamId: requester.teamId };
   }
+}
+
+interface Classified {
+  candidates: LinkCandidate[];
+  rejected: RejectedEntry[];
+}
+
+/** Step 1: every link classified by host; the unsupported ones are rejected and never charged. */
+function classify(links: string[]): Classified {
+  const result: Classified = { candidates: [], rejected: [] };
+  for (const link of links) {
+    const c: LinkClassification = classifyPostLink(link);
+    if (c.ok) result.candidates.push({ link, normalized: c.normalized, platform: c.platform });
+    else result.rejected.push({ link, reason: c.reason });
+  }
+  return result;
 }

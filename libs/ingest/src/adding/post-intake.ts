@@ -2,9 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CreditSource, Platform } from '@analyst/contracts';
 import { readTeamCreditsAt } from '@analyst/ledger';
 import {
+  ContentError,
   IN_FLIGHT_STATUSES,
+  linkClaimDecider,
+  linkClaimStream,
   postDecider,
   postStream,
+  type LinkClaimState,
+  type PostStatus,
   type AcceptedEntry,
   type JobRequest,
   type RejectedEntry,
@@ -29,13 +34,17 @@ export interface DedupeResult {
   skipped: SkippedEntry[];
   /** Posts already on the team: they still get the request's collections and tags. */
   present: PostDoc[];
-  /** Posts this same job created before it was interrupted (a retried request resumes the job). */
-  resumed: AcceptedEntry[];
+  /** How many of `fresh` the read model already shows as this job's posts (a resumed job). */
+  resumed: number;
 }
 
 export interface IntakeResult {
   accepted: AcceptedEntry[];
   rejected: RejectedEntry[];
+  /** Links another job claimed first (the read model had not seen them yet). */
+  skipped: SkippedEntry[];
+  /** Ids of the existing posts behind `skipped`: they still get the request's collections and tags. */
+  taken: string[];
   position: number;
 }
 
@@ -55,8 +64,14 @@ export class PostIntake {
     private readonly ledger: LedgerClient,
   ) {}
 
+  /**
+   * Step 5, first pass: the team's posts as the read model knows them. It may lag the log (another
+   * replica may have just created a post), so it only answers what is certainly present; whether a
+   * link is free is decided by its claim in `reserveAndCreate`. Posts this same job created before
+   * it was interrupted go on to the claim, which finds them (a retried request resumes the job).
+   */
   async dedupe(teamId: string, jobId: string | null, candidates: LinkCandidate[]): Promise<DedupeResult> {
-    const result: DedupeResult = { fresh: [], skipped: [], present: [], resumed: [] };
+    const result: DedupeResult = { fresh: [], skipped: [], present: [], resumed: 0 };
     const existing = await findPostsByLinks(this.store, teamId, [...new Set(candidates.map((c) => c.normalized))]);
     const seen = new Set<string>();
     for (const c of candidates) {
@@ -69,10 +84,10 @@ export class PostIntake {
       if (!post) {
         result.fresh.push(c);
       } else if (jobId !== null && post.jobId === jobId && post.dataVersion === 1) {
-        result.resumed.push({ link: c.link, postId: post.id, postStatus: post.status, creditSource: 'credit', creditCost: 0, dataVersion: 1 });
+        result.fresh.push(c);
+        result.resumed += 1;
       } else {
-        const busy = IN_FLIGHT_STATUSES.includes(post.status) || post.status === 'holding';
-        result.skipped.push({ link: c.link, reason: busy ? 'already_processing' : 'already_complete' });
+        result.skipped.push({ link: c.link, reason: skipReason(post.status) });
         result.present.push(post);
       }
     }
@@ -91,12 +106,12 @@ export class PostIntake {
   }
 
   /** Merges the request's collections and tags onto posts already on the team. */
-  async tagPresent(requester: Requester, posts: PostDoc[], collectionIds: string[], tags: string[]): Promise<number> {
+  async tagPresent(requester: Requester, postIds: string[], collectionIds: string[], tags: string[]): Promise<number> {
     let position = -1;
     if (collectionIds.length === 0 && tags.length === 0) return position;
-    for (const post of posts) {
+    for (const postId of postIds) {
       const outcome = await this.runner.run(
-        postStream(post.id),
+        postStream(postId),
         postDecider,
         { type: 'TagPost', collectionIds, tags, at: this.clock.now().toISOString() },
         { correlationId: requester.correlationId, teamId: requester.teamId },
@@ -107,19 +122,51 @@ export class PostIntake {
   }
 
   /**
-   * Step 7: reserve one unit, then create the post, link by link. Reservation and command ids come
-   * from the job id and the link, so a retried request or a restart gets the ledger's first answer
-   * instead of a second reservation. Once a reservation comes back unfunded, the rest are
-   * `insufficient_credits`; a post that cannot be created gives its reservation back (`create_failed`).
+   * Step 7, link by link: claim the link, reserve one unit, create the post. The claim (a stream per
+   * team and link, appended with the revision read) makes the post unique across replicas: a link
+   * claimed by another job is skipped as that job's post; one claimed by this job (a retry or a
+   * resumed job) continues with the claimed post id. Reservation and command ids come from the job
+   * id and the link, so a retry gets the ledger's first answer instead of a second reservation.
+   * Once a reservation comes back unfunded, the rest are `insufficient_credits`; a post that cannot
+   * be created gives its reservation back (`create_failed`). Either way the claim is released.
    */
   async reserveAndCreate(requester: Requester, job: JobRequest, fresh: LinkCandidate[]): Promise<IntakeResult> {
     const accepted: AcceptedEntry[] = [];
     const rejected: RejectedEntry[] = [];
+    const skipped: SkippedEntry[] = [];
+    const taken: string[] = [];
     let position = -1;
     let exhausted = false;
     const unitCost = job.credits.perPost;
+    const ctx = { correlationId: requester.correlationId, teamId: requester.teamId };
     for (const c of fresh) {
+      const claimStream = linkClaimStream(requester.teamId, c.normalized);
+      const claim = await this.runner.run(
+        claimStream,
+        linkClaimDecider,
+        { type: 'ClaimLink', teamId: requester.teamId, normalizedLink: c.normalized, postId: this.ids.next('po_'), jobId: job.jobId, at: this.now() },
+        ctx,
+      );
+      const holder = claim.state as Extract<LinkClaimState, { status: 'claimed' }>;
+      position = Math.max(position, claim.position);
+      if (holder.jobId !== job.jobId) {
+        const existing = await this.postStatus(holder.postId);
+        skipped.push({ link: c.link, reason: existing === null ? 'already_processing' : skipReason(existing) });
+        if (existing !== null) taken.push(holder.postId);
+        continue;
+      }
+      const resumed = await this.createdByJob(holder.postId, c.normalized, job.jobId);
+      if (resumed !== null) {
+        // Created by this job before it was interrupted: accepted, charged through its reservation.
+        accepted.push({ link: c.link, postId: holder.postId, postStatus: resumed, creditSource: 'credit', creditCost: unitCost, dataVersion: 1 });
+        continue;
+      }
+      const release = async (reason: 'insufficient_credits' | 'create_failed') => {
+        const released = await this.runner.run(claimStream, linkClaimDecider, { type: 'ReleaseLink', postId: holder.postId, jobId: job.jobId, reason, at: this.now() }, ctx);
+        position = Math.max(position, released.position);
+      };
       if (exhausted) {
+        await release('insufficient_credits');
         rejected.push({ link: c.link, reason: 'insufficient_credits' });
         continue;
       }
@@ -131,10 +178,11 @@ export class PostIntake {
       );
       if (reserved.fundedUnits < 1) {
         exhausted = true;
+        await release('insufficient_credits');
         rejected.push({ link: c.link, reason: 'insufficient_credits' });
         continue;
       }
-      const postId = this.ids.next('po_');
+      const postId = holder.postId;
       try {
         const outcome = await this.runner.run(
           postStream(postId),
@@ -159,19 +207,47 @@ export class PostIntake {
               unitCost,
               fullRead: job.capture.fullRead,
               commentLimit: job.capture.commentLimit,
-              requestedAt: this.clock.now().toISOString(),
+              requestedAt: this.now(),
             },
           },
-          { correlationId: requester.correlationId, teamId: requester.teamId },
+          ctx,
         );
         position = Math.max(position, outcome.position);
         accepted.push({ link: c.link, postId, postStatus: 'fetching', creditSource: 'credit', creditCost: unitCost, dataVersion: 1 });
       } catch (error) {
+        const mine = error instanceof ContentError && error.code === 'post_exists' ? await this.createdByJob(postId, c.normalized, job.jobId) : null;
+        if (mine) {
+          // Another replica resuming this same job created it a moment ago: one post, one reservation.
+          accepted.push({ link: c.link, postId, postStatus: mine, creditSource: 'credit', creditCost: unitCost, dataVersion: 1 });
+          continue;
+        }
         this.logger.warn(`creating the post for ${c.normalized} failed: ${String(error)}; returning its reservation`);
         await this.ledger.refund(requester.teamId, { commandId: `refund-${reservationId}`, reservationId, reason: 'create_failed' }, requester.correlationId);
+        await release('create_failed');
         rejected.push({ link: c.link, reason: 'create_failed' });
       }
     }
-    return { accepted, rejected, position };
+    return { accepted, rejected, skipped, taken, position };
   }
+
+  /** The post's status as its own stream says, or null when it does not exist (yet). */
+  private async postStatus(postId: string): Promise<PostStatus | null> {
+    const { state } = await this.runner.load(postStream(postId), postDecider);
+    return state.status === 'absent' ? null : state.status;
+  }
+
+  /** The post's status when it is this job's post for this link, else null (an id clash is a failure). */
+  private async createdByJob(postId: string, normalizedLink: string, jobId: string): Promise<PostStatus | null> {
+    const { state } = await this.runner.load(postStream(postId), postDecider);
+    if (state.status === 'absent' || state.normalizedLink !== normalizedLink || state.current.jobId !== jobId) return null;
+    return state.status;
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+}
+
+function skipReason(status: PostStatus): SkippedEntry['reason'] {
+  return IN_FLIGHT_STATUSES.includes(status) || status === 'holding' ? 'already_processing' : 'already_complete';
 }

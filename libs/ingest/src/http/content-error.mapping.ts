@@ -10,6 +10,7 @@ const STATUS: Record<ContentErrorCode, number> = {
   invalid_parent: 400,
   job_exists: 409,
   job_not_found: 404,
+  idempotency_key_reused: 409,
 };
 
 /** The one place content rule breaks become HTTP answers. */

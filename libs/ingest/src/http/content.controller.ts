@@ -14,7 +14,7 @@ import { RefreshPostsHandler } from '../refresh/refresh-posts.handler';
 import { AddAccountBody } from '../accounts/add-account.dto';
 import { AddAccountHandler } from '../accounts/add-account.handler';
 import { toApiError } from './content-error.mapping';
-import { requesterOf, send } from './http-helpers';
+import { idempotencyKeyOf, requesterOf, send } from './http-helpers';
 
 const JOB = envelope(openApi.ref('ContentJob'), openApi.ref('ContentJobMeta'));
 const ACCEPTED = { description: 'Accepted: the job, with accepted, skipped and rejected final; poll the Location', headers: pollHeaders('/analyst/v1/content/jobs/<job_id>') };
@@ -65,7 +65,7 @@ export class ContentController {
   })
   async addAccount(@Principal() principal: Principal, @Body() body: AddAccountBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      const { job, replayed } = await this.addAccounts.add(requesterOf(principal, request), body);
+      const { job, replayed } = await this.addAccounts.add(requesterOf(principal, request), body, idempotencyKeyOf(request));
       await this.respond(reply, job, replayed, principal);
     } catch (error) {
       throw toApiError(error);
@@ -85,7 +85,7 @@ export class ContentController {
   })
   async add(@Principal() principal: Principal, @Body() body: AddPostsBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      const { job, replayed } = await this.addPosts.add(requesterOf(principal, request), body);
+      const { job, replayed } = await this.addPosts.add(requesterOf(principal, request), body, idempotencyKeyOf(request));
       await this.respond(reply, job, replayed, principal);
     } catch (error) {
       throw toApiError(error);

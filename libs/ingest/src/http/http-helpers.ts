@@ -1,3 +1,4 @@
+import { ApiError } from '@analyst/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@analyst/gateway';
 import type { Requester } from '../adding/requester';
@@ -20,4 +21,21 @@ export function requesterOf(principal: Principal, request: FastifyRequest): Requ
 export function send(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): void {
   for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
   void reply.status(status).send(body);
+}
+
+// The same alphabet as the admin credit grant's key: UUIDs and ULIDs fit.
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+/**
+ * The optional `Idempotency-Key` header of the content add routes: one job per key, whatever the
+ * client retries and whichever replica answers.
+ */
+export function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return null;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!IDEMPOTENCY_KEY.test(value)) {
+    throw new ApiError(400, 'Idempotency-Key must be 1 to 200 characters of letters, digits, _ . : -', 'invalid_request');
+  }
+  return value;
 }
