@@ -5,6 +5,7 @@ export * from './queries';
 export * from './adding/requester';
 export * from './adding/add-posts.handler';
 export * from './jobs/job-reader';
+export * from './jobs/queuing-job-resumer';
 export * from './jobs/job-view';
 export * from './demo/seed-demo-content';
 export * from './refresh/refresh-posts.handler';

@@ -13,6 +13,7 @@ import { AddAccountHandler } from './accounts/add-account.handler';
 import { DiscoveryManager } from './accounts/discovery.manager';
 import { TeamQueue } from './adding/team-queue';
 import { RequestClaims } from './adding/request-claims';
+import { QueuingJobResumer } from './jobs/queuing-job-resumer';
 import { RefreshPostsHandler } from './refresh/refresh-posts.handler';
 import { JobReader } from './jobs/job-reader';
 import { CreditSettlementManager } from './pipeline/credit-settlement.manager';
@@ -42,6 +43,7 @@ const SERVICES: Provider[] = [
   PostPipelineManager,
   CreditSettlementManager,
   JobSettlementManager,
+  QueuingJobResumer,
 ];
 
 /**
@@ -57,7 +59,7 @@ const SERVICES: Provider[] = [
     { provide: CONTENT_PROVIDER, useFactory: () => new SimulatedProvider() },
     { provide: COMMENT_SCORER, useFactory: () => new LexiconScorer() },
   ],
-  exports: [AddPostsHandler, RefreshPostsHandler, JobReader],
+  exports: [AddPostsHandler, RefreshPostsHandler, JobReader, QueuingJobResumer],
 })
 export class IngestModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionService) {}
@@ -73,7 +75,7 @@ export class IngestModule implements OnModuleInit {
         { provide: CONTENT_PROVIDER, useFactory: () => provider ?? new SimulatedProvider() },
         { provide: COMMENT_SCORER, useFactory: () => scorer ?? new LexiconScorer() },
       ],
-      exports: [AddPostsHandler, RefreshPostsHandler, JobReader],
+      exports: [AddPostsHandler, RefreshPostsHandler, JobReader, QueuingJobResumer],
     };
   }
 

@@ -18,12 +18,21 @@ export interface IngestOptions {
   fetchBackoffMs: readonly number[];
   /** Timeout of a ledger request. */
   ledgerTimeoutMs: number;
+  /**
+   * A job still `queuing` this long after its last event lost its request (crash, timeout); the
+   * resumer finishes it. Longer than any live request takes (a 100-link add: about 20 s).
+   */
+  queuingResumeAfterMs: number;
+  /** How often the resumer looks for such jobs. */
+  queuingSweepMs: number;
 }
 
 export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
   discoveryBackoffMs: [500, 1000, 2000],
   fetchBackoffMs: [200, 400, 800],
   ledgerTimeoutMs: 10_000,
+  queuingResumeAfterMs: 120_000,
+  queuingSweepMs: 15_000,
 };
 
 export const INGEST_OPTIONS = Symbol('IngestOptions');

@@ -6,8 +6,10 @@ import { eventStoreContract, messageBusContract, readStoreContract } from '@anal
 
 eventStoreContract('SQLite (file, WAL)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'analyst-es-'));
+  const filename = join(dir, 'events.db');
   return {
-    store: new SqliteEventStore({ filename: join(dir, 'events.db'), synchronous: 'NORMAL' }),
+    store: new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
+    peer: () => new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
     teardown: async () => rmSync(dir, { recursive: true, force: true }),
   };
 });

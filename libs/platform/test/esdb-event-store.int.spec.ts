@@ -33,7 +33,10 @@ function dockerReachable(): boolean {
 const url = process.env.EVENTSTORE_URL;
 
 if (url) {
-  eventStoreContract(`EventStoreDB at ${url}`, async () => ({ store: new EsdbEventStore({ connectionString: url }) }));
+  eventStoreContract(`EventStoreDB at ${url}`, async () => ({
+    store: new EsdbEventStore({ connectionString: url }),
+    peer: () => new EsdbEventStore({ connectionString: url }),
+  }));
 } else if (dockerReachable()) {
   // One container for the file; each test gets its own client, and unique stream names keep tests apart.
   let container: Promise<import('testcontainers').StartedTestContainer> | null = null;
@@ -60,9 +63,8 @@ if (url) {
   });
   eventStoreContract(`EventStoreDB (${IMAGE} in Docker)`, async () => {
     const started = await container!;
-    return {
-      store: new EsdbEventStore({ connectionString: `esdb://${started.getHost()}:${started.getMappedPort(2113)}?tls=false` }),
-    };
+    const connectionString = `esdb://${started.getHost()}:${started.getMappedPort(2113)}?tls=false`;
+    return { store: new EsdbEventStore({ connectionString }), peer: () => new EsdbEventStore({ connectionString }) };
   });
 } else {
   describe('EventStore contract: EventStoreDB', () => {

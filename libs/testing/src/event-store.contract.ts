@@ -4,6 +4,11 @@ import { eventually, unique } from './unique';
 
 export interface EventStoreFixture {
   store: EventStore;
+  /**
+   * Another client of the same store, as a second replica would open it (a second handle on the
+   * SQLite file, a second gRPC client of the EventStoreDB cluster). Closed by the contract.
+   */
+  peer?: () => EventStore;
   teardown?: () => Promise<void>;
 }
 
@@ -99,6 +104,25 @@ export function eventStoreContract(name: string, setup: () => Promise<EventStore
       expect(lost).toHaveLength(9);
       for (const l of lost) expect(l.reason).toBeInstanceOf(ConcurrencyError);
       expect(await store.readStream(stream)).toHaveLength(2);
+    });
+
+    it('decides a claim between replicas: of many no_stream appends through two clients exactly one wins, and every loser reads the winner', async () => {
+      const peer = fixture.peer?.() ?? store;
+      try {
+        const claim = unique('claim-');
+        const attempts = await Promise.allSettled(
+          Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? store : peer).append(claim, [event('Claimed', { by: i })], 'no_stream')),
+        );
+        const won = attempts.flatMap((a, i) => (a.status === 'fulfilled' ? [i] : []));
+        expect(won).toHaveLength(1);
+        for (const a of attempts) if (a.status === 'rejected') expect(a.reason).toBeInstanceOf(ConcurrencyError);
+        for (const reader of [store, peer]) {
+          const read = await reader.readStream(claim);
+          expect(read.map((e) => [e.type, e.data])).toEqual([['Claimed', { by: won[0] }]]);
+        }
+      } finally {
+        if (peer !== store) await peer.close();
+      }
     });
 
     it('reads a stream from the middle and an unknown stream as empty', async () => {

@@ -1,0 +1,86 @@
+import {
+  fingerprintClaimStream,
+  idempotencyKeyClaimStream,
+  linkClaimDecider,
+  linkClaimStream,
+  requestClaimDecider,
+  type ClaimRequest,
+  type LinkClaimEvent,
+  type RequestClaimEvent,
+} from '@analyst/domain-content';
+import { givenFor } from './given-when-then';
+
+const AT = '2026-03-10T12:00:00.000Z';
+const givenLink = givenFor(linkClaimDecider);
+const givenRequest = givenFor(requestClaimDecider);
+
+const claimed = (postId: string, jobId: string): LinkClaimEvent => ({
+  type: 'PostLinkClaimed',
+  data: { teamId: 'tm_1', normalizedLink: 'youtube.com/watch?v=abc', postId, jobId, at: AT },
+});
+const claim = (postId: string, jobId: string) => ({ type: 'ClaimLink' as const, teamId: 'tm_1', normalizedLink: 'youtube.com/watch?v=abc', postId, jobId, at: AT });
+
+describe('link claim: one post per (team, normalized link)', () => {
+  it('claims a free link for the job and its post', () => {
+    givenLink([]).when(claim('po_1', 'cj_1')).then([claimed('po_1', 'cj_1')]);
+  });
+
+  it('writes nothing for a held link; the state names the holder, whoever asks', () => {
+    const given = givenLink([claimed('po_1', 'cj_1')]);
+    given.when(claim('po_2', 'cj_2')).then([]);
+    given.when(claim('po_3', 'cj_1')).then([]);
+    expect(given.state).toEqual({ status: 'claimed', postId: 'po_1', jobId: 'cj_1' });
+  });
+
+  it('releases only the holder post, and a released link can be claimed again', () => {
+    givenLink([claimed('po_1', 'cj_1')]).when({ type: 'ReleaseLink', postId: 'po_9', jobId: 'cj_9', reason: 'create_failed', at: AT }).then([]);
+    const released: LinkClaimEvent = { type: 'PostLinkReleased', data: { postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT } };
+    givenLink([claimed('po_1', 'cj_1')]).when({ type: 'ReleaseLink', postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT }).then([released]);
+    givenLink([claimed('po_1', 'cj_1'), released]).when(claim('po_2', 'cj_2')).then([claimed('po_2', 'cj_2')]);
+  });
+
+  it('names one stream per team and link, whatever the link holds', () => {
+    expect(linkClaimStream('tm_1', 'a')).toBe(linkClaimStream('tm_1', 'a'));
+    expect(linkClaimStream('tm_1', 'a')).not.toBe(linkClaimStream('tm_2', 'a'));
+    expect(linkClaimStream('tm_1', 'x'.repeat(5000))).toMatch(/^postlink-tm_1-[0-9a-f]{32}$/);
+  });
+});
+
+describe('request claim: one job per request fingerprint and per Idempotency-Key', () => {
+  const request = (over: Partial<ClaimRequest> = {}): ClaimRequest => ({
+    type: 'ClaimRequest',
+    teamId: 'tm_1',
+    jobId: 'cj_1',
+    fingerprint: 'fp1',
+    idempotencyKey: null,
+    expiresAt: '2026-04-09T12:00:00.000Z',
+    at: AT,
+    ...over,
+  });
+  const claimedBy = (over: Partial<RequestClaimEvent['data']> = {}): RequestClaimEvent => ({
+    type: 'ContentRequestClaimed',
+    data: { teamId: 'tm_1', jobId: 'cj_1', fingerprint: 'fp1', idempotencyKey: null, expiresAt: '2026-04-09T12:00:00.000Z', at: AT, ...over },
+  });
+
+  it('claims a new request for its job', () => {
+    givenRequest([]).when(request()).then([claimedBy()]);
+  });
+
+  it('keeps the first job while the claim lives, and lets a lapsed claim go to a new job', () => {
+    givenRequest([claimedBy()]).when(request({ jobId: 'cj_2' })).then([]);
+    const later = '2026-04-09T12:00:00.001Z';
+    givenRequest([claimedBy()]).when(request({ jobId: 'cj_2', at: later, expiresAt: '2026-05-09T12:00:00.001Z' })).then([
+      claimedBy({ jobId: 'cj_2', at: later, expiresAt: '2026-05-09T12:00:00.001Z' }),
+    ]);
+  });
+
+  it('refuses an Idempotency-Key reused with another body', () => {
+    givenRequest([claimedBy({ idempotencyKey: 'k1' })]).when(request({ jobId: 'cj_2', fingerprint: 'fp2', idempotencyKey: 'k1' })).thenFails('idempotency_key_reused');
+    givenRequest([claimedBy({ idempotencyKey: 'k1' })]).when(request({ jobId: 'cj_2', idempotencyKey: 'k1' })).then([]);
+  });
+
+  it('keeps body and key claims apart, per team', () => {
+    expect(fingerprintClaimStream('tm_1', 'k')).not.toBe(idempotencyKeyClaimStream('tm_1', 'k'));
+    expect(fingerprintClaimStream('tm_1', 'k')).not.toBe(fingerprintClaimStream('tm_2', 'k'));
+  });
+});

@@ -1,0 +1,88 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { contentJobDecider, contentJobStream, type ContentJob } from '@analyst/domain-content';
+import { CLOCK, CommandRunner, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { AddPostsHandler } from '../adding/add-posts.handler';
+import { CONTENT_JOBS, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
+
+export interface ResumeRun {
+  resumed: string[];
+  failed: string[];
+}
+
+/**
+ * Every started job ends: a posts job left in `queuing` (its request died between claiming links
+ * and queuing the job) is finished here once it has been quiet for `queuingResumeAfterMs`, whether
+ * or not the client ever retries. Its reserved credits then follow the normal path: a created post
+ * settles or refunds when it is processed; a link that could not be funded or created is released.
+ * Finishing is idempotent (claims, deterministic reservation ids), so several ingest replicas
+ * sweeping at once, or a live request still running, is harmless.
+ */
+@Injectable()
+export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('QueuingJobResumer');
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+  /** Resume attempts that threw, for /metrics and the logs. */
+  errors = 0;
+
+  constructor(
+    private readonly addPosts: AddPostsHandler,
+    private readonly runner: CommandRunner,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (!this.stopped) this.running = this.running.then(() => this.runOnce());
+    }, this.options.queuingSweepMs);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Finishes every posts job quiet in `queuing` for longer than the bound; returns their ids. */
+  async runOnce(): Promise<ResumeRun> {
+    const run: ResumeRun = { resumed: [], failed: [] };
+    const quietSince = new Date(this.clock.now().getTime() - this.options.queuingResumeAfterMs).toISOString();
+    // The read model only nominates; the job's own stream decides whether it is still queuing.
+    const stale = await this.store.collection(CONTENT_JOBS).find({ status: 'queuing', updatedAt: { $lte: quietSince } }, { projection: { _id: 1 }, limit: 100 });
+    for (const doc of stale) {
+      if (this.stopped) break;
+      const jobId = String(doc._id);
+      try {
+        const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
+        if (state.status !== 'queuing') continue;
+        await this.finish(state);
+        run.resumed.push(jobId);
+      } catch (error) {
+        this.errors += 1;
+        run.failed.push(jobId);
+        this.logger.error(`finishing job ${jobId} left in queuing failed: ${String(error)}; retrying on the next sweep`);
+      }
+    }
+    if (run.resumed.length > 0) this.logger.warn(`finished ${run.resumed.length} job(s) left in queuing: ${run.resumed.join(', ')}`);
+    return run;
+  }
+
+  private async finish(job: ContentJob): Promise<void> {
+    if (job.kind === 'posts' && job.links) {
+      await this.addPosts.resume(job);
+      return;
+    }
+    // Opened before jobs recorded their links: nothing to finish with. Nothing was queued, so the
+    // job fails; the ledger audit lists any reservation it left open.
+    await this.runner.run(
+      contentJobStream(job.jobId),
+      contentJobDecider,
+      { type: 'FailJob', error: { code: 'interrupted', message: 'the request was interrupted before its posts were queued; send it again' }, at: this.clock.now().toISOString() },
+      { correlationId: `resume-${job.jobId}`, teamId: job.teamId },
+    );
+  }
+}
