@@ -8,7 +8,7 @@ import { CollectionsResolver } from './adding/collections-resolver';
 import { PostIntake } from './adding/post-intake';
 import { ContentJobsController } from './http/content-jobs.controller';
 import { ContentController } from './http/content.controller';
-import { DEFAULT_INGEST_OPTIONS, INGEST_OPTIONS, type IngestOptions } from './ingest.tokens';
+import { DEFAULT_INGEST_OPTIONS, INGEST_OPTIONS, ingestOptionsFromEnv, type IngestOptions } from './ingest.tokens';
 import { AddAccountHandler } from './accounts/add-account.handler';
 import { DiscoveryManager } from './accounts/discovery.manager';
 import { TeamQueue } from './adding/team-queue';
@@ -55,7 +55,7 @@ const SERVICES: Provider[] = [
   controllers: [ContentController, ContentJobsController],
   providers: [
     ...SERVICES,
-    { provide: INGEST_OPTIONS, useValue: DEFAULT_INGEST_OPTIONS },
+    { provide: INGEST_OPTIONS, useFactory: () => ingestOptionsFromEnv() },
     { provide: CONTENT_PROVIDER, useFactory: () => new SimulatedProvider() },
     { provide: COMMENT_SCORER, useFactory: () => new LexiconScorer() },
   ],

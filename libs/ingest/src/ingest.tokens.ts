@@ -36,3 +36,27 @@ export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
 };
 
 export const INGEST_OPTIONS = Symbol('IngestOptions');
+
+/** Variables that tune the ingest service, read once at start. A bad value stops the process (exit 2). */
+export function ingestOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): IngestOptions {
+  const ms = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new IngestConfigError(`${name} must be an integer number of milliseconds from ${min} to ${max}, got "${raw}"`);
+    }
+    return value;
+  };
+  const resumeAfter = ms('ANALYST_QUEUING_RESUME_AFTER_MS', DEFAULT_INGEST_OPTIONS.queuingResumeAfterMs, 1_000, 86_400_000);
+  return {
+    ...DEFAULT_INGEST_OPTIONS,
+    queuingResumeAfterMs: resumeAfter,
+    // Sweep a few times per bound, so a job ends within about 1.25 bounds of going quiet.
+    queuingSweepMs: Math.min(DEFAULT_INGEST_OPTIONS.queuingSweepMs, Math.max(250, Math.floor(resumeAfter / 4))),
+  };
+}
+
+export class IngestConfigError extends Error {
+  override readonly name = 'IngestConfigError';
+}

@@ -234,3 +234,13 @@ async function onlyJobId(f: IngestTest, teamId: string): Promise<string> {
   expect(ids).toHaveLength(1);
   return ids[0];
 }
+
+describe('ANALYST_QUEUING_RESUME_AFTER_MS', () => {
+  it('sets the bound and a sweep of about a quarter of it; a bad value names the variable', async () => {
+    const { ingestOptionsFromEnv } = await import('@analyst/ingest');
+    expect(ingestOptionsFromEnv({})).toMatchObject({ queuingResumeAfterMs: 120_000, queuingSweepMs: 15_000 });
+    expect(ingestOptionsFromEnv({ ANALYST_QUEUING_RESUME_AFTER_MS: '20000' })).toMatchObject({ queuingResumeAfterMs: 20_000, queuingSweepMs: 5_000 });
+    expect(() => ingestOptionsFromEnv({ ANALYST_QUEUING_RESUME_AFTER_MS: 'soon' })).toThrow(/ANALYST_QUEUING_RESUME_AFTER_MS must be an integer .* got "soon"/);
+    expect(() => ingestOptionsFromEnv({ ANALYST_QUEUING_RESUME_AFTER_MS: '10' })).toThrow(/ANALYST_QUEUING_RESUME_AFTER_MS/);
+  });
+});
