@@ -10,3 +10,5 @@ export * from './ledger-decider';
 export * from './ledger-record';
 export * from './statement';
 export * from './audit';
+export * from './charge-findings';
+export * from './charge-reasons';
