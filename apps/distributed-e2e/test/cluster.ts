@@ -128,3 +128,98 @@ export async function until<T>(what: string, probe: () => Promise<T | null | und
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** One process of an app running as several replicas: `name` (e.g. `ingest-2`) names its log and its slot. */
+export interface ReplicaSpec {
+  name: string;
+  app: AppName;
+  port: number;
+  /** Set over the cluster's env for this replica only (e.g. a gateway's ANALYST_UPSTREAM_INGEST). */
+  env?: Record<string, string>;
+}
+
+const replicaProcesses = new Map<Cluster, Map<string, { spec: ReplicaSpec; child: ChildProcess }>>();
+const everyReplicaChild = new Set<ChildProcess>();
+let reaperInstalled = false;
+
+/** Whatever happens to the test process (a failed beforeAll, a thrown afterAll, jest exiting), no replica outlives it. */
+function installReaper(): void {
+  if (reaperInstalled) return;
+  reaperInstalled = true;
+  process.once('exit', () => {
+    for (const child of everyReplicaChild) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+}
+
+export function replicasOf(cluster: Cluster): Map<string, { spec: ReplicaSpec; child: ChildProcess }> {
+  let replicas = replicaProcesses.get(cluster);
+  if (!replicas) replicaProcesses.set(cluster, (replicas = new Map()));
+  return replicas;
+}
+
+/** The pid of a running replica, or null when it is stopped. */
+export function replicaPid(cluster: Cluster, name: string): number | null {
+  const child = replicasOf(cluster).get(name)?.child;
+  return child && child.exitCode === null && child.signalCode === null ? (child.pid ?? null) : null;
+}
+
+/**
+ * Starts one replica of an app on its own port (its log: `<logDir>/<name>.log`, appended across
+ * restarts) and waits until its /readyz says ready. Starting a stopped replica again reuses its spec.
+ */
+export async function startReplica(cluster: Cluster, spec: ReplicaSpec, timeoutMs = 120_000): Promise<void> {
+  installReaper();
+  const replicas = replicasOf(cluster);
+  const running = replicas.get(spec.name);
+  if (running && running.child.exitCode === null && running.child.signalCode === null) throw new Error(`${spec.name} is already running`);
+  const log = createWriteStream(join(cluster.logDir, `${spec.name}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, `apps/${spec.app}/src/main.ts`)], {
+    cwd: ROOT,
+    env: { ...process.env, ...cluster.env, ...spec.env, PORT: String(spec.port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  replicas.set(spec.name, { spec, child });
+  everyReplicaChild.add(child);
+  let exited: string | undefined;
+  child.once('exit', (code, signal) => {
+    exited = signal ?? String(code);
+    everyReplicaChild.delete(child);
+  });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exited !== undefined) throw new Error(`${spec.name} exited with ${exited} before it was ready; see ${cluster.logDir}/${spec.name}.log`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${spec.port}/readyz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${spec.name} not ready within ${timeoutMs} ms; see ${cluster.logDir}/${spec.name}.log`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Stops a replica (SIGTERM, SIGKILL after 20 s; or SIGKILL at once) and waits for it to exit. Its spec stays for a restart. */
+export async function stopReplica(cluster: Cluster, name: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  const child = replicasOf(cluster).get(name)?.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Starts a stopped replica again under its earlier spec (same port, env and log). */
+export async function restartReplica(cluster: Cluster, name: string, timeoutMs = 120_000): Promise<void> {
+  const known = replicasOf(cluster).get(name);
+  if (!known) throw new Error(`no replica named ${name}`);
+  await stopReplica(cluster, name);
+  await startReplica(cluster, known.spec, timeoutMs);
+}
+
+export async function stopReplicas(cluster: Cluster): Promise<void> {
+  await Promise.all([...replicasOf(cluster).keys()].map((name) => stopReplica(cluster, name)));
+}
