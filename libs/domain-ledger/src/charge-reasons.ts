@@ -29,7 +29,8 @@ const RESERVATION_OF_JOB = /^rs_(.+)_[0-9a-f]{16}$/;
 interface Reservation {
   teamId: string;
   reservationId: string;
-  reserved: LedgerEventRef & { amount: number };
+  reserved: LedgerEventRef;
+  amount: number;
   settles: LedgerEventRef[];
   refunds: (LedgerEventRef & { reason: string })[];
 }
@@ -130,7 +131,7 @@ export class ChargeAuditor {
     if (event.type === 'CreditsReserved') {
       // A second reservation under one id is the arithmetic audit's finding; the first one stands.
       if (!this.reservations.has(key(teamId, reservationId))) {
-        this.reservations.set(key(teamId, reservationId), { teamId, reservationId, reserved: { ...ref, amount: event.data.amount }, settles: [], refunds: [] });
+        this.reservations.set(key(teamId, reservationId), { teamId, reservationId, reserved: ref, amount: event.data.amount, settles: [], refunds: [] });
       }
       return;
     }
@@ -201,7 +202,7 @@ export class ChargeAuditor {
           position: r.reserved.position,
           revision: r.reserved.revision,
           reservedAt: r.reserved.occurredAt,
-          amount: r.reserved.amount,
+          amount: r.amount,
           ageMinutes: Math.floor(ageMs / 60_000),
           post: ownRefs[0] ?? null,
           stale: ageMs > options.maxOpenMinutes * 60_000,
@@ -213,7 +214,7 @@ export class ChargeAuditor {
             teamId: r.teamId,
             posts: ownRefs,
             events: [r.reserved],
-            message: `reservation ${r.reservationId} (CreditsReserved ${r.reserved.eventId} at position ${r.reserved.position}, ${r.reserved.amount} credits${row.post ? ` for ${postText(row.post)}` : ''}) has been open ${row.ageMinutes} min, longer than ${options.maxOpenMinutes} min`,
+            message: `reservation ${r.reservationId} (CreditsReserved ${r.reserved.eventId} at position ${r.reserved.position}, ${r.amount} credits${row.post ? ` for ${postText(row.post)}` : ''}) has been open ${row.ageMinutes} min, longer than ${options.maxOpenMinutes} min`,
           });
         }
       }
