@@ -179,6 +179,14 @@ describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
     }
   });
 
+  it('documents the optional Idempotency-Key header on the two add routes, and only there', () => {
+    const keyParam = (path: string) => (op('POST', path).parameters ?? []).filter((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key');
+    for (const path of ['/content/posts/add', '/content/accounts/add']) {
+      expect(keyParam(path)).toEqual([expect.objectContaining({ required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,200}$' } })]);
+    }
+    expect(keyParam('/content/posts/refresh')).toEqual([]);
+  });
+
   it('lists the error statuses of each route in the error envelope', () => {
     const errors = (method: string, path: string) => Object.keys(op(method, path).responses).filter((s) => s >= '400');
     expect(errors('POST', '/content/posts/add')).toEqual(['400', '401', '402', '403', '404', '409', '413', '429']);

@@ -1,5 +1,5 @@
 import { Body, Controller, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiRoute, Principal, locationOf } from '@analyst/gateway';
 import { AddPostsHandler } from '../adding/add-posts.handler';
@@ -19,6 +19,14 @@ import { idempotencyKeyOf, requesterOf, send } from './http-helpers';
 const JOB = envelope(openApi.ref('ContentJob'), openApi.ref('ContentJobMeta'));
 const ACCEPTED = { description: 'Accepted: the job, with accepted, skipped and rejected final; poll the Location', headers: pollHeaders('/analyst/v1/content/jobs/<job_id>') };
 const REPLAYED = { description: 'An identical request within the retention window: its existing job, with meta.replayed true; nothing runs again' };
+/** Optional on the add routes: a retry with the same key returns the first job, on any replica. */
+const IDEMPOTENCY_KEY = ApiHeader({
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Names the request: a retry with the same key returns the first job (200, meta.replayed true), whichever instance answers. The same key with another body is 409 idempotency_key_reused. An identical body is replayed with or without a key.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,200}$' },
+});
 const AMBIGUOUS = 'A collection name matches more than one collection (collection_name_ambiguous, with error.candidates)';
 
 @ApiTags('content')
@@ -56,12 +64,13 @@ export class ContentController {
     summary: 'Add the recent public posts of an account',
     description: 'Scope accounts:write. Rate class content_add_accounts. The job starts as discovering; funding happens in the job (a batch that cannot be funded fails the job, not the request).',
   })
+  @IDEMPOTENCY_KEY
   @ApiEnvelopeResponse(202, JOB, ACCEPTED)
   @ApiEnvelopeResponse(200, JOB, REPLAYED)
   @ApiErrorResponses({
     400: 'Malformed body, invalid filters, an account URL that is invalid or on an unsupported platform (invalid_url, unsupported_platform), or an unknown collection id (collection_not_found)',
     404: TEAM_NOT_FOUND,
-    409: AMBIGUOUS,
+    409: `${AMBIGUOUS}; or an Idempotency-Key already used with another body (idempotency_key_reused)`,
   })
   async addAccount(@Principal() principal: Principal, @Body() body: AddAccountBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
@@ -75,13 +84,14 @@ export class ContentController {
   @Post('posts/add')
   @ApiRoute('POST /content/posts/add')
   @ApiOperation({ summary: 'Add posts by URL', description: 'Scope posts:write. Rate class content_add_posts. Spends 1 credit per new post (5 with capture.fullRead).' })
+  @IDEMPOTENCY_KEY
   @ApiEnvelopeResponse(202, JOB, ACCEPTED)
   @ApiEnvelopeResponse(200, JOB, REPLAYED)
   @ApiErrorResponses({
     400: 'Malformed body (e.g. no links, more than 100) or an unknown collection id (invalid_request, collection_not_found)',
     402: 'None of the new posts can be funded (insufficient_credits); nothing is created',
     404: TEAM_NOT_FOUND,
-    409: AMBIGUOUS,
+    409: `${AMBIGUOUS}; or an Idempotency-Key already used with another body (idempotency_key_reused)`,
   })
   async add(@Principal() principal: Principal, @Body() body: AddPostsBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
