@@ -44,7 +44,7 @@ describe('ledger audit (replay from the first event)', () => {
 
   it('recomputes the live balances from the log alone and finds every invariant holding', async () => {
     const log = openLog();
-    const report = await auditLedger(log, { liveReadModels: k.store });
+    const report = await auditLedger(log, { liveReadModels: k.store, charges: false });
     await log.close();
     expect(report.violations).toEqual([]);
     expect(report.ok).toBe(true);
@@ -60,7 +60,7 @@ describe('ledger audit (replay from the first event)', () => {
     const log = openLog();
     const path = join(dir, 'statement.jsonl');
     const writer = new StatementWriter(path, { generatedAt: '2026-04-02T08:00:00.000Z', team: null, headPosition: await log.headPosition() });
-    const report = await auditLedger(log, { statement: writer });
+    const report = await auditLedger(log, { statement: writer, charges: false });
     const { lines } = await writer.close();
     await log.close();
     expect(lines).toBe(report.ledgerEvents);
@@ -90,7 +90,7 @@ describe('ledger audit (replay from the first event)', () => {
     for await (const page of log.readAll()) for (const e of page) await store.append(e.streamId, [e], 'any');
     const settled = (await store.readStream('ledger-team_a')).find((e) => e.type === 'CreditsSettled')!;
     await store.append('ledger-team_a', [{ ...settled, id: 'ev_forged', data: { ...(settled.data as object), commandId: 'forged' } }], 'any');
-    const report = await auditLedger(store);
+    const report = await auditLedger(store, { charges: false });
     await store.close();
     await log.close();
     rmSync(copyDir, { recursive: true, force: true });
@@ -108,7 +108,7 @@ describe('ledger audit (replay from the first event)', () => {
       registerLedgerCommands(program, { admin: adminCall });
       const file = join(dir, 'cli.jsonl');
       process.exitCode = undefined;
-      await program.parseAsync(['node', 'analyst', 'ledger', 'audit', '--data-dir', k.t.dataDir, '--out', file], { from: 'node' });
+      await program.parseAsync(['node', 'analyst', 'ledger', 'audit', '--ledger-only', '--data-dir', k.t.dataDir, '--out', file], { from: 'node' });
       expect(process.exitCode).toBeUndefined();
       await program.parseAsync(['node', 'analyst', 'ledger', 'verify', file], { from: 'node' });
       expect(process.exitCode).toBeUndefined();
@@ -116,7 +116,7 @@ describe('ledger audit (replay from the first event)', () => {
       expect(text).toContain('audit passed');
       expect(text).toMatch(/team_a\s+map\s+/);
       expect(text).toContain('statement verified');
-      await program.parseAsync(['node', 'analyst', 'ledger', 'audit', '--data-dir', k.t.dataDir, '--out', join(dir, 'cli.csv'), '--team', 'team_b'], { from: 'node' });
+      await program.parseAsync(['node', 'analyst', 'ledger', 'audit', '--ledger-only', '--data-dir', k.t.dataDir, '--out', join(dir, 'cli.csv'), '--team', 'team_b'], { from: 'node' });
       expect(readFileSync(join(dir, 'cli.csv'), 'utf8').split('\n')[0]).toBe(
         'seq,teamId,revision,position,eventId,occurredAt,type,commandId,reservationId,month,mapsChange,adhocChange,reservedChange,maps,adhoc,reserved,note,prev,hash',
       );

@@ -1,5 +1,5 @@
 import { LEDGER_STREAM_PREFIX, ledgerStream, teamIdOfLedgerStream, type CreditBalances, type LedgerEvent, type StatementPage } from '@analyst/contracts';
-import { applyChange, balanceChange, LedgerAuditor, statementLine, type AuditViolation, type TeamAudit } from '@analyst/domain-ledger';
+import { applyChange, balanceChange, ChargeAuditor, LedgerAuditor, statementLine, type AuditViolation, type ChargeAudit, type TeamAudit } from '@analyst/domain-ledger';
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
 import type { Doc, EventStore, Projector, ReadStore, RecordedEvent } from '@analyst/platform';
 import { readOutstandingReservations } from '../queries/read-reservations';
@@ -16,7 +16,16 @@ export interface AuditOptions {
   liveReadModels?: ReadStore;
   /** A running server's statement (admin API) to compare the recomputed balances with. */
   served?: ServedLedger;
+  /**
+   * The content-side cross-check: every charge has a post data version with comments behind it, no
+   * version or link is charged twice, every refund has a failing outcome, no reservation stays open
+   * longer than `maxOpenMinutes` (default 30) as of `now` (default the wall clock). `false` for a
+   * log that holds only ledger events (the ledger's own tests, the bench).
+   */
+  charges?: false | { now?: string; maxOpenMinutes?: number };
 }
+
+export const DEFAULT_MAX_OPEN_MINUTES = 30;
 
 /** The balances a running server serves, read through its admin API (`GET /admin/v1/teams/{id}/ledger`). */
 export interface ServedLedger {
@@ -63,6 +72,8 @@ export interface AuditReport {
   teams: TeamAudit[];
   comparisons: ReadModelComparison[];
   violations: AuditViolation[];
+  /** The content-side cross-check; null when it was switched off. Its findings are violations too. */
+  charges: ChargeAudit | null;
   /** Comparison with a running server's served statement (empty unless `served` was given). */
   served: ServedComparison[];
   servedBy: string | null;
@@ -72,11 +83,13 @@ export interface AuditReport {
 /**
  * Finance's audit: replays the ledger streams from the first event without touching any read
  * model, recomputes every balance, checks the invariants, then compares the result with the read
- * models rebuilt through the projectors (and with live ones when given).
+ * models rebuilt through the projectors (and with live ones when given). In the same pass it
+ * cross-checks every charge and refund against the post and job streams (`ChargeAuditor`).
  */
 export async function auditLedger(events: EventStore, options: AuditOptions = {}): Promise<AuditReport> {
   const started = Date.now();
   const auditor = new LedgerAuditor();
+  const chargeAuditor = options.charges === false ? null : new ChargeAuditor();
   // The statement read model is a view of the same events; the balances and open reservations are
   // what the figures must agree on, so only those two are refolded (it keeps 1M events under 10 s).
   const fold = new ProjectorFold([ledgerBalancesProjector, ledgerReservationsProjector] as unknown as Projector<Doc>[]);
@@ -89,6 +102,8 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
   for await (const page of events.readAll(-1, 10_000)) {
     for (const event of page) {
       count += 1;
+      // Every team's posts and jobs, even with --team: a charge may name another team's post.
+      chargeAuditor?.feed(event);
       if (wantedStream ? event.streamId !== wantedStream : !event.streamId.startsWith(LEDGER_STREAM_PREFIX)) continue;
       ledgerCount += 1;
       auditor.feed(event);
@@ -102,6 +117,14 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
   if (options.team && ledgerCount === 0) {
     violations.push({ teamId: options.team, eventId: null, position: null, revision: null, type: null, message: `team ${options.team} has no ledger events in this log` });
   }
+  const charges =
+    chargeAuditor && options.charges !== false
+      ? chargeAuditor.finish({
+          now: options.charges?.now ?? new Date().toISOString(),
+          maxOpenMinutes: options.charges?.maxOpenMinutes ?? DEFAULT_MAX_OPEN_MINUTES,
+          team: options.team,
+        })
+      : null;
   const comparisons: ReadModelComparison[] = [];
   const rebuilt = await fold.toReadStore();
   const sources: [ReadModelComparison['source'], ReadStore][] = [['rebuilt', rebuilt]];
@@ -140,13 +163,14 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
     }
   }
   return {
-    ok: violations.length === 0,
+    ok: violations.length === 0 && (charges?.findings.length ?? 0) === 0,
     events: count,
     ledgerEvents: ledgerCount,
     headPosition,
     teams,
     comparisons,
     violations,
+    charges,
     served,
     servedBy: options.served?.describe ?? null,
     seconds: (Date.now() - started) / 1000,

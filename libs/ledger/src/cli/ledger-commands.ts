@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import type { CreditBalances, StatementLine, StatementPage } from '@analyst/contracts';
 import type { ReadStore } from '@analyst/platform';
-import { auditLedger, type AuditReport, type ServedLedger } from '../audit/ledger-audit';
+import { auditLedger, DEFAULT_MAX_OPEN_MINUTES, type AuditReport, type ServedLedger } from '../audit/ledger-audit';
+import { printChargeReport } from './charge-report';
+import { table } from './table';
 import { openEventLog } from '../audit/open-event-log';
 import { checkStatementKey, STATEMENT_KEY_ENV, StatementWriter } from '../audit/statement-export';
 import { verifyStatement } from '../audit/verify-statement';
@@ -37,16 +39,14 @@ interface AuditFlags {
   against?: string;
   adminToken?: string;
   key?: string;
+  ledgerOnly?: boolean;
+  maxOpenMinutes: string;
+  asOf?: string;
 }
 
 /** A usage error of this CLI; `--json` reports its code. */
 function invalidArgument(message: string): Error {
   return Object.assign(new Error(message), { code: 'invalid_argument' });
-}
-
-function table(rows: (string | number)[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r) => r.map((c, i) => (typeof c === 'number' ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
 function fmt(b: CreditBalances): string {
@@ -77,17 +77,24 @@ export function printAuditReport(report: AuditReport, log: (line: string) => voi
     }
     log(table(served));
   }
+  if (report.charges) {
+    log('');
+    printChargeReport(report.charges, log);
+  }
   log(`${report.ledgerEvents} ledger events of ${report.events} in the log, ${report.teams.length} teams, ${report.seconds.toFixed(2)} s`);
-  if (report.violations.length === 0) {
-    log(`audit passed: every invariant holds and the read models${report.servedBy ? ' and the served balances' : ''} match the log`);
+  const findings = report.charges?.findings ?? [];
+  if (report.violations.length === 0 && findings.length === 0) {
+    const charges = report.charges ? ', every charge and refund has its reason in the content log' : ' (charges not cross-checked: --ledger-only)';
+    log(`audit passed: every invariant holds${charges}, and the read models${report.servedBy ? ' and the served balances' : ''} match the log`);
     return;
   }
-  log(`audit FAILED: ${report.violations.length} problem(s)`);
+  log(`audit FAILED: ${report.violations.length + findings.length} problem(s)`);
   for (const v of report.violations) {
     const where = v.eventId ? ` event ${v.eventId} (${v.type}, position ${v.position}, revision ${v.revision})` : '';
     // A message about the team as a whole already names it.
     log(!v.eventId && v.message.startsWith(`team ${v.teamId} `) ? `  ${v.message}` : `  team ${v.teamId}${where}: ${v.message}`);
   }
+  for (const f of findings) log(`  team ${f.teamId}: ${f.rule}: ${f.message}`);
 }
 
 /** `--against`: the served statement through the admin API, a 404 `team_not_found` as null. */
@@ -152,7 +159,7 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
 
   ledger
     .command('audit')
-    .description('replay every ledger stream from the first event, recompute balances, check invariants, compare with the read models')
+    .description('replay every ledger stream from the first event, recompute balances, check invariants, cross-check every charge with the post and job streams, compare with the read models')
     .option('--team <teamId>', 'audit one team only (fails when the log has no ledger event of it)')
     .option('--out <file>', 'export the hash-chained statement (.jsonl to verify later, or .csv for a spreadsheet view that cannot be verified)')
     .option('--key <key>', `sign the statement's end record with HMAC-SHA256 under this key (default $${STATEMENT_KEY_ENV})`)
@@ -162,12 +169,20 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
     .option('--mongo-db <name>', 'database of those read models (default MONGO_DB or analyst)')
     .option('--against <url>', 'also compare with the balances a running server serves (its admin API, e.g. http://127.0.0.1:8080)')
     .option('--admin-token <token>', 'admin token for --against (default $ANALYST_ADMIN_TOKEN)')
+    .option('--max-open-minutes <n>', 'an open reservation older than this is a violation (every reservation must end)', String(DEFAULT_MAX_OPEN_MINUTES))
+    .option('--as-of <instant>', 'age open reservations as of this ISO instant (default now), e.g. for a copy of an older log')
+    .option('--ledger-only', 'skip the cross-check of charges against the post and job streams (a log that holds only ledger events)')
     .action(async (flags: AuditFlags) => {
       const json = Boolean(program.opts().json);
       const key = statementKey(flags.key);
       if (key !== undefined && flags.out?.toLowerCase().endsWith('.csv')) throw invalidArgument('--key signs the end record of a .jsonl statement; a .csv export has none');
       const adminToken = flags.adminToken ?? process.env.ANALYST_ADMIN_TOKEN;
       if (flags.against && !adminToken) throw invalidArgument('--against needs the admin token: pass --admin-token or set ANALYST_ADMIN_TOKEN');
+      const maxOpenMinutes = positiveInt(flags.maxOpenMinutes, '--max-open-minutes');
+      if (flags.asOf !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(flags.asOf) || Number.isNaN(Date.parse(flags.asOf)))) {
+        throw invalidArgument('--as-of must be an ISO 8601 instant, e.g. 2026-03-10T12:00:00Z');
+      }
+      const asOf = flags.asOf === undefined ? new Date().toISOString() : new Date(flags.asOf).toISOString();
       const { store, describe } = await openEventLog({
         dataDir: flags.dataDir ?? process.env.ANALYST_DATA_DIR,
         eventStoreUrl: flags.eventstoreUrl ?? process.env.EVENTSTORE_URL,
@@ -190,6 +205,7 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
           liveReadModels: live,
           served: flags.against ? servedLedger(deps.admin, flags.against, adminToken) : undefined,
           onProgress: (position) => bar?.update(position),
+          charges: flags.ledgerOnly ? false : { now: asOf, maxOpenMinutes },
         });
         bar?.update(Math.max(head, 0));
         bar?.stop();
