@@ -70,6 +70,8 @@ export interface JobRequest {
    * request was interrupted. Absent on jobs opened before this field existed.
    */
   links?: string[];
+  /** The posts a refresh job set out to refresh (after its rules), for the same reason. */
+  refreshPosts?: { postId: string; link: string }[];
   addedBy: { id: string; name: string };
   account: { url: string; platform: Platform } | null;
   dryRun: boolean | null;

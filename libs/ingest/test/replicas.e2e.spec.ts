@@ -1,5 +1,5 @@
 import { simulatedCommentCount } from '@analyst/provider-sim';
-import { AddPostsHandler, CONTENT_JOBS, INGEST_OPTIONS, POSTS, QueuingJobResumer, type IngestOptions } from '@analyst/ingest';
+import { AddPostsHandler, RefreshPostsHandler, CONTENT_JOBS, INGEST_OPTIONS, POSTS, QueuingJobResumer, type IngestOptions } from '@analyst/ingest';
 import { contentJobDecider, contentJobStream, type ContentJob } from '@analyst/domain-content';
 import { CLOCK, CommandRunner, ID_GENERATOR, MemoryReadStore, ProjectionService, type Clock, type Doc, type IdGenerator, type ReadCollection, type ReadStore } from '@analyst/platform';
 import { CollectionsResolver } from '../src/adding/collections-resolver';
@@ -205,6 +205,34 @@ describe('content adds across replicas: one job per request, one post per link, 
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 20 - charged(body.links), reserved: 0 });
     expect(await resumer.runOnce()).toEqual({ resumed: [], failed: [] });
+  });
+
+  it('a refresh interrupted between reservations is finished by the resumer: done posts accepted, the rest refunded and rejected', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 20 });
+    const key = await f.key(teamId);
+    const added = links('rpg', 1, 3);
+    const add = await f.post('/content/posts/add', key.key, { links: added });
+    await f.settle(add.body.data.id, key.key);
+    await f.idle(teamId);
+    const postIds = add.body.data.accepted.map((a: { postId: string }) => a.postId);
+    f.clock.advance(13 * 3_600_000); // past the 12-hour floor, inside Scale's daily cadence: every refresh is paid
+    const app = f.t.app;
+    const dyingLedger = new DyingLedgerClient(app.get(LedgerClient), 1);
+    const store = new LaggingReadStore(f.store);
+    const runner = app.get(CommandRunner);
+    const ids = app.get<IdGenerator>(ID_GENERATOR);
+    const clock = app.get<Clock>(CLOCK);
+    const dying = new RefreshPostsHandler(f.store, ids, clock, runner, app.get(ProjectionService), new PostIntake(store, ids, clock, runner, dyingLedger), dyingLedger, new TeamQueue());
+    await expect(dying.refresh(requesterFor(teamId, key), { postIds })).rejects.toThrow('process killed');
+    const jobId = (await f.get('/content/jobs?status=queuing', key.key)).body.data[0].id;
+    f.clock.advance(app.get<IngestOptions>(INGEST_OPTIONS).queuingResumeAfterMs + 1);
+    expect(await app.get(QueuingJobResumer).runOnce()).toEqual({ resumed: [jobId], failed: [] });
+    const done = await f.settle(jobId, key.key);
+    expect(done.body.data.accepted.map((a: { postId: string; creditSource: string; dataVersion: number }) => [a.postId, a.creditSource, a.dataVersion])).toEqual([[postIds[0], 'credit', 2]]);
+    expect(done.body.data.rejected.map((r: { reason: string }) => r.reason)).toEqual(['create_failed', 'create_failed']);
+    await f.idle(teamId);
+    const refreshCharge = charged([added[0]]);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 20 - charged(added) - refreshCharge, reserved: 0 });
   });
 
   it('a link released after its funding failed can be claimed by a later request', async () => {

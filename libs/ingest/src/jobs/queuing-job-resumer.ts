@@ -3,6 +3,9 @@ import { contentJobDecider, contentJobStream, type ContentJob } from '@analyst/d
 import { CLOCK, CommandRunner, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { AddPostsHandler } from '../adding/add-posts.handler';
 import { CONTENT_JOBS, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
+import { LedgerClient } from '../pipeline/ledger-client';
+import { finishInterruptedRefresh } from '../refresh/finish-interrupted-refresh';
+import { settleIfNothingAccepted } from './settle-if-nothing-accepted';
 
 export interface ResumeRun {
   resumed: string[];
@@ -10,7 +13,7 @@ export interface ResumeRun {
 }
 
 /**
- * Every started job ends: a posts job left in `queuing` (its request died between claiming links
+ * Every started job ends: a posts or refresh job left in `queuing` (its request died between claiming links
  * and queuing the job) is finished here once it has been quiet for `queuingResumeAfterMs`, whether
  * or not the client ever retries. Its reserved credits then follow the normal path: a created post
  * settles or refunds when it is processed; a link that could not be funded or created is released.
@@ -28,6 +31,7 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
 
   constructor(
     private readonly addPosts: AddPostsHandler,
+    private readonly ledger: LedgerClient,
     private readonly runner: CommandRunner,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -47,7 +51,7 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
     await this.running;
   }
 
-  /** Finishes every posts job quiet in `queuing` for longer than the bound; returns their ids. */
+  /** Finishes every job quiet in `queuing` for longer than the bound; returns their ids. */
   async runOnce(): Promise<ResumeRun> {
     const run: ResumeRun = { resumed: [], failed: [] };
     const quietSince = new Date(this.clock.now().getTime() - this.options.queuingResumeAfterMs).toISOString();
@@ -76,7 +80,12 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
       await this.addPosts.resume(job);
       return;
     }
-    // Opened before jobs recorded their links: nothing to finish with. Nothing was queued, so the
+    if (job.kind === 'refresh' && job.refreshPosts) {
+      await finishInterruptedRefresh(job, { runner: this.runner, ledger: this.ledger, clock: this.clock });
+      await settleIfNothingAccepted(this.runner, (await this.runner.load(contentJobStream(job.jobId), contentJobDecider)).state as ContentJob, this.clock.now().toISOString(), { correlationId: `resume-${job.jobId}`, teamId: job.teamId });
+      return;
+    }
+    // Opened before jobs recorded their links or posts: nothing to finish with. Nothing was queued, so the
     // job fails; the ledger audit lists any reservation it left open.
     await this.runner.run(
       contentJobStream(job.jobId),

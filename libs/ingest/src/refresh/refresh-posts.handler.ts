@@ -112,6 +112,7 @@ export class RefreshPostsHandler {
       credits: { source: options.source, perPost: options.perPost },
       capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
       requested,
+      refreshPosts: candidates.map((c) => ({ postId: c.post.id, link: c.given })),
       addedBy: { id: requester.keyId, name: requester.keyName },
       account: null,
       dryRun: null,

@@ -1,0 +1,35 @@
+import { contentJobDecider, contentJobStream, postDecider, postStream, type AcceptedEntry, type ContentJob, type RejectedEntry } from '@analyst/domain-content';
+import type { Clock, CommandRunner } from '@analyst/platform';
+import { reservationIdFor } from '../adding/request-fingerprint';
+import { LedgerRuleError, type LedgerClient } from '../pipeline/ledger-client';
+
+/** A refund that finds nothing to return (never reserved, or already returned) is already done. */
+const NOTHING_TO_REFUND = new Set(['reservation_not_found', 'reservation_already_refunded']);
+
+/**
+ * Finishes a refresh job left in `queuing`: a post whose current version this job requested is
+ * accepted as it stands; any other post of the job was not refreshed, so its reservation (if one
+ * was made) is refunded and it is rejected `create_failed` (retry). Then the job is queued.
+ */
+export async function finishInterruptedRefresh(job: ContentJob, deps: { runner: CommandRunner; ledger: LedgerClient; clock: Clock }): Promise<void> {
+  const { runner, ledger, clock } = deps;
+  const correlationId = `resume-${job.jobId}`;
+  const accepted: AcceptedEntry[] = [];
+  const rejected: RejectedEntry[] = [];
+  for (const { postId, link } of job.refreshPosts ?? []) {
+    const { state } = await runner.load(postStream(postId), postDecider);
+    if (state.status !== 'absent' && state.current.jobId === job.jobId) {
+      const v = state.current;
+      accepted.push({ link, postId, postStatus: state.status, creditSource: v.creditSource, creditCost: v.unitCost, dataVersion: v.dataVersion });
+      continue;
+    }
+    const reservationId = reservationIdFor(job.jobId, postId);
+    try {
+      await ledger.refund(job.teamId, { commandId: `refund-${reservationId}`, reservationId, reason: 'create_failed' }, correlationId);
+    } catch (error) {
+      if (!(error instanceof LedgerRuleError && NOTHING_TO_REFUND.has(error.code))) throw error;
+    }
+    rejected.push({ link, reason: 'create_failed' });
+  }
+  await runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'QueueJob', accepted, skipped: [], rejected, at: clock.now().toISOString() }, { correlationId, teamId: job.teamId });
+}
