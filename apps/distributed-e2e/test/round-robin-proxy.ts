@@ -10,6 +10,8 @@ export interface ProxiedRequest {
   at: number;
   /** The status `target` answered, or null while it is in flight or when the connection died. */
   status: number | null;
+  /** pending while in flight; failed when `target` died mid-request (the client got 502). */
+  outcome: 'pending' | 'answered' | 'failed';
   /** Targets skipped first because they refused the connection (a dead replica). */
   refused: string[];
 }
@@ -23,6 +25,7 @@ export interface ProxiedRequest {
 export class RoundRobinProxy {
   readonly log: ProxiedRequest[] = [];
   private next = 0;
+  private pinned: string | null = null;
   private server: Server | null = null;
   private readonly sockets = new Set<import('node:net').Socket>();
 
@@ -60,6 +63,12 @@ export class RoundRobinProxy {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** Sends every request to `target` until unpinned (null), to address one replica through the balancer. */
+  pin(target: string | null): void {
+    if (target !== null && !this.targets.includes(target)) throw new Error(`${this.name}: ${target} is not a target`);
+    this.pinned = target;
+  }
+
   /** The requests matching `method` and a path prefix, in the order they were forwarded. */
   requests(method: string, pathPrefix: string): ProxiedRequest[] {
     return this.log.filter((r) => r.method === method && r.url.startsWith(pathPrefix));
@@ -71,18 +80,21 @@ export class RoundRobinProxy {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     const refused: string[] = [];
-    for (let attempt = 0; attempt < this.targets.length; attempt++) {
-      const target = this.targets[this.next++ % this.targets.length];
-      const entry: ProxiedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', target, at: Date.now(), status: null, refused: [...refused] };
+    const attempts = this.pinned ? 1 : this.targets.length;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const target = this.pinned ?? this.targets[this.next++ % this.targets.length];
+      // Logged while in flight, so a test can see which replica holds a slow request.
+      const entry: ProxiedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', target, at: Date.now(), status: null, outcome: 'pending', refused: [...refused] };
+      this.log.push(entry);
       const outcome = await this.forward(target, req, body, res, entry);
       if (outcome === 'refused') {
+        this.log.splice(this.log.indexOf(entry), 1);
         refused.push(target);
         continue;
       }
-      this.log.push(entry);
       return;
     }
-    this.log.push({ method: req.method ?? 'GET', url: req.url ?? '/', target: '', at: Date.now(), status: 503, refused });
+    this.log.push({ method: req.method ?? 'GET', url: req.url ?? '/', target: '', at: Date.now(), status: 503, outcome: 'failed', refused });
     send(res, 503, `${this.name}: every target refused the connection (${refused.join(', ')})`);
   }
 
@@ -103,8 +115,12 @@ export class RoundRobinProxy {
           const { connection: _c, 'transfer-encoding': _t, ...rest } = answer.headers;
           res.writeHead(answer.statusCode ?? 502, rest);
           answer.pipe(res);
-          answer.once('end', () => resolve('done'));
+          answer.once('end', () => {
+            entry.outcome = 'answered';
+            resolve('done');
+          });
           answer.once('error', () => {
+            entry.outcome = 'failed';
             res.destroy();
             resolve('done');
           });
@@ -113,7 +129,7 @@ export class RoundRobinProxy {
       upstream.once('error', (error: NodeJS.ErrnoException) => {
         if (error.code === 'ECONNREFUSED') return resolve('refused');
         // The target died with the request in flight: the client sees a bad gateway.
-        entry.status = null;
+        entry.outcome = 'failed';
         if (!res.headersSent) send(res, 502, `${this.name}: ${target} failed: ${error.code ?? error.message}`);
         else res.destroy();
         resolve('done');

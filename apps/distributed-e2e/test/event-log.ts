@@ -1,0 +1,64 @@
+import Database from 'better-sqlite3';
+
+/** What the shared SQLite event log (the `events` table of sqlite-event-store.ts) holds for one team. */
+export interface TeamLedgerFacts {
+  /** PostCreated per normalized link. */
+  postsPerLink: Record<string, number>;
+  /** ContentJobOpened events of the team: one per job. */
+  jobsOpened: number;
+  reservations: number;
+  /** Units charged by CreditsSettled (MAPs plus Ad Hoc). */
+  charged: number;
+  settlements: number;
+  refunds: number;
+  /** CreditsReserved whose reservation id no CreditsSettled or CreditsRefunded closed. */
+  openReservations: string[];
+}
+
+/**
+ * Reads the log directly (read-only, beside the running services: WAL lets readers in), so a test
+ * sees the facts the event store decided, not a read model that may lag.
+ */
+export function teamFacts(eventsDb: string, teamId: string): TeamLedgerFacts {
+  const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
+  try {
+    const posts = db
+      .prepare(
+        `SELECT json_extract(data, '$.normalizedLink') AS link, COUNT(*) AS n FROM events
+         WHERE type = 'PostCreated' AND json_extract(data, '$.teamId') = ? GROUP BY link ORDER BY link`,
+      )
+      .all(teamId) as { link: string; n: number }[];
+    const jobs = db
+      .prepare(`SELECT COUNT(*) AS n FROM events WHERE type = 'ContentJobOpened' AND json_extract(data, '$.teamId') = ?`)
+      .get(teamId) as { n: number };
+    const ledger = db
+      .prepare(
+        `SELECT type, json_extract(data, '$.reservationId') AS reservation,
+                COALESCE(json_extract(data, '$.charged.maps'), 0) + COALESCE(json_extract(data, '$.charged.adhoc'), 0) AS charged
+         FROM events WHERE stream = ? AND type IN ('CreditsReserved', 'CreditsSettled', 'CreditsRefunded') ORDER BY position`,
+      )
+      .all(`ledger-${teamId}`) as { type: string; reservation: string; charged: number }[];
+    const closed = new Set(ledger.filter((e) => e.type !== 'CreditsReserved').map((e) => e.reservation));
+    return {
+      postsPerLink: Object.fromEntries(posts.map((p) => [p.link, p.n])),
+      jobsOpened: jobs.n,
+      reservations: ledger.filter((e) => e.type === 'CreditsReserved').length,
+      charged: ledger.filter((e) => e.type === 'CreditsSettled').reduce((sum, e) => sum + e.charged, 0),
+      settlements: ledger.filter((e) => e.type === 'CreditsSettled').length,
+      refunds: ledger.filter((e) => e.type === 'CreditsRefunded').length,
+      openReservations: ledger.filter((e) => e.type === 'CreditsReserved' && !closed.has(e.reservation)).map((e) => e.reservation),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** PostCreated events of the team so far (to time a kill while an add is creating posts). */
+export function postsCreated(eventsDb: string, teamId: string): number {
+  const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare(`SELECT COUNT(*) AS n FROM events WHERE type = 'PostCreated' AND json_extract(data, '$.teamId') = ?`).get(teamId) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
