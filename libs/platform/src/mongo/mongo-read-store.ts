@@ -1,6 +1,7 @@
-import { MongoClient, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
+import { MongoClient, type Collection, type Db, type Document } from 'mongodb';
 import {
   DuplicateKeyError,
+  UNKNOWN_INDEX,
   type Doc,
   type Filter,
   type FindOptions,
@@ -10,29 +11,23 @@ import {
   type Update,
   type UpdateResult,
 } from '../read-store/read-store.port';
+import { duplicateKeyIndex } from './duplicate-key';
 
-const DUPLICATE_KEY = 11000;
+/** The server's answer when a collection (hence its index list) does not exist yet. */
+const NAMESPACE_NOT_FOUND = 26;
+const INDEX_NOT_FOUND = 27;
 
-function duplicateIndex(error: MongoServerError): string {
-  const match = /index: (\S+)/.exec(error.message);
-  const name = match?.[1] ?? 'unknown';
-  return name === '_id_' ? '_id' : name;
+function codeOf(error: unknown): unknown {
+  return error && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
 }
 
-/** FerretDB v1 reports a unique clash on update as an InternalError carrying SQLite's message. */
-const FERRET_UNIQUE = /UNIQUE constraint failed: index '.+?_[0-9a-f]{8}_(.+?)'/;
-
-async function guard<T>(collection: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) {
-      throw new DuplicateKeyError(collection, duplicateIndex(error));
-    }
-    const ferret = error instanceof MongoServerError ? FERRET_UNIQUE.exec(error.message) : null;
-    if (ferret) throw new DuplicateKeyError(collection, ferret[1] === '_id_' ? '_id' : ferret[1]);
-    throw error;
+function valueAt(doc: Record<string, unknown>, path: string): unknown {
+  let node: unknown = doc;
+  for (const part of path.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
   }
+  return node;
 }
 
 /**
@@ -89,7 +84,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async insertOne(doc: T): Promise<void> {
-    await guard(this.name, () => this.collection.insertOne({ ...doc } as Document));
+    await this.guard(doc, () => this.collection.insertOne({ ...doc } as Document));
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
@@ -98,7 +93,9 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
       if (byId === null) return { matched: 0, modified: 0, upsertedId: null };
       if (byId) filter = byId;
     }
-    const result = await guard(this.name, () =>
+    // Only an upsert can clash on `_id`; the server names the index of any other clash on update.
+    const candidate = options.upsert && typeof filter._id === 'string' ? { _id: filter._id } : null;
+    const result = await this.guard(candidate, () =>
       this.collection.updateOne(filter, update as Document, { upsert: options.upsert ?? false }),
     );
     return {
@@ -110,7 +107,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
     const { $setOnInsert: _ignored, ...rest } = update;
-    const result = await guard(this.name, () => this.collection.updateMany(filter, rest as Document));
+    const result = await this.guard(null, () => this.collection.updateMany(filter, rest as Document));
     return { matched: result.matchedCount, modified: result.modifiedCount, upsertedId: null };
   }
 
@@ -121,7 +118,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
       if (byId) filter = byId;
     }
     const { _id, ...body } = doc;
-    const result = await guard(this.name, () =>
+    const result = await this.guard(doc, () =>
       this.collection.replaceOne(filter, options.upsert ? { _id, ...body } : body, { upsert: options.upsert ?? false }),
     );
     return {
@@ -137,7 +134,60 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
 
   async createIndex(index: IndexSpec): Promise<void> {
     const name = index.name ?? Object.keys(index.keys).join('_');
-    await this.collection.createIndex(index.keys, { unique: index.unique ?? false, name });
+    const unique = index.unique ?? false;
+    const existing = (await this.indexes()).find((i) => i.name === name);
+    if (existing && (Boolean(existing.unique) !== unique || JSON.stringify(existing.key) !== JSON.stringify(index.keys))) {
+      // The declared index is the truth for a read model (one that stopped being unique must stop
+      // refusing writes). MongoDB would refuse the new spec under the old name; FerretDB would
+      // silently keep the old index.
+      await this.collection.dropIndex(name).catch((error: unknown) => {
+        if (codeOf(error) !== INDEX_NOT_FOUND) throw error; // another replica dropped it first
+      });
+    }
+    await this.collection.createIndex(index.keys, { unique, name });
+  }
+
+  private async indexes(): Promise<{ name?: string; key: Record<string, unknown>; unique?: boolean }[]> {
+    try {
+      return await this.collection.indexes();
+    } catch (error) {
+      if (codeOf(error) === NAMESPACE_NOT_FOUND) return [];
+      throw error;
+    }
+  }
+
+  /** Runs a write, turning any server's unique-index violation into a DuplicateKeyError naming the index. */
+  private async guard<R>(candidate: Record<string, unknown> | null, work: () => Promise<R>): Promise<R> {
+    try {
+      return await work();
+    } catch (error) {
+      const index = duplicateKeyIndex(error);
+      if (index === null) throw error;
+      throw new DuplicateKeyError(this.name, index === UNKNOWN_INDEX ? await this.clashingIndex(candidate) : index);
+    }
+  }
+
+  /**
+   * Which unique index a refused document collides on, when the server did not say (FerretDB's
+   * E11000 names none): `_id` when a document with its id exists, else the first unique index on
+   * which another document holds the same values.
+   */
+  private async clashingIndex(candidate: Record<string, unknown> | null): Promise<string> {
+    if (!candidate) return UNKNOWN_INDEX;
+    try {
+      if (candidate._id !== undefined && (await this.collection.findOne({ _id: candidate._id } as Document, { projection: { _id: 1 } }))) {
+        return '_id';
+      }
+      for (const index of await this.indexes()) {
+        if (!index.unique || index.name === '_id_' || !index.name) continue;
+        const filter: Document = { _id: { $ne: candidate._id } };
+        for (const key of Object.keys(index.key)) filter[key] = valueAt(candidate, key) ?? null;
+        if (await this.collection.findOne(filter, { projection: { _id: 1 } })) return index.name;
+      }
+    } catch {
+      // Best effort: the write was refused either way, only its index stays unnamed.
+    }
+    return UNKNOWN_INDEX;
   }
 
   async drop(): Promise<void> {

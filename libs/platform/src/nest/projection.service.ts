@@ -1,10 +1,16 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ANALYST_CONFIG, type AnalystConfig } from '../config/analyst-config';
-import { EVENT_STORE, type EventStore, type Subscription } from '../event-store/event-store.port';
+import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import { DEFAULT_BACKOFF, Sleeper, backoffDelay, type Backoff } from '../projection/backoff';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../projection/checkpoint-store';
+import { DEFAULT_HEALTH_BOUNDS, ProjectionHealth, type ProjectionHealthBounds } from '../projection/projection-health';
+import { ProjectionMetrics } from '../projection/projection-metrics';
 import { ProjectionRuntime } from '../projection/projection-runtime';
 import type { Projector } from '../projection/projector';
+import { SupervisedProjection } from '../projection/supervised-projection';
 import { READ_STORE, type Doc, type ReadStore } from '../read-store/read-store.port';
+import { HealthRegistry } from './health-registry';
+import { HttpMetrics } from './metrics';
 
 /**
  * How read models start: `rebuild` drops them and folds the log from position 0 (standalone, whose
@@ -13,6 +19,14 @@ import { READ_STORE, type Doc, type ReadStore } from '../read-store/read-store.p
 export type ProjectionMode = 'rebuild' | 'resume';
 export const PROJECTION_MODE = Symbol('ProjectionMode');
 
+/** Optional tuning of the projections' supervision (tests shorten it). */
+export interface ProjectionOptions extends Partial<ProjectionHealthBounds> {
+  backoff?: Backoff;
+  /** How often the log head is read for lag metrics and stuck detection; default 5 s. */
+  headPollMs?: number;
+}
+export const PROJECTION_OPTIONS = Symbol('ProjectionOptions');
+
 /** Events between two checkpoint saves in `resume` mode; a crash re-applies at most these (idempotently). */
 const CHECKPOINT_EVERY = 200;
 
@@ -20,17 +34,18 @@ const CHECKPOINT_EVERY = 200;
  * Owns every read model of the process. Feature modules register their projectors while the app
  * initialises; at bootstrap the projections catch up with the event log, then stay live. They read
  * the log itself (EventStoreDB `$all` or the SQLite file), so read-your-writes can wait on a global
- * position.
+ * position. Failures are retried with backoff, never fatal once caught up; health is reported as
+ * `projection:<service>` and lag as `analyst_projection_*` metrics.
  */
 @Injectable()
 export class ProjectionService {
   private readonly logger = new Logger('Projections');
   private readonly projectors: Projector[] = [];
+  private readonly bounds: ProjectionHealthBounds;
+  private readonly health: ProjectionHealth;
+  private readonly metrics: ProjectionMetrics | null;
   private runtime: ProjectionRuntime | null = null;
-  private subscription: Subscription | null = null;
-  private caughtUp = false;
-
-  private sinceSave = 0;
+  private supervised: SupervisedProjection | null = null;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -38,10 +53,28 @@ export class ProjectionService {
     @Inject(PROJECTION_MODE) private readonly mode: ProjectionMode,
     @Inject(CHECKPOINT_STORE) private readonly checkpoints: CheckpointStore,
     @Inject(ANALYST_CONFIG) private readonly config: AnalystConfig,
-  ) {}
+    @Optional() private readonly registry?: HealthRegistry,
+    @Optional() httpMetrics?: HttpMetrics,
+    @Optional() @Inject(PROJECTION_OPTIONS) private readonly options: ProjectionOptions = {},
+  ) {
+    this.bounds = {
+      stuckAfterMs: options.stuckAfterMs ?? DEFAULT_HEALTH_BOUNDS.stuckAfterMs,
+      deadAfterMs: options.deadAfterMs ?? DEFAULT_HEALTH_BOUNDS.deadAfterMs,
+    };
+    this.health = new ProjectionHealth(this.bounds);
+    this.metrics = httpMetrics ? new ProjectionMetrics(httpMetrics.registry) : null;
+  }
+
+  private get name(): string {
+    return this.config.ANALYST_SERVICE;
+  }
 
   private get checkpointName(): string {
-    return `projections:${this.config.ANALYST_SERVICE}`;
+    return `projections:${this.name}`;
+  }
+
+  private get healthName(): string {
+    return `projection:${this.name}`;
   }
 
   register<D extends Doc>(...projectors: Projector<D>[]): void {
@@ -50,46 +83,54 @@ export class ProjectionService {
   }
 
   async start(): Promise<void> {
-    const runtime = new ProjectionRuntime(this.store, this.projectors);
-    this.runtime = runtime;
-    let after = -1;
-    if (this.mode === 'rebuild') {
-      for (const projector of this.projectors) await this.store.collection(projector.collection).drop();
-    } else {
-      after = await this.checkpoints.load(this.checkpointName);
-      runtime.markApplied(after);
-    }
-    await runtime.createIndexes();
-    const started = Date.now();
-    const caughtUp = new Promise<void>((resolve, reject) => {
-      void this.events
-        .subscribeToAll(
-          async (event) => {
-            if (runtime.handles(event.type)) await runtime.apply(event);
-            else runtime.markApplied(event.position);
-            if (this.mode === 'resume' && ++this.sinceSave >= CHECKPOINT_EVERY) await this.saveCheckpoint();
-          },
-          {
-            afterPosition: after,
-            onCaughtUp: () => {
-              this.caughtUp = true;
-              if (this.mode === 'resume') void this.saveCheckpoint();
-              resolve();
-            },
-            onError: (error) => {
-              this.logger.error(`projection subscription failed: ${String(error)}`);
-              reject(error);
-            },
-          },
-        )
-        .then((s) => (this.subscription = s), reject);
+    const runtime = new ProjectionRuntime(this.store, this.projectors, {
+      onConflict: (c) => this.metrics?.conflict(this.name, c.collection, c.index),
     });
-    await caughtUp;
-    this.logger.log(`read models rebuilt to position ${runtime.position} in ${Date.now() - started} ms`);
+    this.runtime = runtime;
+    this.registry?.register(this.healthName, () => this.health.check());
+    this.metrics?.track(this.name, this.health);
+    const started = Date.now();
+    const after = await this.prepare(runtime);
+    this.supervised = new SupervisedProjection(this.events, runtime, {
+      name: this.name,
+      health: this.health,
+      checkpoint: this.mode === 'resume' ? { store: this.checkpoints, name: this.checkpointName, every: CHECKPOINT_EVERY } : null,
+      metrics: this.metrics ?? undefined,
+      backoff: this.options.backoff,
+      headPollMs: this.options.headPollMs,
+      giveUpStartAfterMs: this.bounds.deadAfterMs,
+    });
+    await this.supervised.start(after);
+    this.logger.log(`read models at position ${runtime.position} in ${Date.now() - started} ms`);
   }
 
+  /** Drops (rebuild) or loads the checkpoint (resume), and creates indexes; retried while the store is unreachable. */
+  private async prepare(runtime: ProjectionRuntime): Promise<number> {
+    const sleeper = new Sleeper();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        let after = -1;
+        if (this.mode === 'rebuild') {
+          for (const projector of this.projectors) await this.store.collection(projector.collection).drop();
+        } else {
+          after = await this.checkpoints.load(this.checkpointName);
+        }
+        await runtime.createIndexes();
+        this.health.recovered();
+        return after;
+      } catch (error) {
+        this.health.failed(error);
+        if (this.health.failingForMs >= this.bounds.deadAfterMs) throw error;
+        const delay = backoffDelay(this.options.backoff ?? DEFAULT_BACKOFF, attempt);
+        this.logger.error(`cannot prepare the read models (${String(error)}); retrying in ${delay} ms`);
+        await sleeper.sleep(delay);
+      }
+    }
+  }
+
+  /** Caught up with the log at least once (the initial rebuild or resume is done). */
   get ready(): boolean {
-    return this.caughtUp;
+    return this.health.hasCaughtUp;
   }
 
   /** Read-your-writes for a handler that just appended at `position`. */
@@ -100,14 +141,10 @@ export class ProjectionService {
     await this.runtime.waitFor(position, timeoutMs ?? (this.mode === 'rebuild' ? 5_000 : 30_000));
   }
 
-  private async saveCheckpoint(): Promise<void> {
-    this.sinceSave = 0;
-    if (this.runtime && this.runtime.position >= 0) await this.checkpoints.save(this.checkpointName, this.runtime.position);
-  }
-
   async stop(): Promise<void> {
-    await this.subscription?.close();
-    this.subscription = null;
-    if (this.mode === 'resume') await this.saveCheckpoint();
+    await this.supervised?.stop();
+    this.supervised = null;
+    this.metrics?.untrack(this.name);
+    this.registry?.unregister(this.healthName);
   }
 }

@@ -1,7 +1,26 @@
+import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import { DuplicateKeyError, type Doc, type ReadStore } from '../read-store/read-store.port';
+import { DuplicateKeyError, UNKNOWN_INDEX, type Doc, type ReadStore } from '../read-store/read-store.port';
 import { PositionWaiters } from './position-waiters';
 import type { Projected, Projector } from './projector';
+import { findUniqueClash, type ProjectionConflict } from './unique-clash';
+
+/**
+ * Lost races (another writer changed or created the document first) retried at once, since each
+ * re-read sees the other write. More than this many in a row means something else is wrong, and
+ * the caller retries the event with backoff.
+ */
+const MAX_RACES = 50;
+/** A clash on a non-_id unique index is re-checked this often (with short pauses) before it counts as real. */
+const CLASH_CHECKS = 3;
+const CLASH_PAUSE_MS = 15;
+
+export interface ProjectionRuntimeOptions {
+  /** Told about every document write skipped for a genuine unique clash (metrics). */
+  onConflict?: (conflict: ProjectionConflict) => void;
+}
+
+export type ApplyOutcome = 'written' | 'already-applied' | 'skipped-conflict';
 
 const STREAM_KEY_UNSAFE = /[.$]/g;
 
@@ -18,9 +37,12 @@ export class ProjectionRuntime {
   private readonly byType = new Map<string, Projector[]>();
   private applied = new PositionWaiters();
 
+  private readonly logger = new Logger('Projections');
+
   constructor(
     private readonly store: ReadStore,
     readonly projectors: readonly Projector[],
+    private readonly options: ProjectionRuntimeOptions = {},
   ) {
     for (const projector of projectors) {
       for (const type of projector.eventTypes) {
@@ -47,12 +69,20 @@ export class ProjectionRuntime {
     this.markApplied(event.position);
   }
 
-  private async applyTo(projector: Projector, id: string, event: RecordedEvent): Promise<void> {
+  /**
+   * Applies one event to one document. Never fails for a duplicate key: a clash on `_id` or a lost
+   * conditional write means another writer (a replica) got there first, so the document is re-read
+   * and the `_streams` memo decides; a clash on another unique index that persists is a fact the log
+   * holds (two documents claiming one value), logged, reported and skipped so later events project.
+   */
+  async applyTo(projector: Projector, id: string, event: RecordedEvent): Promise<ApplyOutcome> {
     const collection = this.store.collection<Projected<Doc>>(projector.collection);
     const key = streamKey(event.streamId);
-    for (let attempt = 0; ; attempt++) {
+    let races = 0;
+    let clashes = 0;
+    for (;;) {
       const current = await collection.findOne({ _id: id });
-      if (current && (current._streams?.[key] ?? -1) >= event.revision) return; // already applied
+      if (current && (current._streams?.[key] ?? -1) >= event.revision) return 'already-applied';
       const { _streams, _version, ...plain } = current ?? ({ _streams: {}, _version: 0 } as Projected<Doc>);
       const evolved = projector.evolve(current ? (plain as Doc) : null, event, id);
       const next = {
@@ -64,15 +94,45 @@ export class ProjectionRuntime {
       try {
         if (!current) {
           await collection.insertOne(next);
-          return;
+          return 'written';
         }
         const result = await collection.replaceOne({ _id: id, _version: current._version }, next);
-        if (result.matched === 1) return;
+        if (result.matched === 1) return 'written';
+        races += 1; // another writer moved `_version` on
       } catch (error) {
-        // Another consumer created the document first, or a unique index refused a real clash.
-        if (!(error instanceof DuplicateKeyError) || error.index !== '_id' || attempt > 20) throw error;
+        if (!(error instanceof DuplicateKeyError)) throw error;
+        if (error.index === '_id') {
+          races += 1; // another writer created the document first
+        } else {
+          const clash = await findUniqueClash(collection, projector.indexes ?? [], next, error.index);
+          // FerretDB's E11000 names no index: with no other holder found it was a race on `_id`.
+          if (!clash && error.index === UNKNOWN_INDEX && (await collection.findOne({ _id: id }))) races += 1;
+          else if (++clashes >= CLASH_CHECKS) {
+            this.conflict({
+              projector: projector.name,
+              collection: projector.collection,
+              documentId: id,
+              index: clash?.index ?? error.index,
+              clashingId: clash?.clashingId ?? null,
+              event: { id: event.id, type: event.type, streamId: event.streamId, revision: event.revision, position: event.position },
+            });
+            return 'skipped-conflict';
+          } else await new Promise((resolve) => setTimeout(resolve, CLASH_PAUSE_MS * clashes));
+        }
+      }
+      if (races > MAX_RACES) {
+        throw new Error(`${projector.name}: lost ${races} write races in a row on ${projector.collection}/${id} at ${event.streamId}@${event.revision}`);
       }
     }
+  }
+
+  private conflict(conflict: ProjectionConflict): void {
+    const { event } = conflict;
+    this.logger.error(
+      `${conflict.projector}: skipped ${conflict.collection}/${conflict.documentId} for ${event.type} ${event.streamId}@${event.revision} ` +
+        `(event ${event.id}, position ${event.position}): unique index ${conflict.index} is held by ${conflict.clashingId ?? 'an unidentified document'}`,
+    );
+    this.options.onConflict?.(conflict);
   }
 
   /** Drops every projected collection and folds the whole log again. */

@@ -20,6 +20,8 @@ export interface Update {
   $setOnInsert?: Record<string, unknown>;
   $push?: Record<string, unknown>;
   $unset?: Record<string, '' | 1 | true>;
+  /** Sets a field only when the given value is greater (checkpoints only ever move forward). */
+  $max?: Record<string, number>;
 }
 
 export interface UpdateResult {
@@ -65,6 +67,13 @@ export interface ReadStore {
 
 export const READ_STORE = Symbol('ReadStore');
 
+/** The index of a DuplicateKeyError when the server did not say which one and it could not be found. */
+export const UNKNOWN_INDEX = 'unknown';
+
+/**
+ * A write refused by a unique index. `index` is `_id` for the primary key, the index name for any
+ * other, or UNKNOWN_INDEX when the server did not name it (FerretDB) and no clash could be found.
+ */
 export class DuplicateKeyError extends Error {
   override readonly name = 'DuplicateKeyError';
   constructor(

@@ -1,0 +1,73 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { ProjectionHealth } from './projection-health';
+
+function gauge(registry: Registry, name: string, help: string, collect: (g: Gauge<'projection'>) => void): Gauge<'projection'> {
+  const existing = registry.getSingleMetric(name) as Gauge<'projection'> | undefined;
+  return existing ?? new Gauge({ name, help, labelNames: ['projection'], registers: [registry], collect() { collect(this); } });
+}
+
+function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: L[]): Counter<L> {
+  return (registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [registry] });
+}
+
+/**
+ * Projection metrics on the process's Prometheus registry (HttpMetrics.registry). Lag and positions
+ * are read from each projection's ProjectionHealth when scraped, so nothing is set per event.
+ */
+export class ProjectionMetrics {
+  private static readonly registries = new WeakMap<Registry, Map<string, ProjectionHealth>>();
+  private readonly conflicts: Counter<'projection' | 'collection' | 'index'>;
+  private readonly failures: Counter<'projection'>;
+  private readonly restarts: Counter<'projection'>;
+  /** Projections reported on this registry; shared by every ProjectionMetrics built on it. */
+  private readonly sources: Map<string, ProjectionHealth>;
+
+  constructor(registry: Registry) {
+    if (!ProjectionMetrics.registries.has(registry)) ProjectionMetrics.registries.set(registry, new Map());
+    const sources = ProjectionMetrics.registries.get(registry)!;
+    this.sources = sources;
+    const each = (g: Gauge<'projection'>, value: (h: ProjectionHealth) => number) => {
+      g.reset();
+      for (const [projection, health] of sources) g.set({ projection }, value(health));
+    };
+    gauge(registry, 'analyst_projection_lag_events', 'Global log positions between the last applied event and the log head (events on the SQLite log; commit-position bytes on EventStoreDB, where only zero vs not zero is exact)', (g) =>
+      each(g, (h) => h.lagPositions),
+    );
+    gauge(registry, 'analyst_projection_lag_seconds', 'Age of the last applied event while the log head is ahead of it; 0 when caught up', (g) =>
+      each(g, (h) => h.lagSeconds),
+    );
+    gauge(registry, 'analyst_projection_position', 'Global log position of the last applied event', (g) => each(g, (h) => h.position));
+    gauge(registry, 'analyst_projection_head_position', 'Global log position of the log head at the last poll', (g) => each(g, (h) => h.head));
+    gauge(registry, 'analyst_projection_failing_seconds', 'How long the projection has been failing and retrying without success; 0 when healthy', (g) =>
+      each(g, (h) => h.failingForMs / 1000),
+    );
+    this.conflicts = counter(registry, 'analyst_projection_conflicts_total', 'Document writes skipped because another document holds the same unique value', [
+      'projection',
+      'collection',
+      'index',
+    ]);
+    this.failures = counter(registry, 'analyst_projection_failures_total', 'Failed attempts to apply an event, each retried with backoff', ['projection']);
+    this.restarts = counter(registry, 'analyst_projection_restarts_total', 'Subscriptions to the log restarted after they ended with an error', ['projection']);
+  }
+
+  /** Reports `health` under `projection` on every scrape from now on. */
+  track(projection: string, health: ProjectionHealth): void {
+    this.sources.set(projection, health);
+  }
+
+  untrack(projection: string): void {
+    this.sources.delete(projection);
+  }
+
+  conflict(projection: string, collection: string, index: string): void {
+    this.conflicts.inc({ projection, collection, index });
+  }
+
+  failure(projection: string): void {
+    this.failures.inc({ projection });
+  }
+
+  restart(projection: string): void {
+    this.restarts.inc({ projection });
+  }
+}
