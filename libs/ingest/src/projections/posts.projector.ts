@@ -9,7 +9,9 @@ export const postsProjector: Projector<PostDoc> = {
   name: 'ingest-posts',
   collection: POSTS,
   eventTypes: TYPES,
-  indexes: [{ keys: { teamId: 1, normalizedLink: 1 }, unique: true, name: 'team_link' }, { keys: { teamId: 1, updatedAt: -1 } }],
+  // Not unique: one post per (team, link) is decided by the event store's claim streams; a read model
+  // that refused a second post of the log would hide a fact (logs written before the claims have some).
+  indexes: [{ keys: { teamId: 1, normalizedLink: 1 }, name: 'team_link' }, { keys: { teamId: 1, updatedAt: -1 } }],
   documentIds: (event) => [(event.data as { postId: string }).postId],
   evolve(doc, recorded: RecordedEvent) {
     const event = { type: recorded.type, data: recorded.data } as PostEvent;
