@@ -1,0 +1,117 @@
+import { DuplicateKeyError, MemoryReadStore, ProjectionRuntime, ReadStoreCheckpointStore, type RecordedEvent } from '@analyst/platform';
+import type { ProjectionConflict } from '../src/projection/unique-clash';
+import { LogBuilder, busyLog, postsProjector, snapshot, teamsProjector, type PostDoc, type TeamDoc } from './projection-fixtures';
+
+async function project(runtime: ProjectionRuntime, events: RecordedEvent[]): Promise<void> {
+  for (const event of events) await runtime.apply(event);
+}
+
+describe('MemoryReadStore unique indexes, as MongoDB', () => {
+  it('raises DuplicateKeyError naming the index on insert, replace and update, and on _id', async () => {
+    const posts = new MemoryReadStore().collection<PostDoc>('posts');
+    await posts.createIndex({ keys: { team: 1, link: 1 }, unique: true, name: 'team_link' });
+    await posts.insertOne({ _id: 'a', team: 't', link: 'x', title: '', comments: 0 });
+    await posts.insertOne({ _id: 'b', team: 't', link: 'y', title: '', comments: 0 });
+    const onInsert = await posts.insertOne({ _id: 'c', team: 't', link: 'x', title: '', comments: 0 }).catch((e) => e);
+    const onReplace = await posts.replaceOne({ _id: 'b' }, { _id: 'b', team: 't', link: 'x', title: '', comments: 0 }).catch((e) => e);
+    const onUpdate = await posts.updateOne({ _id: 'b' }, { $set: { link: 'x' } }).catch((e) => e);
+    const onId = await posts.insertOne({ _id: 'a', team: 'u', link: 'z', title: '', comments: 0 }).catch((e) => e);
+    for (const error of [onInsert, onReplace, onUpdate]) {
+      expect(error).toBeInstanceOf(DuplicateKeyError);
+      expect(error).toMatchObject({ collection: 'posts', index: 'team_link' });
+    }
+    expect(onId).toMatchObject({ collection: 'posts', index: '_id' });
+    expect(await posts.find({}, { sort: { _id: 1 } })).toEqual([
+      { _id: 'a', team: 't', link: 'x', title: '', comments: 0 },
+      { _id: 'b', team: 't', link: 'y', title: '', comments: 0 },
+    ]);
+  });
+});
+
+describe('ProjectionRuntime with replicas and clashes (in memory)', () => {
+  const collections = ['posts', 'teams'];
+
+  it('two runtimes applying the same log at once produce exactly what one runtime produces', async () => {
+    const events = busyLog(3, 8);
+    const single = new MemoryReadStore();
+    const alone = new ProjectionRuntime(single, [postsProjector, teamsProjector]);
+    await alone.createIndexes();
+    await project(alone, events);
+
+    const shared = new MemoryReadStore();
+    const a = new ProjectionRuntime(shared, [postsProjector, teamsProjector]);
+    const b = new ProjectionRuntime(shared, [postsProjector, teamsProjector]);
+    await a.createIndexes();
+    await b.createIndexes();
+    await Promise.all([project(a, events), project(b, events)]);
+
+    const expected = await snapshot(single, collections);
+    expect(await snapshot(shared, collections)).toEqual(expected);
+    expect(expected.posts).toHaveLength(24);
+    expect(expected.teams).toEqual([
+      expect.objectContaining({ _id: 't0', posts: 8, comments: 16 }),
+      expect.objectContaining({ _id: 't1', posts: 8, comments: 16 }),
+      expect.objectContaining({ _id: 't2', posts: 8, comments: 16 }),
+    ]);
+    expect(a.position).toBe(events.length - 1);
+    expect(b.position).toBe(events.length - 1);
+  });
+
+  it('a replica behind another re-applies nothing: every document is already at its revision', async () => {
+    const events = busyLog(2, 4);
+    const store = new MemoryReadStore();
+    const ahead = new ProjectionRuntime(store, [postsProjector, teamsProjector]);
+    await project(ahead, events);
+    const before = await snapshot(store, collections);
+    const behind = new ProjectionRuntime(store, [postsProjector, teamsProjector]);
+    const outcomes = [];
+    for (const event of events) outcomes.push(await behind.applyTo(postsProjector, (event.data as { postId: string }).postId, event));
+    expect(new Set(outcomes)).toEqual(new Set(['already-applied']));
+    expect(await snapshot(store, collections)).toEqual(before);
+  });
+
+  it('skips, logs and reports a genuine clash on a unique index, and projects the following events', async () => {
+    const log = new LogBuilder()
+      .add('Created', { postId: 'a', team: 't', link: 'https://x.test/1', title: 'A' })
+      .add('Created', { postId: 'b', team: 't', link: 'https://x.test/1', title: 'B' }) // a second post claims the link
+      .add('Commented', { postId: 'a', team: 't' })
+      .add('Created', { postId: 'c', team: 't', link: 'https://x.test/2', title: 'C' });
+    const store = new MemoryReadStore();
+    const conflicts: ProjectionConflict[] = [];
+    const runtime = new ProjectionRuntime(store, [postsProjector, teamsProjector], { onConflict: (c) => conflicts.push(c) });
+    await runtime.createIndexes();
+    await project(runtime, log.events);
+
+    expect(conflicts).toEqual([
+      {
+        projector: 'test-posts',
+        collection: 'posts',
+        documentId: 'b',
+        index: 'team_link',
+        clashingId: 'a',
+        event: { id: 'ev-1', type: 'Created', streamId: 'post-b', revision: 0, position: 1 },
+      },
+    ]);
+    const posts = await store.collection<PostDoc>('posts').find({}, { sort: { _id: 1 } });
+    expect(posts.map((p) => [p._id, p.title, p.comments])).toEqual([
+      ['a', 'A', 1],
+      ['c', 'C', 0],
+    ]);
+    // The other read model of the same event is not affected by the skip.
+    expect(await store.collection<TeamDoc>('teams').findOne({ _id: 't' })).toMatchObject({ posts: 3, comments: 1 });
+    expect(runtime.position).toBe(3);
+  });
+});
+
+describe('ReadStoreCheckpointStore (in memory)', () => {
+  it('saves concurrently without errors, ends at the highest position and never moves back', async () => {
+    const store = new MemoryReadStore();
+    const replicas = [new ReadStoreCheckpointStore(store), new ReadStoreCheckpointStore(store)];
+    const positions = [17, 4, 230, 99, 230, 5, 180];
+    await Promise.all(positions.map((p, i) => replicas[i % 2].save('projections:ingest', p)));
+    expect(await replicas[0].load('projections:ingest')).toBe(230);
+    await replicas[1].save('projections:ingest', 12);
+    expect(await replicas[1].load('projections:ingest')).toBe(230);
+    expect(await replicas[0].load('projections:other')).toBe(-1);
+  });
+});
