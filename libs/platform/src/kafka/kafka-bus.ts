@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, Partitioners, type Admin, type Consumer, type EachBatchPayload, type IHeaders, type Producer } from 'kafkajs';
+import { Kafka, type Admin, type EachBatchPayload, type IHeaders } from 'kafkajs';
+import type { Registry } from 'prom-client';
 import type { Subscription } from '../event-store/event-store.port';
 import {
   RequestFailedError,
@@ -10,20 +11,24 @@ import {
   type OutgoingMessage,
   type RequestHandler,
 } from '../bus/message-bus.port';
+import type { HealthRegistry } from '../nest/health-registry';
 import { HEADER, decode, encode, headerValue } from './kafka-codec';
+import { SupervisedConsumer } from './kafka-consumer';
 import { kafkaLogging, type KafkaLogSink } from './kafka-log';
+import { KafkaMetrics, updateLag } from './kafka-metrics';
+import { ResilientProducer, isTopicMetadataError } from './kafka-producer';
 
 export interface KafkaBusOptions {
   brokers: string[];
   clientId?: string;
-  /** Names this instance's reply topic and reply group; random by default (one per process). */
+  /** Names this instance's reply consumer group (`replies-<instanceId>`); random by default (one per process). */
   instanceId?: string;
   /**
    * Prefix of every topic and consumer group this bus touches, so several installations (or test
    * runs) can share one cluster without reading each other's messages. Handlers see unprefixed topics.
    */
   namespace?: string;
-  /** Partitions of every topic the bus creates. Default 4. */
+  /** Partitions of every topic the bus creates, the shared replies topic included. Default 4. */
   partitions?: number;
   /** Replication factor of every topic the bus creates. Default 1 (a single broker). */
   replicationFactor?: number;
@@ -36,6 +41,19 @@ export interface KafkaBusOptions {
   /** First delay before retrying a failed handler; doubles up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
+  /** First delay before a crashed consumer is replaced; doubles per failed attempt up to `maxRestartDelayMs`. Default 500 ms / 15 s. */
+  restartDelayMs?: number;
+  maxRestartDelayMs?: number;
+  /** A consumer with no fetch, heartbeat or handled batch for this long is not ready. Default: the session timeout (10 s). */
+  consumerStallMs?: number;
+  /** A consumer that has not recovered for this long reports `live: false` (the process should be restarted). Default 5 min. */
+  consumerDeadAfterMs?: number;
+  /** How often consumer lag is computed for `analyst_kafka_consumer_lag`. Default 15 s. */
+  lagIntervalMs?: number;
+  /** Each consumer group reports here as `consumer:<group>` (also possible later with `attachHealth`). */
+  health?: HealthRegistry;
+  /** Lag, restart and request-timeout metrics go here (also possible later with `attachMetrics`). */
+  metricsRegistry?: Registry;
   /** Test switch: the producer sends every message twice with the same id (genuine duplicates on the log). */
   duplicateDelivery?: boolean;
   onHandlerError?: (error: unknown, message: BusMessage | null) => void;
@@ -54,6 +72,9 @@ type Reply = { result?: unknown } | { error: string };
 /** Receives a decoded message plus the raw record headers (serve needs reply-to and correlation-id). */
 type RecordHandler = (message: BusMessage, raw: { headers: Record<string, string | undefined> }) => Promise<void>;
 
+/** Name of the group that waits for this instance's replies, as health and metrics show it. */
+const REPLIES = 'replies';
+
 /**
  * The distributed bus, on kafkajs directly.
  *
@@ -64,13 +85,23 @@ type RecordHandler = (message: BusMessage, raw: { headers: Record<string, string
  * a `<pattern>.reply` topic per pattern, needs `subscribeToResponseOf` before connecting and a custom
  * partition assigner, and leaves timeouts to the caller's rxjs `timeout()`. We need a consumer group
  * per `subscribe(group, …)`, offsets committed only after the handler succeeded, keyed partitioning
- * with per-key order, one reply topic per instance and typed RequestTimeoutError/RequestFailedError.
+ * with per-key order and typed RequestTimeoutError/RequestFailedError.
  *
- * Delivery: one kafkajs consumer per subscription; each partition's batch is handled message by
- * message, and an offset is resolved (and later committed) only once its handler resolved. A failing
- * handler is retried in place with backoff, holding its partition (the same at-least-once, in-order
- * behaviour as the in-process bus); the uncommitted offset hands the message to the next owner of
- * the partition if the consumer stops or the group rebalances meanwhile.
+ * Delivery: one supervised kafkajs consumer per subscription; each partition's batch is handled
+ * message by message, and an offset is resolved (and later committed) only once its handler
+ * resolved. A failing handler is retried in place with backoff, holding its partition (the same
+ * at-least-once, in-order behaviour as the in-process bus); the uncommitted offset hands the message
+ * to the next owner of the partition if the consumer stops or the group rebalances meanwhile.
+ * A consumer that crashes (broker gone, coordinator not found, anything) is replaced after a backoff
+ * for as long as its subscription is open; see SupervisedConsumer.
+ *
+ * Request-reply: every reply goes to ONE shared topic, `<namespace>analyst.replies`, that nobody
+ * deletes. Each instance reads all of it in its own group (`replies-<instanceId>`, from the end of
+ * the topic: the first request is sent only once that consumer has fetched, so it has a position
+ * before any reply to it can exist) and keeps the replies whose `reply-instance` header names it and whose
+ * correlation id it still waits for. A reply to an instance that has gone is read by nobody who
+ * cares and dropped. (Per-instance reply topics, deleted on close, poisoned every server's producer
+ * during a rolling restart: kafkajs keeps refreshing metadata of a topic it once sent to.)
  *
  * New groups start from the beginning of their topics (`fromBeginning: true`): a group that has
  * committed offsets resumes from them, and a brand-new group sees messages published before it
@@ -80,21 +111,27 @@ export class KafkaBus implements MessageBus {
   private readonly kafka: Kafka;
   private readonly instanceId: string;
   private readonly replyTopic: string;
+  private readonly replyGroup: string;
   private readonly partitions: number;
   private readonly replicationFactor: number;
   private readonly knownTopics = new Map<string, Promise<void>>();
-  private readonly consumers = new Set<KafkaSubscription>();
+  private readonly consumers = new Set<SupervisedConsumer>();
+  private readonly healthNames = new Map<SupervisedConsumer, string>();
   private readonly pending = new Map<string, PendingRequest>();
+  private readonly producer: ResilientProducer;
   private admin: Promise<Admin> | null = null;
-  private producer: Promise<Producer> | null = null;
-  private replies: Promise<KafkaSubscription> | null = null;
+  private replies: Promise<SupervisedConsumer> | null = null;
+  private health: HealthRegistry | null = null;
+  private metrics: KafkaMetrics | null = null;
+  private lagTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly namespace: string;
 
   constructor(private readonly options: KafkaBusOptions) {
     this.instanceId = options.instanceId ?? randomUUID();
     this.namespace = options.namespace ?? '';
-    this.replyTopic = `${this.namespace}analyst.replies.${this.instanceId}`;
+    this.replyTopic = `${this.namespace}analyst.replies`;
+    this.replyGroup = `${this.namespace}${REPLIES}-${this.instanceId}`;
     this.partitions = options.partitions ?? 4;
     this.replicationFactor = options.replicationFactor ?? 1;
     this.kafka = new Kafka({
@@ -102,6 +139,38 @@ export class KafkaBus implements MessageBus {
       brokers: options.brokers,
       ...kafkaLogging(options.logger),
     });
+    this.producer = new ResilientProducer(this.kafka);
+    if (options.health) this.attachHealth(options.health);
+    if (options.metricsRegistry) this.attachMetrics(options.metricsRegistry);
+  }
+
+  /** Registers every consumer group of this bus, now and later, as `consumer:<group>`. */
+  attachHealth(registry: HealthRegistry): void {
+    this.health = registry;
+    for (const consumer of this.consumers) this.register(consumer);
+  }
+
+  /** Counts restarts and request timeouts, and computes consumer lag every `lagIntervalMs`. */
+  attachMetrics(registry: Registry): void {
+    this.metrics = KafkaMetrics.for(registry);
+    this.lagTimer ??= setInterval(() => void this.refreshLag(), this.options.lagIntervalMs ?? 15_000);
+    this.lagTimer.unref();
+  }
+
+  /** Sets `analyst_kafka_consumer_lag` for every open group now (the timer calls this). */
+  async refreshLag(): Promise<void> {
+    if (!this.metrics || this.closed) return;
+    const targets = [...this.consumers].map((c) => ({
+      groupId: c.groupId,
+      group: c.name,
+      topics: c.topics.map((t) => ({ scoped: t, logical: this.unscoped(t) })),
+    }));
+    if (targets.length === 0) return;
+    try {
+      await updateLag(await this.getAdmin(), this.metrics, targets);
+    } catch {
+      // No admin connection (broker away): the next round tries again.
+    }
   }
 
   private scoped(name: string): string {
@@ -119,53 +188,63 @@ export class KafkaBus implements MessageBus {
     await this.ensureTopics([topic]);
     const copies = this.options.duplicateDelivery ? 2 : 1;
     const records = messages.flatMap((m) => Array.from({ length: copies }, () => encode(m)));
-    await (await this.getProducer()).send({ topic, messages: records, acks: -1 });
+    await this.producer.send(topic, records, { retryIf: (error) => this.recreateIfMissing(topic, error) });
   }
 
   async subscribe(group: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
-    return this.consume(this.scoped(group), topics.map((t) => this.scoped(t)), (message) => handler(message));
+    return this.consume(group, this.scoped(group), topics.map((t) => this.scoped(t)), (message) => handler(message), {
+      fromBeginning: true,
+    });
   }
 
   async serve(logicalTopic: string, group: string, handler: RequestHandler): Promise<Subscription> {
     const topic = this.scoped(logicalTopic);
-    return this.consume(this.scoped(group), [topic], async (message, raw) => {
-      const replyTo = raw.headers[HEADER.replyTo];
-      const correlationId = raw.headers[HEADER.correlationId];
-      if (!replyTo || !correlationId) {
-        this.options.onHandlerError?.(new Error(`request on ${topic} without reply-to/correlation-id`), message);
-        return;
-      }
-      let reply: Reply;
-      try {
-        reply = { result: await handler(message) };
-      } catch (error) {
-        // The caller gets the failure; retrying here would run a command it has already given up on.
-        reply = { error: error instanceof Error ? error.message : String(error) };
-      }
-      // A failed send throws, so the command is handled again rather than left unanswered.
-      await (await this.getProducer()).send({
-        topic: replyTo,
-        acks: -1,
-        messages: [{ key: correlationId, value: JSON.stringify(reply), headers: { [HEADER.correlationId]: correlationId } }],
-      });
-    });
+    return this.consume(
+      group,
+      this.scoped(group),
+      [topic],
+      async (message, raw) => {
+        const replyTo = raw.headers[HEADER.replyTo];
+        const correlationId = raw.headers[HEADER.correlationId];
+        if (!replyTo || !correlationId) {
+          this.options.onHandlerError?.(new Error(`request on ${topic} without reply-to/correlation-id`), message);
+          return;
+        }
+        let reply: Reply;
+        try {
+          reply = { result: await handler(message) };
+        } catch (error) {
+          // The caller gets the failure; retrying here would run a command it has already given up on.
+          reply = { error: error instanceof Error ? error.message : String(error) };
+        }
+        await this.sendReply(replyTo, raw.headers[HEADER.replyInstance], correlationId, reply, message);
+      },
+      { fromBeginning: true },
+    );
   }
 
   async request<TRes = unknown>(logicalTopic: string, message: OutgoingMessage, timeoutMs: number): Promise<TRes> {
     const topic = this.scoped(logicalTopic);
     this.assertOpen();
     const correlationId = randomUUID();
+    const deadline = Date.now() + timeoutMs;
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
+        this.metrics?.requestTimeouts.inc({ topic: logicalTopic });
         reject(new RequestTimeoutError(logicalTopic, timeoutMs));
       }, timeoutMs);
       this.pending.set(correlationId, { topic: logicalTopic, resolve, reject, timer });
     });
     const send = (async () => {
       await Promise.all([this.ensureReplyConsumer(), this.ensureTopics([topic])]);
-      const record = encode(message, { [HEADER.replyTo]: this.replyTopic, [HEADER.correlationId]: correlationId });
-      await (await this.getProducer()).send({ topic, messages: [record], acks: -1 });
+      const record = encode(message, {
+        [HEADER.replyTo]: this.replyTopic,
+        [HEADER.replyInstance]: this.instanceId,
+        [HEADER.correlationId]: correlationId,
+      });
+      // A send that fails (broker restarting, stale metadata) is retried until the request's own deadline.
+      await this.producer.send(topic, [record], { deadline, retryIf: (error) => this.recreateIfMissing(topic, error) });
     })();
     send.catch((error: unknown) => this.settle(correlationId, (p) => p.reject(asError(error))));
     return answer as Promise<TRes>;
@@ -174,13 +253,13 @@ export class KafkaBus implements MessageBus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.lagTimer) clearInterval(this.lagTimer);
     for (const id of [...this.pending.keys()]) this.settle(id, (p) => p.reject(new Error('KafkaBus closed')));
     const replies = this.replies ? await this.replies.catch(() => null) : null;
-    await Promise.all([...this.consumers].map((c) => c.close()));
+    await Promise.all([...this.consumers].filter((c) => c !== replies).map((c) => c.close()));
     await replies?.close();
-    if (replies) await this.deleteReplyTopic();
-    const producer = this.producer ? await this.producer.catch(() => null) : null;
-    await producer?.disconnect();
+    if (replies) await this.deleteReplyGroup();
+    await this.producer.close();
     const admin = this.admin ? await this.admin.catch(() => null) : null;
     await admin?.disconnect();
   }
@@ -197,11 +276,7 @@ export class KafkaBus implements MessageBus {
           try {
             await admin.createTopics({
               waitForLeaders: true,
-              topics: missing.map((topic) => ({
-                topic,
-                numPartitions: topic === this.replyTopic ? 1 : this.partitions,
-                replicationFactor: this.replicationFactor,
-              })),
+              topics: missing.map((topic) => ({ topic, numPartitions: this.partitions, replicationFactor: this.replicationFactor })),
             });
             return;
           } catch (error) {
@@ -218,43 +293,137 @@ export class KafkaBus implements MessageBus {
     await Promise.all(topics.map((t) => this.knownTopics.get(t)));
   }
 
-  private async consume(group: string, topics: string[], handler: RecordHandler): Promise<KafkaSubscription> {
-    this.assertOpen();
-    await this.ensureTopics(topics);
-    const consumer = this.kafka.consumer({
-      groupId: group,
-      sessionTimeout: this.options.sessionTimeoutMs ?? 10_000,
-      heartbeatInterval: this.options.heartbeatIntervalMs ?? 1_000,
-      rebalanceTimeout: 30_000,
-      maxWaitTimeInMs: this.options.maxWaitTimeMs ?? 200,
-      allowAutoTopicCreation: false,
-    });
-    const subscription = new KafkaSubscription(consumer, (s) => this.consumers.delete(s));
-    this.consumers.add(subscription);
-    consumer.on(consumer.events.GROUP_JOIN, () => (subscription.joined = true));
-    consumer.on(consumer.events.REBALANCING, () => (subscription.joined = false));
-    consumer.on(consumer.events.CRASH, () => (subscription.joined = false));
-    try {
-      await consumer.connect();
-      await consumer.subscribe({ topics, fromBeginning: true });
-      await consumer.run({
-        autoCommit: true,
-        autoCommitInterval: this.options.commitIntervalMs ?? 500,
-        // Offsets are resolved by hand, one handled message at a time, never a whole batch at once.
-        eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: Math.max(this.partitions, 1),
-        eachBatch: (payload) => this.handleBatch(subscription, payload, handler),
-      });
-    } catch (error) {
-      await subscription.close();
-      throw error;
-    }
-    return subscription;
+  /** Ready for /readyz: every consumer this bus started has joined its group and is fetching. */
+  isReady(): boolean {
+    return !this.closed && [...this.consumers].every((c) => c.health().ready);
   }
 
-  private async handleBatch(subscription: KafkaSubscription, payload: EachBatchPayload, handler: RecordHandler) {
+  /** Replaces a consumer as a crash would; for fault tests. Returns false when no open group has that name. */
+  restartConsumer(group: string, reason = new Error('restart requested')): boolean {
+    const consumer = [...this.consumers].find((c) => c.name === group);
+    consumer?.forceRestart(reason);
+    return consumer !== undefined;
+  }
+
+  /**
+   * A send failed on a topic-metadata error: when the topic is really gone (deleted by someone),
+   * create it again before the retry; a topic we created ourselves must exist for our messages.
+   */
+  private async recreateIfMissing(topic: string, error: unknown): Promise<boolean> {
+    if (isTopicMetadataError(error) && !(await this.topicExists(topic))) {
+      this.knownTopics.delete(topic);
+      await this.ensureTopics([topic]);
+    }
+    return true;
+  }
+
+  private async sendReply(
+    replyTo: string,
+    replyInstance: string | undefined,
+    correlationId: string,
+    reply: Reply,
+    request: BusMessage,
+  ): Promise<void> {
+    const record = {
+      key: replyInstance ?? correlationId,
+      value: JSON.stringify(reply),
+      headers: { [HEADER.correlationId]: correlationId, ...(replyInstance ? { [HEADER.replyInstance]: replyInstance } : {}) },
+    };
+    let gone = false;
+    try {
+      await this.producer.send(replyTo, [record], {
+        // A reply topic that no longer exists (an older requester's own topic, deleted when it left) is never retried.
+        retryIf: async (error) => !(gone = isTopicMetadataError(error) && !(await this.topicExists(replyTo))),
+      });
+    } catch (error) {
+      if (!gone) throw error; // the command is handled again (handlers are idempotent) rather than left unanswered
+      this.options.onHandlerError?.(new Error(`reply dropped: its topic ${replyTo} no longer exists`), request);
+    }
+  }
+
+  private async topicExists(topic: string): Promise<boolean> {
+    try {
+      return (await (await this.getAdmin()).listTopics()).includes(topic);
+    } catch {
+      return true; // cannot tell (broker away): assume it exists and let the retries decide
+    }
+  }
+
+  private async consume(
+    name: string,
+    groupId: string,
+    topics: string[],
+    handler: RecordHandler,
+    { fromBeginning, waitForFetch = false }: { fromBeginning: boolean; waitForFetch?: boolean },
+  ): Promise<SupervisedConsumer> {
+    this.assertOpen();
+    await this.ensureTopics(topics);
+    const sessionTimeout = this.options.sessionTimeoutMs ?? 10_000;
+    const consumer = new SupervisedConsumer(
+      {
+        kafka: this.kafka,
+        groupId,
+        name,
+        topics,
+        fromBeginning,
+        config: {
+          sessionTimeout,
+          heartbeatInterval: this.options.heartbeatIntervalMs ?? 1_000,
+          rebalanceTimeout: 30_000,
+          maxWaitTimeInMs: this.options.maxWaitTimeMs ?? 200,
+          allowAutoTopicCreation: false,
+        },
+        autoCommitIntervalMs: this.options.commitIntervalMs ?? 500,
+        partitionsConsumedConcurrently: Math.max(this.partitions, 1),
+        eachBatch: (payload, live) => this.handleBatch(payload, live, handler),
+        restartDelayMs: this.options.restartDelayMs ?? 500,
+        maxRestartDelayMs: this.options.maxRestartDelayMs ?? 15_000,
+        stallAfterMs: this.options.consumerStallMs ?? sessionTimeout,
+        deadAfterMs: this.options.consumerDeadAfterMs ?? 5 * 60_000,
+        onRestart: () => this.metrics?.restarts.inc({ group: name }),
+        onError: (error) => this.logCrash(name, error),
+      },
+      (c) => this.forget(c),
+    );
+    this.consumers.add(consumer);
+    this.register(consumer);
+    try {
+      await consumer.start();
+      if (waitForFetch) await consumer.firstFetch();
+    } catch (error) {
+      await consumer.close();
+      throw error;
+    }
+    return consumer;
+  }
+
+  private register(consumer: SupervisedConsumer): void {
+    if (!this.health || this.healthNames.has(consumer)) return;
+    const taken = new Set(this.healthNames.values());
+    let name = `consumer:${consumer.name}`;
+    for (let n = 2; taken.has(name); n++) name = `consumer:${consumer.name}#${n}`;
+    this.healthNames.set(consumer, name);
+    this.health.register(name, () => consumer.health());
+  }
+
+  private forget(consumer: SupervisedConsumer): void {
+    this.consumers.delete(consumer);
+    const name = this.healthNames.get(consumer);
+    if (name) this.health?.unregister(name);
+    this.healthNames.delete(consumer);
+    if (this.metrics && ![...this.consumers].some((c) => c.name === consumer.name)) {
+      for (const topic of consumer.topics) this.metrics.lag.remove({ group: consumer.name, topic: this.unscoped(topic) });
+    }
+  }
+
+  private logCrash(group: string, error: unknown): void {
+    const fields = { group, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    if (this.options.logger) this.options.logger.warn(fields, 'kafka consumer failed; replacing it after a backoff');
+    else console.error(JSON.stringify({ level: 'WARN', msg: 'kafka consumer failed; replacing it after a backoff', ...fields }));
+  }
+
+  private async handleBatch(payload: EachBatchPayload, live: () => boolean, handler: RecordHandler): Promise<void> {
     const { batch } = payload;
-    const live = () => !subscription.stopping && payload.isRunning() && !payload.isStale();
     for (const record of batch.messages) {
       if (!live()) return; // unresolved offsets stay uncommitted: the next owner starts here
       let message: BusMessage | null = null;
@@ -302,17 +471,26 @@ export class KafkaBus implements MessageBus {
     }
   }
 
-  private ensureReplyConsumer(): Promise<KafkaSubscription> {
-    this.replies ??= this.consume(this.replyTopic, [this.replyTopic], async (message, raw) => {
-      const correlationId = raw.headers[HEADER.correlationId];
-      if (correlationId) this.onReply(correlationId, message.payload as Reply);
-    });
+  private ensureReplyConsumer(): Promise<SupervisedConsumer> {
+    this.replies ??= this.consume(
+      REPLIES,
+      this.replyGroup,
+      [this.replyTopic],
+      async (message, raw) => {
+        const forInstance = raw.headers[HEADER.replyInstance];
+        const correlationId = raw.headers[HEADER.correlationId];
+        // Every instance reads every reply; most are someone else's. Unknown ids (timed out, or a
+        // departed instance's) find nobody waiting and are dropped.
+        if (forInstance && forInstance !== this.instanceId) return;
+        if (correlationId) this.onReply(correlationId, message.payload as Reply);
+      },
+      { fromBeginning: false, waitForFetch: true },
+    );
     this.replies.catch(() => (this.replies = null));
     return this.replies;
   }
 
   private onReply(correlationId: string, reply: Reply): void {
-    // A reply whose request timed out (or came from another instance's retry) finds nobody waiting.
     this.settle(correlationId, (p) => {
       if (reply && typeof reply === 'object' && 'error' in reply) p.reject(new RequestFailedError(p.topic, reply.error));
       else p.resolve(reply?.result);
@@ -327,13 +505,12 @@ export class KafkaBus implements MessageBus {
     action(pending);
   }
 
-  private async deleteReplyTopic(): Promise<void> {
+  /** The replies topic stays (others use it); only this instance's group goes. */
+  private async deleteReplyGroup(): Promise<void> {
     try {
-      const admin = await this.getAdmin();
-      await admin.deleteTopics({ topics: [this.replyTopic], timeout: 5_000 });
-      await admin.deleteGroups([this.replyTopic]);
+      await (await this.getAdmin()).deleteGroups([this.replyGroup]);
     } catch {
-      // Housekeeping only: a leftover reply topic is empty and harmless.
+      // Housekeeping only: an empty group expires with the broker's offsets retention.
     }
   }
 
@@ -346,46 +523,8 @@ export class KafkaBus implements MessageBus {
     return this.admin;
   }
 
-  private getProducer(): Promise<Producer> {
-    if (!this.producer) {
-      // Murmur2 over the key, as Java clients hash; one request in flight so retries cannot reorder a key.
-      const producer = this.kafka.producer({
-        createPartitioner: Partitioners.DefaultPartitioner,
-        allowAutoTopicCreation: false,
-        maxInFlightRequests: 1,
-      });
-      this.producer = producer.connect().then(() => producer);
-      this.producer.catch(() => (this.producer = null));
-    }
-    return this.producer;
-  }
-
-  /** Ready for /readyz: every consumer this bus started has joined its group. */
-  isReady(): boolean {
-    return !this.closed && [...this.consumers].every((c) => c.joined);
-  }
-
   private assertOpen(): void {
     if (this.closed) throw new Error('KafkaBus is closed');
-  }
-}
-
-class KafkaSubscription implements Subscription {
-  stopping = false;
-  /** Set once the consumer has joined its group (and again after each rebalance). */
-  joined = false;
-  private closing: Promise<void> | null = null;
-
-  constructor(
-    private readonly consumer: Consumer,
-    private readonly onClose: (s: KafkaSubscription) => void,
-  ) {}
-
-  close(): Promise<void> {
-    // The flag stops batch loops at once; disconnect then commits what was resolved and leaves the group.
-    this.stopping = true;
-    this.closing ??= this.consumer.disconnect().finally(() => this.onClose(this));
-    return this.closing;
   }
 }
 

@@ -6,6 +6,8 @@ export const HEADER = {
   id: 'message-id',
   type: 'message-type',
   replyTo: 'reply-to',
+  /** Which instance waits for the reply: every instance reads the one shared replies topic. */
+  replyInstance: 'reply-instance',
   correlationId: 'correlation-id',
 } as const;
 
