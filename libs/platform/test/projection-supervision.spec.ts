@@ -1,0 +1,127 @@
+import {
+  HealthRegistry,
+  HttpMetrics,
+  MemoryReadStore,
+  ProjectionService,
+  ReadStoreCheckpointStore,
+  SqliteEventStore,
+  type AnalystConfig,
+  type EventStore,
+  type NewEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '@analyst/platform';
+import { eventually } from '@analyst/testing';
+import { FlakyReadStore, postsProjector, teamsProjector, type PostDoc, type TeamDoc } from './projection-fixtures';
+
+let seq = 0;
+function created(postId: string, team: string, link: string): NewEvent {
+  return {
+    id: `e${++seq}`,
+    type: 'Created',
+    schemaVersion: 1,
+    data: { postId, team, link, title: postId },
+    metadata: { correlationId: 'c', causationId: null, teamId: team, occurredAt: new Date().toISOString() },
+  };
+}
+
+/** Its first subscription dies after `after` events, as an EventStoreDB subscription does when the server drops it. */
+function dropsFirstSubscription(inner: EventStore, after: number): EventStore {
+  let subscriptions = 0;
+  return Object.assign(Object.create(inner) as EventStore, {
+    async subscribeToAll(handler: Parameters<EventStore['subscribeToAll']>[0], options: SubscribeOptions = {}): Promise<Subscription> {
+      if (++subscriptions > 1) return inner.subscribeToAll(handler, options);
+      let seen = 0;
+      let dropped = false;
+      const subscription = await inner.subscribeToAll(async (event) => {
+        if (dropped) return;
+        if (seen++ === after) {
+          dropped = true;
+          setImmediate(() => options.onError?.(new Error('subscription dropped by the server')));
+          return;
+        }
+        await handler(event);
+      }, { ...options, onCaughtUp: () => (dropped ? undefined : options.onCaughtUp?.()) });
+      return subscription;
+    },
+  });
+}
+
+function service(events: EventStore, store: FlakyReadStore, health: HealthRegistry, metrics: HttpMetrics): ProjectionService {
+  const projections = new ProjectionService(
+    events,
+    store,
+    'resume',
+    new ReadStoreCheckpointStore(store),
+    { ANALYST_SERVICE: 'ingest' } as AnalystConfig,
+    health,
+    metrics,
+    { backoff: { initialMs: 10, maxMs: 50 }, headPollMs: 20 },
+  );
+  projections.register(postsProjector, teamsProjector);
+  return projections;
+}
+
+describe('ProjectionService supervision (SQLite log, in-memory read store)', () => {
+  it('retries a failing read store with backoff, reports it on readiness, and recovers by itself', async () => {
+    const events = new SqliteEventStore({ filename: ':memory:' });
+    const store = new FlakyReadStore(new MemoryReadStore());
+    const health = new HealthRegistry();
+    const metrics = new HttpMetrics('ingest');
+    let last = -1;
+    for (let i = 0; i < 5; i++) last = (await events.append(`post-a${i}`, [created(`a${i}`, 't', `l${i}`)], 'no_stream')).position;
+    const projections = service(events, store, health, metrics);
+    try {
+      await projections.start();
+      expect(health.notReady()).toEqual([]);
+      expect(projections.ready).toBe(true);
+
+      store.failing = true;
+      const { position } = await events.append('post-b', [created('b', 't', 'lb')], 'no_stream');
+      await eventually(() => health.notReady().length === 1, 5_000);
+      const [report] = health.notReady();
+      expect(report).toMatchObject({ name: 'projection:ingest', ready: false, live: true });
+      expect(report.detail).toMatch(new RegExp(`^failing for \\d+ s, retrying at position ${last}, log head ${position}: connect ECONNREFUSED`));
+      expect(await metrics.registry.metrics()).toMatch(/analyst_projection_failures_total\{projection="ingest",service="ingest"\} [1-9]/);
+
+      store.failing = false;
+      await projections.waitFor(position, 5_000);
+      await eventually(() => health.notReady().length === 0, 5_000);
+      expect(await store.collection<PostDoc>('posts').findOne({ _id: 'b' })).toMatchObject({ link: 'lb', title: 'b' });
+      expect(await store.collection<TeamDoc>('teams').findOne({ _id: 't' })).toMatchObject({ posts: 6 });
+      const text = await metrics.registry.metrics();
+      expect(text).toContain(`analyst_projection_position{projection="ingest",service="ingest"} ${position}`);
+      expect(text).toContain('analyst_projection_lag_events{projection="ingest",service="ingest"} 0');
+
+      await projections.stop();
+      expect(await new ReadStoreCheckpointStore(store).load('projections:ingest')).toBe(position);
+      expect(health.report()).toEqual([]);
+    } finally {
+      store.failing = false;
+      await projections.stop();
+      await events.close();
+    }
+  });
+
+  it('reopens a subscription that ended with an error after the last applied position', async () => {
+    const inner = new SqliteEventStore({ filename: ':memory:' });
+    for (let i = 0; i < 6; i++) await inner.append(`post-c${i}`, [created(`c${i}`, 'u', `l${i}`)], 'no_stream');
+    const store = new FlakyReadStore(new MemoryReadStore());
+    const health = new HealthRegistry();
+    const metrics = new HttpMetrics('ingest');
+    const projections = service(dropsFirstSubscription(inner, 3), store, health, metrics);
+    try {
+      await projections.start();
+      expect(await store.collection<PostDoc>('posts').count()).toBe(6);
+      expect(await store.collection<TeamDoc>('teams').findOne({ _id: 'u' })).toMatchObject({ posts: 6 });
+      expect(await metrics.registry.metrics()).toContain('analyst_projection_restarts_total{projection="ingest",service="ingest"} 1');
+      const { position } = await inner.append('post-d', [created('d', 'u', 'ld')], 'no_stream');
+      await projections.waitFor(position, 5_000);
+      expect(await store.collection<TeamDoc>('teams').findOne({ _id: 'u' })).toMatchObject({ posts: 7 });
+      expect(health.notReady()).toEqual([]);
+    } finally {
+      await projections.stop();
+      await inner.close();
+    }
+  });
+});
