@@ -62,3 +62,16 @@ export function postsCreated(eventsDb: string, teamId: string): number {
     db.close();
   }
 }
+
+/** The events of one content job's stream, with when each was decided (metadata occurredAt, ms). */
+export function jobTimeline(eventsDb: string, jobId: string): { type: string; at: number }[] {
+  const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare(`SELECT type, json_extract(metadata, '$.occurredAt') AS at FROM events WHERE stream = ? ORDER BY revision`)
+      .all(`contentjob-${jobId}`) as { type: string; at: string }[];
+    return rows.map((r) => ({ type: r.type, at: Date.parse(r.at) }));
+  } finally {
+    db.close();
+  }
+}

@@ -7,7 +7,7 @@ import { MongoReadStore } from '@analyst/platform';
 import { simulatedCommentCount } from '@analyst/provider-sim';
 import { unique } from '@analyst/testing';
 import { clusterConfig, replicaPid, replicasOf, startReplica, stopReplica, stopReplicas, type Cluster, type ReplicaSpec } from './cluster';
-import { postsCreated, teamFacts } from './event-log';
+import { jobTimeline, postsCreated, teamFacts } from './event-log';
 import { RoundRobinProxy } from './round-robin-proxy';
 
 /**
@@ -23,8 +23,13 @@ if (!ready) console.log('skipped: replicas e2e needs KAFKA_BROKERS and MONGO_URL
 
 /** How long a job may sit quiet in `queuing` before a resumer finishes it; low so scenario 5 fits. */
 const QUEUING_RESUME_AFTER_MS = 15_000;
-/** The resumer sweeps every bound/4, so a quiet job ends within 1.25 bounds; plus read-model lag. */
-const QUEUING_BOUND_MS = QUEUING_RESUME_AFTER_MS * 1.25 + 10_000;
+/**
+ * The README's bound: a quiet job is taken up within 1.25 × ANALYST_QUEUING_RESUME_AFTER_MS (swept
+ * every quarter of it). Finishing then runs the intake over the links left (one Kafka reservation
+ * each) and waits for the read models; 30 s allows that for 60 links on this 2-core machine.
+ */
+const FINISH_ALLOWANCE_MS = 30_000;
+const QUEUING_BOUND_MS = QUEUING_RESUME_AFTER_MS * 1.25 + FINISH_ALLOWANCE_MS;
 /** A restarted ingest replica must be ready, and answer, within these. */
 const RESTART_READY_BOUND_MS = 90_000;
 const ANSWER_BOUND_MS = 30_000;
@@ -323,6 +328,9 @@ interface Credits {
       jobStatus: settledJob.value.status,
       jobComplete: settledJob.value.counts?.complete,
       ...(await outcome(team, batch)),
+      // Whether a short count is in the job's stream or only in its read model.
+      jobOutcomesInLog: jobTimeline(eventsDb, jobIds[0]).filter((e) => e.type === 'JobPostOutcomeRecorded').length,
+      jobCompleteOnReread: (await job(team, jobIds[0])).counts?.complete,
       ms: 0,
     };
     observed.ms = Date.now() - started;
@@ -345,6 +353,8 @@ interface Credits {
       postCreatedInLog: 10,
       linksWithOnePostCreatedInLog: 10,
       jobsOpenedInLog: 1,
+      jobOutcomesInLog: 10,
+      jobCompleteOnReread: 10,
       chargedByApi: 10,
       chargedInLog: 10,
       reservedLeft: 0,
@@ -441,6 +451,8 @@ interface Credits {
       jobTerminalMs: settledJob.ms,
       jobComplete: settledJob.value.counts?.complete,
       ...end,
+      jobOutcomesInLog: retryJob ? jobTimeline(eventsDb, retryJob).filter((e) => e.type === 'JobPostOutcomeRecorded').length : 0,
+      jobCompleteOnReread: retryJob ? (await job(team, retryJob)).counts?.complete : null,
       restartMs,
       ms: Date.now() - started,
     };
@@ -462,6 +474,8 @@ interface Credits {
       postCreatedInLog: 60,
       linksWithOnePostCreatedInLog: 60,
       jobsOpenedInLog: 1,
+      jobOutcomesInLog: 60,
+      jobCompleteOnReread: 60,
       chargedByApi: 60,
       chargedInLog: 60,
       reservedLeft: 0,
@@ -559,10 +573,13 @@ interface Credits {
       30_000,
     );
     const jobId = listed.value[0]?.id;
+    // Polled past the bound, so a miss is measured rather than only reported as late.
     const leftQueuing = jobId
-      ? await waitFor(() => job(team, jobId), (j) => j.status !== 'queuing', QUEUING_BOUND_MS + 30_000)
+      ? await waitFor(() => job(team, jobId), (j) => j.status !== 'queuing', QUEUING_BOUND_MS + 90_000)
       : { value: { status: 'no job listed' }, ok: false, ms: 0 };
     const leftQueuingAfterKillMs = Date.now() - kill.killedAt;
+    // When the job's own stream left queuing (the decision), as opposed to when the API showed it.
+    const decided = jobId ? jobTimeline(eventsDb, jobId).find((e) => e.type === 'ContentJobQueued' || e.type === 'ContentJobFailed') : undefined;
     const terminal = jobId ? await terminalJob(team, jobId, 180_000) : leftQueuing;
     const end = await outcome(team, batch);
     const observed = {
@@ -573,6 +590,7 @@ interface Credits {
       jobsListed: listed.value.length,
       statusSeenAtFirstList: listed.value[0]?.status ?? null,
       statusAfterQueuing: leftQueuing.value.status,
+      leftQueuingInLogAfterKillMs: decided ? decided.at - kill.killedAt : null,
       leftQueuingAfterKillMs,
       jobStatus: terminal.value.status,
       jobCounts: terminal.value.counts ?? null,
@@ -585,6 +603,7 @@ interface Credits {
     // every credit reserved is charged for a completed post or given back.
     expect({
       jobsListed: observed.jobsListed,
+      leftQueuingInLogInBound: observed.leftQueuingInLogAfterKillMs !== null && observed.leftQueuingInLogAfterKillMs <= QUEUING_BOUND_MS,
       leftQueuingInBound: observed.leftQueuingAfterKillMs <= QUEUING_BOUND_MS,
       terminal: TERMINAL.includes(observed.jobStatus),
       settledWithinBound: observed.settledWithinBound,
@@ -597,6 +616,7 @@ interface Credits {
       jobsOpenedInLog: observed.jobsOpenedInLog,
     }).toEqual({
       jobsListed: 1,
+      leftQueuingInLogInBound: true,
       leftQueuingInBound: true,
       terminal: true,
       settledWithinBound: true,
