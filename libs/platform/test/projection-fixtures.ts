@@ -100,6 +100,8 @@ export async function snapshot(store: ReadStore, collections: string[]): Promise
 export class FlakyReadStore implements ReadStore {
   failing = false;
   calls = 0;
+  /** Errors the real store raised, by class name (DuplicateKeyError for a lost race). */
+  readonly errors = new Map<string, number>();
 
   constructor(private readonly inner: ReadStore) {}
 
@@ -116,7 +118,13 @@ export class FlakyReadStore implements ReadStore {
         if (typeof value !== 'function') return value;
         return async (...args: unknown[]) => {
           this.check();
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
+          try {
+            return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          } catch (error) {
+            const name = error instanceof Error ? error.name : 'unknown';
+            this.errors.set(name, (this.errors.get(name) ?? 0) + 1);
+            throw error;
+          }
         };
       },
     });
