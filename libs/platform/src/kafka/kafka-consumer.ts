@@ -148,7 +148,8 @@ export class SupervisedConsumer implements Subscription {
       ...this.options.config,
       groupId: this.options.groupId,
       // Every crash comes to onCrash, which restarts with our backoff whatever kafkajs thinks of the error.
-      retry: { restartOnFailure: async () => false },
+      // kafkajs' own retries are capped at 2 s apart, so a consumer notices a returning broker soon.
+      retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 2_000, restartOnFailure: async () => false },
     });
     this.consumer = consumer;
     const current = () => generation === this.generation && this.state !== 'closed';
@@ -166,8 +167,11 @@ export class SupervisedConsumer implements Subscription {
       this.progress(generation);
       this.fetchedGeneration = generation;
       this.fetchWaiters.splice(0).forEach((w) => w.ok());
-      // Backoff starts over only once a restarted consumer really works, not merely joined.
-      if (this.joined) this.failedAttempts = 0;
+      // Backoff (and the error shown) start over only once a restarted consumer really works, not merely joined.
+      if (this.joined) {
+        this.failedAttempts = 0;
+        this.lastError = null;
+      }
     });
     consumer.on(consumer.events.HEARTBEAT, () => this.progress(generation));
     consumer.on(consumer.events.CRASH, (event) => this.onCrash(generation, event.payload.error));

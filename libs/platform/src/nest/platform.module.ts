@@ -27,6 +27,8 @@ import { READ_STORE, type ReadStore } from '../read-store/read-store.port';
 import { EventRelay } from '../relay/event-relay';
 import { CLOCK, SystemClock, type Clock } from '../time/clock';
 import { ID_GENERATOR, RandomIdGenerator, type IdGenerator } from '../time/id-generator';
+import { HealthRegistry } from './health-registry';
+import { HttpMetrics } from './metrics';
 import { PROJECTION_MODE, ProjectionService, type ProjectionMode } from './projection.service';
 
 export interface PlatformOverrides {
@@ -108,14 +110,18 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
     },
     {
       provide: MESSAGE_BUS,
-      useFactory: () =>
+      // Consumer groups report on /readyz and /healthz, lag and restarts on /metrics (when ObservabilityModule is there).
+      useFactory: (health?: HealthRegistry, metrics?: HttpMetrics) =>
         new KafkaBus({
           brokers: config.KAFKA_BROKERS!.split(',').map((b) => b.trim()),
           clientId: config.ANALYST_SERVICE,
           partitions: config.KAFKA_PARTITIONS,
           namespace: config.KAFKA_NAMESPACE,
           duplicateDelivery: overrides.duplicateDelivery,
+          health,
+          metricsRegistry: metrics?.registry,
         }),
+      inject: [{ token: HealthRegistry, optional: true }, { token: HttpMetrics, optional: true }],
     },
     { provide: READ_STORE, useFactory: () => MongoReadStore.connect(config.MONGO_URL!, config.MONGO_DB, config.MONGO_CONDITIONAL_WRITES) },
     {
