@@ -143,7 +143,8 @@ if (!url) {
         new HttpMetrics('ingest'),
         { backoff: { initialMs: 20, maxMs: 100 }, headPollMs: 50 },
       );
-      projections.register(postsProjector, teamsProjector);
+      projections.register(postsProjector);
+      projections.register(teamsProjector);
       try {
         await events.append('post-a', [{ id: 'e1', type: 'Created', schemaVersion: 1, data: { postId: 'a', team: 't', link: 'x' }, metadata: { correlationId: 'c', causationId: null, teamId: 't', occurredAt: new Date().toISOString() } }], 'no_stream');
         await projections.start();

@@ -58,7 +58,8 @@ function service(events: EventStore, store: FlakyReadStore, health: HealthRegist
     metrics,
     { backoff: { initialMs: 10, maxMs: 50 }, headPollMs: 20 },
   );
-  projections.register(postsProjector, teamsProjector);
+  projections.register(postsProjector);
+  projections.register(teamsProjector);
   return projections;
 }
 

@@ -1,4 +1,4 @@
-import { DuplicateKeyError, type ReadStore } from '../read-store/read-store.port';
+import { DuplicateKeyError, type Doc, type ReadStore } from '../read-store/read-store.port';
 
 /**
  * Where a subscriber (relay, projections, process manager) remembers the last global position it
@@ -16,8 +16,7 @@ export const CHECKPOINT_STORE = Symbol('CheckpointStore');
 /** Concurrent upserts of one new name lose at most one race each: the document exists after it. */
 const SAVE_ATTEMPTS = 5;
 
-interface CheckpointDoc {
-  _id: string;
+interface CheckpointDoc extends Doc {
   position: number;
 }
 
