@@ -79,7 +79,8 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
 
       store.failing = true;
       const { position } = await events.append('post-b', [created('b', 't', 'lb')], 'no_stream');
-      await eventually(() => health.notReady().length === 1, 5_000);
+      // The head is polled every 20 ms: wait until the report has seen the new one.
+      await eventually(() => health.notReady()[0]?.detail?.includes(`log head ${position}`) ?? false, 5_000);
       const [report] = health.notReady();
       expect(report).toMatchObject({ name: 'projection:ingest', ready: false, live: true });
       expect(report.detail).toMatch(new RegExp(`^failing for \\d+ s, retrying at position ${last}, log head ${position}: connect ECONNREFUSED`));
