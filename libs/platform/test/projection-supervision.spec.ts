@@ -47,7 +47,7 @@ function dropsFirstSubscription(inner: EventStore, after: number): EventStore {
   });
 }
 
-function service(events: EventStore, store: FlakyReadStore, health: HealthRegistry, metrics: HttpMetrics): ProjectionService {
+function service(events: EventStore, store: FlakyReadStore, health: HealthRegistry, metrics: HttpMetrics, deadAfterMs?: number): ProjectionService {
   const projections = new ProjectionService(
     events,
     store,
@@ -56,7 +56,7 @@ function service(events: EventStore, store: FlakyReadStore, health: HealthRegist
     { ANALYST_SERVICE: 'ingest' } as AnalystConfig,
     health,
     metrics,
-    { backoff: { initialMs: 10, maxMs: 50 }, headPollMs: 20 },
+    { backoff: { initialMs: 10, maxMs: 50 }, headPollMs: 20, deadAfterMs },
   );
   projections.register(postsProjector);
   projections.register(teamsProjector);
@@ -124,6 +124,26 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
     } finally {
       await projections.stop();
       await inner.close();
+    }
+  });
+
+  it('not live and the start fails when the first catch-up keeps failing past the dead bound, so the process is restarted', async () => {
+    const events = new SqliteEventStore({ filename: ':memory:' });
+    await events.append('post-x', [created('x', 'v', 'lx')], 'no_stream');
+    const store = new FlakyReadStore(new MemoryReadStore());
+    store.failing = true;
+    const health = new HealthRegistry();
+    const projections = service(events, store, health, new HttpMetrics('ingest'), 300);
+    try {
+      const started = projections.start();
+      await eventually(() => health.notLive().length === 1, 5_000);
+      expect(health.notLive()[0]).toMatchObject({ name: 'projection:ingest', ready: false, live: false });
+      expect(health.notLive()[0].detail).toMatch(/^failing for \d+ s \(longer than 0 s\), retrying at position -1/);
+      await expect(started).rejects.toThrow('ECONNREFUSED');
+      expect(projections.ready).toBe(false);
+    } finally {
+      await projections.stop();
+      await events.close();
     }
   });
 });
