@@ -4,13 +4,14 @@ import { LedgerAdminController } from './admin/ledger-admin.controller';
 import { LedgerCommandHandler } from './bus/ledger-command.handler';
 import { TeamAllotmentConsumer } from './bus/team-allotment.consumer';
 import { LedgerService } from './ledger.service';
+import { LedgerMetrics } from './metrics/ledger-metrics';
 import { MonthlyResetScheduler } from './monthly-reset.scheduler';
 import { ledgerProjectors } from './projections';
 
 /** The credit ledger: MAPs and Ad Hoc pools, reserve, settle, refund, audit. */
 @Module({
   controllers: [LedgerAdminController],
-  providers: [LedgerService, LedgerCommandHandler, TeamAllotmentConsumer, MonthlyResetScheduler],
+  providers: [LedgerService, LedgerCommandHandler, TeamAllotmentConsumer, MonthlyResetScheduler, LedgerMetrics],
   exports: [LedgerService],
 })
 export class LedgerModule implements OnModuleInit {

@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { commandTopic, MESSAGE_BUS, type BusMessage, type MessageBus, type Subscription } from '@analyst/platform';
 import type { LedgerCommandMessage, LedgerContext } from '@analyst/contracts';
 import { LedgerError } from '@analyst/domain-ledger';
 import { toErrorReply } from '../ledger-error.mapping';
 import { LedgerService } from '../ledger.service';
+import { LedgerMetrics } from '../metrics/ledger-metrics';
 
 export const LEDGER_SERVICE_GROUP = 'ledger';
 
@@ -19,6 +20,7 @@ export class LedgerCommandHandler implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly ledger: LedgerService,
+    @Optional() private readonly metrics?: LedgerMetrics,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -48,10 +50,15 @@ export class LedgerCommandHandler implements OnModuleInit, OnModuleDestroy {
         case 'GrantCredits':
           return await this.ledger.grant(teamId, command as never, ctx);
         default:
+          this.metrics?.commandError(type, 'invalid_command');
           return toErrorReply(new LedgerError('invalid_command', `unknown ledger command type ${String(type)}`));
       }
     } catch (error) {
-      if (error instanceof LedgerError) return toErrorReply(error);
+      if (error instanceof LedgerError) {
+        this.metrics?.commandError(type, error.code);
+        return toErrorReply(error);
+      }
+      this.metrics?.commandError(type, 'internal');
       this.logger.error(`ledger command ${String(type)} for ${teamId} failed: ${String(error)}`);
       throw error;
     }

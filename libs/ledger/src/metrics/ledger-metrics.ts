@@ -1,0 +1,110 @@
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { CLOCK, HttpMetrics, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { summarizeOpenReservations } from './open-reservations';
+
+/** How often the open-reservation gauges are recomputed: a read-model query, so not per scrape. */
+export const LEDGER_METRICS_REFRESH_MS = 15_000;
+export const LEDGER_METRICS_OPTIONS = Symbol('LedgerMetricsOptions');
+
+export interface LedgerMetricsOptions {
+  refreshMs?: number;
+}
+
+/** Command types the handler serves; anything else is reported as `unknown` to bound label values. */
+const COMMAND_TYPES = new Set(['ReserveCredits', 'SettleCredits', 'RefundCredits', 'GrantCredits']);
+
+function existing<T>(registry: Registry, name: string, create: () => T): T {
+  // Several modules (or test apps) may share one registry; prom-client refuses a second metric of a name.
+  return (registry.getSingleMetric(name) as T | undefined) ?? create();
+}
+
+/**
+ * Ledger metrics on the process's registry: open reservations and the oldest one's age (every
+ * reservation must end within about 1.25 × ANALYST_QUEUING_RESUME_AFTER_MS plus processing), and
+ * ledger command errors by code. Without HttpMetrics (CLI contexts) it records nothing.
+ */
+@Injectable()
+export class LedgerMetrics implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('LedgerMetrics');
+  private readonly openReservations: Gauge | null = null;
+  private readonly oldestOpenReservation: Gauge | null = null;
+  private readonly commandErrors: Counter<'command' | 'code'> | null = null;
+  private readonly refreshMs: number;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() httpMetrics?: HttpMetrics,
+    @Optional() @Inject(LEDGER_METRICS_OPTIONS) options: LedgerMetricsOptions = {},
+  ) {
+    this.refreshMs = options.refreshMs ?? LEDGER_METRICS_REFRESH_MS;
+    const registry = httpMetrics?.registry;
+    if (!registry) return;
+    this.openReservations = existing(
+      registry,
+      'analyst_ledger_open_reservations',
+      () => new Gauge({ name: 'analyst_ledger_open_reservations', help: 'Credit reservations neither settled nor refunded, over every team', registers: [registry] }),
+    );
+    this.oldestOpenReservation = existing(
+      registry,
+      'analyst_ledger_oldest_open_reservation_seconds',
+      () =>
+        new Gauge({
+          name: 'analyst_ledger_oldest_open_reservation_seconds',
+          help: 'Age of the oldest open credit reservation; 0 when none is open',
+          registers: [registry],
+        }),
+    );
+    this.commandErrors = existing(
+      registry,
+      'analyst_ledger_command_errors_total',
+      () =>
+        new Counter({
+          name: 'analyst_ledger_command_errors_total',
+          help: 'Ledger commands answered with a rule error (by its code) or failed (code "internal")',
+          labelNames: ['command', 'code'],
+          registers: [registry],
+        }),
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.openReservations) return;
+    this.trigger();
+    this.timer = setInterval(() => this.trigger(), this.refreshMs);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Recomputes the reservation gauges now (the timer calls this). */
+  async refresh(): Promise<void> {
+    if (!this.openReservations || !this.oldestOpenReservation) return;
+    const summary = await summarizeOpenReservations(this.store, this.clock.now());
+    this.openReservations.set(summary.count);
+    this.oldestOpenReservation.set(summary.oldestAgeSeconds);
+  }
+
+  commandError(command: unknown, code: string): void {
+    const type = typeof command === 'string' && COMMAND_TYPES.has(command) ? command : 'unknown';
+    this.commandErrors?.inc({ command: type, code });
+  }
+
+  private trigger(): void {
+    if (this.stopped) return;
+    this.running = this.running.then(() =>
+      this.refresh().catch((error: unknown) => {
+        // Keep the last values; the read store's own health and the projection alerts say what is wrong.
+        this.logger.warn(`open-reservation metrics not refreshed: ${String(error)}`);
+      }),
+    );
+  }
+}
