@@ -25,6 +25,9 @@ export function clusterConfig(options: { dataDir: string; logDir: string; basePo
     env: {
       ANALYST_MODE: 'distributed',
       ANALYST_DATA_DIR: options.dataDir,
+      // Every process shares the one SQLite log (no EventStoreDB here); distributed apps need it said.
+      ANALYST_EVENTSTORE: `sqlite:${join(options.dataDir, 'events.db')}`,
+      ANALYST_DEMO: '1',
       KAFKA_BROKERS: process.env.KAFKA_BROKERS!,
       KAFKA_NAMESPACE: options.namespace,
       KAFKA_PARTITIONS: '4',

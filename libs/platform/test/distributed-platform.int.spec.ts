@@ -68,6 +68,7 @@ class TallyModule {}
       ANALYST_MODE: 'distributed',
       ANALYST_SERVICE: service,
       ANALYST_DATA_DIR: dataDir,
+      ANALYST_EVENTSTORE: `sqlite:${join(dataDir, 'events.db')}`,
       KAFKA_BROKERS: brokers,
       MONGO_URL: mongo,
       MONGO_DB: database,

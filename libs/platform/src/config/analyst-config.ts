@@ -1,5 +1,9 @@
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+
+const toNumber = ({ value }: { value: unknown }) => (value === undefined ? undefined : Number(value));
 
 /** Process configuration, read once from the environment and validated before anything starts. */
 export class AnalystConfig {
@@ -32,6 +36,14 @@ export class AnalystConfig {
   @MinLength(16, { message: 'ANALYST_ADMIN_TOKEN must be at least 16 characters' })
   ANALYST_ADMIN_TOKEN?: string;
 
+  /**
+   * Creates the demo team (Enterprise, 1,000 credits, a printed full-scope key) on an empty log.
+   * Off unless asked, so a production gateway never mints a key nobody requested; `npm start` asks.
+   */
+  @Transform(({ value }) => (value === undefined ? undefined : value === '1' || value === 'true' ? true : value === '0' || value === 'false' ? false : value))
+  @IsIn([true, false], { message: 'ANALYST_DEMO must be 1 or 0' })
+  ANALYST_DEMO = false;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
@@ -46,6 +58,29 @@ export class AnalystConfig {
   @IsOptional()
   @IsString()
   EVENTSTORE_URL?: string;
+
+  /**
+   * `sqlite:<path>`: the distributed apps share this SQLite log file (one machine only, e.g. the
+   * multi-process test). Must be asked for, so a missing EVENTSTORE_URL is an error, not a fallback.
+   */
+  @IsOptional()
+  @Matches(/^sqlite:.+$/, { message: 'ANALYST_EVENTSTORE must be sqlite:<path of the shared log file>' })
+  ANALYST_EVENTSTORE?: string;
+
+  /** PEM file of the CA that signed the EventStoreDB server certificate (TLS). */
+  @IsOptional()
+  @IsString()
+  EVENTSTORE_CA_FILE?: string;
+
+  /** PEM file of the CA that signed the Kafka brokers' certificates (TLS). */
+  @IsOptional()
+  @IsString()
+  KAFKA_CA_FILE?: string;
+
+  /** PEM file of the CA that signed the MongoDB server certificates (TLS). */
+  @IsOptional()
+  @IsString()
+  MONGO_CA_FILE?: string;
 
   /** Database holding the read models and checkpoints in the distributed topology. */
   @IsString()
@@ -62,6 +97,21 @@ export class AnalystConfig {
   @Min(1)
   @Max(1000)
   KAFKA_PARTITIONS = 4;
+
+  /** Replicas of every topic the apps create: 1 for one broker (dev), 3 in production. */
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  KAFKA_REPLICATION_FACTOR = 1;
+
+  /** Topic config `min.insync.replicas` of created topics (the broker's default when unset). */
+  @IsOptional()
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  KAFKA_MIN_INSYNC_REPLICAS?: number;
 
   /** Prefix of every Kafka topic and consumer group: lets installations or test runs share a cluster. */
   @Matches(/^[a-z0-9._-]{0,40}$/, { message: 'KAFKA_NAMESPACE may hold only a-z, 0-9, ".", "_" and "-" (at most 40)' })
@@ -85,17 +135,125 @@ export class AnalystConfig {
   @IsString()
   @MinLength(32, { message: 'ANALYST_INTERNAL_SECRET must be at least 32 characters' })
   ANALYST_INTERNAL_SECRET?: string;
+
+  /** How long the gateway waits for a service's answer; a 100-link add takes about 20 s on 2 idle cores. */
+  @Transform(toNumber)
+  @IsInt({ message: 'ANALYST_UPSTREAM_TIMEOUT_MS must be an integer number of milliseconds' })
+  @Min(1_000)
+  @Max(600_000)
+  ANALYST_UPSTREAM_TIMEOUT_MS = 120_000;
+
+  /**
+   * Comma-separated CIDRs (or addresses) of the proxies in front of this process. Only a request
+   * whose socket peer is in one of them has its client address read from X-Forwarded-For.
+   */
+  @IsOptional()
+  @IsString()
+  ANALYST_TRUST_PROXY?: string;
+
+  /** The relay lease lapses this long after its holder's last renewal; a standby takes over then. */
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1_000)
+  @Max(300_000)
+  ANALYST_RELAY_LEASE_TTL_MS = 6_000;
+
+  /** How often the holder renews the lease and a standby checks whether it lapsed. */
+  @Transform(toNumber)
+  @IsInt()
+  @Min(100)
+  @Max(100_000)
+  ANALYST_RELAY_LEASE_RENEW_MS = 2_000;
 }
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/** One `address[/prefix]` entry of ANALYST_TRUST_PROXY, or null when it is not one. */
+function parseCidr(entry: string): { address: string; prefix: number; type: 'ipv4' | 'ipv6' } | null {
+  const [address, prefixText, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return null;
+  const max = family === 4 ? 32 : 128;
+  const prefix = prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
+  if (!(prefix >= 0 && prefix <= max)) return null;
+  return { address, prefix, type: family === 4 ? 'ipv4' : 'ipv6' };
+}
+
+/**
+ * The trust test for a socket peer (and each further X-Forwarded-For hop), from ANALYST_TRUST_PROXY;
+ * null when nothing is trusted. IPv4-mapped IPv6 peers (`::ffff:10.0.0.1`) match IPv4 ranges.
+ */
+export function trustedProxies(list: string | undefined): ((address: string) => boolean) | null {
+  const entries = (list ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+  if (entries.length === 0) return null;
+  const blocks = new BlockList();
+  for (const entry of entries) {
+    const cidr = parseCidr(entry);
+    if (!cidr) throw new ConfigError(`ANALYST_TRUST_PROXY: "${entry}" is not an IP address or CIDR range`);
+    blocks.addSubnet(cidr.address, cidr.prefix, cidr.type);
+  }
+  return (address) => {
+    const family = isIP(address);
+    return family !== 0 && blocks.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  };
+}
+
+/** Why a CA file cannot be used, or null when it is a readable file holding a PEM certificate. */
+function caFileProblem(path: string): string | null {
+  try {
+    if (!statSync(path).isFile()) return `${path} is not a file`;
+    accessSync(path, constants.R_OK);
+    if (!readFileSync(path, 'utf8').includes('-----BEGIN CERTIFICATE-----')) return `${path} holds no PEM certificate`;
+    return null;
+  } catch (error) {
+    return `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
+}
+
+/** True when a connection string turns TLS off explicitly (`tls=false` / `ssl=false`). */
+function tlsOff(url: string | undefined): boolean {
+  return /[?&](tls|ssl)=false(&|$)/i.test(url ?? '');
+}
+
+/**
+ * What the Kafka bus needs beyond brokers and partitions: topic durability and the CA to trust.
+ * Spread into the KafkaBus options (names as KafkaBus reads them: `replicationFactor`,
+ * `minInsyncReplicas` → topic config `min.insync.replicas`, `ssl` → kafkajs `ssl`).
+ */
+export interface KafkaDeliverySettings {
+  replicationFactor: number;
+  minInsyncReplicas?: number;
+  ssl?: { ca: string[] };
+}
+
+export function kafkaDeliverySettings(config: AnalystConfig): KafkaDeliverySettings {
+  return {
+    replicationFactor: config.KAFKA_REPLICATION_FACTOR ?? 1,
+    ...(config.KAFKA_MIN_INSYNC_REPLICAS ? { minInsyncReplicas: config.KAFKA_MIN_INSYNC_REPLICAS } : {}),
+    ...(config.KAFKA_CA_FILE ? { ssl: { ca: [readFileSync(config.KAFKA_CA_FILE, 'utf8')] } } : {}),
+  };
+}
+
 /** Validates `env`; throws one ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AnalystConfig {
   const known = Object.keys(new AnalystConfig());
   const picked: Record<string, string> = {};
-  const optional = ['ANALYST_DEMO_KEY', 'ANALYST_ADMIN_TOKEN', 'KAFKA_BROKERS', 'MONGO_URL', 'EVENTSTORE_URL', 'ANALYST_INTERNAL_SECRET'];
+  const optional = [
+    'ANALYST_DEMO_KEY',
+    'ANALYST_ADMIN_TOKEN',
+    'KAFKA_BROKERS',
+    'MONGO_URL',
+    'EVENTSTORE_URL',
+    'ANALYST_INTERNAL_SECRET',
+    'ANALYST_EVENTSTORE',
+    'EVENTSTORE_CA_FILE',
+    'KAFKA_CA_FILE',
+    'MONGO_CA_FILE',
+    'KAFKA_MIN_INSYNC_REPLICAS',
+    'ANALYST_TRUST_PROXY',
+  ];
   for (const key of [...known, ...optional]) {
     const value = env[key];
     if (value !== undefined && value !== '') picked[key] = value;
@@ -107,6 +265,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'ANALYST_INTERNAL_SECRET'] as const) {
       if (!config[key]) problems.push(`${key}: required when ANALYST_MODE=distributed`);
     }
+    // No silent fallback to a local file: a service on its own SQLite log would see nobody's events.
+    if (!config.EVENTSTORE_URL && !config.ANALYST_EVENTSTORE) {
+      problems.push('EVENTSTORE_URL: required when ANALYST_MODE=distributed (or ANALYST_EVENTSTORE=sqlite:<path> to share one SQLite log on one machine)');
+    }
+    if (config.EVENTSTORE_URL && config.ANALYST_EVENTSTORE) {
+      problems.push('ANALYST_EVENTSTORE: set either EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path>, not both');
+    }
+  }
+  const replication = config.KAFKA_REPLICATION_FACTOR;
+  if (config.KAFKA_MIN_INSYNC_REPLICAS !== undefined && Number.isInteger(replication) && config.KAFKA_MIN_INSYNC_REPLICAS > replication) {
+    // Every produce with acks=all would be refused: no partition could ever have that many in sync.
+    problems.push(`KAFKA_MIN_INSYNC_REPLICAS: ${config.KAFKA_MIN_INSYNC_REPLICAS} is more than KAFKA_REPLICATION_FACTOR (${replication})`);
+  }
+  for (const [key, url] of [
+    ['EVENTSTORE_CA_FILE', config.EVENTSTORE_URL],
+    ['KAFKA_CA_FILE', undefined],
+    ['MONGO_CA_FILE', config.MONGO_URL],
+  ] as const) {
+    const path = config[key];
+    if (!path) continue;
+    const problem = caFileProblem(path);
+    if (problem) problems.push(`${key}: ${problem}`);
+    if (tlsOff(url)) problems.push(`${key}: given, but the connection string turns TLS off (tls=false)`);
+  }
+  const renew = config.ANALYST_RELAY_LEASE_RENEW_MS;
+  const ttl = config.ANALYST_RELAY_LEASE_TTL_MS;
+  if (Number.isInteger(renew) && Number.isInteger(ttl) && renew * 2 >= ttl) {
+    // The holder needs at least two renewals inside one TTL, or one slow round trip hands the lease over.
+    problems.push(`ANALYST_RELAY_LEASE_RENEW_MS: ${renew} must be less than half of ANALYST_RELAY_LEASE_TTL_MS (${ttl})`);
+  }
+  try {
+    trustedProxies(config.ANALYST_TRUST_PROXY);
+  } catch (error) {
+    problems.push((error as Error).message);
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;

@@ -27,8 +27,18 @@ import { isSystemEvent, positionNumber, toEventData, toRecorded } from './esdb-m
 import { EsdbSubscription } from './esdb-subscription';
 
 export type EsdbEventStoreOptions =
-  /** e.g. `esdb://127.0.0.1:2113?tls=false` */
-  { connectionString: string } | { client: EventStoreDBClient };
+  /** e.g. `esdb://127.0.0.1:2113?tls=false`; `caFile`: PEM of the CA that signed the server certificates. */
+  { connectionString: string; caFile?: string } | { client: EventStoreDBClient };
+
+/**
+ * The connection string with `tlsCAFile` set to `caFile`, which is how the client takes a root
+ * certificate from a connection string (it reads the file and trusts it for the gRPC channel).
+ */
+export function withCaFile(connectionString: string, caFile: string | undefined): string {
+  if (!caFile) return connectionString;
+  const rest = connectionString.replace(/([?&])tlsCAFile=[^&]*&?/i, '$1').replace(/[?&]$/, '');
+  return `${rest}${rest.includes('?') ? '&' : '?'}tlsCAFile=${encodeURIComponent(caFile)}`;
+}
 
 /** One page of `$all`: our events in it, and the last record read (system events included). */
 export interface AllPage {
@@ -45,7 +55,8 @@ export class EsdbEventStore implements EventStore {
   private readonly subscriptions = new Set<EsdbSubscription>();
 
   constructor(options: EsdbEventStoreOptions) {
-    this.client = 'client' in options ? options.client : EventStoreDBClient.connectionString(options.connectionString);
+    this.client =
+      'client' in options ? options.client : EventStoreDBClient.connectionString(withCaFile(options.connectionString, options.caFile));
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {

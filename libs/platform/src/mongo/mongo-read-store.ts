@@ -207,8 +207,14 @@ export class MongoReadStore implements ReadStore {
     this.db = client.db(database);
   }
 
-  static async connect(url: string, database = 'analyst', conditionalWrites: ConditionalWrites = 'server'): Promise<MongoReadStore> {
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000 });
+  static async connect(
+    url: string,
+    database = 'analyst',
+    conditionalWrites: ConditionalWrites = 'server',
+    tls: { caFile?: string } = {},
+  ): Promise<MongoReadStore> {
+    // A CA file means the servers speak TLS with certificates it signed (MONGO_CA_FILE).
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000, ...(tls.caFile ? { tls: true, tlsCAFile: tls.caFile } : {}) });
     await client.connect();
     return new MongoReadStore(client, database, conditionalWrites);
   }

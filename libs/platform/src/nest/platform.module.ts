@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
   Global,
   Inject,
@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { InProcessBus } from '../bus/in-process-bus';
 import { MESSAGE_BUS, type MessageBus } from '../bus/message-bus.port';
-import { ANALYST_CONFIG, type AnalystConfig } from '../config/analyst-config';
+import { ANALYST_CONFIG, kafkaDeliverySettings, type AnalystConfig } from '../config/analyst-config';
 import { CommandRunner } from '../decider/command-runner';
 import { EsdbEventStore } from '../esdb/esdb-event-store';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
@@ -93,19 +93,21 @@ function standaloneAdapters(config: AnalystConfig, overrides: PlatformOverrides)
 }
 
 /**
- * One process per service: EventStoreDB (or, where none exists, the SQLite log file shared by every
- * process on the machine, polled), Kafka, and read models plus checkpoints in MongoDB.
+ * One process per service: EventStoreDB (or, when asked with ANALYST_EVENTSTORE=sqlite:<path>, one
+ * SQLite log file shared by every process on the machine, polled), Kafka, and read models plus
+ * checkpoints in MongoDB.
  */
 function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides): Provider[] {
-  const dataDir = resolve(config.ANALYST_DATA_DIR);
   return [
     {
       provide: EVENT_STORE,
       useFactory: () => {
-        if (config.EVENTSTORE_URL) return new EsdbEventStore({ connectionString: config.EVENTSTORE_URL });
-        mkdirSync(dataDir, { recursive: true });
+        if (config.EVENTSTORE_URL) return new EsdbEventStore({ connectionString: config.EVENTSTORE_URL, caFile: config.EVENTSTORE_CA_FILE });
+        if (!config.ANALYST_EVENTSTORE?.startsWith('sqlite:')) throw new Error('EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path> is required');
+        const filename = resolve(config.ANALYST_EVENTSTORE.slice('sqlite:'.length));
+        mkdirSync(dirname(filename), { recursive: true });
         // Other processes' appends cannot wake this one: poll for them every 25 ms.
-        return new SqliteEventStore({ filename: join(dataDir, 'events.db'), pollIntervalMs: 25 });
+        return new SqliteEventStore({ filename, pollIntervalMs: 25 });
       },
     },
     {
@@ -120,10 +122,12 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
           duplicateDelivery: overrides.duplicateDelivery,
           health,
           metricsRegistry: metrics?.registry,
+          // replicationFactor, minInsyncReplicas (topic config min.insync.replicas) and ssl (CA) from the config.
+          ...kafkaDeliverySettings(config),
         }),
       inject: [{ token: HealthRegistry, optional: true }, { token: HttpMetrics, optional: true }],
     },
-    { provide: READ_STORE, useFactory: () => MongoReadStore.connect(config.MONGO_URL!, config.MONGO_DB, config.MONGO_CONDITIONAL_WRITES) },
+    { provide: READ_STORE, useFactory: () => MongoReadStore.connect(config.MONGO_URL!, config.MONGO_DB, config.MONGO_CONDITIONAL_WRITES, { caFile: config.MONGO_CA_FILE }) },
     {
       provide: CHECKPOINT_STORE,
       useFactory: (store: ReadStore) => new ReadStoreCheckpointStore(store),
