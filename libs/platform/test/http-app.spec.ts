@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsString, Min } from 'class-validator';
 import { ApiError } from '@analyst/contracts';
+import { HealthRegistry, type ComponentHealth } from '@analyst/platform';
 import { createTestApp, type TestApp } from '@analyst/testing';
 
 class EchoBody {
@@ -91,11 +92,32 @@ describe('HTTP conventions shared by every service', () => {
     expect(response.body).not.toContain('at ');
   });
 
+  it('answers 503 on /readyz naming a component that is not ready, and on /healthz naming one that cannot recover', async () => {
+    const registry = t.app.get(HealthRegistry);
+    let state: ComponentHealth = { ready: false, detail: 'catching up: 120 events behind' };
+    registry.register('projection:test', () => state);
+    try {
+      const notReady = await t.request('GET', '/readyz');
+      expect(notReady.status).toBe(503);
+      expect(notReady.body.error.components.message).toBe('not ready: projection:test (catching up: 120 events behind)');
+      expect((await t.request('GET', '/healthz')).status).toBe(200);
+      state = { ready: false, live: false, detail: 'failing for 301 s' };
+      const dead = await t.request('GET', '/healthz');
+      expect(dead.status).toBe(503);
+      expect(dead.body.error.components.message).toBe('cannot recover without a restart: projection:test (failing for 301 s)');
+      state = { ready: true };
+      expect((await t.request('GET', '/readyz')).status).toBe(200);
+      expect((await t.request('GET', '/healthz')).status).toBe(200);
+    } finally {
+      registry.unregister('projection:test');
+    }
+  });
+
   it('serves health, readiness, metrics per route and the OpenAPI document', async () => {
     expect((await t.request('GET', '/healthz')).body.status).toBe('ok');
     const ready = await t.request('GET', '/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body.info).toEqual({ readStore: { status: 'up' }, readModels: { status: 'up' }, bus: { status: 'up' } });
+    expect(ready.body.info).toEqual({ readStore: { status: 'up' }, readModels: { status: 'up' }, bus: { status: 'up' }, components: { status: 'up' } });
     await t.request('GET', '/analyst/v1/echo');
     const metrics = await t.request('GET', '/metrics');
     expect(metrics.raw).toMatch(/http_requests_total\{method="GET",route="\/analyst\/v1\/echo",status="200",service="test"\} \d+/);

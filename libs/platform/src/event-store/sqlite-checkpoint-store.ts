@@ -14,7 +14,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
     this.get = this.db.prepare('SELECT position FROM checkpoints WHERE name = ?');
     this.put = this.db.prepare(
-      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
+      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = MAX(position, excluded.position)',
     );
   }
 

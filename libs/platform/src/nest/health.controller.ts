@@ -1,21 +1,29 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, type HealthIndicatorResult } from '@nestjs/terminus';
+import type { FastifyReply } from 'fastify';
 import { MESSAGE_BUS, type MessageBus } from '../bus/message-bus.port';
 import { READ_STORE, type ReadStore } from '../read-store/read-store.port';
 import { HealthRegistry } from './health-registry';
 import { ProjectionService } from './projection.service';
 
+type Check = [name: string, run: () => Promise<void> | void];
+type Outcome = Record<string, { status: 'up' } | { status: 'down'; message: string }>;
+
 function describe(reports: { name: string; detail?: string }[]): string {
   return reports.map((r) => (r.detail ? `${r.name} (${r.detail})` : r.name)).join('; ');
 }
 
-/** Liveness says the process answers; readiness says its stores answer and read models caught up. */
+/**
+ * Liveness (`/healthz`) fails only when a component says it cannot recover without a restart, so
+ * Kubernetes restarts the process; readiness (`/readyz`) fails while the stores do not answer, the
+ * read models are catching up, or any registered component (projection, consumer group, relay) is
+ * dead, stuck or reconnecting. Either answers 503 with every failing check named, 200 otherwise.
+ * The body keeps the shape of @nestjs/terminus: `{ status, info, error, details }`.
+ */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
   constructor(
-    private readonly health: HealthCheckService,
     private readonly projections: ProjectionService,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
@@ -23,39 +31,57 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
-  @HealthCheck()
-  live() {
-    return this.health.check([
-      async (): Promise<HealthIndicatorResult> => ({ process: { status: 'up' } }),
-      async (): Promise<HealthIndicatorResult> => {
-        const dead = this.registry.notLive();
-        if (dead.length > 0) throw new Error(`cannot recover without a restart: ${describe(dead)}`);
-        return { components: { status: 'up' } };
-      },
+  async live(@Res() reply: FastifyReply): Promise<void> {
+    await this.answer(reply, [
+      ['process', () => undefined],
+      [
+        'components',
+        () => {
+          const dead = this.registry.notLive();
+          if (dead.length > 0) throw new Error(`cannot recover without a restart: ${describe(dead)}`);
+        },
+      ],
     ]);
   }
 
   @Get('readyz')
-  @HealthCheck()
-  ready() {
-    return this.health.check([
-      async (): Promise<HealthIndicatorResult> => {
-        await this.store.ping();
-        return { readStore: { status: 'up' } };
-      },
-      async (): Promise<HealthIndicatorResult> => {
-        if (!this.projections.ready) throw new Error('read models are still rebuilding');
-        return { readModels: { status: 'up' } };
-      },
-      async (): Promise<HealthIndicatorResult> => {
-        if (this.bus.isReady && !this.bus.isReady()) throw new Error('bus consumers are still joining their groups');
-        return { bus: { status: 'up' } };
-      },
-      async (): Promise<HealthIndicatorResult> => {
-        const failing = this.registry.notReady();
-        if (failing.length > 0) throw new Error(`not ready: ${describe(failing)}`);
-        return { components: { status: 'up' } };
-      },
+  async ready(@Res() reply: FastifyReply): Promise<void> {
+    await this.answer(reply, [
+      ['readStore', () => this.store.ping()],
+      [
+        'readModels',
+        () => {
+          if (!this.projections.ready) throw new Error('read models are still rebuilding');
+        },
+      ],
+      [
+        'bus',
+        () => {
+          if (this.bus.isReady && !this.bus.isReady()) throw new Error('bus consumers are not all joined and fetching');
+        },
+      ],
+      [
+        'components',
+        () => {
+          const failing = this.registry.notReady();
+          if (failing.length > 0) throw new Error(`not ready: ${describe(failing)}`);
+        },
+      ],
     ]);
+  }
+
+  private async answer(reply: FastifyReply, checks: Check[]): Promise<void> {
+    const info: Outcome = {};
+    const error: Outcome = {};
+    for (const [name, run] of checks) {
+      try {
+        await run();
+        info[name] = { status: 'up' };
+      } catch (e) {
+        error[name] = { status: 'down', message: e instanceof Error ? e.message : String(e) };
+      }
+    }
+    const ok = Object.keys(error).length === 0;
+    void reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'error', info, error, details: { ...info, ...error } });
   }
 }

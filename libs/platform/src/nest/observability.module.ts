@@ -1,5 +1,4 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { TerminusModule } from '@nestjs/terminus';
 import pino from 'pino';
 import { HealthController } from './health.controller';
 import { HealthRegistry } from './health-registry';
@@ -22,7 +21,6 @@ export class ObservabilityModule {
     return {
       module: ObservabilityModule,
       global: true,
-      imports: [TerminusModule.forRoot({ logger: false })],
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: HttpMetrics, useValue: new HttpMetrics(options.service) },
