@@ -20,6 +20,7 @@ import { CreditSettlementManager } from './pipeline/credit-settlement.manager';
 import { JobSettlementManager } from './pipeline/job-settlement.manager';
 import { LedgerClient } from './pipeline/ledger-client';
 import { PostPipelineManager } from './pipeline/post-pipeline.manager';
+import { IngestMetrics } from './metrics/ingest-metrics';
 import { ingestProjectors } from './projections';
 
 export interface IngestModuleOptions extends Partial<IngestOptions> {
@@ -44,6 +45,7 @@ const SERVICES: Provider[] = [
   CreditSettlementManager,
   JobSettlementManager,
   QueuingJobResumer,
+  IngestMetrics,
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Optional, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { CONTENT_PROVIDER, type ContentProvider, type DiscoveredPost } from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
 import { contentJobDecider, contentJobStream, isTerminalJob, type ContentJob, type ContentJobOpened } from '@analyst/domain-content';
@@ -9,6 +9,7 @@ import { TeamQueue } from '../adding/team-queue';
 import { DISCOVERY_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { accountQuery, narrowDiscovered, type AppliedAccountFilters } from './account-filters';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
+import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
 
 /**
  * The account worker: on `ContentJobOpened` of an account job it pulls the account's recent posts
@@ -31,10 +32,11 @@ export class DiscoveryManager implements OnModuleInit, OnModuleDestroy {
     private readonly runner: CommandRunner,
     private readonly intake: PostIntake,
     private readonly teams: TeamQueue,
+    @Optional() private readonly metrics?: IngestMetrics,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(DISCOVERY_GROUP, [eventTopic('contentjob')], (message) => this.handle(message));
+    this.subscription = await this.bus.subscribe(DISCOVERY_GROUP, [eventTopic('contentjob')], countFailures(this.metrics, DISCOVERY_GROUP, (message: BusMessage) => this.handle(message)));
   }
 
   async onModuleDestroy(): Promise<void> {

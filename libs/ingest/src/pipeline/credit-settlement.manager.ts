@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Optional, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { asPostOutcome, outcomeStatus, versionIsCharged } from '@analyst/domain-content';
 import { MESSAGE_BUS, eventTopic, type BusMessage, type MessageBus, type RecordedEvent, type Subscription } from '@analyst/platform';
 import { CREDITS_GROUP } from '../ingest.tokens';
 import { LedgerClient, LedgerRuleError } from './ledger-client';
+import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
 
 /** Already resolved by an earlier delivery (or by the create_failed path): nothing left to do. */
 const RESOLVED = new Set(['reservation_already_settled', 'reservation_already_refunded']);
@@ -20,10 +21,11 @@ export class CreditSettlementManager implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly ledger: LedgerClient,
+    @Optional() private readonly metrics?: IngestMetrics,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(CREDITS_GROUP, [eventTopic('post')], (message) => this.handle(message));
+    this.subscription = await this.bus.subscribe(CREDITS_GROUP, [eventTopic('post')], countFailures(this.metrics, CREDITS_GROUP, (message: BusMessage) => this.handle(message)));
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,7 +1,8 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { CLOCK, CommandRunner, MESSAGE_BUS, eventTopic, type BusMessage, type Clock, type MessageBus, type RecordedEvent, type Subscription } from '@analyst/platform';
 import { ContentError, asPostOutcome, contentJobDecider, contentJobStream, outcomeStatus, versionIsCharged } from '@analyst/domain-content';
 import { JOBS_GROUP } from '../ingest.tokens';
+import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
 
 /**
  * Records each post outcome on the job that asked for that data version, which settles the job
@@ -15,10 +16,11 @@ export class JobSettlementManager implements OnModuleInit, OnModuleDestroy {
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly runner: CommandRunner,
+    @Optional() private readonly metrics?: IngestMetrics,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(JOBS_GROUP, [eventTopic('post')], (message) => this.handle(message));
+    this.subscription = await this.bus.subscribe(JOBS_GROUP, [eventTopic('post')], countFailures(this.metrics, JOBS_GROUP, (message: BusMessage) => this.handle(message)));
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Optional, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
   COMMENT_SCORER,
   CONTENT_PROVIDER,
@@ -23,6 +23,7 @@ import {
   type Subscription,
 } from '@analyst/platform';
 import { FETCH_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
+import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
 
 /**
  * Process manager of a post's data version: `PostCreated` / `PostRefreshRequested` → fetch from the
@@ -43,10 +44,11 @@ export class PostPipelineManager implements OnModuleInit, OnModuleDestroy {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
     private readonly runner: CommandRunner,
+    @Optional() private readonly metrics?: IngestMetrics,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(FETCH_GROUP, [eventTopic('post')], (message) => this.handle(message));
+    this.subscription = await this.bus.subscribe(FETCH_GROUP, [eventTopic('post')], countFailures(this.metrics, FETCH_GROUP, (message: BusMessage) => this.handle(message)));
   }
 
   async onModuleDestroy(): Promise<void> {
