@@ -5,6 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { SwaggerModule } from '@nestjs/swagger';
 import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
+import { ANALYST_CONFIG, trustedProxies, type AnalystConfig } from '../config/analyst-config';
 import { API_PREFIX, LEGACY_MARKER, rewriteLegacyUrl } from './api-paths';
 import { ErrorEnvelopeFilter } from './error-envelope.filter';
 import { completeOpenApiDocument, openApiConfig } from './openapi';
@@ -24,6 +25,15 @@ export interface HttpAppOptions {
   structuredLogs?: boolean;
 }
 
+/** The app's validated configuration; absent in an app mounted without PlatformModule. */
+function configOf(app: NestFastifyApplication): AnalystConfig | undefined {
+  try {
+    return app.get<AnalystConfig>(ANALYST_CONFIG, { strict: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Builds a Fastify-backed Nest app the way every service serves HTTP: public routes under
  * `/analyst/v1` (with `/v1/client` as an alias), health and metrics at the root, one error
@@ -31,8 +41,13 @@ export interface HttpAppOptions {
  * OpenAPI document generated from the DTOs.
  */
 export async function createHttpApp(rootModule: unknown, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
+  // Fastify builds its trust test before Nest resolves the config, so it asks this one, set below.
+  let trusted: ((address: string) => boolean) | null = null;
   const adapter = new FastifyAdapter({
     rewriteUrl: (req: unknown) => rewriteLegacyUrl(req as Parameters<typeof rewriteLegacyUrl>[0]),
+    // request.ip is the rightmost X-Forwarded-For hop not in ANALYST_TRUST_PROXY, and only when the
+    // socket peer itself is trusted; with nothing trusted it is the socket peer (the header is ignored).
+    trustProxy: (address: string) => trusted?.(address) ?? false,
     bodyLimit: 1024 * 1024,
     // Reuse a caller's correlation id, so one id follows a request across services and logs.
     requestIdHeader: CORRELATION_HEADER,
@@ -42,6 +57,7 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     bufferLogs: options.structuredLogs !== false,
     logger: options.structuredLogs === false ? false : undefined,
   });
+  trusted = trustedProxies(configOf(app)?.ANALYST_TRUST_PROXY);
   const logger = options.structuredLogs === false ? null : app.get<Logger>(PINO_LOGGER, { strict: false });
   if (logger) app.useLogger(new PinoNestLogger(logger));
   app.useGlobalFilters(new ErrorEnvelopeFilter());
