@@ -27,4 +27,6 @@ if (sources > built) {
   execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
   writeFileSync(stamp, new Date().toISOString());
 }
+// Newcomers get the demo team by default; ANALYST_DEMO=0 opts out (the app itself defaults to off).
+if (!process.env.ANALYST_DEMO) process.env.ANALYST_DEMO = '1';
 if (!process.argv.includes('--build-only')) require(entry);

@@ -4,9 +4,10 @@ import { IdentityService } from '@analyst/gateway';
 import { ANALYST_CONFIG, MESSAGE_BUS, READ_STORE, commandTopic, type AnalystConfig, type MessageBus, type ReadStore } from '@analyst/platform';
 
 /**
- * `docker compose up` and the multi-process test start with a demo team, as standalone does: an
- * Enterprise team, a key with every scope (ANALYST_DEMO_KEY fixes it) and Ad Hoc credits granted
- * through the ledger's command topic. Only when no team exists yet.
+ * With ANALYST_DEMO=1 (`docker compose up`, the k8s dev overlay, the multi-process test) the gateway
+ * starts with a demo team, as `npm start` does: an Enterprise team, a key with every scope
+ * (ANALYST_DEMO_KEY fixes it) and Ad Hoc credits granted through the ledger's command topic. Only
+ * when no team exists yet.
  */
 @Injectable()
 export class DistributedDemoSeeder {
@@ -20,6 +21,8 @@ export class DistributedDemoSeeder {
   ) {}
 
   async seedIfEmpty(): Promise<{ teamId: string; key: string } | null> {
+    // A production gateway never mints a full-scope key nobody asked for.
+    if (!this.config.ANALYST_DEMO) return null;
     if ((await this.store.collection('identity_teams').count({})) > 0) return null;
     const ctx = { correlationId: 'demo-seed', teamId: null };
     const { teamId } = await this.identity.createTeam({ name: 'Demo Team', plan: 'enterprise' }, ctx);

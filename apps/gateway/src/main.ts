@@ -24,9 +24,10 @@ class GatewayAppModule {}
 /** The public entry point: authentication, scopes, limits, /me, /team, admin; everything else forwarded. */
 void runService({
   service: 'gateway',
-  imports: () => [
+  imports: (config) => [
     GatewayAppModule,
-    GatewayProxyModule.forRoot({ upstreams: upstreams(), timeoutMs: Number(process.env.ANALYST_UPSTREAM_TIMEOUT_MS ?? 30_000) }),
+    // Validated with the other variables (1,000–600,000 ms); long enough for a 100-link add.
+    GatewayProxyModule.forRoot({ upstreams: upstreams(), timeoutMs: config.ANALYST_UPSTREAM_TIMEOUT_MS }),
   ],
   beforeListen: async (app) => {
     const seeded = await app.get(DistributedDemoSeeder).seedIfEmpty();

@@ -17,7 +17,8 @@ async function main(): Promise<void> {
   if (generatedAdminToken) config.ANALYST_ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
   const app = await createHttpApp(StandaloneModule.forRoot(config));
-  const seed = await app.get(DemoSeeder).seedIfEmpty();
+  // Only when asked (npm start asks unless ANALYST_DEMO=0): a demo key is a full-scope credential.
+  const seed = config.ANALYST_DEMO ? await app.get(DemoSeeder).seedIfEmpty() : null;
   await app.listen({ port: config.PORT, host: config.HOST });
   const base = `http://127.0.0.1:${config.PORT}/analyst/v1`;
 
@@ -25,8 +26,10 @@ async function main(): Promise<void> {
   if (seed?.key) {
     lines.push(`Demo team: ${seed.teamId}`, `Demo API key (every scope; shown once): ${seed.key}`);
     lines.push(`Try: curl -H "Authorization: Bearer ${seed.key}" ${base}/me`);
-  } else {
+  } else if (config.ANALYST_DEMO) {
     lines.push('Demo team already exists; its key was printed at first start (or set ANALYST_DEMO_KEY on a fresh data dir).');
+  } else {
+    lines.push('No demo team (ANALYST_DEMO is not 1): create teams and keys through /admin/v1 or `npm run analyst -- teams …`.');
   }
   if (generatedAdminToken) lines.push(`Admin token for /admin/v1 (generated for this run): ${config.ANALYST_ADMIN_TOKEN}`);
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
