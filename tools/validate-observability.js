@@ -9,7 +9,7 @@
  * alert, expr, for, labels.severity and annotations summary/description/runbook; no unknown key);
  * every expr parsed with @prometheus-io/lezer-promql, the grammar of the Prometheus UI, and
  * rejected if the syntax tree holds an error node; every metric an expr selects is either `up`, a
- * prom-client default or a name written in quotes in libs/**\/*.ts (tests excluded), so an alert
+ * prom-client default or a name written in quotes in libs/ or apps/ *.ts (tests excluded), so an alert
  * cannot outlive the metric it watches; every alert has its entry in the runbook of
  * deploy/k8s/README.md.
  * grafana-dashboard.json: valid against grafana-dashboard.schema.json (the subset of the dashboard
@@ -66,7 +66,7 @@ function listTsFiles(dir, out = []) {
 /** Every quoted identifier-like string in the libraries' sources: the metric names they register. */
 function metricNamesInSources(root = ROOT) {
   const names = new Set();
-  for (const file of listTsFiles(path.join(root, 'libs'))) {
+  for (const file of [...listTsFiles(path.join(root, 'libs')), ...listTsFiles(path.join(root, 'apps'))]) {
     const text = fs.readFileSync(file, 'utf8');
     for (const m of text.matchAll(/(['"`])([a-zA-Z_:][a-zA-Z0-9_:]*)\1/g)) names.add(m[2]);
   }
@@ -111,7 +111,7 @@ function checkExpr(where, expr, known) {
   const { errors, metrics } = parsePromQL(expr);
   const out = errors.map((e) => `${where}: PromQL ${e}`);
   for (const name of new Set(metrics)) {
-    if (!isKnown(name, known)) out.push(`${where}: unknown metric "${name}" (not a default and not defined in libs/**/*.ts)`);
+    if (!isKnown(name, known)) out.push(`${where}: unknown metric "${name}" (not a default and not defined in libs/ or apps/ sources)`);
   }
   return out;
 }

@@ -47,7 +47,7 @@ describe('validate-observability', () => {
     );
     expect(validateRules(text, known, RUNBOOK)).toEqual([
       'rules: test/BadPromQL: PromQL syntax error at offset 37 near "l[5m]) > 1"',
-      'rules: test/UnknownMetric: unknown metric "analyst_made_up_total" (not a default and not defined in libs/**/*.ts)',
+      'rules: test/UnknownMetric: unknown metric "analyst_made_up_total" (not a default and not defined in libs/ or apps/ sources)',
       'rules: test/NoSeverity: labels.severity must be one of critical, warning, info',
       'rules: test/NotCounted: no "### NotCounted" entry in the runbook of deploy/k8s/README.md',
     ]);
@@ -83,7 +83,7 @@ describe('validate-observability', () => {
     expect(validateDashboard(dashboard, schema, known)).toEqual([
       `dashboard: panel ${panel.id} "${panel.title}" A: PromQL syntax error at offset 49 near "var"}[5m])"`,
       `dashboard: panel ${panel.id} "${panel.title}" B: variable $pod is not defined in templating`,
-      `dashboard: panel ${panel.id} "${panel.title}" B: unknown metric "analyst_made_up_total" (not a default and not defined in libs/**/*.ts)`,
+      `dashboard: panel ${panel.id} "${panel.title}" B: unknown metric "analyst_made_up_total" (not a default and not defined in libs/ or apps/ sources)`,
     ]);
     panel.kind = 'graph';
     delete panel.fieldConfig;
