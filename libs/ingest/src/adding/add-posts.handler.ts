@@ -14,7 +14,6 @@ import {
 } from '@analyst/domain-content';
 import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
-import { findJob } from '../queries/jobs';
 import { CollectionsResolver } from './collections-resolver';
 import type { AddPostsBody, ContentOptionsDto } from './content-request.dto';
 import { PostIntake, type DedupeResult, type LinkCandidate } from './post-intake';
@@ -108,7 +107,7 @@ export class AddPostsHandler {
     const identity = { teamId, fingerprint, idempotencyKey };
     const known = await this.requests.find(identity);
     const earlier = known === null ? null : await this.loadJob(known);
-    if (earlier && earlier.status !== 'queuing') return { job: await this.answer(earlier), replayed: true };
+    if (earlier && earlier.status !== 'queuing') return { job: earlier, replayed: true };
     if (earlier) return this.intakeAndQueue(requester, earlier, classified, true);
     // 5. Dedupe, then 6. fund check: when not even one post can be paid for, 402 and nothing is written.
     const deduped = await this.intake.dedupe(teamId, known, classified.candidates);
@@ -118,7 +117,7 @@ export class AddPostsHandler {
     // The claim decides between replicas that passed the checks above at the same moment.
     const jobId = await this.requests.claim(identity, known ?? this.ids.next('cj_'), expiresAt(now), this.ctx(requester));
     const winner = jobId === known ? null : await this.loadJob(jobId);
-    if (winner && winner.status !== 'queuing') return { job: await this.answer(winner), replayed: true };
+    if (winner && winner.status !== 'queuing') return { job: winner, replayed: true };
     if (winner) return this.intakeAndQueue(requester, winner, classified, true);
     // 7. Open the job under the claimed id, then reserve and create.
     const position = await this.collections.create(requester, resolved.toCreate);
@@ -130,7 +129,7 @@ export class AddPostsHandler {
       // A retry of this request on another replica opened it a moment ago: finish it together.
       if (!(error instanceof ContentError && error.code === 'job_exists')) throw error;
       const raced = (await this.loadJob(jobId))!;
-      if (raced.status !== 'queuing') return { job: await this.answer(raced), replayed: true };
+      if (raced.status !== 'queuing') return { job: raced, replayed: true };
       return this.intakeAndQueue(requester, raced, classified, true);
     }
     return this.intakeAndQueue(requester, request, classified, false, deduped);
@@ -158,7 +157,7 @@ export class AddPostsHandler {
     );
     position = Math.max(position, queued.position);
     await this.projections.waitFor(position);
-    const answered = await this.answer((queued.state as ContentJob) ?? job);
+    const answered = queued.state as ContentJob;
     await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), this.ctx(requester));
     return { job: answered, replayed };
   }
@@ -166,11 +165,6 @@ export class AddPostsHandler {
   private async loadJob(jobId: string): Promise<ContentJob | null> {
     const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
     return state.status === 'absent' ? null : state;
-  }
-
-  /** The job as GET /content/jobs shows it (outcomes refreshed), or as its stream has it while the read model catches up. */
-  private async answer(job: ContentJob): Promise<ContentJob> {
-    return (await findJob(this.store, job.teamId, job.jobId, this.clock.now())) ?? job;
   }
 
   private jobRequest(requester: Requester, jobId: string, fingerprint: string, collections: JobCollection[], options: ContentOptions, links: string[], now: Date): JobRequest {

@@ -3,7 +3,7 @@ import { ApiError } from '@analyst/contracts';
 import { contentJobDecider, contentJobStream, settledStatus, type ContentJob, type JobOutcome, type JobStatus } from '@analyst/domain-content';
 import { CLOCK, CommandRunner, ProjectionService, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import type { PostDoc } from '../projections/post-doc';
-import { findJob, listJobs } from '../queries/jobs';
+import { listJobs } from '../queries/jobs';
 import { findPostsByIds } from '../queries/posts';
 
 const FINAL: readonly string[] = ['complete', 'failed', 'unreachable', 'cancelled', 'holding'];
@@ -40,7 +40,7 @@ export class JobReader {
           { correlationId, teamId },
         );
         await this.projections.waitFor(result.position);
-        job = await this.find(teamId, jobId);
+        job = result.events.length > 0 ? (result.state as ContentJob) : await this.find(teamId, jobId);
         posts = await findPostsByIds(this.store, job.accepted.map((a) => a.postId));
       }
     }
@@ -51,10 +51,17 @@ export class JobReader {
     return listJobs(this.store, teamId, this.clock.now(), { status, limit });
   }
 
+  /**
+   * The job as its own stream has it (a few dozen events), not as a read model that may lag the
+   * log or, written by several replicas at once on a store without atomic updates, miss an outcome.
+   * Another team's job, or one past its retention, is not found.
+   */
   private async find(teamId: string, jobId: string): Promise<ContentJob> {
-    const job = await findJob(this.store, teamId, jobId, this.clock.now());
-    if (!job) throw new ApiError(404, `content job ${jobId} not found`, 'job_not_found');
-    return job;
+    const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
+    if (state.status === 'absent' || state.teamId !== teamId || state.expiresAt <= this.clock.now().toISOString()) {
+      throw new ApiError(404, `content job ${jobId} not found`, 'job_not_found');
+    }
+    return state;
   }
 }
 
