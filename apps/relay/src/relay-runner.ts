@@ -1,60 +1,129 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CLOCK, EVENT_RELAY, READ_STORE, RelayLease, type Clock, type EventRelay, type ReadStore } from '@analyst/platform';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Gauge } from 'prom-client';
+import {
+  ANALYST_CONFIG,
+  CHECKPOINT_STORE,
+  CLOCK,
+  EVENT_STORE,
+  EventRelay,
+  HealthRegistry,
+  HttpMetrics,
+  MESSAGE_BUS,
+  READ_STORE,
+  RelayLease,
+  type AnalystConfig,
+  type CheckpointStore,
+  type Clock,
+  type EventStore,
+  type MessageBus,
+  type ReadStore,
+} from '@analyst/platform';
 
 /**
- * Runs the relay while this replica holds the lease. A second replica keeps trying and takes over
- * within one lease period after the holder dies; the relay resumes from the shared checkpoint.
+ * Runs the relay while this replica holds the lease. The holder renews every
+ * ANALYST_RELAY_LEASE_RENEW_MS; a standby checks as often, so it takes over at most TTL + one
+ * interval after the holder's last renewal (8 s with the defaults), and at its next check after a
+ * graceful release. Each takeover starts a fresh relay fenced by the new lease generation.
  */
 @Injectable()
 export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Relay');
-  private readonly lease: RelayLease;
+  readonly lease: RelayLease;
+  private relay: EventRelay | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private running = false;
   private tick: Promise<void> = Promise.resolve();
+  private lastCheckOk = 0;
+  private lastError: string | null = null;
+  private readonly renewMs: number;
 
   constructor(
-    @Inject(EVENT_RELAY) private readonly relay: EventRelay,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(READ_STORE) store: ReadStore,
-    @Inject(CLOCK) clock: Clock,
+    @Inject(CHECKPOINT_STORE) legacy: CheckpointStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ANALYST_CONFIG) config: AnalystConfig,
+    @Optional() health?: HealthRegistry,
+    @Optional() metrics?: HttpMetrics,
   ) {
-    this.lease = new RelayLease(store, clock, `relay-${randomUUID()}`);
+    this.renewMs = config.ANALYST_RELAY_LEASE_RENEW_MS ?? 2_000;
+    this.lease = new RelayLease(store, clock, `relay-${randomUUID()}`, 'relay', config.ANALYST_RELAY_LEASE_TTL_MS ?? 6_000, legacy);
+    health?.register('relay', () => this.health());
+    if (metrics) this.registerMetrics(metrics);
   }
 
   get active(): boolean {
-    return this.running;
+    return this.relay !== null;
   }
 
   onApplicationBootstrap(): void {
-    const every = Math.floor(this.lease.ttlMs / 3);
     const step = () => {
-      this.tick = this.tick.then(() => this.renew()).catch((error) => this.logger.error(`lease check failed: ${String(error)}`));
+      this.tick = this.tick.then(() => this.check()).catch((error) => {
+        this.lastError = String(error);
+        this.logger.error(`lease check failed: ${this.lastError}`);
+      });
     };
     step();
-    this.timer = setInterval(step, every);
+    this.timer = setInterval(step, this.renewMs);
   }
 
-  private async renew(): Promise<void> {
+  /** One lease check: renew (holder) or try to take over (standby), and start or stop the relay to match. */
+  async check(): Promise<void> {
     const held = await this.lease.tryAcquire();
-    if (held && !this.running) {
-      await this.relay.start();
-      this.running = true;
-      this.logger.log('lease acquired: relaying events to Kafka');
-    } else if (!held && this.running) {
-      await this.relay.stop();
-      this.running = false;
+    this.lastCheckOk = this.clock.now().getTime();
+    this.lastError = null;
+    if (held && !this.relay) {
+      const generation = this.lease.generation!;
+      const relay = new EventRelay(this.events, this.bus, this.lease.checkpoints(generation), {
+        name: 'relay',
+        fence: { generation, stillHeld: () => this.lease.stillHeld(generation) },
+        onFenced: () => this.logger.warn(`lease generation ${generation} superseded: publishing stopped`),
+      });
+      await relay.start();
+      this.relay = relay;
+      this.logger.log(`lease generation ${generation} acquired: relaying events to Kafka`);
+    } else if ((!held || this.relay?.isFenced) && this.relay) {
+      const relay = this.relay;
+      this.relay = null;
+      await relay.stop();
       this.logger.warn('lease lost: relay stopped');
     }
+  }
+
+  private health() {
+    const stale = this.clock.now().getTime() - this.lastCheckOk > 3 * this.renewMs;
+    const role = this.relay ? `leader (generation ${this.lease.generation})` : 'standby';
+    if (stale) return { ready: false, detail: `${role}; no successful lease check for ${3 * this.renewMs} ms${this.lastError ? `: ${this.lastError}` : ''}` };
+    return { ready: true, detail: role };
+  }
+
+  private registerMetrics(metrics: HttpMetrics): void {
+    const registry = metrics.registry;
+    const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>) =>
+      new Gauge({ name, help, registers: [registry], collect() { return collect(this); } });
+    let head = -1;
+    // Gauges are collected concurrently: each that needs the head reads it (a cheap query).
+    const readHead = async () => (head = await this.events.headPosition().catch(() => head));
+    gauge('analyst_relay_head_position', 'Global position of the newest event in the log', async (g) => g.set(await readHead()));
+    gauge('analyst_relay_position', 'Last global position published and acknowledged (this replica, while leader)', (g) => g.set(this.relay?.position ?? -1));
+    gauge('analyst_relay_lag_events', 'Log positions between the head and what the leader has published; 0 on a standby', async (g) => {
+      const relay = this.relay;
+      g.set(relay ? Math.max(0, (await readHead()) - relay.position) : 0);
+    });
+    gauge('analyst_relay_is_leader', '1 while this replica holds the relay lease and publishes', (g) => g.set(this.relay ? 1 : 0));
+    gauge('analyst_relay_generation', 'Lease generation (fencing token) this replica publishes under; 0 on a standby', (g) => g.set(this.lease.generation ?? 0));
   }
 
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.tick;
-    if (this.running) {
-      await this.relay.stop();
-      this.running = false;
-      await this.lease.release();
+    if (this.relay) {
+      const relay = this.relay;
+      this.relay = null;
+      await relay.stop();
     }
+    // Hand over at once rather than after the TTL.
+    await this.lease.release();
   }
 }

@@ -16,14 +16,35 @@ export interface EventRelayOptions {
   /** Delay before publishing again after the bus refused an event. */
   retryDelayMs?: number;
   onPublishError?: (error: unknown, event: RecordedEvent) => void;
+  /** Events published under one fencing check at most. */
+  maxBatch?: number;
+  /** The lease this relay publishes under; without one (standalone) nothing is fenced. */
+  fence?: RelayFence;
+  /** Called once when the fence says the lease moved on: the relay has stopped publishing. */
+  onFenced?: () => void;
+}
+
+/** Header carrying the lease generation a message was published under (for diagnosis). */
+export const RELAY_GENERATION_HEADER = 'x-relay-generation';
+
+/**
+ * The fencing token: the lease generation this relay publishes under, and the check that it is
+ * still the newest one, made before every publish batch and every checkpoint write.
+ */
+export interface RelayFence {
+  readonly generation: number;
+  stillHeld(): Promise<boolean>;
 }
 
 /**
  * Publishes every stored event to its category's topic, keyed by stream id. Events are published
- * in log order without waiting for each other (the bus keeps per-key order), and the checkpoint
- * only moves to a position once it and every earlier event are acknowledged by the bus. A crash
- * republishes at most the unacknowledged tail; consumers are idempotent, so nothing is lost and
- * duplicates are harmless.
+ * in log order without waiting for each other (the bus keeps per-key order), in batches of what
+ * the log delivered at once, and the checkpoint only moves to a position once it and every earlier
+ * event are acknowledged by the bus. A crash republishes at most the unacknowledged tail;
+ * consumers are idempotent, so nothing is lost and duplicates are harmless.
+ *
+ * With a fence, each batch and each checkpoint write first checks that the lease generation is
+ * still this relay's; once it is not, the relay publishes and saves nothing more.
  */
 export class EventRelay {
   private subscription: Subscription | null = null;
@@ -34,8 +55,14 @@ export class EventRelay {
   private reached = -1;
   private sinceSave = 0;
   private stopped = false;
+  private fenced = false;
+  /** Events read from the log and not yet published, oldest first. */
+  private pending: RecordedEvent[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private flushScheduled = false;
   private readonly name: string;
   private readonly maxInFlight: number;
+  private readonly maxBatch: number;
 
   constructor(
     private readonly store: EventStore,
@@ -45,6 +72,17 @@ export class EventRelay {
   ) {
     this.name = options.name ?? 'relay';
     this.maxInFlight = options.maxInFlight ?? 1000;
+    this.maxBatch = Math.min(options.maxBatch ?? 500, this.maxInFlight);
+  }
+
+  /** Last position acknowledged by the bus with every earlier one (-1 before the first). */
+  get position(): number {
+    return Math.max(this.reached, this.saved);
+  }
+
+  /** True once the fence found the lease held by a newer generation. */
+  get isFenced(): boolean {
+    return this.fenced;
   }
 
   async start(): Promise<void> {
@@ -54,28 +92,81 @@ export class EventRelay {
     this.subscription = await this.store.subscribeToAll((event) => this.publish(event), { afterPosition: after });
   }
 
+  /** Queues the event; a full batch is flushed before the log is read further (backpressure). */
   private async publish(event: RecordedEvent): Promise<void> {
-    if (this.window.length >= this.maxInFlight) await this.window[0].settled;
-    const entry = { position: event.position, done: false, settled: Promise.resolve() };
-    entry.settled = this.deliver(event).then(() => {
-      entry.done = true;
-      this.advance();
-    });
-    this.window.push(entry);
+    if (this.fenced) return;
+    this.pending.push(event);
+    if (this.pending.length >= this.maxBatch) {
+      await this.flush();
+    } else if (!this.flushScheduled) {
+      // Whatever the subscription delivers in the same turn goes out as one batch.
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        void this.flush();
+      });
+    }
   }
 
-  /** Publishes until the bus takes the event; a refused publish is retried, never skipped. */
-  private async deliver(event: RecordedEvent): Promise<void> {
+  private flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.flushBatch());
+    return this.flushing;
+  }
+
+  /** One batch: wait for room in the window, check the fence once, publish every event of it. */
+  private async flushBatch(): Promise<void> {
+    if (this.pending.length === 0 || this.fenced) return;
+    while (this.window.length > 0 && this.window.length + Math.min(this.pending.length, this.maxBatch) > this.maxInFlight) {
+      await this.window[0].settled;
+    }
+    const batch = this.pending.splice(0, this.maxBatch);
+    if (batch.length === 0) return;
+    if (!(await this.stillHeld())) return;
+    const generation = this.options.fence ? { [RELAY_GENERATION_HEADER]: String(this.options.fence.generation) } : undefined;
+    // One publish per event, as before batching: each is acknowledged on its own, so the checkpoint
+    // can stop exactly before an event whose consumers have not finished (in-process bus).
+    for (const event of batch) {
+      const entry = { position: event.position, done: false, settled: Promise.resolve() };
+      entry.settled = this.deliver(eventTopic(streamCategory(event.streamId)), [event], generation).then(() => {
+        entry.done = true;
+        this.advance();
+      });
+      this.window.push(entry);
+    }
+  }
+
+  /** False (and the relay fenced for good) once the lease belongs to a newer generation. */
+  private async stillHeld(): Promise<boolean> {
+    if (this.fenced) return false;
+    if (!this.options.fence) return true;
+    let held = false;
+    try {
+      held = await this.options.fence.stillHeld();
+    } catch {
+      held = false; // cannot prove it holds the lease: publishing could overlap a new holder
+    }
+    if (held) return true;
+    if (!this.fenced) {
+      this.fenced = true;
+      this.pending = [];
+      this.options.onFenced?.();
+    }
+    return false;
+  }
+
+  /** Publishes until the bus takes the events; a refused publish is retried, never skipped. */
+  private async deliver(topic: string, events: RecordedEvent[], headers: Record<string, string> | undefined): Promise<void> {
+    const messages = events.map((event) => ({ id: event.id, key: event.streamId, type: event.type, payload: event, ...(headers ? { headers } : {}) }));
     for (;;) {
       try {
-        await this.bus.publish(eventTopic(streamCategory(event.streamId)), [
-          { id: event.id, key: event.streamId, type: event.type, payload: event },
-        ]);
+        await this.bus.publish(topic, messages);
         return;
       } catch (error) {
-        this.options.onPublishError?.(error, event);
-        if (this.stopped) return;
+        for (const event of events) this.options.onPublishError?.(error, event);
+        // A fenced relay does not retry: the new holder publishes these from its own checkpoint.
+        if (this.stopped || this.fenced) return;
         await new Promise((r) => setTimeout(r, this.options.retryDelayMs ?? 500));
+        if (!(await this.stillHeld())) return;
       }
     }
   }
@@ -93,17 +184,19 @@ export class EventRelay {
     this.sinceSave = 0;
     const reached = this.reached;
     this.saving = this.saving.then(async () => {
-      if (reached > this.saved) {
+      if (reached > this.saved && (await this.stillHeld())) {
         await this.checkpoints.save(this.name, reached);
         this.saved = reached;
       }
     });
   }
 
-  /** Stops reading, lets in-flight publishes finish, and saves the final checkpoint. */
+  /** Stops reading, publishes what was read (unless fenced), lets publishes finish, saves the final checkpoint. */
   async stop(): Promise<void> {
     await this.subscription?.close();
     this.subscription = null;
+    while (this.pending.length > 0 && !this.fenced) await this.flush();
+    await this.flushing;
     this.stopped = true;
     await Promise.all(this.window.map((e) => e.settled));
     this.save();
