@@ -82,7 +82,8 @@ export class AddPostsHandler {
    */
   resume(job: ContentJob): Promise<AddOutcome> {
     const requester: Requester = { keyId: job.addedBy.id, keyName: job.addedBy.name, teamId: job.teamId, plan: 'enterprise', correlationId: `resume-${job.jobId}` };
-    return this.teams.run(job.teamId, () => this.intakeAndQueue(requester, job, classify(job.links ?? []), true));
+    // Nobody waits on an HTTP answer here: no read-your-writes wait for the read models.
+    return this.teams.run(job.teamId, () => this.intakeAndQueue(requester, job, classify(job.links ?? []), true, undefined, false));
   }
 
   private async addNow(requester: Requester, body: AddPostsBody, idempotencyKey: string | null): Promise<AddOutcome> {
@@ -136,7 +137,7 @@ export class AddPostsHandler {
   }
 
   /** Steps 5, 7 and 8 for an open job. `replayed` is true when another request opened it. */
-  private async intakeAndQueue(requester: Requester, job: JobRequest, classified: Classified, replayed: boolean, deduped?: DedupeResult): Promise<AddOutcome> {
+  private async intakeAndQueue(requester: Requester, job: JobRequest, classified: Classified, replayed: boolean, deduped?: DedupeResult, answering = true): Promise<AddOutcome> {
     // 5. Dedupe against the team's posts (the claims in step 7 decide the links the read model has not seen).
     const dd = deduped ?? (await this.intake.dedupe(job.teamId, job.jobId, classified.candidates));
     const created = await this.intake.reserveAndCreate(requester, job, dd.fresh);
@@ -156,7 +157,7 @@ export class AddPostsHandler {
       this.ctx(requester),
     );
     position = Math.max(position, queued.position);
-    await this.projections.waitFor(position);
+    if (answering) await this.projections.waitFor(position);
     const answered = queued.state as ContentJob;
     await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), this.ctx(requester));
     return { job: answered, replayed };

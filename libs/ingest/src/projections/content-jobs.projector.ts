@@ -9,7 +9,8 @@ export const contentJobsProjector: Projector<ContentJobDoc> = {
   name: 'ingest-content-jobs',
   collection: CONTENT_JOBS,
   eventTypes: CONTENT_JOB_EVENT_TYPES,
-  indexes: [{ keys: { teamId: 1, createdAt: -1 } }, { keys: { teamId: 1, fingerprint: 1 } }],
+  // status + updatedAt: the resumer's sweep and the job gauges, without a collection scan.
+  indexes: [{ keys: { teamId: 1, createdAt: -1 } }, { keys: { teamId: 1, fingerprint: 1 } }, { keys: { status: 1, updatedAt: 1 } }],
   documentIds: (event) => [event.streamId.slice('contentjob-'.length)],
   evolve(doc, event: RecordedEvent, id) {
     const { _id: _ignored, ...job } = doc ?? ({ status: 'absent' } as unknown as ContentJobDoc);
