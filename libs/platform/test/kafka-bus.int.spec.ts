@@ -39,6 +39,28 @@ if (brokers && brokers.length > 0) {
   const make = (extra: Partial<KafkaBusOptions> = {}) =>
     new KafkaBus({ brokers, partitions: PARTITIONS, retryDelayMs: 20, ...extra });
 
+  describe(`Kafka topic settings at ${where}`, () => {
+    it('creates topics with KAFKA_MIN_INSYNC_REPLICAS as min.insync.replicas, and the replication factor asked for', async () => {
+      const namespace = `${unique('isr')}.`;
+      const bus = make({ namespace, replicationFactor: 1, minInsyncReplicas: 2 });
+      const { Kafka } = await import('kafkajs');
+      const admin = new Kafka({ brokers, logLevel: 0 }).admin();
+      await admin.connect();
+      try {
+        await bus.ensureTopics([`${namespace}analyst.events.isr`]);
+        const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: 2, name: `${namespace}analyst.events.isr`, configNames: ['min.insync.replicas'] }] });
+        expect(described.resources[0].configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue).toBe('2');
+        const topics = await admin.fetchTopicMetadata({ topics: [`${namespace}analyst.events.isr`] });
+        expect(topics.topics[0].partitions).toHaveLength(PARTITIONS);
+        expect(topics.topics[0].partitions.every((p) => p.replicas.length === 1)).toBe(true);
+      } finally {
+        await admin.connect().then(() => admin.deleteTopics({ topics: [`${namespace}analyst.events.isr`] })).catch(() => undefined);
+        await admin.disconnect();
+        await bus.close();
+      }
+    }, 60_000);
+  });
+
   messageBusContract(`Kafka at ${where}`, async () => ({ bus: make(), other: make() }), { timeoutMs: 30_000 });
 
   messageBusContract(

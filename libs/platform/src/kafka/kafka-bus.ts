@@ -32,6 +32,10 @@ export interface KafkaBusOptions {
   partitions?: number;
   /** Replication factor of every topic the bus creates. Default 1 (a single broker). */
   replicationFactor?: number;
+  /** `min.insync.replicas` of every topic the bus creates; the broker's default when absent. */
+  minInsyncReplicas?: number;
+  /** TLS to the brokers: the CA certificates (PEM text) that signed their certificates. */
+  ssl?: { ca: string[] };
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   /** How long an idle fetch waits on the broker; also bounds how long `close()` waits for one. */
@@ -137,6 +141,7 @@ export class KafkaBus implements MessageBus {
     this.kafka = new Kafka({
       clientId: options.clientId ?? 'analyst',
       brokers: options.brokers,
+      ...(options.ssl ? { ssl: { ca: options.ssl.ca } } : {}),
       ...kafkaLogging(options.logger),
     });
     this.producer = new ResilientProducer(this.kafka);
@@ -276,7 +281,12 @@ export class KafkaBus implements MessageBus {
           try {
             await admin.createTopics({
               waitForLeaders: true,
-              topics: missing.map((topic) => ({ topic, numPartitions: this.partitions, replicationFactor: this.replicationFactor })),
+              topics: missing.map((topic) => ({
+                topic,
+                numPartitions: this.partitions,
+                replicationFactor: this.replicationFactor,
+                configEntries: this.options.minInsyncReplicas ? [{ name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas) }] : [],
+              })),
             });
             return;
           } catch (error) {
