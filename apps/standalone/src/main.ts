@@ -1,18 +1,21 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { ConfigError, createHttpApp, loadConfig, type AnalystConfig } from '@analyst/platform';
+import { ConfigError, createHttpApp, loadConfig, startTracing, tracingSettings, type AnalystConfig, type TracingSettings } from '@analyst/platform';
 import { StandaloneModule } from './app.module';
 import { DemoSeeder } from './demo-seeder';
 
 async function main(): Promise<void> {
   let config: AnalystConfig;
+  let tracing: TracingSettings | null;
   try {
     config = loadConfig();
+    tracing = tracingSettings('analyst-standalone');
   } catch (error) {
     // Fail fast, before opening any file or port, with every bad variable named.
     console.error(error instanceof ConfigError ? error.message : String(error));
     process.exit(2);
   }
+  await startTracing(tracing);
   const generatedAdminToken = !config.ANALYST_ADMIN_TOKEN;
   if (generatedAdminToken) config.ANALYST_ADMIN_TOKEN = randomBytes(24).toString('base64url');
 

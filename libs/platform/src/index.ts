@@ -38,3 +38,4 @@ export * from './nest/pino-nest-logger';
 export * from './projection/position-waiters';
 export * from './projection/log-follower';
 export * from './projection/live-log-fold';
+export * from './tracing';

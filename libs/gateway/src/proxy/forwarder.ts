@@ -1,6 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ANALYST_CONFIG, CLOCK, type AnalystConfig, type Clock } from '@analyst/platform';
+import {
+  ANALYST_CONFIG,
+  CLOCK,
+  SpanKind,
+  contextWith,
+  endSpan,
+  injectTraceHeaders,
+  startSpan,
+  type AnalystConfig,
+  type Clock,
+} from '@analyst/platform';
 import { principalOf, type Principal } from '../auth/principal';
 import { INTERNAL_AUTH_HEADER, signInternalAuth } from '../internal/internal-auth';
 import type { UpstreamService } from './upstreams';
@@ -56,13 +66,21 @@ export class Forwarder {
   forward(request: FastifyRequest, reply: FastifyReply, service: UpstreamService): Promise<void> {
     const secret = this.config.ANALYST_INTERNAL_SECRET!;
     const signed = signInternalAuth(secret, principalOf(request) ?? OPERATOR, String(request.id), this.clock.now().getTime());
+    const target = `${this.options.upstreams[service]}${request.url}`;
+    // A CLIENT span (child of the gateway's request span) whose traceparent the service continues.
+    const span = startSpan(`forward ${service}`, {
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': request.method, 'url.full': target, 'analyst.upstream': service },
+    });
+    const trace = span ? injectTraceHeaders<Record<string, string>>({}, contextWith(span)) : {};
     return new Promise<void>((resolve) => {
-      reply.from(`${this.options.upstreams[service]}${request.url}`, {
+      reply.from(target, {
         timeout: this.options.timeoutMs ?? 30_000,
         retriesCount: 0,
         rewriteRequestHeaders: (_req, headers) => {
+          // A client's own traceparent is replaced by the gateway's span, which already continues it.
           const { [INTERNAL_AUTH_HEADER]: _spoofed, ...rest } = headers;
-          return { ...rest, [INTERNAL_AUTH_HEADER]: signed, 'x-correlation-id': String(request.id) };
+          return { ...rest, ...trace, [INTERNAL_AUTH_HEADER]: signed, 'x-correlation-id': String(request.id) };
         },
         rewriteHeaders: (headers) => {
           // The body is re-sent as a buffer: its length is recomputed, and the connection is ours.
@@ -70,19 +88,23 @@ export class Forwarder {
           return rest;
         },
         onResponse: (_req, rep, res) => {
+          span?.setAttribute('http.response.status_code', res.statusCode);
           const chunks: Buffer[] = [];
           res.stream.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.stream.on('end', () => {
+            endSpan(span);
             void rep.send(Buffer.concat(chunks));
             resolve();
           });
           res.stream.on('error', (error: Error) => {
+            endSpan(span, error);
             const { status, message } = failure(error);
             void rep.code(status).type('application/json').send({ error: { message } });
             resolve();
           });
         },
         onError: (rep, { error }) => {
+          endSpan(span, error);
           const { status, message } = failure(error);
           this.logger.warn(`forward to ${service} failed: ${error.message}`);
           void rep.code(status).type('application/json').send({ error: { message } });

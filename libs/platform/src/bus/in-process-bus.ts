@@ -1,4 +1,6 @@
 import type { Subscription } from '../event-store/event-store.port';
+import { consumeTraced } from '../tracing/messaging';
+import { TRACEPARENT, injectTraceHeaders, tracingEnabled } from '../tracing/tracing';
 import { KeyedQueue } from './keyed-queue';
 import {
   RequestFailedError,
@@ -64,10 +66,11 @@ export class InProcessBus implements MessageBus {
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
     const pending: Promise<void>[] = [];
     for (const outgoing of messages) {
+      const headers = traced(outgoing.headers);
       for (const group of this.groups.values()) {
         if (!group.topics.has(topic)) continue;
         // Each group gets its own copy, so one group's waiter cannot be confused with another's.
-        const message: BusMessage = { ...outgoing, topic, headers: { ...(outgoing.headers ?? {}) } };
+        const message: BusMessage = { ...outgoing, topic, headers: { ...headers } };
         if (this.options.awaitHandled && group.consumers.length > 0) {
           pending.push(new Promise<void>((resolve) => this.handled.set(message, resolve)));
         }
@@ -125,7 +128,7 @@ export class InProcessBus implements MessageBus {
       try {
         // Handlers get the published object itself, not a copy (large chunk events made copying the
         // main cost): handlers treat messages as read-only, as they must with Kafka's shared batches.
-        await consumer.handler(message);
+        await consumeTraced('in-process', group.name, message, () => consumer.handler(message));
         return true;
       } catch (error) {
         this.options.onHandlerError?.(error, message);
@@ -165,7 +168,7 @@ export class InProcessBus implements MessageBus {
   }
 
   async request<TRes>(topic: string, outgoing: OutgoingMessage, timeoutMs: number): Promise<TRes> {
-    const message: BusMessage = { ...outgoing, topic, headers: { ...(outgoing.headers ?? {}) } };
+    const message: BusMessage = { ...outgoing, topic, headers: { ...traced(outgoing.headers) } };
     return new Promise<TRes>((resolve, reject) => {
       let settled = false;
       const timer = setTimeout(() => {
@@ -177,7 +180,7 @@ export class InProcessBus implements MessageBus {
         const handler = this.servers.get(topic);
         if (!handler || settled) return; // nobody serves the topic: the caller times out, as on Kafka
         try {
-          const reply = (await handler(message)) as TRes;
+          const reply = (await consumeTraced('in-process', topic, message, () => handler(message))) as TRes;
           clearTimeout(timer);
           resolve(reply);
         } catch (error) {
@@ -196,6 +199,15 @@ export class InProcessBus implements MessageBus {
     for (const resolve of this.handled.values()) resolve();
     this.handled.clear();
   }
+}
+
+/**
+ * The publisher's trace goes into the headers, unless they already name one (the relay's, stored
+ * with the event): delivery runs later, in another async context, so it cannot inherit it.
+ */
+function traced(headers: Record<string, string> | undefined): Record<string, string> {
+  if (!tracingEnabled() || headers?.[TRACEPARENT]) return headers ?? {};
+  return injectTraceHeaders({ ...headers });
 }
 
 function hash(key: string): number {

@@ -2,6 +2,7 @@ import type { Clock } from '../time/clock';
 import type { IdGenerator } from '../time/id-generator';
 import { ConcurrencyError } from '../event-store/errors';
 import type { EventStore, NewEvent, RecordedEvent } from '../event-store/event-store.port';
+import { currentTraceparent } from '../tracing/tracing';
 import type { Decider, DomainEvent } from './decider';
 
 export interface CommandContext {
@@ -57,6 +58,7 @@ export class CommandRunner {
       const events = decider.decide(command, state);
       if (events.length === 0) return { state, events, position: -1, revision };
       const occurredAt = this.clock.now().toISOString();
+      const traceparent = currentTraceparent();
       const newEvents: NewEvent[] = events.map((e) => ({
         id: this.ids.next('ev_'),
         type: e.type,
@@ -67,6 +69,7 @@ export class CommandRunner {
           causationId: context.causationId ?? null,
           teamId: context.teamId,
           occurredAt,
+          ...(traceparent ? { traceparent } : {}),
         },
       }));
       try {

@@ -4,6 +4,11 @@ export interface EventMetadata {
   causationId: string | null;
   teamId: string | null;
   occurredAt: string;
+  /**
+   * W3C trace context of the span that appended the event (absent when tracing is off): the relay
+   * carries it to Kafka, so a process manager reacting to the event, however much later, continues that trace.
+   */
+  traceparent?: string;
 }
 
 /** An event as a producer hands it to the store. */

@@ -17,6 +17,8 @@ import { SupervisedConsumer } from './kafka-consumer';
 import { kafkaLogging, type KafkaLogSink } from './kafka-log';
 import { KafkaMetrics, updateLag } from './kafka-metrics';
 import { ResilientProducer, isTopicMetadataError } from './kafka-producer';
+import { consumeTraced, startProducerSpan } from '../tracing/messaging';
+import { endSpan } from '../tracing/tracing';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -192,12 +194,19 @@ export class KafkaBus implements MessageBus {
     this.assertOpen();
     await this.ensureTopics([topic]);
     const copies = this.options.duplicateDelivery ? 2 : 1;
-    const records = messages.flatMap((m) => Array.from({ length: copies }, () => encode(m)));
-    await this.producer.send(topic, records, { retryIf: (error) => this.recreateIfMissing(topic, error) });
+    const traced = messages.map((m) => startProducerSpan('kafka', 'publish', logicalTopic, m));
+    const records = messages.flatMap((m, i) => Array.from({ length: copies }, () => encode(m, traced[i]?.headers)));
+    try {
+      await this.producer.send(topic, records, { retryIf: (error) => this.recreateIfMissing(topic, error) });
+    } catch (error) {
+      for (const t of traced) endSpan(t?.span ?? null, error);
+      throw error;
+    }
+    for (const t of traced) endSpan(t?.span ?? null);
   }
 
   async subscribe(group: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
-    return this.consume(group, this.scoped(group), topics.map((t) => this.scoped(t)), (message) => handler(message), {
+    return this.consume(group, this.scoped(group), topics.map((t) => this.scoped(t)), (message) => consumeTraced('kafka', group, message, () => handler(message)), {
       fromBeginning: true,
     });
   }
@@ -215,14 +224,18 @@ export class KafkaBus implements MessageBus {
           this.options.onHandlerError?.(new Error(`request on ${topic} without reply-to/correlation-id`), message);
           return;
         }
-        let reply: Reply;
-        try {
-          reply = { result: await handler(message) };
-        } catch (error) {
-          // The caller gets the failure; retrying here would run a command it has already given up on.
-          reply = { error: error instanceof Error ? error.message : String(error) };
-        }
-        await this.sendReply(replyTo, raw.headers[HEADER.replyInstance], correlationId, reply, message);
+        // The command runs in a span whose parent is the requester's, so its events join the trace.
+        await consumeTraced('kafka', group, message, async (span) => {
+          let reply: Reply;
+          try {
+            reply = { result: await handler(message) };
+          } catch (error) {
+            // The caller gets the failure; retrying here would run a command it has already given up on.
+            reply = { error: error instanceof Error ? error.message : String(error) };
+            span?.setAttribute('analyst.request.failed', true);
+          }
+          await this.sendReply(replyTo, raw.headers[HEADER.replyInstance], correlationId, reply, message);
+        });
       },
       { fromBeginning: true },
     );
@@ -233,6 +246,8 @@ export class KafkaBus implements MessageBus {
     this.assertOpen();
     const correlationId = randomUUID();
     const deadline = Date.now() + timeoutMs;
+    // One span from send to reply (or timeout); the server's span is its child.
+    const traced = startProducerSpan('kafka', 'request', logicalTopic, message);
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
@@ -244,6 +259,7 @@ export class KafkaBus implements MessageBus {
     const send = (async () => {
       await Promise.all([this.ensureReplyConsumer(), this.ensureTopics([topic])]);
       const record = encode(message, {
+        ...traced?.headers,
         [HEADER.replyTo]: this.replyTopic,
         [HEADER.replyInstance]: this.instanceId,
         [HEADER.correlationId]: correlationId,
@@ -252,6 +268,12 @@ export class KafkaBus implements MessageBus {
       await this.producer.send(topic, [record], { deadline, retryIf: (error) => this.recreateIfMissing(topic, error) });
     })();
     send.catch((error: unknown) => this.settle(correlationId, (p) => p.reject(asError(error))));
+    if (traced) {
+      answer.then(
+        () => endSpan(traced.span),
+        (error: unknown) => endSpan(traced.span, error),
+      );
+    }
     return answer as Promise<TRes>;
   }
 

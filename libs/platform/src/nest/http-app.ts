@@ -12,6 +12,9 @@ import { completeOpenApiDocument, openApiConfig } from './openapi';
 import { HttpMetrics } from './metrics';
 import { PINO_LOGGER, PinoNestLogger } from './pino-nest-logger';
 import { apiValidationPipe } from './validation';
+import { activateServerSpan, endServerSpan, startServerSpan } from '../tracing/http-server';
+import { flushTracing } from '../tracing/start-tracing';
+import { tracingEnabled } from '../tracing/tracing';
 
 // The OpenAPI helpers the controllers decorate their routes with, exported with the app that serves the document.
 export * from './openapi';
@@ -73,6 +76,26 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   app.enableShutdownHooks();
 
   const fastify = adapter.getInstance();
+  const quiet = new Set(['/healthz', '/readyz', '/metrics']);
+  if (tracingEnabled()) {
+    // Only when tracing is on: an untraced app has no extra hooks. Probes and scrapes every few
+    // seconds would bury the traces worth reading.
+    fastify.addHook('onRequest', (request, _reply, done) => {
+      if (!quiet.has(request.routeOptions.url ?? '')) startServerSpan(request);
+      done();
+    });
+    fastify.addHook('preHandler', (request, _reply, done) => activateServerSpan(request, done));
+    fastify.addHook('onResponse', (request, reply, done) => {
+      endServerSpan(request, reply.statusCode);
+      done();
+    });
+    fastify.addHook('onRequestAbort', (request, done) => {
+      endServerSpan(request, 0, true);
+      done();
+    });
+    // Nest closes the HTTP server after its consumers: the spans they ended are sent before exit.
+    fastify.addHook('onClose', (_instance, done) => void flushTracing().finally(done));
+  }
   const routes = FindMyWay();
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
@@ -102,7 +125,6 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     done(null, payload);
   });
   const metrics = app.get(HttpMetrics, { strict: false });
-  const quiet = new Set(['/healthz', '/readyz', '/metrics']);
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics?.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);

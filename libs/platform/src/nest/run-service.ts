@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { Logger, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, loadConfig, type AnalystConfig } from '../config/analyst-config';
+import { startTracing, tracingSettings, type TracingSettings } from '../tracing/start-tracing';
 import { createHttpApp } from './http-app';
 import { ObservabilityModule } from './observability.module';
 import { PlatformModule, type PlatformOverrides } from './platform.module';
@@ -23,15 +24,19 @@ export interface ServiceDefinition {
  */
 export async function runService(definition: ServiceDefinition): Promise<NestFastifyApplication> {
   let config: AnalystConfig;
+  let tracing: TracingSettings | null;
   try {
     config = loadConfig({ ...process.env, ANALYST_SERVICE: process.env.ANALYST_SERVICE ?? definition.service });
     if (config.ANALYST_MODE !== 'distributed') {
       throw new ConfigError(`ANALYST_MODE: apps/${definition.service} runs only in the distributed topology (use npm start for standalone)`);
     }
+    tracing = tracingSettings(config.ANALYST_SERVICE);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(2);
   }
+  // Before any module starts a consumer or a route: spans need the provider from the first message on.
+  await startTracing(tracing);
   class ServiceRootModule {}
   Module({
     imports: [

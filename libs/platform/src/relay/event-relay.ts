@@ -2,6 +2,7 @@ import type { MessageBus } from '../bus/message-bus.port';
 import { eventTopic, streamCategory } from '../event-store/categories';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import type { CheckpointStore } from '../projection/checkpoint-store';
+import { TRACEPARENT } from '../tracing/tracing';
 
 /** Bus payload of a published domain event: the recorded event itself. */
 export type EventMessage = RecordedEvent;
@@ -156,7 +157,11 @@ export class EventRelay {
 
   /** Publishes until the bus takes the events; a refused publish is retried, never skipped. */
   private async deliver(topic: string, events: RecordedEvent[], headers: Record<string, string> | undefined): Promise<void> {
-    const messages = events.map((event) => ({ id: event.id, key: event.streamId, type: event.type, payload: event, ...(headers ? { headers } : {}) }));
+    const messages = events.map((event) => {
+      // The trace of whoever appended the event; the bus makes its producer span a child of it.
+      const traced = event.metadata.traceparent ? { ...headers, [TRACEPARENT]: event.metadata.traceparent } : headers;
+      return { id: event.id, key: event.streamId, type: event.type, payload: event, ...(traced ? { headers: traced } : {}) };
+    });
     for (;;) {
       try {
         await this.bus.publish(topic, messages);

@@ -1,0 +1,3 @@
+export * from './tracing';
+export * from './messaging';
+export * from './start-tracing';
