@@ -26,6 +26,7 @@ export * from './nest/api-paths';
 export * from './nest/validation';
 export * from './nest/metrics';
 export * from './nest/health-registry';
+export * from './time/periodic-task';
 export * from './nest/observability.module';
 export * from './nest/http-app';
 export * from './mongo/mongo-read-store';

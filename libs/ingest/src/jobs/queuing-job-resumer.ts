@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { contentJobDecider, contentJobStream, type ContentJob } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { CLOCK, CommandRunner, PeriodicTask, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { AddPostsHandler } from '../adding/add-posts.handler';
 import { CONTENT_JOBS, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { LedgerClient } from '../pipeline/ledger-client';
@@ -23,8 +23,7 @@ export interface ResumeRun {
 @Injectable()
 export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('QueuingJobResumer');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly task: PeriodicTask;
   private stopped = false;
   /** Resume attempts that threw, for /metrics and the logs. */
   errors = 0;
@@ -36,19 +35,21 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
-  ) {}
+  ) {
+    // runOnce counts and logs each job's failure itself; this catches a failing sweep query.
+    this.task = new PeriodicTask(this.options.queuingSweepMs, () => this.runOnce(), (error) => {
+      this.errors += 1;
+      this.logger.error(`sweeping for jobs left in queuing failed: ${String(error)}`);
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (!this.stopped) this.running = this.running.then(() => this.runOnce());
-    }, this.options.queuingSweepMs);
-    this.timer.unref();
+    this.task.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 
   /** Finishes every job quiet in `queuing` for longer than the bound; returns their ids. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { CLOCK, HttpMetrics, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { CLOCK, HttpMetrics, PeriodicTask, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { CONTENT_JOBS, CREDITS_GROUP, DISCOVERY_GROUP, FETCH_GROUP, INGEST_OPTIONS, JOBS_GROUP, type IngestOptions } from '../ingest.tokens';
 import { QueuingJobResumer } from '../jobs/queuing-job-resumer';
 
@@ -29,9 +29,7 @@ export class IngestMetrics implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly queuingOverdue: Gauge | null = null;
   private readonly managerErrors: Counter<'manager'> | null = null;
   private resumerErrorsSeen = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
@@ -40,6 +38,10 @@ export class IngestMetrics implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly resumer: QueuingJobResumer,
     @Optional() httpMetrics?: HttpMetrics,
   ) {
+    this.task = new PeriodicTask(INGEST_METRICS_REFRESH_MS, () => this.refresh(), (error) =>
+      // Keep the last values; the read store's own health and the projection alerts say what is wrong.
+      this.logger.warn(`content job metrics not refreshed: ${String(error)}`),
+    );
     const registry = httpMetrics?.registry;
     if (!registry) return;
     this.jobs = existing(
@@ -80,16 +82,11 @@ export class IngestMetrics implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    if (!this.jobs) return;
-    this.trigger();
-    this.timer = setInterval(() => this.trigger(), INGEST_METRICS_REFRESH_MS);
-    this.timer.unref();
+    if (this.jobs) this.task.start(true);
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 
   /** Recomputes the job gauges now (the timer calls this). */
@@ -118,15 +115,6 @@ export class IngestMetrics implements OnApplicationBootstrap, OnModuleDestroy {
     };
   }
 
-  private trigger(): void {
-    if (this.stopped) return;
-    this.running = this.running.then(() =>
-      this.refresh().catch((error: unknown) => {
-        // Keep the last values; the read store's own health and the projection alerts say what is wrong.
-        this.logger.warn(`content job metrics not refreshed: ${String(error)}`);
-      }),
-    );
-  }
 }
 
 /** For the process managers: counts through `metrics` when there is one, else the handler as is. */

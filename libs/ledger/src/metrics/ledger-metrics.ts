@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { CLOCK, HttpMetrics, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { CLOCK, HttpMetrics, PeriodicTask, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { summarizeOpenReservations } from './open-reservations';
 
 /** How often the open-reservation gauges are recomputed: a read-model query, so not per scrape. */
@@ -30,10 +30,7 @@ export class LedgerMetrics implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly openReservations: Gauge | null = null;
   private readonly oldestOpenReservation: Gauge | null = null;
   private readonly commandErrors: Counter<'command' | 'code'> | null = null;
-  private readonly refreshMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
@@ -41,7 +38,10 @@ export class LedgerMetrics implements OnApplicationBootstrap, OnModuleDestroy {
     @Optional() httpMetrics?: HttpMetrics,
     @Optional() @Inject(LEDGER_METRICS_OPTIONS) options: LedgerMetricsOptions = {},
   ) {
-    this.refreshMs = options.refreshMs ?? LEDGER_METRICS_REFRESH_MS;
+    this.task = new PeriodicTask(options.refreshMs ?? LEDGER_METRICS_REFRESH_MS, () => this.refresh(), (error) =>
+      // Keep the last values; the read store's own health and the projection alerts say what is wrong.
+      this.logger.warn(`open-reservation metrics not refreshed: ${String(error)}`),
+    );
     const registry = httpMetrics?.registry;
     if (!registry) return;
     this.openReservations = existing(
@@ -73,16 +73,11 @@ export class LedgerMetrics implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    if (!this.openReservations) return;
-    this.trigger();
-    this.timer = setInterval(() => this.trigger(), this.refreshMs);
-    this.timer.unref();
+    if (this.openReservations) this.task.start(true);
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 
   /** Recomputes the reservation gauges now (the timer calls this). */
@@ -98,13 +93,4 @@ export class LedgerMetrics implements OnApplicationBootstrap, OnModuleDestroy {
     this.commandErrors?.inc({ command: type, code });
   }
 
-  private trigger(): void {
-    if (this.stopped) return;
-    this.running = this.running.then(() =>
-      this.refresh().catch((error: unknown) => {
-        // Keep the last values; the read store's own health and the projection alerts say what is wrong.
-        this.logger.warn(`open-reservation metrics not refreshed: ${String(error)}`);
-      }),
-    );
-  }
 }

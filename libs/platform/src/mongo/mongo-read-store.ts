@@ -12,6 +12,7 @@ import {
   type UpdateResult,
 } from '../read-store/read-store.port';
 import { duplicateKeyIndex } from './duplicate-key';
+import { valueAt } from '../read-store/value-at';
 
 /** The server's answer when a collection (hence its index list) does not exist yet. */
 const NAMESPACE_NOT_FOUND = 26;
@@ -19,15 +20,6 @@ const INDEX_NOT_FOUND = 27;
 
 function codeOf(error: unknown): unknown {
   return error && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
-}
-
-function valueAt(doc: Record<string, unknown>, path: string): unknown {
-  let node: unknown = doc;
-  for (const part of path.split('.')) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return node;
 }
 
 /**

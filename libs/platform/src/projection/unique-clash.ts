@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../event-store/event-store.port';
 import { UNKNOWN_INDEX, type Doc, type IndexSpec, type ReadCollection } from '../read-store/read-store.port';
+import { valueAt } from '../read-store/value-at';
 
 /** A document write a projection skipped because another document holds the same unique value. */
 export interface ProjectionConflict {
@@ -15,15 +16,6 @@ export interface ProjectionConflict {
 
 function indexName(index: IndexSpec): string {
   return index.name ?? Object.keys(index.keys).join('_');
-}
-
-function valueAt(doc: Record<string, unknown>, path: string): unknown {
-  let node: unknown = doc;
-  for (const part of path.split('.')) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return node;
 }
 
 /**
