@@ -11,6 +11,7 @@ import {
   InProcessBus,
   MemoryReadStore,
   ReadStoreCheckpointStore,
+  SequentialIdGenerator,
   SqliteEventStore,
   SystemClock,
   TRACEPARENT,
@@ -41,8 +42,7 @@ const noteDecider: Decider<{ text: string }, { type: 'Noted'; data: { text: stri
   evolve: (count) => count + 1,
 };
 
-let sequence = 0;
-const ids = { next: (prefix: string) => `${prefix}${++sequence}` };
+const ids = new SequentialIdGenerator();
 
 @Controller('traced')
 class TracedController {
