@@ -1,7 +1,7 @@
 import type { LedgerEvent } from '@analyst/contracts';
 import { ledgerStream } from '@analyst/contracts';
 import { decide, evolve, initialLedgerState, type LedgerCommand, type LedgerState } from '@analyst/domain-ledger';
-import { ConcurrencyError, KeyedQueue, type CommandContext, type EventStore, type IdGenerator, type NewEvent } from '@analyst/platform';
+import { ConcurrencyError, KeyedQueue, currentTraceparent, type CommandContext, type EventStore, type IdGenerator, type NewEvent } from '@analyst/platform';
 
 interface Cached {
   state: LedgerState;
@@ -64,6 +64,8 @@ export class LedgerStreams {
       const events = decide(command, state);
       if (events.length === 0) return { state, events, position: -1 };
       const occurredAt = command.data.at;
+      // The ledger appends without CommandRunner; it carries the trace on its events the same way.
+      const traceparent = currentTraceparent();
       const records: NewEvent[] = events.map((e) => ({
         id: this.ids.next('ev_'),
         type: e.type,
@@ -74,6 +76,7 @@ export class LedgerStreams {
           causationId: context.causationId ?? null,
           teamId: context.teamId ?? teamId,
           occurredAt,
+          ...(traceparent ? { traceparent } : {}),
         },
       }));
       try {
