@@ -4,3 +4,5 @@ export * from './message-bus.contract';
 export * from './read-store.contract';
 export * from './test-app';
 export * from './post-events';
+export * from './fakes/fake-faults';
+export * from './fakes/youtube-fake';

@@ -1,0 +1,6 @@
+export * from './provider-fault';
+export * from './retry-policy';
+export * from './provider-telemetry';
+export * from './json-http';
+export * from './routing-provider';
+export * from './keyword-test';
