@@ -25,13 +25,13 @@ export async function requestJson(url: string, request: JsonRequest): Promise<Js
   } catch (error) {
     const name = (error as Error).name;
     const what = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${request.timeoutMs} ms` : `connection failed (${(error as Error).message})`;
-    throw new ProviderFault('transient', `${new URL(url).host}: ${what}`);
+    throw new ProviderFault('transient', `${request.method ?? 'GET'} ${new URL(url).pathname}: ${what}`);
   }
   let text: string;
   try {
     text = await response.text();
   } catch (error) {
-    throw new ProviderFault('transient', `${new URL(url).host}: body cut off (${(error as Error).message})`);
+    throw new ProviderFault('transient', `${request.method ?? 'GET'} ${new URL(url).pathname}: body cut off (${(error as Error).message})`);
   }
   let body: unknown = null;
   if (text !== '') {

@@ -6,3 +6,4 @@ export * from './test-app';
 export * from './post-events';
 export * from './fakes/fake-faults';
 export * from './fakes/youtube-fake';
+export * from './fakes/reddit-fake';

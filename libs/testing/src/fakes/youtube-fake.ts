@@ -73,7 +73,8 @@ export class YouTubeFake {
   }
 
   async start(): Promise<string> {
-    const app = Fastify();
+    // Slow answers still pending must not hold up stop().
+    const app = Fastify({ forceCloseConnections: true });
     app.addHook('onRequest', async (request, reply) => {
       const path = request.url.split('?')[0].replace(/^\/youtube\/v3/, '');
       this.calls.set(path, (this.calls.get(path) ?? 0) + 1);
