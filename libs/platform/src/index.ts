@@ -18,6 +18,7 @@ export * from './relay/event-relay';
 export * from './decider/decider';
 export * from './decider/command-runner';
 export * from './config/analyst-config';
+export * from './config/provider-routes';
 export * from './nest/projection.service';
 export * from './nest/platform.module';
 export * from './nest/error-envelope.filter';

@@ -2,6 +2,7 @@ import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { providerProblems } from './provider-routes';
 
 const toNumber = ({ value }: { value: unknown }) => (value === undefined ? undefined : Number(value));
 
@@ -164,6 +165,44 @@ export class AnalystConfig {
   @Min(100)
   @Max(100_000)
   ANALYST_RELAY_LEASE_RENEW_MS = 2_000;
+
+  /** Provider per platform (`youtube=youtube,reddit=reddit,*=simulated`); see providerRoutes for the defaults. */
+  @IsOptional()
+  @IsString()
+  ANALYST_PROVIDERS?: string;
+
+  /** YouTube Data API v3 key (the youtube provider). */
+  @IsOptional()
+  @IsString()
+  @MinLength(10, { message: 'YOUTUBE_API_KEY looks too short to be an API key' })
+  YOUTUBE_API_KEY?: string;
+
+  /** Reddit "script"/"web" app credentials for application-only OAuth, and the User-Agent Reddit asks apps to send. */
+  @IsOptional()
+  @IsString()
+  REDDIT_CLIENT_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  REDDIT_CLIENT_SECRET?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(10, { message: 'REDDIT_USER_AGENT must describe the app, like "server:analyst:1.0 (by /u/you)"' })
+  REDDIT_USER_AGENT?: string;
+
+  /** API roots, for tests and egress proxies. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'ANALYST_YOUTUBE_BASE_URL must be an http(s) URL' })
+  ANALYST_YOUTUBE_BASE_URL?: string;
+
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'ANALYST_REDDIT_BASE_URL must be an http(s) URL' })
+  ANALYST_REDDIT_BASE_URL?: string;
+
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'ANALYST_REDDIT_TOKEN_URL must be an http(s) URL' })
+  ANALYST_REDDIT_TOKEN_URL?: string;
 }
 
 export class ConfigError extends Error {
@@ -253,6 +292,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     'MONGO_CA_FILE',
     'KAFKA_MIN_INSYNC_REPLICAS',
     'ANALYST_TRUST_PROXY',
+    'ANALYST_PROVIDERS',
+    'YOUTUBE_API_KEY',
+    'REDDIT_CLIENT_ID',
+    'REDDIT_CLIENT_SECRET',
+    'REDDIT_USER_AGENT',
+    'ANALYST_YOUTUBE_BASE_URL',
+    'ANALYST_REDDIT_BASE_URL',
+    'ANALYST_REDDIT_TOKEN_URL',
   ];
   for (const key of [...known, ...optional]) {
     const value = env[key];
@@ -300,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     problems.push((error as Error).message);
   }
+  problems.push(...providerProblems(config));
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
 }

@@ -33,3 +33,48 @@ export function parseProviderRoutes(text: string, fallback: ProviderChoice): Pro
   for (const platform of ROUTABLE) routes[platform] = named.get(platform) ?? rest;
   return routes;
 }
+
+/** What providerRoutes reads from the validated config. */
+export interface ProviderSettings {
+  ANALYST_MODE: 'standalone' | 'distributed';
+  ANALYST_PROVIDERS?: string;
+  YOUTUBE_API_KEY?: string;
+  REDDIT_CLIENT_ID?: string;
+  REDDIT_CLIENT_SECRET?: string;
+  REDDIT_USER_AGENT?: string;
+}
+
+/**
+ * The provider of each platform. Standalone defaults to the simulator everywhere (an offline demo);
+ * distributed to the real adapter where its credentials are set and `none` (unsupported) elsewhere,
+ * so a deployment never serves invented comments by accident.
+ */
+export function providerRoutes(config: ProviderSettings): ProviderRoutes {
+  if (config.ANALYST_PROVIDERS) return parseProviderRoutes(config.ANALYST_PROVIDERS, config.ANALYST_MODE === 'standalone' ? 'simulated' : 'none');
+  if (config.ANALYST_MODE === 'standalone') return parseProviderRoutes('*=simulated', 'simulated');
+  const real = [config.YOUTUBE_API_KEY ? 'youtube=youtube' : '', redditCredentials(config) ? 'reddit=reddit' : ''];
+  return parseProviderRoutes([...real, '*=none'].join(','), 'none');
+}
+
+function redditCredentials(config: ProviderSettings): boolean {
+  return Boolean(config.REDDIT_CLIENT_ID && config.REDDIT_CLIENT_SECRET && config.REDDIT_USER_AGENT);
+}
+
+/** Config problems of the provider variables, each naming its variable (exit 2 at start). */
+export function providerProblems(config: ProviderSettings): string[] {
+  const problems: string[] = [];
+  let routes: ProviderRoutes;
+  try {
+    routes = providerRoutes(config);
+  } catch (error) {
+    return [`ANALYST_PROVIDERS: ${(error as Error).message}`];
+  }
+  if (routes.youtube === 'youtube' && !config.YOUTUBE_API_KEY) problems.push('YOUTUBE_API_KEY: required when ANALYST_PROVIDERS routes youtube to the youtube provider');
+  const reddit = ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_USER_AGENT'] as const;
+  const given = reddit.filter((k) => config[k]);
+  if (routes.reddit === 'reddit' || given.length > 0) {
+    // Half a set of Reddit credentials is a typo, not a choice.
+    for (const key of reddit) if (!config[key]) problems.push(`${key}: required when ${routes.reddit === 'reddit' ? 'ANALYST_PROVIDERS routes reddit to the reddit provider' : `${given.join(' and ')} ${given.length > 1 ? 'are' : 'is'} set`}`);
+  }
+  return problems;
+}
