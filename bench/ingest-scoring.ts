@@ -3,7 +3,7 @@
 // Run: SWC_NODE_PROJECT=tsconfig.json node -r @swc-node/register bench/ingest-scoring.ts [posts=100] [comments=1000]
 import type { FetchedComment, ProviderPost } from '@analyst/contracts';
 import { SimulatedProvider, simulatedCommentCount } from '@analyst/provider-sim';
-import { LexiconScorer, vaderCompound, vaderReferenceCompound } from '@analyst/scoring';
+import { LexiconScorer, portCompound, vaderCompound } from '@analyst/scoring';
 
 const POSTS = Number(process.argv[2] ?? 100);
 const PER_POST = Number(process.argv[3] ?? 1000);
@@ -50,7 +50,7 @@ function main(): void {
   // VADER alone, for the profile: the port's polarity_scores vs the fast tokenization path on the same bodies.
   const bodies = corpus.flatMap((p) => p.comments.map((c) => c.body)).slice(0, 20_000);
   let started = process.hrtime.bigint();
-  for (const b of bodies) vaderReferenceCompound(b);
+  for (const b of bodies) portCompound(b);
   const reference = bodies.length / seconds(started);
   started = process.hrtime.bigint();
   for (const b of bodies) vaderCompound(b);

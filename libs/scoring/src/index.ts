@@ -1,4 +1,5 @@
-export { LexiconScorer, SCORER_NAME, SCORER_VERSION } from './lexicon-scorer';
+export { LexiconScorer, SCORER_NAME, SCORER_VERSION, sentimentOf } from './lexicon-scorer';
 export { extractCreatorSide, type CreatorSide, type ExtractedTopic } from './creator-topics';
-export { emojiName, replaceEmoji } from './emoji';
-export { compoundToScore, vaderCompound, vaderReferenceCompound, vaderWords } from './vader';
+export { EMOJI_VALENCE, emojiKey, emojiName, emojiValence, replaceEmoji } from './emoji';
+export { SLANG } from './slang';
+export { compoundToScore, LEXICON, portCompound, vaderCompound, vaderReading, vaderWords } from './vader';

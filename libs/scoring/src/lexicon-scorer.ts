@@ -3,7 +3,7 @@ import { AGREE, CLAUSE, CREATOR_WORDS, DISAGREE, HOSTILE, NEGATED_AGREE, SPAM, T
 import { extractCreatorSide, type CreatorSide } from './creator-topics';
 import { replaceEmoji } from './emoji';
 import { contentStems, words } from './text';
-import { compoundToScore, vaderCompound } from './vader';
+import { compoundToScore, vaderCompound, vaderReading } from './vader';
 
 export const SCORER_NAME = 'analyst-lexicon';
 export const SCORER_VERSION = '1.0.0';
@@ -14,6 +14,8 @@ const NEUTRAL_COMPOUND = 0.05;
 /** What one pass over a comment's text finds. */
 interface Reading {
   compound: number;
+  /** False for an empty body: no reading at all, so every sentiment-derived score is null. */
+  scored: boolean;
   /** Mean compound of the clauses about the creator / post, and about the topics; null when none. */
   creatorCompound: number | null;
   topicCompound: number | null;
@@ -93,7 +95,7 @@ export class LexiconScorer implements CommentScorer {
       return {
         commentId: c.id,
         scores: {
-          sentiment: round2(compoundToScore(r.compound)),
+          sentiment: r.scored ? round2(compoundToScore(r.compound)) : null,
           content: content === null ? null : round2(content),
           topic: topic === null ? null : round2(topic),
           relevance: round2(clampScore(relevance)),
@@ -124,7 +126,7 @@ export class LexiconScorer implements CommentScorer {
     // Words of the comment itself: emoji names feed sentiment only, never relevance or targets.
     const tokens = words(body);
     const stems = contentStems(tokens);
-    const compound = vaderCompound(text);
+    const { compound } = vaderReading(text);
     const spam = SPAM.test(lower);
     // "my channel" in a promotion is the spammer's channel, not the creator's.
     const toCreator = !spam && refersToCreator(tokens, lower, ctx);
@@ -189,6 +191,7 @@ export class LexiconScorer implements CommentScorer {
     }
     return {
       compound,
+      scored: isScorable(body),
       creatorCompound,
       topicCompound,
       topicIndex,
@@ -210,11 +213,15 @@ export class LexiconScorer implements CommentScorer {
    * has no signal for a side it does not target: null.
    */
   private contentAndTopic(r: Reading, relevance: number, side: CreatorSide): { content: number | null; topic: number | null } {
+    if (!r.scored) return { content: null, topic: null };
     const overall = compoundToScore(r.compound);
     const offTopic = relevance < 3;
     const creator = r.creatorCompound === null ? null : compoundToScore(r.creatorCompound);
     const topic = r.topicCompound === null ? null : compoundToScore(r.topicCompound);
-    const againstTopic = r.topicCompound === null ? null : compoundToScore(-r.topicCompound);
+    // Agreement with a creator who criticizes the topic: the topic score mirrored around 5 on the 1-10 scale,
+    // so the v2/v3 average of the two is 5 (no lean), never a reading of the opposite sign. Mirroring the
+    // compound instead gave 5 + |c|/2 whatever the sign ("Open world design is a scam" 2.71 → 5.285).
+    const againstTopic = topic === null ? null : Math.max(1, 10 - round2(topic));
     if (creator === null && topic === null) return offTopic ? { content: null, topic: null } : { content: overall, topic: overall };
     if (creator !== null && topic !== null) return { content: creator, topic };
     if (topic !== null) {
@@ -225,6 +232,21 @@ export class LexiconScorer implements CommentScorer {
     }
     return { content: creator, topic: offTopic ? null : overall };
   }
+}
+
+/** A body with something to read; an empty one is unscored (NaN / null), not neutral. */
+function isScorable(body: string): boolean {
+  return body.trim().length > 0;
+}
+
+/**
+ * The 1-10 sentiment reading score version 1 stores for a comment with this body: the VADER compound
+ * (reference rules, emoji and slang read, see README) mapped by compoundToScore and rounded to 2
+ * decimals; 5 (neutral) when no word carries sentiment; NaN when the body is unscored (empty).
+ */
+export function sentimentOf(text: string): number {
+  if (!isScorable(text)) return Number.NaN;
+  return round2(compoundToScore(vaderCompound(replaceEmoji(text))));
 }
 
 /** A reply's reaction to its parent: explicit markers first, then sentiment alignment. */

@@ -16,5 +16,18 @@ export interface EmojiEntry {
 }
 
 export const vader: VaderAnalyzer = (require('vader-sentiment') as { SentimentIntensityAnalyzer: VaderAnalyzer }).SentimentIntensityAnalyzer;
+/** The port's copy of vader_lexicon.txt (word, tab, mean valence -4..4, …), read once. */
+function readVaderLexicon(): Map<string, number> {
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
+  const { dirname, join } = require('node:path') as typeof import('node:path');
+  const file = join(dirname(require.resolve('vader-sentiment/package.json')), 'vader_lexicon.txt');
+  const lexicon = new Map<string, number>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const [word, valence] = line.trim().split('\t');
+    if (word && valence !== undefined) lexicon.set(word, Number(valence));
+  }
+  return lexicon;
+}
+export const vaderLexicon: Map<string, number> = readVaderLexicon();
 export const emojiData: Record<string, EmojiEntry> = require('unicode-emoji-json') as Record<string, EmojiEntry>;
 export const porter2: (word: string) => string = require('wink-porter2-stemmer') as (word: string) => string;

@@ -1,67 +1,257 @@
-import { vader } from './third-party';
+import { EMOJI_VALENCE } from './emoji';
+import { slangValences } from './slang';
+import { vader, vaderLexicon } from './third-party';
 
-// The port's SentiText builds a dictionary of every word with every punctuation mark glued on, for
-// every call (17 × words string concatenations): ~95% of its time. This tokenizer yields the same
-// words_and_emoticons (checked against the port by a property test) and the port's own rules do the rest.
-const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/;
-const PUNC_LIST = new Set(['.', '!', '?', ',', ';', ':', '-', "'", '"', '!!', '!!!', '??', '???', '?!?', '!?!', '?!?!', '!?!?']);
-const WHITESPACE = /\s/;
-const PYTHON_ISUPPER = /^[^a-z]*[A-Z]+[^a-z]*$/;
+// VADER as the Python reference (vaderSentiment 3.3.2) computes it, rule for rule. The npm port the
+// product used before departs from it (case-sensitive negation and "but", no "no" rule, a tokenizer
+// that leaves "good..." unread, three lexicon entries missing); the tests pin each fix to the
+// reference's value. Emoji and slang are read on top of this (see emoji.ts, slang.ts).
 
-function isPunctuation(ch: string): boolean {
-  return PUNCTUATION.test(ch);
+const B_INCR = 0.293;
+const B_DECR = -0.293;
+const C_INCR = 0.733;
+const N_SCALAR = -0.74;
+
+const NEGATE = new Set([
+  'aint', 'arent', 'cannot', 'cant', 'couldnt', 'darent', 'didnt', 'doesnt', "ain't", "aren't", "can't", "couldn't", "daren't", "didn't",
+  "doesn't", 'dont', 'hadnt', 'hasnt', 'havent', 'isnt', 'mightnt', 'mustnt', 'neither', "don't", "hadn't", "hasn't", "haven't", "isn't",
+  "mightn't", "mustn't", 'neednt', "needn't", 'never', 'none', 'nope', 'nor', 'not', 'nothing', 'nowhere', 'oughtnt', 'shant', 'shouldnt',
+  'uhuh', 'wasnt', 'werent', "oughtn't", "shan't", "shouldn't", 'uh-uh', "wasn't", "weren't", 'without', 'wont', 'wouldnt', "won't",
+  "wouldn't", 'rarely', 'seldom', 'despite',
+]);
+
+const BOOSTER = new Map<string, number>();
+for (const w of (
+  'absolutely amazingly awfully completely considerable considerably decidedly deeply effing enormous enormously entirely especially ' +
+  'exceptional exceptionally extreme extremely fabulously flipping flippin frackin fracking fricking frickin frigging friggin fully fuckin ' +
+  'fucking fuggin fugging greatly hella highly hugely incredible incredibly intensely major majorly more most particularly purely quite ' +
+  'really remarkably so substantially thoroughly total totally tremendous tremendously uber unbelievably unusually utter utterly very'
+).split(' '))
+  BOOSTER.set(w, B_INCR);
+for (const w of [
+  'almost', 'barely', 'hardly', 'just enough', 'kind of', 'kinda', 'kindof', 'kind-of', 'less', 'little', 'marginal', 'marginally',
+  'occasional', 'occasionally', 'partly', 'scarce', 'scarcely', 'slight', 'slightly', 'somewhat', 'sort of', 'sorta', 'sortof', 'sort-of',
+])
+  BOOSTER.set(w, B_DECR);
+// Social-media degree words (reviewed, not in the reference): "highkey" boosts, "lowkey" hedges like "somewhat".
+BOOSTER.set('highkey', B_INCR);
+BOOSTER.set('lowkey', B_DECR);
+
+const SPECIAL_CASES = new Map<string, number>([
+  ['the shit', 3], ['the bomb', 3], ['bad ass', 1.5], ['badass', 1.5], ['bus stop', 0], ['yeah right', -2], ['kiss of death', -1.5],
+  ['to die for', 3], ['beating heart', 3.5],
+]);
+
+/** The reference lexicon: the port's copy plus the reference entries it lacks or holds differently. */
+export const LEXICON = new Map<string, number>(vaderLexicon);
+// vader_lexicon.txt of vaderSentiment 3.3.2 has these; the port's copy does not ("badass" is -0.6 there).
+for (const [w, v] of [['heart', 3.2], ['hearts', 3.3], ['flawed', -2.1], ['badass', 1.4]] as const) LEXICON.set(w, v);
+// Emoji arrive as words of their own (replaceEmoji); their valences sit in the same lexicon.
+for (const [e, v] of EMOJI_VALENCE) LEXICON.set(e, v);
+
+const PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n;
 }
 
-/** A token with one leading or trailing mark of PUNC_LIST around a punctuation-free word loses the mark. */
+/** The reference's _strip_punc_if_word: strip ASCII punctuation at both ends unless ≤ 2 characters remain (emoticons). */
 function stripToken(token: string): string {
   let i = 0;
-  while (i < token.length && isPunctuation(token[i])) i++;
   let j = token.length;
-  while (j > i && isPunctuation(token[j - 1])) j--;
-  if (i > 0 && j === token.length) {
-    const word = token.slice(i);
-    if (word.length > 1 && PUNC_LIST.has(token.slice(0, i)) && !hasPunctuation(word)) return word;
-  } else if (i === 0 && j < token.length) {
-    const word = token.slice(0, j);
-    if (word.length > 1 && PUNC_LIST.has(token.slice(j)) && !hasPunctuation(word)) return word;
-  }
-  return token;
+  while (i < j && PUNCTUATION.has(token[i])) i++;
+  while (j > i && PUNCTUATION.has(token[j - 1])) j--;
+  if (i === 0 && j === token.length) return token;
+  const stripped = token.slice(i, j);
+  return codePoints(stripped) <= 2 ? token : stripped;
 }
 
-function hasPunctuation(word: string): boolean {
-  for (let k = 0; k < word.length; k++) if (isPunctuation(word[k])) return true;
-  return false;
+/** Python's str.isupper(): at least one cased character and no lowercase one. */
+function isUpper(w: string): boolean {
+  return w === w.toUpperCase() && w !== w.toLowerCase();
 }
 
+/** The reference's words_and_emoticons: whitespace split, punctuation stripped from words. */
 export function vaderWords(text: string): string[] {
-  const words: string[] = [];
-  for (const token of text.split(WHITESPACE)) if (token.length > 1) words.push(stripToken(token));
-  return words;
+  const out: string[] = [];
+  for (const token of text.split(/\s+/)) if (token.length > 0) out.push(stripToken(token));
+  return out;
 }
 
-/** VADER compound (-1..1) of a text, computed by the vader-sentiment port's rules on a fast tokenization. */
-export function vaderCompound(text: string): number {
+function negated(lower: string): boolean {
+  return NEGATE.has(lower) || lower.includes("n't");
+}
+
+function scalarIncDec(word: string, lower: string, valence: number, isCapDiff: boolean): number {
+  const b = BOOSTER.get(lower);
+  if (b === undefined) return 0;
+  let scalar = valence < 0 ? -b : b;
+  if (isCapDiff && isUpper(word)) scalar += valence > 0 ? C_INCR : -C_INCR;
+  return scalar;
+}
+
+function negationCheck(valence: number, lower: string[], startI: number, i: number): number {
+  if (startI === 0) return negated(lower[i - 1]) ? valence * N_SCALAR : valence;
+  if (startI === 1) {
+    if (lower[i - 2] === 'never' && (lower[i - 1] === 'so' || lower[i - 1] === 'this')) return valence * 1.25;
+    if (lower[i - 2] === 'without' && lower[i - 1] === 'doubt') return valence;
+    return negated(lower[i - 2]) ? valence * N_SCALAR : valence;
+  }
+  // The reference's precedence: (never and (so or this)) or (i-1 is so or this).
+  if ((lower[i - 3] === 'never' && (lower[i - 2] === 'so' || lower[i - 2] === 'this')) || lower[i - 1] === 'so' || lower[i - 1] === 'this') return valence * 1.25;
+  if (lower[i - 3] === 'without' && (lower[i - 2] === 'doubt' || lower[i - 1] === 'doubt')) return valence;
+  return negated(lower[i - 3]) ? valence * N_SCALAR : valence;
+}
+
+function specialIdioms(valence: number, lower: string[], i: number): number {
+  const oneZero = `${lower[i - 1]} ${lower[i]}`;
+  const twoOneZero = `${lower[i - 2]} ${lower[i - 1]} ${lower[i]}`;
+  const twoOne = `${lower[i - 2]} ${lower[i - 1]}`;
+  const threeTwoOne = `${lower[i - 3]} ${lower[i - 2]} ${lower[i - 1]}`;
+  const threeTwo = `${lower[i - 3]} ${lower[i - 2]}`;
+  for (const seq of [oneZero, twoOneZero, twoOne, threeTwoOne, threeTwo]) {
+    const v = SPECIAL_CASES.get(seq);
+    if (v !== undefined) {
+      valence = v;
+      break;
+    }
+  }
+  if (lower.length - 1 > i) {
+    const v = SPECIAL_CASES.get(`${lower[i]} ${lower[i + 1]}`);
+    if (v !== undefined) valence = v;
+  }
+  if (lower.length - 1 > i + 1) {
+    const v = SPECIAL_CASES.get(`${lower[i]} ${lower[i + 1]} ${lower[i + 2]}`);
+    if (v !== undefined) valence = v;
+  }
+  for (const gram of [threeTwoOne, threeTwo, twoOne]) {
+    const b = BOOSTER.get(gram);
+    if (b !== undefined) valence += b;
+  }
+  return valence;
+}
+
+function leastCheck(valence: number, lower: string[], known: (number | undefined)[], i: number): number {
+  if (i > 1 && known[i - 1] === undefined && lower[i - 1] === 'least') {
+    if (lower[i - 2] !== 'at' && lower[i - 2] !== 'very') return valence * N_SCALAR;
+  } else if (i > 0 && known[i - 1] === undefined && lower[i - 1] === 'least') return valence * N_SCALAR;
+  return valence;
+}
+
+/** The reference's _but_check, including its list.index() lookup (a repeated value is found at its first place). */
+function butCheck(lower: string[], sentiments: number[]): void {
+  const bi = lower.indexOf('but');
+  if (bi < 0) return;
+  for (let k = 0; k < sentiments.length; k++) {
+    const s = sentiments[k];
+    const si = sentiments.indexOf(s);
+    if (si < bi) sentiments[si] = s * 0.5;
+    else if (si > bi) sentiments[si] = s * 1.5;
+  }
+}
+
+function punctuationEmphasis(text: string): number {
+  let ep = 0;
+  let qm = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 33) ep++;
+    else if (c === 63) qm++;
+  }
+  return Math.min(ep, 4) * 0.292 + (qm > 1 ? (qm <= 3 ? qm * 0.18 : 0.96) : 0);
+}
+
+function round4(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
+
+/** Per-word valences before the rules: the lexicon, with the slang table's readings in context. */
+function baseValences(words: string[], lower: string[]): (number | undefined)[] {
+  const known = lower.map((w) => LEXICON.get(w));
+  slangValences(words, lower, known);
+  return known;
+}
+
+/** Sum of rule-adjusted valences of a text's words (0 when no word carries sentiment) and whether any did. */
+function valenceSum(text: string): { sum: number; signal: boolean } {
   const words = vaderWords(text);
-  if (words.length === 0) return 0;
+  const n = words.length;
+  if (n === 0) return { sum: 0, signal: false };
+  const lower = words.map((w) => w.toLowerCase());
+  const known = baseValences(words, lower);
   let caps = 0;
-  for (const w of words) if (PYTHON_ISUPPER.test(w)) caps++;
-  const differential = words.length - caps;
-  const sentiText = { words_and_emoticons: words, is_cap_diff: differential > 0 && differential < words.length };
-  let sentiments: number[] = [];
-  for (let i = 0; i < words.length; i++) {
-    // The port skips booster words and "kind of"; no booster is in the lexicon, so only "kind of" needs it here.
-    if (i < words.length - 1 && words[i].toLowerCase() === 'kind' && words[i + 1].toLowerCase() === 'of') {
-      sentiments.push(0);
+  for (const w of words) if (isUpper(w)) caps++;
+  const isCapDiff = n - caps > 0 && n - caps < n;
+  const sentiments: number[] = new Array(n);
+  let signal = false;
+  for (let i = 0; i < n; i++) {
+    const il = lower[i];
+    if (BOOSTER.has(il) || (i < n - 1 && il === 'kind' && lower[i + 1] === 'of')) {
+      sentiments[i] = 0;
       continue;
     }
-    sentiments = vader.sentiment_valence(0, sentiText, words[i], i, sentiments);
+    const base = known[i];
+    if (base === undefined) {
+      sentiments[i] = 0;
+      continue;
+    }
+    let valence = base;
+    // "no" before a lexicon word negates that word instead of counting as a word of its own.
+    if (il === 'no' && i !== n - 1 && known[i + 1] !== undefined) valence = 0;
+    if ((i > 0 && lower[i - 1] === 'no') || (i > 1 && lower[i - 2] === 'no') || (i > 2 && lower[i - 3] === 'no' && (lower[i - 1] === 'or' || lower[i - 1] === 'nor')))
+      valence = base * N_SCALAR;
+    if (isCapDiff && isUpper(words[i])) valence += valence > 0 ? C_INCR : -C_INCR;
+    for (let startI = 0; startI < 3; startI++) {
+      const j = i - (startI + 1);
+      if (j >= 0 && known[j] === undefined) {
+        let s = scalarIncDec(words[j], lower[j], valence, isCapDiff);
+        if (startI === 1 && s !== 0) s *= 0.95;
+        if (startI === 2 && s !== 0) s *= 0.9;
+        valence += s;
+        valence = negationCheck(valence, lower, startI, i);
+        if (startI === 2) valence = specialIdioms(valence, lower, i);
+      }
+    }
+    valence = leastCheck(valence, lower, known, i);
+    if (valence !== 0) signal = true;
+    sentiments[i] = valence;
   }
-  sentiments = vader.but_check(words, sentiments);
-  return vader.score_valence(sentiments, text).compound;
+  butCheck(lower, sentiments);
+  let sum = 0;
+  for (const s of sentiments) sum += s;
+  return { sum, signal };
 }
 
-/** The port's own entry point, for tests that compare the fast path with it. */
-export function vaderReferenceCompound(text: string): number {
+/**
+ * VADER compound (-1..1) of a text, rounded to 4 decimals like the reference: sum of valences plus
+ * punctuation emphasis, normalised by x / sqrt(x² + 15). Emoji must already be replaced (see emoji.ts).
+ */
+export function vaderCompound(text: string): number {
+  const { sum } = valenceSum(text);
+  return compoundOfSum(sum, text);
+}
+
+function compoundOfSum(sum: number, text: string): number {
+  if (sum === 0) return 0;
+  const amp = punctuationEmphasis(text);
+  const s = sum > 0 ? sum + amp : sum - amp;
+  const c = s / Math.sqrt(s * s + 15);
+  return round4(c < -1 ? -1 : c > 1 ? 1 : c);
+}
+
+/** The compound and whether any word carried sentiment (a text with none is unscored-neutral, not a reading). */
+export function vaderReading(text: string): { compound: number; signal: boolean } {
+  const { sum, signal } = valenceSum(text);
+  return { compound: compoundOfSum(sum, text), signal };
+}
+
+/** The npm port's own entry point (vader-sentiment 1.1.3), for the quality bench and for tests showing what changed. */
+export function portCompound(text: string): number {
   return vader.polarity_scores(text).compound;
 }
 

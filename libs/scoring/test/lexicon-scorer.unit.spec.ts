@@ -77,15 +77,13 @@ describe('creator topics and messages', () => {
 });
 
 describe('hand-labelled comments', () => {
-  it('"Love this, you nailed it 🔥": positive side on sentiment and content (🔥 reads as "fire", -1.4 in VADER, so lean_positive)', () => {
+  it('"Love this, you nailed it 🔥": positive on sentiment and content ("nailed it" is praise, 🔥 +0.56 from the Emoji Sentiment Ranking)', () => {
     const s = scoreOne('Love this, you nailed it 🔥').scores;
-    expect(s.sentiment).toBe(7.11);
-    expect(bucket('sentiment', s.sentiment)).toBe('lean_positive');
-    expect(s.content).toBe(7.11);
-    expect(bucket('content', s.content)).toBe('lean_positive');
-    const withHearts = scoreOne('Love this, you nailed it 🔥😍').scores;
-    expect(bucket('sentiment', withHearts.sentiment)).toBe('positive');
-    expect(bucket('content', withHearts.content)).toBe('positive');
+    // love 3.2 + "nailed it" 2.6 + 🔥 0.56 = 6.36 → compound 0.8540 → 5 + 5 × 0.854 = 9.27 (was 7.11 with 🔥 read as "fire", -1.4)
+    expect(s.sentiment).toBe(9.27);
+    expect(bucket('sentiment', s.sentiment)).toBe('positive');
+    expect(s.content).toBe(9.27);
+    expect(bucket('content', s.content)).toBe('positive');
   });
 
   it('"This take on housing is wrong and you know it": topic on the negative side, engaging the housing topic', () => {
@@ -111,12 +109,13 @@ describe('hand-labelled comments', () => {
     expect(c.topicIndex).toBe(0);
   });
 
-  it('a topic-only comment aligns with a creator who criticizes the topic: content mirrors topic', () => {
+  it('a topic-only comment aligns with a creator who criticizes the topic: content mirrors topic around 5', () => {
     const c = scoreOne('Rent control is a disaster');
+    expect(c.scores.topic).toBe(2.5); // "disaster" -3.1 → compound -0.6249 → 5 + 4c
     expect(bucket('topic', c.scores.topic)).toBe('negative');
-    // The opposite compound: topic t = 5 + 4c (c < 0), so content = 5 + 5(-c).
-    const compound = (c.scores.topic! - 5) / 4;
-    expect(c.scores.content).toBeCloseTo(5 - 5 * compound, 1);
+    // Mirrored on the 1-10 scale, so the v2/v3 average is 5 (no lean), not 5 + |c|/2 = 5.31 as the mirrored compound gave.
+    expect(c.scores.content).toBe(7.5);
+    expect((c.scores.content! + c.scores.topic!) / 2).toBe(5);
     expect(bucket('content', c.scores.content)).toBe('positive');
     expect(c.messageIndex).toBe(0);
   });
