@@ -4,6 +4,7 @@ import { mixOf, type Mix } from './mix';
 import { ROLLUP_CONSTANTS, roundTo, type RollupSettings } from './rollup-settings';
 import { BUCKET_TABLE_MAX_INDEX, bucketSlot, bucketTable } from './bucket-table';
 import { engagementWeigher, negativityCeiling, replyPoolFactor } from './weights';
+import { leansNeither } from './sentiment-reading';
 
 export interface RollupScores {
   scoreVersion: ScoreVersion;
@@ -136,7 +137,9 @@ export function rollup(columns: CommentColumns, rows: ArrayLike<number>, setting
     const c = content[r];
     const t = topic[r];
     // sentimentReadingAt, inlined: v1 the stored score; v2/v3 the content/topic average or whichever exists.
-    const s = version === 1 ? sentimentStored[r] : c === c ? (t === t ? (c + t) * 0.5 : c) : t === t ? t : sentimentStored[r];
+    const blended = version === 1 ? sentimentStored[r] : c === c ? (t === t ? (c + t) * 0.5 : c) : t === t ? t : sentimentStored[r];
+    // v3 has no neutral bucket: a reading of 5 leans neither way and is left unscored (leansNeither).
+    const s = v3 && leansNeither(blended) ? Number.NaN : blended;
     const rel = relevance[r];
     const con = consensus[r];
     let scored = 0;

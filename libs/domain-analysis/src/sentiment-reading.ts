@@ -1,20 +1,28 @@
 import { bucketOf, DIMENSIONS, type BucketKey, type CommentScores, type Dimension, type ScoreVersion } from '@analyst/contracts';
 import type { CommentColumns } from './columns';
 
+/**
+ * A v3 sentiment reading of 5 leans neither way (no sentiment signal, or content and topic pulling
+ * equally apart). v3 has no neutral bucket, so such a comment is unscored on sentiment (left out of
+ * the mix and the mean) instead of landing in lean_positive by the `>=` tie at the split. Scores are
+ * stored to 2 decimals, so "5" is anything within half a hundredth of it.
+ */
+export function leansNeither(value: number): boolean {
+  return Math.abs(value - 5) < 0.005;
+}
+
 function reading(sentiment: number, content: number, topic: number, version: ScoreVersion): number {
   if (version === 1) return sentiment;
   const hasContent = !Number.isNaN(content);
   const hasTopic = !Number.isNaN(topic);
-  if (hasContent && hasTopic) return (content + topic) / 2;
-  if (hasContent) return content;
-  if (hasTopic) return topic;
-  return sentiment;
+  const value = hasContent && hasTopic ? (content + topic) / 2 : hasContent ? content : hasTopic ? topic : sentiment;
+  return version === 3 && leansNeither(value) ? Number.NaN : value;
 }
 
 /**
  * A comment's sentiment as a version reads it: v1 the stored sentiment score; v2 and v3 the
  * 50/50 average of content and topic (one of them alone when the other is unscored, the stored
- * sentiment when both are). NaN when unscored.
+ * sentiment when both are). NaN when unscored, and in v3 when the reading is exactly 5 (see leansNeither).
  */
 export function sentimentReadingAt(columns: CommentColumns, row: number, version: ScoreVersion): number {
   return reading(columns.sentiment[row], columns.content[row], columns.topic[row], version);

@@ -42,8 +42,9 @@ describe('score versions over the same stored scores', () => {
     [1, { sentiment: 5, relevance: 7, consensus: 5, content: 6, topic: 3, serviceScore: 5.4 }],
     // v2: readings (9+1)/2 = 5 and (3+5)/2 = 4 -> 4.5; service 2.7 + 1.4 + 1 = 5.1
     [2, { sentiment: 4.5, relevance: 7, consensus: 5, content: 6, topic: 3, serviceScore: 5.1 }],
-    // v3 with no likes, no replies, nothing below 3: same as v2
-    [3, { sentiment: 4.5, relevance: 7, consensus: 5, content: 6, topic: 3, serviceScore: 5.1 }],
+    // v3 with no likes, no replies, nothing below 3: as v2, except that the reading (9+1)/2 = 5 leans neither
+    // way and is unscored (no neutral bucket in v3): sentiment 4; service 2.4 + 1.4 + 1 = 4.8
+    [3, { sentiment: 4, relevance: 7, consensus: 5, content: 6, topic: 3, serviceScore: 4.8 }],
   ] as const)('v%s', (version, expected) => {
     expect(roll(rows, version).scores).toEqual({ scoreVersion: version, ...expected });
   });
@@ -147,9 +148,12 @@ describe('v3 reply pool', () => {
 });
 
 describe('buckets and mixes', () => {
-  it('v3 sentiment has no neutral bar (4.5-5.5 split at 5); v1/v2 use it', () => {
-    const rows = [{ scores: s(5, 5, 5, 5, 5) }, { scores: s(4.9, 4.9, 4.9, 4.9, 4.9) }];
+  it('v3 sentiment has no neutral bar (4.5-5.5 split at 5, a reading of 5 unscored); v1/v2 use it', () => {
+    const rows = [{ scores: s(5, 5, 5, 5, 5) }, { scores: s(4.9, 4.9, 4.9, 4.9, 4.9) }, { scores: s(5.1, 5.1, 5.1, 5.1, 5.1) }];
+    // 5 no longer falls into lean_positive by the >= tie: it is left out, so the two others make the mix.
     expect(roll(rows, 3).mix.sentiment).toEqual({ positivePercent: 0, leanPositivePercent: 50, neutralPercent: 0, leanNegativePercent: 50, negativePercent: 0 });
+    expect(Array.from(roll(rows, 3).counts.sentiment)).toEqual([0, 1, 0, 1, 0]);
+    expect(roll(rows, 3).scores.sentiment).toBe(5);
     expect(roll(rows, 2).mix.sentiment).toEqual({ positivePercent: 0, leanPositivePercent: 0, neutralPercent: 100, leanNegativePercent: 0, negativePercent: 0 });
     // content and topic always have five buckets; relevance and consensus never a neutral one
     expect(roll(rows, 3).mix.content.neutralPercent).toBe(100);

@@ -112,10 +112,13 @@ describe('clouds', () => {
     expect(cloud.find((w) => w.text === 'hidden')).toBeUndefined(); // only the rows given
   });
   it('emoji cloud counts each emoji once per comment', () => {
-    expect(emojiCloud(columns, rows, vocab, 3)).toEqual([
+    expect(emojiCloud(columns, rows, vocab, 2)).toEqual([
       { emoji: '😍', value: 2, avgSentiment: 7, sentimentCategory: 'lean_positive', mentionPercentage: 50 },
-      { emoji: '👍', value: 1, avgSentiment: 5, sentimentCategory: 'lean_positive', mentionPercentage: 25 },
+      { emoji: '👍', value: 1, avgSentiment: 5, sentimentCategory: 'neutral', mentionPercentage: 25 },
     ]);
+    // v3: the readings of 5 lean neither way and are unscored, so 👍 (only in a comment reading 5) has no
+    // average to show and 😍 averages its other comment alone.
+    expect(emojiCloud(columns, rows, vocab, 3)).toEqual([{ emoji: '😍', value: 2, avgSentiment: 9, sentimentCategory: 'positive', mentionPercentage: 50 }]);
   });
 });
 
