@@ -29,7 +29,9 @@ export function obj(properties: Record<string, Schema>, required: string[] = Obj
 /** The value or null: a type array for plain types, `anyOf` with `{ type: 'null' }` for references and compositions. */
 export function nullable(schema: Schema): SchemaObject {
   const plain = schema as SchemaObject;
-  if (!('$ref' in schema) && typeof plain.type === 'string') return { ...plain, type: [plain.type, 'null'] as unknown as string };
+  // An enum must list null too, or a null value fails it whatever the type says.
+  if (!('$ref' in schema) && typeof plain.type === 'string')
+    return { ...plain, type: [plain.type, 'null'] as unknown as string, ...(plain.enum ? { enum: [...plain.enum, null] } : {}) };
   return { anyOf: [schema, { type: 'null' }] };
 }
 
