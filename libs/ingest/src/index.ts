@@ -10,3 +10,5 @@ export * from './jobs/job-view';
 export * from './demo/seed-demo-content';
 export * from './refresh/refresh-posts.handler';
 export * from './accounts/add-account.handler';
+export { contentProviderFromConfig, type ProviderConfig } from './providers/content-provider.factory';
+export { ProviderMetrics, YOUTUBE_DAILY_QUOTA } from './providers/provider-metrics';

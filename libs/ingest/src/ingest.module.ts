@@ -1,7 +1,6 @@
 import { Module, type DynamicModule, type OnModuleInit, type Provider } from '@nestjs/common';
 import { COMMENT_SCORER, CONTENT_PROVIDER, type CommentScorer, type ContentProvider } from '@analyst/contracts';
-import { ProjectionService } from '@analyst/platform';
-import { SimulatedProvider } from '@analyst/provider-sim';
+import { ANALYST_CONFIG, HealthRegistry, ProjectionService, type AnalystConfig } from '@analyst/platform';
 import { LexiconScorer } from '@analyst/scoring';
 import { AddPostsHandler } from './adding/add-posts.handler';
 import { CollectionsResolver } from './adding/collections-resolver';
@@ -21,6 +20,8 @@ import { JobSettlementManager } from './pipeline/job-settlement.manager';
 import { LedgerClient } from './pipeline/ledger-client';
 import { PostPipelineManager } from './pipeline/post-pipeline.manager';
 import { IngestMetrics } from './metrics/ingest-metrics';
+import { contentProviderFromConfig } from './providers/content-provider.factory';
+import { ProviderMetrics } from './providers/provider-metrics';
 import { ingestProjectors } from './projections';
 
 export interface IngestModuleOptions extends Partial<IngestOptions> {
@@ -46,19 +47,30 @@ const SERVICES: Provider[] = [
   JobSettlementManager,
   QueuingJobResumer,
   IngestMetrics,
+  ProviderMetrics,
 ];
+
+/** The given provider, else the one ANALYST_PROVIDERS picks (the simulator when there is no config: tests). */
+function contentProvider(given?: ContentProvider): Provider {
+  return {
+    provide: CONTENT_PROVIDER,
+    inject: [{ token: ANALYST_CONFIG, optional: true }, ProviderMetrics, { token: HealthRegistry, optional: true }],
+    useFactory: (config: AnalystConfig | undefined, metrics: ProviderMetrics, health?: HealthRegistry) =>
+      given ?? contentProviderFromConfig(config ?? { ANALYST_MODE: 'standalone' }, metrics, health),
+  };
+}
 
 /**
  * The ingest service: content routes, content jobs, the fetch and scoring pipeline and the credit
- * and job process managers. `IngestModule` alone binds the simulated provider and the lexicon
- * scorer; `IngestModule.forRoot({...})` swaps either and tunes retries.
+ * and job process managers. `IngestModule` alone binds the provider ANALYST_PROVIDERS picks (the
+ * simulator by default in standalone) and the lexicon scorer; `IngestModule.forRoot({...})` swaps either and tunes retries.
  */
 @Module({
   controllers: [ContentController, ContentJobsController],
   providers: [
     ...SERVICES,
     { provide: INGEST_OPTIONS, useFactory: () => ingestOptionsFromEnv() },
-    { provide: CONTENT_PROVIDER, useFactory: () => new SimulatedProvider() },
+    contentProvider(),
     { provide: COMMENT_SCORER, useFactory: () => new LexiconScorer() },
   ],
   exports: [AddPostsHandler, RefreshPostsHandler, JobReader, QueuingJobResumer],
@@ -74,7 +86,7 @@ export class IngestModule implements OnModuleInit {
       providers: [
         ...SERVICES,
         { provide: INGEST_OPTIONS, useValue: { ...DEFAULT_INGEST_OPTIONS, ...tuning } },
-        { provide: CONTENT_PROVIDER, useFactory: () => provider ?? new SimulatedProvider() },
+        contentProvider(provider),
         { provide: COMMENT_SCORER, useFactory: () => scorer ?? new LexiconScorer() },
       ],
       exports: [AddPostsHandler, RefreshPostsHandler, JobReader, QueuingJobResumer],

@@ -1,8 +1,8 @@
 import { ProviderUnavailableError } from '@analyst/contracts';
 import { TelemetryTally } from '@analyst/provider-core';
-import { RedditFake } from '@analyst/testing';
+import { READABLE_ORDER, RedditFake, T0, comment, threadPost } from '@analyst/testing';
 import { RedditProvider } from '../src';
-import { READABLE_ORDER, T0, comment, threadPost } from './reddit-fixtures';
+
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const LINK = 'https://reddit.com/comments/abc123';

@@ -1,9 +1,7 @@
 import { ProviderUnavailableError } from '@analyst/contracts';
 import { TelemetryTally } from '@analyst/provider-core';
-import { YouTubeFake } from '@analyst/testing';
+import { CHANNEL_ID, VIDEO_ID, YouTubeFake, seedChannel, threads, video } from '@analyst/testing';
 import { YouTubeProvider } from '../src';
-import { CHANNEL_ID, VIDEO_ID, seedChannel, threads, video } from './youtube-fixtures';
-
 const NOW = new Date('2026-03-10T12:00:00Z'); // 05:00 in Los Angeles (PDT from 8 March)
 const LINK = `https://youtube.com/watch?v=${VIDEO_ID}`;
 

@@ -7,3 +7,5 @@ export * from './post-events';
 export * from './fakes/fake-faults';
 export * from './fakes/youtube-fake';
 export * from './fakes/reddit-fake';
+export * from './fakes/youtube-fixtures';
+export * from './fakes/reddit-fixtures';

@@ -1,4 +1,4 @@
-import type { FakeRedditComment, FakeRedditPost } from '@analyst/testing';
+import type { FakeRedditComment, FakeRedditPost } from './reddit-fake';
 
 export const T0 = 1_772_000_000; // 2026-02-25T06:13:20Z
 

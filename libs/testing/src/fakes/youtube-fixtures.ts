@@ -1,4 +1,4 @@
-import type { FakeYouTubeThread, FakeYouTubeVideo, YouTubeFake } from '@analyst/testing';
+import type { FakeYouTubeThread, FakeYouTubeVideo, YouTubeFake } from './youtube-fake';
 
 export const CHANNEL_ID = 'UCabcdefghijklmnopqrstuv';
 export const VIDEO_ID = 'dQw4w9WgXcQ';
