@@ -3,6 +3,7 @@ import { adminCall } from '../libs/gateway/src/cli/admin-client';
 import { registerAdminCommands } from '../libs/gateway/src/cli/admin-commands';
 import { reportCliError } from '../libs/gateway/src/cli/cli-errors';
 import { registerLedgerCommands } from '../libs/ledger/src/cli/ledger-commands';
+import { registerProviderCommands } from '../libs/ingest/src/cli/provider-check';
 
 /** `npm run analyst -- <command>`: operator tooling over the admin API and the event log. */
 const program = new Command('analyst').description('Analyst operator CLI').option('--json', 'print JSON instead of tables (errors as a JSON object on stderr)');
@@ -14,6 +15,7 @@ program.exitOverride();
 program.configureOutput({ outputError: (text, write) => (json() ? undefined : write(text)) });
 registerAdminCommands(program);
 registerLedgerCommands(program, { admin: adminCall });
+registerProviderCommands(program, json);
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.exit(reportCliError(error, json()));
 });
