@@ -28,6 +28,8 @@ export function clusterConfig(options: { dataDir: string; logDir: string; basePo
       // Every process shares the one SQLite log (no EventStoreDB here); distributed apps need it said.
       ANALYST_EVENTSTORE: `sqlite:${join(options.dataDir, 'events.db')}`,
       ANALYST_DEMO: '1',
+      // The tests add links of every platform; the simulator answers them (no credentials, no internet).
+      ANALYST_PROVIDERS: '*=simulated',
       KAFKA_BROKERS: process.env.KAFKA_BROKERS!,
       KAFKA_NAMESPACE: options.namespace,
       KAFKA_PARTITIONS: '4',
