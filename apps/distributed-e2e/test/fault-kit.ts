@@ -198,14 +198,31 @@ export class ReadinessMonitor {
   }
 }
 
-/** One gauge of a service's /metrics (unlabelled), or null when it does not answer or lacks it. */
-export async function gauge(port: number, name: string): Promise<number | null> {
+async function scrape(port: number): Promise<string | null> {
   try {
     const response = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(2_000) });
-    const text = await response.text();
-    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-    return line ? Number(line.slice(name.length + 1)) : null;
+    return response.status === 200 ? await response.text() : null;
   } catch {
     return null;
   }
+}
+
+/** One gauge of a service's /metrics (the first series of that name, whatever its labels), or null when it does not answer or lacks it. */
+export async function gauge(port: number, name: string): Promise<number | null> {
+  const text = await scrape(port);
+  // Every series carries the default label service="<app>", so the name is followed by `{`.
+  const line = text?.split('\n').find((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : null;
+}
+
+/** The consumer groups a service reports lag for on /metrics (`analyst_kafka_consumer_lag{group=…}`), sorted. */
+export async function consumerGroups(port: number): Promise<string[] | null> {
+  const text = await scrape(port);
+  if (text === null) return null;
+  const groups = new Set<string>();
+  for (const line of text.split('\n')) {
+    const match = /^analyst_kafka_consumer_lag\{.*?group="([^"]+)"/.exec(line);
+    if (match) groups.add(match[1]);
+  }
+  return [...groups].sort();
 }

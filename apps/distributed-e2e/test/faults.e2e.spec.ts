@@ -9,7 +9,7 @@ import { simulatedCommentCount } from '@analyst/provider-sim';
 import { unique } from '@analyst/testing';
 import { clusterConfig, replicaPid, replicasOf, startReplica, stopReplica, stopReplicas, type Cluster, type ReplicaSpec } from './cluster';
 import { teamFacts } from './event-log';
-import { freePort, gauge, kafkaJarsPresent, OwnBroker, ReadinessMonitor, sleep } from './fault-kit';
+import { consumerGroups, freePort, gauge, kafkaJarsPresent, OwnBroker, ReadinessMonitor, sleep } from './fault-kit';
 
 /**
  * Faults against the whole distributed topology (relay ×2, ledger, ingest, analysis, sampling,
@@ -52,8 +52,13 @@ const OUTAGE_READY_AGAIN_BOUND_MS = 30_000;
 const MAPS_BOUND_MS = 30_000;
 const SETTLE_BOUND_MS = 60_000;
 const SCALE_MAPS = PLANS.scale.monthlyMapAllotment;
-/** Services with Kafka consumers: the ledger (commands, ledger-maps), ingest (four groups, replies) and the gateway (replies of its ledger requests). */
-const KAFKA_CONSUMERS = ['ledger', 'ingest', 'gateway'];
+/**
+ * The processes with Kafka consumer groups: ingest (fetch, credits, jobs, discovery, replies) and the
+ * ledger (commands, ledger-maps). The gateway, analysis and sampling consume nothing (they read the
+ * log and MongoDB) and the relay only produces, so they stay ready through an outage; the test checks
+ * this list against the groups each process reports on /metrics.
+ */
+const KAFKA_CONSUMERS = ['ingest', 'ledger'];
 
 const runTag = randomBytes(4).toString('hex').slice(0, 6);
 
@@ -382,6 +387,7 @@ interface Team {
     const pidsBefore = Object.fromEntries(SERVICES.map((s) => [s, replicaPid(cluster, s)]));
     const ready = await monitor!.allReady(SERVICES, Date.now(), 30_000);
     expect(ready.ok).toBe(true);
+    const groups = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await consumerGroups(port[s])] as const)));
 
     const stoppedAt = Date.now();
     await broker!.stop();
@@ -411,6 +417,7 @@ interface Team {
     const added = await add(team, links('g', 5));
     const numbers = await outcome(team);
     const observed = {
+      consumerGroups: groups,
       brokerStopMs: stopMs,
       brokerAwayMs: backAt - stoppedAt,
       brokerStartMs: backAt - restartAt,
@@ -426,6 +433,7 @@ interface Team {
       transitions,
     };
     report('2 kafka outage', observed);
+    expect(SERVICES.filter((s) => (groups[s] ?? []).length > 0).sort()).toEqual(KAFKA_CONSUMERS);
     for (const s of KAFKA_CONSUMERS) {
       expect({ service: s, notReady: notReadyAfterMs[s] !== null && notReadyAfterMs[s]! <= OUTAGE_NOT_READY_BOUND_MS, samples200WhileDown: okWhileDown[s] }).toEqual({
         service: s,
