@@ -25,10 +25,12 @@ if (!ready) console.log('skipped: replicas e2e needs KAFKA_BROKERS and MONGO_URL
 const QUEUING_RESUME_AFTER_MS = 15_000;
 /**
  * The README's bound: a quiet job is taken up within 1.25 × ANALYST_QUEUING_RESUME_AFTER_MS (swept
- * every quarter of it). Finishing then runs the intake over the links left (one Kafka reservation
- * each) and waits for the read models; 30 s allows that for 60 links on this 2-core machine.
+ * every quarter of it) plus the lag of the jobs read model that nominates it, then finishing runs
+ * the intake over the links left, one Kafka reservation each: about as long as the request itself.
+ * Measured here 36–49 s after the kill for 60 links; the allowance leaves room for a loaded CI
+ * machine (up to 1.5 s per link), since this asserts that the job ends, not how fast.
  */
-const FINISH_ALLOWANCE_MS = 30_000;
+const FINISH_ALLOWANCE_MS = 90_000;
 const QUEUING_BOUND_MS = QUEUING_RESUME_AFTER_MS * 1.25 + FINISH_ALLOWANCE_MS;
 /** A restarted ingest replica must be ready, and answer, within these. */
 const RESTART_READY_BOUND_MS = 90_000;
