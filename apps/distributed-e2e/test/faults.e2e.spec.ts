@@ -51,6 +51,8 @@ const OUTAGE_READY_AGAIN_BOUND_MS = 30_000;
 /** A team created after the outage has its month's MAPs (ledger-maps consumed its TeamCreated) within this. */
 const MAPS_BOUND_MS = 30_000;
 const SETTLE_BOUND_MS = 60_000;
+/** After each restart step, every process answers /readyz 200 within this. */
+const STEP_ALL_READY_BOUND_MS = 30_000;
 const SCALE_MAPS = PLANS.scale.monthlyMapAllotment;
 /**
  * The processes with Kafka consumer groups: ingest (fetch, credits, jobs, discovery, replies) and the
@@ -349,12 +351,15 @@ interface Team {
       const readyMs = Date.now() - restart;
       if (which === 'relay') takeover = { ...takeover, restartedIsLeader: await gauge(port[name], 'analyst_relay_is_leader') };
       const added = await add(team, links(step, 5));
-      steps.push({ restarted: name, stopMs, readyMs, ...takeover, add: added, numbers: await outcome(team) });
+      // Every process, not only the restarted one, says ready again once the step is over.
+      const allReady = await monitor!.allReady(SERVICES, Date.now(), STEP_ALL_READY_BOUND_MS);
+      steps.push({ restarted: name, stopMs, readyMs, ...takeover, add: added, allReadyAfterStep: allReady.ok, numbers: await outcome(team) });
     }
     report('1 graceful restarts', steps);
     for (const s of steps as any[]) {
-      expect({ restarted: s.restarted, readyInBound: s.readyMs < RESTART_READY_BOUND_MS, answeredInBound: s.add.answerMs < ANSWER_BOUND_MS, jobInBound: s.add.jobMs < JOB_BOUND_MS }).toEqual({
+      expect({ restarted: s.restarted, readyInBound: s.readyMs < RESTART_READY_BOUND_MS, answeredInBound: s.add.answerMs < ANSWER_BOUND_MS, jobInBound: s.add.jobMs < JOB_BOUND_MS, allReadyAfterStep: s.allReadyAfterStep }).toEqual({
         restarted: s.restarted,
+        allReadyAfterStep: true,
         readyInBound: true,
         answeredInBound: true,
         jobInBound: true,
@@ -509,6 +514,8 @@ interface Team {
       generationAfter: generationBefore! + 1,
     });
     expect(firstAfterKill).toBeDefined();
+    // The stream went on past the takeover: two adds were sent after the standby took the lease.
+    expect(adds.filter((a) => takenOverAt > 0 && a.sentAt >= takenOverAt).length).toBe(2);
     expect(observed.firstAddAfterKillCompletedMs!).toBeLessThanOrEqual(KILL_FLOW_BOUND_MS);
     for (const a of observed.adds) expect({ status: a.status, jobStatus: a.jobStatus, jobComplete: a.jobComplete }).toEqual({ status: 202, jobStatus: 'completed', jobComplete: 3 });
     expect(restartedIsLeader).toBe(0);
