@@ -3,6 +3,7 @@ import { Logger, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, loadConfig, type AnalystConfig } from '../config/analyst-config';
 import { startTracing, tracingSettings, type TracingSettings } from '../tracing/start-tracing';
+import { tolerateLeakedKafkaRejections } from '../kafka/kafka-leaked-rejections';
 import { createHttpApp } from './http-app';
 import { ObservabilityModule } from './observability.module';
 import { PlatformModule, type PlatformOverrides } from './platform.module';
@@ -35,6 +36,7 @@ export async function runService(definition: ServiceDefinition): Promise<NestFas
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(2);
   }
+  tolerateLeakedKafkaRejections();
   // Before any module starts a consumer or a route: spans need the provider from the first message on.
   await startTracing(tracing);
   class ServiceRootModule {}

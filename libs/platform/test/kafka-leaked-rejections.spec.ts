@@ -1,0 +1,13 @@
+import { KafkaJSProtocolError, KafkaJSNonRetriableError } from 'kafkajs';
+import { isLeakedRetriableKafkaError } from '../src/kafka/kafka-leaked-rejections';
+
+describe('leaked kafkajs rejections', () => {
+  it('tolerates only retriable kafkajs errors; anything else stays fatal', () => {
+    const unknownTopic = new KafkaJSProtocolError({ type: 'UNKNOWN_TOPIC_OR_PARTITION', code: 3, retriable: true, message: 'This server does not host this topic-partition' });
+    expect(isLeakedRetriableKafkaError(unknownTopic)).toBe(true);
+    expect(isLeakedRetriableKafkaError(new KafkaJSNonRetriableError('Failed to find group coordinator'))).toBe(false);
+    expect(isLeakedRetriableKafkaError(Object.assign(new Error('socket hang up'), { retriable: true }))).toBe(false);
+    expect(isLeakedRetriableKafkaError('KafkaJS')).toBe(false);
+    expect(isLeakedRetriableKafkaError(undefined)).toBe(false);
+  });
+});
