@@ -20,6 +20,9 @@ import {
   type ReadStore,
 } from '@analyst/platform';
 
+/** Publishing failing this long without one success makes the leading relay not ready. */
+const PUBLISH_STUCK_AFTER_MS = 5_000;
+
 /**
  * Runs the relay while this replica holds the lease. The holder renews every
  * ANALYST_RELAY_LEASE_RENEW_MS; a standby checks as often, so it takes over at most TTL + one
@@ -95,6 +98,9 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
     const stale = this.clock.now().getTime() - this.lastCheckOk > 3 * this.renewMs;
     const role = this.relay ? `leader (generation ${this.lease.generation})` : 'standby';
     if (stale) return { ready: false, detail: `${role}; no successful lease check for ${3 * this.renewMs} ms${this.lastError ? `: ${this.lastError}` : ''}` };
+    // A leader that cannot publish (Kafka away) is stuck: say so, while it keeps retrying.
+    const failing = this.relay?.failingPublish;
+    if (failing && failing.forMs > PUBLISH_STUCK_AFTER_MS) return { ready: false, detail: `${role}; publishing has failed for ${Math.round(failing.forMs / 1000)} s: ${failing.error}` };
     return { ready: true, detail: role };
   }
 

@@ -56,6 +56,27 @@ describe('event relay over the in-process bus', () => {
     expect(seen[1].payload).toMatchObject({ streamId: 'ledger-team_1', revision: 1, position: 2 });
   });
 
+  it('reports how long publishing has been failing and why, and clears it at the first publish that goes through', async () => {
+    const inner = new InProcessBus({ awaitHandled: true });
+    let refusing = true;
+    const bus = Object.assign(Object.create(inner) as InProcessBus, {
+      publish: (topic: string, messages: Parameters<InProcessBus['publish']>[1]) =>
+        refusing ? Promise.reject(new Error('broker unreachable')) : inner.publish(topic, messages),
+    });
+    const seen: string[] = [];
+    await inner.subscribe('pm', [eventTopic('ledger')], async (m) => void seen.push(m.type));
+    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-f', checkpointEvery: 1, retryDelayMs: 5 });
+    await relay.start();
+    expect(relay.failingPublish).toBeNull();
+    await store.append('ledger-team_9', [event('CreditsGranted')], 'no_stream');
+    await eventually(() => (relay.failingPublish?.forMs ?? -1) >= 20);
+    expect(relay.failingPublish!.error).toBe('broker unreachable');
+    refusing = false;
+    await eventually(() => seen.length === 1);
+    expect(relay.failingPublish).toBeNull();
+    await relay.stop();
+  });
+
   it('does not move its checkpoint past an event whose consumer has not finished, so a restart redelivers it', async () => {
     const bus = new InProcessBus({ awaitHandled: true });
     let release: () => void = () => undefined;

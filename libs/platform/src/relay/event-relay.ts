@@ -155,6 +155,14 @@ export class EventRelay {
     return false;
   }
 
+  /** Set while publishes keep failing (broker away): since when, and the last error. */
+  private publishFailure: { since: number; error: string } | null = null;
+
+  /** How long publishing has been failing without one success, and why; null while it works. */
+  get failingPublish(): { forMs: number; error: string } | null {
+    return this.publishFailure ? { forMs: Date.now() - this.publishFailure.since, error: this.publishFailure.error } : null;
+  }
+
   /** Publishes until the bus takes the events; a refused publish is retried, never skipped. */
   private async deliver(topic: string, events: RecordedEvent[], headers: Record<string, string> | undefined): Promise<void> {
     const messages = events.map((event) => {
@@ -165,8 +173,11 @@ export class EventRelay {
     for (;;) {
       try {
         await this.bus.publish(topic, messages);
+        this.publishFailure = null;
         return;
       } catch (error) {
+        this.publishFailure ??= { since: Date.now(), error: '' };
+        this.publishFailure.error = error instanceof Error ? error.message : String(error);
         for (const event of events) this.options.onPublishError?.(error, event);
         // A fenced relay does not retry: the new holder publishes these from its own checkpoint.
         if (this.stopped || this.fenced) return;
