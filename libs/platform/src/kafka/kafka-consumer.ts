@@ -46,6 +46,9 @@ export class SupervisedConsumer implements Subscription {
   private lastProgressAt = Date.now();
   private inFlight = 0;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** Restarts a consumer that kafkajs left hanging without a crash (see checkStall). */
+  private watchdog: NodeJS.Timeout | null = null;
+  private generationStartedAt = Date.now();
   private closing: Promise<void> | null = null;
   private readonly idle: Array<() => void> = [];
   private fetchedGeneration = -1;
@@ -124,6 +127,7 @@ export class SupervisedConsumer implements Subscription {
     this.closing ??= (async () => {
       this.state = 'closed';
       if (this.restartTimer) clearTimeout(this.restartTimer);
+      if (this.watchdog) clearInterval(this.watchdog);
       this.fetchWaiters.splice(0).forEach((w) => w.fail(new Error(`consumer ${this.options.name} closed`)));
       await this.consumer?.disconnect().catch(() => undefined);
       this.onClose(this);
@@ -142,6 +146,9 @@ export class SupervisedConsumer implements Subscription {
   private async startOnce(): Promise<void> {
     if (this.isClosed()) return;
     const generation = ++this.generation;
+    this.generationStartedAt = Date.now();
+    this.watchdog ??= setInterval(() => this.checkStall(), Math.max(250, this.options.stallAfterMs / 4));
+    this.watchdog.unref();
     this.state = 'joining';
     this.joined = false;
     const consumer = this.options.kafka.consumer({
@@ -202,6 +209,21 @@ export class SupervisedConsumer implements Subscription {
     }
     // close() may have run while this consumer was connecting, before it was the one to disconnect.
     if (this.isClosed()) await consumer.disconnect().catch(() => undefined);
+  }
+
+  /**
+   * kafkajs can lose a consumer without a CRASH event: a metadata error on a topic another replica
+   * is still creating was seen to reject a promise nobody awaited, leaving the group never joined
+   * and the first fetch never coming. A consumer with no join, fetch or heartbeat for twice the
+   * stall bound, and no handler running (a long batch is not a stall), is replaced as after a crash.
+   */
+  private checkStall(): void {
+    if (this.state !== 'joining' && this.state !== 'running') return;
+    if (this.inFlight > 0) return;
+    const quiet = Date.now() - Math.max(this.lastProgressAt, this.generationStartedAt);
+    if (quiet > 2 * this.options.stallAfterMs) {
+      this.onCrash(this.generation, new Error(`stalled: no join, fetch or heartbeat for ${Math.round(quiet / 1000)} s`));
+    }
   }
 
   private onCrash(generation: number, error: unknown): void {
