@@ -41,6 +41,7 @@ describe('SupervisedConsumer watchdog', () => {
       restartDelayMs: 10,
       maxRestartDelayMs: 20,
       stallAfterMs: 40,
+      hangAfterMs: 80,
       deadAfterMs: 60_000,
       onError: (e) => errors.push(String(e)),
     });

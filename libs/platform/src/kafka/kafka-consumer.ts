@@ -21,6 +21,12 @@ export interface SupervisedConsumerOptions {
   stallAfterMs: number;
   /** Not recovered for this long: not live, so the orchestrator restarts the process. */
   deadAfterMs: number;
+  /**
+   * No join, fetch or heartbeat for this long with no handler running: the consumer is replaced
+   * (kafkajs lost it without a crash). Well above a slow rejoin after a broker restart, which waits
+   * out the old members' session timeout. Default 60 s.
+   */
+  hangAfterMs?: number;
   onRestart?: (error: unknown) => void;
   onError?: (error: unknown) => void;
 }
@@ -147,7 +153,7 @@ export class SupervisedConsumer implements Subscription {
     if (this.isClosed()) return;
     const generation = ++this.generation;
     this.generationStartedAt = Date.now();
-    this.watchdog ??= setInterval(() => this.checkStall(), Math.max(250, this.options.stallAfterMs / 4));
+    this.watchdog ??= setInterval(() => this.checkStall(), Math.max(250, this.hangAfterMs / 8));
     this.watchdog.unref();
     this.state = 'joining';
     this.joined = false;
@@ -214,14 +220,18 @@ export class SupervisedConsumer implements Subscription {
   /**
    * kafkajs can lose a consumer without a CRASH event: a metadata error on a topic another replica
    * is still creating was seen to reject a promise nobody awaited, leaving the group never joined
-   * and the first fetch never coming. A consumer with no join, fetch or heartbeat for twice the
-   * stall bound, and no handler running (a long batch is not a stall), is replaced as after a crash.
+   * and the first fetch never coming. A consumer with no join, fetch or heartbeat for `hangAfterMs`,
+   * and no handler running (a long batch is not a hang), is replaced as after a crash.
    */
+  private get hangAfterMs(): number {
+    return this.options.hangAfterMs ?? 60_000;
+  }
+
   private checkStall(): void {
     if (this.state !== 'joining' && this.state !== 'running') return;
     if (this.inFlight > 0) return;
     const quiet = Date.now() - Math.max(this.lastProgressAt, this.generationStartedAt);
-    if (quiet > 2 * this.options.stallAfterMs) {
+    if (quiet > this.hangAfterMs) {
       this.onCrash(this.generation, new Error(`stalled: no join, fetch or heartbeat for ${Math.round(quiet / 1000)} s`));
     }
   }
