@@ -310,6 +310,9 @@ export class KafkaBus implements MessageBus {
                 configEntries: this.options.minInsyncReplicas ? [{ name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas) }] : [],
               })),
             });
+            // A topic another replica created a moment ago ("already exists" counts as success here)
+            // may not serve metadata yet; subscribing then was seen to leak a rejection from kafkajs.
+            await this.untilServed(admin, missing);
             return;
           } catch (error) {
             if (!(error as { retriable?: boolean }).retriable || attempt >= 10) throw error;
@@ -323,6 +326,20 @@ export class KafkaBus implements MessageBus {
       });
     }
     await Promise.all(topics.map((t) => this.knownTopics.get(t)));
+  }
+
+  /** Waits until every topic answers metadata with a leader on each partition (a few tries). */
+  private async untilServed(admin: Admin, topics: string[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { topics: described } = await admin.fetchTopicMetadata({ topics });
+        if (described.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+      } catch (error) {
+        if (!(error as { retriable?: boolean }).retriable || attempt >= 10) throw error;
+      }
+      if (attempt >= 10) return; // leaders still electing: the consumers' own retries take it from here
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
   }
 
   /** Ready for /readyz: every consumer this bus started has joined its group and is fetching. */
