@@ -1,5 +1,6 @@
 import type { AccountQuery, DiscoveredPost, Platform } from '@analyst/contracts';
 import { classifyLink } from '@analyst/links';
+import { keywordTest } from '@analyst/provider-core';
 import { Rng, sha256Hex } from './prng';
 import { simulatePost, subjectIndexOf } from './simulated-post';
 import { SUBJECTS } from './subjects';
@@ -33,21 +34,6 @@ function postLink(platform: Platform, handle: string, rng: Rng): string {
   }
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function keywordFilter(keywords: AccountQuery['keywords']): (caption: string) => boolean {
-  if (!keywords || keywords.term.trim() === '') return () => true;
-  const term = keywords.term.trim().toLowerCase();
-  if (keywords.match === 'excludes') return (caption) => !caption.toLowerCase().includes(term);
-  if (keywords.match === 'exact') {
-    const whole = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term)}($|[^\\p{L}\\p{N}])`, 'iu');
-    return (caption) => whole.test(caption);
-  }
-  return (caption) => caption.toLowerCase().includes(term);
-}
-
 /**
  * An account's recent posts (30-60 over the 90 days before the reference date), newest first,
  * filtered at the source by since/until/keywords and cut to limit. All posts of one account share
@@ -71,7 +57,7 @@ export function simulateAccount(accountUrl: string, platform: Platform, query: A
 
   const since = query.since ? Date.parse(query.since) : -Infinity;
   const until = query.until ? Date.parse(query.until) : reference.getTime();
-  const matches = keywordFilter(query.keywords);
+  const matches = keywordTest(query.keywords);
   const out: DiscoveredPost[] = [];
   for (const p of posts) {
     if (out.length >= query.limit) break;
