@@ -53,7 +53,7 @@ function secondReplica(f: IngestTest, ledger?: LedgerClient): AddPostsHandler {
   const clock = app.get<Clock>(CLOCK);
   const runner = app.get(CommandRunner);
   const intake = new PostIntake(store, ids, clock, runner, ledger ?? app.get(LedgerClient));
-  return new AddPostsHandler(store, ids, clock, runner, app.get(ProjectionService), new CollectionsResolver(store, ids, clock, runner), intake, new TeamQueue(), new RequestClaims(runner, clock));
+  return new AddPostsHandler(ids, clock, runner, app.get(ProjectionService), new CollectionsResolver(store, ids, clock, runner), intake, new TeamQueue(), new RequestClaims(runner, clock));
 }
 
 function requesterFor(teamId: string, key: { id: string; name: string }) {

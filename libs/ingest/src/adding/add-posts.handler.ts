@@ -12,7 +12,7 @@ import {
   type JobRequest,
   type RejectedEntry,
 } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, type Clock, type IdGenerator } from '@analyst/platform';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 import { CollectionsResolver } from './collections-resolver';
 import type { AddPostsBody, ContentOptionsDto } from './content-request.dto';
@@ -60,7 +60,6 @@ export function expiresAt(createdAt: Date): string {
 @Injectable()
 export class AddPostsHandler {
   constructor(
-    @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly runner: CommandRunner,
@@ -83,7 +82,7 @@ export class AddPostsHandler {
   resume(job: ContentJob): Promise<AddOutcome> {
     const requester: Requester = { keyId: job.addedBy.id, keyName: job.addedBy.name, teamId: job.teamId, plan: 'enterprise', correlationId: `resume-${job.jobId}` };
     // Nobody waits on an HTTP answer here: no read-your-writes wait for the read models.
-    return this.teams.run(job.teamId, () => this.intakeAndQueue(requester, job, classify(job.links ?? []), true, undefined, false));
+    return this.teams.run(job.teamId, () => this.intakeAndQueue(requester, job, classify(job.links ?? []), { replayed: true, answering: false }));
   }
 
   private async addNow(requester: Requester, body: AddPostsBody, idempotencyKey: string | null): Promise<AddOutcome> {
@@ -108,8 +107,7 @@ export class AddPostsHandler {
     const identity = { teamId, fingerprint, idempotencyKey };
     const known = await this.requests.find(identity);
     const earlier = known === null ? null : await this.loadJob(known);
-    if (earlier && earlier.status !== 'queuing') return { job: earlier, replayed: true };
-    if (earlier) return this.intakeAndQueue(requester, earlier, classified, true);
+    if (earlier) return this.joinEarlier(requester, earlier, classified);
     // 5. Dedupe, then 6. fund check: when not even one post can be paid for, 402 and nothing is written.
     const deduped = await this.intake.dedupe(teamId, known, classified.candidates);
     if (deduped.fresh.length > 0 && !(await this.intake.canFundOne(teamId, options.source, options.perPost))) {
@@ -118,31 +116,41 @@ export class AddPostsHandler {
     // The claim decides between replicas that passed the checks above at the same moment.
     const jobId = await this.requests.claim(identity, known ?? this.ids.next('cj_'), expiresAt(now), this.ctx(requester));
     const winner = jobId === known ? null : await this.loadJob(jobId);
-    if (winner && winner.status !== 'queuing') return { job: winner, replayed: true };
-    if (winner) return this.intakeAndQueue(requester, winner, classified, true);
+    if (winner) return this.joinEarlier(requester, winner, classified);
     // 7. Open the job under the claimed id, then reserve and create.
-    const position = await this.collections.create(requester, resolved.toCreate);
+    const collectionsAt = await this.collections.create(requester, resolved.toCreate);
     const request = this.jobRequest(requester, jobId, fingerprint, resolved.collections, options, body.links, now);
     try {
-      const opened = await this.runner.run(contentJobStream(jobId), contentJobDecider, { type: 'OpenJob', request }, this.ctx(requester));
-      await this.projections.waitFor(Math.max(position, opened.position));
+      await this.runner.run(contentJobStream(jobId), contentJobDecider, { type: 'OpenJob', request }, this.ctx(requester));
     } catch (error) {
       // A retry of this request on another replica opened it a moment ago: finish it together.
       if (!(error instanceof ContentError && error.code === 'job_exists')) throw error;
-      const raced = (await this.loadJob(jobId))!;
-      if (raced.status !== 'queuing') return { job: raced, replayed: true };
-      return this.intakeAndQueue(requester, raced, classified, true);
+      return this.joinEarlier(requester, (await this.loadJob(jobId))!, classified);
     }
-    return this.intakeAndQueue(requester, request, classified, false, deduped);
+    return this.intakeAndQueue(requester, request, classified, { replayed: false, answering: true, deduped, after: collectionsAt });
   }
 
-  /** Steps 5, 7 and 8 for an open job. `replayed` is true when another request opened it. */
-  private async intakeAndQueue(requester: Requester, job: JobRequest, classified: Classified, replayed: boolean, deduped?: DedupeResult, answering = true): Promise<AddOutcome> {
+  /** Another request of this body or key opened the job: its answer (a replay), or finish it if it is still `queuing`. */
+  private async joinEarlier(requester: Requester, job: ContentJob, classified: Classified): Promise<AddOutcome> {
+    if (job.status !== 'queuing') return { job, replayed: true };
+    return this.intakeAndQueue(requester, job, classified, { replayed: true, answering: true });
+  }
+
+  /**
+   * Steps 5, 7 and 8 for an open job. `replayed`: another request opened it. `answering`: an HTTP
+   * answer follows, so wait until the read models have every write (from `after` on).
+   */
+  private async intakeAndQueue(
+    requester: Requester,
+    job: JobRequest,
+    classified: Classified,
+    how: { replayed: boolean; answering: boolean; deduped?: DedupeResult; after?: number },
+  ): Promise<AddOutcome> {
     // 5. Dedupe against the team's posts (the claims in step 7 decide the links the read model has not seen).
-    const dd = deduped ?? (await this.intake.dedupe(job.teamId, job.jobId, classified.candidates));
+    const dd = how.deduped ?? (await this.intake.dedupe(job.teamId, job.jobId, classified.candidates));
     const created = await this.intake.reserveAndCreate(requester, job, dd.fresh);
     const collectionIds = job.collections.map((c) => c.id);
-    let position = Math.max(created.position, await this.intake.tagPresent(requester, [...dd.present.map((p) => p.id), ...created.taken], collectionIds, job.tags));
+    let position = Math.max(how.after ?? -1, created.position, await this.intake.tagPresent(requester, [...dd.present.map((p) => p.id), ...created.taken], collectionIds, job.tags));
     // 8. Queue: accepted, skipped and rejected are final from here.
     const queued = await this.runner.run(
       contentJobStream(job.jobId),
@@ -157,10 +165,10 @@ export class AddPostsHandler {
       this.ctx(requester),
     );
     position = Math.max(position, queued.position);
-    if (answering) await this.projections.waitFor(position);
+    if (how.answering) await this.projections.waitFor(position);
     const answered = queued.state as ContentJob;
     await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), this.ctx(requester));
-    return { job: answered, replayed };
+    return { job: answered, replayed: how.replayed };
   }
 
   private async loadJob(jobId: string): Promise<ContentJob | null> {
