@@ -82,8 +82,8 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
       return;
     }
     if (job.kind === 'refresh' && job.refreshPosts) {
-      await finishInterruptedRefresh(job, { runner: this.runner, ledger: this.ledger, clock: this.clock });
-      await settleIfNothingAccepted(this.runner, (await this.runner.load(contentJobStream(job.jobId), contentJobDecider)).state as ContentJob, this.clock.now().toISOString(), { correlationId: `resume-${job.jobId}`, teamId: job.teamId });
+      const queued = await finishInterruptedRefresh(job, { runner: this.runner, ledger: this.ledger, clock: this.clock });
+      await settleIfNothingAccepted(this.runner, queued, this.clock.now().toISOString(), { correlationId: `resume-${job.jobId}`, teamId: job.teamId });
       return;
     }
     // Opened before jobs recorded their links or posts: nothing to finish with. Nothing was queued, so the

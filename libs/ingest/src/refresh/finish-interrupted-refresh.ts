@@ -9,9 +9,10 @@ const NOTHING_TO_REFUND = new Set(['reservation_not_found', 'reservation_already
 /**
  * Finishes a refresh job left in `queuing`: a post whose current version this job requested is
  * accepted as it stands; any other post of the job was not refreshed, so its reservation (if one
- * was made) is refunded and it is rejected `create_failed` (retry). Then the job is queued.
+ * was made) is refunded and it is rejected `create_failed` (retry). Then the job is queued; its
+ * state after that is returned.
  */
-export async function finishInterruptedRefresh(job: ContentJob, deps: { runner: CommandRunner; ledger: LedgerClient; clock: Clock }): Promise<void> {
+export async function finishInterruptedRefresh(job: ContentJob, deps: { runner: CommandRunner; ledger: LedgerClient; clock: Clock }): Promise<ContentJob> {
   const { runner, ledger, clock } = deps;
   const correlationId = `resume-${job.jobId}`;
   const accepted: AcceptedEntry[] = [];
@@ -31,5 +32,6 @@ export async function finishInterruptedRefresh(job: ContentJob, deps: { runner: 
     }
     rejected.push({ link, reason: 'create_failed' });
   }
-  await runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'QueueJob', accepted, skipped: [], rejected, at: clock.now().toISOString() }, { correlationId, teamId: job.teamId });
+  const queued = await runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'QueueJob', accepted, skipped: [], rejected, at: clock.now().toISOString() }, { correlationId, teamId: job.teamId });
+  return queued.state as ContentJob;
 }
