@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { requestJson } from './e2e-kit';
 
 export const ROOT = join(__dirname, '../../..');
 
@@ -105,23 +106,11 @@ export async function call<T = any>(
   path: string,
   options: { key?: string; admin?: boolean; body?: unknown } = {},
 ): Promise<HttpResult<T>> {
-  const headers: Record<string, string> = {};
-  if (options.key) headers.authorization = `Bearer ${options.key}`;
-  if (options.admin) headers.authorization = `Bearer ${cluster.env.ANALYST_ADMIN_TOKEN}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`http://127.0.0.1:${cluster.ports.gateway}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  const reply = await requestJson<T>(`http://127.0.0.1:${cluster.ports.gateway}${path}`, method, {
+    authorization: options.admin ? cluster.env.ANALYST_ADMIN_TOKEN : options.key,
+    body: options.body,
   });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // keep text
-  }
-  return { status: response.status, headers: response.headers, body: body as T };
+  return { status: reply.status, headers: reply.headers!, body: reply.body };
 }
 
 export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {

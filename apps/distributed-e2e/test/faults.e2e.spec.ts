@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PLANS } from '@analyst/contracts';
-import { classifyLink } from '@analyst/links';
 import { MongoReadStore } from '@analyst/platform';
-import { simulatedCommentCount } from '@analyst/provider-sim';
 import { unique } from '@analyst/testing';
 import { clusterConfig, replicaPid, replicasOf, startReplica, stopReplica, stopReplicas, type Cluster, type ReplicaSpec } from './cluster';
 import { teamFacts } from './event-log';
+import { chargeableLinks, createTeam, normalized, requestJson, waitFor as waitUntil, type NewTeam, type Reply } from './e2e-kit';
 import { consumerGroups, freePort, gauge, kafkaJarsPresent, OwnBroker, ReadinessMonitor, sleep } from './fault-kit';
 
 /**
@@ -62,33 +60,7 @@ const SCALE_MAPS = PLANS.scale.monthlyMapAllotment;
  */
 const KAFKA_CONSUMERS = ['ingest', 'ledger'];
 
-const runTag = randomBytes(4).toString('hex').slice(0, 6);
-
-/** `count` YouTube links unique to this run and step whose simulated comment section is not empty, so each completed post is charged exactly one credit. */
-function links(step: string, count: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; out.length < count; i++) {
-    const link = `https://www.youtube.com/watch?v=${runTag}${step}${String(i).padStart(4, '0')}`;
-    if ((simulatedCommentCount(link) ?? 0) > 0) out.push(link);
-  }
-  return out;
-}
-
-function normalized(link: string): string {
-  const classified = classifyLink(link);
-  return classified.ok ? classified.normalized : link;
-}
-
-interface Reply<T = any> {
-  status: number;
-  body: T;
-  ms: number;
-}
-
-interface Team {
-  id: string;
-  key: string;
-  adhoc: number;
+interface Team extends NewTeam {
   links: string[];
   jobs: string[];
 }
@@ -105,58 +77,28 @@ interface Team {
   const RELAYS = ['relay-1', 'relay-2'];
   const SERVICES = ['gateway', 'ingest', 'ledger', 'analysis', 'sampling', ...RELAYS];
 
-  async function http<T = any>(method: string, path: string, options: { key?: string; admin?: boolean; body?: unknown } = {}): Promise<Reply<T>> {
-    const headers: Record<string, string> = {};
-    if (options.key) headers.authorization = `Bearer ${options.key}`;
-    if (options.admin) headers.authorization = `Bearer ${cluster.env.ANALYST_ADMIN_TOKEN}`;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const started = Date.now();
-    try {
-      const response = await fetch(`http://127.0.0.1:${port.gateway}${path}`, {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(200_000),
-      });
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // keep the text
-      }
-      return { status: response.status, body: body as T, ms: Date.now() - started };
-    } catch (error) {
-      return { status: 0, body: String(error) as T, ms: Date.now() - started };
-    }
+  function http<T = any>(method: string, path: string, options: { key?: string; admin?: boolean; body?: unknown } = {}): Promise<Reply<T>> {
+    return requestJson<T>(`http://127.0.0.1:${port.gateway}${path}`, method, {
+      authorization: options.admin ? cluster.env.ANALYST_ADMIN_TOKEN : options.key,
+      body: options.body,
+      timeoutMs: 200_000,
+      networkErrorsAsStatus0: true,
+    });
   }
 
-  async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number, stepMs = 500): Promise<{ value: T; ok: boolean; ms: number }> {
-    const started = Date.now();
-    for (;;) {
-      const value = await probe();
-      if (accept(value)) return { value, ok: true, ms: Date.now() - started };
-      if (Date.now() - started > timeoutMs) return { value, ok: false, ms: Date.now() - started };
-      await sleep(stepMs);
-    }
+  /** Polls twice a second unless told otherwise. */
+  function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number, stepMs = 500) {
+    return waitUntil(probe, accept, timeoutMs, stepMs);
   }
 
   async function newTeam(label: string): Promise<Team> {
-    const adhoc = 100;
-    const team = await http('POST', '/admin/v1/teams', { admin: true, body: { name: `Faults ${label} ${run}`, plan: 'scale' } });
-    expect(team.status).toBe(201);
-    const id: string = team.body.data.id;
-    const key = await http('POST', `/admin/v1/teams/${id}/keys`, { admin: true, body: { name: `faults-${label}`, scopes: ['posts:read', 'posts:write', 'team:read'] } });
-    expect(key.status).toBe(201);
-    // Jobs are polled twice a second: above content_jobs' default 60 a minute.
-    const limits = await http('PUT', `/admin/v1/teams/${id}/limits`, {
-      admin: true,
-      body: { limits: { global: { perMinute: 5_000 }, content_jobs: { perMinute: 5_000 }, content_add_posts: { perMinute: 100 } } },
+    const team = await createTeam((method, path, body) => http(method, path, { admin: true, body }), {
+      name: `Faults ${label} ${run}`,
+      keyName: `faults-${label}`,
+      adhoc: 100,
+      reason: `faults ${label}`,
     });
-    expect(limits.status).toBe(200);
-    const grant = await http('POST', `/admin/v1/teams/${id}/credits`, { admin: true, body: { pool: 'adhoc', amount: adhoc, reason: `faults ${label}` } });
-    expect(grant.status).toBe(201);
-    return { id, key: key.body.data.key, adhoc, links: [], jobs: [] };
+    return { ...team, links: [], jobs: [] };
   }
 
   async function credits(team: Team): Promise<{ maps: number; adhoc: number; reserved: number }> {
@@ -350,7 +292,7 @@ interface Team {
       await startReplica(cluster, replicasOf(cluster).get(name)!.spec, RESTART_READY_BOUND_MS);
       const readyMs = Date.now() - restart;
       if (which === 'relay') takeover = { ...takeover, restartedIsLeader: await gauge(port[name], 'analyst_relay_is_leader') };
-      const added = await add(team, links(step, 5));
+      const added = await add(team, chargeableLinks(step, 5));
       // Every process, not only the restarted one, says ready again once the step is over.
       const allReady = await monitor!.allReady(SERVICES, Date.now(), STEP_ALL_READY_BOUND_MS);
       steps.push({ restarted: name, stopMs, readyMs, ...takeover, add: added, allReadyAfterStep: allReady.ok, numbers: await outcome(team) });
@@ -419,7 +361,7 @@ interface Team {
     // After the outage: a team created now gets its MAPs (ledger-maps consumes again), and an add completes.
     const team = await newTeam('outage');
     const maps = await waitFor(() => credits(team), (c) => c.maps === SCALE_MAPS, MAPS_BOUND_MS);
-    const added = await add(team, links('g', 5));
+    const added = await add(team, chargeableLinks('g', 5));
     const numbers = await outcome(team);
     const observed = {
       consumerGroups: groups,
@@ -479,7 +421,7 @@ interface Team {
         const sentAt = Date.now();
         if (takenOverAt) sentAfterTakeover++;
         // One letter per add (A, B, …) keeps the video id at 11 characters.
-        adds.push({ ...(await add(team, links(String.fromCharCode(65 + i), 3))), sentAt });
+        adds.push({ ...(await add(team, chargeableLinks(String.fromCharCode(65 + i), 3))), sentAt });
       }
     })();
     // Kill while the first add of the stream is in the pipeline.

@@ -1,13 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { classifyLink } from '@analyst/links';
 import { MongoReadStore } from '@analyst/platform';
-import { simulatedCommentCount } from '@analyst/provider-sim';
 import { unique } from '@analyst/testing';
 import { clusterConfig, replicaPid, replicasOf, startReplica, stopReplica, stopReplicas, type Cluster, type ReplicaSpec } from './cluster';
 import { jobTimeline, postsCreated, teamFacts } from './event-log';
+import { chargeableLinks, createTeam, normalized, requestJson, waitFor as waitUntil, type NewTeam, type Reply } from './e2e-kit';
 import { RoundRobinProxy } from './round-robin-proxy';
 
 /**
@@ -39,40 +38,9 @@ const KILL_AFTER_MS = 1_000;
 const TERMINAL = ['completed', 'partial', 'failed'];
 const SKIPPED_AS_PRESENT = ['already_processing', 'already_complete'];
 
-const runTag = randomBytes(4).toString('hex').slice(0, 6);
-
-/**
- * `count` YouTube links unique to this run and scenario whose simulated comment section is not
- * empty, so each completed post is charged exactly one credit (an empty one would be refunded).
- */
-function links(scenario: string, count: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; out.length < count; i++) {
-    const link = `https://www.youtube.com/watch?v=${runTag}${scenario}${String(i).padStart(4, '0')}`;
-    if ((simulatedCommentCount(link) ?? 0) > 0) out.push(link);
-  }
-  return out;
-}
-
-function normalized(link: string): string {
-  const classified = classifyLink(link);
-  return classified.ok ? classified.normalized : link;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Reply<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  ms: number;
-}
-
-interface Team {
-  id: string;
-  key: string;
-  adhoc: number;
-}
+type Team = NewTeam;
 
 interface Credits {
   maps: number;
@@ -94,59 +62,31 @@ interface Credits {
   const ingestByUrl = new Map<string, string>();
   let base = 0;
 
-  async function http<T = any>(
+  function http<T = any>(
     target: string,
     method: string,
     path: string,
     options: { key?: string; admin?: boolean; body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<Reply<T>> {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.key) headers.authorization = `Bearer ${options.key}`;
-    if (options.admin) headers.authorization = `Bearer ${cluster.env.ANALYST_ADMIN_TOKEN}`;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const started = Date.now();
-    const response = await fetch(`${target}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // keep the text
-    }
-    return { status: response.status, headers: response.headers, body: body as T, ms: Date.now() - started };
+    return requestJson<T>(`${target}${path}`, method, {
+      authorization: options.admin ? cluster.env.ANALYST_ADMIN_TOKEN : options.key,
+      body: options.body,
+      headers: options.headers,
+    });
   }
 
-  /** Polls until `accept` holds; never throws on timeout, so a scenario can still report what it saw. */
-  async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number, stepMs = 1_000): Promise<{ value: T; ok: boolean; ms: number }> {
-    const started = Date.now();
-    for (;;) {
-      const value = await probe();
-      if (accept(value)) return { value, ok: true, ms: Date.now() - started };
-      if (Date.now() - started > timeoutMs) return { value, ok: false, ms: Date.now() - started };
-      await sleep(stepMs);
-    }
+  /** Polls once a second unless told otherwise. */
+  function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number, stepMs = 1_000) {
+    return waitUntil(probe, accept, timeoutMs, stepMs);
   }
 
-  async function newTeam(label: string, adhoc: number): Promise<Team> {
-    const admin = front.url;
-    const team = await http(admin, 'POST', '/admin/v1/teams', { admin: true, body: { name: `Replicas ${label} ${run}`, plan: 'scale' } });
-    expect(team.status).toBe(201);
-    const id: string = team.body.data.id;
-    const key = await http(admin, 'POST', `/admin/v1/teams/${id}/keys`, {
-      admin: true,
-      body: { name: `replicas-${label}`, scopes: ['posts:read', 'posts:write', 'team:read'] },
+  function newTeam(label: string, adhoc: number): Promise<Team> {
+    return createTeam((method, path, body) => http(front.url, method, path, { admin: true, body }), {
+      name: `Replicas ${label} ${run}`,
+      keyName: `replicas-${label}`,
+      adhoc,
+      reason: `replicas ${label}`,
     });
-    expect(key.status).toBe(201);
-    // Polling jobs once a second for minutes would trip content_jobs' 60 a minute.
-    const limits = await http(admin, 'PUT', `/admin/v1/teams/${id}/limits`, {
-      admin: true,
-      body: { limits: { global: { perMinute: 5_000 }, content_jobs: { perMinute: 5_000 }, content_add_posts: { perMinute: 100 } } },
-    });
-    expect(limits.status).toBe(200);
-    const grant = await http(admin, 'POST', `/admin/v1/teams/${id}/credits`, { admin: true, body: { pool: 'adhoc', amount: adhoc, reason: `replicas ${label}` } });
-    expect(grant.status).toBe(201);
-    expect(grant.body.data.balances.adhoc).toBe(adhoc);
-    return { id, key: key.body.data.key, adhoc };
   }
 
   async function credits(team: Team): Promise<Credits> {
@@ -317,7 +257,7 @@ interface Credits {
     await everyReplicaUp();
     const started = Date.now();
     const team = await newTeam('s1', 100);
-    const batch = links('a', 10);
+    const batch = chargeableLinks('a', 10);
     const body = { links: batch, credits: { source: 'adhoc' } };
     const mark = ingestProxy.log.length;
     const replies = await Promise.all(gateways.map((g) => http(g, 'POST', '/analyst/v1/content/posts/add', { key: team.key, body })));
@@ -368,7 +308,7 @@ interface Credits {
     await everyReplicaUp();
     const started = Date.now();
     const team = await newTeam('s2', 100);
-    const all = links('b', 15);
+    const all = chargeableLinks('b', 15);
     const bodies = [all.slice(0, 10), all.slice(5, 15)].map((l) => ({ links: l, credits: { source: 'adhoc' } }));
     const mark = ingestProxy.log.length;
     const replies = await Promise.all(gateways.map((g, i) => http(g, 'POST', '/analyst/v1/content/posts/add', { key: team.key, body: bodies[i] })));
@@ -429,7 +369,7 @@ interface Credits {
     await everyReplicaUp();
     const started = Date.now();
     const team = await newTeam(label, 100);
-    const batch = links(scenario, 60);
+    const batch = chargeableLinks(scenario, 60);
     const body = { links: batch, credits: { source: 'adhoc' } };
     const kill = await interruptedAdd(team, body, headers);
     const retry = await http(front.url, 'POST', '/analyst/v1/content/posts/add', { key: team.key, body, headers });
@@ -499,8 +439,8 @@ interface Credits {
     await everyReplicaUp();
     const started = Date.now();
     const team = await newTeam('s4', 100);
-    const first = { links: links('e', 10), credits: { source: 'adhoc' } };
-    const second = { links: links('f', 10), credits: { source: 'adhoc' } };
+    const first = { links: chargeableLinks('e', 10), credits: { source: 'adhoc' } };
+    const second = { links: chargeableLinks('f', 10), credits: { source: 'adhoc' } };
     const idempotencyKey = randomUUID();
     const replica = 'ingest-1';
     const replicaUrl = [...ingestByUrl].find(([, name]) => name === replica)![0];
@@ -563,7 +503,7 @@ interface Credits {
     await everyReplicaUp();
     const started = Date.now();
     const team = await newTeam('s5', 100);
-    const batch = links('g', 60);
+    const batch = chargeableLinks('g', 60);
     const kill = await interruptedAdd(team, { links: batch, credits: { source: 'adhoc' } });
     // No retry: the job is found the way a client would, in the team's job list.
     const listed = await waitFor(
