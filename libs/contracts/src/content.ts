@@ -39,7 +39,8 @@ export type FetchResult =
   | { status: 'ok'; post: ProviderPost; comments: FetchedComment[] }
   | { status: 'unreachable'; reason: string }
   | { status: 'failed'; reason: string }
-  | { status: 'holding'; reason: string };
+  /** Held by the platform's quota or rate limit; `retryAt` (ISO) is when its window reopens, when known. */
+  | { status: 'holding'; reason: string; retryAt?: string };
 
 export interface FetchOptions {
   /** Cap on comments fetched; ignored with fullRead. */
@@ -69,6 +70,8 @@ export class ProviderUnavailableError extends Error {
 
 /** Where posts and comments come from: the simulated provider, or per-platform adapters. */
 export interface ContentProvider {
+  /** False for a platform this deployment has no provider for: intake rejects its links as `unsupported_platform`. Absent: every platform. */
+  supports?(platform: Platform): boolean;
   fetchPost(link: string, options: FetchOptions): Promise<FetchResult>;
   /** Recent public posts of an account, newest first, honouring since/until/limit/keywords at the source. */
   discoverAccount(accountUrl: string, query: AccountQuery): Promise<DiscoveredPost[]>;

@@ -234,8 +234,9 @@ export function decideContentJob(command: ContentJobCommand, state: ContentJobSt
         const known = outcomes[o.postId];
         if (known && (FINAL_POST_OUTCOMES.includes(known.status) || known.status === o.status)) continue;
         if (!FINAL_POST_OUTCOMES.includes(o.status) && o.status !== 'holding') continue;
-        // A held post's credit was already returned; resolving it later charges nothing to this job.
-        const charged = known ? known.charged : o.charged;
+        // A held post's credit was returned when it was held; the resumed fetch reserved again, so
+        // what it finally charges is its own outcome's.
+        const charged = o.charged;
         outcomes[o.postId] = { status: o.status, charged };
         events.push({ type: 'JobPostOutcomeRecorded', data: { postId: o.postId, status: o.status, charged, at: command.at } });
       }

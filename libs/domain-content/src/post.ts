@@ -95,8 +95,18 @@ export interface PostFetchFailed {
     reservationId: string | null;
     outcome: 'failed' | 'unreachable' | 'holding';
     reason: string;
+    /** Holding only: when the platform's quota or rate-limit window reopens, if it said. */
+    retryAt?: string | null;
     at: string;
   };
+}
+/**
+ * A held version is fetched again once its platform's window reopens: same data version and job,
+ * a fresh reservation (the hold's was refunded), or none for an included refresh.
+ */
+export interface PostHoldResumed {
+  type: 'PostHoldResumed';
+  data: { postId: string; dataVersion: number; jobId: string; reservationId: string | null; at: string };
 }
 export interface PostCancelled {
   type: 'PostCancelled';
@@ -112,6 +122,7 @@ export type PostEvent =
   | CommentsScored
   | PostScored
   | PostFetchFailed
+  | PostHoldResumed
   | PostCancelled;
 export type PostEventType = PostEvent['type'];
 
@@ -124,6 +135,7 @@ const POST_EVENT_TYPE_MAP: { [K in PostEventType]: true } = {
   CommentsScored: true,
   PostScored: true,
   PostFetchFailed: true,
+  PostHoldResumed: true,
   PostCancelled: true,
 };
 export const POST_EVENT_TYPES = Object.keys(POST_EVENT_TYPE_MAP) as PostEventType[];
@@ -154,6 +166,12 @@ export type PostState =
       lastIncludedRefreshAt: string;
       /** Comment count of the version being processed, once fetched. */
       fetchedComments: number | null;
+      /** Times the current version was held; names each resumption's reservation. */
+      holds: number;
+      /** While holding: when the platform said its window reopens (null: it did not say). */
+      heldUntil: string | null;
+      /** When the current version was last held. */
+      lastHeldAt: string | null;
     };
 export type ExistingPost = Exclude<PostState, { status: 'absent' }>;
 
@@ -167,7 +185,8 @@ export type PostCommand =
       at: string;
       result:
         | { status: 'ok'; post: ProviderPost; comments: FetchedComment[] }
-        | { status: 'failed' | 'unreachable' | 'holding'; reason: string };
+        | { status: 'failed' | 'unreachable'; reason: string }
+        | { status: 'holding'; reason: string; retryAt?: string };
       chunkSize?: number;
     }
   | {
@@ -180,7 +199,11 @@ export type PostCommand =
       comments: ScoredComment[];
       chunkSize?: number;
     }
-  | { type: 'CancelPost'; reason: string; at: string };
+  | { type: 'CancelPost'; reason: string; at: string }
+  /** Fetch a held version again; `reservationId` funds it (null for an included refresh). */
+  | { type: 'ResumeHeld'; dataVersion: number; reservationId: string | null; at: string }
+  /** A held version that cannot be resumed (its credits could not be reserved again) fails. */
+  | { type: 'AbandonHeld'; dataVersion: number; reason: string; at: string };
 
 function requireExisting(state: PostState): ExistingPost {
   if (state.status === 'absent') throw new ContentError('post_not_found', 'post not found');
@@ -208,7 +231,8 @@ export function decidePost(command: PostCommand, state: PostState): PostEvent[] 
     }
     case 'RequestRefresh': {
       const post = requireExisting(state);
-      if (IN_FLIGHT_STATUSES.includes(post.status)) throw new ContentError('post_in_flight', `post ${post.postId} is still processing`);
+      // A held version still belongs to its job, which waits for it: it is resumed, not replaced.
+      if (IN_FLIGHT_STATUSES.includes(post.status) || post.status === 'holding') throw new ContentError('post_in_flight', `post ${post.postId} is still processing`);
       return [{ type: 'PostRefreshRequested', data: { ...command.request, postId: post.postId, dataVersion: post.dataVersion + 1 } }];
     }
     case 'RecordFetch': {
@@ -226,6 +250,7 @@ export function decidePost(command: PostCommand, state: PostState): PostEvent[] 
               reservationId: state.current.reservationId,
               outcome: result.status,
               reason: result.reason,
+              ...(result.status === 'holding' ? { retryAt: result.retryAt ?? null } : {}),
               at: command.at,
             },
           },
@@ -260,6 +285,21 @@ export function decidePost(command: PostCommand, state: PostState): PostEvent[] 
             totalComments: state.fetchedComments ?? command.comments.length,
             at: command.at,
           },
+        },
+      ];
+    }
+    case 'ResumeHeld': {
+      // Another replica resumed (or abandoned) it first, or the hold is of an older version: nothing to do.
+      if (state.status !== 'holding' || state.dataVersion !== command.dataVersion) return [];
+      return [{ type: 'PostHoldResumed', data: { postId: state.postId, dataVersion: state.dataVersion, jobId: state.current.jobId, reservationId: command.reservationId, at: command.at } }];
+    }
+    case 'AbandonHeld': {
+      if (state.status !== 'holding' || state.dataVersion !== command.dataVersion) return [];
+      return [
+        {
+          type: 'PostFetchFailed',
+          // The hold's reservation was refunded when it was held: this outcome holds no credits.
+          data: { postId: state.postId, dataVersion: state.dataVersion, jobId: state.current.jobId, reservationId: null, outcome: 'failed', reason: command.reason, at: command.at },
         },
       ];
     }
@@ -300,6 +340,9 @@ export function evolvePost(state: PostState, event: PostEvent): PostState {
         lastRefreshedAt: d.requestedAt,
         lastIncludedRefreshAt: d.requestedAt,
         fetchedComments: null,
+        holds: 0,
+        heldUntil: null,
+        lastHeldAt: null,
       };
     }
     case 'PostTagged': {
@@ -317,6 +360,9 @@ export function evolvePost(state: PostState, event: PostEvent): PostState {
         lastRefreshedAt: d.requestedAt,
         lastIncludedRefreshAt: d.creditSource === 'included' ? d.requestedAt : post.lastIncludedRefreshAt,
         fetchedComments: null,
+        holds: 0,
+        heldUntil: null,
+        lastHeldAt: null,
       };
     }
     case 'PostFetched':
@@ -326,8 +372,15 @@ export function evolvePost(state: PostState, event: PostEvent): PostState {
       return state;
     case 'PostScored':
       return { ...requireExisting(state), status: 'complete' };
-    case 'PostFetchFailed':
-      return { ...requireExisting(state), status: event.data.outcome };
+    case 'PostFetchFailed': {
+      const post = requireExisting(state);
+      if (event.data.outcome !== 'holding') return { ...post, status: event.data.outcome, heldUntil: null };
+      return { ...post, status: 'holding', holds: post.holds + 1, heldUntil: event.data.retryAt ?? null, lastHeldAt: event.data.at };
+    }
+    case 'PostHoldResumed': {
+      const post = requireExisting(state);
+      return { ...post, status: 'fetching', current: { ...post.current, reservationId: event.data.reservationId }, fetchedComments: null, heldUntil: null };
+    }
     case 'PostCancelled':
       return { ...requireExisting(state), status: 'cancelled' };
     default: {

@@ -72,6 +72,16 @@ describe('content job decider', () => {
     given([opened, queued, ...first]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }, { postId: 'po_2', status: 'holding', charged: false }], at: AT }).then([]);
   });
 
+  it('settles once a held member is resumed and completes, charging the resumed fetch', () => {
+    const first = given([opened, queued]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }, { postId: 'po_2', status: 'holding', charged: false }], at: AT }).events();
+    const events = given([opened, queued, ...first]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_2', status: 'complete', charged: true }], at: AT }).events();
+    expect(events.map((e) => e.type)).toEqual(['JobPostOutcomeRecorded', 'JobSettled']);
+    expect(events[0].data).toMatchObject({ postId: 'po_2', status: 'complete', charged: true });
+    const job = fold([opened, queued, ...first, ...events]);
+    expect(job.status).toBe('completed');
+    expect(job.outcomes.po_2).toEqual({ status: 'complete', charged: true });
+  });
+
   it('never reopens a terminal job', () => {
     const settled: ContentJobEvent = { type: 'JobSettled', data: { status: 'failed', error: null, at: AT } };
     given([opened, queued, settled]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }], at: AT }).then([]);

@@ -84,10 +84,55 @@ describe('post decider', () => {
     given([created, ...fetched(1)]).when({ type: 'RecordFetch', dataVersion: 1, at: AT, result: { status: 'failed', reason: 'x' } }).then([]);
   });
 
-  it.each(['failed', 'unreachable', 'holding'] as const)('records a %s fetch with the reservation to return', (outcome) => {
+  it.each(['failed', 'unreachable'] as const)('records a %s fetch with the reservation to return', (outcome) => {
     given([created])
       .when({ type: 'RecordFetch', dataVersion: 1, at: AT, result: { status: outcome, reason: 'why' } })
       .then([{ type: 'PostFetchFailed', data: { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'rs_1', outcome, reason: 'why', at: AT } }]);
+  });
+
+  it('records a held fetch with the reservation to return and when the window reopens', () => {
+    const reopens = '2026-03-11T08:00:00.000Z';
+    const base = given([created]);
+    const held = base.when({ type: 'RecordFetch', dataVersion: 1, at: AT, result: { status: 'holding', reason: 'quota', retryAt: reopens } });
+    held.then([{ type: 'PostFetchFailed', data: { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'rs_1', outcome: 'holding', reason: 'quota', retryAt: reopens, at: AT } }]);
+    expect(held.events().reduce(evolvePost, base.state)).toMatchObject({ status: 'holding', holds: 1, heldUntil: reopens });
+    const unknown = given([created]).when({ type: 'RecordFetch', dataVersion: 1, at: AT, result: { status: 'holding', reason: 'quota' } }).events();
+    expect(unknown[0].data).toMatchObject({ retryAt: null });
+  });
+});
+
+describe('post decider: a held version', () => {
+  const held: PostEvent = { type: 'PostFetchFailed', data: { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'rs_1', outcome: 'holding', reason: 'quota', retryAt: null, at: AT } };
+  const later = '2026-03-11T12:00:00.000Z';
+
+  it('is resumed as the same version and job with a fresh reservation, and fetched again', () => {
+    const state = given([created, held]);
+    const events = state.when({ type: 'ResumeHeld', dataVersion: 1, reservationId: 'rs_2', at: later }).events();
+    expect(events).toEqual([{ type: 'PostHoldResumed', data: { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'rs_2', at: later } }]);
+    const resumed = events.reduce(evolvePost, state.state);
+    expect(resumed).toMatchObject({ status: 'fetching', dataVersion: 1, holds: 1, heldUntil: null, current: { jobId: 'cj_1', reservationId: 'rs_2' } });
+    // The resumed fetch ends with the new reservation, which the credit manager settles.
+    const scored = postDecider.decide({ type: 'RecordFetch', dataVersion: 1, at: later, result: { status: 'holding', reason: 'again' } }, resumed);
+    expect(scored[0].data).toMatchObject({ reservationId: 'rs_2', outcome: 'holding' });
+    expect(postDecider.evolve(resumed, scored[0])).toMatchObject({ holds: 2 });
+  });
+
+  it('is resumed once: a second resume, or one for another version, does nothing', () => {
+    const resumed: PostEvent = { type: 'PostHoldResumed', data: { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'rs_2', at: later } };
+    given([created, held, resumed]).when({ type: 'ResumeHeld', dataVersion: 1, reservationId: 'rs_2', at: later }).then([]);
+    given([created, held]).when({ type: 'ResumeHeld', dataVersion: 2, reservationId: 'rs_2', at: later }).then([]);
+    given([created]).when({ type: 'ResumeHeld', dataVersion: 1, reservationId: 'rs_2', at: later }).then([]);
+  });
+
+  it('fails without a reservation when it is abandoned (its hold was already refunded)', () => {
+    given([created, held])
+      .when({ type: 'AbandonHeld', dataVersion: 1, reason: 'no credits', at: later })
+      .then([{ type: 'PostFetchFailed', data: { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: null, outcome: 'failed', reason: 'no credits', at: later } }]);
+    given([created]).when({ type: 'AbandonHeld', dataVersion: 1, reason: 'x', at: later }).then([]);
+  });
+
+  it('is not replaced by a refresh while it waits', () => {
+    given([created, held]).when({ type: 'RequestRefresh', request: { ...created.data, requestedAt: later } }).thenFails('post_in_flight');
   });
 
   it('records scores in chunks tagged with the scorer, then PostScored completes the post', () => {

@@ -5,6 +5,7 @@ import {
   versionIsCharged,
   type ContentJobOpened,
   type PostCreated,
+  type PostHoldResumed,
   type PostOutcomeEvent,
   type PostRefreshRequested,
 } from '@analyst/domain-content';
@@ -81,6 +82,13 @@ export class ChargeAuditor {
       }
       case 'PostRefreshRequested': {
         const d = (record as unknown as PostRefreshRequested).data;
+        const post = this.posts.get(d.postId);
+        if (post) this.request(post, d.dataVersion, d.reservationId);
+        return;
+      }
+      case 'PostHoldResumed': {
+        // A held version fetched again under a fresh reservation: the same version names both.
+        const d = (record as unknown as PostHoldResumed).data;
         const post = this.posts.get(d.postId);
         if (post) this.request(post, d.dataVersion, d.reservationId);
         return;

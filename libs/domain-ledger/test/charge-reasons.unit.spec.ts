@@ -46,6 +46,20 @@ function cleanLog(): ContentLog {
 }
 
 describe('checkChargeReasons: every charge has a reason in the content log', () => {
+  it('a held version fetched again under a fresh reservation: the hold refunded, the resumption settled, no finding', () => {
+    const log = new ContentLog();
+    const [hold, resume] = [1, 2].map((n) => rid('cj_1', n));
+    log.job('cj_1', 'team_a');
+    log.reserve('team_a', hold).created('po_1', 'team_a', LINK, 'cj_1', hold).failed('po_1', 1, 'cj_1', hold, 'holding').refund('team_a', hold, 'holding');
+    log.reserve('team_a', resume).resumed('po_1', 1, 'cj_1', resume);
+    // While the resumed fetch runs, its reservation is open and named by the post.
+    expect(check(log).open.map((o) => [o.reservationId, o.post?.postId, o.post?.dataVersion])).toEqual([[resume, 'po_1', 1]]);
+    log.scored('po_1', 1, 'cj_1', resume, 4).settle('team_a', resume);
+    const audit = check(log);
+    expect(audit.findings).toEqual([]);
+    expect(audit.teams).toEqual([{ teamId: 'team_a', posts: 1, reservations: 2, settled: 1, refunded: 1, open: 0, findings: 0 }]);
+  });
+
   it('passes a clean log and lists the young open reservation with its age and post', () => {
     const log = cleanLog();
     const audit = check(log);

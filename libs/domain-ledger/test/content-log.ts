@@ -153,6 +153,11 @@ export class ContentLog {
     return this;
   }
 
+  resumed(postId: string, dataVersion: number, jobId: string, reservationId: string | null): this {
+    this.append(`post-${postId}`, 'PostHoldResumed', { postId, dataVersion, jobId, reservationId, at: this.now });
+    return this;
+  }
+
   cancelled(postId: string, dataVersion: number, jobId: string, reservationId: string | null): this {
     this.append(`post-${postId}`, 'PostCancelled', { postId, dataVersion, jobId, reservationId, reason: 'cancelled by the client', at: this.now });
     return this;

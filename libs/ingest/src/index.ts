@@ -6,6 +6,7 @@ export * from './adding/requester';
 export * from './adding/add-posts.handler';
 export * from './jobs/job-reader';
 export * from './jobs/queuing-job-resumer';
+export * from './pipeline/held-post-resumer';
 export * from './jobs/job-view';
 export * from './demo/seed-demo-content';
 export * from './refresh/refresh-posts.handler';

@@ -13,6 +13,7 @@ import { DiscoveryManager } from './accounts/discovery.manager';
 import { TeamQueue } from './adding/team-queue';
 import { RequestClaims } from './adding/request-claims';
 import { QueuingJobResumer } from './jobs/queuing-job-resumer';
+import { HeldPostResumer } from './pipeline/held-post-resumer';
 import { RefreshPostsHandler } from './refresh/refresh-posts.handler';
 import { JobReader } from './jobs/job-reader';
 import { CreditSettlementManager } from './pipeline/credit-settlement.manager';
@@ -46,6 +47,7 @@ const SERVICES: Provider[] = [
   CreditSettlementManager,
   JobSettlementManager,
   QueuingJobResumer,
+  HeldPostResumer,
   IngestMetrics,
   ProviderMetrics,
 ];
@@ -73,7 +75,7 @@ function contentProvider(given?: ContentProvider): Provider {
     contentProvider(),
     { provide: COMMENT_SCORER, useFactory: () => new LexiconScorer() },
   ],
-  exports: [AddPostsHandler, RefreshPostsHandler, JobReader, QueuingJobResumer],
+  exports: [AddPostsHandler, RefreshPostsHandler, JobReader, QueuingJobResumer, HeldPostResumer],
 })
 export class IngestModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionService) {}
@@ -89,7 +91,7 @@ export class IngestModule implements OnModuleInit {
         contentProvider(provider),
         { provide: COMMENT_SCORER, useFactory: () => scorer ?? new LexiconScorer() },
       ],
-      exports: [AddPostsHandler, RefreshPostsHandler, JobReader, QueuingJobResumer],
+      exports: [AddPostsHandler, RefreshPostsHandler, JobReader, QueuingJobResumer, HeldPostResumer],
     };
   }
 

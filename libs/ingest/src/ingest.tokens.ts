@@ -25,6 +25,10 @@ export interface IngestOptions {
   queuingResumeAfterMs: number;
   /** How often the resumer looks for such jobs. */
   queuingSweepMs: number;
+  /** How often held posts are checked for a reopened quota window. */
+  holdSweepMs: number;
+  /** When the platform held a post without saying when its window reopens, try again this long after. */
+  holdRetryMs: number;
 }
 
 export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
@@ -33,6 +37,8 @@ export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
   ledgerTimeoutMs: 10_000,
   queuingResumeAfterMs: 120_000,
   queuingSweepMs: 15_000,
+  holdSweepMs: 15_000,
+  holdRetryMs: 300_000,
 };
 
 export const INGEST_OPTIONS = Symbol('IngestOptions');
@@ -49,11 +55,14 @@ export function ingestOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Inge
     return value;
   };
   const resumeAfter = ms('ANALYST_QUEUING_RESUME_AFTER_MS', DEFAULT_INGEST_OPTIONS.queuingResumeAfterMs, 1_000, 86_400_000);
+  const holdRetry = ms('ANALYST_HOLD_RETRY_MS', DEFAULT_INGEST_OPTIONS.holdRetryMs, 1_000, 86_400_000);
   return {
     ...DEFAULT_INGEST_OPTIONS,
     queuingResumeAfterMs: resumeAfter,
     // Sweep a few times per bound, so a job ends within about 1.25 bounds of going quiet.
     queuingSweepMs: Math.min(DEFAULT_INGEST_OPTIONS.queuingSweepMs, Math.max(250, Math.floor(resumeAfter / 4))),
+    holdRetryMs: holdRetry,
+    holdSweepMs: Math.min(DEFAULT_INGEST_OPTIONS.holdSweepMs, Math.max(250, Math.floor(holdRetry / 4))),
   };
 }
 

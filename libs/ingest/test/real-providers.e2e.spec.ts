@@ -1,7 +1,8 @@
-import type { CommentsFetched, PostFetched } from '@analyst/domain-content';
-import { HttpMetrics } from '@analyst/platform';
+import { postDecider, postStream, type CommentsFetched, type ExistingPost, type PostFetched } from '@analyst/domain-content';
+import { CommandRunner, HttpMetrics, READ_STORE, type ReadStore } from '@analyst/platform';
 import { CHANNEL_ID, READABLE_ORDER, RedditFake, VIDEO_ID, YouTubeFake, seedChannel, threadPost, threads, video } from '@analyst/testing';
-import { ProviderMetrics, contentProviderFromConfig, findPost } from '@analyst/ingest';
+import { HeldPostResumer, INGEST_OPTIONS, ProviderMetrics, contentProviderFromConfig, findPost, type IngestOptions } from '@analyst/ingest';
+import { LedgerClient } from '../src/pipeline/ledger-client';
 import { ingestTest, type IngestTest } from './ingest-fixture';
 
 /** What a post's current version stored: the provider's post and every fetched comment. */
@@ -25,6 +26,8 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     youtube.addVideo(video('nocomments1', { commentsDisabled: true }));
     youtube.addVideo(video('privatevid1', { private: true }));
     youtube.addVideo(video('quotavideo1', { threads: threads('quotavideo1', 2, () => 0) }));
+    youtube.addVideo(video('quotavideo2', { threads: threads('quotavideo2', 4, (i) => (i === 0 ? 2 : 0)) }));
+    youtube.addVideo(video('quotavideo3', { threads: threads('quotavideo3', 1, () => 0) }));
     reddit.addPost(threadPost());
     const provider = contentProviderFromConfig(
       {
@@ -109,11 +112,123 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     expect(quota?.value).toBe(1);
   });
 
+  /** A resumer as another replica would run it, with its clock at `now`. */
+  function resumerAt(now: Date): HeldPostResumer {
+    const app = f.t.app;
+    return new HeldPostResumer(app.get(LedgerClient), app.get(CommandRunner), app.get<ReadStore>(READ_STORE), { now: () => now }, app.get<IngestOptions>(INGEST_OPTIONS));
+  }
+  async function postState(postId: string): Promise<ExistingPost> {
+    return (await f.t.app.get(CommandRunner).load(postStream(postId), postDecider)).state as ExistingPost;
+  }
+
+  it('a held post waits for the quota window, then is fetched again by its own job, which settles and charges once', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
+    const { key } = await f.key(teamId);
+    youtube.faults.add('/commentThreads', { kind: 'quota' });
+    const res = await f.post('/content/posts/add', key, { links: ['https://youtube.com/watch?v=quotavideo2'] });
+    const held = await f.settle(res.body.data.id, key, (b) => b.data.accepted.every((a: any) => a.postStatus === 'holding'));
+    const postId = held.body.data.accepted[0].postId as string;
+    await f.idle(teamId);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 10, reserved: 0 });
+    const state = await postState(postId);
+    // YouTube's daily quota reopens at midnight Pacific time: the hold names that instant.
+    expect(state).toMatchObject({ status: 'holding', holds: 1 });
+    const reopens = Date.parse(state.heldUntil!);
+    expect(new Date(reopens).getUTCHours() === 7 || new Date(reopens).getUTCHours() === 8).toBe(true);
+
+    // Before the window reopens nothing happens, on any replica.
+    expect(await resumerAt(new Date(reopens - 1000)).runOnce()).toEqual({ resumed: [], abandoned: [], failed: [] });
+    expect((await postState(postId)).status).toBe('holding');
+    expect((await f.get(`/content/jobs/${res.body.data.id}`, key)).body.data.status).toBe('syncing');
+
+    // Two replicas sweep at once after it reopens: one reservation, one resumption.
+    const after = new Date(reopens + 1000);
+    const sweeps = await Promise.all([resumerAt(after).runOnce(), resumerAt(after).runOnce()]);
+    expect(sweeps.flatMap((s) => s.resumed)).toContain(postId);
+    const done = await f.settle(res.body.data.id, key);
+    expect(done.body.data.status).toBe('completed');
+    expect(done.body.data.accepted[0]).toMatchObject({ postId, postStatus: 'complete' });
+    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 1, settled: 1, refunded: 0 });
+    await f.idle(teamId);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 9, reserved: 0 });
+    const events = await f.events.readStream(postStream(postId));
+    expect(events.map((e) => e.type).filter((t) => t !== 'CommentsFetched' && t !== 'CommentsScored')).toEqual(['PostCreated', 'PostFetchFailed', 'PostHoldResumed', 'PostFetched', 'PostScored']);
+    expect((await stored(f, postId)).comments).toHaveLength(6);
+    expect(await findPost(f.store, postId)).toMatchObject({ status: 'complete', totalComments: 6 });
+  });
+
+  it('a held post the team can no longer fund fails when its window reopens, with nothing charged', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 1 });
+    const { key } = await f.key(teamId);
+    youtube.faults.add('/commentThreads', { kind: 'quota' });
+    const res = await f.post('/content/posts/add', key, { links: ['https://youtube.com/watch?v=quotavideo3'] });
+    const held = await f.settle(res.body.data.id, key, (b) => b.data.accepted.every((a: any) => a.postStatus === 'holding'));
+    const postId = held.body.data.accepted[0].postId as string;
+    await f.idle(teamId);
+    // The refunded credit is spent elsewhere while the post waits.
+    const other = await f.post('/content/posts/add', key, { links: [`https://youtu.be/${VIDEO_ID}`] });
+    await f.settle(other.body.data.id, key);
+    await f.idle(teamId);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 0, reserved: 0 });
+    const sweep = await resumerAt(new Date(Date.parse((await postState(postId)).heldUntil!) + 1000)).runOnce();
+    expect(sweep.abandoned).toEqual([postId]);
+    const done = await f.settle(res.body.data.id, key);
+    expect(done.body.data.status).toBe('failed');
+    expect(done.body.data.accepted[0].postStatus).toBe('failed');
+    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 1, settled: 0, refunded: 1 });
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 0, reserved: 0 });
+  });
+
   it('provider metrics: calls per endpoint, quota units, Reddit headroom', async () => {
     const text = await metrics.registry.metrics();
     expect(text).toContain('analyst_provider_calls_total{platform="reddit",endpoint="/comments/{id}",service="ingest-test"} 1');
     expect(text).toContain('analyst_provider_ratelimit_remaining{platform="reddit",service="ingest-test"} 998');
     const units = (await metrics.registry.getSingleMetric('analyst_provider_quota_units_total')!.get()).values[0].value;
     expect(units).toBe(youtube.quotaUsed);
+  });
+});
+
+describe('platforms routed to no provider (the distributed default without their credentials)', () => {
+  const youtube = new YouTubeFake();
+  let f: IngestTest;
+
+  beforeAll(async () => {
+    await youtube.start();
+    youtube.addVideo(video(VIDEO_ID, { threads: threads(VIDEO_ID, 3, () => 0) }));
+    const provider = contentProviderFromConfig({ ANALYST_MODE: 'distributed', YOUTUBE_API_KEY: youtube.apiKey, ANALYST_YOUTUBE_BASE_URL: youtube.baseUrl });
+    f = await ingestTest({ ingest: { provider } });
+  });
+  afterAll(async () => {
+    await f.close();
+    await youtube.stop();
+  });
+
+  it('rejects their post links as unsupported_platform, uncharged, and still fetches the configured one', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 5 });
+    const { key } = await f.key(teamId);
+    const links = [`https://youtu.be/${VIDEO_ID}`, 'https://www.reddit.com/r/berlin/comments/abc123/rent/', 'https://x.com/someone/status/1800000000000000001'];
+    const res = await f.post('/content/posts/add', key, { links });
+    expect(res.status).toBe(202);
+    expect(res.body.data.rejected).toEqual([
+      { link: links[1], reason: 'unsupported_platform' },
+      { link: links[2], reason: 'unsupported_platform' },
+    ]);
+    const done = await f.settle(res.body.data.id, key);
+    expect(done.body.data.status).toBe('partial');
+    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 1, settled: 1, refunded: 0 });
+    await f.idle(teamId);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 4, reserved: 0 });
+  });
+
+  it('refuses an account on such a platform with 400 unsupported_platform and writes nothing', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 5 });
+    const { key } = await f.key(teamId);
+    const before = (await f.events.readStream(`ledger-${teamId}`)).length;
+    const res = await f.post('/content/accounts/add', key, { account: { url: 'https://www.tiktok.com/@creator' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'unsupported_platform' });
+    expect(res.body.error.message).toContain('tiktok');
+    expect((await f.get('/content/jobs', key)).body.data).toEqual([]);
+    expect((await f.events.readStream(`ledger-${teamId}`)).length).toBe(before);
   });
 });

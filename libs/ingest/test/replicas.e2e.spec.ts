@@ -1,3 +1,4 @@
+import { CONTENT_PROVIDER, type ContentProvider } from '@analyst/contracts';
 import { simulatedCommentCount } from '@analyst/provider-sim';
 import { AddPostsHandler, RefreshPostsHandler, CONTENT_JOBS, INGEST_OPTIONS, POSTS, QueuingJobResumer, type IngestOptions } from '@analyst/ingest';
 import { contentJobDecider, contentJobStream, type ContentJob } from '@analyst/domain-content';
@@ -53,7 +54,7 @@ function secondReplica(f: IngestTest, ledger?: LedgerClient): AddPostsHandler {
   const clock = app.get<Clock>(CLOCK);
   const runner = app.get(CommandRunner);
   const intake = new PostIntake(store, ids, clock, runner, ledger ?? app.get(LedgerClient));
-  return new AddPostsHandler(ids, clock, runner, app.get(ProjectionService), new CollectionsResolver(store, ids, clock, runner), intake, new TeamQueue(), new RequestClaims(runner, clock));
+  return new AddPostsHandler(ids, clock, runner, app.get(ProjectionService), new CollectionsResolver(store, ids, clock, runner), intake, new TeamQueue(), new RequestClaims(runner, clock), app.get<ContentProvider>(CONTENT_PROVIDER));
 }
 
 function requesterFor(teamId: string, key: { id: string; name: string }) {

@@ -53,7 +53,7 @@ export class RedditProvider implements ContentProvider {
       return { status: 'ok', post: mapLink(post, classified.normalized), comments: tree.flatten(limit) };
     } catch (error) {
       if (!(error instanceof ProviderFault)) return { status: 'failed', reason: `reddit: ${String(error)}` };
-      if (error.kind === 'quota') return { status: 'holding', reason: error.message };
+      if (error.kind === 'quota') return { status: 'holding', reason: error.message, ...(error.retryAt ? { retryAt: error.retryAt.toISOString() } : {}) };
       if (error.kind === 'gone') return { status: 'unreachable', reason: error.message };
       return { status: 'failed', reason: error.message };
     }

@@ -89,7 +89,7 @@ export class YouTubeProvider implements ContentProvider {
     if (!(error instanceof ProviderFault)) return { status: 'failed', reason: `youtube: ${String(error)}` };
     switch (error.kind) {
       case 'quota':
-        return { status: 'holding', reason: error.message };
+        return { status: 'holding', reason: error.message, ...(error.retryAt ? { retryAt: error.retryAt.toISOString() } : {}) };
       case 'gone':
         return { status: 'unreachable', reason: `youtube: video ${videoId} cannot be read (${error.message})` };
       default:

@@ -26,6 +26,7 @@ export const INDEX_EVENT_TYPES = [
   'CommentsScored',
   'PostScored',
   'PostFetchFailed',
+  'PostHoldResumed',
   'PostCancelled',
 ] as const;
 
@@ -125,6 +126,7 @@ export function applyToIndex(index: CommentIndex, recorded: RecordedEvent): void
     case 'CommentsScored':
     case 'PostScored':
     case 'PostFetchFailed':
+    case 'PostHoldResumed':
     case 'PostCancelled':
       applyToPost(index, event, recorded.metadata.occurredAt);
       return;
@@ -182,6 +184,10 @@ function applyToPost(index: CommentIndex, event: Exclude<PostEvent, { type: 'Pos
     case 'PostFetchFailed':
       post.status = event.data.outcome;
       team.dropPending(post);
+      post.updatedAt = at;
+      return;
+    case 'PostHoldResumed':
+      post.status = 'fetching';
       post.updatedAt = at;
       return;
     case 'PostCancelled':

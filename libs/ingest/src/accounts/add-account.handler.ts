@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError } from '@analyst/contracts';
+import { ApiError, CONTENT_PROVIDER, type ContentProvider } from '@analyst/contracts';
 import { classifyAccountLink } from '@analyst/links';
 import { ContentError, contentJobDecider, contentJobStream, type ContentJob, type JobRequest } from '@analyst/domain-content';
 import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
@@ -28,6 +28,7 @@ export class AddAccountHandler {
     private readonly collections: CollectionsResolver,
     private readonly teams: TeamQueue,
     private readonly requests: RequestClaims,
+    @Inject(CONTENT_PROVIDER) private readonly provider: ContentProvider,
   ) {}
 
   add(requester: Requester, body: AddAccountBody, idempotencyKey: string | null = null): Promise<AddOutcome> {
@@ -40,6 +41,9 @@ export class AddAccountHandler {
     if (!account.ok) {
       const why = account.reason === 'invalid_url' ? 'is not a valid URL' : 'is not a supported account (YouTube, TikTok, Instagram, Facebook pages, X, Threads)';
       throw new ApiError(400, `account.url ${why}`, account.reason);
+    }
+    if (this.provider.supports?.(account.platform) === false) {
+      throw new ApiError(400, `account.url is on ${account.platform}, which this deployment has no content provider for (ANALYST_PROVIDERS)`, 'unsupported_platform');
     }
     const options = contentOptions(body);
     // The time the request is accepted: `createdAt`, and the applied `until` when none is given.

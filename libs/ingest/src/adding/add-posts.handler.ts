@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError, type LinkClassification } from '@analyst/contracts';
+import { ApiError, CONTENT_PROVIDER, type ContentProvider, type LinkClassification } from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
 import {
   ContentError,
@@ -68,6 +68,7 @@ export class AddPostsHandler {
     private readonly intake: PostIntake,
     private readonly teams: TeamQueue,
     private readonly requests: RequestClaims,
+    @Inject(CONTENT_PROVIDER) private readonly provider: ContentProvider,
   ) {}
 
   add(requester: Requester, body: AddPostsBody, idempotencyKey: string | null = null): Promise<AddOutcome> {
@@ -82,14 +83,14 @@ export class AddPostsHandler {
   resume(job: ContentJob): Promise<AddOutcome> {
     const requester: Requester = { keyId: job.addedBy.id, keyName: job.addedBy.name, teamId: job.teamId, plan: 'enterprise', correlationId: `resume-${job.jobId}` };
     // Nobody waits on an HTTP answer here: no read-your-writes wait for the read models.
-    return this.teams.run(job.teamId, () => this.intakeAndQueue(requester, job, classify(job.links ?? []), { replayed: true, answering: false }));
+    return this.teams.run(job.teamId, () => this.intakeAndQueue(requester, job, classify(job.links ?? [], this.provider), { replayed: true, answering: false }));
   }
 
   private async addNow(requester: Requester, body: AddPostsBody, idempotencyKey: string | null): Promise<AddOutcome> {
     const teamId = requester.teamId;
     const options = contentOptions(body);
     // 1. Validate: classify every link by host. (The body's shape was checked by the DTO: 400, nothing written.)
-    const classified = classify(body.links);
+    const classified = classify(body.links, this.provider);
     // 2. Target team: the gateway resolved it (404 for a team the key may not target, 403 without the API).
     // 3. Collections, before any credit is touched.
     const resolved = await this.collections.resolve(teamId, body.collections ?? []);
@@ -207,12 +208,16 @@ interface Classified {
   rejected: RejectedEntry[];
 }
 
-/** Step 1: every link classified by host; the unsupported ones are rejected and never charged. */
-function classify(links: string[]): Classified {
+/**
+ * Step 1: every link classified by host; the unsupported ones are rejected and never charged. A
+ * platform this deployment has no provider for (ANALYST_PROVIDERS routes it to `none`) is unsupported too.
+ */
+function classify(links: string[], provider: ContentProvider): Classified {
   const result: Classified = { candidates: [], rejected: [] };
   for (const link of links) {
     const c: LinkClassification = classifyPostLink(link);
-    if (c.ok) result.candidates.push({ link, normalized: c.normalized, platform: c.platform });
+    if (c.ok && provider.supports?.(c.platform) === false) result.rejected.push({ link, reason: 'unsupported_platform' });
+    else if (c.ok) result.candidates.push({ link, normalized: c.normalized, platform: c.platform });
     else result.rejected.push({ link, reason: c.reason });
   }
   return result;

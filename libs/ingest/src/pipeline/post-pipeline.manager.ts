@@ -8,7 +8,7 @@ import {
   type FetchResult,
   type FetchedComment,
 } from '@analyst/contracts';
-import { postDecider, postStream, type CommentsFetched, type PostFetched, type PostVersionRequest } from '@analyst/domain-content';
+import { postDecider, postStream, type CommentsFetched, type PostFetched } from '@analyst/domain-content';
 import {
   CLOCK,
   CommandRunner,
@@ -26,7 +26,7 @@ import { FETCH_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.token
 import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
 
 /**
- * Process manager of a post's data version: `PostCreated` / `PostRefreshRequested` → fetch from the
+ * Process manager of a post's data version: `PostCreated` / `PostRefreshRequested` / `PostHoldResumed` → fetch from the
  * provider → `PostFetched` + `CommentsFetched` chunks (status `processing`) → score →
  * `CommentsScored` chunks + `PostScored` (status `complete`), or `PostFetchFailed`. Each step is a
  * decider command that does nothing once the version moved on, so redelivery is harmless.
@@ -57,11 +57,11 @@ export class PostPipelineManager implements OnModuleInit, OnModuleDestroy {
 
   async handle(message: BusMessage): Promise<void> {
     const event = message.payload as RecordedEvent;
-    if (event.type === 'PostCreated' || event.type === 'PostRefreshRequested') await this.fetch(event as RecordedEvent<string, PostVersionRequest & { postId: string }>);
+    if (event.type === 'PostCreated' || event.type === 'PostRefreshRequested' || event.type === 'PostHoldResumed') await this.fetch(event as RecordedEvent<string, { postId: string; dataVersion: number }>);
     else if (event.type === 'PostFetched') await this.score(event as RecordedEvent<string, PostFetched['data']>);
   }
 
-  private async fetch(event: RecordedEvent<string, PostVersionRequest & { postId: string }>): Promise<void> {
+  private async fetch(event: RecordedEvent<string, { postId: string; dataVersion: number }>): Promise<void> {
     const { postId, dataVersion } = event.data;
     const { state } = await this.runner.load(postStream(postId), postDecider);
     if (state.status !== 'fetching' || state.dataVersion !== dataVersion) return; // already fetched

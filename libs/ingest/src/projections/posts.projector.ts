@@ -3,7 +3,7 @@ import { versionIsCharged, type PostEvent } from '@analyst/domain-content';
 import { POSTS } from '../ingest.tokens';
 import type { PostDoc } from './post-doc';
 
-const TYPES = ['PostCreated', 'PostTagged', 'PostRefreshRequested', 'PostFetched', 'PostScored', 'PostFetchFailed', 'PostCancelled'] as const;
+const TYPES = ['PostCreated', 'PostTagged', 'PostRefreshRequested', 'PostFetched', 'PostScored', 'PostFetchFailed', 'PostHoldResumed', 'PostCancelled'] as const;
 
 export const postsProjector: Projector<PostDoc> = {
   name: 'ingest-posts',
@@ -11,7 +11,8 @@ export const postsProjector: Projector<PostDoc> = {
   eventTypes: TYPES,
   // Not unique: one post per (team, link) is decided by the event store's claim streams; a read model
   // that refused a second post of the log would hide a fact (logs written before the claims have some).
-  indexes: [{ keys: { teamId: 1, normalizedLink: 1 }, name: 'team_link' }, { keys: { teamId: 1, updatedAt: -1 } }],
+  // `status_updated`: the held-post sweep finds the few `holding` posts of every team without a scan.
+  indexes: [{ keys: { teamId: 1, normalizedLink: 1 }, name: 'team_link' }, { keys: { teamId: 1, updatedAt: -1 } }, { keys: { status: 1, updatedAt: 1 }, name: 'status_updated' }],
   documentIds: (event) => [(event.data as { postId: string }).postId],
   evolve(doc, recorded: RecordedEvent) {
     const event = { type: recorded.type, data: recorded.data } as PostEvent;
@@ -111,6 +112,9 @@ export const postsProjector: Projector<PostDoc> = {
           versionOutcomes: { ...post.versionOutcomes, [String(event.data.dataVersion)]: { status: event.data.outcome, charged: false } },
           updatedAt: at,
         };
+      case 'PostHoldResumed':
+        // The held version is fetched again; its held outcome stays until the new one replaces it.
+        return { ...post, status: 'fetching', updatedAt: at };
       case 'PostCancelled':
         return {
           ...post,

@@ -17,14 +17,15 @@ export type RefreshDecision =
 
 /**
  * Rules 1, 2 and 4 of POST /content/posts/refresh for one post, in this order: unreachable posts
- * cannot be fetched again; posts in flight are `already_processing`; the 12-hour floor counts from
+ * cannot be fetched again; posts in flight or holding are `already_processing`; the 12-hour floor counts from
  * the last fetch request, whoever made it (`min_interval`); a post is free when a whole cadence
  * period of the plan has passed since its last free refresh (or its creation); otherwise it costs
  * credits, or is `cooldown` on plans that cannot spend credits on refresh.
  */
 export function decideRefresh(post: RefreshFacts, plan: PlanId, now: Date): RefreshDecision {
   if (post.status === 'unreachable') return { kind: 'skip', reason: 'unreachable' };
-  if (IN_FLIGHT_STATUSES.includes(post.status)) return { kind: 'skip', reason: 'already_processing' };
+  // A held post is resumed by its own job when the platform's window reopens.
+  if (IN_FLIGHT_STATUSES.includes(post.status) || post.status === 'holding') return { kind: 'skip', reason: 'already_processing' };
   const floorEnds = new Date(post.lastRefreshedAt).getTime() + MIN_REFRESH_INTERVAL_HOURS * HOUR;
   if (now.getTime() < floorEnds) return { kind: 'skip', reason: 'min_interval', nextRefreshAt: new Date(floorEnds).toISOString() };
   const { includedRefresh, creditsOnRefresh } = PLANS[plan];

@@ -1,0 +1,112 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { contentJobDecider, contentJobStream, postDecider, postStream, type ExistingPost } from '@analyst/domain-content';
+import { CLOCK, CommandRunner, PeriodicTask, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { reservationIdFor } from '../adding/request-fingerprint';
+import { INGEST_OPTIONS, POSTS, type IngestOptions } from '../ingest.tokens';
+import { LedgerClient } from './ledger-client';
+
+export interface HoldSweep {
+  resumed: string[];
+  abandoned: string[];
+  failed: string[];
+}
+
+/** The reservation of a held version's n-th resumption: every replica derives the same one. */
+export function resumeReservationId(post: ExistingPost): string {
+  return reservationIdFor(post.current.jobId, `${post.postId}#v${post.dataVersion}#resume${post.holds}`);
+}
+
+/**
+ * A post the platform held (quota or rate limit spent) is fetched again once the window the
+ * platform named reopens (`holdRetryMs` after the hold when it named none). Its job stays
+ * `syncing` meanwhile, as the spec says. The hold's credit was refunded, so the resumed fetch
+ * reserves again under an id derived from the version and its hold count: several replicas
+ * sweeping at once reserve once (the ledger answers a repeated command id with its first answer)
+ * and append one `PostHoldResumed` (the decider ignores a second). A team that can no longer fund
+ * it gets the post `failed`, with nothing reserved.
+ */
+@Injectable()
+export class HeldPostResumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('HeldPostResumer');
+  private readonly task: PeriodicTask;
+  private stopped = false;
+  /** Resumptions that threw, for the logs and tests. */
+  errors = 0;
+
+  constructor(
+    private readonly ledger: LedgerClient,
+    private readonly runner: CommandRunner,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
+  ) {
+    this.task = new PeriodicTask(this.options.holdSweepMs, () => this.runOnce(), (error) => {
+      this.errors += 1;
+      this.logger.error(`sweeping for held posts failed: ${String(error)}`);
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.task.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    await this.task.stop();
+  }
+
+  /** Resumes every held post whose window has reopened; returns their ids. */
+  async runOnce(): Promise<HoldSweep> {
+    const sweep: HoldSweep = { resumed: [], abandoned: [], failed: [] };
+    // The read model only nominates; each post's own stream decides whether it is still held.
+    const held = await this.store.collection(POSTS).find({ status: 'holding' }, { projection: { _id: 1 }, sort: { updatedAt: 1 }, limit: 200 });
+    for (const doc of held) {
+      if (this.stopped) break;
+      const postId = String(doc._id);
+      try {
+        const outcome = await this.resume(postId);
+        if (outcome === 'resumed') sweep.resumed.push(postId);
+        if (outcome === 'abandoned') sweep.abandoned.push(postId);
+      } catch (error) {
+        this.errors += 1;
+        sweep.failed.push(postId);
+        this.logger.error(`resuming held post ${postId} failed: ${String(error)}; retrying on the next sweep`);
+      }
+    }
+    if (sweep.resumed.length + sweep.abandoned.length > 0) this.logger.log(`held posts: ${sweep.resumed.length} resumed, ${sweep.abandoned.length} could not be funded`);
+    return sweep;
+  }
+
+  private async resume(postId: string): Promise<'resumed' | 'abandoned' | 'waiting'> {
+    const { state } = await this.runner.load(postStream(postId), postDecider);
+    if (state.status !== 'holding') return 'waiting';
+    const now = this.clock.now();
+    if (now.getTime() < this.reopensAt(state)) return 'waiting';
+    const ctx = { correlationId: `resume-held-${postId}-v${state.dataVersion}-${state.holds}`, teamId: state.teamId };
+    const at = now.toISOString();
+    let reservationId: string | null = null;
+    if (state.current.reservationId !== null) {
+      reservationId = resumeReservationId(state);
+      const { state: job } = await this.runner.load(contentJobStream(state.current.jobId), contentJobDecider);
+      const source = job.status === 'absent' ? 'auto' : job.credits.source;
+      const reserved = await this.ledger.reserve(
+        state.teamId,
+        { commandId: `reserve-${reservationId}`, reservationId, units: 1, unitCost: state.current.unitCost, source },
+        ctx.correlationId,
+      );
+      if (reserved.fundedUnits < 1) {
+        const reason = `held by the platform, then the team's credits could not fund fetching it again (${state.current.unitCost} credit${state.current.unitCost === 1 ? '' : 's'})`;
+        await this.runner.run(postStream(postId), postDecider, { type: 'AbandonHeld', dataVersion: state.dataVersion, reason, at }, ctx);
+        return 'abandoned';
+      }
+    }
+    // A second replica reaching this point with the same reservation appends nothing.
+    await this.runner.run(postStream(postId), postDecider, { type: 'ResumeHeld', dataVersion: state.dataVersion, reservationId, at }, ctx);
+    return 'resumed';
+  }
+
+  private reopensAt(post: ExistingPost): number {
+    if (post.heldUntil) return Date.parse(post.heldUntil);
+    return Date.parse(post.lastHeldAt ?? post.current.requestedAt) + this.options.holdRetryMs;
+  }
+}
