@@ -28,6 +28,7 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     youtube.addVideo(video('quotavideo1', { threads: threads('quotavideo1', 2, () => 0) }));
     youtube.addVideo(video('quotavideo2', { threads: threads('quotavideo2', 4, (i) => (i === 0 ? 2 : 0)) }));
     youtube.addVideo(video('quotavideo3', { threads: threads('quotavideo3', 1, () => 0) }));
+    youtube.addVideo(video('refreshvid1', { threads: threads('refreshvid1', 3, () => 0) }));
     reddit.addPost(threadPost());
     const provider = contentProviderFromConfig(
       {
@@ -185,6 +186,28 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     expect(text).toContain('analyst_provider_ratelimit_remaining{platform="reddit",service="ingest-test"} 998');
     const units = (await metrics.registry.getSingleMetric('analyst_provider_quota_units_total')!.get()).values[0].value;
     expect(units).toBe(youtube.quotaUsed);
+  });
+
+  it('a refresh 13 hours later fetches the video again as data version 2, with the comments the platform has now', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
+    const { key } = await f.key(teamId);
+    const added = await f.post('/content/posts/add', key, { links: ['https://www.youtube.com/watch?v=refreshvid1'] });
+    const first = await f.settle(added.body.data.id, key);
+    const postId = first.body.data.accepted[0].postId as string;
+    expect(await findPost(f.store, postId)).toMatchObject({ status: 'complete', totalComments: 3, dataVersion: 1 });
+    await f.idle(teamId);
+
+    youtube.addVideo(video('refreshvid1', { threads: threads('refreshvid1', 5, (i) => (i === 4 ? 2 : 0)), viewCount: 99_000 }));
+    f.clock.advance(13 * 3_600_000);
+    const refresh = await f.post('/content/posts/refresh', key, { postIds: [postId] });
+    expect(refresh.status).toBe(202);
+    const done = await f.settle(refresh.body.data.id, key);
+    expect(done.body.data).toMatchObject({ kind: 'refresh', status: 'completed' });
+    expect(done.body.data.accepted[0]).toMatchObject({ postId, dataVersion: 2, postStatus: 'complete' });
+    const now = await stored(f, postId);
+    expect(now.comments.map((c) => c.id)).toEqual([0, 1, 2, 3, 4].flatMap((i) => (i === 4 ? ['Ugrefreshvid14', 'Ugrefreshvid14.r0', 'Ugrefreshvid14.r1'] : [`Ugrefreshvid1${i}`])));
+    expect(now.post.engagement).toMatchObject({ views: 99_000, comments: 7 });
+    expect(await findPost(f.store, postId)).toMatchObject({ status: 'complete', totalComments: 7, dataVersion: 2 });
   });
 });
 
