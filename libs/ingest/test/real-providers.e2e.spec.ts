@@ -1,6 +1,6 @@
 import { postDecider, postStream, type CommentsFetched, type ExistingPost, type PostFetched } from '@analyst/domain-content';
 import { CommandRunner, HttpMetrics, READ_STORE, type ReadStore } from '@analyst/platform';
-import { CHANNEL_ID, READABLE_ORDER, RedditFake, VIDEO_ID, YouTubeFake, seedChannel, threadPost, threads, video } from '@analyst/testing';
+import { CHANNEL_ID, READABLE_ORDER, RedditFake, VIDEO_ID, YouTubeFake, eventually, seedChannel, threadPost, threads, video } from '@analyst/testing';
 import { HeldPostResumer, INGEST_OPTIONS, ProviderMetrics, contentProviderFromConfig, findPost, type IngestOptions } from '@analyst/ingest';
 import { LedgerClient } from '../src/pipeline/ledger-client';
 import { ingestTest, type IngestTest } from './ingest-fixture';
@@ -187,6 +187,26 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     const units = (await metrics.registry.getSingleMetric('analyst_provider_quota_units_total')!.get()).values[0].value;
     expect(units).toBe(youtube.quotaUsed);
   });
+
+  it('a platform answering 5xx past the retries fails the post and refunds it; the job fails with the reason', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 3 });
+    const { key } = await f.key(teamId);
+    youtube.addVideo(video('flakyvideo1', { threads: threads('flakyvideo1', 2, () => 0) }));
+    const calls = youtube.calls.get('/videos') ?? 0;
+    youtube.faults.add('/videos', { kind: 'server', status: 503 }, 4);
+    const res = await f.post('/content/posts/add', key, { links: ['https://youtube.com/watch?v=flakyvideo1'] });
+    // The retries take seconds: watch the read model, not the job route (polling it for that long
+    // would spend the key's request budget, which never refills on the test's fixed clock).
+    await eventually(async () => (await findPost(f.store, res.body.data.accepted[0].postId))?.status === 'failed', 20_000);
+    const done = await f.settle(res.body.data.id, key);
+    expect(done.body.data.status).toBe('failed');
+    expect(done.body.data.accepted[0].postStatus).toBe('failed');
+    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 1, settled: 0, refunded: 1 });
+    // The first try and 3 retries with backoff, then no more.
+    expect((youtube.calls.get('/videos') ?? 0) - calls).toBe(4);
+    await f.idle(teamId);
+    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 3, reserved: 0 });
+  }, 30_000);
 
   it('a refresh 13 hours later fetches the video again as data version 2, with the comments the platform has now', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
