@@ -29,6 +29,8 @@ export interface IngestOptions {
   holdSweepMs: number;
   /** When the platform held a post without saying when its window reopens, try again this long after. */
   holdRetryMs: number;
+  /** A post held this many times fails instead of waiting again (a platform that never lets it through). */
+  maxHolds: number;
 }
 
 export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
@@ -39,6 +41,7 @@ export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
   queuingSweepMs: 15_000,
   holdSweepMs: 15_000,
   holdRetryMs: 300_000,
+  maxHolds: 10,
 };
 
 export const INGEST_OPTIONS = Symbol('IngestOptions');

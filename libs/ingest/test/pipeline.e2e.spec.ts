@@ -1,7 +1,7 @@
 import type { ContentProvider, FetchOptions, FetchResult } from '@analyst/contracts';
 import { SequentialIdGenerator } from '@analyst/platform';
 import { SimulatedProvider, simulatedCommentCount } from '@analyst/provider-sim';
-import { findPost } from '@analyst/ingest';
+import { HeldPostResumer, findPost } from '@analyst/ingest';
 import { ingestTest, LINKS, type IngestTest } from './ingest-fixture';
 
 const UNREACHABLE = 'https://instagram.com/p/sim-unreachable-1';
@@ -43,6 +43,38 @@ describe('post outcomes and their credits', () => {
     expect(job.body.data.accepted.map((a: any) => a.postStatus)).toEqual(['holding', 'complete']);
     expect(job.body.data.counts).toMatchObject({ syncing: 1, complete: 1, failed: 0 });
     expect(job.body.data.credits).toMatchObject({ settled: 1, refunded: 1 });
+  });
+
+  it('resumes a held post after the retry delay, and fails it without charge once it was held maxHolds times', async () => {
+    const held = await ingestTest({ ingest: { maxHolds: 2 } });
+    try {
+      const teamId = await held.team('scale', { maps: 0, adhoc: 5 });
+      const { key } = await held.key(teamId);
+      const res = await held.post('/content/posts/add', key, { links: [HOLDING.replace('12345678', '12345679')] });
+      const postId = res.body.data.accepted[0].postId as string;
+      const resumer = held.t.app.get(HeldPostResumer);
+      const holding = async () => (await findPost(held.store, postId))?.status === 'holding';
+      const { eventually } = await import('@analyst/testing');
+      await eventually(holding);
+      // The simulator names no end: the post waits the 5-minute default.
+      expect(await resumer.runOnce()).toMatchObject({ resumed: [], abandoned: [] });
+      held.clock.advance(300_000);
+      expect(await resumer.runOnce()).toMatchObject({ resumed: [postId] });
+      // Held again by the platform: a second PostFetchFailed, and the read model shows it.
+      await eventually(async () => (await held.events.readStream(`post-${postId}`)).filter((e) => e.type === 'PostFetchFailed').length === 2 && (await holding()));
+      held.clock.advance(300_000);
+      expect(await resumer.runOnce()).toMatchObject({ abandoned: [postId] });
+      const job = await held.settle(res.body.data.id, key);
+      expect(job.body.data.status).toBe('failed');
+      expect(job.body.data.accepted[0].postStatus).toBe('failed');
+      expect(job.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 1, settled: 0, refunded: 1 });
+      await held.idle(teamId);
+      expect(await held.credits(teamId)).toEqual({ maps: 0, adhoc: 5, reserved: 0 });
+      const types = (await held.events.readStream(`post-${postId}`)).map((e) => e.type);
+      expect(types).toEqual(['PostCreated', 'PostFetchFailed', 'PostHoldResumed', 'PostFetchFailed', 'PostFetchFailed']);
+    } finally {
+      await held.close();
+    }
   });
 
   it('settles a job that is never polled (the process manager), and a failed job says why', async () => {

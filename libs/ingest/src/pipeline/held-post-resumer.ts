@@ -23,7 +23,8 @@ export function resumeReservationId(post: ExistingPost): string {
  * reserves again under an id derived from the version and its hold count: several replicas
  * sweeping at once reserve once (the ledger answers a repeated command id with its first answer)
  * and append one `PostHoldResumed` (the decider ignores a second). A team that can no longer fund
- * it gets the post `failed`, with nothing reserved.
+ * it gets the post `failed`, with nothing reserved, and so does a post held `maxHolds` times (10;
+ * with YouTube's daily quota, ten days).
  */
 @Injectable()
 export class HeldPostResumer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -84,6 +85,12 @@ export class HeldPostResumer implements OnApplicationBootstrap, OnModuleDestroy 
     if (now.getTime() < this.reopensAt(state)) return 'waiting';
     const ctx = { correlationId: `resume-held-${postId}-v${state.dataVersion}-${state.holds}`, teamId: state.teamId };
     const at = now.toISOString();
+    if (state.holds >= this.options.maxHolds) {
+      // Every hold refunded its credit, so giving up charges nothing; the job settles without it.
+      const reason = `held by the platform ${state.holds} times; not fetched again (last: ${state.heldUntil ? `until ${state.heldUntil}` : 'no end given'})`;
+      await this.runner.run(postStream(postId), postDecider, { type: 'AbandonHeld', dataVersion: state.dataVersion, reason, at }, ctx);
+      return 'abandoned';
+    }
     let reservationId: string | null = null;
     if (state.current.reservationId !== null) {
       reservationId = resumeReservationId(state);
