@@ -22,6 +22,8 @@ export interface ScoredComment {
   /** Index into the post's creator topics / messages this comment engages with, when any. */
   topicIndex: number | null;
   messageIndex: number | null;
+  /** ISO 639-1 code of the comment's language; null when it cannot be told; absent before scorer 1.1. */
+  language?: string | null;
   scorer: { name: string; version: string };
 }
 

@@ -19,6 +19,7 @@ export interface SeedComment {
   author?: string;
   topicIndex?: number | null;
   messageIndex?: number | null;
+  language?: string | null;
 }
 
 export interface SeedPost {
@@ -99,6 +100,7 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
           scores: { sentiment: null, content: null, topic: null, relevance: null, consensus: null, ...c.scores },
           topicIndex: c.topicIndex ?? null,
           messageIndex: c.messageIndex ?? null,
+          ...(c.language !== undefined ? { language: c.language } : {}),
           scorer: { name: 'seed', version: '1' },
         }));
         const list: { type: string; data: unknown }[] = [
@@ -173,6 +175,7 @@ export interface SampledRow {
   isReply: boolean;
   topic: string | null;
   message: { topic: string; stance: string } | null;
+  language: string | null;
   scores: Record<string, number | null>;
   buckets: Record<string, string | null>;
   sampleReasons: string[];

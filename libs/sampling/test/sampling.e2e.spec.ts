@@ -17,7 +17,7 @@ const POSTS: SeedPost[] = [
     topics: [{ title: 'Battery', description: 'battery life' }, { title: 'Camera', description: null }],
     messages: [{ topic: 'Battery', stance: 'lasts all day' }],
     comments: [
-      { body: 'battery lasts forever, love it', scores: all(9), likes: 100, topicIndex: 0, messageIndex: 0, author: '@Ann' }, // notable
+      { body: 'battery lasts forever, love it', scores: all(9), likes: 100, topicIndex: 0, messageIndex: 0, author: '@Ann', language: 'en' }, // notable
       { body: 'worst purchase ever', scores: all(2), likes: 50 }, // engaged, off topic
       { body: 'camera is fine', scores: { ...all(6), relevance: null }, topicIndex: 1 }, // relevance unscored
       { body: 'meh', scores: all(4), reply: true },
@@ -78,6 +78,7 @@ describe('comment samples (issue 8)', () => {
         isReply: false,
         topic: 'Battery',
         message: { topic: 'Battery', stance: 'lasts all day' },
+        language: 'en',
         scores: all(9),
         buckets: { sentiment: 'positive', content: 'positive', topic: 'positive', relevance: 'positive', consensus: 'positive' },
         sampleReasons: ['high_engagement', 'high_relevance', 'topic_match', 'message_match'],
@@ -85,6 +86,8 @@ describe('comment samples (issue 8)', () => {
       const byId = new Map(res.body.data.map((r) => [r.commentId, r]));
       expect(byId.get('q1-c3')).toMatchObject({ isReply: true, sampleReasons: ['random_sample'], buckets: { sentiment: 'lean_negative', relevance: 'lean_negative' } });
       expect(byId.get('q1-c1')!.sampleReasons).toEqual(['high_engagement']);
+      // The language the scorer stored; null where it stored none.
+      expect(byId.get('q1-c1')!.language).toBeNull();
       expect(byId.get('q1-c4')!.sampleReasons).toEqual(['high_relevance']);
       // v3 sentiment has no neutral bar: 5.2 is lean_positive there, neutral on content and topic.
       expect(byId.get('q1-c8')!.buckets).toEqual({ sentiment: 'lean_positive', content: 'neutral', topic: 'neutral', relevance: 'lean_positive', consensus: 'lean_positive' });

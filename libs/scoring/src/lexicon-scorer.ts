@@ -2,11 +2,13 @@ import type { CommentScorer, FetchedComment, PostScoring, ProviderPost, ScoredCo
 import { AGREE, CLAUSE, CREATOR_WORDS, DISAGREE, HOSTILE, NEGATED_AGREE, SPAM, TAKE } from './comment-signals';
 import { extractCreatorSide, type CreatorSide } from './creator-topics';
 import { replaceEmoji } from './emoji';
+import { detectLanguage, isReadableLanguage } from './language';
 import { contentStems, words } from './text';
 import { compoundToScore, vaderCompound, vaderReading } from './vader';
 
 export const SCORER_NAME = 'analyst-lexicon';
-export const SCORER_VERSION = '1.0.0';
+// 1.1.0: comments in a language the lexicon cannot read are unscored (and carry their language).
+export const SCORER_VERSION = '1.1.0';
 
 /** Neutral band of VADER's compound (the reference tool's own threshold). */
 const NEUTRAL_COMPOUND = 0.05;
@@ -14,8 +16,13 @@ const NEUTRAL_COMPOUND = 0.05;
 /** What one pass over a comment's text finds. */
 interface Reading {
   compound: number;
-  /** False for an empty body: no reading at all, so every sentiment-derived score is null. */
+  /**
+   * False for an empty body, or one in a language the lexicon cannot read: no reading at all, so
+   * every sentiment-derived score is null (unscored, never neutral).
+   */
   scored: boolean;
+  /** ISO 639-1 code, or null when it cannot be told (then read as English). */
+  language: string | null;
   /** Mean compound of the clauses about the creator / post, and about the topics; null when none. */
   creatorCompound: number | null;
   topicCompound: number | null;
@@ -103,6 +110,7 @@ export class LexiconScorer implements CommentScorer {
         },
         topicIndex: r.topicIndex,
         messageIndex: engaged ? side.messageIndexByTopic[r.topicIndex!] : null,
+        language: r.language,
         scorer,
       };
     });
@@ -126,7 +134,10 @@ export class LexiconScorer implements CommentScorer {
     // Words of the comment itself: emoji names feed sentiment only, never relevance or targets.
     const tokens = words(body);
     const stems = contentStems(tokens);
-    const { compound } = vaderReading(text);
+    const language = detectLanguage(body);
+    const readable = isReadableLanguage(language);
+    // A comment the lexicon cannot read carries no reading: a compound of 0 for the reply stances.
+    const compound = readable ? vaderReading(text).compound : 0;
     const spam = SPAM.test(lower);
     // "my channel" in a promotion is the spammer's channel, not the creator's.
     const toCreator = !spam && refersToCreator(tokens, lower, ctx);
@@ -191,7 +202,8 @@ export class LexiconScorer implements CommentScorer {
     }
     return {
       compound,
-      scored: isScorable(body),
+      scored: readable && isScorable(body),
+      language,
       creatorCompound,
       topicCompound,
       topicIndex,
@@ -242,10 +254,11 @@ function isScorable(body: string): boolean {
 /**
  * The 1-10 sentiment reading score version 1 stores for a comment with this body: the VADER compound
  * (reference rules, emoji and slang read, see README) mapped by compoundToScore and rounded to 2
- * decimals; 5 (neutral) when no word carries sentiment; NaN when the body is unscored (empty).
+ * decimals; 5 (neutral) when no word carries sentiment; NaN when the body is unscored (empty, or in a
+ * language the lexicon cannot read).
  */
 export function sentimentOf(text: string): number {
-  if (!isScorable(text)) return Number.NaN;
+  if (!isScorable(text) || !isReadableLanguage(detectLanguage(text))) return Number.NaN;
   return round2(compoundToScore(vaderCompound(replaceEmoji(text))));
 }
 

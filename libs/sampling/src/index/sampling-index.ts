@@ -10,6 +10,8 @@ import type { RecordedEvent } from '@analyst/platform';
 export class RowDetails {
   authors: string[] = [];
   postedAt: string[] = [];
+  /** The scorer's language of each comment (null: undetermined or scored before languages were). */
+  languages: (string | null)[] = [];
   topicIndex = new Int32Array(1024).fill(-1);
   messageIndex = new Int32Array(1024).fill(-1);
   idHash = new Uint32Array(1024);
@@ -43,6 +45,7 @@ export class RowDetails {
     const idHash = new Uint32Array(size);
     const authors: string[] = new Array(rows);
     const postedAt: string[] = new Array(rows);
+    const languages: (string | null)[] = new Array(rows);
     const known = Math.min(remap.length, this.idHash.length);
     for (let r = 0; r < known; r++) {
       const j = remap[r];
@@ -52,14 +55,16 @@ export class RowDetails {
       idHash[j] = this.idHash[r];
       authors[j] = this.authors[r];
       postedAt[j] = this.postedAt[r];
+      languages[j] = this.languages[r];
     }
-    Object.assign(this, { topicIndex, messageIndex, idHash, authors, postedAt });
+    Object.assign(this, { topicIndex, messageIndex, idHash, authors, postedAt, languages });
   }
 
   scored(row: number, comment: ScoredComment): void {
     this.ensure(row);
     this.topicIndex[row] = comment.topicIndex ?? -1;
     this.messageIndex[row] = comment.messageIndex ?? -1;
+    this.languages[row] = comment.language ?? null;
   }
 }
 

@@ -17,6 +17,8 @@ export interface CommentRowView {
   isReply: boolean;
   topic: string | null;
   message: { topic: string; stance: string } | null;
+  /** ISO 639-1 code, or null when it cannot be told (or the comment was scored before languages were). */
+  language: string | null;
   scores: Record<Dimension, number | null>;
   buckets: Record<Dimension, BucketKey | null>;
   sampleReasons: SampleReason[];
@@ -71,6 +73,7 @@ export function commentRow(team: TeamIndex, details: RowDetails, row: number, fl
     isReply: c.isReply[row] === 1,
     topic: topic ? topic.title : null,
     message: message ? { topic: message.topic, stance: message.stance } : null,
+    language: details.languages[row] ?? null,
     scores,
     buckets: commentBuckets(stored, context.version),
     sampleReasons: reasons,

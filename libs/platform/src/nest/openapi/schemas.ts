@@ -395,6 +395,7 @@ const commentRow = obj(
     isReply: bool(),
     topic: nullable(str('Creator topic the comment was grouped onto.')),
     message: nullable(obj({ topic: str(), stance: str() })),
+    language: nullable(str('ISO 639-1 code of the comment’s language; null when it cannot be told (short comments, emoji). A comment in a language the scorer cannot read has null sentiment, content and topic scores: it is unscored, not neutral.')),
     scores: perDimension(score()),
     buckets: perDimension(nullable(bucketKey)),
     sampleReasons: arrayOf(oneOfStrings(SAMPLE_REASONS), undefined, { minItems: 1 }),

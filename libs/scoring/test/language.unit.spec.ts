@@ -1,0 +1,80 @@
+import type { FetchedComment, ProviderPost } from '@analyst/contracts';
+import { LexiconScorer, detectLanguage, isReadableLanguage, sentimentOf } from '@analyst/scoring';
+
+const POST: ProviderPost = {
+  link: 'https://youtube.com/watch?v=abcdefghijk',
+  platform: 'youtube',
+  creator: { username: 'mayachen', name: 'Maya Chen' },
+  title: 'Why rent control will not fix the housing crisis',
+  caption: 'Rent control and zoning reform, step by step. #housing',
+  description: null,
+  engagement: { views: 10_000, likes: 500, comments: 3, shares: 10 },
+  postedAt: '2026-10-01T00:00:00Z',
+  postType: 'video',
+  thumbnail: null,
+};
+const comment = (id: string, body: string, parentId: string | null = null): FetchedComment => ({
+  id,
+  parentId,
+  authorUsername: `u${id}`,
+  authorIsCreator: false,
+  body,
+  likes: 2,
+  postedAt: '2026-10-02T00:00:00Z',
+  hidden: false,
+});
+
+describe('detectLanguage', () => {
+  it.each([
+    ['Me encanta este video, muy bueno', 'es'],
+    ['Qué buen contenido, saludos desde México', 'es'],
+    ['Muito bom, parabéns pelo trabalho', 'pt'],
+    ["J'adore cette vidéo, merci beaucoup", 'fr'],
+    ['Das ist wirklich schlecht', 'de'],
+    ['Questo video è fantastico', 'it'],
+    ['Это лучшее видео', 'ru'],
+    ['この動画は最高です', 'ja'],
+    ['This is a great video, thanks!', 'en'],
+    ['Who else is watching in 2025?', 'en'],
+    ['lmao this is so true', 'en'],
+  ])('%s → %s', (text, language) => {
+    expect(detectLanguage(text)).toBe(language);
+  });
+
+  it('names no language for text too short or too odd to tell, which is then read as English', () => {
+    for (const text of ['lol', 'W', 'first!', 'nice', 'mid', 'ratio + L', '🔥🔥🔥', 'Fire track 🔥🔥', 'tbh ngl kinda mid', 'https://x.co/abc', 'Rent prices are insane lately']) {
+      expect(detectLanguage(text)).toBeNull();
+    }
+    // Slang the detector has no profile for is never taken for another language.
+    for (const text of ['idk man seems sus', 'no cap this slaps fr', 'bro really said that 💀', 'lowkey goated ngl']) expect(isReadableLanguage(detectLanguage(text))).toBe(true);
+    expect(isReadableLanguage(null)).toBe(true);
+    expect(isReadableLanguage('en')).toBe(true);
+    expect(isReadableLanguage('es')).toBe(false);
+  });
+});
+
+describe('comments the lexicon cannot read', () => {
+  it('are unscored on the sentiment dimensions (never neutral) and carry their language; the others are scored as before', () => {
+    const scorer = new LexiconScorer();
+    const out = scorer.scorePost(POST, [
+      comment('a', 'Me encanta este video, muy bueno de verdad'),
+      comment('b', 'Great video, rent control is a terrible idea'),
+      comment('c', 'Estoy totalmente de acuerdo contigo, muy buen punto', 'a'),
+    ]);
+    const [es, en, reply] = out.comments;
+    expect(es).toMatchObject({ language: 'es', scores: { sentiment: null, content: null, topic: null } });
+    expect(es.scores.relevance).toEqual(expect.any(Number));
+    expect(es.scores.consensus).toEqual(expect.any(Number));
+    expect(reply).toMatchObject({ language: 'es', scores: { sentiment: null, content: null, topic: null } });
+    expect(en.language).toBe('en');
+    expect(en.scores.sentiment).toBeGreaterThan(5.5);
+    expect(sentimentOf('Me encanta este video, muy bueno de verdad')).toBeNaN();
+    // The stored v1 reading is sentimentOf of the body: one entry point for the pipeline and the benchmark.
+    expect(en.scores.sentiment).toBe(sentimentOf('Great video, rent control is a terrible idea'));
+  });
+
+  it('a short comment of unknown language is still read: "Buenísimo 🔥" takes its emoji reading', () => {
+    expect(detectLanguage('Buenísimo 🔥')).toBeNull();
+    expect(sentimentOf('Buenísimo 🔥')).toBeGreaterThan(5);
+  });
+});
