@@ -40,7 +40,7 @@ function find(dir: string, name: string): string | null {
 
 function load(path: string): Item[] {
   const items: Item[] = [];
-  for (const line of readFileSync(path, 'latin1').split(/\r?\n/)) {
+  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
     const [, mean, ...text] = line.split('\t');
     if (mean === undefined || Number.isNaN(Number(mean))) continue;
     items.push({ mean: Number(mean), text: text.join('\t') });
@@ -118,7 +118,7 @@ function main(): void {
     scorers.forEach(([, score], k) => {
       score(items[0].text); // warm-up
       const m = evaluate(items, score);
-      rows[k].push(`${m.r.toFixed(3)} / ${m.f1.toFixed(3)}`);
+      rows[k].push(`${m.r.toFixed(4)} / ${m.f1.toFixed(4)}`);
       speed[k].push(m.perSecond);
     });
   }

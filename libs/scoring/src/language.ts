@@ -80,6 +80,8 @@ export function detectLanguage(text: string): string | null {
     // One accented name in an English sentence ("Absorbing character study by André Turpin") is no sign.
     if (foreign === 0 && accented * 5 < words.length) return english * 4 >= words.length ? 'en' : null;
     if (foreign === 0 && english * 2 >= words.length) return 'en';
+    // A foreign title or name in an English sentence ("Y Tu Mamá También is hilariously alive, and …").
+    if (english >= 3 && english >= 2 * foreign && english * 5 >= words.length) return 'en';
   }
   const [best] = detectAll(text);
   if (!best || best.accuracy < MIN_ACCURACY || !NAMED.has(best.lang)) return null;

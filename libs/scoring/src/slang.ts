@@ -5,7 +5,7 @@
 
 /** Always slang: a valence whatever the context. */
 export const SLANG: ReadonlyMap<string, number> = new Map([
-  ['goated', 2.8], ['bussin', 2.5], ['banger', 2.6], ['bangers', 2.6], ['dope', 1.9], ['trash', -2.0], ['cringe', -1.8],
+  ['goated', 2.8], ['bussin', 2.5], ['banger', 2.6], ['bangers', 2.6], ['cringe', -1.8],
   ['cringey', -1.8], ['cringy', -1.8], ['yikes', -1.2], ['overrated', -1.3], ['underrated', 1.3], ['ratioed', -1.6], ["ratio'd", -1.6],
 ]);
 
@@ -21,7 +21,10 @@ const PRAISED = new Set([
   'combo', 'setup', 'moves', 'riff', 'transition', 'content', 'verse', 'remix', 'album', 'design', 'animation', 'save', 'move', 'flow',
 ]);
 /** Verbs that read as praise before "it": "killed it", "nailed it". */
-const PRAISE_IT = new Set(['killed', 'killing', 'nailed', 'nailing', 'crushed', 'crushing', 'smashed', 'smashing', 'slayed', 'slaying', 'ate']);
+// Not "ate": "I ate it all" is a meal far more often than praise.
+const PRAISE_IT = new Set(['killed', 'killing', 'nailed', 'nailing', 'crushed', 'crushing', 'smashed', 'smashing', 'slayed', 'slaying']);
+/** After "sick", a subject means illness: "how sick I get", "so sick we stayed home". */
+const SUBJECTS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'everyone']);
 
 const TRAILING_PUNCTUATION = /[!?.,:;)]+$/;
 
@@ -34,6 +37,8 @@ export function slangValences(words: string[], lower: string[], known: (number |
   const n = words.length;
   for (let i = 0; i < n; i++) {
     const w = lower[i];
+    // Part of a title or a name ("The Banger Sisters", "Fire Island"): not slang.
+    if (i > 0 && CAPITALISED.test(words[i]) && !isUpperWord(words[i]) && (CAPITALISED.test(words[i - 1]) || (i < n - 1 && CAPITALISED.test(words[i + 1])))) continue;
     const fixed = SLANG.get(w);
     if (fixed !== undefined) {
       known[i] = fixed;
@@ -42,16 +47,26 @@ export function slangValences(words: string[], lower: string[], known: (number |
     const prev = i > 0 ? lower[i - 1] : '';
     const next = i < n - 1 ? lower[i + 1] : '';
     const short = n <= 3;
-    const predicate = PREDICATE.has(prev) || PRAISED.has(next) || short;
+    // "its" stands for "it's" only at the start ("its fire"); after a verb it is the possessive ("loses its fire").
+    const predicateWord = PREDICATE.has(prev) && !(prev === 'its' && i >= 2);
+    const predicate = predicateWord || PRAISED.has(next) || short;
     switch (w) {
       case 'fire':
       case 'lit':
       case 'fye':
         if (predicate) known[i] = 2.2;
         break;
+      case 'dope':
+        // "that's dope", "dope beat"; "inside dope" (information) and "to dope out" stay unread.
+        if (predicate) known[i] = 1.9;
+        break;
+      case 'trash':
+        // "this is trash", "absolute trash", "trash take"; "the trash can", "in the trash" are the bin.
+        if (predicate && !(next !== '' && !PRAISED.has(next) && prev === 'the')) known[i] = -2.0;
+        break;
       case 'sick':
-        // "this is sick", "so sick", "sick edit"; "I'm sick", "sick of it" keep the lexicon's -2.3.
-        if (next !== 'of' && prev !== "i'm" && prev !== 'im' && (predicate || (prev === 'is' && (i < 2 || lower[i - 2] === 'this' || lower[i - 2] === 'that')))) known[i] = 2.0;
+        // "this is sick", "so sick", "sick edit"; "I'm sick", "sick of it", "how sick I get" keep the lexicon's -2.3.
+        if (next !== 'of' && !SUBJECTS.has(next) && prev !== "i'm" && prev !== 'im' && (predicate || (prev === 'is' && (i < 2 || lower[i - 2] === 'this' || lower[i - 2] === 'that')))) known[i] = 2.0;
         break;
       case 'slaps':
       case 'slapped':
@@ -77,9 +92,23 @@ export function slangValences(words: string[], lower: string[], known: (number |
         break;
       default: {
         const bare = words[i].replace(TRAILING_PUNCTUATION, '');
-        if (bare === 'W' || bare === 'Ws') known[i] = 2.0;
-        else if (bare === 'L' || bare === 'Ls') known[i] = -2.0;
+        if ((bare === 'W' || bare === 'Ws' || bare === 'L' || bare === 'Ls') && !isInitial(words, i)) known[i] = bare[0] === 'W' ? 2.0 : -2.0;
       }
     }
   }
+}
+
+const CAPITALISED = /^\p{Lu}/u;
+/** All capitals ("FIRE", "W"): shouting or the slang letters themselves, not a name. */
+const isUpperWord = (w: string): boolean => w === w.toUpperCase();
+
+/**
+ * "W" or "L" as a middle initial or part of a name ("George W. Bush", "Samuel L. Jackson",
+ * "H. L. Mencken", "L. Nolan Ryan"), not a win or a loss: a capitalised word before it (other than
+ * the first word, "Massive W") or after it.
+ */
+function isInitial(words: string[], i: number): boolean {
+  const before = i > 1 ? words[i - 1] : '';
+  const after = i < words.length - 1 ? words[i + 1] : '';
+  return CAPITALISED.test(before) || CAPITALISED.test(after);
 }
