@@ -24,11 +24,12 @@ const ENGLISH_WORDS = new Set(
 
 /**
  * Frequent function words of the other widely written Latin-script languages (none of them an
- * English word): a comment with none of these and no accented letter is not worth the detector's time.
+ * English word, nor a letter that names things in English, like Spanish "y" in "Y Tu Mamá También"):
+ * a comment with none of these and few accented words is not worth the detector's time.
  */
 const FOREIGN_HINTS = new Set(
   (
-    'que el los las y muy es por para con una del pero como esta este está más también gracias ' +
+    'que el los las muy es por para con una del pero como esta este está más también gracias ' +
     'não muito bom é uma um mais você obrigado também ' +
     'le les est et je pas des une très merci du au avec pour qui sont ' +
     'der die das und ist nicht ich ein eine mit zu auch sehr danke ' +

@@ -5,7 +5,7 @@
 
 /** Always slang: a valence whatever the context. */
 export const SLANG: ReadonlyMap<string, number> = new Map([
-  ['goated', 2.8], ['bussin', 2.5], ['banger', 2.6], ['bangers', 2.6], ['cringe', -1.8],
+  ['goated', 2.8], ['bussin', 2.5], ['banger', 2.6], ['bangers', 2.6],
   ['cringey', -1.8], ['cringy', -1.8], ['yikes', -1.2], ['overrated', -1.3], ['underrated', 1.3], ['ratioed', -1.6], ["ratio'd", -1.6],
 ]);
 
@@ -55,6 +55,10 @@ export function slangValences(words: string[], lower: string[], known: (number |
       case 'lit':
       case 'fye':
         if (predicate) known[i] = 2.2;
+        break;
+      case 'cringe':
+        // "so cringe", "cringe video", "made me cringe" judge; "they probably cringe when …" reports someone else's wince.
+        if (predicate || prev === 'me' || prev === 'i' || prev === 'us' || prev === 'the' || i === 0) known[i] = -1.8;
         break;
       case 'dope':
         // "that's dope", "dope beat"; "inside dope" (information) and "to dope out" stay unread.
