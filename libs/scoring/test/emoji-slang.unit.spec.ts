@@ -80,6 +80,27 @@ describe('slang and intensifiers', () => {
     expect(compound('l')).toBe(0.4588); // the reference lexicon's lowercase "l" 2.0 stays
   });
 
+  it('W and L are initials in names, not a win or a loss', () => {
+    expect(compound('Samuel L. Jackson is one of the best actors')).toBe(compound('Samuel Jackson is one of the best actors'));
+    expect(compound('taking potshots at George W. Bush')).toBe(compound('taking potshots at George Bush'));
+    expect(compound('H. L. Mencken wrote it')).toBe(0);
+    expect(compound('Massive W')).toBeGreaterThan(0.4);
+  });
+
+  it('trash, dope, sick, cringe and "ate it" read as slang only where they judge', () => {
+    expect(compound('this thing is trash')).toBeLessThan(-0.3);
+    expect(compound('they reached the trash receptacles in the lobby')).toBe(compound('they reached the steel receptacles in the lobby'));
+    expect(compound('that beat is dope')).toBeGreaterThan(0.3);
+    expect(compound('no good inside dope')).toBe(compound('no good inside info'));
+    expect(compound('lets see how sick I get')).toBeLessThan(0);
+    expect(compound('I ate it all :c')).toBeLessThan(0); // a meal, and the emoticon's -2.1
+    expect(compound('so cringe')).toBeLessThan(-0.3);
+    expect(compound('made me cringe')).toBeLessThan(0);
+    expect(compound('the car wash dudes probably cringe when they see my truck')).toBe(0);
+    expect(compound('Dragon loses its fire midway')).toBeLessThan(0); // the possessive: the lexicon's "fire"
+    expect(compound('The Banger Sisters opens Friday')).toBe(0); // a title, not "banger"
+  });
+
   it('"lowkey" hedges and "highkey" boosts like kinda / very; "no cap" boosts and negates nothing', () => {
     expect(compound('lowkey good')).toBeLessThan(compound('good'));
     expect(compound('highkey good')).toBeGreaterThan(compound('good'));
