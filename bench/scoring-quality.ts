@@ -3,7 +3,7 @@
 // Run: ANALYST_EVAL_DATA=/path/to/dir npm run bench -- bench/scoring-quality.ts
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { portCompound, sentimentOf } from '@analyst/scoring';
+import { portCompound, scoreToCompound, sentimentOf } from '@analyst/scoring';
 
 const HOW_TO = `ANALYST_EVAL_DATA is not set. It names a directory holding the VADER ground-truth files:
   tweets_GroundTruth.txt, movieReviewSnippets_GroundTruth.txt, amazonReviewSnippets_GroundTruth.txt,
@@ -77,11 +77,10 @@ export function macroF1(gold: number[], predicted: (-1 | 0 | 1)[]): number {
   return (f1(1) + f1(-1)) / 2;
 }
 
-/** The product's 1-10 reading back on the compound scale (the inverse of compoundToScore); NaN (unscored) as 0. */
+/** The product's 1-10 reading back on the compound scale (scoreToCompound, the inverse of compoundToScore); NaN (unscored) as 0. */
 function productCompound(text: string): number {
   const s = sentimentOf(text);
-  if (Number.isNaN(s)) return 0;
-  return s >= 5 ? (s - 5) / 5 : (s - 5) / 4;
+  return Number.isNaN(s) ? 0 : scoreToCompound(s);
 }
 
 const classOf = (c: number): -1 | 0 | 1 => (c >= 0.05 ? 1 : c <= -0.05 ? -1 : 0);

@@ -3,4 +3,4 @@ export { READABLE_LANGUAGES, detectLanguage, isReadableLanguage } from './langua
 export { extractCreatorSide, type CreatorSide, type ExtractedTopic } from './creator-topics';
 export { EMOJI_VALENCE, emojiKey, emojiName, emojiValence, replaceEmoji } from './emoji';
 export { SLANG } from './slang';
-export { compoundToScore, LEXICON, portCompound, vaderCompound, vaderReading, vaderWords } from './vader';
+export { compoundToScore, scoreToCompound, LEXICON, portCompound, vaderCompound, vaderReading, vaderWords } from './vader';

@@ -44,6 +44,14 @@ interface PostContext {
   topicStems: Set<string>;
 }
 
+/**
+ * Readings derived from the compound keep 3 decimals: inside the calibrated neutral band the scale is
+ * flat (compound 0 .. 0.35 spans 5 .. 5.5), so 2 decimals would move a reading by up to 0.007 compound
+ * and flip comments across VADER's ±0.05.
+ */
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
@@ -102,9 +110,9 @@ export class LexiconScorer implements CommentScorer {
       return {
         commentId: c.id,
         scores: {
-          sentiment: r.scored ? round2(compoundToScore(r.compound)) : null,
-          content: content === null ? null : round2(content),
-          topic: topic === null ? null : round2(topic),
+          sentiment: r.scored ? round3(compoundToScore(r.compound)) : null,
+          content: content === null ? null : round3(content),
+          topic: topic === null ? null : round3(topic),
           relevance: round2(clampScore(relevance)),
           consensus: round2(clampScore(consensus)),
         },
@@ -233,7 +241,7 @@ export class LexiconScorer implements CommentScorer {
     // Agreement with a creator who criticizes the topic: the topic score mirrored around 5 on the 1-10 scale,
     // so the v2/v3 average of the two is 5 (no lean), never a reading of the opposite sign. Mirroring the
     // compound instead gave 5 + |c|/2 whatever the sign ("Open world design is a scam" 2.71 → 5.285).
-    const againstTopic = topic === null ? null : Math.max(1, 10 - round2(topic));
+    const againstTopic = topic === null ? null : Math.max(1, 10 - round3(topic));
     if (creator === null && topic === null) return offTopic ? { content: null, topic: null } : { content: overall, topic: overall };
     if (creator !== null && topic !== null) return { content: creator, topic };
     if (topic !== null) {
@@ -253,13 +261,13 @@ function isScorable(body: string): boolean {
 
 /**
  * The 1-10 sentiment reading score version 1 stores for a comment with this body: the VADER compound
- * (reference rules, emoji and slang read, see README) mapped by compoundToScore and rounded to 2
+ * (reference rules, emoji and slang read, see README) mapped by compoundToScore and rounded to 3
  * decimals; 5 (neutral) when no word carries sentiment; NaN when the body is unscored (empty, or in a
  * language the lexicon cannot read).
  */
 export function sentimentOf(text: string): number {
   if (!isScorable(text) || !isReadableLanguage(detectLanguage(text))) return Number.NaN;
-  return round2(compoundToScore(vaderCompound(replaceEmoji(text))));
+  return round3(compoundToScore(vaderCompound(replaceEmoji(text))));
 }
 
 /** A reply's reaction to its parent: explicit markers first, then sentiment alignment. */

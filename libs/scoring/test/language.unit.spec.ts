@@ -58,7 +58,7 @@ describe('comments the lexicon cannot read', () => {
     const scorer = new LexiconScorer();
     const out = scorer.scorePost(POST, [
       comment('a', 'Me encanta este video, muy bueno de verdad'),
-      comment('b', 'Great video, rent control is a terrible idea'),
+      comment('b', 'Great video, love the rent control explainer'),
       comment('c', 'Estoy totalmente de acuerdo contigo, muy buen punto', 'a'),
     ]);
     const [es, en, reply] = out.comments;
@@ -70,7 +70,7 @@ describe('comments the lexicon cannot read', () => {
     expect(en.scores.sentiment).toBeGreaterThan(5.5);
     expect(sentimentOf('Me encanta este video, muy bueno de verdad')).toBeNaN();
     // The stored v1 reading is sentimentOf of the body: one entry point for the pipeline and the benchmark.
-    expect(en.scores.sentiment).toBe(sentimentOf('Great video, rent control is a terrible idea'));
+    expect(en.scores.sentiment).toBe(sentimentOf('Great video, love the rent control explainer'));
   });
 
   it('a short comment of unknown language is still read: "Buenísimo 🔥" takes its emoji reading', () => {

@@ -79,16 +79,16 @@ describe('creator topics and messages', () => {
 describe('hand-labelled comments', () => {
   it('"Love this, you nailed it 🔥": positive on sentiment and content ("nailed it" is praise, 🔥 +0.56 from the Emoji Sentiment Ranking)', () => {
     const s = scoreOne('Love this, you nailed it 🔥').scores;
-    // love 3.2 + "nailed it" 2.6 + 🔥 0.56 = 6.36 → compound 0.8540 → 5 + 5 × 0.854 = 9.27 (was 7.11 with 🔥 read as "fire", -1.4)
-    expect(s.sentiment).toBe(9.27);
+    // love 3.2 + "nailed it" 2.6 + 🔥 0.56 = 6.36 → compound 0.8541 → 7.5 + 2.5 × (0.8541 - 0.5) / 0.5 = 9.271 (was 7.11 with 🔥 read as "fire", -1.4)
+    expect(s.sentiment).toBe(9.271);
     expect(bucket('sentiment', s.sentiment)).toBe('positive');
-    expect(s.content).toBe(9.27);
+    expect(s.content).toBe(9.271);
     expect(bucket('content', s.content)).toBe('positive');
   });
 
   it('"This take on housing is wrong and you know it": topic on the negative side, engaging the housing topic', () => {
     const c = scoreOne('This take on housing is wrong and you know it');
-    expect(c.scores.topic).toBe(3.09);
+    expect(c.scores.topic).toBe(3.082);
     expect(bucket('topic', c.scores.topic)).toBe('lean_negative');
     expect(c.topicIndex).toBe(1);
     expect(c.messageIndex).toBe(1);

@@ -1,5 +1,5 @@
 import { bucketOf } from '@analyst/contracts';
-import { compoundToScore, emojiName, portCompound, replaceEmoji, sentimentOf, vaderCompound, vaderReading } from '@analyst/scoring';
+import { compoundToScore, scoreToCompound, emojiName, portCompound, replaceEmoji, sentimentOf, vaderCompound, vaderReading } from '@analyst/scoring';
 
 /** Examples from the VADER README with the reference's (vaderSentiment 3.3.2, Python) compound. */
 const REFERENCE: [string, number][] = [
@@ -58,26 +58,29 @@ describe('VADER compound (reference rules)', () => {
     expect(vaderReading('good')).toEqual({ compound: 0.4404, signal: true });
   });
 
-  it('maps compound -1..1 onto 1..10, linear on each side of 0, with no sentiment in the middle of the neutral band', () => {
+  it('maps compound -1..1 onto 1..10 through the knots: ±0.5 at the strong bucket edges, the calibrated neutral band -0.075 .. 0.35, no sentiment at 5', () => {
     expect(compoundToScore(-1)).toBe(1);
     expect(compoundToScore(-0.5)).toBe(3);
     expect(compoundToScore(0)).toBe(5);
     expect(compoundToScore(0.5)).toBe(7.5);
     expect(compoundToScore(1)).toBe(10);
-    expect(compoundToScore(0.4404)).toBeCloseTo(7.202, 3);
+    expect(compoundToScore(-0.075)).toBeCloseTo(4.5, 9);
+    expect(compoundToScore(0.35)).toBeCloseTo(5.5, 9);
+    expect(compoundToScore(0.4404)).toBeCloseTo(6.7053, 4); // 5.5 + 2 × (0.4404 - 0.35) / 0.15
     expect(bucketOf('sentiment', compoundToScore(0), 2)).toBe('neutral');
-    expect(bucketOf('sentiment', compoundToScore(0.05), 2)).toBe('neutral');
+    expect(bucketOf('sentiment', compoundToScore(0.3), 2)).toBe('neutral'); // "ok": people call it neutral
     expect(bucketOf('sentiment', compoundToScore(-0.05), 2)).toBe('neutral');
-    expect(bucketOf('sentiment', compoundToScore(0.1), 2)).toBe('lean_positive');
-    expect(bucketOf('sentiment', compoundToScore(-0.2), 2)).toBe('lean_negative');
+    expect(bucketOf('sentiment', compoundToScore(0.36), 2)).toBe('lean_positive');
+    expect(bucketOf('sentiment', compoundToScore(-0.1), 2)).toBe('lean_negative');
+    for (const c of [-1, -0.7, -0.5, -0.2, -0.075, 0, 0.2, 0.35, 0.42, 0.5, 0.8, 1]) expect(scoreToCompound(compoundToScore(c))).toBeCloseTo(c, 9);
   });
 });
 
 describe('sentimentOf: the v1 reading of a comment body', () => {
-  it('is the mapped compound rounded to 2 decimals; 5 without signal; NaN for an empty body', () => {
-    expect(sentimentOf('The book was good.')).toBe(7.2); // 5 + 5 × 0.4404 = 7.202
-    expect(sentimentOf('Not bad at all')).toBe(7.15); // 5 + 5 × 0.431 = 7.1549… in floating point
-    expect(sentimentOf('VADER is not smart, handsome, nor funny.')).toBe(2.03); // 5 + 4 × -0.7424
+  it('is the mapped compound rounded to 3 decimals; 5 without signal; NaN for an empty body', () => {
+    expect(sentimentOf('The book was good.')).toBe(6.705); // compound 0.4404: 5.5 + 2 × 0.0904 / 0.15 = 6.7053
+    expect(sentimentOf('Not bad at all')).toBe(6.58); // compound 0.431: 6.58
+    expect(sentimentOf('VADER is not smart, handsome, nor funny.')).toBe(2.03); // compound -0.7424: 1 + 2 × 0.2576 / 0.5
     expect(sentimentOf('Saving this for later')).toBe(5);
     expect(sentimentOf('')).toBeNaN();
     expect(sentimentOf('   ')).toBeNaN();
