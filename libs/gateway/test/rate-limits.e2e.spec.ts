@@ -45,12 +45,15 @@ describe('rate limits per UTC minute (spec: Limits)', () => {
     },
   );
 
-  it('a refused request spends nothing: the global budget counts only admitted requests', async () => {
+  it('every request counts against the global budget, refused ones too; a refused one spends nothing of its route class', async () => {
     const key = await freshKey();
     g.clock.set('2026-03-10T13:00:00.000Z');
-    for (let i = 0; i < 5; i++) await send(key, 'analysis_search');
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await send(key, 'analysis_search')).status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
     const me = await g.get('/analyst/v1/me', key);
-    expect(me.body.data.rateLimit.remainingRequests).toBe(300 - 2 - 1);
+    // 5 searches (3 of them refused) and this /me itself.
+    expect(me.body.data.rateLimit.remainingRequests).toBe(300 - 5 - 1);
     expect(me.body.data.rateLimit.routeClasses.analysis_search).toEqual({ perMinute: 2, perDay: 10, remainingPerMinute: 0, remainingPerDay: 8 });
     expect(me.body.data.rateLimit.routeClasses.analysis_create.remainingPerDay).toBe(100);
   });

@@ -42,8 +42,8 @@ describe('a standalone restart keeps rate counters, the byte budget and usage (s
       expect(refused.headers['x-ratelimit-class']).toBe('analysis_search');
       sent.push(refused.raw);
       const after = await t.request('GET', '/analyst/v1/me', { headers: auth });
-      // The refused request spent nothing; this /me is the 4th admitted request of the day.
-      expect(after.body.data.rateLimit.remainingDailyRequests).toBe(10_000 - 4);
+      // Every request counts against the global budget, the refused one too: this /me is the 5th of the day.
+      expect(after.body.data.rateLimit.remainingDailyRequests).toBe(10_000 - 5);
       // Bytes sent before the restart (the previous /me's own body) and the 429 are still counted.
       expect(after.body.data.rateLimit.remainingBytes).toBe(remainingBytes - Buffer.byteLength(before.raw) - Buffer.byteLength(refused.raw));
       sent.push(after.raw);

@@ -56,8 +56,9 @@ export type Admission = { admitted: true; snapshot: LimitSnapshot } | { admitted
 /**
  * Per-key counters in fixed UTC windows. A request is charged to the global class and its route's
  * class, each per minute and per day. Every charge is an atomic increment; if any counter went
- * over its cap the charges are handed back, so exactly `cap` concurrent requests get through and a
- * refused request spends nothing.
+ * over its cap the route class's charges are handed back, so exactly `cap` concurrent requests get
+ * through. The global ones stay: the contract counts every request against the global budget,
+ * refused ones included, so a client hammering past a 429 keeps spending it.
  */
 @Injectable()
 export class RateLimitService {
@@ -88,16 +89,16 @@ export class RateLimitService {
     // Charge and read the byte total together (one round trip to a shared store, not two).
     const [bytesUsed, ...results] = await Promise.all([this.bytesUsed(keyId, now), ...charges.map((c) => c.limiter.penalty(c.key, 1))]);
     if (bytesUsed >= limits.dailyBytes) {
-      await Promise.all(charges.map((c) => c.limiter.reward(c.key, 1)));
-      const counts = results.map((r) => r.consumedPoints - 1);
+      await this.handBack(charges);
+      const counts = results.map((r, i) => r.consumedPoints - (charges[i].rateClass === 'global' ? 0 : 1));
       const snapshot = this.snapshot(rateClass, limits, charges, counts, bytesUsed, now);
       return { admitted: false, trip: { kind: 'bytes', rateClass, cap: limits.dailyBytes, retryAfter: snapshot.secondsToMidnight }, snapshot };
     }
     const counts = results.map((r) => r.consumedPoints);
     const over = charges.filter((c, i) => counts[i] > c.cap);
     if (over.length === 0) return { admitted: true, snapshot: this.snapshot(rateClass, limits, charges, counts, bytesUsed, now) };
-    await Promise.all(charges.map((c) => c.limiter.reward(c.key, 1)));
-    const after = counts.map((n) => n - 1);
+    await this.handBack(charges);
+    const after = counts.map((n, i) => n - (charges[i].rateClass === 'global' ? 0 : 1));
     const snapshot = this.snapshot(rateClass, limits, charges, after, bytesUsed, now);
     // The longest wait wins: a daily budget outlasts a burst cap; the route's class names it on a tie.
     const worst = over.reduce((a, b) => {
@@ -107,6 +108,11 @@ export class RateLimitService {
     const kind = worst.window === 'day' ? 'daily' : 'burst';
     const retryAfter = kind === 'daily' ? snapshot.secondsToMidnight : snapshot.secondsToMinute;
     return { admitted: false, trip: { kind, rateClass: worst.rateClass, cap: worst.cap, retryAfter }, snapshot };
+  }
+
+  /** A refused request: the route class's charges are returned; the global ones stay counted. */
+  private async handBack(charges: Charge[]): Promise<void> {
+    await Promise.all(charges.filter((c) => c.rateClass !== 'global').map((c) => c.limiter.reward(c.key, 1)));
   }
 
   /** Counts without charging: what `GET /me` reports for every class. */
