@@ -1,9 +1,10 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { ProjectionService } from '@analyst/platform';
+import { ANALYST_CONFIG, ProjectionService, type AnalystConfig } from '@analyst/platform';
 import { AnalysesController } from './analyses/analyses.controller';
 import { analysesProjector, savedAnalysesProjector } from './analyses/analyses.projector';
 import { AnalysisService } from './analyses/analysis.service';
 import { CommentIndexService } from './index/comment-index.service';
+import { POST_CURSORS, PostCursors } from './posts/post-cursor';
 import { CollectionsController, PostsController } from './posts/posts.controller';
 import { AdminReportsController } from './reports/admin-reports.controller';
 import { SavedAnalysesController } from './reports/saved-analyses.controller';
@@ -24,6 +25,7 @@ export function searchModelFor(env: Record<string, string | undefined>) {
     CommentIndexService,
     AnalysisService,
     { provide: SEARCH_MODEL, useFactory: () => searchModelFor(process.env) },
+    { provide: POST_CURSORS, inject: [{ token: ANALYST_CONFIG, optional: true }], useFactory: (config?: AnalystConfig) => new PostCursors(config?.ANALYST_INTERNAL_SECRET) },
   ],
   exports: [CommentIndexService, AnalysisService],
 })

@@ -188,6 +188,30 @@ describe('POST /analyses and reads (issue 7)', () => {
     }
   });
 
+  it('post-list cursors are sealed and bound to the route, team, filters and limit: anything else is 400 invalid_cursor', async () => {
+    const page1 = await f.get('/posts?limit=1&status=all', key);
+    const cursor = page1.body.meta.nextCursor as string;
+    expect(page1.body.data.map((p: any) => p.id)).toEqual(['p4']);
+    expect((await f.get(`/posts?limit=1&status=all&cursor=${cursor}`, key)).body.data.map((p: any) => p.id)).toEqual(['p3']);
+    // The same page always yields the same cursor.
+    expect((await f.get('/posts?limit=1&status=all', key)).body.meta.nextCursor).toBe(cursor);
+    // The old unsigned form, a forged position, an edited token: refused, never a silent restart.
+    const forged = Buffer.from(JSON.stringify({ t: 0, id: 'p9' })).toString('base64url');
+    const edited = cursor.slice(0, -2) + (cursor.endsWith('AA') ? 'BB' : 'AA');
+    const refusals: [string, string][] = [
+      [`/posts?limit=1&status=all&cursor=${forged}`, 'not a cursor of a post list'],
+      [`/posts?limit=1&status=all&cursor=${edited}`, 'not a cursor of a post list'],
+      [`/posts?limit=1&status=complete&cursor=${cursor}`, 'other filters'],
+      [`/posts?limit=2&status=all&cursor=${cursor}`, 'limit 1'],
+      [`/collections/col_camp/posts?limit=1&status=all&cursor=${cursor}`, 'another post list'],
+    ];
+    for (const [url, why] of refusals) {
+      const res = await f.get(url, key);
+      expect([url, res.status, res.body.error.code]).toEqual([url, 400, 'invalid_cursor']);
+      expect(res.body.error.message).toContain(why);
+    }
+  });
+
   it('collections: list, one, posts of a campaign include nested groups', async () => {
     const list = await f.get('/collections', key);
     expect(list.body.data.map((c: any) => [c.id, c.type, c.parentId, c.postCount])).toEqual(

@@ -38,6 +38,7 @@ export * from './relay/relay-lease';
 export * from './nest/run-service';
 export * from './nest/pino-nest-logger';
 export * from './projection/position-waiters';
+export * from './crypto/sealed-token';
 export * from './projection/log-follower';
 export * from './projection/live-log-fold';
 export * from './tracing';

@@ -180,18 +180,6 @@ export function findPosts(team: TeamIndex, q: PostQuery, within: Set<string> | n
   return team.posts.filter((p) => matchesPost(team, p, q, collections)).sort(newestFirst);
 }
 
-interface Cursor {
-  t: number;
-  id: string;
-}
-export const encodeCursor = (p: PostEntry): string => Buffer.from(JSON.stringify({ t: postTime(p), id: p.id })).toString('base64url');
-export function decodeCursor(value: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c.t === 'number' && typeof c.id === 'string') return c;
-  } catch {
-    // fall through
-  }
-  throw new ApiError(400, 'cursor is not valid; pass back meta.nextCursor unchanged', 'invalid_cursor');
-}
-export const afterCursor = (p: PostEntry, c: Cursor): boolean => postTime(p) < c.t || (postTime(p) === c.t && p.id < c.id);
+/** A post's place in the newest-first order, as a cursor records it. */
+export const positionOf = (p: PostEntry): { t: number; id: string } => ({ t: postTime(p), id: p.id });
+export const afterCursor = (p: PostEntry, c: { t: number; id: string }): boolean => postTime(p) < c.t || (postTime(p) === c.t && p.id < c.id);

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@analyst/contracts';
 import { Principal, teamQueryOf } from '@analyst/gateway';
@@ -7,27 +7,41 @@ import { parseLimit } from '../analyses/analyses.controller';
 import type { TeamIndex } from '../index/comment-index';
 import { CommentIndexService } from '../index/comment-index.service';
 import { materializedOf } from '../index/index-feed';
-import { afterCursor, decodeCursor, echoPostQuery, encodeCursor, findPosts, parsePostQuery } from './post-query';
+import { POST_CURSORS, type PostCursors } from './post-cursor';
+import { afterCursor, echoPostQuery, findPosts, parsePostQuery, positionOf } from './post-query';
 import { postAnalysisView, postView } from './post-view';
 
-/** One page of posts: filters applied while filling the page, opaque cursor, meta.hasMore. */
-export function postPage(team: TeamIndex, query: Record<string, unknown>, within: Set<string> | null, extraEcho: Record<string, unknown> = {}) {
+/**
+ * One page of posts: filters applied while filling the page, meta.hasMore, and a sealed cursor bound
+ * to the route, the team, the filters and the limit.
+ */
+export function postPage(
+  cursors: PostCursors,
+  route: string,
+  team: TeamIndex,
+  query: Record<string, unknown>,
+  within: Set<string> | null,
+  extraEcho: Record<string, unknown> = {},
+) {
   const { limit: rawLimit, cursor: rawCursor, teamId: _teamId, ...filters } = query;
   const limit = parseLimit(rawLimit, 25);
   const q = parsePostQuery(filters);
-  const cursor = rawCursor === undefined ? null : decodeCursor(String(rawCursor));
+  const echo = { ...extraEcho, ...echoPostQuery(q) };
+  const binding = { route, teamId: team.teamId, filters: JSON.stringify(echo), limit };
+  const cursor = rawCursor === undefined ? null : cursors.decode(String(rawCursor), binding);
   const all = findPosts(team, q, within);
   const rest = cursor ? all.filter((p) => afterCursor(p, cursor)) : all;
   const page = rest.slice(0, limit);
   const hasMore = rest.length > limit;
   return {
     data: page.map(postView),
-    meta: { limit, hasMore, nextCursor: hasMore ? encodeCursor(page[page.length - 1]) : null, filters: { ...extraEcho, ...echoPostQuery(q) } },
+    meta: { limit, hasMore, nextCursor: hasMore ? cursors.encode(binding, positionOf(page[page.length - 1])) : null, filters: echo },
   };
 }
 
 const POST_PAGE = listEnvelope(openApi.ref('Post'), openApi.ref('PostPageMeta'));
-const POST_FILTERS_400 = 'Invalid filter values: bad dates, out-of-range numbers, min greater than max, unknown filters, or a bad cursor (invalid_filter)';
+const POST_FILTERS_400 =
+  'Invalid filter values: bad dates, out-of-range numbers, min greater than max, unknown filters (invalid_filter); or a cursor that is not one this list returned for the same route, filters and limit (invalid_cursor)';
 const POST_404 = `Not a post of the target team (post_not_found), or ${TEAM_NOT_FOUND}`;
 const COLLECTION_404 = `Not a collection of the target team (collection_not_found), or ${TEAM_NOT_FOUND}`;
 
@@ -35,7 +49,10 @@ const COLLECTION_404 = `Not a collection of the target team (collection_not_foun
 @ApiKeyAuth()
 @Controller('posts')
 export class PostsController {
-  constructor(private readonly index: CommentIndexService) {}
+  constructor(
+    private readonly index: CommentIndexService,
+    @Inject(POST_CURSORS) private readonly cursors: PostCursors,
+  ) {}
 
   private async post(teamId: string, postId: string) {
     const index = await this.index.current();
@@ -54,7 +71,7 @@ export class PostsController {
   @ApiErrorResponses({ 400: POST_FILTERS_400 })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
     const index = await this.index.current();
-    return postPage(index.team(principal.targetTeamId), query, null);
+    return postPage(this.cursors, 'posts', index.team(principal.targetTeamId), query, null);
   }
 
   @Get(':postId/analysis')
@@ -100,7 +117,10 @@ export class PostsController {
 @ApiKeyAuth()
 @Controller('collections')
 export class CollectionsController {
-  constructor(private readonly index: CommentIndexService) {}
+  constructor(
+    private readonly index: CommentIndexService,
+    @Inject(POST_CURSORS) private readonly cursors: PostCursors,
+  ) {}
 
   private view(team: TeamIndex, id: string) {
     const c = team.collections.get(id)!;
@@ -139,6 +159,6 @@ export class CollectionsController {
   async posts(@Principal() principal: Principal, @Param('collectionId') id: string, @Query() query: Record<string, unknown>) {
     const team = (await this.index.current()).team(principal.targetTeamId);
     if (!team.collections.has(id)) throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');
-    return postPage(team, query, team.collectionTree(id), { collectionId: id });
+    return postPage(this.cursors, `collection:${id}`, team, query, team.collectionTree(id), { collectionId: id });
   }
 }

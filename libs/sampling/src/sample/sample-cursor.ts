@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { ApiError } from '@analyst/contracts';
+import { SealedToken } from '@analyst/platform';
 
 /** Where a page ended in the sample's order: (tier, primary, secondary, comment id). */
 export type SortKey = readonly [number, number, number, string];
@@ -23,45 +23,28 @@ const invalid = (why: string): ApiError =>
   new ApiError(400, `invalid cursor: ${why}; send the same analysis or post, source and filters as the request that returned it, or omit it to start again`, 'invalid_cursor');
 
 /**
- * Opaque next-page tokens: AES-256-GCM over the binding and the last sort key, with a synthetic
- * IV (an HMAC of the plaintext) so one page always yields the same cursor. A client can neither
- * read nor forge one, nor replay it against another analysis, post, query or team.
+ * Opaque next-page tokens: the binding and the last sort key sealed (SealedToken: AES-256-GCM with a
+ * synthetic IV, so one page always yields the same cursor). A client can neither read nor forge one,
+ * nor replay it against another analysis, post, query or team.
  */
 export class CursorCodec {
-  private readonly encKey: Buffer;
-  private readonly ivKey: Buffer;
+  private readonly sealer: SealedToken;
 
   /** `secret` is shared by every replica (ANALYST_INTERNAL_SECRET); a random one per process otherwise. */
   constructor(secret: string | undefined) {
-    const root = secret ?? randomBytes(32).toString('hex');
-    this.encKey = createHash('sha256').update(`analyst-sampling-cursor-enc:${root}`).digest();
-    this.ivKey = createHash('sha256').update(`analyst-sampling-cursor-iv:${root}`).digest();
+    this.sealer = new SealedToken(secret, 'sampling-cursor');
   }
 
   encode(binding: CursorBinding, after: SortKey, served: number): string {
     const payload: CursorPayload = { ...binding, after, served };
-    const plain = Buffer.from(JSON.stringify([VERSION, payload]));
-    const iv = createHmac('sha256', this.ivKey).update(plain).digest().subarray(0, 12);
-    const cipher = createCipheriv('aes-256-gcm', this.encKey, iv);
-    const body = Buffer.concat([cipher.update(plain), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+    return this.sealer.seal([VERSION, payload]);
   }
 
   /** The position after which the next page starts; 400 `invalid_cursor` on anything else. */
   decode(token: string, expected: CursorBinding): { after: SortKey; served: number } {
-    const raw = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, 'base64url') : Buffer.alloc(0);
-    if (raw.length < 29) throw invalid('not a cursor of this route');
-    let payload: CursorPayload;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.encKey, raw.subarray(0, 12));
-      decipher.setAuthTag(raw.subarray(12, 28));
-      const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
-      const [version, body] = JSON.parse(plain.toString('utf8')) as [number, CursorPayload];
-      if (version !== VERSION) throw new Error('version');
-      payload = body;
-    } catch {
-      throw invalid('not a cursor of this route');
-    }
+    const opened = this.sealer.open(token);
+    if (!Array.isArray(opened) || opened[0] !== VERSION || typeof opened[1] !== 'object' || opened[1] === null) throw invalid('not a cursor of this route');
+    const payload = opened[1] as CursorPayload;
     if (payload.teamId !== expected.teamId || payload.scope !== expected.scope) throw invalid('it belongs to another analysis or post, or the post was refreshed since');
     if (payload.query !== expected.query) throw invalid('it belongs to another source or other filters');
     if (payload.scoreVersion !== expected.scoreVersion) throw invalid("the team's score version or the post's data changed since");
