@@ -103,6 +103,12 @@ describe('post outcomes and their credits', () => {
     const syncing = await f.get('/content/jobs?status=syncing', key);
     expect(syncing.body.data.map((j: any) => j.id)).toEqual([b.body.data.id]);
     expect((await f.get('/content/jobs?status=bogus', key)).status).toBe(400);
+    // One strict reading of integers: decimal digits only.
+    for (const limit of ['0x10', '1e2', '%2B5', '1.0', '0', '101']) {
+      const res = await f.get(`/content/jobs?limit=${limit}`, key);
+      expect([limit, res.status, res.body.error?.code]).toEqual([limit, 400, 'invalid_request']);
+    }
+    expect((await f.get('/content/jobs?limit=16', key)).body.meta.limit).toBe(16);
     const other = await f.team('scale', { maps: 0 });
     const otherKey = (await f.key(other)).key;
     expect((await f.get('/content/jobs', otherKey)).body.data).toEqual([]);

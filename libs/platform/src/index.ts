@@ -25,6 +25,7 @@ export * from './nest/error-envelope.filter';
 export * from './nest/admin-token.guard';
 export * from './nest/api-paths';
 export * from './nest/validation';
+export * from './nest/query-numbers';
 export * from './nest/metrics';
 export * from './nest/health-registry';
 export * from './time/periodic-task';

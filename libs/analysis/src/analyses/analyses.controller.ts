@@ -3,7 +3,7 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '@analyst/contracts';
 import { locationOf, Principal, teamQueryOf } from '@analyst/gateway';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiJsonBody, ApiKeyAuth, ApiLimitQuery, envelope, listEnvelope, openApi, pollHeaders, TEAM_NOT_FOUND } from '@analyst/platform';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiJsonBody, ApiKeyAuth, ApiLimitQuery, envelope, listEnvelope, openApi, pollHeaders, TEAM_NOT_FOUND, queryInteger } from '@analyst/platform';
 import { AnalysisService, POLL_AFTER_MS } from './analysis.service';
 import { parseAnalysisRequest } from './analysis-request';
 import { analysisMeta, analysisSummary, analysisView } from './analysis-view';
@@ -12,10 +12,7 @@ const RETRY_AFTER_SECONDS = String(Math.ceil(POLL_AFTER_MS / 1000));
 const KINDS = ['snapshot', 'search', 'report', 'all'];
 
 export function parseLimit(value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || n < 1 || n > 100) throw new ApiError(400, `limit must be an integer from 1 to 100, got "${String(value)}"`, 'invalid_filter');
-  return n;
+  return value === undefined ? fallback : queryInteger(value, 'limit', 1, 100, 'invalid_filter');
 }
 
 const ANALYSIS = envelope(openApi.ref('Analysis'), openApi.ref('AnalysisMeta'));

@@ -1,4 +1,5 @@
 import { ApiError, BUCKET_KEYS, parseCalendarInstant, PLATFORMS, type BucketKey } from '@analyst/contracts';
+import { queryNumber } from '@analyst/platform';
 import { normalizeLink } from '@analyst/links';
 import { mixPercent } from '@analyst/domain-analysis';
 import type { PostEntry, TeamIndex } from '../index/comment-index';
@@ -60,9 +61,7 @@ export function parseDate(value: unknown, name: string, bound: 'start' | 'end' =
 function number(value: unknown, name: string, min: number, max: number): number | null {
   const text = single(value, name);
   if (text === null) return null;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw bad(`${name} must be a number from ${min} to ${max}, got "${text}"`);
-  return n;
+  return queryNumber(text, name, min, max, 'invalid_filter');
 }
 
 /** A link as the content routes store it (`normalizedLink`), so any form of the URL finds its post. */

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@analyst/contracts';
 import { ApiRoute, Principal } from '@analyst/gateway';
 import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, ApiLimitQuery, envelope, listEnvelope, openApi, TEAM_NOT_FOUND } from '@analyst/platform';
+import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, ApiLimitQuery, envelope, listEnvelope, openApi, TEAM_NOT_FOUND, queryInteger } from '@analyst/platform';
 import { JobReader } from '../jobs/job-reader';
 import { jobHeaders, jobMeta, jobSummary, renderJob } from '../jobs/job-view';
 import { correlationIdOf, send } from './http-helpers';
@@ -35,8 +35,7 @@ export class ContentJobsController {
     }
     let limit = DEFAULT_LIST_LIMIT;
     if (query.limit !== undefined) {
-      limit = Number(query.limit);
-      if (typeof query.limit !== 'string' || !Number.isInteger(limit) || limit < 1 || limit > 100) throw new ApiError(400, 'limit must be an integer from 1 to 100');
+      limit = queryInteger(query.limit, 'limit', 1, 100);
     }
     const jobs = await this.jobs.list(principal.targetTeamId, status as JobStatus | undefined, limit);
     return { data: jobs.map(jobSummary), meta: { count: jobs.length, limit, filters: { status: status ?? null } } };

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiError, teamStream, type StatementPage } from '@analyst/contracts';
-import { AdminTokenGuard, EVENT_STORE, ID_GENERATOR, READ_STORE, type EventStore, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { AdminTokenGuard, EVENT_STORE, ID_GENERATOR, READ_STORE, type EventStore, type IdGenerator, type ReadStore, queryInteger } from '@analyst/platform';
 import { toApiError } from '../ledger-error.mapping';
 import { LedgerService } from '../ledger.service';
 import { InvalidCursorError, readStatement, STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT } from '../queries/read-statement';
@@ -55,10 +55,7 @@ export class LedgerAdminController {
     await this.requireTeam(teamId);
     let limit = STATEMENT_DEFAULT_LIMIT;
     if (limitText !== undefined) {
-      limit = Number(limitText);
-      if (!/^\d+$/.test(limitText) || limit < 1 || limit > STATEMENT_MAX_LIMIT) {
-        throw new ApiError(400, `limit must be an integer from 1 to ${STATEMENT_MAX_LIMIT}`);
-      }
+      limit = queryInteger(limitText, 'limit', 1, STATEMENT_MAX_LIMIT);
     }
     try {
       return await readStatement(this.store, teamId, { limit, cursor: cursor || undefined });

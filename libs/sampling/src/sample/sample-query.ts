@@ -1,4 +1,5 @@
 import { ApiError, BUCKET_KEYS, DIMENSIONS, parseBucket, type BucketKey, type Dimension } from '@analyst/contracts';
+import { queryInteger } from '@analyst/platform';
 
 export const SOURCES = ['notables', 'content', 'all'] as const;
 export type Source = (typeof SOURCES)[number];
@@ -36,9 +37,7 @@ export function parseSampleQuery(query: Record<string, unknown>): SampleQuery {
   }
   let limit = DEFAULT_LIMIT;
   if (query.limit !== undefined) {
-    const raw = single('limit', query.limit);
-    limit = Number(raw);
-    if (!/^\d+$/.test(raw) || limit < 1 || limit > MAX_LIMIT) throw bad(`limit must be an integer from 1 to ${MAX_LIMIT}, got "${raw}"`);
+    limit = queryInteger(single('limit', query.limit), 'limit', 1, MAX_LIMIT, 'invalid_filter');
   }
   let source: Source = DEFAULT_SOURCE;
   if (query.source !== undefined) {
