@@ -188,6 +188,19 @@ describe('POST /analyses and reads (issue 7)', () => {
     }
   });
 
+  it('one rule for query strings on every route: an undeclared or empty parameter is 400 invalid_request naming it', async () => {
+    for (const [url, message] of [
+      ['/posts?limit=', 'query parameter "limit" is empty'],
+      ['/posts?colour=red', 'unknown query parameter "colour": /analyst/v1/posts takes limit, cursor, status,'],
+      ['/collections?limit=5', 'unknown query parameter "limit": /analyst/v1/collections takes teamId'],
+      ['/analyses?kind=', 'query parameter "kind" is empty'],
+    ] as const) {
+      const res = await f.get(url, key);
+      expect([url, res.status, res.body.error.code]).toEqual([url, 400, 'invalid_request']);
+      expect(res.body.error.message).toContain(message);
+    }
+  });
+
   it('post-list cursors are sealed and bound to the route, team, filters and limit: anything else is 400 invalid_cursor', async () => {
     const page1 = await f.get('/posts?limit=1&status=all', key);
     const cursor = page1.body.meta.nextCursor as string;

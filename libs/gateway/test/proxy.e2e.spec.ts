@@ -1,4 +1,4 @@
-import { Controller, Get, Module, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Module, Param, Post, Req, Res } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,10 +22,10 @@ let upstreamCalls = 0;
 @Controller('content/jobs')
 class StubJobsController {
   @Get(':jobId')
-  job(@Param('jobId') jobId: string, @Principal() principal: Principal, @Req() request: FastifyRequest, @Query('big') big?: string) {
+  job(@Param('jobId') jobId: string, @Principal() principal: Principal, @Req() request: FastifyRequest) {
     upstreamCalls += 1;
     if (jobId === 'slow') return new Promise((resolve) => setTimeout(() => resolve({ data: { id: jobId } }), 1500));
-    if (big) return { data: { blob: 'x'.repeat(6 * 1024 * 1024) } };
+    if (jobId === 'big') return { data: { blob: 'x'.repeat(6 * 1024 * 1024) } };
     return {
       data: { id: jobId, team: principal.targetTeamId, key: principal.keyId, correlation: request.headers['x-correlation-id'] },
     };
@@ -129,7 +129,7 @@ describe('gateway forwarding to services (distributed topology)', () => {
   });
 
   it('applies the 5 MB cap to proxied responses', async () => {
-    const big = await gateway.request('GET', '/analyst/v1/content/jobs/cj_1?big=1', { headers: { authorization: `Bearer ${key}` } });
+    const big = await gateway.request('GET', '/analyst/v1/content/jobs/big', { headers: { authorization: `Bearer ${key}` } });
     expect(big.status).toBe(413);
     expect(big.body.error.message).toContain('limit');
   });

@@ -185,12 +185,22 @@ describe('comment samples (issue 8)', () => {
       expect(sentiment.body.meta.total).toBe(9);
     });
 
+    it('an empty or unknown query parameter is 400 invalid_request on both routes (the one rule of every route)', async () => {
+      for (const url of [`/posts/q1/analysis/comments`, `/analyses/${analysisId}/comments`]) {
+        const empty = await f.get(`${url}?topic=`, key);
+        expect([empty.status, empty.body.error.code, empty.body.error.message]).toEqual([400, 'invalid_request', 'query parameter "topic" is empty; give it a value or leave it out']);
+        const unknown = await f.get(`${url}?sentimant=positive`, key);
+        expect([unknown.status, unknown.body.error.code]).toEqual([400, 'invalid_request']);
+        expect(unknown.body.error.message).toContain('unknown query parameter "sentimant"');
+        expect(unknown.body.error.message).toContain('takes cursor, limit, source, sentiment, content, topic, relevance, consensus, teamId');
+      }
+    });
+
     it.each([
       ['sentiment=great', 'sentiment: "great" is not a bucket of sentiment'],
       ['relevance=agreeing', 'relevance: "agreeing" is not a bucket of relevance'],
       ['sentiment=on_topic', 'sentiment: "on_topic" is not a bucket of sentiment'],
       ['consensus=positive,nope', 'consensus: "nope" is not a bucket of consensus'],
-      ['topic=', 'topic: "" is not a bucket of topic'],
     ])('400 invalid_bucket for %s on both routes', async (query, message) => {
       for (const url of [`/posts/q1/analysis/comments?${query}`, `/analyses/${analysisId}/comments?${query}`]) {
         const res = await f.get(url, key);

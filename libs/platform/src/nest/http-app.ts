@@ -11,6 +11,7 @@ import { ErrorEnvelopeFilter } from './error-envelope.filter';
 import { completeOpenApiDocument, openApiConfig } from './openapi';
 import { HttpMetrics } from './metrics';
 import { PINO_LOGGER, PinoNestLogger } from './pino-nest-logger';
+import { QueryRules } from './query-rules';
 import { apiValidationPipe } from './validation';
 import { activateServerSpan, endServerSpan, startServerSpan } from '../tracing/http-server';
 import { flushTracing } from '../tracing/start-tracing';
@@ -65,6 +66,9 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   if (logger) app.useLogger(new PinoNestLogger(logger));
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.useGlobalPipes(apiValidationPipe());
+  // Filled from the OpenAPI document once it is generated, below.
+  const queryRules = new QueryRules();
+  app.useGlobalInterceptors(queryRules);
   app.setGlobalPrefix(API_PREFIX.slice(1), {
     exclude: [
       { path: 'healthz', method: RequestMethod.GET },
@@ -146,6 +150,7 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
 
   await app.init();
   const document = completeOpenApiDocument(SwaggerModule.createDocument(app as INestApplication, openApiConfig()));
+  queryRules.load(document);
   fastify.get(`${API_PREFIX}/openapi.json`, async () => document);
   return app;
 }

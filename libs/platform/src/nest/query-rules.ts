@@ -1,0 +1,51 @@
+import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Observable } from 'rxjs';
+import { ApiError } from '@analyst/contracts';
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/**
+ * One rule for query strings on every public route, read from the OpenAPI document the app serves
+ * (so the document and the server cannot disagree): a parameter the operation does not declare is a
+ * 400 naming the ones it does, and so is a parameter given with an empty value (`?limit=`). It runs
+ * after the guards, so a refused request is still authenticated and counted first.
+ */
+export class QueryRules implements NestInterceptor {
+  private readonly declared = new Map<string, ReadonlySet<string>>();
+
+  /** Learns each operation's query parameters; routes the document does not list are left alone. */
+  load(document: OpenAPIObject): void {
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      const route = path.replace(/\{([^}]+)\}/g, ':$1');
+      for (const method of METHODS) {
+        const operation = item[method];
+        if (!operation) continue;
+        const names = (operation.parameters ?? []).filter((p) => 'in' in p && p.in === 'query').map((p) => (p as { name: string }).name);
+        this.declared.set(`${method.toUpperCase()} ${route}`, new Set(names));
+      }
+    }
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() === 'http') {
+      const request = context.switchToHttp().getRequest<FastifyRequest>();
+      const allowed = this.declared.get(`${request.method} ${request.routeOptions.url}`);
+      if (allowed) check(request.query as Record<string, unknown> | undefined, allowed, `${request.method} ${request.routeOptions.url}`);
+    }
+    return next.handle();
+  }
+}
+
+function check(query: Record<string, unknown> | undefined, allowed: ReadonlySet<string>, route: string): void {
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (!allowed.has(name)) {
+      const takes = allowed.size === 0 ? 'takes no query parameters' : `takes ${[...allowed].join(', ')}`;
+      throw new ApiError(400, `unknown query parameter "${name}": ${route.replace(/^\w+ /, '')} ${takes}`, 'invalid_request');
+    }
+    if (value === '' || (Array.isArray(value) && value.includes(''))) {
+      throw new ApiError(400, `query parameter "${name}" is empty; give it a value or leave it out`, 'invalid_request');
+    }
+  }
+}
