@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { request as httpRequest } from 'node:http';
+import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import { IsInt, IsString, Min } from 'class-validator';
 import { ApiError } from '@analyst/contracts';
 import { HealthRegistry, type ComponentHealth } from '@analyst/platform';
@@ -23,6 +24,11 @@ class EchoController {
   @Post()
   post(@Body() body: EchoBody) {
     return { data: body };
+  }
+
+  @Get('item/:id')
+  item(@Param('id') id: string) {
+    return { data: { id } };
   }
 
   @Get('refuse')
@@ -90,6 +96,45 @@ describe('HTTP conventions shared by every service', () => {
     expect(response.json().error.message).toBeTruthy();
     expect(response.json().error.code).toBe('malformed_body');
     expect(response.body).not.toContain('at ');
+  });
+
+  it('says a JSON body with a __proto__ key is refused for that key (forbidden_key), not that it is invalid JSON; nothing reaches the handler', async () => {
+    for (const payload of ['{"__proto__": {"admin": true}, "name": "x", "count": 1}', '{"name": "x", "count": 1, "nested": [{"constructor": {"prototype": {}}}]}']) {
+      const response = await t.app.inject({ method: 'POST', url: '/analyst/v1/echo', headers: { 'content-type': 'application/json' }, payload });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('forbidden_key');
+      expect(response.json().error.message).toMatch(/"(__proto__|constructor\.prototype)" key/);
+    }
+    expect(({} as { admin?: boolean }).admin).toBeUndefined();
+    const empty = await t.app.inject({ method: 'POST', url: '/analyst/v1/echo', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect([empty.statusCode, empty.json().error.code]).toEqual([400, 'malformed_body']);
+  });
+
+  it('answers a path segment over 100 characters with 414 and a bad URL with 400, in the envelope with a correlation id', async () => {
+    const long = await t.app.inject({ method: 'GET', url: `/analyst/v1/echo/item/${'a'.repeat(150)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ error: { message: 'a path segment is longer than 100 characters', code: 'uri_too_long' } });
+    expect(long.headers['x-correlation-id']).toMatch(/^[\w-]{8,}$/);
+    const badUrl = await t.app.inject({ method: 'GET', url: '/analyst/v1/echo/item/%E0%A4%A' });
+    expect([badUrl.statusCode, badUrl.json().error.code]).toEqual([400, 'invalid_url']);
+    expect(badUrl.headers['x-correlation-id']).toBeTruthy();
+  });
+
+  it('answers a request head over 16 KiB with 431 in the envelope with a correlation id (a real socket: Node refuses it before Fastify)', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.getHttpServer().address() as { port: number };
+    const answer = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/analyst/v1/echo', headers: { 'x-big': 'x'.repeat(20_000) } }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(431);
+    expect(JSON.parse(answer.body)).toEqual({ error: { message: 'the request head (URL and headers) is larger than 16 KiB', code: 'headers_too_large' } });
+    expect(answer.headers['x-correlation-id']).toBeTruthy();
   });
 
   it('answers 503 on /readyz naming a component that is not ready, and on /healthz naming one that cannot recover', async () => {

@@ -12,6 +12,8 @@ import { completeOpenApiDocument, openApiConfig } from './openapi';
 import { HttpMetrics } from './metrics';
 import { PINO_LOGGER, PinoNestLogger } from './pino-nest-logger';
 import { QueryRules } from './query-rules';
+import { useJsonBodyParser } from './json-body';
+import { clientErrorHandler, frameworkErrors } from './framework-errors';
 import { apiValidationPipe } from './validation';
 import { activateServerSpan, endServerSpan, startServerSpan } from '../tracing/http-server';
 import { flushTracing } from '../tracing/start-tracing';
@@ -56,6 +58,10 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     // Reuse a caller's correlation id, so one id follows a request across services and logs.
     requestIdHeader: CORRELATION_HEADER,
     genReqId: () => randomUUID(),
+    // Errors Fastify answers before any hook runs (a path segment over 100 characters, a bad URL,
+    // an oversized request head) in the same envelope, with a correlation id.
+    frameworkErrors: frameworkErrors as never,
+    clientErrorHandler,
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     bufferLogs: options.structuredLogs !== false,
@@ -149,6 +155,8 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   });
 
   await app.init();
+  // After init: Nest registers its JSON parser there; ours replaces it.
+  useJsonBodyParser(fastify);
   const document = completeOpenApiDocument(SwaggerModule.createDocument(app as INestApplication, openApiConfig()));
   queryRules.load(document);
   fastify.get(`${API_PREFIX}/openapi.json`, async () => document);
