@@ -113,6 +113,25 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(keyword.body.data.scope.matchedComments).toBe(1);
   });
 
+  it('keyword and username terms are NFC-normalised and capped at 100 characters; a search query at 500', async () => {
+    const decomposed = 'cafe\u0301';
+    const res = await f.post('/analyses', key, { selection: { postIds: ['p1'] }, filters: { keywords: [decomposed] } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.filters.keywords).toEqual(['caf\u00e9']);
+    const search = await f.post('/analyses', key, { selection: { postIds: ['p1'] }, search: { query: decomposed, mode: 'keyword' } });
+    expect(search.body.data.filters.keywords).toEqual(['caf\u00e9']);
+    for (const body of [
+      { selection: { postIds: ['p1'] }, filters: { keywords: ['x'.repeat(101)] } },
+      { selection: { postIds: ['p1'] }, filters: { usernames: ['u'.repeat(1_000_000)] } },
+      { selection: { postIds: ['p1'] }, search: { query: 'q'.repeat(101), mode: 'keyword' } },
+      { selection: { postIds: ['p1'] }, search: { query: 'q '.repeat(300), mode: 'ai' } },
+    ]) {
+      const refused = await f.post('/analyses', key, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/at most (100|500) characters/);
+    }
+  });
+
   it.each<[string, unknown]>([
     ['empty selection', { selection: { posts: { account: 'nobody' } } }],
     ['no selection', {}],
@@ -154,7 +173,15 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(res.body.data.comments).toEqual({ path: '/posts/p1/analysis/comments' });
     const pending = await f.get('/posts/p4/analysis', key);
     expect(pending.body.data.commentAnalysis).toMatchObject({ totalComments: 0, completeness: 'unavailable', notableComments: [], wordCloud: [] });
-    expect((await f.get('/posts/p4/metrics', key)).body.error.code).toBe('metrics_not_available');
+    const notYet = await f.get('/posts/p4/metrics', key);
+    expect([notYet.status, notYet.body.error.code]).toEqual([404, 'metrics_not_available']);
+    expect(notYet.body.error.message).toBe('metrics of post p4 are not available until scoring finishes');
+    // A post whose fetch failed will never be scored: the message says so instead of "until scoring finishes".
+    const other = await f.team();
+    await f.posts(other.teamId, [{ id: 'pf1', postedAt: day(1), failed: true }]);
+    const never = await f.get('/posts/pf1/metrics', other.key);
+    expect([never.status, never.body.error.code]).toEqual([404, 'metrics_not_available']);
+    expect(never.body.error.message).toBe('metrics of post pf1 are not available because it was never scored (status failed); a refresh that scores it makes them available');
     const metrics = await f.get('/posts/p1/metrics', key);
     expect(metrics.body.data.daily).toHaveLength(1);
     expect(metrics.body.data.totals.comments).toBe(3);

@@ -31,6 +31,8 @@ export interface SeedPost {
   comments?: SeedComment[];
   /** Leave the post in `processing` (fetched, not scored). */
   unscored?: boolean;
+  /** The fetch failed: the post ends `failed`, never scored. */
+  failed?: boolean;
   topics?: { title: string; description: string | null }[];
 }
 
@@ -111,7 +113,12 @@ export async function analysisTest(options: { searchModel?: SearchModel; env?: R
           },
           { type: 'CommentsFetched', data: { postId: p.id, dataVersion: 1, chunk: 0, comments } },
         ];
-        if (!p.unscored) {
+        if (p.failed) {
+          list.splice(1, list.length - 1, {
+            type: 'PostFetchFailed',
+            data: { postId: p.id, dataVersion: 1, jobId: 'cj_seed', reservationId: null, outcome: 'failed', reason: 'seeded failure', at: START },
+          });
+        } else if (!p.unscored) {
           list.push(
             { type: 'CommentsScored', data: { postId: p.id, dataVersion: 1, chunk: 0, scorer: { name: 'seed', version: '1' }, comments: scored } },
             {

@@ -84,6 +84,14 @@ describe('POST /content/accounts/add', () => {
     expect(all.sort()).toEqual(['AccountDiscovered', 'ContentJobOpened', 'ContentRequestClaimed', 'JobSettled']);
   });
 
+  it('compares a caption keyword in NFC: a decomposed "vídeo" is echoed (and matched) precomposed', async () => {
+    const teamId = await f.team('scale', { maps: 0, adhoc: 5 });
+    const { key } = await f.key(teamId);
+    const nfc = await f.post('/content/accounts/add', key, { account: { url: ACCOUNT }, dryRun: true, filters: { keywords: 'vi\u0301deo' } });
+    expect(nfc.status).toBe(202);
+    expect(nfc.body.data.filters.keywords).toEqual({ term: 'v\u00eddeo', match: 'includes' });
+  });
+
   it('completes an account with no match with counts.discovered 0 and no charge', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 20 });
     const { key } = await f.key(teamId);
@@ -148,6 +156,8 @@ describe('POST /content/accounts/add', () => {
     [{ account: { url: ACCOUNT }, filters: { since: '2026-11-02' } }, `filters.since must not be after filters.until, which defaults to now (${NOW})`],
     [{ account: { url: ACCOUNT }, filters: { keywords: { term: 'x', match: 'fuzzy' } } }, 'filters.keywords.match must be one of'],
     [{ account: { url: ACCOUNT }, filters: { keywords: 3 } }, 'filters.keywords must be a string or { term, match }'],
+    [{ account: { url: ACCOUNT }, filters: { keywords: 'k'.repeat(101) } }, 'filters.keywords terms are at most 100 characters, got 101'],
+    [{ account: { url: ACCOUNT }, filters: { keywords: { term: 'k'.repeat(1_000_000), match: 'excludes' } } }, 'filters.keywords terms are at most 100 characters'],
     [{ account: { url: ACCOUNT }, filters: { postType: 'podcast' } }, 'filters.postType must be one of'],
   ])('refuses %j with 400 and writes nothing', async (body, message) => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 5 });

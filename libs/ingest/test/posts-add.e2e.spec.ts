@@ -322,6 +322,7 @@ describe('POST /content/posts/add: per-link reasons, collections, replay, fundin
     ['links not strings', { links: [1] }, 'each value in links must be a string'],
     ['more than 100 links', { links: Array.from({ length: 101 }, (_, i) => LINKS.x(i)) }, 'at most 100 links'],
     ['an unknown field', { links: [LINKS.x(1)], extra: true }, 'property extra should not exist'],
+    ['tags null (absent is the empty list, null is not)', { links: [LINKS.x(1)], tags: null }, 'tags must be an array'],
     ['a bad credit source', { links: [LINKS.x(1)], credits: { source: 'maps' } }, 'credits.source must be one of'],
     ['a bad comment limit', { links: [LINKS.x(1)], capture: { commentLimit: 0 } }, 'capture.commentLimit must not be less than 1'],
     ['a collection with both id and name', { links: [LINKS.x(1)], collections: [{ id: 'col_x', name: 'x' }] }, 'give either id or name'],

@@ -52,6 +52,18 @@ export interface AnalysisRequest {
 const bad = (message: string): ApiError => new ApiError(400, message, 'invalid_request');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Longest keyword or username term, and longest search query, in characters (after NFC). */
+export const TERM_MAX_LENGTH = 100;
+export const QUERY_MAX_LENGTH = 500;
+
+/** Search terms in NFC, so "vídeo" typed with a combining accent finds comments that store it precomposed. */
+function terms(value: unknown, name: string): string[] {
+  const list = strings(value, name, TERMS_LIMIT).map((t) => t.normalize('NFC'));
+  const long = list.find((t) => t.length > TERM_MAX_LENGTH);
+  if (long) throw bad(`${name} terms are at most ${TERM_MAX_LENGTH} characters, got one of ${long.length}`);
+  return list;
+}
+
 function strings(value: unknown, name: string, limit: number): string[] {
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw bad(`${name} must be an array of strings`);
   if (value.length > limit) throw bad(`${name} takes at most ${limit} values, got ${value.length}`);
@@ -116,7 +128,7 @@ function parseFilters(raw: unknown): CommentFilters | null {
         ),
       ];
     } else if (key === 'keywords' || key === 'excludeKeywords' || key === 'usernames' || key === 'excludeUsernames') {
-      const list = strings(value, `filters.${key}`, TERMS_LIMIT);
+      const list = terms(value, `filters.${key}`);
       out[key] = key.toLowerCase().includes('username') ? list.map((u) => u.replace(/^@/, '')).filter((u) => u.length > 0) : list;
     } else if (key === 'keywordMatch') {
       if (value !== 'any' && value !== 'all') throw bad('filters.keywordMatch must be any or all');
@@ -148,7 +160,10 @@ function parseSearch(raw: unknown): SearchSpec | null {
   if (mode !== 'ai' && mode !== 'keyword') throw bad('search.mode must be ai or keyword');
   const minRelevance = raw.minRelevance ?? 0.3;
   if (typeof minRelevance !== 'number' || minRelevance < 0 || minRelevance > 1) throw bad('search.minRelevance must be a number from 0 to 1');
-  return { query: raw.query.trim(), mode, minRelevance };
+  const query = raw.query.trim().normalize('NFC');
+  if (query.length > QUERY_MAX_LENGTH) throw bad(`search.query is at most ${QUERY_MAX_LENGTH} characters, got ${query.length}`);
+  if (mode === 'keyword' && query.length > TERM_MAX_LENGTH) throw bad(`a keyword search.query is one term of at most ${TERM_MAX_LENGTH} characters, got ${query.length}`);
+  return { query, mode, minRelevance };
 }
 
 /** Validates a POST /analyses body. Keyword search folds into filters.keywords here. */

@@ -105,7 +105,12 @@ export class PostsController {
   async metrics(@Principal() principal: Principal, @Param('postId') postId: string) {
     const post = await this.post(principal.targetTeamId, postId);
     const m = materializedOf(post);
-    if (!m) throw new ApiError(404, `metrics of post ${postId} are not available until scoring finishes`, 'metrics_not_available');
+    if (!m) {
+      // Only a post still on its way will have metrics; one that ended otherwise never will (until a refresh scores it).
+      const pending = post.status === 'fetching' || post.status === 'queued' || post.status === 'processing';
+      const why = pending ? 'until scoring finishes' : `because it was never scored (status ${post.status}); a refresh that scores it makes them available`;
+      throw new ApiError(404, `metrics of post ${postId} are not available ${why}`, 'metrics_not_available');
+    }
     return {
       data: { postId: post.id, dataVersion: m.dataVersion, scoreVersion: m.metrics.totals.scores.scoreVersion, computedAt: m.scoredAt, totals: m.metrics.totals, daily: m.metrics.daily },
       meta: {},

@@ -43,7 +43,7 @@ export function applyAccountFilters(filters: AccountFiltersDto | undefined, now:
   let keywords: AppliedAccountFilters['keywords'] = null;
   if (typeof f.keywords === 'string') {
     if (!f.keywords.trim()) throw new ApiError(400, 'filters.keywords must not be blank');
-    keywords = { term: f.keywords.trim(), match: 'includes' };
+    keywords = { term: keywordTerm(f.keywords), match: 'includes' };
   } else if (f.keywords !== undefined) {
     const k = f.keywords as { term?: unknown; match?: unknown };
     const extra = k && typeof k === 'object' ? Object.keys(k).filter((x) => x !== 'term' && x !== 'match') : [];
@@ -52,7 +52,7 @@ export function applyAccountFilters(filters: AccountFiltersDto | undefined, now:
     }
     const match = k.match ?? 'includes';
     if (!(MATCHES as readonly unknown[]).includes(match)) throw new ApiError(400, `filters.keywords.match must be one of: ${MATCHES.join(', ')}`);
-    keywords = { term: k.term.trim(), match: match as (typeof MATCHES)[number] };
+    keywords = { term: keywordTerm(k.term), match: match as (typeof MATCHES)[number] };
   }
   return {
     since,
@@ -103,4 +103,14 @@ export function narrowDiscovered(posts: DiscoveredPost[], filters: AppliedAccoun
     if (out.length >= filters.limit) break;
   }
   return out;
+}
+
+/** Longest caption keyword, in characters after NFC. */
+export const KEYWORD_MAX_LENGTH = 100;
+
+/** A caption keyword trimmed and in NFC (so a decomposed "vídeo" matches captions that store it precomposed), at most 100 characters. */
+function keywordTerm(raw: string): string {
+  const term = raw.trim().normalize('NFC');
+  if (term.length > KEYWORD_MAX_LENGTH) throw new ApiError(400, `filters.keywords terms are at most ${KEYWORD_MAX_LENGTH} characters, got ${term.length}`);
+  return term;
 }

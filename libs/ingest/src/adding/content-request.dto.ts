@@ -14,6 +14,7 @@ import {
   Min,
   MinLength,
   ValidateNested,
+  ValidateIf,
 } from 'class-validator';
 
 /** `{ id }` or `{ name, type?, parentId? }`; which of the two is checked by the resolver. */
@@ -106,7 +107,8 @@ export class ContentOptionsDto extends SpendingOptionsDto {
     maxItems: 100,
     description: 'Trimmed, leading # dropped, duplicates merged case-insensitively; also merged onto posts already on the team.',
   })
-  @IsOptional()
+  // Absent is optional; null is not an empty list: it fails IsArray with a clear message.
+  @ValidateIf((_, value) => value !== undefined)
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
