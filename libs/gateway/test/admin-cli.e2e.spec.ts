@@ -52,6 +52,24 @@ describe('analyst CLI over the admin API', () => {
     expect(await run('teams', 'show', teamId)).toContain('revoked');
   });
 
+  it('reads the server address from ANALYST_URL when --url is not given; --url wins over it', async () => {
+    const program = () => {
+      const p = new Command('analyst').option('--json').exitOverride();
+      registerAdminCommands(p);
+      return p;
+    };
+    process.env.ANALYST_URL = url;
+    try {
+      await program().parseAsync(['node', 'analyst', '--json', 'teams', 'create', '--name', 'Env Co', '--plan', 'growth', '--token', TEST_ADMIN_TOKEN]);
+      expect(JSON.parse(printed.splice(0).join('\n')).data).toMatchObject({ name: 'Env Co' });
+      process.env.ANALYST_URL = 'http://127.0.0.1:9'; // nothing listens there: only --url can make this work
+      await program().parseAsync(['node', 'analyst', '--json', 'teams', 'create', '--name', 'Flag Co', '--plan', 'growth', '--url', url, '--token', TEST_ADMIN_TOKEN]);
+      expect(JSON.parse(printed.splice(0).join('\n')).data).toMatchObject({ name: 'Flag Co' });
+    } finally {
+      delete process.env.ANALYST_URL;
+    }
+  });
+
   it('reports the server error message', async () => {
     await expect(run('teams', 'plan', 'tm_missing', 'scale')).rejects.toThrow('PUT /admin/v1/teams/tm_missing/plan failed with 404: team not found');
   });

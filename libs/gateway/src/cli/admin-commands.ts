@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { adminCall, DEFAULT_ADMIN_URL, type AdminConnection } from './admin-client';
 
 type Row = Record<string, unknown>;
@@ -33,7 +33,7 @@ interface ConnectionFlags {
 /** Adds `--url` and `--token` to a leaf command. */
 function connected(command: Command): Command {
   return command
-    .option('--url <url>', 'base URL of the Analyst server', DEFAULT_ADMIN_URL)
+    .addOption(new Option('--url <url>', 'base URL of the Analyst server').env('ANALYST_URL').default(DEFAULT_ADMIN_URL))
     .option('--token <token>', 'admin token (default $ANALYST_ADMIN_TOKEN)');
 }
 

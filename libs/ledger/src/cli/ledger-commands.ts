@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import type { CreditBalances, StatementLine, StatementPage } from '@analyst/contracts';
 import type { ReadStore } from '@analyst/platform';
@@ -133,7 +133,9 @@ function positiveInt(text: string, flag: string, max = Number.MAX_SAFE_INTEGER):
 
 /** Adds `--url` and `--token` to a leaf command, as the `teams` and `keys` commands have them. */
 function connected(command: Command): Command {
-  return command.option('--url <url>', 'base URL of the Analyst server', DEFAULT_URL).option('--token <token>', 'admin token (default $ANALYST_ADMIN_TOKEN)');
+  return command
+    .addOption(new Option('--url <url>', 'base URL of the Analyst server').env('ANALYST_URL').default(DEFAULT_URL))
+    .option('--token <token>', 'admin token (default $ANALYST_ADMIN_TOKEN)');
 }
 
 function connectionOf(command: Command): { url: string; token?: string; json: boolean } {
