@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ANALYSIS_INCLUDES, JOB_KINDS, JOB_STATUSES, PLATFORMS, REJECT_REASONS, SAMPLE_REASONS, SKIP_REASONS } from '@analyst/contracts';
+import { ROUTE_POLICIES } from '@analyst/gateway';
 import { FixedClock, createHttpApp, loadConfig } from '@analyst/platform';
 import { StandaloneModule } from '../src/app.module';
 import { DemoSeeder } from '../src/demo-seeder';
@@ -15,7 +16,6 @@ import { DemoSeeder } from '../src/demo-seeder';
 const PREFIX = '/analyst/v1';
 const KEY = 'ak_demo0001.demo-secret-0123456789abcdef';
 const AUTH = { 'x-api-key': KEY };
-const KEY_SECURITY = [{ bearer: [] }, { apiKey: [] }];
 
 type Json = any;
 
@@ -152,15 +152,26 @@ describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
     expect(Object.keys(doc.components.schemas)).not.toContain('GrantCreditsDto');
   });
 
-  it('requires the key (Bearer or X-Api-Key) on every /analyst/v1 operation except the document itself', () => {
+  it('requires the key (Bearer or X-Api-Key) with the route’s scopes on every /analyst/v1 operation except the document itself', () => {
+    const ids = new Set<string>();
     for (const { method, path, operation } of operations()) {
       if (path === `${PREFIX}/openapi.json`) {
         expect(operation.security).toEqual([]);
         continue;
       }
-      expect([method, path, operation.security]).toEqual([method, path, KEY_SECURITY]);
+      const policy = ROUTE_POLICIES.find((p) => p.method === method.toUpperCase() && `${PREFIX}${p.path}` === path);
+      expect([method, path, Boolean(policy)]).toEqual([method, path, true]);
+      expect([method, path, operation.security]).toEqual([method, path, [{ bearer: [...policy!.scopes] }, { apiKey: [...policy!.scopes] }]]);
+      // Names a person would call, one per operation.
+      expect([method, path, operation.operationId]).toEqual([method, path, policy!.operationId]);
+      expect(ids.has(operation.operationId)).toBe(false);
+      ids.add(operation.operationId);
       expect([method, path, Object.keys(operation.responses)]).toEqual([method, path, expect.arrayContaining(['401', '403', '429'])]);
     }
+    expect(doc.paths[`${PREFIX}/posts`].get.operationId).toBe('listPosts');
+    expect(doc.paths[`${PREFIX}/analyses`].post.security).toEqual([{ bearer: ['analyses:run'] }, { apiKey: ['analyses:run'] }]);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(doc.info.license).toEqual({ name: 'Proprietary' });
     const { bearer, apiKey } = doc.components.securitySchemes;
     expect(bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(bearer.bearerFormat).not.toBe('JWT');

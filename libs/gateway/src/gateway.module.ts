@@ -1,3 +1,5 @@
+import { amendOpenApi } from '@analyst/platform';
+import { policiesIntoOpenApi } from './auth/openapi-policies';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ANALYST_CONFIG, READ_STORE, type AnalystConfig, type MongoReadStore, type ReadStore } from '@analyst/platform';
 import { APP_GUARD } from '@nestjs/core';
@@ -23,6 +25,10 @@ import { ReadStoreUsageStore, SqliteUsageStore, USAGE_STORE } from './usage/usag
  * `/analyst/v1` behind the gateway guard. Standalone keeps rate counters and usage in the data
  * dir's gateway state db (they outlive restarts); `distributed()` keeps both in MongoDB instead.
  */
+
+// Operation ids and scopes from the route table, in every document an app with the gateway serves.
+amendOpenApi(policiesIntoOpenApi);
+
 @Module({
   controllers: [MeController, TeamController, AdminTeamsController, AdminKeysController],
   providers: [

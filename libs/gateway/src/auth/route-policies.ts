@@ -8,6 +8,8 @@ export interface RoutePolicy {
   method: HttpMethod;
   /** Relative to `/analyst/v1`, with `{param}` placeholders, as the spec writes it. */
   path: string;
+  /** The SDK method name the OpenAPI document gives the route. */
+  operationId: string;
   scopes: readonly Scope[];
   rateClass: RateClassId;
 }
@@ -18,29 +20,29 @@ export interface RoutePolicy {
  * contract's rules by mounting their routes at these paths.
  */
 export const ROUTE_POLICIES: readonly RoutePolicy[] = [
-  { method: 'GET', path: '/me', scopes: [], rateClass: 'global' },
-  { method: 'GET', path: '/team', scopes: ['team:read'], rateClass: 'global' },
+  { method: 'GET', path: '/me', operationId: 'getMe', scopes: [], rateClass: 'global' },
+  { method: 'GET', path: '/team', operationId: 'getTeam', scopes: ['team:read'], rateClass: 'global' },
   // Snapshots; an AI search is charged to analysis_search instead (see rateClassForRequest).
-  { method: 'POST', path: '/analyses', scopes: ['analyses:run'], rateClass: 'analysis_create' },
-  { method: 'GET', path: '/analyses', scopes: ['analyses:read'], rateClass: 'global' },
-  { method: 'GET', path: '/analyses/{analysisId}', scopes: ['analyses:read'], rateClass: 'analysis_read' },
-  { method: 'GET', path: '/analyses/{analysisId}/comments', scopes: ['analyses:read', 'comments:read'], rateClass: 'analysis_comments' },
-  { method: 'GET', path: '/posts', scopes: ['posts:read'], rateClass: 'global' },
-  { method: 'GET', path: '/posts/{postId}/analysis', scopes: ['posts:read'], rateClass: 'global' },
-  { method: 'GET', path: '/posts/{postId}/analysis/comments', scopes: ['posts:read', 'comments:read'], rateClass: 'comments' },
-  { method: 'GET', path: '/posts/{postId}/metrics', scopes: ['posts:read'], rateClass: 'global' },
-  { method: 'GET', path: '/content/jobs/{jobId}', scopes: ['posts:read'], rateClass: 'content_jobs' },
+  { method: 'POST', path: '/analyses', operationId: 'createAnalysis', scopes: ['analyses:run'], rateClass: 'analysis_create' },
+  { method: 'GET', path: '/analyses', operationId: 'listAnalyses', scopes: ['analyses:read'], rateClass: 'global' },
+  { method: 'GET', path: '/analyses/{analysisId}', operationId: 'getAnalysis', scopes: ['analyses:read'], rateClass: 'analysis_read' },
+  { method: 'GET', path: '/analyses/{analysisId}/comments', operationId: 'listAnalysisComments', scopes: ['analyses:read', 'comments:read'], rateClass: 'analysis_comments' },
+  { method: 'GET', path: '/posts', operationId: 'listPosts', scopes: ['posts:read'], rateClass: 'global' },
+  { method: 'GET', path: '/posts/{postId}/analysis', operationId: 'getPostAnalysis', scopes: ['posts:read'], rateClass: 'global' },
+  { method: 'GET', path: '/posts/{postId}/analysis/comments', operationId: 'listPostComments', scopes: ['posts:read', 'comments:read'], rateClass: 'comments' },
+  { method: 'GET', path: '/posts/{postId}/metrics', operationId: 'getPostMetrics', scopes: ['posts:read'], rateClass: 'global' },
+  { method: 'GET', path: '/content/jobs/{jobId}', operationId: 'getContentJob', scopes: ['posts:read'], rateClass: 'content_jobs' },
   // Not in the spec's table: the list shows the same jobs as the detail route, so the same scope.
-  { method: 'GET', path: '/content/jobs', scopes: ['posts:read'], rateClass: 'content_jobs' },
-  { method: 'POST', path: '/content/posts/add', scopes: ['posts:write'], rateClass: 'content_add_posts' },
-  { method: 'POST', path: '/content/posts/refresh', scopes: ['posts:write'], rateClass: 'content_refresh' },
-  { method: 'POST', path: '/content/accounts/add', scopes: ['accounts:write'], rateClass: 'content_add_accounts' },
-  { method: 'GET', path: '/collections', scopes: ['collections:read'], rateClass: 'global' },
-  { method: 'GET', path: '/collections/{collectionId}', scopes: ['collections:read'], rateClass: 'global' },
-  { method: 'GET', path: '/collections/{collectionId}/posts', scopes: ['collections:read'], rateClass: 'collection_posts' },
-  { method: 'GET', path: '/insights', scopes: ['insights:read'], rateClass: 'global' },
+  { method: 'GET', path: '/content/jobs', operationId: 'listContentJobs', scopes: ['posts:read'], rateClass: 'content_jobs' },
+  { method: 'POST', path: '/content/posts/add', operationId: 'addPosts', scopes: ['posts:write'], rateClass: 'content_add_posts' },
+  { method: 'POST', path: '/content/posts/refresh', operationId: 'refreshPosts', scopes: ['posts:write'], rateClass: 'content_refresh' },
+  { method: 'POST', path: '/content/accounts/add', operationId: 'addAccount', scopes: ['accounts:write'], rateClass: 'content_add_accounts' },
+  { method: 'GET', path: '/collections', operationId: 'listCollections', scopes: ['collections:read'], rateClass: 'global' },
+  { method: 'GET', path: '/collections/{collectionId}', operationId: 'getCollection', scopes: ['collections:read'], rateClass: 'global' },
+  { method: 'GET', path: '/collections/{collectionId}/posts', operationId: 'listCollectionPosts', scopes: ['collections:read'], rateClass: 'collection_posts' },
+  { method: 'GET', path: '/insights', operationId: 'getInsights', scopes: ['insights:read'], rateClass: 'global' },
   // The spec does not show the saved-analyses path; this is the one the gateway reserves for it.
-  { method: 'GET', path: '/saved-analyses', scopes: ['insights:read'], rateClass: 'global' },
+  { method: 'GET', path: '/saved-analyses', operationId: 'listSavedAnalyses', scopes: ['insights:read'], rateClass: 'global' },
 ];
 
 /** `/analyses/{analysisId}` and `/analyses/:id` both become `/analyses/{}`. */

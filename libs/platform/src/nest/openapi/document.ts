@@ -20,6 +20,15 @@ export function openApiConfig(): Omit<OpenAPIObject, 'paths'> {
     .build();
 }
 
+/** Changes a module makes to the generated document (the gateway: operation ids and scopes from its route table). */
+export type OpenApiAmendment = (document: OpenAPIObject) => void;
+const AMENDMENTS: OpenApiAmendment[] = [];
+
+/** Registers an amendment applied to every document built after it (idempotent per function). */
+export function amendOpenApi(amendment: OpenApiAmendment): void {
+  if (!AMENDMENTS.includes(amendment)) AMENDMENTS.push(amendment);
+}
+
 /**
  * Adds what no controller declares: the shared component schemas and headers, and the document's
  * own route (served without a key, so its security is empty).
@@ -40,5 +49,10 @@ export function completeOpenApiDocument(document: OpenAPIObject): OpenAPIObject 
       responses: { '200': { description: 'The OpenAPI 3.1 document of the API', content: { 'application/json': { schema: { type: 'object' } } } } },
     },
   };
+  // Relative: the server that serves this document is the one to call.
+  document.servers = [{ url: '/', description: 'the server that serves this document (standalone default http://127.0.0.1:8080)' }];
+  document.info.license = { name: 'Proprietary' };
+  document.info.contact = { name: 'Analyst API' };
+  for (const amendment of AMENDMENTS) amendment(document);
   return document;
 }
