@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   const base = `http://127.0.0.1:${config.PORT}/analyst/v1`;
 
-  const lines = [`Analyst standalone is listening on ${base} (data in ${config.ANALYST_DATA_DIR})`];
+  const lines = [`Analyst standalone is listening on ${base} (data in ${config.ANALYST_DATA_DIR})`, `API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`];
   if (seed?.key) {
     lines.push(`Demo team: ${seed.teamId}`, `Demo API key (every scope; shown once): ${seed.key}`);
     lines.push(`Try: curl -H "Authorization: Bearer ${seed.key}" ${base}/me`);

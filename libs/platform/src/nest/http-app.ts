@@ -13,6 +13,7 @@ import { HttpMetrics } from './metrics';
 import { PINO_LOGGER, PinoNestLogger } from './pino-nest-logger';
 import { QueryRules } from './query-rules';
 import { useJsonBodyParser } from './json-body';
+import { serveApiDocs } from './api-docs';
 import { clientErrorHandler, frameworkErrors } from './framework-errors';
 import { apiValidationPipe } from './validation';
 import { activateServerSpan, endServerSpan, startServerSpan } from '../tracing/http-server';
@@ -160,5 +161,6 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   const document = completeOpenApiDocument(SwaggerModule.createDocument(app as INestApplication, openApiConfig()));
   queryRules.load(document);
   fastify.get(`${API_PREFIX}/openapi.json`, async () => document);
+  serveApiDocs(fastify as never);
   return app;
 }

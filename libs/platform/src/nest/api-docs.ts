@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { API_PREFIX } from './api-paths';
+
+/** Where the renderer's bundle comes from: the `redoc` package in node_modules, served by the app itself (no CDN). */
+const BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
+
+/**
+ * Everything the page loads comes from this server. The renderer's footer links an image on a CDN;
+ * the policy keeps the browser from fetching it (styles are inline, search runs in a blob worker).
+ */
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'";
+
+/** The API reference page: Redoc rendering the document this app serves. */
+export function apiDocsPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Analyst API reference</title>
+<style>body { margin: 0; }</style>
+</head>
+<body>
+<redoc spec-url="${API_PREFIX}/openapi.json" hide-download-button="false"></redoc>
+<script src="${API_PREFIX}/docs/redoc.standalone.js"></script>
+</body>
+</html>
+`;
+}
+
+interface RouteHost {
+  get(path: string, handler: (request: unknown, reply: { type(t: string): { header(n: string, v: string): { send(b: unknown): unknown } } }) => unknown): unknown;
+}
+
+/** `GET /analyst/v1/docs` (the page) and its script, readable without a key like the document itself. */
+export function serveApiDocs(fastify: RouteHost): void {
+  const page = apiDocsPage();
+  let bundle: Buffer | null = null;
+  fastify.get(`${API_PREFIX}/docs`, (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('Content-Security-Policy', CSP).send(page),
+  );
+  fastify.get(`${API_PREFIX}/docs/redoc.standalone.js`, (_request, reply) => {
+    // Read once, on first use: most processes never serve the page.
+    bundle ??= readFileSync(BUNDLE);
+    return reply.type('application/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(bundle);
+  });
+}
