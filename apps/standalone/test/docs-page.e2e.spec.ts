@@ -44,7 +44,7 @@ describe('API reference page', () => {
   });
 
   (haveChromium ? it : it.skip)('renders every operation of the document in Chromium', async () => {
-    const doc = await (await fetch(`${base}/analyst/v1/openapi.json`)).json();
+    const doc = (await (await fetch(`${base}/analyst/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary?: string }>> };
     const summaries: string[] = [];
     for (const item of Object.values(doc.paths as Record<string, Record<string, { summary?: string }>>)) {
       for (const operation of Object.values(item)) if (operation.summary) summaries.push(operation.summary);
@@ -67,7 +67,7 @@ describe('API reference page', () => {
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(`${base}/analyst/v1/docs`, { waitUntil: 'networkidle' });
       await page.waitForSelector('[role="menuitem"], .menu-content', { timeout: 30_000 });
-      const text = await page.evaluate(() => document.body.innerText);
+      const text = await page.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText);
       const missing = summaries.filter((s) => !text.includes(s));
       expect(missing).toEqual([]);
       expect(elsewhere).toEqual([]); // nothing from a CDN or anywhere else

@@ -28,8 +28,14 @@ export function apiDocsPage(): string {
 `;
 }
 
+/** The reply calls used, typed structurally (Nest's adapter has its own copy of fastify). */
+interface ReplyLike {
+  type(contentType: string): ReplyLike;
+  header(name: string, value: string): ReplyLike;
+  send(body: unknown): ReplyLike;
+}
 interface RouteHost {
-  get(path: string, handler: (request: unknown, reply: { type(t: string): { header(n: string, v: string): { send(b: unknown): unknown } } }) => unknown): unknown;
+  get(path: string, handler: (request: unknown, reply: ReplyLike) => unknown): unknown;
 }
 
 /** `GET /analyst/v1/docs` (the page) and its script, readable without a key like the document itself. */
