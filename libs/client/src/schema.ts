@@ -1259,6 +1259,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
@@ -1359,6 +1368,15 @@ export interface operations {
                         };
                         meta: Record<string, never>;
                     };
+                };
+            };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
@@ -1890,6 +1908,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
@@ -2177,6 +2204,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
@@ -2391,6 +2427,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
@@ -2485,6 +2530,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
@@ -2564,6 +2618,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
@@ -2641,6 +2704,15 @@ export interface operations {
                         data: components["schemas"]["Collection"];
                         meta: Record<string, never>;
                     };
+                };
+            };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */

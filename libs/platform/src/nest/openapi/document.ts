@@ -49,10 +49,63 @@ export function completeOpenApiDocument(document: OpenAPIObject): OpenAPIObject 
       responses: { '200': { description: 'The OpenAPI 3.1 document of the API', content: { 'application/json': { schema: { type: 'object' } } } } },
     },
   };
+  declareQueryRules(document);
   // Relative: the server that serves this document is the one to call.
   document.servers = [{ url: '/', description: 'the server that serves this document (standalone default http://127.0.0.1:8080)' }];
   document.info.license = { name: 'Proprietary' };
   document.info.contact = { name: 'Analyst API' };
   for (const amendment of AMENDMENTS) amendment(document);
   return document;
+}
+
+const QUERY_RULE_400 = 'An undeclared query parameter, or one given with an empty value (invalid_request)';
+
+/**
+ * What QueryRules enforces on every public operation, written into the document: string query
+ * parameters have `minLength: 1` (an empty value is refused) and every operation that takes
+ * parameters lists 400 (its own description kept when it has one).
+ */
+function declareQueryRules(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith(API_PREFIX) || path === `${API_PREFIX}/openapi.json`) continue;
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      if (!operation) continue;
+      for (const parameter of operation.parameters ?? []) {
+        if (!('in' in parameter) || parameter.in !== 'query' || !parameter.schema || '$ref' in parameter.schema) continue;
+        const schema = parameter.schema as { type?: string; minLength?: number; items?: { type?: string; minLength?: number } };
+        if (schema.type === 'string' && schema.minLength === undefined) schema.minLength = 1;
+        if (schema.type === 'array' && schema.items?.type === 'string' && schema.items.minLength === undefined) schema.items.minLength = 1;
+      }
+      closeRequestBody(document, operation.requestBody);
+      const responses = operation.responses;
+      if (responses && !responses['400']) {
+        responses['400'] = { description: QUERY_RULE_400, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+      }
+    }
+  }
+}
+
+/**
+ * Request bodies are validated with unknown properties refused (whitelist + forbidNonWhitelisted),
+ * so their object schemas say `additionalProperties: false`, down every nested object they declare.
+ */
+function closeRequestBody(document: OpenAPIObject, body: unknown): void {
+  const schema = (body as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.['application/json']?.schema;
+  if (schema) closeObject(document, schema, new Set());
+}
+
+function closeObject(document: OpenAPIObject, schema: unknown, seen: Set<unknown>): void {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
+  seen.add(schema);
+  const s = schema as { $ref?: string; type?: string; properties?: Record<string, unknown>; additionalProperties?: unknown; items?: unknown; oneOf?: unknown[]; anyOf?: unknown[]; allOf?: unknown[] };
+  if (s.$ref) {
+    const name = s.$ref.split('/').pop()!;
+    closeObject(document, document.components?.schemas?.[name], seen);
+    return;
+  }
+  if (s.properties && s.additionalProperties === undefined) s.additionalProperties = false;
+  for (const child of Object.values(s.properties ?? {})) closeObject(document, child, seen);
+  if (s.items) closeObject(document, s.items, seen);
+  for (const child of [...(s.oneOf ?? []), ...(s.anyOf ?? []), ...(s.allOf ?? [])]) closeObject(document, child, seen);
 }

@@ -4,6 +4,9 @@ import { BUCKET_KEYS, DIMENSIONS, PLATFORMS } from '@analyst/contracts';
 import { arrayOf, int, num, oneOfStrings, str } from './schema-helpers';
 import { bucketValues } from './schemas';
 
+/** What the date filters accept: a calendar date, or a date and time with an optional zone (the calendar is checked too). */
+const ISO_DATE_OR_INSTANT = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
+
 /** An optional query parameter. */
 function query(name: string, description: string, schema: SchemaObject): MethodDecorator & ClassDecorator {
   return ApiQuery({ name, required: false, description, schema });
@@ -32,9 +35,9 @@ export function ApiPostFilterQueries(): MethodDecorator {
     listQuery('account', 'Creator usernames or account URLs; leading @ optional.'),
     listQuery('platform', 'Platforms.', oneOfStrings(PLATFORMS)),
     listQuery('tag', 'Tags, case-insensitive, leading # optional; a post matches any.'),
-    query('posted_since', 'Posted at or after: ISO 8601 date or timestamp.', str()),
-    query('posted_until', 'Posted at or before: ISO 8601 date or timestamp (a bare date covers the whole UTC day).', str()),
-    query('updated_since', 'Updated at or after (incremental reads): ISO 8601 date or timestamp.', str()),
+    query('posted_since', 'Posted at or after: ISO 8601 date or timestamp.', str(undefined, { pattern: ISO_DATE_OR_INSTANT })),
+    query('posted_until', 'Posted at or before: ISO 8601 date or timestamp (a bare date covers the whole UTC day).', str(undefined, { pattern: ISO_DATE_OR_INSTANT })),
+    query('updated_since', 'Updated at or after (incremental reads): ISO 8601 date or timestamp.', str(undefined, { pattern: ISO_DATE_OR_INSTANT })),
     query('min_score', 'Lowest overall score, 1 to 10.', num(undefined, { minimum: 1, maximum: 10 })),
     query('max_score', 'Highest overall score, 1 to 10.', num(undefined, { minimum: 1, maximum: 10 })),
     ...BUCKET_KEYS.flatMap((b) => [
