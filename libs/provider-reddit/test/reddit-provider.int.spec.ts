@@ -87,11 +87,16 @@ describe('RedditProvider over HTTP against the fake OAuth API', () => {
     fake.addPost(threadPost());
     fake.faults.add('/comments/abc123', { kind: 'quota' });
     const p = provider();
-    expect(await p.fetchPost(LINK, { fullRead: true })).toEqual({ status: 'holding', reason: 'reddit /comments/abc123: 429 rate limited (retry after 2026-03-10T12:07:00.000Z)' });
+    expect(await p.fetchPost(LINK, { fullRead: true })).toEqual({
+      status: 'holding',
+      reason: 'reddit /comments/abc123: 429 rate limited (retry after 2026-03-10T12:07:00.000Z)',
+      retryAt: '2026-03-10T12:07:00.000Z',
+    });
     const calls = fake.calls.get('/comments/abc123');
     expect(await p.fetchPost(LINK, { fullRead: true })).toEqual({
       status: 'holding',
       reason: 'reddit: rate-limit window spent (X-Ratelimit-Remaining 0; retry after 2026-03-10T12:07:00.000Z)',
+      retryAt: '2026-03-10T12:07:00.000Z',
     });
     expect(fake.calls.get('/comments/abc123')).toBe(calls);
     expect(tally.lastRateLimit).toEqual({ remaining: 0, resetSeconds: 420 });

@@ -93,10 +93,12 @@ describe('YouTubeProvider over HTTP against the fake Data API', () => {
     expect(held).toEqual({
       status: 'holding',
       reason: 'youtube commentThreads: 403 quotaExceeded: The request cannot be completed because you have exceeded your quota. (retry after 2026-03-11T07:00:00.000Z)',
+      retryAt: '2026-03-11T07:00:00.000Z',
     });
     fake.faults.add('/videos', { kind: 'rate' });
     const rate = await provider().fetchPost(LINK, { fullRead: true });
     expect(rate.status === 'holding' && rate.reason.endsWith('(retry after 2026-03-10T12:01:00.000Z)')).toBe(true);
+    expect(rate).toMatchObject({ retryAt: '2026-03-10T12:01:00.000Z' });
     expect(Object.fromEntries(tally.errors)).toEqual({ 'youtube quota': 2 });
     expect(waits).toEqual([]);
   });
