@@ -104,6 +104,8 @@ if (skipReason === null) {
         const stopTook = Date.now() - stoppedAt;
         await waitFor(() => !server.isReady(), OUTAGE_MS);
         const notReadyAfter = Date.now() - stoppedAt;
+        // Each consumer notices on its own heartbeat or fetch: wait until both have (they did within the outage in every run).
+        await waitFor(() => health.notReady().length === 2, OUTAGE_MS - (Date.now() - stoppedAt));
         const duringOutage = health.notReady();
         expect(duringOutage.map((r) => r.name).sort()).toEqual(['consumer:outage-g', 'consumer:outage-srv']);
         expect(duringOutage.every((r) => r.detail?.includes('group outage-'))).toBe(true);
