@@ -120,6 +120,20 @@ describe('HTTP conventions shared by every service', () => {
     expect(badUrl.headers['x-correlation-id']).toBeTruthy();
   });
 
+  it('answers a body over 1 MiB with 413, an unparsable content type with 415 and a wrong method with 405, each in the envelope with a correlation id', async () => {
+    const big = await t.app.inject({ method: 'POST', url: '/analyst/v1/echo', headers: { 'content-type': 'application/json' }, payload: `{"name":"${'x'.repeat(1024 * 1024 + 10)}","count":1}` });
+    const xml = await t.app.inject({ method: 'POST', url: '/analyst/v1/echo', headers: { 'content-type': 'application/xml' }, payload: '<echo/>' });
+    const wrong = await t.app.inject({ method: 'PATCH', url: '/analyst/v1/echo' });
+    expect([big.statusCode, big.json().error.code]).toEqual([413, 'body_too_large']);
+    expect([xml.statusCode, xml.json().error.code]).toEqual([415, 'unsupported_media_type']);
+    expect([wrong.statusCode, wrong.json().error.code]).toEqual([405, 'method_not_allowed']);
+    for (const response of [big, xml, wrong]) {
+      expect(Object.keys(response.json())).toEqual(['error']);
+      expect(typeof response.json().error.message).toBe('string');
+      expect(response.headers['x-correlation-id']).toMatch(/^[\w-]{8,}$/);
+    }
+  });
+
   it('answers a request head over 16 KiB with 431 in the envelope with a correlation id (a real socket: Node refuses it before Fastify)', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.getHttpServer().address() as { port: number };
