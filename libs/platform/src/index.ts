@@ -26,6 +26,7 @@ export * from './nest/admin-token.guard';
 export * from './nest/api-paths';
 export * from './nest/validation';
 export * from './nest/query-numbers';
+export { SkipQueryRules } from './nest/query-rules';
 export * from './nest/metrics';
 export * from './nest/health-registry';
 export * from './time/periodic-task';

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Inject, Patch, Post, Put, Req, Res, UseGuards, type Type } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminTokenGuard, ApiKeyAuth } from '@analyst/platform';
+import { AdminTokenGuard, ApiKeyAuth, SkipQueryRules } from '@analyst/platform';
 import type { HttpMethod } from '../auth/route-policies';
 import { Forwarder } from './forwarder';
 import { routerPath, type ForwardedRoute } from './upstreams';
@@ -30,6 +30,8 @@ export function buildProxyController(routes: readonly ForwardedRoute[]): Type<un
     Req()(GatewayProxyController.prototype, name, 0);
     Res()(GatewayProxyController.prototype, name, 1);
     METHOD[route.method](routerPath(route.path).slice(1))(GatewayProxyController.prototype, name, descriptor);
+    // The owning service checks the query string against its own document.
+    SkipQueryRules()(GatewayProxyController.prototype, name, descriptor);
     if (route.admin) {
       UseGuards(AdminTokenGuard)(GatewayProxyController.prototype, name, descriptor);
       // Operator routes stay out of the public OpenAPI document, as on the services that own them.

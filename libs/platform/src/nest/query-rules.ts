@@ -1,10 +1,17 @@
-import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
+import { SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
 import { ApiError } from '@analyst/contracts';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const SKIP = 'analyst:skip-query-rules';
+
+/**
+ * For a route that only forwards the request (the distributed gateway): the service that owns the
+ * route declares its parameters and applies the rule; here the route declares none.
+ */
+export const SkipQueryRules = (): MethodDecorator => SetMetadata(SKIP, true);
 
 /**
  * One rule for query strings on every public route, read from the OpenAPI document the app serves
@@ -29,7 +36,7 @@ export class QueryRules implements NestInterceptor {
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() === 'http') {
+    if (context.getType() === 'http' && !Reflect.getMetadata(SKIP, context.getHandler())) {
       const request = context.switchToHttp().getRequest<FastifyRequest>();
       const allowed = this.declared.get(`${request.method} ${request.routeOptions.url}`);
       if (allowed) check(request.query as Record<string, unknown> | undefined, allowed, `${request.method} ${request.routeOptions.url}`);
