@@ -250,6 +250,11 @@ describe('POST /analyses and reads (issue 7)', () => {
       expect([url, res.status, res.body.error.code]).toEqual([url, 400, 'invalid_cursor']);
       expect(res.body.error.message).toContain(why);
     }
+    // Another team's key with this team's cursor: same route, filters and limit, still refused.
+    const stranger = await f.team();
+    const foreign = await f.get(`/posts?limit=1&status=all&cursor=${cursor}`, stranger.key);
+    expect([foreign.status, foreign.body.error.code]).toEqual([400, 'invalid_cursor']);
+    expect(foreign.body.error.message).toContain('another post list');
   });
 
   it('collections: list, one, posts of a campaign include nested groups', async () => {
