@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'deploy/local/.stack/**', '**/jest.config.js', 'jest.preset.js', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'deploy/local/.stack/**', '.ci/.venv/**', '.schemathesis/**', 'libs/client/dist/**', '**/jest.config.js', 'jest.preset.js', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
