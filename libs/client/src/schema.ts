@@ -1182,6 +1182,28 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
+        /** @description Identifies the request in logs and traces; sent on every response (echoed when the request carried one). */
+        XCorrelationId: string;
+        /** @description Remaining requests (`r`) and seconds to reset (`t`) per policy, e.g. `"global-minute";r=299;t=13, "global-day";r=9999;t=64693`. */
+        RateLimit: string;
+        /** @description Quota (`q`) and window in seconds (`w`) per policy, e.g. `"global-minute";q=300;w=60, "global-day";q=10000;w=86400`. */
+        RateLimitPolicy: string;
+        /** @description The key’s global requests per UTC minute. */
+        XRateLimitLimit: number;
+        /** @description Global requests left this minute. */
+        XRateLimitRemaining: number;
+        /** @description Seconds until the minute window resets. */
+        XRateLimitReset: number;
+        /** @description Requests left this minute in the charged class. */
+        XRateLimitClassRemaining: number;
+        /** @description The charged class’s requests per UTC day. */
+        XRateLimitClassDailyLimit: number;
+        /** @description Requests left today in the charged class. */
+        XRateLimitClassDailyRemaining: number;
+        /** @description Response bytes left today under the daily byte cap. */
+        XRateLimitBytesRemaining: number;
+        /** @description The authentication scheme to use (`Bearer realm="analyst"`). */
+        WWWAuthenticate: string;
         /** @description Seconds to wait before polling or retrying. */
         RetryAfter: number;
         /** @description The key’s global requests per UTC day. */
@@ -1212,6 +1234,16 @@ export interface operations {
             /** @description The key, its team and its limits */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -1262,6 +1294,7 @@ export interface operations {
             /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1271,6 +1304,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1280,6 +1315,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1289,6 +1325,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1298,6 +1345,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1307,8 +1365,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1332,6 +1401,16 @@ export interface operations {
             /** @description The team */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -1373,6 +1452,7 @@ export interface operations {
             /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1382,6 +1462,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1391,6 +1473,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1400,6 +1483,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1409,6 +1503,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1418,8 +1523,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1447,6 +1563,16 @@ export interface operations {
             /** @description Accepted: the job, with accepted, skipped and rejected final; poll the Location */
             202: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -1466,6 +1592,7 @@ export interface operations {
             /** @description Malformed body, no postIds or links, or more than 100 posts (invalid_request) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1475,6 +1602,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1484,6 +1613,7 @@ export interface operations {
             /** @description None of the refreshes that need a credit can be funded (insufficient_credits); nothing is refreshed */
             402: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1493,6 +1623,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1502,6 +1633,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1511,6 +1653,27 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request body that is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1520,8 +1683,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1552,6 +1726,16 @@ export interface operations {
             /** @description An identical request within the retention window: its existing job, with meta.replayed true; nothing runs again */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -1568,6 +1752,16 @@ export interface operations {
             /** @description Accepted: the job, with accepted, skipped and rejected final; poll the Location */
             202: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -1587,6 +1781,7 @@ export interface operations {
             /** @description Malformed body, invalid filters, an account URL that is invalid or on an unsupported platform (invalid_url, unsupported_platform), or an unknown collection id (collection_not_found) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1596,6 +1791,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1605,6 +1802,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1614,6 +1812,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1623,6 +1832,7 @@ export interface operations {
             /** @description A collection name matches more than one collection (collection_name_ambiguous, with error.candidates); or an Idempotency-Key already used with another body (idempotency_key_reused) */
             409: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1632,6 +1842,27 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request body that is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1641,8 +1872,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1673,6 +1915,16 @@ export interface operations {
             /** @description An identical request within the retention window: its existing job, with meta.replayed true; nothing runs again */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -1689,6 +1941,16 @@ export interface operations {
             /** @description Accepted: the job, with accepted, skipped and rejected final; poll the Location */
             202: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -1708,6 +1970,7 @@ export interface operations {
             /** @description Malformed body (e.g. no links, more than 100) or an unknown collection id (invalid_request, collection_not_found) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1717,6 +1980,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1726,6 +1991,7 @@ export interface operations {
             /** @description None of the new posts can be funded (insufficient_credits); nothing is created */
             402: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1735,6 +2001,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1744,6 +2011,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1753,6 +2031,7 @@ export interface operations {
             /** @description A collection name matches more than one collection (collection_name_ambiguous, with error.candidates); or an Idempotency-Key already used with another body (idempotency_key_reused) */
             409: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1762,6 +2041,27 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request body that is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1771,8 +2071,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1800,6 +2111,16 @@ export interface operations {
             /** @description Job summaries */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -1822,6 +2143,7 @@ export interface operations {
             /** @description Unknown query parameter, unknown status or a limit outside 1 to 100 (invalid_request) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1831,6 +2153,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1840,6 +2164,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1849,6 +2174,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1858,6 +2194,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1867,8 +2214,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1894,6 +2252,16 @@ export interface operations {
             /** @description The job; Retry-After while it is not terminal */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -1911,6 +2279,7 @@ export interface operations {
             /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1920,6 +2289,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1929,6 +2300,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1938,6 +2310,17 @@ export interface operations {
             /** @description Unknown or expired job (job_not_found), or teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1947,6 +2330,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1956,8 +2350,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1985,6 +2390,16 @@ export interface operations {
             /** @description Summaries; each row carries kind and status */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2005,6 +2420,7 @@ export interface operations {
             /** @description Unknown query parameter, or an invalid limit or kind (invalid_filter) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2014,6 +2430,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2023,6 +2441,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2032,6 +2451,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2041,6 +2471,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2050,8 +2491,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2079,6 +2531,16 @@ export interface operations {
             /** @description Computed inline: status ready (or failed), payload populated */
             201: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2095,6 +2557,16 @@ export interface operations {
             /** @description Queued as a job: status queued, pollAfterMs 3000; poll the Location */
             202: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2114,6 +2586,7 @@ export interface operations {
             /** @description Invalid body, a selection that matches nothing, or invalid filter values (invalid_request, invalid_selection, empty_selection) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2123,6 +2596,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2132,6 +2607,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2141,6 +2617,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2150,6 +2637,27 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request body that is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2159,8 +2667,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2186,6 +2705,16 @@ export interface operations {
             /** @description The analysis (a report is its summary with postIds); Retry-After while queued or running */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2207,6 +2736,7 @@ export interface operations {
             /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2216,6 +2746,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2757,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2234,6 +2767,17 @@ export interface operations {
             /** @description Unknown analysis, or expired: analyses expire 7 days after creation (analysis_not_found); or teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2243,6 +2787,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2252,8 +2807,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2323,6 +2889,16 @@ export interface operations {
             /** @description A page of posts; meta.hasMore and meta.nextCursor page on, meta.filters echoes the active filters */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2339,6 +2915,7 @@ export interface operations {
             /** @description Invalid filter values: bad dates, out-of-range numbers, min greater than max, unknown filters (invalid_filter); or a cursor that is not one this list returned for the same route, filters and limit (invalid_cursor) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2348,6 +2925,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2357,6 +2936,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2366,6 +2946,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,6 +2966,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2384,8 +2986,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2411,6 +3024,16 @@ export interface operations {
             /** @description Both sides of the post’s analysis; values never materialized are null or empty */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2430,6 +3053,7 @@ export interface operations {
             /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2439,6 +3063,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2448,6 +3074,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2457,6 +3084,17 @@ export interface operations {
             /** @description Not a post of the target team (post_not_found), or teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2466,6 +3104,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2475,8 +3124,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2502,6 +3162,16 @@ export interface operations {
             /** @description The post’s metrics */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2533,6 +3203,7 @@ export interface operations {
             /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,6 +3213,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2551,6 +3224,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2560,6 +3234,17 @@ export interface operations {
             /** @description Not a post of the target team (post_not_found), or teamId names a team the key may not act for (team_not_found); or not scored yet (metrics_not_available) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2569,6 +3254,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2578,8 +3274,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2603,6 +3310,16 @@ export interface operations {
             /** @description Campaigns and groups */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2621,6 +3338,7 @@ export interface operations {
             /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2630,6 +3348,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2639,6 +3359,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2648,6 +3369,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2657,6 +3389,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2666,8 +3409,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2693,6 +3447,16 @@ export interface operations {
             /** @description The collection */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2709,6 +3473,7 @@ export interface operations {
             /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,6 +3483,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2727,6 +3494,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2736,6 +3504,17 @@ export interface operations {
             /** @description Not a collection of the target team (collection_not_found), or teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2745,6 +3524,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2754,8 +3544,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2827,6 +3628,16 @@ export interface operations {
             /** @description A page of posts; meta.filters also echoes collectionId */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2843,6 +3654,7 @@ export interface operations {
             /** @description Invalid filter values: bad dates, out-of-range numbers, min greater than max, unknown filters (invalid_filter); or a cursor that is not one this list returned for the same route, filters and limit (invalid_cursor) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2852,6 +3664,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2861,6 +3675,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2870,6 +3685,17 @@ export interface operations {
             /** @description Not a collection of the target team (collection_not_found), or teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2879,6 +3705,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2888,8 +3725,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2917,6 +3765,16 @@ export interface operations {
             /** @description Saved-analysis summaries */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -2945,6 +3803,7 @@ export interface operations {
             /** @description A limit outside 1 to 100 (invalid_filter) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2954,6 +3813,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2963,6 +3824,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2972,6 +3834,17 @@ export interface operations {
             /** @description teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2981,6 +3854,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2990,8 +3874,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3017,6 +3912,16 @@ export interface operations {
             /** @description The saved analysis and its insights */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -3045,6 +3950,7 @@ export interface operations {
             /** @description snapshot_id is missing (invalid_filter) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3054,6 +3960,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3063,6 +3971,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3072,6 +3981,17 @@ export interface operations {
             /** @description Unknown saved analysis (insight_not_found), or teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3081,6 +4001,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3090,8 +4021,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3133,6 +4075,16 @@ export interface operations {
             /** @description Comment rows; meta carries filters and groups */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -3149,6 +4101,7 @@ export interface operations {
             /** @description Unknown query parameter, an invalid limit, source or cursor, or an invalid bucket name (invalid_filter, invalid_bucket, invalid_cursor); or an analysis over 1,000 posts (analysis_too_large) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3158,6 +4111,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3167,6 +4122,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3176,6 +4132,17 @@ export interface operations {
             /** @description Unknown or expired analysis (analysis_not_found), or teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3185,6 +4152,7 @@ export interface operations {
             /** @description The analysis is queued or running (analysis_not_ready, with Retry-After) or failed (analysis_failed) */
             409: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3194,6 +4162,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3203,8 +4182,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3246,6 +4236,16 @@ export interface operations {
             /** @description Comment rows; meta carries filters and groups */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
                     "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
                     "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
@@ -3262,6 +4262,7 @@ export interface operations {
             /** @description Unknown query parameter, an invalid limit, source or cursor, or an invalid bucket name (invalid_filter, invalid_bucket, invalid_cursor) */
             400: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3271,6 +4272,8 @@ export interface operations {
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
             401: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3280,6 +4283,7 @@ export interface operations {
             /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
             403: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3289,6 +4293,17 @@ export interface operations {
             /** @description Not a post of the target team (post_not_found), not scored yet (comments_not_available), or teamId names a team the key may not act for (team_not_found) */
             404: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3298,6 +4313,17 @@ export interface operations {
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
             413: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3307,8 +4333,19 @@ export interface operations {
             /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
             429: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3329,10 +4366,41 @@ export interface operations {
             /** @description The OpenAPI 3.1 document of the API */
             200: {
                 headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

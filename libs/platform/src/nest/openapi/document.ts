@@ -2,6 +2,7 @@ import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
 import { API_PREFIX } from '../api-paths';
 import { API_KEY_SCHEME, BEARER_SCHEME, OPENAPI_COMPONENT_HEADERS } from './decorators';
 import { OPENAPI_COMPONENT_SCHEMAS } from './schemas';
+import { declareTransportResponses } from './transport-responses';
 
 const KEY_FORMAT = 'An API key looks like `ak_<key_id>.<secret>`; the secret is shown once when the key is created.';
 
@@ -52,9 +53,12 @@ export function completeOpenApiDocument(document: OpenAPIObject): OpenAPIObject 
   declareQueryRules(document);
   // Relative: the server that serves this document is the one to call.
   document.servers = [{ url: '/', description: 'the server that serves this document (standalone default http://127.0.0.1:8080)' }];
-  document.info.license = { name: 'Proprietary' };
+  // An SPDX LicenseRef: the API is not published under an open licence.
+  document.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as typeof document.info.license;
   document.info.contact = { name: 'Analyst API' };
   for (const amendment of AMENDMENTS) amendment(document);
+  // After the amendments: which operations take a key comes from the gateway's security amendment.
+  declareTransportResponses(document, API_PREFIX);
   return document;
 }
 
