@@ -202,7 +202,7 @@ describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
     expect(doc.paths[`${PREFIX}/posts`].get.operationId).toBe('listPosts');
     expect(doc.paths[`${PREFIX}/analyses`].post.security).toEqual([{ bearer: ['analyses:run'] }, { apiKey: ['analyses:run'] }]);
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
-    expect(doc.info.license).toEqual({ name: 'Proprietary' });
+    expect(doc.info.license).toEqual({ name: 'Proprietary', identifier: 'LicenseRef-Proprietary' });
     const { bearer, apiKey } = doc.components.securitySchemes;
     expect(bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(bearer.bearerFormat).not.toBe('JWT');
@@ -231,11 +231,25 @@ describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
 
   it('lists the error statuses of each route in the error envelope', () => {
     const errors = (method: string, path: string) => Object.keys(op(method, path).responses).filter((s) => s >= '400');
-    expect(errors('POST', '/content/posts/add')).toEqual(['400', '401', '402', '403', '404', '409', '413', '429']);
-    expect(errors('POST', '/content/accounts/add')).toEqual(['400', '401', '403', '404', '409', '413', '429']);
-    expect(errors('POST', '/content/posts/refresh')).toEqual(['400', '401', '402', '403', '404', '413', '429']);
-    expect(errors('POST', '/analyses')).toEqual(['400', '401', '403', '404', '413', '429']);
-    expect(errors('GET', '/analyses/{analysisId}/comments')).toEqual(['400', '401', '403', '404', '409', '413', '429']);
+    expect(errors('POST', '/content/posts/add')).toEqual(['400', '401', '402', '403', '404', '405', '409', '413', '414', '415', '429', '431']);
+    expect(errors('POST', '/content/accounts/add')).toEqual(['400', '401', '403', '404', '405', '409', '413', '414', '415', '429', '431']);
+    expect(errors('POST', '/content/posts/refresh')).toEqual(['400', '401', '402', '403', '404', '405', '413', '414', '415', '429', '431']);
+    expect(errors('POST', '/analyses')).toEqual(['400', '401', '403', '404', '405', '413', '414', '415', '429', '431']);
+    expect(errors('GET', '/analyses/{analysisId}/comments')).toEqual(['400', '401', '403', '404', '405', '409', '413', '414', '429', '431']);
+    // What the HTTP shell adds to every answer: the correlation id, the rate headers of an admitted request, WWW-Authenticate on 401.
+    for (const { path, operation } of operations()) {
+      for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+        expect([path, status, response.headers['X-Correlation-Id']]).toEqual([path, status, { $ref: '#/components/headers/XCorrelationId' }]);
+      }
+      if (path === `${PREFIX}/openapi.json`) continue;
+      expect(Object.keys(operation.responses[Object.keys(operation.responses).find((s) => s.startsWith('2'))!].headers)).toEqual(
+        expect.arrayContaining(['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+      );
+      expect(operation.responses['401'].headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWWAuthenticate' });
+      expect(operation.responses['429'].headers['Retry-After']).toEqual({ $ref: '#/components/headers/RetryAfter' });
+    }
+    expect(doc.tags.map((t: Json) => t.name)).toEqual(['analyses', 'collections', 'comments', 'content', 'identity', 'insights', 'meta', 'posts']);
+    for (const tag of doc.tags) expect(tag.description.length).toBeGreaterThan(5);
     expect(errors('GET', '/posts')).toEqual(expect.arrayContaining(['400']));
     expect(op('GET', '/posts/{postId}/metrics').responses['404'].description).toContain('metrics_not_available');
     for (const { path, operation } of operations()) {
