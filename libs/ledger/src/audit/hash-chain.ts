@@ -19,6 +19,17 @@ export class HashChain {
     return { ...withPrev, hash };
   }
 
+  /**
+   * Links a record whose canonical JSON (with `prev`) the caller renders itself, for hot paths that
+   * know their record's shape; `render(prev)` must equal `canonicalJson({ ...body, prev })`.
+   */
+  linkRendered(render: (prev: string) => string): { prev: string; hash: string } {
+    const prev = this.last;
+    const hash = createHash('sha256').update(prev).update(render(prev)).digest('hex');
+    this.last = hash;
+    return { prev, hash };
+  }
+
   get head(): string {
     return this.last;
   }

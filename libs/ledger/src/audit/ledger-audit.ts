@@ -109,7 +109,10 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
       auditor.feed(event);
       fold.apply(event);
       lastEvents.set(teamIdOfLedgerStream(event.streamId), { revision: event.revision, eventId: event.id });
-      if (options.statement) await writeLine(options.statement, running, event);
+      if (options.statement) {
+        const flushed = writeLine(options.statement, running, event);
+        if (flushed) await flushed;
+      }
     }
     options.onProgress?.(page[page.length - 1].position, count);
   }
@@ -223,11 +226,12 @@ function sameBalances(a: CreditBalances, b: CreditBalances): boolean {
   return a.maps === b.maps && a.adhoc === b.adhoc && a.reserved === b.reserved;
 }
 
-async function writeLine(writer: StatementWriter, running: Map<string, CreditBalances>, event: RecordedEvent): Promise<void> {
+/** Returns the writer's back-pressure promise when it has one, so most lines cost no await. */
+function writeLine(writer: StatementWriter, running: Map<string, CreditBalances>, event: RecordedEvent): Promise<void> | undefined {
   const before = running.get(event.streamId) ?? { maps: 0, adhoc: 0, reserved: 0 };
   const line = statementLine(event, before);
   running.set(event.streamId, applyChange(before, balanceChange({ type: event.type, data: event.data } as LedgerEvent)));
-  await writer.write(line);
+  return writer.write(line);
 }
 
 function fmt(b: CreditBalances): string {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { CreditBalances, StatementLine } from '@analyst/contracts';
+import { canonicalStatementLine } from './canonical-statement-line';
 import { HashChain } from './hash-chain';
 
 export const STATEMENT_FORMAT = 'analyst-ledger-statement';
@@ -10,6 +11,8 @@ export const STATEMENT_VERSION = 2;
 /** Environment variable holding the key that signs (and verifies) the end record. */
 export const STATEMENT_KEY_ENV = 'ANALYST_STATEMENT_KEY';
 export const STATEMENT_KEY_MIN_LENGTH = 16;
+/** Buffered statement text handed to the file at once (characters). */
+const FLUSH_CHARS = 64 * 1024;
 
 /** Per team in the end record (version 2). */
 export interface StatementTeamTotal {
@@ -77,6 +80,8 @@ export class StatementWriter {
   private readonly key: string | undefined;
   private readonly teams = new Map<string, StatementTeamTotal>();
   private seq = 0;
+  /** Rendered lines not yet handed to the file. */
+  private pending = '';
 
   constructor(
     readonly path: string,
@@ -95,7 +100,12 @@ export class StatementWriter {
     else this.out.write(`${JSON.stringify(record)}\n`);
   }
 
-  async write(line: StatementLine): Promise<void> {
+  /**
+   * Adds one line. Lines are rendered into a buffer written out every ~64 KiB, so a million lines
+   * cost a few hundred stream writes, not a million; the returned promise (only when the buffer was
+   * handed to the file and the stream asks to wait) is the back-pressure to honour.
+   */
+  write(line: StatementLine): Promise<void> | undefined {
     this.seq += 1;
     const team = this.teams.get(line.teamId);
     if (team) {
@@ -105,10 +115,13 @@ export class StatementWriter {
     } else {
       this.teams.set(line.teamId, { lines: 1, revision: line.revision, balances: line.balances });
     }
-    const record = this.chain.link({ kind: 'line', seq: this.seq, line: line as unknown as Record<string, unknown> });
-    const text = this.csv
+    const seq = this.seq;
+    const canonical = canonicalStatementLine(line);
+    // canonicalJson({ kind, seq, line, prev }): keys sorted as kind, line, prev, seq.
+    const { prev, hash } = this.chain.linkRendered((p) => `{"kind":"line","line":${canonical},"prev":"${p}","seq":${seq}}`);
+    this.pending += this.csv
       ? `${[
-          this.seq,
+          seq,
           line.teamId,
           line.revision,
           line.position,
@@ -125,19 +138,28 @@ export class StatementWriter {
           line.balances.adhoc,
           line.balances.reserved,
           line.note,
-          record.prev,
-          record.hash,
+          prev,
+          hash,
         ]
           .map(csvCell)
           .join(',')}\n`
-      : `${JSON.stringify(record)}\n`;
-    if (!this.out.write(text)) await once(this.out, 'drain');
+      : // The same bytes as JSON.stringify({ kind, seq, line, prev, hash }).
+        `{"kind":"line","seq":${seq},"line":${JSON.stringify(line)},"prev":"${prev}","hash":"${hash}"}\n`;
+    return this.pending.length >= FLUSH_CHARS ? this.flush() : undefined;
+  }
+
+  private flush(): Promise<void> | undefined {
+    const text = this.pending;
+    this.pending = '';
+    if (text.length === 0 || this.out.write(text)) return undefined;
+    return once(this.out, 'drain').then(() => undefined);
   }
 
   async close(): Promise<StatementClose> {
     const teams = Object.fromEntries([...this.teams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const end = this.chain.link({ kind: 'end', lines: this.seq, teams });
     const record = this.key === undefined ? end : { ...end, hmac: statementHmac(this.key, end.hash) };
+    await this.flush();
     if (!this.csv) this.out.write(`${JSON.stringify(record)}\n`);
     this.out.end();
     await once(this.out, 'finish');
