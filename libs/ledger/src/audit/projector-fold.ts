@@ -22,7 +22,9 @@ export class ProjectorFold {
       for (const id of projector.documentIds(event)) {
         const current = docs.get(id);
         if (current && (current.streams.get(event.streamId) ?? -1) >= event.revision) continue;
-        const doc = { ...projector.evolve(current ? current.doc : null, event, id), _id: id } as Doc;
+        const next = projector.evolve(current ? current.doc : null, event, id) as Doc;
+        // Projectors already return a fresh document carrying its id; copy only one that does not.
+        const doc = next._id === id ? next : ({ ...next, _id: id } as Doc);
         const streams = current?.streams ?? new Map<string, number>();
         streams.set(event.streamId, event.revision);
         docs.set(id, { doc, streams });
