@@ -26,5 +26,5 @@ TEAM=$(curl -sf -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT/analyst/
 LIMITS=$(python3 -c 'import json; c=["global","comments","analysis_comments","collection_posts","analysis_read","analysis_create","analysis_search","content_add_posts","content_add_accounts","content_refresh","content_jobs"]; print(json.dumps({"limits": {k: {"perMinute": 100000, "perDay": 1000000} for k in c}, "dailyBytes": 100000000000}))')
 curl -sf -X PUT -H "Authorization: Bearer $ADMIN" -H 'content-type: application/json' -d "$LIMITS" "http://127.0.0.1:$PORT/admin/v1/teams/$TEAM/limits" >/dev/null
 
-"$VENV/bin/schemathesis" run "http://127.0.0.1:$PORT/analyst/v1/openapi.json" --url "http://127.0.0.1:$PORT" \
+timeout "${SCHEMATHESIS_TIMEOUT:-600}" "$VENV/bin/schemathesis" --config-file .ci/schemathesis.toml run "http://127.0.0.1:$PORT/analyst/v1/openapi.json" --url "http://127.0.0.1:$PORT" \
   -H "Authorization: Bearer $KEY" --checks all --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-20}" --no-color --seed 1

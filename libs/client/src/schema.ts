@@ -651,7 +651,13 @@ export interface components {
                 posts?: components["schemas"]["PostFilters"];
                 /** @description Explicit ids; cannot be combined with the other styles. */
                 postIds?: string[];
-            };
+            } & ({
+                postIds: unknown;
+            } | ({
+                collectionId: unknown;
+            } | {
+                posts: unknown;
+            }));
             filters?: components["schemas"]["CommentFilters"];
             search?: {
                 query: string;
@@ -1104,6 +1110,10 @@ export interface components {
             postIds?: string[];
             /** @description URLs of posts on the target team. */
             links?: string[];
+        } | {
+            postIds: unknown;
+        } | {
+            links: unknown;
         };
         CollectionRefDto: {
             /** @description An existing collection of the target team. Give id or name, not both. */
@@ -1117,9 +1127,16 @@ export interface components {
             type?: "campaign" | "group";
             /** @description With name and type group: the campaign the group belongs to. */
             parentId?: string;
-        };
+        } & ({
+            id: unknown;
+        } | {
+            name: unknown;
+        });
         AccountDto: {
-            /** @description Public account URL (for the page-based network: a page). */
+            /**
+             * Format: uri
+             * @description Public account URL (for the page-based network: a page).
+             */
             url: string;
         };
         AccountFiltersDto: {

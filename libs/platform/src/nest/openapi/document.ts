@@ -2,6 +2,7 @@ import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
 import { API_PREFIX } from '../api-paths';
 import { API_KEY_SCHEME, BEARER_SCHEME, OPENAPI_COMPONENT_HEADERS } from './decorators';
 import { OPENAPI_COMPONENT_SCHEMAS } from './schemas';
+import { declareRequestRules } from './request-rules';
 import { declareTransportResponses } from './transport-responses';
 
 const KEY_FORMAT = 'An API key looks like `ak_<key_id>.<secret>`; the secret is shown once when the key is created.';
@@ -50,6 +51,7 @@ export function completeOpenApiDocument(document: OpenAPIObject): OpenAPIObject 
       responses: { '200': { description: 'The OpenAPI 3.1 document of the API', content: { 'application/json': { schema: { type: 'object' } } } } },
     },
   };
+  declareRequestRules(document);
   declareQueryRules(document);
   // Relative: the server that serves this document is the one to call.
   document.servers = [{ url: '/', description: 'the server that serves this document (standalone default http://127.0.0.1:8080)' }];
@@ -108,7 +110,8 @@ function closeObject(document: OpenAPIObject, schema: unknown, seen: Set<unknown
     closeObject(document, document.components?.schemas?.[name], seen);
     return;
   }
-  if (s.properties && s.additionalProperties === undefined) s.additionalProperties = false;
+  // Only typed objects: an untyped subschema of a oneOf/anyOf (a rule such as `required`) is not a shape of its own.
+  if (s.type === 'object' && s.properties && s.additionalProperties === undefined) s.additionalProperties = false;
   for (const child of Object.values(s.properties ?? {})) closeObject(document, child, seen);
   if (s.items) closeObject(document, s.items, seen);
   for (const child of [...(s.oneOf ?? []), ...(s.anyOf ?? []), ...(s.allOf ?? [])]) closeObject(document, child, seen);

@@ -4,8 +4,11 @@ import { BUCKET_KEYS, DIMENSIONS, PLATFORMS } from '@analyst/contracts';
 import { arrayOf, int, num, oneOfStrings, str } from './schema-helpers';
 import { bucketValues } from './schemas';
 
-/** What the date filters accept: a calendar date, or a date and time with an optional zone (the calendar is checked too). */
-const ISO_DATE_OR_INSTANT = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
+/**
+ * What the date filters accept (parseCalendarInstant): a date the calendar has (month lengths and
+ * leap years spelled out, so 2026-02-30 does not match), optionally a time with a zone.
+ */
+export const ISO_DATE_OR_INSTANT = '^(\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\\d|2[0-8])|\\d{4}-(0[13-9]|1[0-2])-(29|30)|\\d{4}-(0[13578]|1[02])-31|(\\d{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)([T ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)?)?$';
 
 /** An optional query parameter. */
 function query(name: string, description: string, schema: SchemaObject): MethodDecorator & ClassDecorator {
