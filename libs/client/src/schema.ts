@@ -543,7 +543,17 @@ export interface components {
             /** @description Present when requested with include: wordCloud, otherwise null. */
             wordCloud: components["schemas"]["WordCloudItem"][] | null;
             /** @description Present when requested with include: emojiCloud, otherwise null. */
-            emojiCloud: Record<string, never>[] | null;
+            emojiCloud: {
+                emoji: string;
+                /** @description Matched comments that use the emoji. */
+                value: number;
+                /** @description Mean sentiment reading, 1 to 10. */
+                avgSentiment: number;
+                /** @description Sentiment bucket of avgSentiment, e.g. positive, negative. */
+                sentimentCategory: string;
+                /** @description Percent of matched comments. */
+                mentionPercentage: number;
+            }[] | null;
             /** @description Matched comments. */
             totalComments: number;
             /** @enum {string} */
@@ -797,17 +807,28 @@ export interface components {
             thumbnail: string | null;
             /** @enum {string|null} */
             postType: "video" | "image" | "carousel" | "reel" | "short" | "story" | "text" | "other" | null;
-            /** @description Processing status: fetching, queued, processing, complete, failed, unreachable, holding, cancelled, archived. */
-            status: string;
+            /**
+             * @description Processing status.
+             * @enum {string}
+             */
+            status: "fetching" | "queued" | "processing" | "complete" | "failed" | "unreachable" | "holding" | "cancelled" | "archived";
             /** @description Incremented by every refresh. */
             dataVersion: number;
             isDemo: boolean;
-            /** @description dashboard, api or automation. */
-            addedVia: string;
+            /** @enum {string} */
+            addedVia: "dashboard" | "api" | "automation";
             /** @description The teammate who added the post (customer data). */
             addedByEmail: string | null;
             /** @description The automation that added or refreshed the post; null when none did. */
-            automation: Record<string, never> | null;
+            automation: {
+                /** @description Set only when addedVia is automation. */
+                addedById: string | null;
+                /** @description Every automation that added or refreshed the post. */
+                ids: string[];
+                /** Format: date-time */
+                lastRefreshAt: string | null;
+                refreshCount: number;
+            } | null;
         };
         /** @description The analysis materialized when the post was scored; never recomputed. Values never materialized are null or empty. */
         PostAnalysis: {
@@ -913,7 +934,8 @@ export interface components {
             accepted: {
                 link: string;
                 postId: string;
-                postStatus: string;
+                /** @enum {string} */
+                postStatus: "fetching" | "queued" | "processing" | "complete" | "failed" | "unreachable" | "holding" | "cancelled" | "archived";
                 /**
                  * @description Refresh jobs only.
                  * @enum {string}

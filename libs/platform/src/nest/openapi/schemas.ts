@@ -103,6 +103,17 @@ const wordCloudItem = obj({
   mentionPercentage: num('Percent of matched comments.'),
 });
 
+const emojiCloudItem = obj({
+  emoji: str(),
+  value: int('Matched comments that use the emoji.'),
+  avgSentiment: num('Mean sentiment reading, 1 to 10.'),
+  sentimentCategory: str('Sentiment bucket of avgSentiment, e.g. positive, negative.'),
+  mentionPercentage: num('Percent of matched comments.'),
+});
+
+/** Post processing statuses (spec: Post processing status). */
+const POST_STATUSES = ['fetching', 'queued', 'processing', 'complete', 'failed', 'unreachable', 'holding', 'cancelled', 'archived'];
+
 const creatorContent = obj(
   {
     postCount: int(),
@@ -130,7 +141,7 @@ const commentAnalysis = obj(
     outliers: arrayOf({}, 'Reserved; empty in this version.', { maxItems: 0 }),
     notableComments: arrayOf(obj({ postId: str(), commentId: str() }), 'Highest-engagement, most relevant matched comments.'),
     wordCloud: nullable(arrayOf(ref('WordCloudItem'), 'Present when requested with include: wordCloud, otherwise null.')),
-    emojiCloud: nullable(arrayOf({ type: 'object' }, 'Present when requested with include: emojiCloud, otherwise null.')),
+    emojiCloud: nullable(arrayOf(emojiCloudItem, 'Present when requested with include: emojiCloud, otherwise null.')),
     totalComments: int('Matched comments.'),
     completeness: oneOfStrings(['full', 'scores_and_content', 'scores_only', 'content_only', 'unavailable']),
   },
@@ -246,12 +257,23 @@ const post = obj(
     collectionIds: arrayOf(str()),
     thumbnail: nullable(str()),
     postType: nullable(oneOfStrings(POST_TYPES)),
-    status: str('Processing status: fetching, queued, processing, complete, failed, unreachable, holding, cancelled, archived.'),
+    status: oneOfStrings(POST_STATUSES, 'Processing status.'),
     dataVersion: int('Incremented by every refresh.'),
     isDemo: bool(),
-    addedVia: str('dashboard, api or automation.'),
+    addedVia: oneOfStrings(['dashboard', 'api', 'automation']),
     addedByEmail: nullable(str('The teammate who added the post (customer data).')),
-    automation: { type: ['object', 'null'] as unknown as string, description: 'The automation that added or refreshed the post; null when none did.' },
+    automation: nullable(
+      obj(
+        {
+          addedById: nullable(str('Set only when addedVia is automation.')),
+          ids: arrayOf(str(), 'Every automation that added or refreshed the post.'),
+          lastRefreshAt: nullable(timestamp()),
+          refreshCount: int(),
+        },
+        undefined,
+        { description: 'The automation that added or refreshed the post; null when none did.' },
+      ),
+    ),
   },
   undefined,
   { description: 'A post on the team.' },
@@ -337,7 +359,7 @@ const contentJob = obj(
         {
           link: str(),
           postId: str(),
-          postStatus: str(),
+          postStatus: oneOfStrings(POST_STATUSES),
           creditSource: oneOfStrings(['included', 'credit'], 'Refresh jobs only.'),
           creditCost: int('Refresh jobs only.'),
           dataVersion: int('Refresh jobs only.'),
