@@ -35,7 +35,10 @@ describe('canonicalStatementLine', () => {
     const undefinedNote = { ...line, note: undefined } as unknown as StatementLine;
     expect(canonicalStatementLine(undefinedNote)).toBe(canonicalJson(undefinedNote));
     expect(canonicalStatementLine(undefinedNote)).not.toContain('"note"');
-    const oddBalances = { ...line, balances: { reserved: 0, maps: 1, adhoc: 2, extra: 3 } } as unknown as StatementLine;
+    const oddBalances = {
+      ...line,
+      balances: { reserved: 0, maps: 1, adhoc: 2, extra: 3 },
+    } as unknown as StatementLine;
     expect(canonicalStatementLine(oddBalances)).toBe(canonicalJson(oddBalances));
   });
 });

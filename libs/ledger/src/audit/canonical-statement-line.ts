@@ -2,10 +2,29 @@ import type { CreditBalances, StatementLine } from '@analyst/contracts';
 import { canonicalJson } from './canonical-json';
 
 /** A statement line's fields in canonical (sorted) order. */
-const LINE_KEYS = ['balances', 'change', 'commandId', 'eventId', 'month', 'note', 'occurredAt', 'position', 'reservationId', 'revision', 'teamId', 'type'] as const;
+const LINE_KEYS = [
+  'balances',
+  'change',
+  'commandId',
+  'eventId',
+  'month',
+  'note',
+  'occurredAt',
+  'position',
+  'reservationId',
+  'revision',
+  'teamId',
+  'type',
+] as const;
 
 function balances(b: CreditBalances): string {
-  if (Object.keys(b).length !== 3 || b.adhoc === undefined || b.maps === undefined || b.reserved === undefined) return canonicalJson(b);
+  if (
+    Object.keys(b).length !== 3 ||
+    b.adhoc === undefined ||
+    b.maps === undefined ||
+    b.reserved === undefined
+  )
+    return canonicalJson(b);
   return `{"adhoc":${JSON.stringify(b.adhoc)},"maps":${JSON.stringify(b.maps)},"reserved":${JSON.stringify(b.reserved)}}`;
 }
 
