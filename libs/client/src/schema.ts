@@ -1322,7 +1322,72 @@ export interface operations {
                                 };
                                 /** @description Every rate class with its caps and what is left. */
                                 routeClasses: {
-                                    [key: string]: unknown;
+                                    global: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    comments: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    analysis_comments: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    collection_posts: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    analysis_read: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    analysis_create: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    analysis_search: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    content_add_posts: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    content_add_accounts: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    content_refresh: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    content_jobs: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
                                 };
                             };
                         };
@@ -1461,9 +1526,21 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            /** @description The plan: id, api, includedRefresh, creditsOnRefresh, subTeams, monthlyMapAllotment. */
                             plan: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                id: "starter" | "growth" | "scale" | "enterprise";
+                                /** @description Whether the plan includes the public API. */
+                                api: boolean;
+                                /**
+                                 * @description Refresh cadence included in the plan.
+                                 * @enum {string}
+                                 */
+                                includedRefresh: "hourly" | "daily" | "weekly";
+                                /** @description Whether refreshes beyond the included cadence may be paid with credits. */
+                                creditsOnRefresh: boolean;
+                                subTeams: boolean;
+                                /** @description MAPs granted at the start of every UTC month. */
+                                monthlyMapAllotment: number;
                             };
                             parentTeamId: string | null;
                             /** @description Enterprise teams only. */
@@ -1479,7 +1556,12 @@ export interface operations {
                             };
                             /** @description Credit balances. */
                             credits: {
-                                [key: string]: unknown;
+                                /** @description MAPs left this month. */
+                                maps: number;
+                                /** @description Ad Hoc credits left. */
+                                adhoc: number;
+                                /** @description Credits reserved by posts in flight. */
+                                reserved: number;
                             };
                             /** Format: date-time */
                             createdAt: string;
@@ -3226,13 +3308,34 @@ export interface operations {
                             scoreVersion: 1 | 2 | 3;
                             /** Format: date-time */
                             computedAt: string;
-                            /** @description Scores and mixes over every comment (content and topic mixes for score version 2+). */
+                            /** @description Scores and mixes over every comment. */
                             totals: {
-                                [key: string]: unknown;
+                                comments: number;
+                                scores: components["schemas"]["RollupScores"];
+                                mix: {
+                                    sentiment: components["schemas"]["Mix"];
+                                    relevance: components["schemas"]["Mix"];
+                                    consensus: components["schemas"]["Mix"];
+                                    content?: components["schemas"]["Mix"];
+                                    topic?: components["schemas"]["Mix"];
+                                };
                             };
                             /** @description The same rollups per day. */
                             daily: {
-                                [key: string]: unknown;
+                                /**
+                                 * Format: date
+                                 * @description UTC day of the comments’ own timestamps.
+                                 */
+                                date: string;
+                                comments: number;
+                                scores: components["schemas"]["RollupScores"];
+                                mix: {
+                                    sentiment: components["schemas"]["Mix"];
+                                    relevance: components["schemas"]["Mix"];
+                                    consensus: components["schemas"]["Mix"];
+                                    content?: components["schemas"]["Mix"];
+                                    topic?: components["schemas"]["Mix"];
+                                };
                             }[];
                         };
                         meta: Record<string, never>;

@@ -39,6 +39,11 @@ export function postPage(
   };
 }
 
+/** Mix bars per dimension; content and topic only for score version 2 and up. */
+const METRICS_MIX = openApi.obj(
+  Object.fromEntries(['sentiment', 'relevance', 'consensus', 'content', 'topic'].map((d) => [d, openApi.ref('Mix')])),
+  ['sentiment', 'relevance', 'consensus'],
+);
 const POST_PAGE = listEnvelope(openApi.ref('Post'), openApi.ref('PostPageMeta'));
 const POST_FILTERS_400 =
   'Invalid filter values: bad dates, out-of-range numbers, min greater than max, unknown filters (invalid_filter); or a cursor that is not one this list returned for the same route, filters and limit (invalid_cursor)';
@@ -95,8 +100,15 @@ export class PostsController {
         dataVersion: openApi.int(),
         scoreVersion: openApi.int(undefined, { enum: [1, 2, 3] }),
         computedAt: openApi.timestamp(),
-        totals: openApi.obj({}, [], { description: 'Scores and mixes over every comment (content and topic mixes for score version 2+).', additionalProperties: true }),
-        daily: openApi.arrayOf(openApi.obj({}, [], { additionalProperties: true }), 'The same rollups per day.'),
+        totals: openApi.obj(
+          { comments: openApi.int(), scores: openApi.ref('RollupScores'), mix: METRICS_MIX },
+          undefined,
+          { description: 'Scores and mixes over every comment.' },
+        ),
+        daily: openApi.arrayOf(
+          openApi.obj({ date: openApi.str('UTC day of the comments’ own timestamps.', { format: 'date' }), comments: openApi.int(), scores: openApi.ref('RollupScores'), mix: METRICS_MIX }),
+          'The same rollups per day.',
+        ),
       }),
     ),
     { description: 'The post’s metrics' },

@@ -1,13 +1,15 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { effectiveLimits } from '@analyst/domain-identity';
+import { effectiveLimits, RATE_CLASS_IDS } from '@analyst/domain-identity';
 import { ApiEnvelopeResponse, ApiKeyAuth, CLOCK, envelope, openApi, type Clock } from '@analyst/platform';
 import { ApiRoute } from '../auth/gateway-decorators';
 import { accountOf } from '../auth/gateway-pipeline';
 import { Principal } from '../auth/principal';
 import { IdentityCache } from '../identity/identity-cache';
 import { RateLimitService } from '../limits/rate-limit.service';
+
+const RATE_CLASS_CAPS = openApi.obj({ perMinute: openApi.int(), perDay: openApi.int(), remainingPerMinute: openApi.int(), remainingPerDay: openApi.int() });
 
 @ApiTags('identity')
 @ApiKeyAuth()
@@ -35,7 +37,9 @@ export class MeController {
           remainingBytes: openApi.int('Response bytes left this UTC day.'),
           dailyBytes: openApi.int(),
           resetsInSeconds: openApi.obj({ minute: openApi.nullable(openApi.int()), day: openApi.nullable(openApi.int()) }),
-          routeClasses: openApi.obj({}, [], { description: 'Every rate class with its caps and what is left.', additionalProperties: true }),
+          routeClasses: openApi.obj(Object.fromEntries(RATE_CLASS_IDS.map((id) => [id, RATE_CLASS_CAPS])), undefined, {
+            description: 'Every rate class with its caps and what is left.',
+          }),
         }),
       }),
     ),

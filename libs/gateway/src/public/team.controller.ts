@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiError, PLANS } from '@analyst/contracts';
+import { ApiError, PLAN_IDS, PLANS } from '@analyst/contracts';
 import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, CLOCK, envelope, openApi, READ_STORE, TEAM_NOT_FOUND, type Clock, type ReadStore } from '@analyst/platform';
 import { ApiRoute } from '../auth/gateway-decorators';
 import { Principal } from '../auth/principal';
@@ -25,11 +25,18 @@ export class TeamController {
       openApi.obj({
         id: openApi.str(),
         name: openApi.str(),
-        plan: openApi.obj({}, [], { description: 'The plan: id, api, includedRefresh, creditsOnRefresh, subTeams, monthlyMapAllotment.', additionalProperties: true }),
+        plan: openApi.obj({
+          id: openApi.oneOfStrings(PLAN_IDS),
+          api: openApi.bool('Whether the plan includes the public API.'),
+          includedRefresh: openApi.oneOfStrings(['hourly', 'daily', 'weekly'], 'Refresh cadence included in the plan.'),
+          creditsOnRefresh: openApi.bool('Whether refreshes beyond the included cadence may be paid with credits.'),
+          subTeams: openApi.bool(),
+          monthlyMapAllotment: openApi.int('MAPs granted at the start of every UTC month.'),
+        }),
         parentTeamId: openApi.nullable(openApi.str()),
         subTeams: openApi.nullable(openApi.arrayOf(openApi.obj({ id: openApi.str(), name: openApi.str(), plan: openApi.str() }), 'Enterprise teams only.')),
         analysisSettings: openApi.obj({ scoreVersion: openApi.int(undefined, { enum: [1, 2, 3] }), engagementWeight: openApi.num() }),
-        credits: openApi.obj({}, [], { description: 'Credit balances.', additionalProperties: true }),
+        credits: openApi.obj({ maps: openApi.int('MAPs left this month.'), adhoc: openApi.int('Ad Hoc credits left.'), reserved: openApi.int('Credits reserved by posts in flight.') }, undefined, { description: 'Credit balances.' }),
         createdAt: openApi.timestamp(),
       }),
     ),
