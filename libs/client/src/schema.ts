@@ -581,7 +581,30 @@ export interface components {
             selection: components["schemas"]["AnalysisSelectionEcho"];
             /** @description Normalized echo of the comment filters; labels echoed as bucket keys. */
             filters: {
-                [key: string]: unknown;
+                sentiment?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
+                content?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
+                topic?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
+                relevance?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
+                consensus?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
+                keywords?: string[];
+                /** @enum {string} */
+                keywordMatch?: "any" | "all";
+                excludeKeywords?: string[];
+                usernames?: string[];
+                excludeUsernames?: string[];
+                /** @enum {string} */
+                creator?: "include" | "exclude" | "only";
+                /** @enum {string} */
+                replies?: "include" | "exclude" | "only";
+                /** @enum {string} */
+                questions?: "include" | "exclude" | "only";
+                /** @enum {string} */
+                mentions?: "include" | "exclude" | "only";
+                /** @enum {string} */
+                emoji?: "include" | "exclude" | "only";
+                minLikes?: number;
+                since?: string;
+                until?: string;
             } | null;
             search: {
                 query: string;

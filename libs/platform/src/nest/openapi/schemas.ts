@@ -162,6 +162,24 @@ const analysisScope = obj(
   { description: 'The numbers in content and commentAnalysis describe only the matched comments.' },
 );
 
+/** The comment filters as an analysis echoes them: only the active ones, lists as arrays, labels as bucket keys. */
+const commentFiltersEcho = obj(
+  {
+    ...Object.fromEntries(DIMENSIONS.map((d) => [d, arrayOf(bucketKey)])),
+    keywords: arrayOf(str()),
+    keywordMatch: oneOfStrings(['any', 'all']),
+    excludeKeywords: arrayOf(str()),
+    usernames: arrayOf(str()),
+    excludeUsernames: arrayOf(str()),
+    ...Object.fromEntries(['creator', 'replies', 'questions', 'mentions', 'emoji'].map((k) => [k, oneOfStrings(['include', 'exclude', 'only'])])),
+    minLikes: num(),
+    since: str(),
+    until: str(),
+  },
+  [],
+  { description: 'Normalized echo of the comment filters; labels echoed as bucket keys.' },
+);
+
 const analysis = obj(
   {
     id: str('Begins with an_.'),
@@ -172,7 +190,7 @@ const analysis = obj(
     completedAt: nullable(timestamp()),
     expiresAt: nullable(timestamp('7 days after creation.')),
     selection: ref('AnalysisSelectionEcho'),
-    filters: nullable(obj({}, [], { description: 'Normalized echo of the comment filters; labels echoed as bucket keys.', additionalProperties: true })),
+    filters: nullable(commentFiltersEcho),
     search: nullable(obj({ query: str(), mode: oneOfStrings(['ai', 'keyword']), minRelevance: num() })),
     include: arrayOf(oneOfStrings(ANALYSIS_INCLUDES)),
     postCount: int('Posts the selection resolved to.'),
