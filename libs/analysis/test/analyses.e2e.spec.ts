@@ -201,6 +201,7 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(await ids('?min_negative_percent=50')).toEqual(['p3']);
     expect(await ids('?max_negative_percent=40&min_positive_percent=30')).toEqual(['p2', 'p1']);
     expect(await ids('?min_score=5')).toEqual(['p2', 'p1']);
+    expect(await ids('?min_score=5e0')).toEqual(['p2', 'p1']); // a JSON number, as the document's type: number says
     expect(await ids('?link=https://www.youtube.com/watch?v=p2')).toEqual(['p2']);
     const page1 = await f.get('/posts?limit=2&status=all', key);
     expect(page1.body.meta).toMatchObject({ hasMore: true, filters: { status: 'all' } });
@@ -209,7 +210,7 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(page2.body.meta.hasMore).toBe(false);
     // A bare date is its whole UTC day: posted_until=2026-03-02 includes p2 (posted 10:00 that day).
     expect(await ids('?posted_since=2026-03-02&posted_until=2026-03-02')).toEqual(['p2']);
-    for (const bad of ['posted_since=2026-02-30', 'posted_until=2026-04-31', 'updated_since=2026-02-29', 'posted_since=soon', 'min_score=11', 'min_score=8&max_score=2', 'min_neutral_percent=70&max_neutral_percent=10', 'limit=0', 'limit=101', 'status=done', 'cursor=zzz', 'limit=0x10', 'limit=1e2', 'limit=%2B5', 'limit=1.0', 'limit=%205', 'min_score=0x5', 'min_score=1e1', 'limit=2&limit=3']) {
+    for (const bad of ['posted_since=2026-02-30', 'posted_until=2026-04-31', 'updated_since=2026-02-29', 'posted_since=soon', 'min_score=11', 'min_score=8&max_score=2', 'min_neutral_percent=70&max_neutral_percent=10', 'limit=0', 'limit=101', 'status=done', 'cursor=zzz', 'limit=0x10', 'limit=1e2', 'limit=%2B5', 'limit=1.0', 'limit=%205', 'min_score=0x5', 'min_score=%2B5', 'min_score=Infinity', 'limit=2&limit=3']) {
       const res = await f.get(`/posts?${bad}`, key);
       expect([bad, res.status]).toEqual([bad, 400]);
     }
