@@ -5,6 +5,7 @@
 'use strict';
 const fs = require('node:fs');
 
+// eslint-disable-next-line no-control-regex -- ANSI colour codes are what is stripped
 const ansi = /\u001b\[[0-9;]*m/g;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let runs = 0;
