@@ -1,4 +1,4 @@
-import { EVENT_STORE, type EventStore } from '@analyst/platform';
+import { EVENT_STORE, FixedClock, type EventStore } from '@analyst/platform';
 import { locationOf, relativePathOf } from '@analyst/gateway';
 import { gatewayTest, type GatewayTest } from './gateway-fixture';
 
@@ -66,6 +66,20 @@ describe('gateway authentication (spec: Authentication)', () => {
     expect((await g.get('/analyst/v1/me', key, '10.0.0.2')).status).toBe(200);
     g.clock.set('2026-03-10T13:01:00.000Z');
     expect((await g.get('/analyst/v1/me', key, '10.0.0.1')).status).toBe(200);
+  });
+
+  it('takes the failed-attempt limit from ANALYST_AUTH_FAILURES_PER_MINUTE: with 3, the fourth request from the address is 429', async () => {
+    const strict = await gatewayTest([], new FixedClock('2026-03-10T13:00:15.000Z'), { ANALYST_AUTH_FAILURES_PER_MINUTE: '3' });
+    try {
+      const own = await strict.key(await strict.team(), ['team:read']);
+      for (let i = 0; i < 3; i++) expect((await strict.t.request('GET', '/analyst/v1/me', { headers: { 'x-api-key': 'bad' }, ip: '10.0.0.9' })).status).toBe(401);
+      const blocked = await strict.get('/analyst/v1/me', own, '10.0.0.9');
+      expect([blocked.status, blocked.body.error.code]).toEqual([429, 'auth_attempts_exceeded']);
+      expect(blocked.body.error.message).toMatch(/limit 3 per minute/);
+      expect((await strict.get('/analyst/v1/me', own, '10.0.0.10')).status).toBe(200);
+    } finally {
+      await strict.t.close();
+    }
   });
 
   it('a rotated key: the new secret works at once and the old one is dead at once', async () => {

@@ -14,8 +14,8 @@ export interface GatewayTest {
   get(url: string, key: string, ip?: string): Promise<TestResponse>;
 }
 
-export async function gatewayTest(modules: unknown[] = [], clock = new FixedClock(START)): Promise<GatewayTest> {
-  const t = await createTestApp({ modules: [GatewayModule, ...modules], clock });
+export async function gatewayTest(modules: unknown[] = [], clock = new FixedClock(START), env: Record<string, string> = {}): Promise<GatewayTest> {
+  const t = await createTestApp({ modules: [GatewayModule, ...modules], clock, env });
   const identity = t.app.get(IdentityService);
   const ctx = { correlationId: 'test', teamId: null };
   return {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, PLANS, type Scope } from '@analyst/contracts';
-import { FAILED_AUTH_PER_MINUTE, effectiveLimits, parseApiKey, type RateClassId } from '@analyst/domain-identity';
+import { effectiveLimits, parseApiKey, type RateClassId } from '@analyst/domain-identity';
 import { CLOCK, type Clock } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
 import type { TeamDoc } from '../identity/identity-read-models';
@@ -68,7 +68,7 @@ export class GatewayPipeline {
     if (blocked !== null) {
       throw new ApiError(
         429,
-        `too many failed authentication attempts from this address (limit ${FAILED_AUTH_PER_MINUTE} per minute); retry in ${blocked} s`,
+        `too many failed authentication attempts from this address (limit ${this.limits.authFailuresPerMinute} per minute); retry in ${blocked} s`,
         'auth_attempts_exceeded',
         undefined,
         { 'Retry-After': String(blocked), 'X-RateLimit-Class': 'auth_failures' },

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { ANALYST_CONFIG, type AnalystConfig } from '@analyst/platform';
 import {
   FAILED_AUTH_PER_MINUTE,
   RATE_CLASS_IDS,
@@ -67,7 +68,11 @@ export class RateLimitService {
   private readonly bytes: RateLimiterAbstract;
   private readonly authFailures: RateLimiterAbstract;
 
-  constructor(@Inject(LIMITER_STORE) store: LimiterStoreFactory) {
+  /** Failed authentications per address and UTC minute before the address is refused (the spec's 30 by default). */
+  readonly authFailuresPerMinute: number;
+
+  constructor(@Inject(LIMITER_STORE) store: LimiterStoreFactory, @Optional() @Inject(ANALYST_CONFIG) config?: AnalystConfig) {
+    this.authFailuresPerMinute = config?.ANALYST_AUTH_FAILURES_PER_MINUTE ?? FAILED_AUTH_PER_MINUTE;
     this.minute = store.create({ keyPrefix: 'gw_minute', durationSeconds: MINUTE_TTL });
     this.day = store.create({ keyPrefix: 'gw_day', durationSeconds: DAY_TTL });
     this.bytes = store.create({ keyPrefix: 'gw_bytes', durationSeconds: DAY_TTL });
@@ -150,7 +155,7 @@ export class RateLimitService {
   /** Seconds to wait when this IP has used up its failed attempts this minute, otherwise null. */
   async authBlocked(ip: string, now: Date): Promise<number | null> {
     const failures = await this.count(this.authFailures, `${ip}:${minuteBucket(now)}`);
-    return failures >= FAILED_AUTH_PER_MINUTE ? secondsUntilNextMinute(now) : null;
+    return failures >= this.authFailuresPerMinute ? secondsUntilNextMinute(now) : null;
   }
 
   async recordAuthFailure(ip: string, now: Date): Promise<void> {

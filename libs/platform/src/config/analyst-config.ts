@@ -145,6 +145,17 @@ export class AnalystConfig {
   ANALYST_UPSTREAM_TIMEOUT_MS = 120_000;
 
   /**
+   * Failed authentication attempts one client address may make in a UTC minute before every request
+   * from it is 429 `auth_attempts_exceeded` (the spec's 30). Raise it only where many clients share
+   * one address that ANALYST_TRUST_PROXY cannot tell apart, or for a conformance run that probes auth.
+   */
+  @Transform(toNumber)
+  @IsInt({ message: 'ANALYST_AUTH_FAILURES_PER_MINUTE must be a whole number of attempts' })
+  @Min(1)
+  @Max(1_000_000)
+  ANALYST_AUTH_FAILURES_PER_MINUTE = 30;
+
+  /**
    * Comma-separated CIDRs (or addresses) of the proxies in front of this process. Only a request
    * whose socket peer is in one of them has its client address read from X-Forwarded-For.
    */
