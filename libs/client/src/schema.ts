@@ -462,13 +462,44 @@ export interface components {
             /** @enum {string} */
             type: "collection" | "posts" | "postIds";
             collectionId?: string;
-            /** @description Post filters as GET /posts echoes them (normalized). */
+            /** @description Post filters as GET /posts echoes them (normalized; the status scope is echoed beside, as selection.status). */
             posts?: {
-                [key: string]: unknown;
+                /** @description Normalized post URLs. */
+                link?: string[];
+                /** @description Lower-case usernames without @. */
+                account?: string[];
+                platform?: ("youtube" | "tiktok" | "instagram" | "facebook" | "x" | "reddit" | "linkedin" | "threads")[];
+                /** @description Lower-case, without #. */
+                tag?: string[];
+                /** Format: date-time */
+                posted_since?: string;
+                /**
+                 * Format: date-time
+                 * @description A bare date is echoed as the last millisecond of its UTC day.
+                 */
+                posted_until?: string;
+                /** Format: date-time */
+                updated_since?: string;
+                min_score?: number;
+                max_score?: number;
+                min_positive_percent?: number;
+                max_positive_percent?: number;
+                min_lean_positive_percent?: number;
+                max_lean_positive_percent?: number;
+                min_neutral_percent?: number;
+                max_neutral_percent?: number;
+                min_lean_negative_percent?: number;
+                max_lean_negative_percent?: number;
+                min_negative_percent?: number;
+                max_negative_percent?: number;
+                collection_id?: string;
             };
             postIds?: string[];
-            /** @description Post status scope of the selection: complete (default), pending or all. */
-            status?: string;
+            /**
+             * @description Post status scope: complete (default), pending or all.
+             * @enum {string}
+             */
+            status?: "complete" | "pending" | "all";
         };
         /** @description The numbers in content and commentAnalysis describe only the matched comments. */
         AnalysisScope: {
@@ -871,9 +902,44 @@ export interface components {
             hasMore: boolean;
             /** @description Opaque; pass back as cursor with the same filters. */
             nextCursor: string | null;
-            /** @description The active filters, defaults included (status). */
+            /** @description The active filters, normalized, defaults included (status). */
             filters: {
-                [key: string]: unknown;
+                /**
+                 * @description Post status scope: complete (default), pending or all.
+                 * @enum {string}
+                 */
+                status: "complete" | "pending" | "all";
+                /** @description GET /collections/{id}/posts only: the collection listed. */
+                collectionId?: string;
+                /** @description Normalized post URLs. */
+                link?: string[];
+                /** @description Lower-case usernames without @. */
+                account?: string[];
+                platform?: ("youtube" | "tiktok" | "instagram" | "facebook" | "x" | "reddit" | "linkedin" | "threads")[];
+                /** @description Lower-case, without #. */
+                tag?: string[];
+                /** Format: date-time */
+                posted_since?: string;
+                /**
+                 * Format: date-time
+                 * @description A bare date is echoed as the last millisecond of its UTC day.
+                 */
+                posted_until?: string;
+                /** Format: date-time */
+                updated_since?: string;
+                min_score?: number;
+                max_score?: number;
+                min_positive_percent?: number;
+                max_positive_percent?: number;
+                min_lean_positive_percent?: number;
+                max_lean_positive_percent?: number;
+                min_neutral_percent?: number;
+                max_neutral_percent?: number;
+                min_lean_negative_percent?: number;
+                max_lean_negative_percent?: number;
+                min_negative_percent?: number;
+                max_negative_percent?: number;
+                collection_id?: string;
             };
         };
         Collection: {
@@ -928,7 +994,23 @@ export interface components {
             dryRun?: boolean;
             /** @description Account jobs only: the filters actually applied. */
             filters?: {
-                [key: string]: unknown;
+                /** Format: date-time */
+                since: string | null;
+                /**
+                 * Format: date-time
+                 * @description The request’s until, or the time the request was accepted.
+                 */
+                until: string;
+                limit: number;
+                keywords: {
+                    term: string;
+                    /** @enum {string} */
+                    match: "includes" | "exact" | "excludes";
+                } | null;
+                minViews: number | null;
+                minLikes: number | null;
+                /** @enum {string|null} */
+                postType: "video" | "image" | "carousel" | "reel" | "short" | "story" | "text" | "other" | null;
             } | null;
             collections: {
                 id: string;
@@ -1313,6 +1395,114 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "key": {
+                     *           "id": "ak_example01",
+                     *           "name": "Demo key",
+                     *           "scopes": [
+                     *             "analyses:run",
+                     *             "analyses:read",
+                     *             "comments:read",
+                     *             "posts:read",
+                     *             "posts:write",
+                     *             "accounts:write",
+                     *             "collections:read",
+                     *             "team:read",
+                     *             "insights:read"
+                     *           ],
+                     *           "createdAt": "2026-11-24T09:25:07.518Z",
+                     *           "rotatedAt": null
+                     *         },
+                     *         "team": {
+                     *           "id": "tm_0mwuho37ahe99y4nc9k",
+                     *           "name": "Demo Team",
+                     *           "plan": "enterprise"
+                     *         },
+                     *         "targetTeamId": "tm_0mwuho37ahe99y4nc9k",
+                     *         "rateLimit": {
+                     *           "remainingRequests": 297,
+                     *           "remainingDailyRequests": 9997,
+                     *           "remainingBytes": 524149879,
+                     *           "dailyBytes": 524288000,
+                     *           "resetsInSeconds": {
+                     *             "minute": 51,
+                     *             "day": 52491
+                     *           },
+                     *           "routeClasses": {
+                     *             "global": {
+                     *               "perMinute": 300,
+                     *               "perDay": 10000,
+                     *               "remainingPerMinute": 297,
+                     *               "remainingPerDay": 9997
+                     *             },
+                     *             "comments": {
+                     *               "perMinute": 120,
+                     *               "perDay": 1000,
+                     *               "remainingPerMinute": 120,
+                     *               "remainingPerDay": 1000
+                     *             },
+                     *             "analysis_comments": {
+                     *               "perMinute": 20,
+                     *               "perDay": 300,
+                     *               "remainingPerMinute": 20,
+                     *               "remainingPerDay": 300
+                     *             },
+                     *             "collection_posts": {
+                     *               "perMinute": 60,
+                     *               "perDay": 1000,
+                     *               "remainingPerMinute": 60,
+                     *               "remainingPerDay": 1000
+                     *             },
+                     *             "analysis_read": {
+                     *               "perMinute": 60,
+                     *               "perDay": 2000,
+                     *               "remainingPerMinute": 60,
+                     *               "remainingPerDay": 2000
+                     *             },
+                     *             "analysis_create": {
+                     *               "perMinute": 10,
+                     *               "perDay": 100,
+                     *               "remainingPerMinute": 10,
+                     *               "remainingPerDay": 100
+                     *             },
+                     *             "analysis_search": {
+                     *               "perMinute": 2,
+                     *               "perDay": 10,
+                     *               "remainingPerMinute": 2,
+                     *               "remainingPerDay": 10
+                     *             },
+                     *             "content_add_posts": {
+                     *               "perMinute": 10,
+                     *               "perDay": 200,
+                     *               "remainingPerMinute": 10,
+                     *               "remainingPerDay": 200
+                     *             },
+                     *             "content_add_accounts": {
+                     *               "perMinute": 2,
+                     *               "perDay": 20,
+                     *               "remainingPerMinute": 2,
+                     *               "remainingPerDay": 20
+                     *             },
+                     *             "content_refresh": {
+                     *               "perMinute": 10,
+                     *               "perDay": 200,
+                     *               "remainingPerMinute": 10,
+                     *               "remainingPerDay": 200
+                     *             },
+                     *             "content_jobs": {
+                     *               "perMinute": 60,
+                     *               "perDay": 2000,
+                     *               "remainingPerMinute": 60,
+                     *               "remainingPerDay": 2000
+                     *             }
+                     *           }
+                     *         }
+                     *       },
+                     *       "meta": {}
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             key: {
@@ -1545,6 +1735,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tm_0mwuho37ahe99y4nc9k",
+                     *         "name": "Demo Team",
+                     *         "plan": {
+                     *           "id": "enterprise",
+                     *           "api": true,
+                     *           "includedRefresh": "hourly",
+                     *           "creditsOnRefresh": true,
+                     *           "subTeams": true,
+                     *           "monthlyMapAllotment": 10000
+                     *         },
+                     *         "parentTeamId": null,
+                     *         "subTeams": [],
+                     *         "analysisSettings": {
+                     *           "scoreVersion": 3,
+                     *           "engagementWeight": 1
+                     *         },
+                     *         "credits": {
+                     *           "maps": 9946,
+                     *           "adhoc": 1000,
+                     *           "reserved": 0
+                     *         },
+                     *         "createdAt": "2026-11-24T09:25:07.511Z"
+                     *       },
+                     *       "meta": {}
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -1700,6 +1919,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "postIds": [
+                 *         "po_0mwuho39ec6eb9qtq26"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefreshPostsBody"];
             };
         };
@@ -1727,6 +1953,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cj_0mwuho52zltohp2o78n",
+                     *         "kind": "refresh",
+                     *         "status": "syncing",
+                     *         "createdAt": "2026-11-24T09:25:09.947Z",
+                     *         "updatedAt": "2026-11-24T09:25:09.949Z",
+                     *         "completedAt": null,
+                     *         "expiresAt": "2026-12-24T09:25:09.947Z",
+                     *         "collections": [],
+                     *         "tags": [],
+                     *         "credits": {
+                     *           "source": "auto",
+                     *           "perPost": 1,
+                     *           "reserved": 0,
+                     *           "settled": 0,
+                     *           "refunded": 0,
+                     *           "included": 0
+                     *         },
+                     *         "counts": {
+                     *           "requested": 1,
+                     *           "accepted": 0,
+                     *           "skipped": 1,
+                     *           "rejected": 0,
+                     *           "syncing": 0,
+                     *           "complete": 0,
+                     *           "failed": 0
+                     *         },
+                     *         "accepted": [],
+                     *         "skipped": [
+                     *           {
+                     *             "link": "https://youtube.com/watch?v=demoVid0003",
+                     *             "reason": "min_interval",
+                     *             "postId": "po_0mwuho39ec6eb9qtq26",
+                     *             "nextRefreshAt": "2026-11-24T21:25:07.610Z"
+                     *           }
+                     *         ],
+                     *         "rejected": [],
+                     *         "minRefreshIntervalHours": 12,
+                     *         "pollAfterMs": 5000
+                     *       },
+                     *       "meta": {
+                     *         "status": "syncing",
+                     *         "pollAfterMs": 5000,
+                     *         "replayed": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContentJob"];
                         meta: components["schemas"]["ContentJobMeta"];
@@ -1863,6 +2138,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "account": {
+                 *         "url": "https://www.tiktok.com/@fitjoe"
+                 *       },
+                 *       "dryRun": true,
+                 *       "filters": {
+                 *         "limit": 5,
+                 *         "minViews": 1000
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddAccountBody"];
             };
         };
@@ -1916,6 +2203,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cj_0mwuho53ay5m1ejprnt",
+                     *         "kind": "account",
+                     *         "status": "discovering",
+                     *         "createdAt": "2026-11-24T09:25:09.957Z",
+                     *         "updatedAt": "2026-11-24T09:25:09.957Z",
+                     *         "completedAt": null,
+                     *         "expiresAt": "2026-12-24T09:25:09.957Z",
+                     *         "account": {
+                     *           "url": "https://tiktok.com/@fitjoe",
+                     *           "platform": "tiktok"
+                     *         },
+                     *         "dryRun": true,
+                     *         "filters": {
+                     *           "since": null,
+                     *           "until": "2026-11-24T09:25:09.957Z",
+                     *           "limit": 5,
+                     *           "keywords": null,
+                     *           "minViews": 1000,
+                     *           "minLikes": null,
+                     *           "postType": null
+                     *         },
+                     *         "collections": [],
+                     *         "tags": [],
+                     *         "credits": {
+                     *           "source": "auto",
+                     *           "perPost": 1,
+                     *           "reserved": 0,
+                     *           "settled": 0,
+                     *           "refunded": 0,
+                     *           "estimated": 0
+                     *         },
+                     *         "counts": {
+                     *           "requested": 5,
+                     *           "accepted": 0,
+                     *           "skipped": 0,
+                     *           "rejected": 0,
+                     *           "syncing": 0,
+                     *           "complete": 0,
+                     *           "failed": 0,
+                     *           "discovered": 0
+                     *         },
+                     *         "accepted": [],
+                     *         "skipped": [],
+                     *         "rejected": [],
+                     *         "discovered": [],
+                     *         "pollAfterMs": 5000
+                     *       },
+                     *       "meta": {
+                     *         "status": "discovering",
+                     *         "pollAfterMs": 5000,
+                     *         "replayed": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContentJob"];
                         meta: components["schemas"]["ContentJobMeta"];
@@ -2052,6 +2396,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "links": [
+                 *         "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+                 *         "https://www.tiktok.com/@fitjoe/video/7301234567890123456"
+                 *       ],
+                 *       "tags": [
+                 *         "spring-launch"
+                 *       ],
+                 *       "collections": [
+                 *         {
+                 *           "name": "Spring launch",
+                 *           "type": "campaign"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddPostsBody"];
             };
         };
@@ -2105,6 +2466,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cj_0mwuho50rvhv6s0f5ow",
+                     *         "kind": "posts",
+                     *         "status": "syncing",
+                     *         "createdAt": "2026-11-24T09:25:09.866Z",
+                     *         "updatedAt": "2026-11-24T09:25:09.878Z",
+                     *         "completedAt": null,
+                     *         "expiresAt": "2026-12-24T09:25:09.866Z",
+                     *         "collections": [
+                     *           {
+                     *             "id": "col_0mwuho37v0fw2uf6thb",
+                     *             "name": "Spring Launch",
+                     *             "type": "campaign",
+                     *             "created": false
+                     *           }
+                     *         ],
+                     *         "tags": [
+                     *           "spring-launch"
+                     *         ],
+                     *         "credits": {
+                     *           "source": "auto",
+                     *           "perPost": 1,
+                     *           "reserved": 2,
+                     *           "settled": 0,
+                     *           "refunded": 1
+                     *         },
+                     *         "counts": {
+                     *           "requested": 2,
+                     *           "accepted": 2,
+                     *           "skipped": 0,
+                     *           "rejected": 0,
+                     *           "syncing": 1,
+                     *           "complete": 1,
+                     *           "failed": 0
+                     *         },
+                     *         "accepted": [
+                     *           {
+                     *             "link": "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+                     *             "postId": "po_0mwuho50ureaboutkge",
+                     *             "postStatus": "complete"
+                     *           },
+                     *           {
+                     *             "link": "https://www.tiktok.com/@fitjoe/video/7301234567890123456",
+                     *             "postId": "po_0mwuho50xplttrypo6d",
+                     *             "postStatus": "processing"
+                     *           }
+                     *         ],
+                     *         "skipped": [],
+                     *         "rejected": [],
+                     *         "pollAfterMs": 5000
+                     *       },
+                     *       "meta": {
+                     *         "status": "syncing",
+                     *         "pollAfterMs": 5000,
+                     *         "replayed": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContentJob"];
                         meta: components["schemas"]["ContentJobMeta"];
@@ -2239,7 +2660,10 @@ export interface operations {
     listContentJobs: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50). */
+                /**
+                 * @description Page size, 1 to 100 (default 50).
+                 * @example 2
+                 */
                 limit?: number;
                 /** @description Only jobs in this status. */
                 status?: "discovering" | "queuing" | "syncing" | "completed" | "partial" | "failed";
@@ -2272,6 +2696,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cj_0mwuho53ay5m1ejprnt",
+                     *           "kind": "account",
+                     *           "status": "discovering",
+                     *           "createdAt": "2026-11-24T09:25:09.957Z",
+                     *           "updatedAt": "2026-11-24T09:25:09.957Z",
+                     *           "completedAt": null,
+                     *           "counts": {
+                     *             "requested": 5,
+                     *             "accepted": 0,
+                     *             "skipped": 0,
+                     *             "rejected": 0,
+                     *             "syncing": 0,
+                     *             "complete": 0,
+                     *             "failed": 0,
+                     *             "discovered": 0
+                     *           },
+                     *           "credits": {
+                     *             "source": "auto",
+                     *             "perPost": 1,
+                     *             "reserved": 0,
+                     *             "settled": 0,
+                     *             "refunded": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "cj_0mwuho52zltohp2o78n",
+                     *           "kind": "refresh",
+                     *           "status": "failed",
+                     *           "createdAt": "2026-11-24T09:25:09.947Z",
+                     *           "updatedAt": "2026-11-24T09:25:09.951Z",
+                     *           "completedAt": "2026-11-24T09:25:09.951Z",
+                     *           "counts": {
+                     *             "requested": 1,
+                     *             "accepted": 0,
+                     *             "skipped": 1,
+                     *             "rejected": 0,
+                     *             "syncing": 0,
+                     *             "complete": 0,
+                     *             "failed": 0
+                     *           },
+                     *           "credits": {
+                     *             "source": "auto",
+                     *             "perPost": 1,
+                     *             "reserved": 0,
+                     *             "settled": 0,
+                     *             "refunded": 0
+                     *           },
+                     *           "error": {
+                     *             "code": "nothing_added",
+                     *             "message": "nothing was added: every link was skipped or rejected"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "count": 2,
+                     *         "limit": 2,
+                     *         "filters": {
+                     *           "status": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContentJobSummary"][];
                         meta: {
@@ -2387,6 +2877,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example cj_0mwuho50rvhv6s0f5ow */
                 jobId: string;
             };
             cookie?: never;
@@ -2414,6 +2905,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cj_0mwuho50rvhv6s0f5ow",
+                     *         "kind": "posts",
+                     *         "status": "completed",
+                     *         "createdAt": "2026-11-24T09:25:09.866Z",
+                     *         "updatedAt": "2026-11-24T09:25:09.892Z",
+                     *         "completedAt": "2026-11-24T09:25:09.892Z",
+                     *         "expiresAt": "2026-12-24T09:25:09.866Z",
+                     *         "collections": [
+                     *           {
+                     *             "id": "col_0mwuho37v0fw2uf6thb",
+                     *             "name": "Spring Launch",
+                     *             "type": "campaign",
+                     *             "created": false
+                     *           }
+                     *         ],
+                     *         "tags": [
+                     *           "spring-launch"
+                     *         ],
+                     *         "credits": {
+                     *           "source": "auto",
+                     *           "perPost": 1,
+                     *           "reserved": 2,
+                     *           "settled": 1,
+                     *           "refunded": 1
+                     *         },
+                     *         "counts": {
+                     *           "requested": 2,
+                     *           "accepted": 2,
+                     *           "skipped": 0,
+                     *           "rejected": 0,
+                     *           "syncing": 0,
+                     *           "complete": 2,
+                     *           "failed": 0
+                     *         },
+                     *         "accepted": [
+                     *           {
+                     *             "link": "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+                     *             "postId": "po_0mwuho50ureaboutkge",
+                     *             "postStatus": "complete"
+                     *           },
+                     *           {
+                     *             "link": "https://www.tiktok.com/@fitjoe/video/7301234567890123456",
+                     *             "postId": "po_0mwuho50xplttrypo6d",
+                     *             "postStatus": "complete"
+                     *           }
+                     *         ],
+                     *         "skipped": [],
+                     *         "rejected": [],
+                     *         "pollAfterMs": 5000
+                     *       },
+                     *       "meta": {
+                     *         "status": "completed",
+                     *         "pollAfterMs": 5000,
+                     *         "replayed": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContentJob"];
                         meta: components["schemas"]["ContentJobMeta"];
@@ -2520,7 +3071,10 @@ export interface operations {
             query?: {
                 /** @description Which kind to list (default all). */
                 kind?: "snapshot" | "search" | "report" | "all";
-                /** @description Page size, 1 to 100 (default 50). */
+                /**
+                 * @description Page size, 1 to 100 (default 50).
+                 * @example 2
+                 */
                 limit?: number;
                 /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
                 teamId?: string;
@@ -2551,6 +3105,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "an_0mwuho4zr4liyiv1pdp",
+                     *           "kind": "snapshot",
+                     *           "status": "ready",
+                     *           "createdAt": "2026-11-24T09:25:09.831Z",
+                     *           "completedAt": "2026-11-24T09:25:09.831Z",
+                     *           "expiresAt": "2026-12-01T09:25:09.831Z",
+                     *           "postCount": 8,
+                     *           "selection": {
+                     *             "type": "collection",
+                     *             "collectionId": "col_0mwuho4s2xab1e56sjw",
+                     *             "status": "complete"
+                     *           },
+                     *           "matchedComments": 87,
+                     *           "serviceScore": 4.15
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "kind": "all",
+                     *         "limit": 2,
+                     *         "count": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AnalysisSummary"][];
                         meta: {
@@ -2668,6 +3249,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "selection": {
+                 *         "collectionId": "col_0mwuho4s2xab1e56sjw"
+                 *       },
+                 *       "filters": {
+                 *         "sentiment": [
+                 *           "negative",
+                 *           "lean_negative"
+                 *         ],
+                 *         "replies": "exclude"
+                 *       },
+                 *       "include": [
+                 *         "wordCloud",
+                 *         "emojiCloud"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["AnalysisRequest"];
             };
         };
@@ -2692,6 +3291,263 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "an_0mwuho4zr4liyiv1pdp",
+                     *         "kind": "snapshot",
+                     *         "status": "ready",
+                     *         "createdAt": "2026-11-24T09:25:09.831Z",
+                     *         "updatedAt": "2026-11-24T09:25:09.831Z",
+                     *         "completedAt": "2026-11-24T09:25:09.831Z",
+                     *         "expiresAt": "2026-12-01T09:25:09.831Z",
+                     *         "selection": {
+                     *           "type": "collection",
+                     *           "collectionId": "col_0mwuho4s2xab1e56sjw",
+                     *           "status": "complete"
+                     *         },
+                     *         "filters": {
+                     *           "sentiment": [
+                     *             "negative",
+                     *             "lean_negative"
+                     *           ],
+                     *           "replies": "exclude"
+                     *         },
+                     *         "search": null,
+                     *         "include": [
+                     *           "wordCloud",
+                     *           "emojiCloud"
+                     *         ],
+                     *         "postCount": 8,
+                     *         "postIds": [
+                     *           "po_0mwuho4t7rajafa640s",
+                     *           "po_0mwuho4vhkrlwjp3v18",
+                     *           "po_0mwuho4tv8k930ez1ju",
+                     *           "po_0mwuho4vqdp1gwq9qn7",
+                     *           "po_0mwuho4sbdp7gmy2gkw",
+                     *           "po_0mwuho4s95ad1v0457k",
+                     *           "po_0mwuho4u5r83od939u3",
+                     *           "po_0mwuho4uz01mbj8l170"
+                     *         ],
+                     *         "selectionTruncated": false,
+                     *         "scope": {
+                     *           "postCount": 8,
+                     *           "totalComments": 932,
+                     *           "matchedComments": 87,
+                     *           "matchedPosts": 6,
+                     *           "shareOfComments": 0.09334763948497854,
+                     *           "shareOfContent": 0.75
+                     *         },
+                     *         "content": {
+                     *           "postCount": 8,
+                     *           "posts": [
+                     *             {
+                     *               "id": "po_0mwuho4t7rajafa640s",
+                     *               "platform": "youtube",
+                     *               "creator": {
+                     *                 "username": "avapatelhq"
+                     *               },
+                     *               "matchedComments": 0
+                     *             },
+                     *             {
+                     *               "id": "po_0mwuho4vhkrlwjp3v18",
+                     *               "platform": "x",
+                     *               "creator": {
+                     *                 "username": "demo_brand"
+                     *               },
+                     *               "matchedComments": 5
+                     *             },
+                     *             {
+                     *               "id": "po_0mwuho4tv8k930ez1ju",
+                     *               "platform": "youtube",
+                     *               "creator": {
+                     *                 "username": "kainovakofficial"
+                     *               },
+                     *               "matchedComments": 17
+                     *             }
+                     *           ],
+                     *           "postsTruncated": false,
+                     *           "topics": [
+                     *             {
+                     *               "title": "usb-c charging",
+                     *               "description": "Sorry, but USB-C charging is a terrible idea that keeps failing.",
+                     *               "postCount": 2
+                     *             },
+                     *             {
+                     *               "title": "progressive overload",
+                     *               "description": "In this one I break down progressive overload and the numbers behind it.",
+                     *               "postCount": 2
+                     *             },
+                     *             {
+                     *               "title": "travel",
+                     *               "description": "I think the hype around travel insurance is overrated and a waste of money.",
+                     *               "postCount": 1
+                     *             }
+                     *           ],
+                     *           "messages": [
+                     *             {
+                     *               "topic": "progressive overload",
+                     *               "stance": "criticizes",
+                     *               "postCount": 2
+                     *             },
+                     *             {
+                     *               "topic": "travel",
+                     *               "stance": "criticizes",
+                     *               "postCount": 1
+                     *             },
+                     *             {
+                     *               "topic": "insurance",
+                     *               "stance": "criticizes",
+                     *               "postCount": 1
+                     *             }
+                     *           ],
+                     *           "scores": {
+                     *             "content": 3.1,
+                     *             "topic": 3.1
+                     *           },
+                     *           "mix": {
+                     *             "content": {
+                     *               "positivePercent": 0,
+                     *               "leanPositivePercent": 0,
+                     *               "neutralPercent": 5.3,
+                     *               "leanNegativePercent": 56,
+                     *               "negativePercent": 38.7
+                     *             },
+                     *             "topic": {
+                     *               "positivePercent": 0,
+                     *               "leanPositivePercent": 0,
+                     *               "neutralPercent": 5.3,
+                     *               "leanNegativePercent": 56,
+                     *               "negativePercent": 38.7
+                     *             }
+                     *           }
+                     *         },
+                     *         "commentAnalysis": {
+                     *           "briefSummary": null,
+                     *           "scores": {
+                     *             "scoreVersion": 3,
+                     *             "serviceScore": 4.15,
+                     *             "sentiment": 3.05,
+                     *             "relevance": 5.89,
+                     *             "consensus": 5.74,
+                     *             "content": 3.1,
+                     *             "topic": 3.1
+                     *           },
+                     *           "mix": {
+                     *             "sentiment": {
+                     *               "positivePercent": 0,
+                     *               "leanPositivePercent": 0,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 54,
+                     *               "negativePercent": 46
+                     *             },
+                     *             "content": {
+                     *               "positivePercent": 0,
+                     *               "leanPositivePercent": 0,
+                     *               "neutralPercent": 5.3,
+                     *               "leanNegativePercent": 56,
+                     *               "negativePercent": 38.7
+                     *             },
+                     *             "topic": {
+                     *               "positivePercent": 0,
+                     *               "leanPositivePercent": 0,
+                     *               "neutralPercent": 5.3,
+                     *               "leanNegativePercent": 56,
+                     *               "negativePercent": 38.7
+                     *             },
+                     *             "relevance": {
+                     *               "positivePercent": 11.5,
+                     *               "leanPositivePercent": 67.8,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 6.9,
+                     *               "negativePercent": 13.8
+                     *             },
+                     *             "consensus": {
+                     *               "positivePercent": 11.5,
+                     *               "leanPositivePercent": 75.9,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 2.3,
+                     *               "negativePercent": 10.3
+                     *             }
+                     *           },
+                     *           "topics": [],
+                     *           "outliers": [],
+                     *           "notableComments": [
+                     *             {
+                     *               "postId": "po_0mwuho4tv8k930ez1ju",
+                     *               "commentId": "c_129121c1a0_i"
+                     *             },
+                     *             {
+                     *               "postId": "po_0mwuho4vhkrlwjp3v18",
+                     *               "commentId": "c_963cc54b76_v"
+                     *             },
+                     *             {
+                     *               "postId": "po_0mwuho4tv8k930ez1ju",
+                     *               "commentId": "c_129121c1a0_1p"
+                     *             }
+                     *           ],
+                     *           "wordCloud": [
+                     *             {
+                     *               "text": "take",
+                     *               "type": "word",
+                     *               "value": 15,
+                     *               "avgSentiment": 2.87,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 17.2
+                     *             },
+                     *             {
+                     *               "text": "zone",
+                     *               "type": "word",
+                     *               "value": 12,
+                     *               "avgSentiment": 3.37,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 13.8
+                     *             },
+                     *             {
+                     *               "text": "cardio",
+                     *               "type": "word",
+                     *               "value": 12,
+                     *               "avgSentiment": 3.37,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 13.8
+                     *             }
+                     *           ],
+                     *           "emojiCloud": [
+                     *             {
+                     *               "emoji": "👎",
+                     *               "value": 9,
+                     *               "avgSentiment": 2.34,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 10.3
+                     *             },
+                     *             {
+                     *               "emoji": "🤔",
+                     *               "value": 5,
+                     *               "avgSentiment": 4.47,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 5.7
+                     *             },
+                     *             {
+                     *               "emoji": "🙄",
+                     *               "value": 5,
+                     *               "avgSentiment": 2.76,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 5.7
+                     *             }
+                     *           ],
+                     *           "totalComments": 87,
+                     *           "completeness": "scores_and_content"
+                     *         },
+                     *         "comments": {
+                     *           "path": "/analyses/an_0mwuho4zr4liyiv1pdp/comments"
+                     *         },
+                     *         "computedAt": "2026-11-24T09:25:09.831Z"
+                     *       },
+                     *       "meta": {
+                     *         "status": "ready"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Analysis"];
                         meta: components["schemas"]["AnalysisMeta"];
@@ -2840,6 +3696,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example an_0mwuho4zr4liyiv1pdp */
                 analysisId: string;
             };
             cookie?: never;
@@ -2867,6 +3724,263 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "an_0mwuho4zr4liyiv1pdp",
+                     *         "kind": "snapshot",
+                     *         "status": "ready",
+                     *         "createdAt": "2026-11-24T09:25:09.831Z",
+                     *         "updatedAt": "2026-11-24T09:25:09.831Z",
+                     *         "completedAt": "2026-11-24T09:25:09.831Z",
+                     *         "expiresAt": "2026-12-01T09:25:09.831Z",
+                     *         "selection": {
+                     *           "type": "collection",
+                     *           "collectionId": "col_0mwuho4s2xab1e56sjw",
+                     *           "status": "complete"
+                     *         },
+                     *         "filters": {
+                     *           "sentiment": [
+                     *             "negative",
+                     *             "lean_negative"
+                     *           ],
+                     *           "replies": "exclude"
+                     *         },
+                     *         "search": null,
+                     *         "include": [
+                     *           "wordCloud",
+                     *           "emojiCloud"
+                     *         ],
+                     *         "postCount": 8,
+                     *         "postIds": [
+                     *           "po_0mwuho4t7rajafa640s",
+                     *           "po_0mwuho4vhkrlwjp3v18",
+                     *           "po_0mwuho4tv8k930ez1ju",
+                     *           "po_0mwuho4vqdp1gwq9qn7",
+                     *           "po_0mwuho4sbdp7gmy2gkw",
+                     *           "po_0mwuho4s95ad1v0457k",
+                     *           "po_0mwuho4u5r83od939u3",
+                     *           "po_0mwuho4uz01mbj8l170"
+                     *         ],
+                     *         "selectionTruncated": false,
+                     *         "scope": {
+                     *           "postCount": 8,
+                     *           "totalComments": 932,
+                     *           "matchedComments": 87,
+                     *           "matchedPosts": 6,
+                     *           "shareOfComments": 0.09334763948497854,
+                     *           "shareOfContent": 0.75
+                     *         },
+                     *         "content": {
+                     *           "postCount": 8,
+                     *           "posts": [
+                     *             {
+                     *               "id": "po_0mwuho4t7rajafa640s",
+                     *               "platform": "youtube",
+                     *               "creator": {
+                     *                 "username": "avapatelhq"
+                     *               },
+                     *               "matchedComments": 0
+                     *             },
+                     *             {
+                     *               "id": "po_0mwuho4vhkrlwjp3v18",
+                     *               "platform": "x",
+                     *               "creator": {
+                     *                 "username": "demo_brand"
+                     *               },
+                     *               "matchedComments": 5
+                     *             },
+                     *             {
+                     *               "id": "po_0mwuho4tv8k930ez1ju",
+                     *               "platform": "youtube",
+                     *               "creator": {
+                     *                 "username": "kainovakofficial"
+                     *               },
+                     *               "matchedComments": 17
+                     *             }
+                     *           ],
+                     *           "postsTruncated": false,
+                     *           "topics": [
+                     *             {
+                     *               "title": "usb-c charging",
+                     *               "description": "Sorry, but USB-C charging is a terrible idea that keeps failing.",
+                     *               "postCount": 2
+                     *             },
+                     *             {
+                     *               "title": "progressive overload",
+                     *               "description": "In this one I break down progressive overload and the numbers behind it.",
+                     *               "postCount": 2
+                     *             },
+                     *             {
+                     *               "title": "travel",
+                     *               "description": "I think the hype around travel insurance is overrated and a waste of money.",
+                     *               "postCount": 1
+                     *             }
+                     *           ],
+                     *           "messages": [
+                     *             {
+                     *               "topic": "progressive overload",
+                     *               "stance": "criticizes",
+                     *               "postCount": 2
+                     *             },
+                     *             {
+                     *               "topic": "travel",
+                     *               "stance": "criticizes",
+                     *               "postCount": 1
+                     *             },
+                     *             {
+                     *               "topic": "insurance",
+                     *               "stance": "criticizes",
+                     *               "postCount": 1
+                     *             }
+                     *           ],
+                     *           "scores": {
+                     *             "content": 3.1,
+                     *             "topic": 3.1
+                     *           },
+                     *           "mix": {
+                     *             "content": {
+                     *               "positivePercent": 0,
+                     *               "leanPositivePercent": 0,
+                     *               "neutralPercent": 5.3,
+                     *               "leanNegativePercent": 56,
+                     *               "negativePercent": 38.7
+                     *             },
+                     *             "topic": {
+                     *               "positivePercent": 0,
+                     *               "leanPositivePercent": 0,
+                     *               "neutralPercent": 5.3,
+                     *               "leanNegativePercent": 56,
+                     *               "negativePercent": 38.7
+                     *             }
+                     *           }
+                     *         },
+                     *         "commentAnalysis": {
+                     *           "briefSummary": null,
+                     *           "scores": {
+                     *             "scoreVersion": 3,
+                     *             "serviceScore": 4.15,
+                     *             "sentiment": 3.05,
+                     *             "relevance": 5.89,
+                     *             "consensus": 5.74,
+                     *             "content": 3.1,
+                     *             "topic": 3.1
+                     *           },
+                     *           "mix": {
+                     *             "sentiment": {
+                     *               "positivePercent": 0,
+                     *               "leanPositivePercent": 0,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 54,
+                     *               "negativePercent": 46
+                     *             },
+                     *             "content": {
+                     *               "positivePercent": 0,
+                     *               "leanPositivePercent": 0,
+                     *               "neutralPercent": 5.3,
+                     *               "leanNegativePercent": 56,
+                     *               "negativePercent": 38.7
+                     *             },
+                     *             "topic": {
+                     *               "positivePercent": 0,
+                     *               "leanPositivePercent": 0,
+                     *               "neutralPercent": 5.3,
+                     *               "leanNegativePercent": 56,
+                     *               "negativePercent": 38.7
+                     *             },
+                     *             "relevance": {
+                     *               "positivePercent": 11.5,
+                     *               "leanPositivePercent": 67.8,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 6.9,
+                     *               "negativePercent": 13.8
+                     *             },
+                     *             "consensus": {
+                     *               "positivePercent": 11.5,
+                     *               "leanPositivePercent": 75.9,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 2.3,
+                     *               "negativePercent": 10.3
+                     *             }
+                     *           },
+                     *           "topics": [],
+                     *           "outliers": [],
+                     *           "notableComments": [
+                     *             {
+                     *               "postId": "po_0mwuho4tv8k930ez1ju",
+                     *               "commentId": "c_129121c1a0_i"
+                     *             },
+                     *             {
+                     *               "postId": "po_0mwuho4vhkrlwjp3v18",
+                     *               "commentId": "c_963cc54b76_v"
+                     *             },
+                     *             {
+                     *               "postId": "po_0mwuho4tv8k930ez1ju",
+                     *               "commentId": "c_129121c1a0_1p"
+                     *             }
+                     *           ],
+                     *           "wordCloud": [
+                     *             {
+                     *               "text": "take",
+                     *               "type": "word",
+                     *               "value": 15,
+                     *               "avgSentiment": 2.87,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 17.2
+                     *             },
+                     *             {
+                     *               "text": "zone",
+                     *               "type": "word",
+                     *               "value": 12,
+                     *               "avgSentiment": 3.37,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 13.8
+                     *             },
+                     *             {
+                     *               "text": "cardio",
+                     *               "type": "word",
+                     *               "value": 12,
+                     *               "avgSentiment": 3.37,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 13.8
+                     *             }
+                     *           ],
+                     *           "emojiCloud": [
+                     *             {
+                     *               "emoji": "👎",
+                     *               "value": 9,
+                     *               "avgSentiment": 2.34,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 10.3
+                     *             },
+                     *             {
+                     *               "emoji": "🤔",
+                     *               "value": 5,
+                     *               "avgSentiment": 4.47,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 5.7
+                     *             },
+                     *             {
+                     *               "emoji": "🙄",
+                     *               "value": 5,
+                     *               "avgSentiment": 2.76,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 5.7
+                     *             }
+                     *           ],
+                     *           "totalComments": 87,
+                     *           "completeness": "scores_and_content"
+                     *         },
+                     *         "comments": {
+                     *           "path": "/analyses/an_0mwuho4zr4liyiv1pdp/comments"
+                     *         },
+                     *         "computedAt": "2026-11-24T09:25:09.831Z"
+                     *       },
+                     *       "meta": {
+                     *         "status": "ready"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Analysis"] | (components["schemas"]["AnalysisSummary"] & {
                             /** @enum {string} */
@@ -2975,7 +4089,10 @@ export interface operations {
     listPosts: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 25). */
+                /**
+                 * @description Page size, 1 to 100 (default 25).
+                 * @example 2
+                 */
                 limit?: number;
                 /** @description Opaque cursor from meta.nextCursor; pass it back unchanged with the same filters. */
                 cursor?: string;
@@ -2985,7 +4102,12 @@ export interface operations {
                 link?: string[];
                 /** @description Creator usernames or account URLs; leading @ optional. Comma-separated or repeated. */
                 account?: string[];
-                /** @description Platforms. Comma-separated or repeated. */
+                /**
+                 * @description Platforms. Comma-separated or repeated.
+                 * @example [
+                 *       "youtube"
+                 *     ]
+                 */
                 platform?: ("youtube" | "tiktok" | "instagram" | "facebook" | "x" | "reddit" | "linkedin" | "threads")[];
                 /** @description Tags, case-insensitive, leading # optional; a post matches any. Comma-separated or repeated. */
                 tag?: string[];
@@ -3050,6 +4172,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "po_0mwuho39ec6eb9qtq26",
+                     *           "platform": "youtube",
+                     *           "link": "https://www.youtube.com/watch?v=demoVid0003",
+                     *           "creator": {
+                     *             "username": "amarakowalskiplus",
+                     *             "name": "Amara Kowalski"
+                     *           },
+                     *           "title": "What happened to open world design?",
+                     *           "summary": "I love how open world design makes life easier for so many people. I am a big fan of game preservation, it really works. #gaming #videogames #indiedev",
+                     *           "description": "I love how open world design makes life easier for so many people. I am a big fan of game preservation, it really works. #gaming #videogames #indiedev\n\nChapters:\n0:00 Intro\n1:12 Open world design\n4:30 Game preservation\n9:05 Wrap-up\n\nFollow Amara Kowalski for more on gaming.",
+                     *           "tags": [
+                     *             "launch"
+                     *           ],
+                     *           "engagement": {
+                     *             "views": 27814,
+                     *             "likes": 1303,
+                     *             "comments": 104,
+                     *             "shares": 43
+                     *           },
+                     *           "totalComments": 104,
+                     *           "scores": {
+                     *             "scoreVersion": 3,
+                     *             "serviceScore": 5.56,
+                     *             "sentiment": 5.05
+                     *           },
+                     *           "sentimentMix": {
+                     *             "positivePercent": 18.1,
+                     *             "leanPositivePercent": 32.5,
+                     *             "neutralPercent": 0,
+                     *             "leanNegativePercent": 26.5,
+                     *             "negativePercent": 22.9
+                     *           },
+                     *           "postedAt": "2026-10-30T16:21:00.000Z",
+                     *           "createdAt": "2026-11-24T09:25:07.610Z",
+                     *           "updatedAt": "2026-11-24T09:25:07.638Z",
+                     *           "lastRefreshedAt": "2026-11-24T09:25:07.610Z",
+                     *           "collectionIds": [
+                     *             "col_0mwuho37v0fw2uf6thb"
+                     *           ],
+                     *           "thumbnail": "https://i.ytimg.com/vi/demoVid0003/hqdefault.jpg",
+                     *           "postType": "video",
+                     *           "status": "complete",
+                     *           "dataVersion": 1,
+                     *           "isDemo": true,
+                     *           "addedVia": "api",
+                     *           "addedByEmail": null,
+                     *           "automation": null
+                     *         },
+                     *         {
+                     *           "id": "po_0mwuho4t7rajafa640s",
+                     *           "platform": "youtube",
+                     *           "link": "https://www.youtube.com/watch?v=demoVid0050",
+                     *           "creator": {
+                     *             "username": "avapatelhq",
+                     *             "name": "Ava Patel"
+                     *           },
+                     *           "title": "Is travel insurance worth it in 2026?",
+                     *           "summary": "I think the hype around travel insurance is overrated and a waste of money. The hype around budget airlines is misleading and the results are awful. #travel #backpacking",
+                     *           "description": "I think the hype around travel insurance is overrated and a waste of money. The hype around budget airlines is misleading and the results are awful. #travel #backpacking\n\nChapters:\n0:00 Intro\n1:12 Travel insurance\n4:30 Budget airlines\n9:05 Wrap-up\n\nFollow Ava Patel for more on travel.",
+                     *           "tags": [
+                     *             "community",
+                     *             "video"
+                     *           ],
+                     *           "engagement": {
+                     *             "views": 8005,
+                     *             "likes": 199,
+                     *             "comments": 28,
+                     *             "shares": 4
+                     *           },
+                     *           "totalComments": 28,
+                     *           "scores": {
+                     *             "scoreVersion": 3,
+                     *             "serviceScore": 6.6,
+                     *             "sentiment": 7.1
+                     *           },
+                     *           "sentimentMix": {
+                     *             "positivePercent": 50,
+                     *             "leanPositivePercent": 50,
+                     *             "neutralPercent": 0,
+                     *             "leanNegativePercent": 0,
+                     *             "negativePercent": 0
+                     *           },
+                     *           "postedAt": "2026-10-29T04:42:00.000Z",
+                     *           "createdAt": "2026-11-24T09:25:09.616Z",
+                     *           "updatedAt": "2026-11-24T09:25:09.624Z",
+                     *           "lastRefreshedAt": "2026-11-24T09:25:09.616Z",
+                     *           "collectionIds": [
+                     *             "col_0mwuho4s2xab1e56sjw"
+                     *           ],
+                     *           "thumbnail": "https://i.ytimg.com/vi/demoVid0050/hqdefault.jpg",
+                     *           "postType": "short",
+                     *           "status": "complete",
+                     *           "dataVersion": 1,
+                     *           "isDemo": true,
+                     *           "addedVia": "api",
+                     *           "addedByEmail": null,
+                     *           "automation": null
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 2,
+                     *         "hasMore": true,
+                     *         "nextCursor": "wtsV0BtGQVPDoVjYcaN2As-Jfiz0bAe2iQQZFKlcsldhGDAxqzHLFqfjOaOIdYKTOazKSnPc80yJYJtjdDrdKGcYAJx5g3jRJ7VqijEeGXVskRMeYiL46jDdcvHFYBzJCoS_ApkDhkX7-FgPFePcFB-dFVsMvyKU6hbeEMGfHupgMj1fB3B0EKiHrGo6ywh7Aff59w0Ts7vhZjEtqpy9Fw",
+                     *         "filters": {
+                     *           "status": "complete",
+                     *           "platform": [
+                     *             "youtube"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Post"][];
                         meta: components["schemas"]["PostPageMeta"];
@@ -3159,6 +4397,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example po_0mwuho39ec6eb9qtq26 */
                 postId: string;
             };
             cookie?: never;
@@ -3185,6 +4424,195 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "postId": "po_0mwuho39ec6eb9qtq26",
+                     *         "dataVersion": 1,
+                     *         "computedAt": "2026-11-24T09:25:07.638Z",
+                     *         "content": {
+                     *           "postCount": 1,
+                     *           "posts": [
+                     *             {
+                     *               "id": "po_0mwuho39ec6eb9qtq26",
+                     *               "platform": "youtube",
+                     *               "creator": {
+                     *                 "username": "amarakowalskiplus"
+                     *               },
+                     *               "matchedComments": 102
+                     *             }
+                     *           ],
+                     *           "postsTruncated": false,
+                     *           "topics": [
+                     *             {
+                     *               "title": "open world design",
+                     *               "description": "I love how open world design makes life easier for so many people.",
+                     *               "postCount": 1
+                     *             },
+                     *             {
+                     *               "title": "game preservation",
+                     *               "description": "I am a big fan of game preservation, it really works.",
+                     *               "postCount": 1
+                     *             }
+                     *           ],
+                     *           "messages": [
+                     *             {
+                     *               "topic": "open world design",
+                     *               "stance": "supports",
+                     *               "postCount": 1
+                     *             },
+                     *             {
+                     *               "topic": "game preservation",
+                     *               "stance": "supports",
+                     *               "postCount": 1
+                     *             }
+                     *           ],
+                     *           "scores": {
+                     *             "content": 4.97,
+                     *             "topic": 4.97
+                     *           },
+                     *           "mix": {
+                     *             "content": {
+                     *               "positivePercent": 13.8,
+                     *               "leanPositivePercent": 6.4,
+                     *               "neutralPercent": 37.2,
+                     *               "leanNegativePercent": 22.3,
+                     *               "negativePercent": 20.2
+                     *             },
+                     *             "topic": {
+                     *               "positivePercent": 13.8,
+                     *               "leanPositivePercent": 6.4,
+                     *               "neutralPercent": 37.2,
+                     *               "leanNegativePercent": 22.3,
+                     *               "negativePercent": 20.2
+                     *             }
+                     *           }
+                     *         },
+                     *         "commentAnalysis": {
+                     *           "briefSummary": null,
+                     *           "scores": {
+                     *             "scoreVersion": 3,
+                     *             "serviceScore": 5.56,
+                     *             "sentiment": 5.05,
+                     *             "relevance": 6.84,
+                     *             "consensus": 5.82,
+                     *             "content": 4.97,
+                     *             "topic": 4.97
+                     *           },
+                     *           "mix": {
+                     *             "sentiment": {
+                     *               "positivePercent": 18.1,
+                     *               "leanPositivePercent": 32.5,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 26.5,
+                     *               "negativePercent": 22.9
+                     *             },
+                     *             "content": {
+                     *               "positivePercent": 13.8,
+                     *               "leanPositivePercent": 6.4,
+                     *               "neutralPercent": 37.2,
+                     *               "leanNegativePercent": 22.3,
+                     *               "negativePercent": 20.2
+                     *             },
+                     *             "topic": {
+                     *               "positivePercent": 13.8,
+                     *               "leanPositivePercent": 6.4,
+                     *               "neutralPercent": 37.2,
+                     *               "leanNegativePercent": 22.3,
+                     *               "negativePercent": 20.2
+                     *             },
+                     *             "relevance": {
+                     *               "positivePercent": 43.1,
+                     *               "leanPositivePercent": 33.3,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 15.7,
+                     *               "negativePercent": 7.8
+                     *             },
+                     *             "consensus": {
+                     *               "positivePercent": 17.6,
+                     *               "leanPositivePercent": 63.7,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 6.9,
+                     *               "negativePercent": 11.8
+                     *             }
+                     *           },
+                     *           "topics": [],
+                     *           "outliers": [],
+                     *           "notableComments": [
+                     *             {
+                     *               "postId": "po_0mwuho39ec6eb9qtq26",
+                     *               "commentId": "c_c97ee87e9a_g"
+                     *             },
+                     *             {
+                     *               "postId": "po_0mwuho39ec6eb9qtq26",
+                     *               "commentId": "c_c97ee87e9a_q"
+                     *             },
+                     *             {
+                     *               "postId": "po_0mwuho39ec6eb9qtq26",
+                     *               "commentId": "c_c97ee87e9a_16"
+                     *             }
+                     *           ],
+                     *           "wordCloud": [
+                     *             {
+                     *               "text": "open",
+                     *               "type": "word",
+                     *               "value": 38,
+                     *               "avgSentiment": 4.62,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 37.3
+                     *             },
+                     *             {
+                     *               "text": "world",
+                     *               "type": "word",
+                     *               "value": 38,
+                     *               "avgSentiment": 4.62,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 37.3
+                     *             },
+                     *             {
+                     *               "text": "design",
+                     *               "type": "word",
+                     *               "value": 38,
+                     *               "avgSentiment": 4.62,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 37.3
+                     *             }
+                     *           ],
+                     *           "emojiCloud": [
+                     *             {
+                     *               "emoji": "🙄",
+                     *               "value": 9,
+                     *               "avgSentiment": 5.14,
+                     *               "sentimentCategory": "lean_positive",
+                     *               "mentionPercentage": 8.8
+                     *             },
+                     *             {
+                     *               "emoji": "👎",
+                     *               "value": 5,
+                     *               "avgSentiment": 2.32,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 4.9
+                     *             },
+                     *             {
+                     *               "emoji": "🤡",
+                     *               "value": 5,
+                     *               "avgSentiment": 2.14,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 4.9
+                     *             }
+                     *           ],
+                     *           "totalComments": 102,
+                     *           "completeness": "scores_and_content"
+                     *         },
+                     *         "comments": {
+                     *           "path": "/posts/po_0mwuho39ec6eb9qtq26/analysis/comments"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "status": "complete"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PostAnalysis"];
                         meta: {
@@ -3297,6 +4725,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example po_0mwuho39ec6eb9qtq26 */
                 postId: string;
             };
             cookie?: never;
@@ -3323,6 +4752,168 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "postId": "po_0mwuho39ec6eb9qtq26",
+                     *         "dataVersion": 1,
+                     *         "scoreVersion": 3,
+                     *         "computedAt": "2026-11-24T09:25:07.638Z",
+                     *         "totals": {
+                     *           "comments": 102,
+                     *           "scores": {
+                     *             "scoreVersion": 3,
+                     *             "serviceScore": 5.56,
+                     *             "sentiment": 5.05,
+                     *             "relevance": 6.84,
+                     *             "consensus": 5.82,
+                     *             "content": 4.97,
+                     *             "topic": 4.97
+                     *           },
+                     *           "mix": {
+                     *             "sentiment": {
+                     *               "positivePercent": 18.1,
+                     *               "leanPositivePercent": 32.5,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 26.5,
+                     *               "negativePercent": 22.9
+                     *             },
+                     *             "relevance": {
+                     *               "positivePercent": 43.1,
+                     *               "leanPositivePercent": 33.3,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 15.7,
+                     *               "negativePercent": 7.8
+                     *             },
+                     *             "consensus": {
+                     *               "positivePercent": 17.6,
+                     *               "leanPositivePercent": 63.7,
+                     *               "neutralPercent": 0,
+                     *               "leanNegativePercent": 6.9,
+                     *               "negativePercent": 11.8
+                     *             },
+                     *             "content": {
+                     *               "positivePercent": 13.8,
+                     *               "leanPositivePercent": 6.4,
+                     *               "neutralPercent": 37.2,
+                     *               "leanNegativePercent": 22.3,
+                     *               "negativePercent": 20.2
+                     *             },
+                     *             "topic": {
+                     *               "positivePercent": 13.8,
+                     *               "leanPositivePercent": 6.4,
+                     *               "neutralPercent": 37.2,
+                     *               "leanNegativePercent": 22.3,
+                     *               "negativePercent": 20.2
+                     *             }
+                     *           }
+                     *         },
+                     *         "daily": [
+                     *           {
+                     *             "date": "2026-10-30",
+                     *             "comments": 49,
+                     *             "scores": {
+                     *               "scoreVersion": 3,
+                     *               "serviceScore": 5.75,
+                     *               "sentiment": 5.18,
+                     *               "relevance": 7.12,
+                     *               "consensus": 6.09,
+                     *               "content": 5.08,
+                     *               "topic": 5.08
+                     *             },
+                     *             "mix": {
+                     *               "sentiment": {
+                     *                 "positivePercent": 22.5,
+                     *                 "leanPositivePercent": 27.5,
+                     *                 "neutralPercent": 0,
+                     *                 "leanNegativePercent": 27.5,
+                     *                 "negativePercent": 22.5
+                     *               },
+                     *               "relevance": {
+                     *                 "positivePercent": 42.9,
+                     *                 "leanPositivePercent": 40.8,
+                     *                 "neutralPercent": 0,
+                     *                 "leanNegativePercent": 10.2,
+                     *                 "negativePercent": 6.1
+                     *               },
+                     *               "consensus": {
+                     *                 "positivePercent": 24.5,
+                     *                 "leanPositivePercent": 53.1,
+                     *                 "neutralPercent": 0,
+                     *                 "leanNegativePercent": 12.2,
+                     *                 "negativePercent": 10.2
+                     *               },
+                     *               "content": {
+                     *                 "positivePercent": 17.4,
+                     *                 "leanPositivePercent": 8.7,
+                     *                 "neutralPercent": 30.4,
+                     *                 "leanNegativePercent": 23.9,
+                     *                 "negativePercent": 19.6
+                     *               },
+                     *               "topic": {
+                     *                 "positivePercent": 17.4,
+                     *                 "leanPositivePercent": 8.7,
+                     *                 "neutralPercent": 30.4,
+                     *                 "leanNegativePercent": 23.9,
+                     *                 "negativePercent": 19.6
+                     *               }
+                     *             }
+                     *           },
+                     *           {
+                     *             "date": "2026-10-31",
+                     *             "comments": 53,
+                     *             "scores": {
+                     *               "scoreVersion": 3,
+                     *               "serviceScore": 5.4,
+                     *               "sentiment": 4.92,
+                     *               "relevance": 6.63,
+                     *               "consensus": 5.6,
+                     *               "content": 4.87,
+                     *               "topic": 4.87
+                     *             },
+                     *             "mix": {
+                     *               "sentiment": {
+                     *                 "positivePercent": 14,
+                     *                 "leanPositivePercent": 37.2,
+                     *                 "neutralPercent": 0,
+                     *                 "leanNegativePercent": 25.6,
+                     *                 "negativePercent": 23.3
+                     *               },
+                     *               "relevance": {
+                     *                 "positivePercent": 43.4,
+                     *                 "leanPositivePercent": 26.4,
+                     *                 "neutralPercent": 0,
+                     *                 "leanNegativePercent": 20.8,
+                     *                 "negativePercent": 9.4
+                     *               },
+                     *               "consensus": {
+                     *                 "positivePercent": 11.3,
+                     *                 "leanPositivePercent": 73.6,
+                     *                 "neutralPercent": 0,
+                     *                 "leanNegativePercent": 1.9,
+                     *                 "negativePercent": 13.2
+                     *               },
+                     *               "content": {
+                     *                 "positivePercent": 10.4,
+                     *                 "leanPositivePercent": 4.2,
+                     *                 "neutralPercent": 43.8,
+                     *                 "leanNegativePercent": 20.8,
+                     *                 "negativePercent": 20.8
+                     *               },
+                     *               "topic": {
+                     *                 "positivePercent": 10.4,
+                     *                 "leanPositivePercent": 4.2,
+                     *                 "neutralPercent": 43.8,
+                     *                 "leanNegativePercent": 20.8,
+                     *                 "negativePercent": 20.8
+                     *               }
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {}
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             postId: string;
@@ -3492,6 +5083,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "col_0mwuho4s2xab1e56sjw",
+                     *           "name": "Short Video",
+                     *           "type": "group",
+                     *           "parentId": "col_0mwuho3x1i74biimx32",
+                     *           "postCount": 8,
+                     *           "createdAt": "2026-11-24T09:25:09.558Z"
+                     *         },
+                     *         {
+                     *           "id": "col_0mwuho4bifv01arkp3t",
+                     *           "name": "Forum Threads",
+                     *           "type": "group",
+                     *           "parentId": "col_0mwuho3x1i74biimx32",
+                     *           "postCount": 10,
+                     *           "createdAt": "2026-11-24T09:25:08.964Z"
+                     *         },
+                     *         {
+                     *           "id": "col_0mwuho3x1i74biimx32",
+                     *           "name": "Community Pulse",
+                     *           "type": "campaign",
+                     *           "parentId": null,
+                     *           "postCount": 30,
+                     *           "createdAt": "2026-11-24T09:25:08.448Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "count": 6
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Collection"][];
                         meta: {
@@ -3603,6 +5227,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example col_0mwuho4s2xab1e56sjw */
                 collectionId: string;
             };
             cookie?: never;
@@ -3629,6 +5254,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "col_0mwuho4s2xab1e56sjw",
+                     *         "name": "Short Video",
+                     *         "type": "group",
+                     *         "parentId": "col_0mwuho3x1i74biimx32",
+                     *         "postCount": 8,
+                     *         "createdAt": "2026-11-24T09:25:09.558Z"
+                     *       },
+                     *       "meta": {}
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Collection"];
                         meta: Record<string, never>;
@@ -3733,7 +5371,10 @@ export interface operations {
     listCollectionPosts: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 25). */
+                /**
+                 * @description Page size, 1 to 100 (default 25).
+                 * @example 2
+                 */
                 limit?: number;
                 /** @description Opaque cursor from meta.nextCursor; pass it back unchanged with the same filters. */
                 cursor?: string;
@@ -3784,6 +5425,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example col_0mwuho4s2xab1e56sjw */
                 collectionId: string;
             };
             cookie?: never;
@@ -3810,6 +5452,121 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "po_0mwuho4t7rajafa640s",
+                     *           "platform": "youtube",
+                     *           "link": "https://www.youtube.com/watch?v=demoVid0050",
+                     *           "creator": {
+                     *             "username": "avapatelhq",
+                     *             "name": "Ava Patel"
+                     *           },
+                     *           "title": "Is travel insurance worth it in 2026?",
+                     *           "summary": "I think the hype around travel insurance is overrated and a waste of money. The hype around budget airlines is misleading and the results are awful. #travel #backpacking",
+                     *           "description": "I think the hype around travel insurance is overrated and a waste of money. The hype around budget airlines is misleading and the results are awful. #travel #backpacking\n\nChapters:\n0:00 Intro\n1:12 Travel insurance\n4:30 Budget airlines\n9:05 Wrap-up\n\nFollow Ava Patel for more on travel.",
+                     *           "tags": [
+                     *             "community",
+                     *             "video"
+                     *           ],
+                     *           "engagement": {
+                     *             "views": 8005,
+                     *             "likes": 199,
+                     *             "comments": 28,
+                     *             "shares": 4
+                     *           },
+                     *           "totalComments": 28,
+                     *           "scores": {
+                     *             "scoreVersion": 3,
+                     *             "serviceScore": 6.6,
+                     *             "sentiment": 7.1
+                     *           },
+                     *           "sentimentMix": {
+                     *             "positivePercent": 50,
+                     *             "leanPositivePercent": 50,
+                     *             "neutralPercent": 0,
+                     *             "leanNegativePercent": 0,
+                     *             "negativePercent": 0
+                     *           },
+                     *           "postedAt": "2026-10-29T04:42:00.000Z",
+                     *           "createdAt": "2026-11-24T09:25:09.616Z",
+                     *           "updatedAt": "2026-11-24T09:25:09.624Z",
+                     *           "lastRefreshedAt": "2026-11-24T09:25:09.616Z",
+                     *           "collectionIds": [
+                     *             "col_0mwuho4s2xab1e56sjw"
+                     *           ],
+                     *           "thumbnail": "https://i.ytimg.com/vi/demoVid0050/hqdefault.jpg",
+                     *           "postType": "short",
+                     *           "status": "complete",
+                     *           "dataVersion": 1,
+                     *           "isDemo": true,
+                     *           "addedVia": "api",
+                     *           "addedByEmail": null,
+                     *           "automation": null
+                     *         },
+                     *         {
+                     *           "id": "po_0mwuho4vhkrlwjp3v18",
+                     *           "platform": "x",
+                     *           "link": "https://x.com/demo_brand/status/1900000000000000050",
+                     *           "creator": {
+                     *             "username": "demo_brand",
+                     *             "name": "Zoe Silva"
+                     *           },
+                     *           "title": "Sorry, but USB-C charging is a terrible idea that keeps failing.",
+                     *           "summary": "Sorry, but USB-C charging is a terrible idea that keeps failing. The hype around foldable phones is misleading and the results are awful. #tech #smartphone #review",
+                     *           "description": null,
+                     *           "tags": [
+                     *             "community",
+                     *             "video"
+                     *           ],
+                     *           "engagement": {
+                     *             "views": 68797,
+                     *             "likes": 1077,
+                     *             "comments": 63,
+                     *             "shares": 22
+                     *           },
+                     *           "totalComments": 63,
+                     *           "scores": {
+                     *             "scoreVersion": 3,
+                     *             "serviceScore": 5.83,
+                     *             "sentiment": 5.59
+                     *           },
+                     *           "sentimentMix": {
+                     *             "positivePercent": 17.2,
+                     *             "leanPositivePercent": 48.3,
+                     *             "neutralPercent": 0,
+                     *             "leanNegativePercent": 20.7,
+                     *             "negativePercent": 13.8
+                     *           },
+                     *           "postedAt": "2026-10-26T06:49:00.000Z",
+                     *           "createdAt": "2026-11-24T09:25:09.684Z",
+                     *           "updatedAt": "2026-11-24T09:25:09.694Z",
+                     *           "lastRefreshedAt": "2026-11-24T09:25:09.684Z",
+                     *           "collectionIds": [
+                     *             "col_0mwuho4s2xab1e56sjw"
+                     *           ],
+                     *           "thumbnail": "https://thumbs.sim.analyst.invalid/x/963cc54b76.jpg",
+                     *           "postType": "image",
+                     *           "status": "complete",
+                     *           "dataVersion": 1,
+                     *           "isDemo": true,
+                     *           "addedVia": "api",
+                     *           "addedByEmail": null,
+                     *           "automation": null
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 2,
+                     *         "hasMore": true,
+                     *         "nextCursor": "lZDiXySiU2kUKNJFG4tdW4ie8ApyognUaxEsDrjYsbSG56ylYfjRpTlABg4_bpEY2EAJaJDBGX_lV5CJuEX1Cb74vdW6KNIWkIuQDYLmFZCnzxVlYOUW672cQv1dyD13JB0rSLHOiRv9hesD1gqMd8NFbm3jHhwyCTroP98-6fYrZxjJzyNCdr36qGiUti1BhMMrpq7ewEkTHvEScW9SQsFK3bpCDEkdNlqYrslSjzctsVFplYay3maw6gs27PHo4YzK98cHeViEyJMh5ilL",
+                     *         "filters": {
+                     *           "collectionId": "col_0mwuho4s2xab1e56sjw",
+                     *           "status": "complete"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Post"][];
                         meta: components["schemas"]["PostPageMeta"];
@@ -3916,7 +5673,10 @@ export interface operations {
             query?: {
                 /** @description Only saved analyses of this kind. */
                 kind?: string;
-                /** @description Page size, 1 to 100 (default 50). */
+                /**
+                 * @description Page size, 1 to 100 (default 50).
+                 * @example 2
+                 */
                 limit?: number;
                 /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
                 teamId?: string;
@@ -3947,6 +5707,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sa_0mwuho540xp55d6257t",
+                     *           "name": "Negative threads, spring launch",
+                     *           "kind": "snapshot",
+                     *           "analysisId": "an_0mwuho4zr4liyiv1pdp",
+                     *           "savedBy": "ana@example.com",
+                     *           "createdAt": "2026-11-24T09:25:09.984Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 2,
+                     *         "count": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Use as snapshot_id with GET /insights. */
@@ -4063,7 +5841,10 @@ export interface operations {
     getInsights: {
         parameters: {
             query: {
-                /** @description An id from the saved-analyses list. */
+                /**
+                 * @description An id from the saved-analyses list.
+                 * @example sa_0mwuho540xp55d6257t
+                 */
                 snapshot_id: string;
                 /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
                 teamId?: string;
@@ -4094,6 +5875,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "sa_0mwuho540xp55d6257t",
+                     *         "name": "Negative threads, spring launch",
+                     *         "kind": "snapshot",
+                     *         "analysisId": "an_0mwuho4zr4liyiv1pdp",
+                     *         "savedBy": "ana@example.com",
+                     *         "createdAt": "2026-11-24T09:25:09.984Z",
+                     *         "insights": {
+                     *           "headline": "Shipping delays drive the negative share"
+                     *         }
+                     *       },
+                     *       "meta": {}
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description Use as snapshot_id with GET /insights. */
@@ -4212,9 +6009,15 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor from meta.nextCursor; pass it back unchanged with the same filters. */
                 cursor?: string;
-                /** @description Page size, 1 to 100 (default 25). */
+                /**
+                 * @description Page size, 1 to 100 (default 25).
+                 * @example 2
+                 */
                 limit?: number;
-                /** @description notables (engagement and relevance), content (grouped onto creator topics and messages) or all (the union; default). */
+                /**
+                 * @description notables (engagement and relevance), content (grouped onto creator topics and messages) or all (the union; default).
+                 * @example content
+                 */
                 source?: "notables" | "content" | "all";
                 /** @description Only comments in these sentiment buckets (bucket keys); values of one parameter combine with OR, parameters with AND. Comma-separated or repeated. */
                 sentiment?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
@@ -4231,6 +6034,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example an_0mwuho4zr4liyiv1pdp */
                 analysisId: string;
             };
             cookie?: never;
@@ -4257,6 +6061,131 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "commentId": "c_129121c1a0_28",
+                     *           "postId": "po_0mwuho4tv8k930ez1ju",
+                     *           "authorUsername": "the.cactus.5682",
+                     *           "body": "I tried cast iron and it was a complete waste of money",
+                     *           "likes": 56,
+                     *           "postedAt": "2026-10-21T06:07:19.941Z",
+                     *           "isReply": false,
+                     *           "topic": "cast iron",
+                     *           "message": {
+                     *             "topic": "cast iron",
+                     *             "stance": "explains"
+                     *           },
+                     *           "language": "en",
+                     *           "scores": {
+                     *             "sentiment": 3.277,
+                     *             "content": 3.277,
+                     *             "topic": 3.277,
+                     *             "relevance": 7.2,
+                     *             "consensus": 6.75
+                     *           },
+                     *           "buckets": {
+                     *             "sentiment": "lean_negative",
+                     *             "content": "lean_negative",
+                     *             "topic": "lean_negative",
+                     *             "relevance": "lean_positive",
+                     *             "consensus": "lean_positive"
+                     *           },
+                     *           "sampleReasons": [
+                     *             "high_relevance",
+                     *             "topic_match",
+                     *             "message_match",
+                     *             "analysis_filter"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "commentId": "c_a3b5f76e2c_1z",
+                     *           "postId": "po_0mwuho4s95ad1v0457k",
+                     *           "authorUsername": "sunnycactus",
+                     *           "body": "Zone 2 cardio changed my life, no joke",
+                     *           "likes": 2,
+                     *           "postedAt": "2026-09-06T00:33:24.045Z",
+                     *           "isReply": false,
+                     *           "topic": "zone",
+                     *           "message": {
+                     *             "topic": "zone",
+                     *             "stance": "supports"
+                     *           },
+                     *           "language": "en",
+                     *           "scores": {
+                     *             "sentiment": 3.976,
+                     *             "content": 3.976,
+                     *             "topic": 3.976,
+                     *             "relevance": 8.1,
+                     *             "consensus": 5.76
+                     *           },
+                     *           "buckets": {
+                     *             "sentiment": "lean_negative",
+                     *             "content": "lean_negative",
+                     *             "topic": "lean_negative",
+                     *             "relevance": "positive",
+                     *             "consensus": "lean_positive"
+                     *           },
+                     *           "sampleReasons": [
+                     *             "high_relevance",
+                     *             "topic_match",
+                     *             "message_match",
+                     *             "analysis_filter"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "analysisId": "an_0mwuho4zr4liyiv1pdp",
+                     *         "source": "content",
+                     *         "scoreVersion": 3,
+                     *         "limit": 2,
+                     *         "filters": {},
+                     *         "total": 44,
+                     *         "offset": 0,
+                     *         "hasMore": true,
+                     *         "nextCursor": "zrFgIhvz82s5UFh4t8MSdwh1XZOg3ldwJKNLyWA0IE1vAnX8CJ0h-eFKOdJ8-dmauby0jQVoorRqS3d9EPwY6XNXM_xqe09ElFr_qNlERtklI5zWfDsEKq_Ojjcug0YNfsRYsrff7NsiKjwUBk2Fzep8DAgHKEA-elcUv9LspCHmXJD9wY236LPauTno-571zg2gTVT8EY6kestrwWgg-D0Wk9HI2zDcMCC7ARM_HbeTuH6sjfAra53ygX41fbJEzRbkGVyx_HojSaBk4K1INEnyH75T",
+                     *         "groups": [
+                     *           {
+                     *             "type": "topic",
+                     *             "postId": "po_0mwuho4sbdp7gmy2gkw",
+                     *             "title": "budgeting apps",
+                     *             "description": "In this one I break down budgeting apps and the numbers behind it.",
+                     *             "commentCount": 12,
+                     *             "sampleCommentIds": [
+                     *               "c_a70a6b4362_2i",
+                     *               "c_a70a6b4362_2s",
+                     *               "c_a70a6b4362_k"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "type": "message",
+                     *             "postId": "po_0mwuho4sbdp7gmy2gkw",
+                     *             "topic": "budgeting apps",
+                     *             "stance": "explains",
+                     *             "commentCount": 12,
+                     *             "sampleCommentIds": [
+                     *               "c_a70a6b4362_2i",
+                     *               "c_a70a6b4362_2s",
+                     *               "c_a70a6b4362_k"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "type": "topic",
+                     *             "postId": "po_0mwuho4s95ad1v0457k",
+                     *             "title": "zone",
+                     *             "description": "I am a big fan of zone 2 cardio, it really works.",
+                     *             "commentCount": 12,
+                     *             "sampleCommentIds": [
+                     *               "c_a3b5f76e2c_1z",
+                     *               "c_a3b5f76e2c_7q",
+                     *               "c_a3b5f76e2c_3r"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CommentRow"][];
                         meta: components["schemas"]["CommentSampleMeta"];
@@ -4373,11 +6302,20 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor from meta.nextCursor; pass it back unchanged with the same filters. */
                 cursor?: string;
-                /** @description Page size, 1 to 100 (default 25). */
+                /**
+                 * @description Page size, 1 to 100 (default 25).
+                 * @example 2
+                 */
                 limit?: number;
                 /** @description notables (engagement and relevance), content (grouped onto creator topics and messages) or all (the union; default). */
                 source?: "notables" | "content" | "all";
-                /** @description Only comments in these sentiment buckets (bucket keys); values of one parameter combine with OR, parameters with AND. Comma-separated or repeated. */
+                /**
+                 * @description Only comments in these sentiment buckets (bucket keys); values of one parameter combine with OR, parameters with AND. Comma-separated or repeated.
+                 * @example [
+                 *       "positive",
+                 *       "lean_positive"
+                 *     ]
+                 */
                 sentiment?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
                 /** @description Only comments in these content buckets (bucket keys or the dimension’s labels); values of one parameter combine with OR, parameters with AND. Comma-separated or repeated. */
                 content?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative" | "Supportive" | "Receptive" | "Split" | "Skeptical" | "Opposed")[];
@@ -4392,6 +6330,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example po_0mwuho39ec6eb9qtq26 */
                 postId: string;
             };
             cookie?: never;
@@ -4418,6 +6357,131 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "commentId": "c_c97ee87e9a_q",
+                     *           "postId": "po_0mwuho39ec6eb9qtq26",
+                     *           "authorUsername": "willow_comet32",
+                     *           "body": "More people need to hear this about open world design 😍",
+                     *           "likes": 180,
+                     *           "postedAt": "2026-10-30T18:28:02.000Z",
+                     *           "isReply": false,
+                     *           "topic": "open world design",
+                     *           "message": {
+                     *             "topic": "open world design",
+                     *             "stance": "supports"
+                     *           },
+                     *           "language": "en",
+                     *           "scores": {
+                     *             "sentiment": 7.867,
+                     *             "content": 7.867,
+                     *             "topic": 7.867,
+                     *             "relevance": 9.7,
+                     *             "consensus": 7.83
+                     *           },
+                     *           "buckets": {
+                     *             "sentiment": "positive",
+                     *             "content": "positive",
+                     *             "topic": "positive",
+                     *             "relevance": "positive",
+                     *             "consensus": "positive"
+                     *           },
+                     *           "sampleReasons": [
+                     *             "high_engagement",
+                     *             "high_relevance",
+                     *             "topic_match",
+                     *             "message_match",
+                     *             "bucket_filter"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "commentId": "c_c97ee87e9a_t",
+                     *           "postId": "po_0mwuho39ec6eb9qtq26",
+                     *           "authorUsername": "orbitmaple",
+                     *           "body": "Exactly, agreed",
+                     *           "likes": 1303,
+                     *           "postedAt": "2026-10-30T18:57:57.047Z",
+                     *           "isReply": true,
+                     *           "topic": null,
+                     *           "message": null,
+                     *           "language": null,
+                     *           "scores": {
+                     *             "sentiment": 5.39,
+                     *             "content": 5.39,
+                     *             "topic": 5.39,
+                     *             "relevance": 6.85,
+                     *             "consensus": 5.11
+                     *           },
+                     *           "buckets": {
+                     *             "sentiment": "lean_positive",
+                     *             "content": "neutral",
+                     *             "topic": "neutral",
+                     *             "relevance": "lean_positive",
+                     *             "consensus": "lean_positive"
+                     *           },
+                     *           "sampleReasons": [
+                     *             "high_engagement",
+                     *             "high_relevance",
+                     *             "bucket_filter"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "postId": "po_0mwuho39ec6eb9qtq26",
+                     *         "dataVersion": 1,
+                     *         "source": "all",
+                     *         "scoreVersion": 3,
+                     *         "limit": 2,
+                     *         "filters": {
+                     *           "sentiment": [
+                     *             "positive",
+                     *             "lean_positive"
+                     *           ]
+                     *         },
+                     *         "total": 42,
+                     *         "offset": 0,
+                     *         "hasMore": true,
+                     *         "nextCursor": "RYK1JI4QFNfw8eJBTpitjY9v7-9L5eB9Ex29-EkPzGxVwL0EC-iUaFbuiqkoZzplTG8qKdbgCta8RKNuLy-hrSEKk1kdVBu13CVXf-FEFH9iDRetpWnfW0BUK_937BOjWqvAskr6j5jtfECqN-z-gDgOgZ5ZnjwG4QVT185Qe5cAM2B4_CXfCOARe3r-pCzpuXi3LZP6_uPYmUw9TrslGMyLoGhCNvePRyaMsJjRFSYUWYlW4hvGjhSyUUqaRm3lqKyA-0kDeLTnRdGVJBnmUL2HgjdCmKI2MFo1fpEVCliwl_TA1zKNorscz2DPtxNxIV_eBIPeAUE3",
+                     *         "groups": [
+                     *           {
+                     *             "type": "topic",
+                     *             "title": "open world design",
+                     *             "description": "I love how open world design makes life easier for so many people.",
+                     *             "commentCount": 17,
+                     *             "sampleCommentIds": [
+                     *               "c_c97ee87e9a_q",
+                     *               "c_c97ee87e9a_2a",
+                     *               "c_c97ee87e9a_1l"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "type": "message",
+                     *             "topic": "open world design",
+                     *             "stance": "supports",
+                     *             "commentCount": 17,
+                     *             "sampleCommentIds": [
+                     *               "c_c97ee87e9a_q",
+                     *               "c_c97ee87e9a_2a",
+                     *               "c_c97ee87e9a_1l"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "type": "topic",
+                     *             "title": "game preservation",
+                     *             "description": "I am a big fan of game preservation, it really works.",
+                     *             "commentCount": 4,
+                     *             "sampleCommentIds": [
+                     *               "c_c97ee87e9a_15",
+                     *               "c_c97ee87e9a_1x",
+                     *               "c_c97ee87e9a_26"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CommentRow"][];
                         meta: components["schemas"]["CommentSampleMeta"];

@@ -4,6 +4,7 @@ import { API_KEY_SCHEME, BEARER_SCHEME, OPENAPI_COMPONENT_HEADERS } from './deco
 import { OPENAPI_COMPONENT_SCHEMAS } from './schemas';
 import { declareRequestRules } from './request-rules';
 import { declareTransportResponses } from './transport-responses';
+import { declareExamples } from './examples';
 
 const KEY_FORMAT = 'An API key looks like `ak_<key_id>.<secret>`; the secret is shown once when the key is created.';
 
@@ -59,6 +60,8 @@ export function completeOpenApiDocument(document: OpenAPIObject): OpenAPIObject 
   document.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as typeof document.info.license;
   document.info.contact = { name: 'Analyst API' };
   for (const amendment of AMENDMENTS) amendment(document);
+  // After the amendments: the examples are keyed by the operationIds the gateway's route table gives.
+  declareExamples(document);
   // After the amendments: which operations take a key comes from the gateway's security amendment.
   declareTransportResponses(document, API_PREFIX);
   return document;

@@ -4,3 +4,4 @@ export { OPENAPI_COMPONENT_SCHEMAS } from './schemas';
 export * from './parameters';
 export * from './decorators';
 export * from './document';
+export { declareExamples, OPERATION_EXAMPLES, type OperationExample } from './examples';

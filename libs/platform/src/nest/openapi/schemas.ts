@@ -68,13 +68,39 @@ const errorEnvelope = obj(
 
 // ---- Analyses ------------------------------------------------------------------------------
 
+/**
+ * Post filters as GET /posts echoes them in `meta.filters` and an analysis in `selection.posts`:
+ * only the active ones, lists as arrays, links/accounts/tags normalized, dates as UTC instants.
+ */
+const postFiltersEcho = (extra: Record<string, Schema>, required: string[], description: string): SchemaObject =>
+  obj(
+    {
+      ...extra,
+      link: arrayOf(str(), 'Normalized post URLs.'),
+      account: arrayOf(str(), 'Lower-case usernames without @.'),
+      platform: arrayOf(oneOfStrings(PLATFORMS)),
+      tag: arrayOf(str(), 'Lower-case, without #.'),
+      posted_since: timestamp(),
+      posted_until: timestamp('A bare date is echoed as the last millisecond of its UTC day.'),
+      updated_since: timestamp(),
+      min_score: num(undefined, { minimum: 1, maximum: 10 }),
+      max_score: num(undefined, { minimum: 1, maximum: 10 }),
+      ...Object.fromEntries(BUCKET_KEYS.flatMap((b) => [[`min_${b}_percent`, num(undefined, { minimum: 0, maximum: 100 })], [`max_${b}_percent`, num(undefined, { minimum: 0, maximum: 100 })]])),
+      collection_id: str(),
+    },
+    required,
+    { additionalProperties: false, description },
+  );
+
+const statusScope = oneOfStrings(['complete', 'pending', 'all'], 'Post status scope: complete (default), pending or all.');
+
 const selectionEcho = obj(
   {
     type: oneOfStrings(['collection', 'posts', 'postIds']),
     collectionId: str(),
-    posts: obj({}, [], { description: 'Post filters as GET /posts echoes them (normalized).', additionalProperties: true }),
+    posts: postFiltersEcho({}, [], 'Post filters as GET /posts echoes them (normalized; the status scope is echoed beside, as selection.status).'),
     postIds: arrayOf(str()),
-    status: str('Post status scope of the selection: complete (default), pending or all.'),
+    status: statusScope,
   },
   ['type'],
   { description: 'Normalized echo of the request selection.' },
@@ -324,7 +350,11 @@ const pageMeta = obj(
     limit: int(),
     hasMore: bool(),
     nextCursor: nullable(str('Opaque; pass back as cursor with the same filters.')),
-    filters: obj({}, [], { description: 'The active filters, defaults included (status).', additionalProperties: true }),
+    filters: postFiltersEcho(
+      { status: statusScope, collectionId: str('GET /collections/{id}/posts only: the collection listed.') },
+      ['status'],
+      'The active filters, normalized, defaults included (status).',
+    ),
   },
   undefined,
 );
@@ -364,7 +394,21 @@ const contentJob = obj(
     expiresAt: timestamp('30 days after creation.'),
     account: obj({ url: str(), platform: oneOfStrings(PLATFORMS) }, undefined, { description: 'Account jobs only.' }),
     dryRun: bool('Account jobs only.'),
-    filters: nullable(obj({}, [], { description: 'Account jobs only: the filters actually applied.', additionalProperties: true })),
+    filters: nullable(
+      obj(
+        {
+          since: nullable(timestamp()),
+          until: timestamp('The request’s until, or the time the request was accepted.'),
+          limit: int(undefined, { minimum: 1 }),
+          keywords: nullable(obj({ term: str(), match: oneOfStrings(['includes', 'exact', 'excludes']) })),
+          minViews: nullable(int(undefined, { minimum: 0 })),
+          minLikes: nullable(int(undefined, { minimum: 0 })),
+          postType: nullable(oneOfStrings(POST_TYPES)),
+        },
+        undefined,
+        { additionalProperties: false, description: 'Account jobs only: the filters actually applied.' },
+      ),
+    ),
     collections: arrayOf(obj({ id: str(), name: str(), type: oneOfStrings(['campaign', 'group']), created: bool('True when a campaign was created by name.') })),
     tags: arrayOf(str(), 'Normalized.'),
     credits: obj(
