@@ -5,6 +5,8 @@
 //   GET /posts?limit=50         vs a bare Fastify route that JSON.stringifies the same 50 posts
 // Every server runs in its own child process; the load generator has the parent to itself.
 // Run: npm run bench -- bench/request-shell.ts [rounds=5] [secondsPerRun=3] [connections=32]
+// Profile one server: SWC_NODE_PROJECT=tsconfig.json node -r @swc-node/register --cpu-prof bench/request-shell.ts --serve=app
+// (prints its targets; load them with autocannon, then SIGINT/SIGTERM it to write the profile)
 import 'reflect-metadata';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -124,7 +126,9 @@ async function main(): Promise<void> {
   if (serve) {
     const ready = serve === 'app' ? await serveApp() : serve === 'floor' ? await serveFloor() : await serveBare();
     process.on('SIGTERM', () => process.exit(0));
-    process.send?.(ready);
+    // Forked by the bench it reports over IPC; run by hand (e.g. under --cpu-prof) it prints its targets.
+    if (process.send) process.send(ready);
+    else console.log(JSON.stringify(ready.targets));
     return;
   }
   console.log(`request-shell bench: ${ROUNDS} rounds × ${SECONDS} s per server, ${CONNECTIONS} connections, Node ${process.version}`);

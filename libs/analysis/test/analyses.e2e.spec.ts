@@ -229,6 +229,15 @@ describe('POST /analyses and reads (issue 7)', () => {
     }
   });
 
+  it('checks the query only after authentication: no key is 401, and a refused query is still counted (rate headers on the 400)', async () => {
+    const anonymous = await f.get('/posts?colour=red');
+    expect([anonymous.status, anonymous.body.error.code]).toEqual([401, 'missing_api_key']);
+    const refused = await f.get('/posts?colour=red', key);
+    expect(refused.status).toBe(400);
+    expect(Number(refused.headers['x-ratelimit-limit'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['x-ratelimit-remaining'])).toBeLessThan(Number(refused.headers['x-ratelimit-limit']));
+  });
+
   it('post-list cursors are sealed and bound to the route, team, filters and limit: anything else is 400 invalid_cursor', async () => {
     const page1 = await f.get('/posts?limit=1&status=all', key);
     const cursor = page1.body.meta.nextCursor as string;

@@ -131,7 +131,7 @@ export async function analysisTest(options: { searchModel?: SearchModel; env?: R
       }
     },
     post: (url: string, key: string, body: unknown) => t.request('POST', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` }, body }),
-    get: (url: string, key: string) => t.request('GET', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` } }),
+    get: (url: string, key?: string) => t.request('GET', `/analyst/v1${url}`, { headers: key === undefined ? {} : { authorization: `Bearer ${key}` } }),
     close: () => t.close(),
   };
   return fixture;

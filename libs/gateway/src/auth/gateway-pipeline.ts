@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, PLANS, type Scope } from '@analyst/contracts';
-import { effectiveLimits, parseApiKey, type RateClassId } from '@analyst/domain-identity';
+import { effectiveLimits, parseApiKey, type EffectiveLimits, type RateClassId } from '@analyst/domain-identity';
 import { CLOCK, type Clock } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
 import type { TeamDoc } from '../identity/identity-read-models';
@@ -26,6 +26,17 @@ export interface KeyAccount {
   snapshot: LimitSnapshot | null;
 }
 const ACCOUNT = Symbol.for('analyst.gateway.account');
+
+/** A team's limits, worked out once per cached team document rather than on every request. */
+const LIMITS_OF_TEAM = new WeakMap<TeamDoc, EffectiveLimits>();
+function limitsOf(team: TeamDoc): EffectiveLimits {
+  let limits = LIMITS_OF_TEAM.get(team);
+  if (!limits) {
+    limits = effectiveLimits(team.rateLimits);
+    LIMITS_OF_TEAM.set(team, limits);
+  }
+  return limits;
+}
 export function accountOf(request: object): KeyAccount | undefined {
   return (request as { [ACCOUNT]?: KeyAccount })[ACCOUNT];
 }
@@ -93,7 +104,7 @@ export class GatewayPipeline {
     const team = await this.identities.team(key.teamId);
     if (!team) throw new ApiError(401, 'this API key belongs to no team', 'invalid_api_key', undefined, WWW_AUTHENTICATE);
 
-    const limits = effectiveLimits(team.rateLimits);
+    const limits = limitsOf(team);
     const account: KeyAccount = { keyId: key._id, teamId: team._id, dailyBytes: limits.dailyBytes, snapshot: null };
     (request as { [ACCOUNT]?: KeyAccount })[ACCOUNT] = account;
 

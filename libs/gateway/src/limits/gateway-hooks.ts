@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorEnvelope } from '@analyst/contracts';
 import { MAX_RESPONSE_BYTES, secondsUntilMidnight, utcDay } from '@analyst/domain-identity';
 import { CLOCK, type Clock } from '@analyst/platform';
-import { accountOf, BYTE_CAP_CLASS, GatewayPipeline } from '../auth/gateway-pipeline';
+import { accountOf, BYTE_CAP_CLASS, GatewayPipeline, type KeyAccount } from '../auth/gateway-pipeline';
 import { isPublicApiPath } from '../auth/gateway.guard';
 import { UsageRecorder } from '../usage/usage-recorder';
 import { RateLimitService } from './rate-limit.service';
@@ -41,24 +41,35 @@ export class GatewayHooks implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify || typeof fastify.addHook !== 'function') return;
-    fastify.addHook('preHandler', (request, reply) => this.unmatched(request, reply));
-    fastify.addHook('onSend', (request, reply, payload) => this.account(request, reply, payload));
+    // Callback hooks with a synchronous way out: most requests need neither, and an async hook
+    // costs every request a promise.
+    fastify.addHook('preHandler', (request, reply, done) => {
+      if (request.routeOptions.url !== undefined || !isPublicApiPath(request.url)) return done();
+      this.unmatched(request, reply).then((answered) => {
+        if (!answered) done();
+      }, done);
+    });
+    fastify.addHook('onSend', (request, reply, payload, done) => {
+      const account = accountOf(request);
+      if (!account) return done(null, payload);
+      this.account(account, reply, payload).then((body) => done(null, body), done);
+    });
   }
 
-  private async unmatched(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (request.routeOptions.url !== undefined || !isPublicApiPath(request.url)) return;
+  /** Admits a request no route matched (so its 404 is counted); true when it answered instead. */
+  private async unmatched(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     try {
       await this.pipeline.admit(request, reply, { scopes: [], rateClass: 'global', route: `${request.method} ${request.url.split('?')[0]}` });
+      return false;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       void reply.headers(error.headers).status(error.status).type(JSON_TYPE);
       await reply.send(envelope(error.message, error.code ?? 'error'));
+      return true;
     }
   }
 
-  private async account(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-    const account = accountOf(request);
-    if (!account) return payload;
+  private async account(account: KeyAccount, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const now = this.clock.now();
     let body = payload;
     let size = byteLength(body);

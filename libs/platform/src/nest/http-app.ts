@@ -73,9 +73,10 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   if (logger) app.useLogger(new PinoNestLogger(logger));
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.useGlobalPipes(apiValidationPipe());
-  // Filled from the OpenAPI document once it is generated, below.
+  // Filled from the OpenAPI document once it is generated, below. Added after the modules'
+  // APP_GUARDs (applied when the app was created), so it runs after authentication.
   const queryRules = new QueryRules();
-  app.useGlobalInterceptors(queryRules);
+  app.useGlobalGuards(queryRules);
   app.setGlobalPrefix(API_PREFIX.slice(1), {
     exclude: [
       { path: 'healthz', method: RequestMethod.GET },
