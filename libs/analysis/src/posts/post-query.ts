@@ -137,10 +137,6 @@ export function echoPostQuery(q: PostQuery): Record<string, unknown> {
 /** Sort key: newest first by when the post was published (creation time until it is fetched), then id. */
 export const postTime = (p: PostEntry): number => Date.parse(p.postedAt ?? p.createdAt);
 
-export function newestFirst(a: PostEntry, b: PostEntry): number {
-  return postTime(b) - postTime(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-}
-
 export function matchesPost(team: TeamIndex, post: PostEntry, q: PostQuery, collections: Set<string> | null): boolean {
   if (q.status === 'complete' && post.status !== 'complete') return false;
   if (q.status === 'pending' && !PENDING.has(post.status)) return false;
@@ -176,7 +172,10 @@ export function findPosts(team: TeamIndex, q: PostQuery, within: Set<string> | n
     const tree = team.collectionTree(q.collectionId);
     collections = collections ? new Set([...tree].filter((c) => collections!.has(c))) : tree;
   }
-  return team.posts.filter((p) => matchesPost(team, p, q, collections)).sort(newestFirst);
+  // Each post's time is parsed once, not twice per comparison: the sort ran on every GET /posts.
+  const keyed = team.posts.filter((p) => matchesPost(team, p, q, collections)).map((post) => ({ post, t: postTime(post) }));
+  keyed.sort((a, b) => b.t - a.t || (a.post.id < b.post.id ? 1 : a.post.id > b.post.id ? -1 : 0));
+  return keyed.map((k) => k.post);
 }
 
 /** A post's place in the newest-first order, as a cursor records it. */

@@ -5,7 +5,7 @@ import { effectiveLimits, parseApiKey, type EffectiveLimits, type RateClassId } 
 import { CLOCK, type Clock } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
 import type { TeamDoc } from '../identity/identity-read-models';
-import { secretMatches } from '../identity/secret-hash';
+import { keySecretMatches } from '../identity/secret-hash';
 import { rateLimitHeaders } from '../limits/rate-limit-headers';
 import { RateLimitService, type LimitSnapshot } from '../limits/rate-limit.service';
 import { presentedKey } from './credentials';
@@ -93,7 +93,7 @@ export class GatewayPipeline {
     }
     const parsed = parseApiKey(presented);
     const key = parsed ? await this.identities.key(parsed.keyId) : null;
-    if (!parsed || !key || !secretMatches(parsed.secret, key.secretHash)) {
+    if (!parsed || !key || !keySecretMatches(key, parsed.secret)) {
       await this.limits.recordAuthFailure(ip, now);
       throw new ApiError(401, `invalid API key (unknown, malformed or rotated): ${AUTH_HINT}`, 'invalid_api_key', undefined, WWW_AUTHENTICATE);
     }

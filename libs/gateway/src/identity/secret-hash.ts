@@ -14,3 +14,20 @@ export function secretMatches(secret: string, storedHash: string): boolean {
   const stored = Buffer.from(storedHash, 'hex');
   return stored.length === presented.length && timingSafeEqual(presented, stored);
 }
+
+/**
+ * The secret last verified against each cached key document. The hash was most of what a
+ * repeated request from one key paid for authentication; a cached document lives for the identity
+ * cache's TTL, so a rotation or revocation (a new document) is verified afresh.
+ */
+const VERIFIED = new WeakMap<object, Buffer>();
+
+/** `secretMatches` for a key document, remembering a match for as long as the document is cached. */
+export function keySecretMatches(key: { secretHash: string }, secret: string): boolean {
+  const presented = Buffer.from(secret, 'utf8');
+  const known = VERIFIED.get(key);
+  if (known && known.length === presented.length && timingSafeEqual(known, presented)) return true;
+  if (!secretMatches(secret, key.secretHash)) return false;
+  VERIFIED.set(key, presented);
+  return true;
+}
