@@ -1,4 +1,5 @@
-import { EVENT_STORE, type EventStore } from '@analyst/platform';
+import { EVENT_STORE, READ_STORE, type EventStore, type ReadStore } from '@analyst/platform';
+import { ANALYSES, type AnalysisDoc } from '../src/analyses/analyses.projector';
 import { analysisTest, type SeedComment } from './analysis-fixture';
 
 const day = (d: number) => `2026-03-0${d}T10:00:00.000Z`;
@@ -61,6 +62,23 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(res.body.meta).toEqual({ status: 'ready' });
     const again = await f.get(`/analyses/${a.id}`, key);
     expect(again.body.data).toEqual(a);
+  });
+
+  it('keeps the result in the log only: the read model holds a summary, GET reads the AnalysisCompleted event, the list shows the summary', async () => {
+    const res = await f.post('/analyses', key, { selection: { collectionId: 'col_camp' } });
+    expect(res.status).toBe(201);
+    const a = res.body.data;
+    const stored = await f.t.app.get<ReadStore>(READ_STORE).collection<AnalysisDoc>(ANALYSES).findOne({ _id: a.id });
+    expect(stored).not.toBeNull();
+    expect(stored!.result).toBeUndefined();
+    expect(stored!.resultSummary).toEqual({ matchedComments: a.scope.matchedComments, serviceScore: a.commentAnalysis.scores.serviceScore });
+    const completed = (await f.events.readStream(`analysis-${a.id}`)).filter((e) => e.type === 'AnalysisCompleted');
+    expect(completed).toHaveLength(1);
+    expect((completed[0].data as { result: { commentAnalysis: unknown } }).result.commentAnalysis).toEqual(a.commentAnalysis);
+    const again = await f.get(`/analyses/${a.id}`, key);
+    expect(again.body.data).toEqual(a);
+    const listed = (await f.get('/analyses?limit=100', key)).body.data.find((row: { id: string }) => row.id === a.id);
+    expect(listed).toMatchObject({ matchedComments: a.scope.matchedComments, serviceScore: a.commentAnalysis.scores.serviceScore });
   });
 
   it.each<[string, unknown, unknown, number, number]>([

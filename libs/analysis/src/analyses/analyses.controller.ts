@@ -37,13 +37,13 @@ export class AnalysesController {
   @ApiErrorResponses({ 400: 'Invalid body, a selection that matches nothing, or invalid filter values (invalid_request, invalid_selection, empty_selection)' })
   async create(@Principal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const request = parseAnalysisRequest(body);
-    const doc = await this.analyses.create(principal.targetTeamId, request);
+    const { doc, result } = await this.analyses.create(principal.targetTeamId, request);
     if (doc.status !== 'ready' && doc.status !== 'failed') {
       reply.status(202);
       reply.header('Location', locationOf(`/analyses/${doc._id}`, principal));
       reply.header('Retry-After', RETRY_AFTER_SECONDS);
     }
-    return { data: analysisView(doc, teamQueryOf(principal)), meta: analysisMeta(doc) };
+    return { data: analysisView(doc, result, teamQueryOf(principal)), meta: analysisMeta(doc) };
   }
 
   @Get()
@@ -84,6 +84,6 @@ export class AnalysesController {
     if (doc?.kind === 'report') return { data: { ...analysisSummary(doc), postIds: doc.postIds }, meta: { status: doc.status } };
     if (!doc) throw new ApiError(404, `analysis ${id} not found (analyses expire 7 days after creation)`, 'analysis_not_found');
     if (doc.status === 'queued' || doc.status === 'running') reply.header('Retry-After', RETRY_AFTER_SECONDS);
-    return { data: analysisView(doc, teamQueryOf(principal)), meta: analysisMeta(doc) };
+    return { data: analysisView(doc, await this.analyses.resultOf(doc), teamQueryOf(principal)), meta: analysisMeta(doc) };
   }
 }

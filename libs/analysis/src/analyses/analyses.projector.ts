@@ -2,6 +2,18 @@ import type { AnalysisEvent } from '@analyst/domain-analysis';
 import type { Doc, Projector, RecordedEvent } from '@analyst/platform';
 
 export const ANALYSES = 'analyses';
+
+export interface ResultSummary {
+  matchedComments: number;
+  serviceScore: number | null;
+}
+
+/** Tolerant of any shape: a projector that threw would stop every later event. */
+function summaryOf(result: unknown): ResultSummary | null {
+  const r = result as { scope?: { matchedComments?: number }; commentAnalysis?: { scores?: { serviceScore?: number | null } } } | null;
+  const matched = r?.scope?.matchedComments;
+  return typeof matched === 'number' ? { matchedComments: matched, serviceScore: r?.commentAnalysis?.scores?.serviceScore ?? null } : null;
+}
 export const SAVED_ANALYSES = 'saved_analyses';
 
 export interface AnalysisDoc extends Doc {
@@ -22,7 +34,14 @@ export interface AnalysisDoc extends Doc {
   settings: { scoreVersion: 1 | 2 | 3; engagementWeight: number } | null;
   progress: { phase: string; percent: number } | null;
   error: { message: string } | null;
-  result: unknown;
+  /**
+   * What the list shows of a ready analysis. The result itself (35–100 KB) stays in its
+   * AnalysisCompleted event and is read from the log by id: a read model holding it made every
+   * lookup slower as analyses piled up (FerretDB's SQLite backend scans a collection even for `_id`).
+   */
+  resultSummary: ResultSummary | null;
+  /** Only in documents projected before resultSummary: the whole result. */
+  result?: unknown;
   report: { campaignId: string; title: string; summary: string; savedBy: string | null } | null;
 }
 
@@ -57,7 +76,7 @@ export const analysesProjector: Projector<AnalysisDoc> = {
           settings: d.settings,
           progress: { phase: 'queued', percent: 0 },
           error: null,
-          result: null,
+          resultSummary: null,
           report: null,
         };
       }
@@ -65,7 +84,7 @@ export const analysesProjector: Projector<AnalysisDoc> = {
       case 'AnalysisProgressed':
         return { ...doc!, status: 'running', updatedAt: event.data.at, progress: { phase: event.data.phase, percent: event.data.percent } };
       case 'AnalysisCompleted':
-        return { ...doc!, status: 'ready', updatedAt: event.data.at, completedAt: event.data.at, progress: null, result: event.data.result };
+        return { ...doc!, status: 'ready', updatedAt: event.data.at, completedAt: event.data.at, progress: null, resultSummary: summaryOf(event.data.result) };
       case 'AnalysisFailed':
         return { ...doc!, status: 'failed', updatedAt: event.data.at, completedAt: event.data.at, progress: null, error: { message: event.data.message } };
       case 'ReportSaved': {
@@ -89,7 +108,7 @@ export const analysesProjector: Projector<AnalysisDoc> = {
           settings: null,
           progress: null,
           error: null,
-          result: null,
+          resultSummary: null,
           report: { campaignId: d.campaignId, title: d.title, summary: d.summary, savedBy: d.savedBy },
         };
       }

@@ -7,8 +7,8 @@ const open = (doc: AnalysisDoc): boolean => doc.status === 'queued' || doc.statu
 
 /** The Analysis resource: every field of the spec's table, the optional ones only in their states. */
 /** `teamQuery`: `?teamId=…` when a parent team's key reads a sub-team's analysis (see teamQueryOf). */
-export function analysisView(doc: AnalysisDoc, teamQuery = ''): Record<string, unknown> {
-  const result = doc.result as AnalysisResult | null;
+/** `result`: the ready analysis's payload, from its AnalysisCompleted event (null in any other state). */
+export function analysisView(doc: AnalysisDoc, result: AnalysisResult | null, teamQuery = ''): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: doc._id,
     kind: doc.kind,
@@ -44,7 +44,8 @@ export function analysisMeta(doc: AnalysisDoc): Record<string, unknown> {
 
 /** A list row: no result payloads (those are on GET /analyses/{id}). */
 export function analysisSummary(doc: AnalysisDoc): Record<string, unknown> {
-  const result = doc.result as AnalysisResult | null;
+  const legacy = doc.result as AnalysisResult | null | undefined;
+  const summary = doc.resultSummary ?? (legacy ? { matchedComments: legacy.scope.matchedComments, serviceScore: legacy.commentAnalysis.scores.serviceScore } : null);
   return {
     id: doc._id,
     kind: doc.kind,
@@ -55,6 +56,6 @@ export function analysisSummary(doc: AnalysisDoc): Record<string, unknown> {
     postCount: doc.postCount,
     selection: doc.selection,
     ...(doc.report ? { title: doc.report.title, summary: doc.report.summary, campaignId: doc.report.campaignId, savedBy: doc.report.savedBy } : {}),
-    ...(result ? { matchedComments: result.scope.matchedComments, serviceScore: result.commentAnalysis.scores.serviceScore } : {}),
+    ...(summary ? { matchedComments: summary.matchedComments, serviceScore: summary.serviceScore } : {}),
   };
 }

@@ -7,7 +7,7 @@ import {
   type AnalysisCommand,
   type AnalysisCreatedData,
 } from '@analyst/domain-analysis';
-import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import { CLOCK, CommandRunner, EVENT_STORE, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type EventStore, type IdGenerator, type ReadStore } from '@analyst/platform';
 import type { PostEntry, TeamIndex } from '../index/comment-index';
 import { CommentIndexService } from '../index/comment-index.service';
 import { findPosts, parsePostQuery } from '../posts/post-query';
@@ -36,6 +36,7 @@ export class AnalysisService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(SEARCH_MODEL) private readonly searchModel: SearchModel,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
   private async run(analysisId: string, teamId: string, command: AnalysisCommand): Promise<void> {
@@ -64,7 +65,8 @@ export class AnalysisService {
     return { posts: posts.slice(0, MAX_SELECTION), truncated: posts.length > MAX_SELECTION };
   }
 
-  async create(teamId: string, request: AnalysisRequest): Promise<AnalysisDoc> {
+  /** Creates an analysis; an inline one comes back with its result as computed here, never read back. */
+  async create(teamId: string, request: AnalysisRequest): Promise<{ doc: AnalysisDoc; result: AnalysisResult | null }> {
     const index = await this.index.current();
     const team = index.team(teamId);
     const { posts, truncated } = this.resolveSelection(team, request);
@@ -87,14 +89,24 @@ export class AnalysisService {
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + ANALYSIS_RETENTION_MS).toISOString(),
     };
+    let result: AnalysisResult | null = null;
     if (!ai && posts.length <= INLINE_LIMIT) {
-      const result = computeAnalysis({ team, posts, filter: compileFilters(request.filters, team), settings: data.settings, include: request.include });
+      result = computeAnalysis({ team, posts, filter: compileFilters(request.filters, team), settings: data.settings, include: request.include });
       await this.run(analysisId, teamId, { type: 'CreateAnalysis', data, result });
     } else {
       await this.run(analysisId, teamId, { type: 'CreateAnalysis', data });
       this.enqueue(analysisId);
     }
-    return (await this.find(teamId, analysisId))!;
+    const doc = (await this.find(teamId, analysisId))!;
+    return { doc, result: doc.status === 'ready' ? result : null };
+  }
+
+  /** A ready analysis's result, from its AnalysisCompleted event (the read model keeps only a summary). */
+  async resultOf(doc: AnalysisDoc): Promise<AnalysisResult | null> {
+    if (doc.status !== 'ready' || doc.kind === 'report') return null;
+    if (doc.result) return doc.result as AnalysisResult; // projected before results moved to the log
+    const completed = (await this.events.readStream(analysisStream(doc._id))).find((e) => e.type === 'AnalysisCompleted');
+    return completed ? (completed.data as { result: AnalysisResult }).result : null;
   }
 
   enqueue(analysisId: string): void {
