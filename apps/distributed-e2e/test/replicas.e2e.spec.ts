@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoReadStore } from '@analyst/platform';
+import { parseApiKey } from '@analyst/domain-identity';
 import { unique } from '@analyst/testing';
 import { clusterConfig, replicaPid, replicasOf, startReplica, stopReplica, stopReplicas, type Cluster, type ReplicaSpec } from './cluster';
 import { jobTimeline, postsCreated, teamFacts } from './event-log';
@@ -571,4 +572,47 @@ interface Credits {
       jobsOpenedInLog: 1,
     });
   }, 360_000);
+
+  /**
+   * Rotation and revocation reach every gateway within IDENTITY_CACHE_TTL_MS (1 s): the other
+   * gateway is polled with the old key, and no request started more than 1 s after the admin call
+   * answered may still be let in. The new key works on both.
+   */
+  it('(6) a key rotated, then revoked, through one gateway is refused by the other within 1 s', async () => {
+    const team = await newTeam('s6', 1);
+    const [g1, g2] = gateways;
+    const me = (target: string, key: string) => http(target, 'GET', '/analyst/v1/me', { key });
+    const keyId = parseApiKey(team.key)!.keyId;
+    /** Polls `target` with `key` every 25 ms for 2 s after `since`; returns each request's start (ms after `since`) and status. */
+    const pollAfter = async (target: string, key: string, since: number) => {
+      const seen: { at: number; status: number }[] = [];
+      while (Date.now() - since < 2_000) {
+        const at = Date.now() - since;
+        seen.push({ at, status: (await me(target, key)).status });
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return seen;
+    };
+    // Both gateways have the key cached before the change.
+    expect([(await me(g1, team.key)).status, (await me(g2, team.key)).status]).toEqual([200, 200]);
+
+    const rotated = await http(g1, 'POST', `/admin/v1/keys/${keyId}/rotate`, { admin: true });
+    expect(rotated.status).toBe(200);
+    const rotatedAt = Date.now();
+    const oldKey = await pollAfter(g2, team.key, rotatedAt);
+    const newKey: string = rotated.body.data.key;
+    const lateOldKey = oldKey.filter((r) => r.at > 1_000);
+    expect({ lateOldKeyAnswers: [...new Set(lateOldKey.map((r) => r.status))], oldKeyRefusedOnG1: (await me(g1, team.key)).status }).toEqual({ lateOldKeyAnswers: [401], oldKeyRefusedOnG1: 401 });
+    expect([(await me(g1, newKey)).status, (await me(g2, newKey)).status]).toEqual([200, 200]);
+
+    const revoked = await http(g1, 'POST', `/admin/v1/keys/${keyId}/revoke`, { admin: true });
+    expect(revoked.status).toBe(200);
+    const revokedAt = Date.now();
+    const afterRevoke = await pollAfter(g2, newKey, revokedAt);
+    const lateRevoked = afterRevoke.filter((r) => r.at > 1_000);
+    expect([...new Set(lateRevoked.map((r) => r.status))]).toEqual([401]);
+    const propagation = { rotationRefusedAfterMs: oldKey.find((r) => r.status === 401)?.at ?? null, revocationRefusedAfterMs: afterRevoke.find((r) => r.status === 401)?.at ?? null };
+    reports.identityPropagation = propagation;
+    console.log(`identity propagation to the other gateway: ${JSON.stringify(propagation)}`);
+  }, 60_000);
 });

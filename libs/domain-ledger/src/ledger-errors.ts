@@ -1,12 +1,10 @@
 import type { LedgerErrorCode } from '@analyst/contracts';
 
 /**
- * The codes a ledger rule break carries: the shared ones, plus `idempotency_key_reused` (a command
- * id sent again with different content). That code is not yet in `LEDGER_ERROR_CODES` of
- * `@analyst/contracts`; bus replies carry it as a plain string, which `LedgerErrorReply` readers
- * (ingest's `LedgerRuleError`) already treat as one.
+ * The codes a ledger rule break carries: the shared `LEDGER_ERROR_CODES` of `@analyst/contracts`,
+ * which include `idempotency_key_reused` (a command id sent again with different content).
  */
-export type LedgerRuleCode = LedgerErrorCode | 'idempotency_key_reused';
+export type LedgerRuleCode = LedgerErrorCode;
 
 /** A rule of the ledger was broken. The code is stable; services map it to a status in one place. */
 export class LedgerError extends Error {

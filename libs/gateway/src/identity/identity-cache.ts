@@ -20,16 +20,19 @@ export class IdentityCache {
   async key(keyId: string): Promise<ApiKeyDoc | null> {
     const hit = this.keys.get(keyId);
     if (hit && Date.now() - hit.at < IDENTITY_CACHE_TTL_MS) return hit.doc;
+    // Stamped when the read starts, so a read that straddles a change is not kept past the TTL.
+    const at = Date.now();
     const doc = await findApiKey(this.store, keyId);
-    if (doc) this.keys.set(keyId, { doc, at: Date.now() }); // unknown ids are not cached: guessing must not fill memory
+    if (doc) this.keys.set(keyId, { doc, at }); // unknown ids are not cached: guessing must not fill memory
     return doc;
   }
 
   async team(teamId: string): Promise<TeamDoc | null> {
     const hit = this.teams.get(teamId);
     if (hit && Date.now() - hit.at < IDENTITY_CACHE_TTL_MS) return hit.doc;
+    const at = Date.now();
     const doc = await findTeam(this.store, teamId);
-    if (doc) this.teams.set(teamId, { doc, at: Date.now() });
+    if (doc) this.teams.set(teamId, { doc, at });
     return doc;
   }
 
