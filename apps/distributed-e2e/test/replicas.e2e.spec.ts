@@ -583,15 +583,28 @@ interface Credits {
     const [g1, g2] = gateways;
     const me = (target: string, key: string) => http(target, 'GET', '/analyst/v1/me', { key });
     const keyId = parseApiKey(team.key)!.keyId;
-    /** Polls `target` with `key` every 25 ms for 2 s after `since`; returns each request's start (ms after `since`) and status. */
+    /**
+     * Polls `target` with `key` every 50 ms from `since` until it is refused, then three more times
+     * (at most 2 s); returns each request's start (ms after `since`) and status. Few refusals on
+     * purpose: 30 failed authentications a minute from one address would turn them into 429s.
+     */
     const pollAfter = async (target: string, key: string, since: number) => {
       const seen: { at: number; status: number }[] = [];
-      while (Date.now() - since < 2_000) {
+      while (Date.now() - since < 2_000 && seen.filter((r) => r.status !== 200).length < 4) {
         const at = Date.now() - since;
         seen.push({ at, status: (await me(target, key)).status });
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return seen;
+    };
+    /** What the other gateway answered: no 200 to a request started after 1 s, and only 401s once refused. */
+    const verdict = (seen: { at: number; status: number }[]) => {
+      const firstRefusal = seen.findIndex((r) => r.status !== 200);
+      return {
+        admittedAfter1s: seen.filter((r) => r.status === 200 && r.at > 1_000).length,
+        refused: firstRefusal >= 0,
+        afterRefusal: [...new Set(seen.slice(Math.max(firstRefusal, 0)).map((r) => r.status))],
+      };
     };
     // Both gateways have the key cached before the change.
     expect([(await me(g1, team.key)).status, (await me(g2, team.key)).status]).toEqual([200, 200]);
@@ -601,16 +614,13 @@ interface Credits {
     const rotatedAt = Date.now();
     const oldKey = await pollAfter(g2, team.key, rotatedAt);
     const newKey: string = rotated.body.data.key;
-    const lateOldKey = oldKey.filter((r) => r.at > 1_000);
-    expect({ lateOldKeyAnswers: [...new Set(lateOldKey.map((r) => r.status))], oldKeyRefusedOnG1: (await me(g1, team.key)).status }).toEqual({ lateOldKeyAnswers: [401], oldKeyRefusedOnG1: 401 });
-    expect([(await me(g1, newKey)).status, (await me(g2, newKey)).status]).toEqual([200, 200]);
+    expect(verdict(oldKey)).toEqual({ admittedAfter1s: 0, refused: true, afterRefusal: [401] });
+    expect([(await me(g1, team.key)).status, (await me(g1, newKey)).status, (await me(g2, newKey)).status]).toEqual([401, 200, 200]);
 
     const revoked = await http(g1, 'POST', `/admin/v1/keys/${keyId}/revoke`, { admin: true });
     expect(revoked.status).toBe(200);
-    const revokedAt = Date.now();
-    const afterRevoke = await pollAfter(g2, newKey, revokedAt);
-    const lateRevoked = afterRevoke.filter((r) => r.at > 1_000);
-    expect([...new Set(lateRevoked.map((r) => r.status))]).toEqual([401]);
+    const afterRevoke = await pollAfter(g2, newKey, Date.now());
+    expect(verdict(afterRevoke)).toEqual({ admittedAfter1s: 0, refused: true, afterRefusal: [401] });
     const propagation = { rotationRefusedAfterMs: oldKey.find((r) => r.status === 401)?.at ?? null, revocationRefusedAfterMs: afterRevoke.find((r) => r.status === 401)?.at ?? null };
     reports.identityPropagation = propagation;
     console.log(`identity propagation to the other gateway: ${JSON.stringify(propagation)}`);
