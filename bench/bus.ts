@@ -32,7 +32,9 @@ async function run(name: string, bus: MessageBus): Promise<void> {
     if (seen.size === TOTAL) done();
   });
   // A warm-up message: topic metadata, partition leaders and the group assignment are in place.
-  await bus.publish(topic, [{ id: randomUUID(), key: 'warm', type: 'Warm', payload: { seq: -1, sentAt: 0 } }]);
+  await bus.publish(topic, [
+    { id: randomUUID(), key: 'warm', type: 'Warm', payload: { seq: -1, sentAt: 0 } },
+  ]);
   await new Promise((r) => setTimeout(r, 500));
   seen.clear();
   latencies.length = 0;
@@ -42,7 +44,12 @@ async function run(name: string, bus: MessageBus): Promise<void> {
     const now = performance.now() + performance.timeOrigin;
     const batch: OutgoingMessage[] = [];
     for (let j = i; j < Math.min(TOTAL, i + BATCH); j++) {
-      batch.push({ id: randomUUID(), key: `team_${j % KEYS}`, type: 'BenchPing', payload: { seq: j, sentAt: now } });
+      batch.push({
+        id: randomUUID(),
+        key: `team_${j % KEYS}`,
+        type: 'BenchPing',
+        payload: { seq: j, sentAt: now },
+      });
     }
     await bus.publish(topic, batch);
   }
@@ -60,7 +67,9 @@ async function run(name: string, bus: MessageBus): Promise<void> {
   for (let i = 0; i < SINGLE; i++) {
     const before = seen.size;
     const sentAt = performance.now() + performance.timeOrigin;
-    await bus.publish(topic, [{ id: randomUUID(), key: `team_${i % KEYS}`, type: 'BenchPing', payload: { seq: TOTAL + i, sentAt } }]);
+    await bus.publish(topic, [
+      { id: randomUUID(), key: `team_${i % KEYS}`, type: 'BenchPing', payload: { seq: TOTAL + i, sentAt } },
+    ]);
     while (seen.size === before) await new Promise((r) => setImmediate(r));
     single.push(latencies[latencies.length - 1]);
   }

@@ -18,7 +18,8 @@ const DEMO: Record<string, (n: number) => string> = {
   linkedin: (n) => `https://www.linkedin.com/feed/update/urn:li:activity:72${pad(n, 17)}/`,
   threads: (n) => `https://www.threads.net/@demo.brand/post/DemoThr${pad(n, 4)}`,
 };
-const links = (platforms: string[], from: number, each: number) => platforms.flatMap((p) => Array.from({ length: each }, (_, i) => DEMO[p](from + i)));
+const links = (platforms: string[], from: number, each: number) =>
+  platforms.flatMap((p) => Array.from({ length: each }, (_, i) => DEMO[p](from + i)));
 const LINKS = [
   ...links(['youtube', 'tiktok', 'instagram', 'x'], 1, 3),
   ...links(['youtube', 'tiktok', 'instagram'], 10, 3),
@@ -31,7 +32,10 @@ const LINKS = [
 async function main(): Promise<void> {
   const provider = new SimulatedProvider();
   const scorer = new LexiconScorer();
-  const counts = { 1: new Map<string, number>(), 3: new Map<string, number>() } as Record<1 | 3, Map<string, number>>;
+  const counts = { 1: new Map<string, number>(), 3: new Map<string, number>() } as Record<
+    1 | 3,
+    Map<string, number>
+  >;
   let total = 0;
   for (const link of LINKS) {
     const fetched = await provider.fetchPost(link, { fullRead: false });
@@ -49,7 +53,9 @@ async function main(): Promise<void> {
   const order = ['negative', 'lean_negative', 'neutral', 'lean_positive', 'positive', 'unscored'];
   console.log(`demo data: ${LINKS.length} posts, ${total} visible comments`);
   for (const v of [1, 3] as const) {
-    const line = order.filter((b) => counts[v].has(b)).map((b) => `${b} ${((100 * counts[v].get(b)!) / total).toFixed(1)}%`);
+    const line = order
+      .filter((b) => counts[v].has(b))
+      .map((b) => `${b} ${((100 * counts[v].get(b)!) / total).toFixed(1)}%`);
     console.log(`v${v} sentiment mix: ${line.join(', ')}`);
   }
 }

@@ -7,7 +7,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { ROOT, call, clusterConfig, startApp, stopAll, until, type Cluster } from '../apps/distributed-e2e/test/cluster';
+import {
+  ROOT,
+  call,
+  clusterConfig,
+  startApp,
+  stopAll,
+  until,
+  type Cluster,
+} from '../apps/distributed-e2e/test/cluster';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const SNAPSHOTS = Number(process.argv[3] ?? 40);
@@ -38,14 +46,25 @@ function youtube(i: number): string {
 /** A team with 100 scored posts and limits raised so the load is not cut off by 429s. */
 async function prepare(target: Target): Promise<string[]> {
   await target.admin('PUT', `/admin/v1/teams/${target.teamId}/limits`, {
-    limits: { global: { perMinute: 10_000_000, perDay: 10_000_000 }, analysis_create: { perMinute: 100_000, perDay: 1_000_000 } },
+    limits: {
+      global: { perMinute: 10_000_000, perDay: 10_000_000 },
+      analysis_create: { perMinute: 100_000, perDay: 1_000_000 },
+    },
   });
-  await target.admin('POST', `/admin/v1/teams/${target.teamId}/credits`, { pool: 'adhoc', amount: 500, reason: 'bench' });
+  await target.admin('POST', `/admin/v1/teams/${target.teamId}/credits`, {
+    pool: 'adhoc',
+    amount: 500,
+    reason: 'bench',
+  });
   const headers = { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' };
   const jobs: string[] = [];
   for (let batch = 0; batch < 2; batch++) {
     const links = Array.from({ length: 50 }, (_, i) => youtube(batch * 50 + i));
-    const res = await fetch(`${target.base}/analyst/v1/content/posts/add`, { method: 'POST', headers, body: JSON.stringify({ links }) });
+    const res = await fetch(`${target.base}/analyst/v1/content/posts/add`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ links }),
+    });
     if (res.status !== 202) throw new Error(`add failed: ${res.status} ${await res.text()}`);
     jobs.push(((await res.json()) as { data: { id: string } }).data.id);
   }
@@ -67,8 +86,18 @@ async function prepare(target: Target): Promise<string[]> {
 
 async function measure(target: Target, postIds: string[]): Promise<Figures> {
   const headers = { authorization: `Bearer ${target.key}` };
-  await autocannon({ url: `${target.base}/analyst/v1/posts?limit=25`, headers, connections: 20, duration: 2 });
-  const load = await autocannon({ url: `${target.base}/analyst/v1/posts?limit=25`, headers, connections: 20, duration: SECONDS });
+  await autocannon({
+    url: `${target.base}/analyst/v1/posts?limit=25`,
+    headers,
+    connections: 20,
+    duration: 2,
+  });
+  const load = await autocannon({
+    url: `${target.base}/analyst/v1/posts?limit=25`,
+    headers,
+    connections: 20,
+    duration: SECONDS,
+  });
   if (load.non2xx > 0) throw new Error(`${load.non2xx} GET /posts answers were not 2xx`);
   const latencies: number[] = [];
   for (let i = 0; i < SNAPSHOTS; i++) {
@@ -79,32 +108,61 @@ async function measure(target: Target, postIds: string[]): Promise<Figures> {
       body: JSON.stringify({ selection: { postIds } }),
     });
     const body = (await res.json()) as { data?: { status: string } };
-    if (res.status !== 201 || body.data?.status !== 'ready') throw new Error(`snapshot answered ${res.status}`);
+    if (res.status !== 201 || body.data?.status !== 'ready')
+      throw new Error(`snapshot answered ${res.status}`);
     latencies.push(performance.now() - started);
   }
   latencies.sort((a, b) => a - b);
-  return { postsPerSecond: load.requests.average, postsP99: load.latency.p99, snapshotP50: percentile(latencies, 50), snapshotP95: percentile(latencies, 95) };
+  return {
+    postsPerSecond: load.requests.average,
+    postsP99: load.latency.p99,
+    snapshotP50: percentile(latencies, 50),
+    snapshotP95: percentile(latencies, 95),
+  };
 }
 
 async function standalone(): Promise<Figures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'analyst-bench-e2e-sa-'));
   const port = 18600;
   const key = 'ak_benchsa01.bench-standalone-secret-000';
-  const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'apps/standalone/src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ANALYST_DATA_DIR: dataDir, ANALYST_DEMO_KEY: key, ANALYST_ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', join(ROOT, 'apps/standalone/src/main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ANALYST_DATA_DIR: dataDir,
+        ANALYST_DEMO_KEY: key,
+        ANALYST_ADMIN_TOKEN: ADMIN,
+        LOG_LEVEL: 'warn',
+        SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   try {
     const base = `http://127.0.0.1:${port}`;
-    await until('standalone', async () => (await fetch(`${base}/readyz`).catch(() => null))?.status === 200, 120_000);
-    const me = (await (await fetch(`${base}/analyst/v1/team`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { id: string } };
+    await until(
+      'standalone',
+      async () => (await fetch(`${base}/readyz`).catch(() => null))?.status === 200,
+      120_000,
+    );
+    const me = (await (
+      await fetch(`${base}/analyst/v1/team`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { data: { id: string } };
     const target: Target = {
       base,
       key,
       teamId: me.data.id,
       admin: (method, path, body) =>
-        fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }),
+        fetch(`${base}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
     };
     return await measure(target, await prepare(target));
   } finally {
@@ -116,22 +174,45 @@ async function standalone(): Promise<Figures> {
 async function distributed(): Promise<Figures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'analyst-bench-e2e-dist-'));
   const run = `bench${Date.now().toString(36)}`;
-  const cluster: Cluster = clusterConfig({ dataDir, logDir: join(dataDir, 'logs'), basePort: 18700, namespace: `${run}.`, database: `analyst_${run}` });
+  const cluster: Cluster = clusterConfig({
+    dataDir,
+    logDir: join(dataDir, 'logs'),
+    basePort: 18700,
+    namespace: `${run}.`,
+    database: `analyst_${run}`,
+  });
   cluster.env.ANALYST_ADMIN_TOKEN = ADMIN;
   cluster.env.LOG_LEVEL = 'warn';
   try {
     await startApp(cluster, 'relay');
-    await Promise.all([startApp(cluster, 'ledger'), startApp(cluster, 'ingest'), startApp(cluster, 'analysis'), startApp(cluster, 'sampling')]);
+    await Promise.all([
+      startApp(cluster, 'ledger'),
+      startApp(cluster, 'ingest'),
+      startApp(cluster, 'analysis'),
+      startApp(cluster, 'sampling'),
+    ]);
     await startApp(cluster, 'gateway');
-    const team = await call(cluster, 'POST', '/admin/v1/teams', { admin: true, body: { name: 'Bench', plan: 'enterprise' } });
-    const key = (await call(cluster, 'POST', `/admin/v1/teams/${team.body.data.id}/keys`, { admin: true, body: { name: 'bench', scopes: ['posts:read', 'posts:write', 'analyses:run', 'analyses:read'] } })).body.data.key;
+    const team = await call(cluster, 'POST', '/admin/v1/teams', {
+      admin: true,
+      body: { name: 'Bench', plan: 'enterprise' },
+    });
+    const key = (
+      await call(cluster, 'POST', `/admin/v1/teams/${team.body.data.id}/keys`, {
+        admin: true,
+        body: { name: 'bench', scopes: ['posts:read', 'posts:write', 'analyses:run', 'analyses:read'] },
+      })
+    ).body.data.key;
     const base = `http://127.0.0.1:${cluster.ports.gateway}`;
     const target: Target = {
       base,
       key,
       teamId: team.body.data.id,
       admin: (method, path, body) =>
-        fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }),
+        fetch(`${base}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
     };
     return await measure(target, await prepare(target));
   } finally {

@@ -14,17 +14,31 @@ function makeEvent(i: number): NewEvent {
     type: 'CreditsReserved',
     schemaVersion: 1,
     data: { reservationId: `res_${i}`, amount: 1 + (i % 5), fromMaps: 1, fromAdhoc: 0 },
-    metadata: { correlationId: `corr_${i}`, causationId: null, teamId: `team_${i % 100}`, occurredAt: '2026-11-22T00:00:00.000Z' },
+    metadata: {
+      correlationId: `corr_${i}`,
+      causationId: null,
+      teamId: `team_${i % 100}`,
+      occurredAt: '2026-11-22T00:00:00.000Z',
+    },
   };
 }
 
-async function appendRun(store: SqliteEventStore, events: number, batch: number, streams: number): Promise<number> {
+async function appendRun(
+  store: SqliteEventStore,
+  events: number,
+  batch: number,
+  streams: number,
+): Promise<number> {
   const revisions = new Array<number>(streams).fill(-1);
   const started = process.hrtime.bigint();
   for (let i = 0; i < events; i += batch) {
     const s = (i / batch) % streams;
     const chunk = Array.from({ length: Math.min(batch, events - i) }, (_, j) => makeEvent(i + j));
-    const result = await store.append(`ledger-team_${s}`, chunk, revisions[s] < 0 ? 'no_stream' : revisions[s]);
+    const result = await store.append(
+      `ledger-team_${s}`,
+      chunk,
+      revisions[s] < 0 ? 'no_stream' : revisions[s],
+    );
     revisions[s] = result.nextExpectedRevision;
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -38,17 +52,23 @@ async function main(): Promise<void> {
       const store = new SqliteEventStore({ filename: join(dir, `single-${synchronous}.db`), synchronous });
       const single = await appendRun(store, 20_000, 1, 100);
       await store.close();
-      console.log(`append, batches of 1   (synchronous=${synchronous}): ${Math.round(single).toLocaleString('en-US')} events/s`);
+      console.log(
+        `append, batches of 1   (synchronous=${synchronous}): ${Math.round(single).toLocaleString('en-US')} events/s`,
+      );
     }
     const store = new SqliteEventStore({ filename: join(dir, 'bulk.db') });
     const bulk = await appendRun(store, TOTAL, 100, 100);
-    console.log(`append, batches of 100 (synchronous=FULL): ${Math.round(bulk).toLocaleString('en-US')} events/s over ${TOTAL.toLocaleString('en-US')} events (target >= 20,000)`);
+    console.log(
+      `append, batches of 100 (synchronous=FULL): ${Math.round(bulk).toLocaleString('en-US')} events/s over ${TOTAL.toLocaleString('en-US')} events (target >= 20,000)`,
+    );
 
     const started = process.hrtime.bigint();
     let replayed = 0;
     for await (const page of store.readAll(-1, 10_000)) replayed += page.length;
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    console.log(`full replay: ${replayed.toLocaleString('en-US')} events in ${seconds.toFixed(2)} s = ${Math.round(replayed / seconds).toLocaleString('en-US')} events/s (target >= 200,000)`);
+    console.log(
+      `full replay: ${replayed.toLocaleString('en-US')} events in ${seconds.toFixed(2)} s = ${Math.round(replayed / seconds).toLocaleString('en-US')} events/s (target >= 200,000)`,
+    );
     await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

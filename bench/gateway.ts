@@ -31,7 +31,9 @@ async function serveBare(): Promise<Ready> {
   // The same JSON body /me answers with, so the comparison isolates auth, limits and Nest, not payload size.
   const body = JSON.parse(process.env.BENCH_BARE_BODY ?? '{"data":{"ok":true}}');
   // Context run: the same response headers /me sends, as constants (what sending them costs, with no limiter behind them).
-  const headers = process.env.BENCH_BARE_HEADERS ? (JSON.parse(process.env.BENCH_BARE_HEADERS) as Record<string, string>) : null;
+  const headers = process.env.BENCH_BARE_HEADERS
+    ? (JSON.parse(process.env.BENCH_BARE_HEADERS) as Record<string, string>)
+    : null;
   app.get('/bare', async (_request, reply) => {
     if (headers) void reply.headers(headers);
     return body;
@@ -69,9 +71,19 @@ async function serveMinimalNest(): Promise<Ready> {
 async function serveGateway(): Promise<Ready> {
   const dataDir = mkdtempSync(join(tmpdir(), 'analyst-bench-gw-'));
   process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const config = loadConfig({ ANALYST_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ANALYST_ADMIN_TOKEN: 'bench-admin-token-0123456789' });
+  const config = loadConfig({
+    ANALYST_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ANALYST_ADMIN_TOKEN: 'bench-admin-token-0123456789',
+  });
   class BenchModule {}
-  Module({ imports: [PlatformModule.forRoot(config), ObservabilityModule.forRoot({ service: 'bench', level: 'silent' }), GatewayModule] })(BenchModule);
+  Module({
+    imports: [
+      PlatformModule.forRoot(config),
+      ObservabilityModule.forRoot({ service: 'bench', level: 'silent' }),
+      GatewayModule,
+    ],
+  })(BenchModule);
   const app = await createHttpApp(BenchModule, { structuredLogs: false });
   const identity = app.get(IdentityService);
   const ctx = { correlationId: 'bench', teamId: null };
@@ -81,13 +93,20 @@ async function serveGateway(): Promise<Ready> {
   const { key } = await identity.createKey(teamId, { name: 'bench' }, ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = await app.getUrl();
-  return { url: `${base}/analyst/v1/me`, headers: { authorization: `Bearer ${key}` }, baselineUrl: `${base}/healthz` };
+  return {
+    url: `${base}/analyst/v1/me`,
+    headers: { authorization: `Bearer ${key}` },
+    baselineUrl: `${base}/healthz`,
+  };
 }
 
 type Mode = 'bare' | 'nest' | 'gateway';
 
 function start(mode: Mode, env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(__filename, [`--serve=${mode}`], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+  const child = fork(__filename, [`--serve=${mode}`], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ child, ready: ready as Ready }));
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
@@ -95,18 +114,33 @@ function start(mode: Mode, env: Record<string, string> = {}): Promise<{ child: C
 }
 
 async function load(ready: Ready, seconds: number): Promise<{ rps: number; p99: number; non2xx: number }> {
-  const result = await autocannon({ url: ready.url, headers: ready.headers, connections: CONNECTIONS, duration: seconds });
+  const result = await autocannon({
+    url: ready.url,
+    headers: ready.headers,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
 type Figures = { rps: number; p99: number; non2xx: number };
 
-async function measure(mode: Mode, env: Record<string, string> = {}): Promise<{ main: Figures; baseline: Figures | null; sample: string; sampleHeaders: Record<string, string> }> {
+async function measure(
+  mode: Mode,
+  env: Record<string, string> = {},
+): Promise<{
+  main: Figures;
+  baseline: Figures | null;
+  sample: string;
+  sampleHeaders: Record<string, string>;
+}> {
   const { child, ready } = await start(mode, env);
   try {
     const response = await fetch(ready.url, { headers: ready.headers });
     const sample = await response.text();
-    const sampleHeaders = Object.fromEntries([...response.headers].filter(([name]) => /^(x-ratelimit|ratelimit|x-correlation)/.test(name)));
+    const sampleHeaders = Object.fromEntries(
+      [...response.headers].filter(([name]) => /^(x-ratelimit|ratelimit|x-correlation)/.test(name)),
+    );
     await load(ready, Math.min(3, SECONDS)); // warm-up: JIT, connection pool
     const main = await load(ready, SECONDS);
     const baseline = ready.baselineUrl ? await load({ url: ready.baselineUrl, headers: {} }, SECONDS) : null;
@@ -120,28 +154,52 @@ async function measure(mode: Mode, env: Record<string, string> = {}): Promise<{ 
 async function main(): Promise<void> {
   const serve = process.argv.find((a) => a.startsWith('--serve='))?.slice('--serve='.length);
   if (serve) {
-    const ready = serve === 'bare' ? await serveBare() : serve === 'nest' ? await serveMinimalNest() : await serveGateway();
+    const ready =
+      serve === 'bare'
+        ? await serveBare()
+        : serve === 'nest'
+          ? await serveMinimalNest()
+          : await serveGateway();
     process.on('SIGTERM', () => process.exit(0));
     process.send?.(ready);
     return;
   }
-  console.log(`gateway bench: ${CONNECTIONS} connections, ${SECONDS} s per run after a warm-up, Node ${process.version}`);
+  console.log(
+    `gateway bench: ${CONNECTIONS} connections, ${SECONDS} s per run after a warm-up, Node ${process.version}`,
+  );
   const run = await measure('gateway');
   const gateway = run.main;
   const bare = (await measure('bare', { BENCH_BARE_BODY: run.sample })).main;
   // Context: where the floor sits for this response with this stack.
-  const bareWithHeaders = (await measure('bare', { BENCH_BARE_BODY: run.sample, BENCH_BARE_HEADERS: JSON.stringify(run.sampleHeaders) })).main;
-  const floor = (await measure('nest', { BENCH_BARE_BODY: run.sample, BENCH_BARE_HEADERS: JSON.stringify(run.sampleHeaders) })).main;
+  const bareWithHeaders = (
+    await measure('bare', {
+      BENCH_BARE_BODY: run.sample,
+      BENCH_BARE_HEADERS: JSON.stringify(run.sampleHeaders),
+    })
+  ).main;
+  const floor = (
+    await measure('nest', {
+      BENCH_BARE_BODY: run.sample,
+      BENCH_BARE_HEADERS: JSON.stringify(run.sampleHeaders),
+    })
+  ).main;
   console.log(`response body: ${Buffer.byteLength(run.sample)} bytes (the bare route answers the same JSON)`);
   const ratio = gateway.rps / bare.rps;
-  const line = (name: string, f: Figures) => console.log(`${name.padEnd(40)}${f.rps.toFixed(0).padStart(8)} req/s  p99 ${f.p99} ms  non-2xx ${f.non2xx}`);
+  const line = (name: string, f: Figures) =>
+    console.log(
+      `${name.padEnd(40)}${f.rps.toFixed(0).padStart(8)} req/s  p99 ${f.p99} ms  non-2xx ${f.non2xx}`,
+    );
   line('bare Fastify GET /bare', bare);
   line('gateway GET /analyst/v1/me', gateway);
   if (run.baseline) line('same Nest app GET /healthz (context)', run.baseline);
   line(`bare + /me's ${Object.keys(run.sampleHeaders).length} limit headers (context)`, bareWithHeaders);
   line('minimal Nest route + same headers (floor)', floor);
-  console.log(`ratio gateway/bare                      ${ratio.toFixed(3)}  (overhead ${((1 - ratio) * 100).toFixed(1)}% of the bare route's throughput; goal under 25%)`);
-  console.log(`ratio floor/bare                        ${(floor.rps / bare.rps).toFixed(3)}  (Nest plus the headers alone, before any auth or counting)`);
+  console.log(
+    `ratio gateway/bare                      ${ratio.toFixed(3)}  (overhead ${((1 - ratio) * 100).toFixed(1)}% of the bare route's throughput; goal under 25%)`,
+  );
+  console.log(
+    `ratio floor/bare                        ${(floor.rps / bare.rps).toFixed(3)}  (Nest plus the headers alone, before any auth or counting)`,
+  );
 }
 
 main().catch((error: unknown) => {

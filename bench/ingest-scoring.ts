@@ -45,7 +45,9 @@ function main(): void {
     runs.push(total / seconds(started));
   }
   runs.sort((a, b) => a - b);
-  console.log(`scorePost: ${POSTS} posts × ${PER_POST} comments = ${total} comments; median of 3 runs ${Math.round(runs[1])} comments/s (runs ${runs.map(Math.round).join(', ')})`);
+  console.log(
+    `scorePost: ${POSTS} posts × ${PER_POST} comments = ${total} comments; median of 3 runs ${Math.round(runs[1])} comments/s (runs ${runs.map(Math.round).join(', ')})`,
+  );
 
   // VADER alone: the npm port's polarity_scores vs the product's engine (vader.ts) on the same bodies.
   const bodies = corpus.flatMap((p) => p.comments.map((c) => c.body)).slice(0, 20_000);
@@ -55,7 +57,9 @@ function main(): void {
   started = process.hrtime.bigint();
   for (const b of bodies) vaderCompound(b);
   const fast = bodies.length / seconds(started);
-  console.log(`VADER only: vader-sentiment polarity_scores ${Math.round(reference)} texts/s; the product's engine (reference 3.3.2 rules, one pass) ${Math.round(fast)} texts/s`);
+  console.log(
+    `VADER only: vader-sentiment polarity_scores ${Math.round(reference)} texts/s; the product's engine (reference 3.3.2 rules, one pass) ${Math.round(fast)} texts/s`,
+  );
 }
 
 main();

@@ -42,19 +42,36 @@ async function scoringThroughput(links: string[]): Promise<void> {
   const started = process.hrtime.bigint();
   for (const s of sections) scorer.scorePost(s.post, s.comments);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  console.log(`scoring: ${total.toLocaleString('en')} comments in ${seconds.toFixed(2)} s = ${Math.round(total / seconds).toLocaleString('en')} comments/s (${scorer.name} ${scorer.version})`);
+  console.log(
+    `scoring: ${total.toLocaleString('en')} comments in ${seconds.toFixed(2)} s = ${Math.round(total / seconds).toLocaleString('en')} comments/s (${scorer.name} ${scorer.version})`,
+  );
 }
 
 async function endToEnd(links: string[]): Promise<void> {
-  const t = await createTestApp({ modules: [GatewayModule, LedgerModule, IngestModule], clock: new SystemClock() });
+  const t = await createTestApp({
+    modules: [GatewayModule, LedgerModule, IngestModule],
+    clock: new SystemClock(),
+  });
   try {
     const team = await t.admin('POST', '/admin/v1/teams', { name: 'Bench', plan: 'enterprise' });
     const teamId = team.body.data.id as string;
-    await t.admin('POST', `/admin/v1/teams/${teamId}/credits`, { pool: 'adhoc', amount: 10_000, reason: 'bench' });
-    const key = (await t.admin('POST', `/admin/v1/teams/${teamId}/keys`, { name: 'bench', scopes: ['posts:write', 'posts:read'] })).body.data.key as string;
+    await t.admin('POST', `/admin/v1/teams/${teamId}/credits`, {
+      pool: 'adhoc',
+      amount: 10_000,
+      reason: 'bench',
+    });
+    const key = (
+      await t.admin('POST', `/admin/v1/teams/${teamId}/keys`, {
+        name: 'bench',
+        scopes: ['posts:write', 'posts:read'],
+      })
+    ).body.data.key as string;
     const headers = { authorization: `Bearer ${key}` };
     const started = Date.now();
-    const added = await t.request('POST', '/analyst/v1/content/posts/add', { headers, body: { links, capture: { commentLimit: COMMENTS }, credits: { source: 'adhoc' } } });
+    const added = await t.request('POST', '/analyst/v1/content/posts/add', {
+      headers,
+      body: { links, capture: { commentLimit: COMMENTS }, credits: { source: 'adhoc' } },
+    });
     if (added.status !== 202) throw new Error(`add: ${added.status} ${added.raw}`);
     const accepted = Date.now() - started;
     const jobId = added.body.data.id as string;

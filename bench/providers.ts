@@ -16,7 +16,12 @@ async function youtube(label: string, repliesPerThread: number): Promise<void> {
   await fake.start();
   const perThread = 1 + repliesPerThread;
   fake.addChannel({ id: 'UCabcdefghijklmnopqrstuv', handle: '@bench', title: 'Bench', uploads: [] });
-  fake.addVideo(video('benchvideo1', { channelId: 'UCabcdefghijklmnopqrstuv', threads: threads('benchvideo1', Math.ceil(COMMENTS / perThread), () => repliesPerThread) }));
+  fake.addVideo(
+    video('benchvideo1', {
+      channelId: 'UCabcdefghijklmnopqrstuv',
+      threads: threads('benchvideo1', Math.ceil(COMMENTS / perThread), () => repliesPerThread),
+    }),
+  );
   const tally = new TelemetryTally();
   const provider = new YouTubeProvider({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, telemetry: tally });
   const started = process.hrtime.bigint();
@@ -24,7 +29,9 @@ async function youtube(label: string, repliesPerThread: number): Promise<void> {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 'ok') throw new Error(result.reason);
   const n = result.comments.length;
-  console.log(`youtube ${label}: ${n} comments in ${seconds.toFixed(2)} s = ${Math.round(n / seconds)} comments/s; ${tally.quotaUnits} quota units = ${((tally.quotaUnits * 1000) / n).toFixed(1)} per 1,000 comments`);
+  console.log(
+    `youtube ${label}: ${n} comments in ${seconds.toFixed(2)} s = ${Math.round(n / seconds)} comments/s; ${tally.quotaUnits} quota units = ${((tally.quotaUnits * 1000) / n).toFixed(1)} per 1,000 comments`,
+  );
   await fake.stop();
 }
 
@@ -32,15 +39,30 @@ async function reddit(): Promise<void> {
   const fake = new RedditFake();
   await fake.start();
   const top = Math.ceil(COMMENTS / 3);
-  fake.addPost(threadPost('bench01', { comments: Array.from({ length: top }, (_, i) => comment(`t${i}`, [comment(`t${i}a`, [comment(`t${i}b`)])])) }));
+  fake.addPost(
+    threadPost('bench01', {
+      comments: Array.from({ length: top }, (_, i) =>
+        comment(`t${i}`, [comment(`t${i}a`, [comment(`t${i}b`)])]),
+      ),
+    }),
+  );
   const tally = new TelemetryTally();
-  const provider = new RedditProvider({ clientId: fake.clientId, clientSecret: fake.clientSecret, userAgent: 'node:analyst-bench:1.0', baseUrl: fake.baseUrl, tokenUrl: fake.tokenUrl, telemetry: tally });
+  const provider = new RedditProvider({
+    clientId: fake.clientId,
+    clientSecret: fake.clientSecret,
+    userAgent: 'node:analyst-bench:1.0',
+    baseUrl: fake.baseUrl,
+    tokenUrl: fake.tokenUrl,
+    telemetry: tally,
+  });
   const started = process.hrtime.bigint();
   const result = await provider.fetchPost('https://reddit.com/comments/bench01', { fullRead: true });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 'ok') throw new Error(result.reason);
   const calls = [...tally.calls.values()].reduce((a, b) => a + b, 0);
-  console.log(`reddit (threads of 3): ${result.comments.length} comments in ${seconds.toFixed(2)} s = ${Math.round(result.comments.length / seconds)} comments/s; ${calls} requests`);
+  console.log(
+    `reddit (threads of 3): ${result.comments.length} comments in ${seconds.toFixed(2)} s = ${Math.round(result.comments.length / seconds)} comments/s; ${calls} requests`,
+  );
   await fake.stop();
 }
 

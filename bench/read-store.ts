@@ -35,7 +35,8 @@ async function timed(runs: number, work: (i: number) => Promise<unknown>): Promi
   return out.sort((a, b) => a - b);
 }
 
-const fmt = (sorted: number[]) => `p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms`;
+const fmt = (sorted: number[]) =>
+  `p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms`;
 
 async function run(name: string, store: ReadStore): Promise<void> {
   const posts = store.collection(`bench_posts_${randomBytes(4).toString('hex')}`);
@@ -52,9 +53,13 @@ async function run(name: string, store: ReadStore): Promise<void> {
   );
   await posts.drop();
   await store.close();
-  console.log(`${name.padEnd(12)} insertOne x ${DOCS.toLocaleString('en-US')}: ${Math.round(DOCS / seconds).toLocaleString('en-US')} docs/s`);
+  console.log(
+    `${name.padEnd(12)} insertOne x ${DOCS.toLocaleString('en-US')}: ${Math.round(DOCS / seconds).toLocaleString('en-US')} docs/s`,
+  );
   console.log(`${''.padEnd(12)} find by _id: ${fmt(byId)}`);
-  console.log(`${''.padEnd(12)} filtered page (team + status + count >= 100, sort createdAt desc, skip 50 limit 50): ${fmt(page)}`);
+  console.log(
+    `${''.padEnd(12)} filtered page (team + status + count >= 100, sort createdAt desc, skip 50 limit 50): ${fmt(page)}`,
+  );
 }
 
 async function main(): Promise<void> {

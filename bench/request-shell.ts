@@ -35,28 +35,51 @@ interface Target {
 interface Ready {
   targets: Record<string, Target>;
   /** From the app: what the floors answer with. */
-  samples?: { me: { body: string; headers: Record<string, string> }; healthz: { body: string; headers: Record<string, string> }; posts: string };
+  samples?: {
+    me: { body: string; headers: Record<string, string> };
+    healthz: { body: string; headers: Record<string, string> };
+    posts: string;
+  };
 }
 
 /** The whole standalone app with its demo data; every limit raised so every answer is a 200. */
 async function serveApp(): Promise<Ready> {
   const dataDir = mkdtempSync(join(tmpdir(), 'analyst-bench-shell-'));
   process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const config = loadConfig({ ANALYST_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ANALYST_DEMO: '1', ANALYST_DEMO_KEY: DEMO_KEY, ANALYST_ADMIN_TOKEN: 'bench-admin-token-0123456789' });
+  const config = loadConfig({
+    ANALYST_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ANALYST_DEMO: '1',
+    ANALYST_DEMO_KEY: DEMO_KEY,
+    ANALYST_ADMIN_TOKEN: 'bench-admin-token-0123456789',
+  });
   const app = await createHttpApp(StandaloneModule.forRoot(config), { structuredLogs: false });
   const seed = await app.get(DemoSeeder).seedIfEmpty();
   const identity = app.get(IdentityService);
   const ctx = { correlationId: 'bench', teamId: null };
   const huge = { perMinute: 1e9, perDay: 1e9 };
-  await identity.setRateLimits(seed!.teamId, { limits: Object.fromEntries(RATE_CLASS_IDS.map((c) => [c, huge])), dailyBytes: 1e12 }, ctx);
+  await identity.setRateLimits(
+    seed!.teamId,
+    { limits: Object.fromEntries(RATE_CLASS_IDS.map((c) => [c, huge])), dailyBytes: 1e12 },
+    ctx,
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = await app.getUrl();
   const auth = { authorization: `Bearer ${DEMO_KEY}` };
-  const targets = { healthz: { url: `${base}/healthz`, headers: {} }, me: { url: `${base}/analyst/v1/me`, headers: auth }, posts: { url: `${base}/analyst/v1/posts?limit=50`, headers: auth } };
+  const targets = {
+    healthz: { url: `${base}/healthz`, headers: {} },
+    me: { url: `${base}/analyst/v1/me`, headers: auth },
+    posts: { url: `${base}/analyst/v1/posts?limit=50`, headers: auth },
+  };
   const sample = async (t: Target) => {
     const r = await fetch(t.url, { headers: t.headers });
     if (r.status !== 200) throw new Error(`${t.url}: ${r.status} ${await r.text()}`);
-    return { body: await r.text(), headers: Object.fromEntries([...r.headers].filter(([name]) => /^(x-ratelimit|ratelimit|x-correlation)/.test(name))) };
+    return {
+      body: await r.text(),
+      headers: Object.fromEntries(
+        [...r.headers].filter(([name]) => /^(x-ratelimit|ratelimit|x-correlation)/.test(name)),
+      ),
+    };
   };
   // The demo posts are fetched and scored in the background: wait for 50 complete ones.
   let posts = await sample(targets.posts);
@@ -65,7 +88,10 @@ async function serveApp(): Promise<Ready> {
     await new Promise((r) => setTimeout(r, 100));
     posts = await sample(targets.posts);
   }
-  return { targets, samples: { me: await sample(targets.me), healthz: await sample(targets.healthz), posts: posts.body } };
+  return {
+    targets,
+    samples: { me: await sample(targets.me), healthz: await sample(targets.healthz), posts: posts.body },
+  };
 }
 
 /** A minimal Nest app on the same adapter: one route per answer, returning it with its headers as constants. */
@@ -92,7 +118,12 @@ async function serveFloor(): Promise<Ready> {
   const app = await NestFactory.create(FloorModule, new FastifyAdapter(), { logger: false });
   await app.listen(0, '127.0.0.1');
   const base = await app.getUrl();
-  return { targets: { floorMe: { url: `${base}/me`, headers: {} }, floorHealthz: { url: `${base}/healthz`, headers: {} } } };
+  return {
+    targets: {
+      floorMe: { url: `${base}/me`, headers: {} },
+      floorHealthz: { url: `${base}/healthz`, headers: {} },
+    },
+  };
 }
 
 /** Bare Fastify answering the same 50 posts, serialised with JSON.stringify on every request. */
@@ -106,8 +137,14 @@ async function serveBare(): Promise<Ready> {
   return { targets: { barePosts: { url: `${url}/posts`, headers: {} } } };
 }
 
-function start(mode: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(__filename, [`--serve=${mode}`], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
+function start(
+  mode: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(__filename, [`--serve=${mode}`], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ child, ready: ready as Ready }));
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
@@ -124,21 +161,31 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   const serve = process.argv.find((a) => a.startsWith('--serve='))?.slice('--serve='.length);
   if (serve) {
-    const ready = serve === 'app' ? await serveApp() : serve === 'floor' ? await serveFloor() : await serveBare();
+    const ready =
+      serve === 'app' ? await serveApp() : serve === 'floor' ? await serveFloor() : await serveBare();
     process.on('SIGTERM', () => process.exit(0));
     // Forked by the bench it reports over IPC; run by hand (e.g. under --cpu-prof) it prints its targets.
     if (process.send) process.send(ready);
     else console.log(JSON.stringify(ready.targets));
     return;
   }
-  console.log(`request-shell bench: ${ROUNDS} rounds × ${SECONDS} s per server, ${CONNECTIONS} connections, Node ${process.version}`);
+  console.log(
+    `request-shell bench: ${ROUNDS} rounds × ${SECONDS} s per server, ${CONNECTIONS} connections, Node ${process.version}`,
+  );
   const app = await start('app');
   const s = app.ready.samples!;
-  const floor = await start('floor', { BENCH_ME: JSON.stringify(s.me), BENCH_HEALTHZ: JSON.stringify(s.healthz) });
+  const floor = await start('floor', {
+    BENCH_ME: JSON.stringify(s.me),
+    BENCH_HEALTHZ: JSON.stringify(s.healthz),
+  });
   const bare = await start('bare', { BENCH_POSTS: s.posts });
   const children = [app, floor, bare];
   try {
-    const targets: Record<string, Target> = { ...app.ready.targets, ...floor.ready.targets, ...bare.ready.targets };
+    const targets: Record<string, Target> = {
+      ...app.ready.targets,
+      ...floor.ready.targets,
+      ...bare.ready.targets,
+    };
     const names = ['floorHealthz', 'healthz', 'floorMe', 'me', 'barePosts', 'posts'];
     for (const name of names) await load(targets[name], 1); // warm-up: JIT, connection pools
     const rps: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -150,12 +197,21 @@ async function main(): Promise<void> {
         non2xx += r.non2xx;
       }
     }
-    console.log(`bodies: /me ${Buffer.byteLength(s.me.body)} B with ${Object.keys(s.me.headers).length} limit headers, /posts?limit=50 ${Buffer.byteLength(s.posts)} B; non-2xx answers: ${non2xx}`);
-    for (const name of names) console.log(`${name.padEnd(14)} median ${median(rps[name]).toFixed(0).padStart(7)} req/s  (rounds: ${rps[name].map((x) => x.toFixed(0)).join(', ')})`);
+    console.log(
+      `bodies: /me ${Buffer.byteLength(s.me.body)} B with ${Object.keys(s.me.headers).length} limit headers, /posts?limit=50 ${Buffer.byteLength(s.posts)} B; non-2xx answers: ${non2xx}`,
+    );
+    for (const name of names)
+      console.log(
+        `${name.padEnd(14)} median ${median(rps[name]).toFixed(0).padStart(7)} req/s  (rounds: ${rps[name].map((x) => x.toFixed(0)).join(', ')})`,
+      );
     const ratio = (a: string, b: string) => median(rps[a].map((x, i) => x / rps[b][i]));
-    console.log(`ratio /healthz / minimal Nest route   ${ratio('healthz', 'floorHealthz').toFixed(2)}  (target ≥ 0.9)`);
+    console.log(
+      `ratio /healthz / minimal Nest route   ${ratio('healthz', 'floorHealthz').toFixed(2)}  (target ≥ 0.9)`,
+    );
     console.log(`ratio /me / minimal Nest route        ${ratio('me', 'floorMe').toFixed(2)}  (target ≥ 0.6)`);
-    console.log(`ratio /posts?limit=50 / bare stringify ${ratio('posts', 'barePosts').toFixed(2)}  (target ≥ 0.5)`);
+    console.log(
+      `ratio /posts?limit=50 / bare stringify ${ratio('posts', 'barePosts').toFixed(2)}  (target ≥ 0.5)`,
+    );
   } finally {
     for (const c of children) {
       c.child.removeAllListeners('exit');

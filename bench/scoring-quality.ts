@@ -52,7 +52,9 @@ export function pearson(x: number[], y: number[]): number {
   const n = x.length;
   const mx = x.reduce((a, b) => a + b, 0) / n;
   const my = y.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
   for (let i = 0; i < n; i++) {
     sxy += (x[i] - mx) * (y[i] - my);
     sxx += (x[i] - mx) ** 2;
@@ -64,7 +66,9 @@ export function pearson(x: number[], y: number[]): number {
 /** Macro-F1 of positive vs negative over texts with |human mean| ≥ 0.2; a neutral prediction (class 0) is a miss. */
 export function macroF1(gold: number[], predicted: (-1 | 0 | 1)[]): number {
   const f1 = (cls: -1 | 1): number => {
-    let tp = 0, fp = 0, fn = 0;
+    let tp = 0,
+      fp = 0,
+      fn = 0;
     gold.forEach((g, i) => {
       const gc = g >= 0.2 ? 1 : g <= -0.2 ? -1 : 0;
       if (gc === 0) return;
@@ -85,11 +89,24 @@ function productCompound(text: string): number {
 
 const classOf = (c: number): -1 | 0 | 1 => (c >= 0.05 ? 1 : c <= -0.05 ? -1 : 0);
 
-function evaluate(items: Item[], score: (text: string) => number): { r: number; f1: number; perSecond: number } {
+function evaluate(
+  items: Item[],
+  score: (text: string) => number,
+): { r: number; f1: number; perSecond: number } {
   const started = process.hrtime.bigint();
   const predicted = items.map((it) => score(it.text));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { r: pearson(predicted, items.map((it) => it.mean)), f1: macroF1(items.map((it) => it.mean), predicted.map(classOf)), perSecond: items.length / seconds };
+  return {
+    r: pearson(
+      predicted,
+      items.map((it) => it.mean),
+    ),
+    f1: macroF1(
+      items.map((it) => it.mean),
+      predicted.map(classOf),
+    ),
+    perSecond: items.length / seconds,
+  };
 }
 
 function main(): void {
@@ -123,7 +140,11 @@ function main(): void {
   }
   console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-  scorers.forEach(([name], k) => console.log(`${name}: ${speed[k].map((s) => Math.round(s).toLocaleString('en')).join(', ')} texts/s per set`));
+  scorers.forEach(([name], k) =>
+    console.log(
+      `${name}: ${speed[k].map((s) => Math.round(s).toLocaleString('en')).join(', ')} texts/s per set`,
+    ),
+  );
 }
 
 main();

@@ -6,7 +6,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, clusterConfig, startApp, stopAll, until, type Cluster } from '../apps/distributed-e2e/test/cluster';
+import {
+  call,
+  clusterConfig,
+  startApp,
+  stopAll,
+  until,
+  type Cluster,
+} from '../apps/distributed-e2e/test/cluster';
 
 const TOTAL = Number(process.argv[2] ?? 1000);
 const BLOCK = Number(process.argv[3] ?? 50);
@@ -16,61 +23,108 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 async function main(): Promise<void> {
   if (!process.env.KAFKA_BROKERS || !process.env.MONGO_URL) {
-    console.log('stored-analyses bench skipped: set KAFKA_BROKERS and MONGO_URL (deploy/local/with-stack.sh)');
+    console.log(
+      'stored-analyses bench skipped: set KAFKA_BROKERS and MONGO_URL (deploy/local/with-stack.sh)',
+    );
     return;
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'analyst-bench-stored-'));
   const run = `stored${Date.now().toString(36)}`;
-  const cluster: Cluster = clusterConfig({ dataDir, logDir: join(dataDir, 'logs'), basePort: 18800, namespace: `${run}.`, database: `analyst_${run}` });
+  const cluster: Cluster = clusterConfig({
+    dataDir,
+    logDir: join(dataDir, 'logs'),
+    basePort: 18800,
+    namespace: `${run}.`,
+    database: `analyst_${run}`,
+  });
   cluster.env.ANALYST_ADMIN_TOKEN = ADMIN;
   cluster.env.LOG_LEVEL = 'warn';
   try {
     await startApp(cluster, 'relay');
-    await Promise.all([startApp(cluster, 'ledger'), startApp(cluster, 'ingest'), startApp(cluster, 'analysis'), startApp(cluster, 'sampling')]);
+    await Promise.all([
+      startApp(cluster, 'ledger'),
+      startApp(cluster, 'ingest'),
+      startApp(cluster, 'analysis'),
+      startApp(cluster, 'sampling'),
+    ]);
     await startApp(cluster, 'gateway');
-    const team = await call(cluster, 'POST', '/admin/v1/teams', { admin: true, body: { name: 'Bench', plan: 'enterprise' } });
+    const team = await call(cluster, 'POST', '/admin/v1/teams', {
+      admin: true,
+      body: { name: 'Bench', plan: 'enterprise' },
+    });
     const teamId: string = team.body.data.id;
     const scopes = ['posts:read', 'posts:write', 'analyses:run', 'analyses:read'];
-    const key: string = (await call(cluster, 'POST', `/admin/v1/teams/${teamId}/keys`, { admin: true, body: { name: 'bench', scopes } })).body.data.key;
+    const key: string = (
+      await call(cluster, 'POST', `/admin/v1/teams/${teamId}/keys`, {
+        admin: true,
+        body: { name: 'bench', scopes },
+      })
+    ).body.data.key;
     const huge = { perMinute: 10_000_000, perDay: 10_000_000 };
-    await call(cluster, 'PUT', `/admin/v1/teams/${teamId}/limits`, { admin: true, body: { limits: { global: huge, analysis_create: huge } } });
-    await call(cluster, 'POST', `/admin/v1/teams/${teamId}/credits`, { admin: true, body: { pool: 'adhoc', amount: 500, reason: 'bench' } });
+    await call(cluster, 'PUT', `/admin/v1/teams/${teamId}/limits`, {
+      admin: true,
+      body: { limits: { global: huge, analysis_create: huge } },
+    });
+    await call(cluster, 'POST', `/admin/v1/teams/${teamId}/credits`, {
+      admin: true,
+      body: { pool: 'adhoc', amount: 500, reason: 'bench' },
+    });
     const base = `http://127.0.0.1:${cluster.ports.gateway}`;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const links = Array.from({ length: 100 }, (_, i) => `https://www.youtube.com/watch?v=stored${String(i).padStart(5, '0')}`);
-    const added = await fetch(`${base}/analyst/v1/content/posts/add`, { method: 'POST', headers, body: JSON.stringify({ links }) });
+    const links = Array.from(
+      { length: 100 },
+      (_, i) => `https://www.youtube.com/watch?v=stored${String(i).padStart(5, '0')}`,
+    );
+    const added = await fetch(`${base}/analyst/v1/content/posts/add`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ links }),
+    });
     if (added.status !== 202) throw new Error(`add failed: ${added.status} ${await added.text()}`);
     const jobId = ((await added.json()) as { data: { id: string } }).data.id;
     const job = await until(
       `job ${jobId}`,
       async () => {
-        const body = (await (await fetch(`${base}/analyst/v1/content/jobs/${jobId}`, { headers })).json()) as { data: { status: string; accepted: { postId: string }[] } };
+        const body = (await (
+          await fetch(`${base}/analyst/v1/content/jobs/${jobId}`, { headers })
+        ).json()) as { data: { status: string; accepted: { postId: string }[] } };
         return ['completed', 'partial'].includes(body.data.status) ? body.data : null;
       },
       600_000,
     );
     const postIds = job.accepted.map((a) => a.postId);
-    console.log(`stored-analyses bench: ${TOTAL} snapshots of ${postIds.length} posts, p50 per block of ${BLOCK}, Node ${process.version}`);
+    console.log(
+      `stored-analyses bench: ${TOTAL} snapshots of ${postIds.length} posts, p50 per block of ${BLOCK}, Node ${process.version}`,
+    );
     const blocks: { stored: number; p50: number; bytes: number }[] = [];
     let latencies: number[] = [];
     let bytes = 0;
     for (let i = 0; i < TOTAL; i++) {
       const started = performance.now();
-      const res = await fetch(`${base}/analyst/v1/analyses`, { method: 'POST', headers, body: JSON.stringify({ selection: { postIds } }) });
+      const res = await fetch(`${base}/analyst/v1/analyses`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ selection: { postIds } }),
+      });
       const text = await res.text();
       latencies.push(performance.now() - started);
-      if (res.status !== 201 || (JSON.parse(text) as { data?: { status: string } }).data?.status !== 'ready') throw new Error(`snapshot ${i} answered ${res.status}: ${text.slice(0, 200)}`);
+      if (res.status !== 201 || (JSON.parse(text) as { data?: { status: string } }).data?.status !== 'ready')
+        throw new Error(`snapshot ${i} answered ${res.status}: ${text.slice(0, 200)}`);
       bytes = Buffer.byteLength(text);
       if (latencies.length === BLOCK) {
         blocks.push({ stored: i + 1 - BLOCK, p50: median(latencies), bytes });
-        console.log(`  ${String(i + 1 - BLOCK).padStart(5)} stored before the block: p50 ${median(latencies).toFixed(1)} ms (response ${bytes} B)`);
+        console.log(
+          `  ${String(i + 1 - BLOCK).padStart(5)} stored before the block: p50 ${median(latencies).toFixed(1)} ms (response ${bytes} B)`,
+        );
         latencies = [];
       }
     }
     const listStarted = performance.now();
     const list = await fetch(`${base}/analyst/v1/analyses?limit=100`, { headers });
     await list.text();
-    console.log(`GET /analyses?limit=100 with ${TOTAL} stored: ${(performance.now() - listStarted).toFixed(1)} ms`);
+    console.log(
+      `GET /analyses?limit=100 with ${TOTAL} stored: ${(performance.now() - listStarted).toFixed(1)} ms`,
+    );
     if (blocks.length >= 2) {
       const first = blocks[0].p50;
       const last = blocks[blocks.length - 1].p50;

@@ -7,7 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bucketOf } from '@analyst/contracts';
-import { detectLanguage, isReadableLanguage, replaceEmoji, sentimentOf, vaderCompound } from '@analyst/scoring';
+import {
+  detectLanguage,
+  isReadableLanguage,
+  replaceEmoji,
+  sentimentOf,
+  vaderCompound,
+} from '@analyst/scoring';
 
 const HOW_TO = `ANALYST_EVAL_DATA is not set. It names a directory with a tweeteval/ folder holding
 {val,test}_text.txt and {val,test}_labels.txt of TweetEval's sentiment task (0 negative, 1 neutral, 2 positive):
@@ -57,9 +63,14 @@ function main(): void {
     const textPath = join(dir, `${split}_text.txt`);
     if (!existsSync(textPath)) continue;
     const texts = readFileSync(textPath, 'utf8').split('\n');
-    const gold = readFileSync(join(dir, `${split}_labels.txt`), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => Number(l) as Label);
+    const gold = readFileSync(join(dir, `${split}_labels.txt`), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => Number(l) as Label);
     const n = gold.length;
-    const line = scorers.map(([name, score]) => `${name} ${(100 * macroRecall(gold, texts.slice(0, n).map(score))).toFixed(1)}`);
+    const line = scorers.map(
+      ([name, score]) => `${name} ${(100 * macroRecall(gold, texts.slice(0, n).map(score))).toFixed(1)}`,
+    );
     console.log(`${split} (n=${n}): ${line.join(' | ')}`);
   }
 }

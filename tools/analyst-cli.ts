@@ -6,7 +6,9 @@ import { registerLedgerCommands } from '../libs/ledger/src/cli/ledger-commands';
 import { registerProviderCommands } from '../libs/ingest/src/cli/provider-check';
 
 /** `npm run analyst -- <command>`: operator tooling over the admin API and the event log. */
-const program = new Command('analyst').description('Analyst operator CLI').option('--json', 'print JSON instead of tables (errors as a JSON object on stderr)');
+const program = new Command('analyst')
+  .description('Analyst operator CLI')
+  .option('--json', 'print JSON instead of tables (errors as a JSON object on stderr)');
 // `--json` may not be parsed yet when commander itself refuses the arguments.
 const json = (): boolean => Boolean(program.opts().json) || process.argv.slice(2).includes('--json');
 // Set before the commands are added so every subcommand inherits them: commander throws instead of

@@ -15,7 +15,13 @@ export interface Cluster {
 }
 
 /** Every service of the distributed topology as its own Node process on 127.0.0.1. */
-export function clusterConfig(options: { dataDir: string; logDir: string; basePort: number; namespace: string; database: string }): Cluster {
+export function clusterConfig(options: {
+  dataDir: string;
+  logDir: string;
+  basePort: number;
+  namespace: string;
+  database: string;
+}): Cluster {
   const apps: AppName[] = ['relay', 'ledger', 'ingest', 'analysis', 'sampling', 'gateway'];
   const ports = Object.fromEntries(apps.map((a, i) => [a, options.basePort + i])) as Record<AppName, number>;
   mkdirSync(options.logDir, { recursive: true });
@@ -67,19 +73,25 @@ export async function startApp(cluster: Cluster, app: AppName, timeoutMs = 90_00
   child.once('exit', (code) => (exited = code));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exited !== undefined) throw new Error(`${app} exited with ${exited} before it was ready; see ${cluster.logDir}/${app}.log`);
+    if (exited !== undefined)
+      throw new Error(`${app} exited with ${exited} before it was ready; see ${cluster.logDir}/${app}.log`);
     try {
       const response = await fetch(`http://127.0.0.1:${cluster.ports[app]}/readyz`);
       if (response.status === 200) return;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${app} not ready within ${timeoutMs} ms; see ${cluster.logDir}/${app}.log`);
+    if (Date.now() > deadline)
+      throw new Error(`${app} not ready within ${timeoutMs} ms; see ${cluster.logDir}/${app}.log`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
-export async function stopApp(cluster: Cluster, app: AppName, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopApp(
+  cluster: Cluster,
+  app: AppName,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   const child = cluster.processes.get(app);
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -113,7 +125,11 @@ export async function call<T = any>(
   return { status: reply.status, headers: reply.headers!, body: reply.body };
 }
 
-export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 120_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -141,7 +157,8 @@ function installReaper(): void {
   if (reaperInstalled) return;
   reaperInstalled = true;
   process.once('exit', () => {
-    for (const child of everyReplicaChild) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of everyReplicaChild)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
 }
 
@@ -165,13 +182,18 @@ export async function startReplica(cluster: Cluster, spec: ReplicaSpec, timeoutM
   installReaper();
   const replicas = replicasOf(cluster);
   const running = replicas.get(spec.name);
-  if (running && running.child.exitCode === null && running.child.signalCode === null) throw new Error(`${spec.name} is already running`);
+  if (running && running.child.exitCode === null && running.child.signalCode === null)
+    throw new Error(`${spec.name} is already running`);
   const log = createWriteStream(join(cluster.logDir, `${spec.name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, `apps/${spec.app}/src/main.ts`)], {
-    cwd: ROOT,
-    env: { ...process.env, ...cluster.env, ...spec.env, PORT: String(spec.port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', join(ROOT, `apps/${spec.app}/src/main.ts`)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...cluster.env, ...spec.env, PORT: String(spec.port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   replicas.set(spec.name, { spec, child });
@@ -183,20 +205,30 @@ export async function startReplica(cluster: Cluster, spec: ReplicaSpec, timeoutM
   });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exited !== undefined) throw new Error(`${spec.name} exited with ${exited} before it was ready; see ${cluster.logDir}/${spec.name}.log`);
+    if (exited !== undefined)
+      throw new Error(
+        `${spec.name} exited with ${exited} before it was ready; see ${cluster.logDir}/${spec.name}.log`,
+      );
     try {
       const response = await fetch(`http://127.0.0.1:${spec.port}/readyz`);
       if (response.status === 200) return;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`${spec.name} not ready within ${timeoutMs} ms; see ${cluster.logDir}/${spec.name}.log`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${spec.name} not ready within ${timeoutMs} ms; see ${cluster.logDir}/${spec.name}.log`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
 /** Stops a replica (SIGTERM, SIGKILL after 20 s; or SIGKILL at once) and waits for it to exit. Its spec stays for a restart. */
-export async function stopReplica(cluster: Cluster, name: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopReplica(
+  cluster: Cluster,
+  name: string,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   const child = replicasOf(cluster).get(name)?.child;
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -42,7 +42,11 @@ export interface RequestOptions {
 }
 
 /** One HTTP request with a JSON body; the answer parsed as JSON where it is JSON, with its duration. */
-export async function requestJson<T = any>(url: string, method: string, options: RequestOptions = {}): Promise<Reply<T>> {
+export async function requestJson<T = any>(
+  url: string,
+  method: string,
+  options: RequestOptions = {},
+): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.authorization) headers.authorization = `Bearer ${options.authorization}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -69,7 +73,12 @@ export async function requestJson<T = any>(url: string, method: string, options:
 }
 
 /** Polls until `accept` holds; never throws on timeout, so a scenario can still report what it saw. */
-export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number, stepMs: number): Promise<{ value: T; ok: boolean; ms: number }> {
+export async function waitFor<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs: number,
+  stepMs: number,
+): Promise<{ value: T; ok: boolean; ms: number }> {
   const started = Date.now();
   for (;;) {
     const value = await probe();
@@ -96,13 +105,24 @@ export async function createTeam(
   const created = await admin('POST', '/admin/v1/teams', { name: team.name, plan: 'scale' });
   expect(created.status).toBe(201);
   const id: string = created.body.data.id;
-  const key = await admin('POST', `/admin/v1/teams/${id}/keys`, { name: team.keyName, scopes: ['posts:read', 'posts:write', 'team:read'] });
+  const key = await admin('POST', `/admin/v1/teams/${id}/keys`, {
+    name: team.keyName,
+    scopes: ['posts:read', 'posts:write', 'team:read'],
+  });
   expect(key.status).toBe(201);
   const limits = await admin('PUT', `/admin/v1/teams/${id}/limits`, {
-    limits: { global: { perMinute: 5_000 }, content_jobs: { perMinute: 5_000 }, content_add_posts: { perMinute: 100 } },
+    limits: {
+      global: { perMinute: 5_000 },
+      content_jobs: { perMinute: 5_000 },
+      content_add_posts: { perMinute: 100 },
+    },
   });
   expect(limits.status).toBe(200);
-  const grant = await admin('POST', `/admin/v1/teams/${id}/credits`, { pool: 'adhoc', amount: team.adhoc, reason: team.reason });
+  const grant = await admin('POST', `/admin/v1/teams/${id}/credits`, {
+    pool: 'adhoc',
+    amount: team.adhoc,
+    reason: team.reason,
+  });
   expect(grant.status).toBe(201);
   expect(grant.body.data.balances.adhoc).toBe(team.adhoc);
   return { id, key: key.body.data.key, adhoc: team.adhoc };

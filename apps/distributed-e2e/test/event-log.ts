@@ -29,7 +29,9 @@ export function teamFacts(eventsDb: string, teamId: string): TeamLedgerFacts {
       )
       .all(teamId) as { link: string; n: number }[];
     const jobs = db
-      .prepare(`SELECT COUNT(*) AS n FROM events WHERE type = 'ContentJobOpened' AND json_extract(data, '$.teamId') = ?`)
+      .prepare(
+        `SELECT COUNT(*) AS n FROM events WHERE type = 'ContentJobOpened' AND json_extract(data, '$.teamId') = ?`,
+      )
       .get(teamId) as { n: number };
     const ledger = db
       .prepare(
@@ -46,7 +48,9 @@ export function teamFacts(eventsDb: string, teamId: string): TeamLedgerFacts {
       charged: ledger.filter((e) => e.type === 'CreditsSettled').reduce((sum, e) => sum + e.charged, 0),
       settlements: ledger.filter((e) => e.type === 'CreditsSettled').length,
       refunds: ledger.filter((e) => e.type === 'CreditsRefunded').length,
-      openReservations: ledger.filter((e) => e.type === 'CreditsReserved' && !closed.has(e.reservation)).map((e) => e.reservation),
+      openReservations: ledger
+        .filter((e) => e.type === 'CreditsReserved' && !closed.has(e.reservation))
+        .map((e) => e.reservation),
     };
   } finally {
     db.close();
@@ -57,7 +61,13 @@ export function teamFacts(eventsDb: string, teamId: string): TeamLedgerFacts {
 export function postsCreated(eventsDb: string, teamId: string): number {
   const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare(`SELECT COUNT(*) AS n FROM events WHERE type = 'PostCreated' AND json_extract(data, '$.teamId') = ?`).get(teamId) as { n: number }).n;
+    return (
+      db
+        .prepare(
+          `SELECT COUNT(*) AS n FROM events WHERE type = 'PostCreated' AND json_extract(data, '$.teamId') = ?`,
+        )
+        .get(teamId) as { n: number }
+    ).n;
   } finally {
     db.close();
   }
@@ -68,7 +78,9 @@ export function jobTimeline(eventsDb: string, jobId: string): { type: string; at
   const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
   try {
     const rows = db
-      .prepare(`SELECT type, json_extract(metadata, '$.occurredAt') AS at FROM events WHERE stream = ? ORDER BY revision`)
+      .prepare(
+        `SELECT type, json_extract(metadata, '$.occurredAt') AS at FROM events WHERE stream = ? ORDER BY revision`,
+      )
       .all(`contentjob-${jobId}`) as { type: string; at: string }[];
     return rows.map((r) => ({ type: r.type, at: Date.parse(r.at) }));
   } finally {

@@ -21,7 +21,7 @@ export function freePort(): Promise<number> {
     const server = createServer();
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = (server.address() as { port: number });
+      const { port } = server.address() as { port: number };
       server.close(() => ok(port));
     });
   });
@@ -40,7 +40,10 @@ export class OwnBroker {
   private cleaned = false;
   private readonly onExit = () => this.cleanNow();
 
-  private constructor(readonly port: number, controllerPort: number) {
+  private constructor(
+    readonly port: number,
+    controllerPort: number,
+  ) {
     this.env = {
       ...process.env,
       ANALYST_STACK_DIR: mkdtempSync(join(tmpdir(), 'analyst-faults-kafka-')),
@@ -91,7 +94,8 @@ export class OwnBroker {
   private cleanNow(): void {
     if (this.cleaned) return;
     this.cleaned = true;
-    for (const command of ['kill', 'clean']) spawnSync('bash', [KAFKA_ONLY, command], { env: this.env, timeout: 30_000, stdio: 'ignore' });
+    for (const command of ['kill', 'clean'])
+      spawnSync('bash', [KAFKA_ONLY, command], { env: this.env, timeout: 30_000, stdio: 'ignore' });
   }
 }
 
@@ -134,14 +138,20 @@ export class ReadinessMonitor {
       const list = this.samples.get(name) ?? [];
       list.push({ ...sample, at: started });
       this.samples.set(name, list);
-      if (!this.stopped) this.timers.set(name, setTimeout(() => this.poll(name), Math.max(0, this.everyMs - (Date.now() - started))));
+      if (!this.stopped)
+        this.timers.set(
+          name,
+          setTimeout(() => this.poll(name), Math.max(0, this.everyMs - (Date.now() - started))),
+        );
     });
   }
 
   private async probe(port: number): Promise<Omit<ReadySample, 'at'>> {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2_000) });
-      const body = (await response.json().catch(() => ({}))) as { error?: Record<string, { message?: string }> };
+      const body = (await response.json().catch(() => ({}))) as {
+        error?: Record<string, { message?: string }>;
+      };
       const detail = Object.entries(body.error ?? {})
         .map(([check, e]) => `${check}: ${e.message ?? ''}`)
         .join('; ');
@@ -170,14 +180,19 @@ export class ReadinessMonitor {
     const out: { atMs: number; status: number; detail: string }[] = [];
     let last: number | null = null;
     for (const s of this.between(name, from)) {
-      if (s.status !== last) out.push({ atMs: s.at - origin, status: s.status, detail: s.detail.slice(0, 160) });
+      if (s.status !== last)
+        out.push({ atMs: s.at - origin, status: s.status, detail: s.detail.slice(0, 160) });
       last = s.status;
     }
     return out;
   }
 
   /** Resolves when the newest sample of every named service is 200 (polled, so it waits for fresh ones). */
-  async allReady(names: string[], since: number, timeoutMs: number): Promise<{ ok: boolean; readyAfterMs: Record<string, number | null> }> {
+  async allReady(
+    names: string[],
+    since: number,
+    timeoutMs: number,
+  ): Promise<{ ok: boolean; readyAfterMs: Record<string, number | null> }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const readyAfterMs = Object.fromEntries(

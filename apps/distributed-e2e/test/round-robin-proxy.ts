@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One forwarded request, for tests that must know which replica served it. */
@@ -65,7 +71,8 @@ export class RoundRobinProxy {
 
   /** Sends every request to `target` until unpinned (null), to address one replica through the balancer. */
   pin(target: string | null): void {
-    if (target !== null && !this.targets.includes(target)) throw new Error(`${this.name}: ${target} is not a target`);
+    if (target !== null && !this.targets.includes(target))
+      throw new Error(`${this.name}: ${target} is not a target`);
     this.pinned = target;
   }
 
@@ -84,7 +91,15 @@ export class RoundRobinProxy {
     for (let attempt = 0; attempt < attempts; attempt++) {
       const target = this.pinned ?? this.targets[this.next++ % this.targets.length];
       // Logged while in flight, so a test can see which replica holds a slow request.
-      const entry: ProxiedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', target, at: Date.now(), status: null, outcome: 'pending', refused: [...refused] };
+      const entry: ProxiedRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        target,
+        at: Date.now(),
+        status: null,
+        outcome: 'pending',
+        refused: [...refused],
+      };
       this.log.push(entry);
       const outcome = await this.forward(target, req, body, res, entry);
       if (outcome === 'refused') {
@@ -94,11 +109,25 @@ export class RoundRobinProxy {
       }
       return;
     }
-    this.log.push({ method: req.method ?? 'GET', url: req.url ?? '/', target: '', at: Date.now(), status: 503, outcome: 'failed', refused });
+    this.log.push({
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      target: '',
+      at: Date.now(),
+      status: 503,
+      outcome: 'failed',
+      refused,
+    });
     send(res, 503, `${this.name}: every target refused the connection (${refused.join(', ')})`);
   }
 
-  private forward(target: string, req: IncomingMessage, body: Buffer, res: ServerResponse, entry: ProxiedRequest): Promise<'done' | 'refused'> {
+  private forward(
+    target: string,
+    req: IncomingMessage,
+    body: Buffer,
+    res: ServerResponse,
+    entry: ProxiedRequest,
+  ): Promise<'done' | 'refused'> {
     const url = new URL(target);
     return new Promise((resolve) => {
       const { host: _host, connection: _connection, 'content-length': _length, ...headers } = req.headers;
@@ -130,7 +159,8 @@ export class RoundRobinProxy {
         if (error.code === 'ECONNREFUSED') return resolve('refused');
         // The target died with the request in flight: the client sees a bad gateway.
         entry.outcome = 'failed';
-        if (!res.headersSent) send(res, 502, `${this.name}: ${target} failed: ${error.code ?? error.message}`);
+        if (!res.headersSent)
+          send(res, 502, `${this.name}: ${target} failed: ${error.code ?? error.message}`);
         else res.destroy();
         resolve('done');
       });

@@ -1,7 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SCOPES, isLedgerErrorReply, type GrantResult } from '@analyst/contracts';
 import { IdentityService } from '@analyst/gateway';
-import { ANALYST_CONFIG, MESSAGE_BUS, READ_STORE, commandTopic, type AnalystConfig, type MessageBus, type ReadStore } from '@analyst/platform';
+import {
+  ANALYST_CONFIG,
+  MESSAGE_BUS,
+  READ_STORE,
+  commandTopic,
+  type AnalystConfig,
+  type MessageBus,
+  type ReadStore,
+} from '@analyst/platform';
 
 /**
  * With ANALYST_DEMO=1 (`docker compose up`, the k8s dev overlay, the multi-process test) the gateway
@@ -27,15 +35,27 @@ export class DistributedDemoSeeder {
     const ctx = { correlationId: 'demo-seed', teamId: null };
     const { teamId } = await this.identity.createTeam({ name: 'Demo Team', plan: 'enterprise' }, ctx);
     const demoKey = this.config.ANALYST_DEMO_KEY;
-    const fixed = demoKey ? { keyId: demoKey.slice(0, demoKey.indexOf('.')), secret: demoKey.slice(demoKey.indexOf('.') + 1) } : undefined;
-    const { key } = await this.identity.createKey(teamId, { name: 'Demo key', scopes: [...SCOPES], fixed }, { ...ctx, teamId });
+    const fixed = demoKey
+      ? { keyId: demoKey.slice(0, demoKey.indexOf('.')), secret: demoKey.slice(demoKey.indexOf('.') + 1) }
+      : undefined;
+    const { key } = await this.identity.createKey(
+      teamId,
+      { name: 'Demo key', scopes: [...SCOPES], fixed },
+      { ...ctx, teamId },
+    );
     const reply = await this.bus.request<GrantResult>(
       commandTopic('ledger'),
       {
         id: `demo-grant-${teamId}`,
         key: teamId,
         type: 'GrantCredits',
-        payload: { teamId, commandId: `demo-grant-${teamId}`, pool: 'adhoc', amount: 1000, reason: 'demo credits' },
+        payload: {
+          teamId,
+          commandId: `demo-grant-${teamId}`,
+          pool: 'adhoc',
+          amount: 1000,
+          reason: 'demo credits',
+        },
       },
       60_000,
     );

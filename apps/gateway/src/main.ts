@@ -9,13 +9,14 @@ const SERVICES: UpstreamService[] = ['ingest', 'ledger', 'analysis', 'sampling']
 function upstreams(): Record<UpstreamService, string> {
   const missing = SERVICES.filter((s) => !process.env[`ANALYST_UPSTREAM_${s.toUpperCase()}`]);
   if (missing.length > 0) {
-    console.error(`invalid configuration:\n  ${missing.map((s) => `ANALYST_UPSTREAM_${s.toUpperCase()}: required (e.g. http://${s}:8080)`).join('\n  ')}`);
+    console.error(
+      `invalid configuration:\n  ${missing.map((s) => `ANALYST_UPSTREAM_${s.toUpperCase()}: required (e.g. http://${s}:8080)`).join('\n  ')}`,
+    );
     process.exit(2);
   }
-  return Object.fromEntries(SERVICES.map((s) => [s, process.env[`ANALYST_UPSTREAM_${s.toUpperCase()}`]!.replace(/\/$/, '')])) as Record<
-    UpstreamService,
-    string
-  >;
+  return Object.fromEntries(
+    SERVICES.map((s) => [s, process.env[`ANALYST_UPSTREAM_${s.toUpperCase()}`]!.replace(/\/$/, '')]),
+  ) as Record<UpstreamService, string>;
 }
 
 @Module({ imports: [GatewayModule.distributed()], providers: [DistributedDemoSeeder] })
@@ -31,6 +32,9 @@ void runService({
   ],
   beforeListen: async (app) => {
     const seeded = await app.get(DistributedDemoSeeder).seedIfEmpty();
-    if (seeded) process.stdout.write(`\nDemo team: ${seeded.teamId}\nDemo API key (every scope; shown once): ${seeded.key}\n\n`);
+    if (seeded)
+      process.stdout.write(
+        `\nDemo team: ${seeded.teamId}\nDemo API key (every scope; shown once): ${seeded.key}\n\n`,
+      );
   },
 });

@@ -19,7 +19,12 @@ function recordingIdentity(calls: string[]): IdentityService {
 describe('distributed demo seeder (ANALYST_DEMO)', () => {
   it('creates nothing on an empty installation unless ANALYST_DEMO=1', async () => {
     const calls: string[] = [];
-    const seeder = new DistributedDemoSeeder(recordingIdentity(calls), new MemoryReadStore(), new InProcessBus(), loadConfig({}));
+    const seeder = new DistributedDemoSeeder(
+      recordingIdentity(calls),
+      new MemoryReadStore(),
+      new InProcessBus(),
+      loadConfig({}),
+    );
     expect(await seeder.seedIfEmpty()).toBeNull();
     expect(calls).toEqual([]);
   });
@@ -33,11 +38,28 @@ describe('distributed demo seeder (ANALYST_DEMO)', () => {
         return { balance: 1000 };
       },
     } as unknown as MessageBus;
-    const seeder = new DistributedDemoSeeder(recordingIdentity(calls), new MemoryReadStore(), bus, loadConfig({ ANALYST_DEMO: '1' }));
-    expect(await seeder.seedIfEmpty()).toEqual({ teamId: 'team_demo', key: 'ak_composedemo.local-only-demo-secret-0001' });
+    const seeder = new DistributedDemoSeeder(
+      recordingIdentity(calls),
+      new MemoryReadStore(),
+      bus,
+      loadConfig({ ANALYST_DEMO: '1' }),
+    );
+    expect(await seeder.seedIfEmpty()).toEqual({
+      teamId: 'team_demo',
+      key: 'ak_composedemo.local-only-demo-secret-0001',
+    });
     expect(calls).toEqual(['createTeam', 'createKey']);
     expect(grants).toEqual([
-      ['analyst.commands.ledger', { teamId: 'team_demo', commandId: 'demo-grant-team_demo', pool: 'adhoc', amount: 1000, reason: 'demo credits' }],
+      [
+        'analyst.commands.ledger',
+        {
+          teamId: 'team_demo',
+          commandId: 'demo-grant-team_demo',
+          pool: 'adhoc',
+          amount: 1000,
+          reason: 'demo credits',
+        },
+      ],
     ]);
   });
 
@@ -45,7 +67,12 @@ describe('distributed demo seeder (ANALYST_DEMO)', () => {
     const calls: string[] = [];
     const store = new MemoryReadStore();
     await store.collection('identity_teams').insertOne({ _id: 'team_existing' });
-    const seeder = new DistributedDemoSeeder(recordingIdentity(calls), store, new InProcessBus(), loadConfig({ ANALYST_DEMO: '1' }));
+    const seeder = new DistributedDemoSeeder(
+      recordingIdentity(calls),
+      store,
+      new InProcessBus(),
+      loadConfig({ ANALYST_DEMO: '1' }),
+    );
     expect(await seeder.seedIfEmpty()).toBeNull();
     expect(calls).toEqual([]);
   });

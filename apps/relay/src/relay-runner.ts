@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import {
   ANALYST_CONFIG,
@@ -51,7 +58,14 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
     @Optional() metrics?: HttpMetrics,
   ) {
     this.renewMs = config.ANALYST_RELAY_LEASE_RENEW_MS ?? 2_000;
-    this.lease = new RelayLease(store, clock, `relay-${randomUUID()}`, 'relay', config.ANALYST_RELAY_LEASE_TTL_MS ?? 6_000, legacy);
+    this.lease = new RelayLease(
+      store,
+      clock,
+      `relay-${randomUUID()}`,
+      'relay',
+      config.ANALYST_RELAY_LEASE_TTL_MS ?? 6_000,
+      legacy,
+    );
     health?.register('relay', () => this.health());
     if (metrics) this.registerMetrics(metrics);
   }
@@ -62,10 +76,12 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
 
   onApplicationBootstrap(): void {
     const step = () => {
-      this.tick = this.tick.then(() => this.check()).catch((error) => {
-        this.lastError = String(error);
-        this.logger.error(`lease check failed: ${this.lastError}`);
-      });
+      this.tick = this.tick
+        .then(() => this.check())
+        .catch((error) => {
+          this.lastError = String(error);
+          this.logger.error(`lease check failed: ${this.lastError}`);
+        });
     };
     step();
     this.timer = setInterval(step, this.renewMs);
@@ -97,28 +113,59 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private health() {
     const stale = this.clock.now().getTime() - this.lastCheckOk > 3 * this.renewMs;
     const role = this.relay ? `leader (generation ${this.lease.generation})` : 'standby';
-    if (stale) return { ready: false, detail: `${role}; no successful lease check for ${3 * this.renewMs} ms${this.lastError ? `: ${this.lastError}` : ''}` };
+    if (stale)
+      return {
+        ready: false,
+        detail: `${role}; no successful lease check for ${3 * this.renewMs} ms${this.lastError ? `: ${this.lastError}` : ''}`,
+      };
     // A leader that cannot publish (Kafka away) is stuck: say so, while it keeps retrying.
     const failing = this.relay?.failingPublish;
-    if (failing && failing.forMs > PUBLISH_STUCK_AFTER_MS) return { ready: false, detail: `${role}; publishing has failed for ${Math.round(failing.forMs / 1000)} s: ${failing.error}` };
+    if (failing && failing.forMs > PUBLISH_STUCK_AFTER_MS)
+      return {
+        ready: false,
+        detail: `${role}; publishing has failed for ${Math.round(failing.forMs / 1000)} s: ${failing.error}`,
+      };
     return { ready: true, detail: role };
   }
 
   private registerMetrics(metrics: HttpMetrics): void {
     const registry = metrics.registry;
     const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>) =>
-      new Gauge({ name, help, registers: [registry], collect() { return collect(this); } });
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          return collect(this);
+        },
+      });
     let head = -1;
     // Gauges are collected concurrently: each that needs the head reads it (a cheap query).
     const readHead = async () => (head = await this.events.headPosition().catch(() => head));
-    gauge('analyst_relay_head_position', 'Global position of the newest event in the log', async (g) => g.set(await readHead()));
-    gauge('analyst_relay_position', 'Last global position published and acknowledged (this replica, while leader)', (g) => g.set(this.relay?.position ?? -1));
-    gauge('analyst_relay_lag_events', 'Log positions between the head and what the leader has published; 0 on a standby', async (g) => {
-      const relay = this.relay;
-      g.set(relay ? Math.max(0, (await readHead()) - relay.position) : 0);
-    });
-    gauge('analyst_relay_is_leader', '1 while this replica holds the relay lease and publishes', (g) => g.set(this.relay ? 1 : 0));
-    gauge('analyst_relay_generation', 'Lease generation (fencing token) this replica publishes under; 0 on a standby', (g) => g.set(this.lease.generation ?? 0));
+    gauge('analyst_relay_head_position', 'Global position of the newest event in the log', async (g) =>
+      g.set(await readHead()),
+    );
+    gauge(
+      'analyst_relay_position',
+      'Last global position published and acknowledged (this replica, while leader)',
+      (g) => g.set(this.relay?.position ?? -1),
+    );
+    gauge(
+      'analyst_relay_lag_events',
+      'Log positions between the head and what the leader has published; 0 on a standby',
+      async (g) => {
+        const relay = this.relay;
+        g.set(relay ? Math.max(0, (await readHead()) - relay.position) : 0);
+      },
+    );
+    gauge('analyst_relay_is_leader', '1 while this replica holds the relay lease and publishes', (g) =>
+      g.set(this.relay ? 1 : 0),
+    );
+    gauge(
+      'analyst_relay_generation',
+      'Lease generation (fencing token) this replica publishes under; 0 on a standby',
+      (g) => g.set(this.lease.generation ?? 0),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -4,7 +4,12 @@ import { GatewayModule } from '@analyst/gateway';
 import { IngestModule } from '@analyst/ingest';
 import { LedgerModule } from '@analyst/ledger';
 import { SamplingModule } from '@analyst/sampling';
-import { ObservabilityModule, PlatformModule, type AnalystConfig, type PlatformOverrides } from '@analyst/platform';
+import {
+  ObservabilityModule,
+  PlatformModule,
+  type AnalystConfig,
+  type PlatformOverrides,
+} from '@analyst/platform';
 import { DemoSeeder } from './demo-seeder';
 
 /** Every service module in one process on the embedded adapters. */

@@ -41,14 +41,25 @@ export class DemoSeeder {
     const ctx = { correlationId: 'demo-seed', teamId: null };
     const { teamId } = await this.identity.createTeam({ name: DEMO_TEAM_NAME, plan: 'enterprise' }, ctx);
     const fixed = this.config.ANALYST_DEMO_KEY ? splitKey(this.config.ANALYST_DEMO_KEY) : undefined;
-    const key = await this.identity.createKey(teamId, { name: 'Demo key', scopes: [...SCOPES], fixed }, { ...ctx, teamId });
+    const key = await this.identity.createKey(
+      teamId,
+      { name: 'Demo key', scopes: [...SCOPES], fixed },
+      { ...ctx, teamId },
+    );
     await this.ledger.grant(
       teamId,
-      { commandId: `demo-grant-${teamId}`, pool: 'adhoc', amount: DEMO_ADHOC_CREDITS, reason: 'demo credits' },
+      {
+        commandId: `demo-grant-${teamId}`,
+        pool: 'adhoc',
+        amount: DEMO_ADHOC_CREDITS,
+        reason: 'demo credits',
+      },
       { ...ctx, teamId },
     );
     const content = await seedDemoContent(this.addPosts, teamId, { id: key.id, name: 'Demo key' });
-    this.logger.log(`demo team ${teamId} created (${(await this.events.readStream(teamStream(teamId))).length} team events, ${content.posts} demo posts)`);
+    this.logger.log(
+      `demo team ${teamId} created (${(await this.events.readStream(teamStream(teamId))).length} team events, ${content.posts} demo posts)`,
+    );
     return { created: true, teamId, key: key.key, posts: content.posts };
   }
 }

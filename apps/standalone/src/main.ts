@@ -1,6 +1,14 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { ConfigError, createHttpApp, loadConfig, startTracing, tracingSettings, type AnalystConfig, type TracingSettings } from '@analyst/platform';
+import {
+  ConfigError,
+  createHttpApp,
+  loadConfig,
+  startTracing,
+  tracingSettings,
+  type AnalystConfig,
+  type TracingSettings,
+} from '@analyst/platform';
 import { StandaloneModule } from './app.module';
 import { DemoSeeder } from './demo-seeder';
 
@@ -25,16 +33,24 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   const base = `http://127.0.0.1:${config.PORT}/analyst/v1`;
 
-  const lines = [`Analyst standalone is listening on ${base} (data in ${config.ANALYST_DATA_DIR})`, `API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`];
+  const lines = [
+    `Analyst standalone is listening on ${base} (data in ${config.ANALYST_DATA_DIR})`,
+    `API reference: ${base}/docs (OpenAPI document: ${base}/openapi.json)`,
+  ];
   if (seed?.key) {
     lines.push(`Demo team: ${seed.teamId}`, `Demo API key (every scope; shown once): ${seed.key}`);
     lines.push(`Try: curl -H "Authorization: Bearer ${seed.key}" ${base}/me`);
   } else if (config.ANALYST_DEMO) {
-    lines.push('Demo team already exists; its key was printed at first start (or set ANALYST_DEMO_KEY on a fresh data dir).');
+    lines.push(
+      'Demo team already exists; its key was printed at first start (or set ANALYST_DEMO_KEY on a fresh data dir).',
+    );
   } else {
-    lines.push('No demo team (ANALYST_DEMO is not 1): create teams and keys through /admin/v1 or `npm run analyst -- teams …`.');
+    lines.push(
+      'No demo team (ANALYST_DEMO is not 1): create teams and keys through /admin/v1 or `npm run analyst -- teams …`.',
+    );
   }
-  if (generatedAdminToken) lines.push(`Admin token for /admin/v1 (generated for this run): ${config.ANALYST_ADMIN_TOKEN}`);
+  if (generatedAdminToken)
+    lines.push(`Admin token for /admin/v1 (generated for this run): ${config.ANALYST_ADMIN_TOKEN}`);
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }
 

@@ -18,12 +18,16 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const started = Date.now();
-  const app = await NestFactory.createApplicationContext(StandaloneModule.forRoot(config), { logger: ['error', 'warn'] });
+  const app = await NestFactory.createApplicationContext(StandaloneModule.forRoot(config), {
+    logger: ['error', 'warn'],
+  });
   await app.init();
   const head = await app.get<EventStore>(EVENT_STORE).headPosition();
   const ready = app.get(ProjectionService).ready;
   await app.close();
-  console.log(`read models rebuilt from ${config.ANALYST_DATA_DIR}: log head at position ${head}, caught up: ${ready}, ${Date.now() - started} ms`);
+  console.log(
+    `read models rebuilt from ${config.ANALYST_DATA_DIR}: log head at position ${head}, caught up: ${ready}, ${Date.now() - started} ms`,
+  );
 }
 
 void main();

@@ -33,11 +33,15 @@ const counters: Projector<CounterDoc> = {
 /** Runs the burst child until `acks` appends were acknowledged, then kills it with SIGKILL. */
 function burstAndKill(dir: string, acks: number): Promise<Map<string, number>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'fixtures/append-burst.ts'), dir], {
-      cwd: ROOT,
-      env: { ...process.env, SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', join(__dirname, 'fixtures/append-burst.ts'), dir],
+      {
+        cwd: ROOT,
+        env: { ...process.env, SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const acknowledged = new Map<string, number>();
     let count = 0;
     let buffer = '';
@@ -53,7 +57,9 @@ function burstAndKill(dir: string, acks: number): Promise<Map<string, number>> {
         if (count === acks) child.kill('SIGKILL');
       }
     });
-    child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve(acknowledged) : reject(new Error(`child exited by itself (${signal})`))));
+    child.on('exit', (_code, signal) =>
+      signal === 'SIGKILL' ? resolve(acknowledged) : reject(new Error(`child exited by itself (${signal})`)),
+    );
   });
 }
 
@@ -61,11 +67,13 @@ async function fold(store: SqliteEventStore): Promise<CounterDoc[]> {
   const readStore = new MemoryReadStore();
   const runtime = new ProjectionRuntime(readStore, [counters as unknown as Projector]);
   await runtime.rebuild(store);
-  return (await readStore.collection<CounterDoc>('counters').find({}, { sort: { _id: 1 } })).map(({ _id, total, events }) => ({
-    _id,
-    total,
-    events,
-  }));
+  return (await readStore.collection<CounterDoc>('counters').find({}, { sort: { _id: 1 } })).map(
+    ({ _id, total, events }) => ({
+      _id,
+      total,
+      events,
+    }),
+  );
 }
 
 describe('crash recovery of the embedded event store', () => {

@@ -11,11 +11,23 @@ async function startupBanner(env: Record<string, string>): Promise<string> {
   const base = { ...process.env };
   delete base.ANALYST_DEMO;
   delete base.ANALYST_DEMO_KEY;
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'apps/standalone/src/main.ts')], {
-    cwd: ROOT,
-    env: { ...base, SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ANALYST_DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', join(ROOT, 'apps/standalone/src/main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...base,
+        SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        ANALYST_DATA_DIR: dataDir,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -49,7 +61,12 @@ describe('standalone entry point and ANALYST_DEMO', () => {
   }, 120_000);
 
   it('creates the demo team and prints its key with ANALYST_DEMO=1 (what npm start sets)', async () => {
-    const banner = await startupBanner({ ANALYST_DEMO: '1', ANALYST_DEMO_KEY: 'ak_flagtest1.flag-test-secret-0123456789' });
-    expect(banner).toContain('Demo API key (every scope; shown once): ak_flagtest1.flag-test-secret-0123456789');
+    const banner = await startupBanner({
+      ANALYST_DEMO: '1',
+      ANALYST_DEMO_KEY: 'ak_flagtest1.flag-test-secret-0123456789',
+    });
+    expect(banner).toContain(
+      'Demo API key (every scope; shown once): ak_flagtest1.flag-test-secret-0123456789',
+    );
   }, 120_000);
 });

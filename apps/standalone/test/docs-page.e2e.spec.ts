@@ -13,7 +13,10 @@ import { StandaloneModule } from '../src/app.module';
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.log(`skipped: the docs page browser test needs Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+if (!haveChromium)
+  console.log(
+    `skipped: the docs page browser test needs Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+  );
 
 describe('API reference page', () => {
   let dataDir: string;
@@ -22,7 +25,10 @@ describe('API reference page', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'analyst-docs-'));
-    app = await createHttpApp(StandaloneModule.forRoot(loadConfig({ ANALYST_DATA_DIR: dataDir, LOG_LEVEL: 'silent' })), { structuredLogs: false });
+    app = await createHttpApp(
+      StandaloneModule.forRoot(loadConfig({ ANALYST_DATA_DIR: dataDir, LOG_LEVEL: 'silent' })),
+      { structuredLogs: false },
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = await app.getUrl();
   });
@@ -43,39 +49,52 @@ describe('API reference page', () => {
     expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(500_000);
   });
 
-  (haveChromium ? it : it.skip)('renders every operation of the document in Chromium', async () => {
-    const doc = (await (await fetch(`${base}/analyst/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary?: string }>> };
-    const summaries: string[] = [];
-    for (const item of Object.values(doc.paths as Record<string, Record<string, { summary?: string }>>)) {
-      for (const operation of Object.values(item)) if (operation.summary) summaries.push(operation.summary);
-    }
-    expect(summaries.length).toBeGreaterThanOrEqual(20);
-    let browser: Browser | null = null;
-    try {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
-      const page = await browser.newPage();
-      const elsewhere: string[] = [];
-      const errors: string[] = [];
-      const external = (url: string) => !url.startsWith(base) && !/^(data|blob):/.test(url);
-      // The renderer's footer asks for a logo on a CDN; the page's CSP must stop it before it leaves.
-      page.on('requestfinished', (r) => {
-        if (external(r.url())) elsewhere.push(`fetched ${r.url()}`);
-      });
-      page.on('requestfailed', (r) => {
-        if (external(r.url()) && !/BLOCKED_BY_CSP|csp/i.test(r.failure()?.errorText ?? '')) elsewhere.push(`${r.url()}: ${r.failure()?.errorText}`);
-      });
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`${base}/analyst/v1/docs`, { waitUntil: 'networkidle' });
-      await page.waitForSelector('[role="menuitem"], .menu-content', { timeout: 30_000 });
-      const text = await page.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText);
-      const missing = summaries.filter((s) => !text.includes(s));
-      expect(missing).toEqual([]);
-      expect(elsewhere).toEqual([]); // nothing from a CDN or anywhere else
-      expect(errors).toEqual([]);
-      const out = process.env.OUT ?? tmpdir();
-      await page.screenshot({ path: join(out, 'analyst-api-docs.png'), fullPage: false });
-    } finally {
-      await browser?.close();
-    }
-  }, 90_000);
+  (haveChromium ? it : it.skip)(
+    'renders every operation of the document in Chromium',
+    async () => {
+      const doc = (await (await fetch(`${base}/analyst/v1/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { summary?: string }>>;
+      };
+      const summaries: string[] = [];
+      for (const item of Object.values(doc.paths as Record<string, Record<string, { summary?: string }>>)) {
+        for (const operation of Object.values(item)) if (operation.summary) summaries.push(operation.summary);
+      }
+      expect(summaries.length).toBeGreaterThanOrEqual(20);
+      let browser: Browser | null = null;
+      try {
+        browser = await chromium.launch({
+          executablePath: CHROMIUM,
+          args: ['--no-sandbox', '--disable-gpu'],
+        });
+        const page = await browser.newPage();
+        const elsewhere: string[] = [];
+        const errors: string[] = [];
+        const external = (url: string) => !url.startsWith(base) && !/^(data|blob):/.test(url);
+        // The renderer's footer asks for a logo on a CDN; the page's CSP must stop it before it leaves.
+        page.on('requestfinished', (r) => {
+          if (external(r.url())) elsewhere.push(`fetched ${r.url()}`);
+        });
+        page.on('requestfailed', (r) => {
+          if (external(r.url()) && !/BLOCKED_BY_CSP|csp/i.test(r.failure()?.errorText ?? ''))
+            elsewhere.push(`${r.url()}: ${r.failure()?.errorText}`);
+        });
+        page.on('pageerror', (e) => errors.push(e.message));
+        await page.goto(`${base}/analyst/v1/docs`, { waitUntil: 'networkidle' });
+        await page.waitForSelector('[role="menuitem"], .menu-content', { timeout: 30_000 });
+        const text = await page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText,
+        );
+        const missing = summaries.filter((s) => !text.includes(s));
+        expect(missing).toEqual([]);
+        expect(elsewhere).toEqual([]); // nothing from a CDN or anywhere else
+        expect(errors).toEqual([]);
+        const out = process.env.OUT ?? tmpdir();
+        await page.screenshot({ path: join(out, 'analyst-api-docs.png'), fullPage: false });
+      } finally {
+        await browser?.close();
+      }
+    },
+    90_000,
+  );
 });

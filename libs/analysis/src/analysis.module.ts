@@ -15,17 +15,32 @@ import { SEARCH_MODEL, type SearchModel } from './search/search-model.port';
 /** The search model: an embeddings endpoint when ANALYST_EMBEDDINGS_URL is set, local BM25 otherwise. */
 export function searchModelFor(env: Record<string, string | undefined>) {
   const url = env.ANALYST_EMBEDDINGS_URL;
-  return url ? new EmbeddingsSearchModel(url, { apiKey: env.ANALYST_EMBEDDINGS_KEY, model: env.ANALYST_EMBEDDINGS_MODEL }) : new Bm25SearchModel();
+  return url
+    ? new EmbeddingsSearchModel(url, {
+        apiKey: env.ANALYST_EMBEDDINGS_KEY,
+        model: env.ANALYST_EMBEDDINGS_MODEL,
+      })
+    : new Bm25SearchModel();
 }
 
 /** Analyses, post analyses and metrics, the post and collection catalog, reports, saved analyses. */
 @Module({
-  controllers: [AnalysesController, PostsController, CollectionsController, SavedAnalysesController, AdminReportsController],
+  controllers: [
+    AnalysesController,
+    PostsController,
+    CollectionsController,
+    SavedAnalysesController,
+    AdminReportsController,
+  ],
   providers: [
     CommentIndexService,
     AnalysisService,
     { provide: SEARCH_MODEL, useFactory: () => searchModelFor(process.env) },
-    { provide: POST_CURSORS, inject: [{ token: ANALYST_CONFIG, optional: true }], useFactory: (config?: AnalystConfig) => new PostCursors(config?.ANALYST_INTERNAL_SECRET) },
+    {
+      provide: POST_CURSORS,
+      inject: [{ token: ANALYST_CONFIG, optional: true }],
+      useFactory: (config?: AnalystConfig) => new PostCursors(config?.ANALYST_INTERNAL_SECRET),
+    },
   ],
   exports: [CommentIndexService, AnalysisService],
 })

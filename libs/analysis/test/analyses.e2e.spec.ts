@@ -17,7 +17,11 @@ describe('POST /analyses and reads (issue 7)', () => {
     await f.collection(teamId, 'col_group', 'group', 'col_camp');
     await f.posts(teamId, [
       {
-        id: 'p1', postedAt: day(1), collectionIds: ['col_camp'], tags: ['launch'], username: 'alpha',
+        id: 'p1',
+        postedAt: day(1),
+        collectionIds: ['col_camp'],
+        tags: ['launch'],
+        username: 'alpha',
         comments: [
           { s: 9, body: 'love the battery 😍', likes: 10, author: 'ann' },
           { s: 2, body: 'battery died fast?', author: 'bob' },
@@ -26,8 +30,16 @@ describe('POST /analyses and reads (issue 7)', () => {
         ],
       },
       {
-        id: 'p2', postedAt: day(2), collectionIds: ['col_group'], tags: ['Review'], platform: 'tiktok', username: 'beta',
-        comments: [{ s: 8, body: 'great camera', author: 'dan', creator: true }, { s: 4, body: 'too pricey for me', author: 'eve' }],
+        id: 'p2',
+        postedAt: day(2),
+        collectionIds: ['col_group'],
+        tags: ['Review'],
+        platform: 'tiktok',
+        username: 'beta',
+        comments: [
+          { s: 8, body: 'great camera', author: 'dan', creator: true },
+          { s: 4, body: 'too pricey for me', author: 'eve' },
+        ],
       },
       { id: 'p3', postedAt: day(3), username: 'alpha', comments: many(4, { s: 1, body: 'awful' }) },
       { id: 'p4', postedAt: day(4), unscored: true, comments: [{ s: 5 }] },
@@ -36,25 +48,69 @@ describe('POST /analyses and reads (issue 7)', () => {
   afterAll(() => f.close());
 
   it('201 ready snapshot over a campaign with its nested group; every field; shareOfComments = matched/total', async () => {
-    const res = await f.post('/analyses', key, { selection: { collectionId: 'col_camp' }, filters: { sentiment: ['positive'] }, include: ['wordCloud', 'emojiCloud'] });
+    const res = await f.post('/analyses', key, {
+      selection: { collectionId: 'col_camp' },
+      filters: { sentiment: ['positive'] },
+      include: ['wordCloud', 'emojiCloud'],
+    });
     expect(res.status).toBe(201);
     const a = res.body.data;
-    expect(a).toMatchObject({ kind: 'snapshot', status: 'ready', postCount: 2, postIds: ['p2', 'p1'], selectionTruncated: false, comments: { path: `/analyses/${a.id}/comments` } });
+    expect(a).toMatchObject({
+      kind: 'snapshot',
+      status: 'ready',
+      postCount: 2,
+      postIds: ['p2', 'p1'],
+      selectionTruncated: false,
+      comments: { path: `/analyses/${a.id}/comments` },
+    });
     expect(a.id).toMatch(/^an_/);
     expect(a.selection).toEqual({ type: 'collection', collectionId: 'col_camp', status: 'complete' });
     expect(a.filters).toEqual({ sentiment: ['positive'] });
     // visible comments: p1 3 (one hidden), p2 2 → 5; positive (>= 7.5): 9 (p1), 8 (p2)
-    expect(a.scope).toEqual({ postCount: 2, totalComments: 5, matchedComments: 2, matchedPosts: 2, shareOfComments: 0.4, shareOfContent: 1 });
+    expect(a.scope).toEqual({
+      postCount: 2,
+      totalComments: 5,
+      matchedComments: 2,
+      matchedPosts: 2,
+      shareOfComments: 0.4,
+      shareOfContent: 1,
+    });
     // v3: the 9 has the most likes (weight 5), the 8 none (weight 1): sentiment (45 + 8) / 6 = 8.83;
     // relevance and consensus unweighted (9 + 8) / 2 = 8.5; service 0.6 × 8.833 + 0.2 × 8.5 × 2 = 8.7
-    expect(a.commentAnalysis.scores).toEqual({ scoreVersion: 3, serviceScore: 8.7, sentiment: 8.83, relevance: 8.5, consensus: 8.5, content: 8.83, topic: 8.83 });
-    expect(a.commentAnalysis.mix.sentiment).toEqual({ positivePercent: 100, leanPositivePercent: 0, neutralPercent: 0, leanNegativePercent: 0, negativePercent: 0 });
+    expect(a.commentAnalysis.scores).toEqual({
+      scoreVersion: 3,
+      serviceScore: 8.7,
+      sentiment: 8.83,
+      relevance: 8.5,
+      consensus: 8.5,
+      content: 8.83,
+      topic: 8.83,
+    });
+    expect(a.commentAnalysis.mix.sentiment).toEqual({
+      positivePercent: 100,
+      leanPositivePercent: 0,
+      neutralPercent: 0,
+      leanNegativePercent: 0,
+      negativePercent: 0,
+    });
     expect(a.commentAnalysis.totalComments).toBe(2);
     expect(a.commentAnalysis.completeness).toBe('full');
-    expect(a.commentAnalysis.notableComments).toEqual([{ postId: 'p1', commentId: 'p1-c0' }, { postId: 'p2', commentId: 'p2-c0' }]);
-    expect(a.commentAnalysis.emojiCloud).toEqual([{ emoji: '😍', value: 1, avgSentiment: 9, sentimentCategory: 'positive', mentionPercentage: 50 }]);
-    expect(a.commentAnalysis.wordCloud.map((w: any) => w.text)).toEqual(expect.arrayContaining(['love', 'battery', 'great', 'camera']));
-    expect(a.content).toMatchObject({ postCount: 2, postsTruncated: false, topics: [{ title: 'Battery', description: null, postCount: 2 }], scores: { content: 8.83, topic: 8.83 } });
+    expect(a.commentAnalysis.notableComments).toEqual([
+      { postId: 'p1', commentId: 'p1-c0' },
+      { postId: 'p2', commentId: 'p2-c0' },
+    ]);
+    expect(a.commentAnalysis.emojiCloud).toEqual([
+      { emoji: '😍', value: 1, avgSentiment: 9, sentimentCategory: 'positive', mentionPercentage: 50 },
+    ]);
+    expect(a.commentAnalysis.wordCloud.map((w: any) => w.text)).toEqual(
+      expect.arrayContaining(['love', 'battery', 'great', 'camera']),
+    );
+    expect(a.content).toMatchObject({
+      postCount: 2,
+      postsTruncated: false,
+      topics: [{ title: 'Battery', description: null, postCount: 2 }],
+      scores: { content: 8.83, topic: 8.83 },
+    });
     expect(a.content.posts).toEqual([
       { id: 'p2', platform: 'tiktok', creator: { username: 'beta' }, matchedComments: 1 },
       { id: 'p1', platform: 'youtube', creator: { username: 'alpha' }, matchedComments: 1 },
@@ -68,22 +124,43 @@ describe('POST /analyses and reads (issue 7)', () => {
     const res = await f.post('/analyses', key, { selection: { collectionId: 'col_camp' } });
     expect(res.status).toBe(201);
     const a = res.body.data;
-    const stored = await f.t.app.get<ReadStore>(READ_STORE).collection<AnalysisDoc>(ANALYSES).findOne({ _id: a.id });
+    const stored = await f.t.app
+      .get<ReadStore>(READ_STORE)
+      .collection<AnalysisDoc>(ANALYSES)
+      .findOne({ _id: a.id });
     expect(stored).not.toBeNull();
     expect(stored!.result).toBeUndefined();
-    expect(stored!.resultSummary).toEqual({ matchedComments: a.scope.matchedComments, serviceScore: a.commentAnalysis.scores.serviceScore });
-    const completed = (await f.events.readStream(`analysis-${a.id}`)).filter((e) => e.type === 'AnalysisCompleted');
+    expect(stored!.resultSummary).toEqual({
+      matchedComments: a.scope.matchedComments,
+      serviceScore: a.commentAnalysis.scores.serviceScore,
+    });
+    const completed = (await f.events.readStream(`analysis-${a.id}`)).filter(
+      (e) => e.type === 'AnalysisCompleted',
+    );
     expect(completed).toHaveLength(1);
-    expect((completed[0].data as { result: { commentAnalysis: unknown } }).result.commentAnalysis).toEqual(a.commentAnalysis);
+    expect((completed[0].data as { result: { commentAnalysis: unknown } }).result.commentAnalysis).toEqual(
+      a.commentAnalysis,
+    );
     const again = await f.get(`/analyses/${a.id}`, key);
     expect(again.body.data).toEqual(a);
-    const listed = (await f.get('/analyses?limit=100', key)).body.data.find((row: { id: string }) => row.id === a.id);
-    expect(listed).toMatchObject({ matchedComments: a.scope.matchedComments, serviceScore: a.commentAnalysis.scores.serviceScore });
+    const listed = (await f.get('/analyses?limit=100', key)).body.data.find(
+      (row: { id: string }) => row.id === a.id,
+    );
+    expect(listed).toMatchObject({
+      matchedComments: a.scope.matchedComments,
+      serviceScore: a.commentAnalysis.scores.serviceScore,
+    });
   });
 
   it.each<[string, unknown, unknown, number, number]>([
     ['post filters (account)', { posts: { account: '@alpha' } }, undefined, 2, 7],
-    ['post filters (platform list, tag case-insensitive)', { posts: { platform: ['tiktok'], tag: '#review' } }, undefined, 1, 2],
+    [
+      'post filters (platform list, tag case-insensitive)',
+      { posts: { platform: ['tiktok'], tag: '#review' } },
+      undefined,
+      1,
+      2,
+    ],
     ['collection + filters', { collectionId: 'col_camp', posts: { platform: 'youtube' } }, undefined, 1, 3],
     ['explicit ids', { postIds: ['p1', 'p3'] }, undefined, 2, 7],
     ['status all takes the unscored post too', { posts: { status: 'all' } }, undefined, 4, 9],
@@ -112,7 +189,9 @@ describe('POST /analyses and reads (issue 7)', () => {
   });
 
   it('filter matches: exact counts per filter', async () => {
-    const matched = async (filters: unknown) => (await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2', 'p3'] }, filters })).body.data.scope.matchedComments;
+    const matched = async (filters: unknown) =>
+      (await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2', 'p3'] }, filters })).body.data
+        .scope.matchedComments;
     expect(await matched({ keywords: ['battery'] })).toBe(2);
     expect(await matched({ keywords: ['battery', 'love'], keywordMatch: 'all' })).toBe(1);
     expect(await matched({ usernames: ['@ann', 'eve'] })).toBe(2);
@@ -124,19 +203,32 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(await matched({ sentiment: ['negative'] })).toBe(5); // 2 in p1, 1 x4 in p3
     expect(await matched({ consensus: ['fighting'] })).toBe(5);
     expect(await matched({ since: day(2), until: day(2) })).toBe(2);
-    const keyword = await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2'] }, search: { query: 'camera', mode: 'keyword' } });
+    const keyword = await f.post('/analyses', key, {
+      selection: { postIds: ['p1', 'p2'] },
+      search: { query: 'camera', mode: 'keyword' },
+    });
     expect(keyword.status).toBe(201);
     // Keyword search stays a synchronous snapshot; only AI search is kind search.
-    expect(keyword.body.data).toMatchObject({ kind: 'snapshot', status: 'ready', filters: { keywords: ['camera'] } });
+    expect(keyword.body.data).toMatchObject({
+      kind: 'snapshot',
+      status: 'ready',
+      filters: { keywords: ['camera'] },
+    });
     expect(keyword.body.data.scope.matchedComments).toBe(1);
   });
 
   it('keyword and username terms are NFC-normalised and capped at 100 characters; a search query at 500', async () => {
     const decomposed = 'cafe\u0301';
-    const res = await f.post('/analyses', key, { selection: { postIds: ['p1'] }, filters: { keywords: [decomposed] } });
+    const res = await f.post('/analyses', key, {
+      selection: { postIds: ['p1'] },
+      filters: { keywords: [decomposed] },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.filters.keywords).toEqual(['caf\u00e9']);
-    const search = await f.post('/analyses', key, { selection: { postIds: ['p1'] }, search: { query: decomposed, mode: 'keyword' } });
+    const search = await f.post('/analyses', key, {
+      selection: { postIds: ['p1'] },
+      search: { query: decomposed, mode: 'keyword' },
+    });
     expect(search.body.data.filters.keywords).toEqual(['caf\u00e9']);
     for (const body of [
       { selection: { postIds: ['p1'] }, filters: { keywords: ['x'.repeat(101)] } },
@@ -157,7 +249,13 @@ describe('POST /analyses and reads (issue 7)', () => {
     ['unknown bucket', { selection: { postIds: ['p1'] }, filters: { sentiment: ['great'] } }],
     ['unknown filter', { selection: { postIds: ['p1'] }, filters: { mood: 'x' } }],
     ['bad presence', { selection: { postIds: ['p1'] }, filters: { creator: 'yes' } }],
-    ['too many keywords', { selection: { postIds: ['p1'] }, filters: { keywords: Array.from({ length: 51 }, (_, i) => `k${i}`) } }],
+    [
+      'too many keywords',
+      {
+        selection: { postIds: ['p1'] },
+        filters: { keywords: Array.from({ length: 51 }, (_, i) => `k${i}`) },
+      },
+    ],
     ['bad include', { selection: { postIds: ['p1'] }, include: ['topics'] }],
     ['bad date', { selection: { postIds: ['p1'] }, filters: { since: 'yesterday' } }],
     ['negative minLikes', { selection: { postIds: ['p1'] }, filters: { minLikes: -1 } }],
@@ -172,7 +270,10 @@ describe('POST /analyses and reads (issue 7)', () => {
   it('changing the team scoreVersion changes the next analysis without rescoring', async () => {
     const body = { selection: { postIds: ['p1'] } };
     const v3 = (await f.post('/analyses', key, body)).body.data.commentAnalysis.scores;
-    await f.t.admin('PUT', `/admin/v1/teams/${teamId}/analysis-settings`, { scoreVersion: 1, engagementWeight: 1 });
+    await f.t.admin('PUT', `/admin/v1/teams/${teamId}/analysis-settings`, {
+      scoreVersion: 1,
+      engagementWeight: 1,
+    });
     const v1 = (await f.post('/analyses', key, body)).body.data.commentAnalysis.scores;
     // v1: plain mean of 9, 2, 6 = 5.67. v3: weights 5 (most likes), 1, and the reply 1 (under its
     // pool cap 0.5 × 6): (45 + 2 + 6) / 7 = 7.57, but 1 of 3 below 3 caps it at 7 - 1.5 × (1/3 - 0.25) / 0.25 = 6.5
@@ -180,7 +281,10 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(v1.sentiment).toBe(5.67);
     expect(v3.scoreVersion).toBe(3);
     expect(v3.sentiment).toBe(6.5);
-    await f.t.admin('PUT', `/admin/v1/teams/${teamId}/analysis-settings`, { scoreVersion: 3, engagementWeight: 1 });
+    await f.t.admin('PUT', `/admin/v1/teams/${teamId}/analysis-settings`, {
+      scoreVersion: 3,
+      engagementWeight: 1,
+    });
   });
 
   it('GET /posts/{id}/analysis is materialized at scoring; metrics 404 until scored', async () => {
@@ -190,7 +294,12 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(res.body.data.commentAnalysis.scores.scoreVersion).toBe(3);
     expect(res.body.data.comments).toEqual({ path: '/posts/p1/analysis/comments' });
     const pending = await f.get('/posts/p4/analysis', key);
-    expect(pending.body.data.commentAnalysis).toMatchObject({ totalComments: 0, completeness: 'unavailable', notableComments: [], wordCloud: [] });
+    expect(pending.body.data.commentAnalysis).toMatchObject({
+      totalComments: 0,
+      completeness: 'unavailable',
+      notableComments: [],
+      wordCloud: [],
+    });
     const notYet = await f.get('/posts/p4/metrics', key);
     expect([notYet.status, notYet.body.error.code]).toEqual([404, 'metrics_not_available']);
     expect(notYet.body.error.message).toBe('metrics of post p4 are not available until scoring finishes');
@@ -199,11 +308,19 @@ describe('POST /analyses and reads (issue 7)', () => {
     await f.posts(other.teamId, [{ id: 'pf1', postedAt: day(1), failed: true }]);
     const never = await f.get('/posts/pf1/metrics', other.key);
     expect([never.status, never.body.error.code]).toEqual([404, 'metrics_not_available']);
-    expect(never.body.error.message).toBe('metrics of post pf1 are not available because it was never scored (status failed); a refresh that scores it makes them available');
+    expect(never.body.error.message).toBe(
+      'metrics of post pf1 are not available because it was never scored (status failed); a refresh that scores it makes them available',
+    );
     const metrics = await f.get('/posts/p1/metrics', key);
     expect(metrics.body.data.daily).toHaveLength(1);
     expect(metrics.body.data.totals.comments).toBe(3);
-    expect(Object.keys(metrics.body.data.totals.mix).sort()).toEqual(['consensus', 'content', 'relevance', 'sentiment', 'topic']);
+    expect(Object.keys(metrics.body.data.totals.mix).sort()).toEqual([
+      'consensus',
+      'content',
+      'relevance',
+      'sentiment',
+      'topic',
+    ]);
     expect((await f.get('/posts/nope/analysis', key)).status).toBe(404);
   });
 
@@ -228,7 +345,28 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(page2.body.meta.hasMore).toBe(false);
     // A bare date is its whole UTC day: posted_until=2026-03-02 includes p2 (posted 10:00 that day).
     expect(await ids('?posted_since=2026-03-02&posted_until=2026-03-02')).toEqual(['p2']);
-    for (const bad of ['posted_since=2026-02-30', 'posted_until=2026-04-31', 'updated_since=2026-02-29', 'posted_since=soon', 'min_score=11', 'min_score=8&max_score=2', 'min_neutral_percent=70&max_neutral_percent=10', 'limit=0', 'limit=101', 'status=done', 'cursor=zzz', 'limit=0x10', 'limit=1e2', 'limit=%2B5', 'limit=1.0', 'limit=%205', 'min_score=0x5', 'min_score=%2B5', 'min_score=Infinity', 'limit=2&limit=3']) {
+    for (const bad of [
+      'posted_since=2026-02-30',
+      'posted_until=2026-04-31',
+      'updated_since=2026-02-29',
+      'posted_since=soon',
+      'min_score=11',
+      'min_score=8&max_score=2',
+      'min_neutral_percent=70&max_neutral_percent=10',
+      'limit=0',
+      'limit=101',
+      'status=done',
+      'cursor=zzz',
+      'limit=0x10',
+      'limit=1e2',
+      'limit=%2B5',
+      'limit=1.0',
+      'limit=%205',
+      'min_score=0x5',
+      'min_score=%2B5',
+      'min_score=Infinity',
+      'limit=2&limit=3',
+    ]) {
       const res = await f.get(`/posts?${bad}`, key);
       expect([bad, res.status]).toEqual([bad, 400]);
     }
@@ -237,7 +375,10 @@ describe('POST /analyses and reads (issue 7)', () => {
   it('one rule for query strings on every route: an undeclared or empty parameter is 400 invalid_request naming it', async () => {
     for (const [url, message] of [
       ['/posts?limit=', 'query parameter "limit" is empty'],
-      ['/posts?colour=red', 'unknown query parameter "colour": /analyst/v1/posts takes limit, cursor, status,'],
+      [
+        '/posts?colour=red',
+        'unknown query parameter "colour": /analyst/v1/posts takes limit, cursor, status,',
+      ],
       ['/collections?limit=5', 'unknown query parameter "limit": /analyst/v1/collections takes teamId'],
       ['/analyses?kind=', 'query parameter "kind" is empty'],
     ] as const) {
@@ -253,14 +394,18 @@ describe('POST /analyses and reads (issue 7)', () => {
     const refused = await f.get('/posts?colour=red', key);
     expect(refused.status).toBe(400);
     expect(Number(refused.headers['x-ratelimit-limit'])).toBeGreaterThan(0);
-    expect(Number(refused.headers['x-ratelimit-remaining'])).toBeLessThan(Number(refused.headers['x-ratelimit-limit']));
+    expect(Number(refused.headers['x-ratelimit-remaining'])).toBeLessThan(
+      Number(refused.headers['x-ratelimit-limit']),
+    );
   });
 
   it('post-list cursors are sealed and bound to the route, team, filters and limit: anything else is 400 invalid_cursor', async () => {
     const page1 = await f.get('/posts?limit=1&status=all', key);
     const cursor = page1.body.meta.nextCursor as string;
     expect(page1.body.data.map((p: any) => p.id)).toEqual(['p4']);
-    expect((await f.get(`/posts?limit=1&status=all&cursor=${cursor}`, key)).body.data.map((p: any) => p.id)).toEqual(['p3']);
+    expect(
+      (await f.get(`/posts?limit=1&status=all&cursor=${cursor}`, key)).body.data.map((p: any) => p.id),
+    ).toEqual(['p3']);
     // The same page always yields the same cursor.
     expect((await f.get('/posts?limit=1&status=all', key)).body.meta.nextCursor).toBe(cursor);
     // The old unsigned form, a forged position, an edited token: refused, never a silent restart.
@@ -288,9 +433,15 @@ describe('POST /analyses and reads (issue 7)', () => {
   it('collections: list, one, posts of a campaign include nested groups', async () => {
     const list = await f.get('/collections', key);
     expect(list.body.data.map((c: any) => [c.id, c.type, c.parentId, c.postCount])).toEqual(
-      expect.arrayContaining([['col_camp', 'campaign', null, 2], ['col_group', 'group', 'col_camp', 1]]),
+      expect.arrayContaining([
+        ['col_camp', 'campaign', null, 2],
+        ['col_group', 'group', 'col_camp', 1],
+      ]),
     );
-    expect((await f.get('/collections/col_group', key)).body.data).toMatchObject({ id: 'col_group', postCount: 1 });
+    expect((await f.get('/collections/col_group', key)).body.data).toMatchObject({
+      id: 'col_group',
+      postCount: 1,
+    });
     const posts = await f.get('/collections/col_camp/posts', key);
     expect(posts.body.data.map((p: any) => p.id)).toEqual(['p2', 'p1']);
     expect(posts.body.meta.filters).toMatchObject({ collectionId: 'col_camp', status: 'complete' });
@@ -299,12 +450,20 @@ describe('POST /analyses and reads (issue 7)', () => {
 
   it('202 for an AI search: queued → running (phase, percent) → ready, with Location and Retry-After', async () => {
     f.analyses.paused = true;
-    const res = await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2', 'p3'] }, search: { query: 'battery', minRelevance: 0.1 } });
+    const res = await f.post('/analyses', key, {
+      selection: { postIds: ['p1', 'p2', 'p3'] },
+      search: { query: 'battery', minRelevance: 0.1 },
+    });
     expect(res.status).toBe(202);
     const id = res.body.data.id;
     expect(res.headers.location).toBe(`/analyst/v1/analyses/${id}`);
     expect(res.headers['retry-after']).toBe('3');
-    expect(res.body.data).toMatchObject({ kind: 'search', status: 'queued', pollAfterMs: 3000, progress: { phase: 'queued', percent: 0 } });
+    expect(res.body.data).toMatchObject({
+      kind: 'search',
+      status: 'queued',
+      pollAfterMs: 3000,
+      progress: { phase: 'queued', percent: 0 },
+    });
     expect(res.body.meta).toEqual({ status: 'queued', pollAfterMs: 3000 });
     let seen: any;
     await f.analyses.runJob(id, {
@@ -312,7 +471,11 @@ describe('POST /analyses and reads (issue 7)', () => {
         seen = (await f.get(`/analyses/${id}`, key)).body;
       },
     });
-    expect(seen.data).toMatchObject({ status: 'running', progress: { phase: 'rolling_up', percent: 90 }, pollAfterMs: 3000 });
+    expect(seen.data).toMatchObject({
+      status: 'running',
+      progress: { phase: 'rolling_up', percent: 90 },
+      pollAfterMs: 3000,
+    });
     const done = await f.get(`/analyses/${id}`, key);
     expect(done.body.data.status).toBe('ready');
     expect(done.body.data.progress).toBeUndefined();
@@ -322,7 +485,11 @@ describe('POST /analyses and reads (issue 7)', () => {
   });
 
   it('lists newest first with kind filter, including reports; expiry after 7 days is 404', async () => {
-    const report = await f.t.admin('POST', `/admin/v1/teams/${teamId}/reports`, { campaignId: 'col_camp', title: 'Launch recap', summary: 'People love the battery.' });
+    const report = await f.t.admin('POST', `/admin/v1/teams/${teamId}/reports`, {
+      campaignId: 'col_camp',
+      title: 'Launch recap',
+      summary: 'People love the battery.',
+    });
     expect(report.status).toBe(201);
     expect(report.body.data).toMatchObject({ kind: 'report', postCount: 2 });
     const reports = await f.get('/analyses?kind=report', key);
@@ -338,7 +505,13 @@ describe('POST /analyses and reads (issue 7)', () => {
   });
 
   it('saved analyses are sanitized; GET /insights returns the saved payload', async () => {
-    const saved = await f.t.admin('POST', `/admin/v1/teams/${teamId}/saved-analyses`, { name: 'Q1', kind: 'snapshot', payload: { score: 7 }, shareToken: 'tok', inviteEmails: ['a@b.c'] });
+    const saved = await f.t.admin('POST', `/admin/v1/teams/${teamId}/saved-analyses`, {
+      name: 'Q1',
+      kind: 'snapshot',
+      payload: { score: 7 },
+      shareToken: 'tok',
+      inviteEmails: ['a@b.c'],
+    });
     expect(saved.status).toBe(201);
     const list = await f.get('/saved-analyses', key);
     expect(list.body.data).toHaveLength(1);
@@ -363,7 +536,15 @@ describe('normalized filters: links as the content routes store them, calendar d
     ({ key } = await f.team().then(async (t) => {
       // Two videos whose ids differ only in case are two posts; youtu.be and www forms name the same one.
       await f.posts(t.teamId, [
-        { id: 'teamBvid001', postedAt: day(1), tags: ['Launch'], comments: [{ s: 9, author: 'ann' }, { s: 3, author: 'bob' }] },
+        {
+          id: 'teamBvid001',
+          postedAt: day(1),
+          tags: ['Launch'],
+          comments: [
+            { s: 9, author: 'ann' },
+            { s: 3, author: 'bob' },
+          ],
+        },
         { id: 'TEAMBVID001', postedAt: day(2), comments: [{ s: 5, author: 'cat' }] },
       ]);
       return t;
@@ -376,16 +557,26 @@ describe('normalized filters: links as the content routes store them, calendar d
     const short = await byLink('https://youtu.be/teamBvid001');
     expect(short.data.map((p: any) => p.id)).toEqual(['teamBvid001']);
     expect(short.meta.filters.link).toEqual(['https://youtube.com/watch?v=teamBvid001']);
-    expect((await byLink('HTTPS://WWW.YOUTUBE.COM/watch?v=TEAMBVID001&t=30')).data.map((p: any) => p.id)).toEqual(['TEAMBVID001']);
+    expect(
+      (await byLink('HTTPS://WWW.YOUTUBE.COM/watch?v=TEAMBVID001&t=30')).data.map((p: any) => p.id),
+    ).toEqual(['TEAMBVID001']);
   });
 
   it('POST /analyses echoes selection.posts normalized, and selects by the short link too', async () => {
-    const res = await f.post('/analyses', key, { selection: { posts: { link: 'https://youtu.be/teamBvid001', tag: '#LAUNCH', posted_since: '2026-03-01' } } });
+    const res = await f.post('/analyses', key, {
+      selection: {
+        posts: { link: 'https://youtu.be/teamBvid001', tag: '#LAUNCH', posted_since: '2026-03-01' },
+      },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.postIds).toEqual(['teamBvid001']);
     expect(res.body.data.selection).toEqual({
       type: 'posts',
-      posts: { link: ['https://youtube.com/watch?v=teamBvid001'], tag: ['launch'], posted_since: '2026-03-01T00:00:00.000Z' },
+      posts: {
+        link: ['https://youtube.com/watch?v=teamBvid001'],
+        tag: ['launch'],
+        posted_since: '2026-03-01T00:00:00.000Z',
+      },
       status: 'complete',
     });
   });
@@ -406,15 +597,34 @@ describe('normalized filters: links as the content routes store them, calendar d
   });
 
   it('empty or blank term lists filter nothing and are not echoed', async () => {
-    const all = (await f.post('/analyses', key, { selection: { posts: {} } })).body.data.scope.matchedComments;
+    const all = (await f.post('/analyses', key, { selection: { posts: {} } })).body.data.scope
+      .matchedComments;
     expect(all).toBe(3);
-    for (const filters of [{ usernames: [''] }, { usernames: [] }, { usernames: ['@'] }, { excludeUsernames: [' '] }, { keywords: [''] }, { sentiment: [] }]) {
+    for (const filters of [
+      { usernames: [''] },
+      { usernames: [] },
+      { usernames: ['@'] },
+      { excludeUsernames: [' '] },
+      { keywords: [''] },
+      { sentiment: [] },
+    ]) {
       const res = await f.post('/analyses', key, { selection: { posts: {} }, filters });
-      expect([JSON.stringify(filters), res.status, res.body.data.scope.matchedComments, res.body.data.filters]).toEqual([JSON.stringify(filters), 201, all, {}]);
+      expect([
+        JSON.stringify(filters),
+        res.status,
+        res.body.data.scope.matchedComments,
+        res.body.data.filters,
+      ]).toEqual([JSON.stringify(filters), 201, all, {}]);
     }
     // A bare until date is its whole day.
-    const day2 = await f.post('/analyses', key, { selection: { posts: {} }, filters: { since: '2026-03-02', until: '2026-03-02' } });
-    expect(day2.body.data.filters).toEqual({ since: '2026-03-02T00:00:00.000Z', until: '2026-03-02T23:59:59.999Z' });
+    const day2 = await f.post('/analyses', key, {
+      selection: { posts: {} },
+      filters: { since: '2026-03-02', until: '2026-03-02' },
+    });
+    expect(day2.body.data.filters).toEqual({
+      since: '2026-03-02T00:00:00.000Z',
+      until: '2026-03-02T23:59:59.999Z',
+    });
   });
 });
 
@@ -423,25 +633,49 @@ describe('an Enterprise key acting on a sub-team', () => {
     const f = await analysisTest();
     try {
       const parent = await f.team('enterprise');
-      const sub = await f.t.admin('POST', '/admin/v1/teams', { name: 'Sub brand', plan: 'enterprise', parentTeamId: parent.teamId });
+      const sub = await f.t.admin('POST', '/admin/v1/teams', {
+        name: 'Sub brand',
+        plan: 'enterprise',
+        parentTeamId: parent.teamId,
+      });
       const subId = sub.body.data.id as string;
-      await f.posts(subId, [{ id: 's1', postedAt: day(1), comments: [{ s: 9, body: 'battery fine' }, { s: 2, body: 'meh' }] }]);
+      await f.posts(subId, [
+        {
+          id: 's1',
+          postedAt: day(1),
+          comments: [
+            { s: 9, body: 'battery fine' },
+            { s: 2, body: 'meh' },
+          ],
+        },
+      ]);
       f.analyses.paused = true;
-      const res = await f.post(`/analyses?teamId=${subId}`, parent.key, { selection: { postIds: ['s1'] }, search: { query: 'battery' } });
+      const res = await f.post(`/analyses?teamId=${subId}`, parent.key, {
+        selection: { postIds: ['s1'] },
+        search: { query: 'battery' },
+      });
       expect(res.status).toBe(202);
       const id = res.body.data.id;
       expect(res.headers.location).toBe(`/analyst/v1/analyses/${id}?teamId=${subId}`);
       expect(res.body.data.comments.path).toBe(`/analyses/${id}/comments?teamId=${subId}`);
       await f.analyses.drain();
-      const polled = await f.t.request('GET', res.headers.location as string, { headers: { authorization: `Bearer ${parent.key}` } });
+      const polled = await f.t.request('GET', res.headers.location as string, {
+        headers: { authorization: `Bearer ${parent.key}` },
+      });
       expect([polled.status, polled.body.data.status]).toEqual([200, 'ready']);
       const post = await f.get(`/posts/s1/analysis?teamId=${subId}`, parent.key);
       expect(post.body.data.comments.path).toBe(`/posts/s1/analysis/comments?teamId=${subId}`);
       // The key's own team: no query added.
-      const own = await f.post('/analyses', parent.key, { selection: { posts: { status: 'all' } }, search: { query: 'x' } });
+      const own = await f.post('/analyses', parent.key, {
+        selection: { posts: { status: 'all' } },
+        search: { query: 'x' },
+      });
       expect(own.status).toBe(400); // the parent team has no posts: empty selection
       await f.posts(parent.teamId, [{ id: 'o1', postedAt: day(1), comments: [{ s: 5 }] }]);
-      const ownRes = await f.post('/analyses', parent.key, { selection: { postIds: ['o1'] }, search: { query: 'x' } });
+      const ownRes = await f.post('/analyses', parent.key, {
+        selection: { postIds: ['o1'] },
+        search: { query: 'x' },
+      });
       expect(ownRes.headers.location).toBe(`/analyst/v1/analyses/${ownRes.body.data.id}`);
       expect(ownRes.body.data.comments.path).toBe(`/analyses/${ownRes.body.data.id}/comments`);
     } finally {

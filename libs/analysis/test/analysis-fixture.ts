@@ -6,7 +6,15 @@ import { createTestApp, type TestApp } from '@analyst/testing';
 import { AnalysisModule, AnalysisService, type SearchModel } from '@analyst/analysis';
 
 export const START = '2026-03-10T12:00:00.000Z';
-export const ALL_SCOPES = ['analyses:run', 'analyses:read', 'comments:read', 'posts:read', 'collections:read', 'team:read', 'insights:read'];
+export const ALL_SCOPES = [
+  'analyses:run',
+  'analyses:read',
+  'comments:read',
+  'posts:read',
+  'collections:read',
+  'team:read',
+  'insights:read',
+];
 
 /** A comment to seed: scores all five dimensions with `s` unless given one by one. */
 export interface SeedComment {
@@ -37,19 +45,40 @@ export interface SeedPost {
 }
 
 let seq = 0;
-const meta = (teamId: string, at: string) => ({ correlationId: 'seed', causationId: null, teamId, occurredAt: at });
+const meta = (teamId: string, at: string) => ({
+  correlationId: 'seed',
+  causationId: null,
+  teamId,
+  occurredAt: at,
+});
 
 /**
  * Boots gateway + analysis and seeds ingest's events straight into the store (the shapes of
  * `@analyst/domain-content`'s post and collection events), so hand-computed comment scores reach
  * the analysis routes without the fetch/score pipeline.
  */
-export async function analysisTest(options: { searchModel?: SearchModel; env?: Record<string, string> } = {}) {
+export async function analysisTest(
+  options: { searchModel?: SearchModel; env?: Record<string, string> } = {},
+) {
   const clock = new FixedClock(START);
-  const t: TestApp = await createTestApp({ modules: [GatewayModule, AnalysisModule.forRoot({ searchModel: options.searchModel })], clock, env: options.env });
+  const t: TestApp = await createTestApp({
+    modules: [GatewayModule, AnalysisModule.forRoot({ searchModel: options.searchModel })],
+    clock,
+    env: options.env,
+  });
   const events = t.app.get<EventStore>(EVENT_STORE);
   const append = (stream: string, list: { type: string; data: unknown }[], teamId: string) =>
-    events.append(stream, list.map((e): NewEvent => ({ id: `ev_seed_${++seq}`, type: e.type, schemaVersion: 1, data: e.data, metadata: meta(teamId, START) })), 'any');
+    events.append(
+      stream,
+      list.map((e): NewEvent => ({
+        id: `ev_seed_${++seq}`,
+        type: e.type,
+        schemaVersion: 1,
+        data: e.data,
+        metadata: meta(teamId, START),
+      })),
+      'any',
+    );
 
   const fixture = {
     t,
@@ -63,14 +92,31 @@ export async function analysisTest(options: { searchModel?: SearchModel; env?: R
       const teamId = created.body.data.id as string;
       // The tests send far more analyses than a minute's budget allows.
       const big = { perMinute: 100_000, perDay: 1_000_000 };
-      const raised = await t.admin('PUT', `/admin/v1/teams/${teamId}/limits`, { limits: { global: big, analysis_create: big, analysis_search: big } });
+      const raised = await t.admin('PUT', `/admin/v1/teams/${teamId}/limits`, {
+        limits: { global: big, analysis_create: big, analysis_search: big },
+      });
       if (raised.status !== 200) throw new Error(`limits: ${raised.status} ${raised.raw}`);
       const key = await t.admin('POST', `/admin/v1/teams/${teamId}/keys`, { name: 'k', scopes: ALL_SCOPES });
       if (key.status !== 201) throw new Error(`key: ${key.status} ${key.raw}`);
       return { teamId, key: key.body.data.key };
     },
-    async collection(teamId: string, id: string, type: 'campaign' | 'group', parentId: string | null = null, name = id) {
-      await append(`collection-${id}`, [{ type: 'CollectionCreated', data: { collectionId: id, teamId, name, type, parentId, createdVia: 'api', at: START } }], teamId);
+    async collection(
+      teamId: string,
+      id: string,
+      type: 'campaign' | 'group',
+      parentId: string | null = null,
+      name = id,
+    ) {
+      await append(
+        `collection-${id}`,
+        [
+          {
+            type: 'CollectionCreated',
+            data: { collectionId: id, teamId, name, type, parentId, createdVia: 'api', at: START },
+          },
+        ],
+        teamId,
+      );
     },
     async posts(teamId: string, posts: SeedPost[]) {
       for (const p of posts) {
@@ -87,7 +133,14 @@ export async function analysisTest(options: { searchModel?: SearchModel; env?: R
         }));
         const scored: ScoredComment[] = (p.comments ?? []).map((c, i) => ({
           commentId: `${p.id}-c${i}`,
-          scores: { sentiment: c.s ?? null, content: c.s ?? null, topic: c.s ?? null, relevance: c.s ?? null, consensus: c.s ?? null, ...c.scores },
+          scores: {
+            sentiment: c.s ?? null,
+            content: c.s ?? null,
+            topic: c.s ?? null,
+            relevance: c.s ?? null,
+            consensus: c.s ?? null,
+            ...c.scores,
+          },
           topicIndex: null,
           messageIndex: null,
           scorer: { name: 'seed', version: '1' },
@@ -96,18 +149,45 @@ export async function analysisTest(options: { searchModel?: SearchModel; env?: R
           {
             type: 'PostCreated',
             data: {
-              postId: p.id, teamId, link, normalizedLink: normalizeLink(link) ?? link, platform: p.platform ?? 'youtube', collectionIds: p.collectionIds ?? [], tags: p.tags ?? [],
-              addedVia: 'api', addedBy: { id: 'ak_x', name: 'key' }, isDemo: false, dataVersion: 1, jobId: 'cj_seed', reservationId: null,
-              creditSource: 'credit', unitCost: 1, fullRead: false, commentLimit: null, requestedAt: START,
+              postId: p.id,
+              teamId,
+              link,
+              normalizedLink: normalizeLink(link) ?? link,
+              platform: p.platform ?? 'youtube',
+              collectionIds: p.collectionIds ?? [],
+              tags: p.tags ?? [],
+              addedVia: 'api',
+              addedBy: { id: 'ak_x', name: 'key' },
+              isDemo: false,
+              dataVersion: 1,
+              jobId: 'cj_seed',
+              reservationId: null,
+              creditSource: 'credit',
+              unitCost: 1,
+              fullRead: false,
+              commentLimit: null,
+              requestedAt: START,
             },
           },
           {
             type: 'PostFetched',
             data: {
-              postId: p.id, dataVersion: 1, totalComments: comments.length, chunks: 1, at: START,
+              postId: p.id,
+              dataVersion: 1,
+              totalComments: comments.length,
+              chunks: 1,
+              at: START,
               post: {
-                link, platform: p.platform ?? 'youtube', creator: { username: p.username ?? 'creator', name: 'Creator' }, title: `Post ${p.id}`, caption: 'caption', description: null,
-                engagement: { views: 100, likes: 10, comments: comments.length, shares: 1 }, postedAt: p.postedAt, postType: 'video', thumbnail: null,
+                link,
+                platform: p.platform ?? 'youtube',
+                creator: { username: p.username ?? 'creator', name: 'Creator' },
+                title: `Post ${p.id}`,
+                caption: 'caption',
+                description: null,
+                engagement: { views: 100, likes: 10, comments: comments.length, shares: 1 },
+                postedAt: p.postedAt,
+                postType: 'video',
+                thumbnail: null,
               },
             },
           },
@@ -116,22 +196,53 @@ export async function analysisTest(options: { searchModel?: SearchModel; env?: R
         if (p.failed) {
           list.splice(1, list.length - 1, {
             type: 'PostFetchFailed',
-            data: { postId: p.id, dataVersion: 1, jobId: 'cj_seed', reservationId: null, outcome: 'failed', reason: 'seeded failure', at: START },
+            data: {
+              postId: p.id,
+              dataVersion: 1,
+              jobId: 'cj_seed',
+              reservationId: null,
+              outcome: 'failed',
+              reason: 'seeded failure',
+              at: START,
+            },
           });
         } else if (!p.unscored) {
           list.push(
-            { type: 'CommentsScored', data: { postId: p.id, dataVersion: 1, chunk: 0, scorer: { name: 'seed', version: '1' }, comments: scored } },
+            {
+              type: 'CommentsScored',
+              data: {
+                postId: p.id,
+                dataVersion: 1,
+                chunk: 0,
+                scorer: { name: 'seed', version: '1' },
+                comments: scored,
+              },
+            },
             {
               type: 'PostScored',
-              data: { postId: p.id, dataVersion: 1, jobId: 'cj_seed', reservationId: null, scorer: { name: 'seed', version: '1' }, topics: p.topics ?? [{ title: 'Battery', description: null }], messages: [], totalComments: comments.length, at: START },
+              data: {
+                postId: p.id,
+                dataVersion: 1,
+                jobId: 'cj_seed',
+                reservationId: null,
+                scorer: { name: 'seed', version: '1' },
+                topics: p.topics ?? [{ title: 'Battery', description: null }],
+                messages: [],
+                totalComments: comments.length,
+                at: START,
+              },
             },
           );
         }
         await append(`post-${p.id}`, list, teamId);
       }
     },
-    post: (url: string, key: string, body: unknown) => t.request('POST', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` }, body }),
-    get: (url: string, key?: string) => t.request('GET', `/analyst/v1${url}`, { headers: key === undefined ? {} : { authorization: `Bearer ${key}` } }),
+    post: (url: string, key: string, body: unknown) =>
+      t.request('POST', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` }, body }),
+    get: (url: string, key?: string) =>
+      t.request('GET', `/analyst/v1${url}`, {
+        headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
+      }),
     close: () => t.close(),
   };
   return fixture;

@@ -1,5 +1,12 @@
 import { rollup } from '@analyst/domain-analysis';
-import { POST_EVENTS_AT as AT, commentsOfVersion as commentsOf, postCreated as created, postEvent as recorded, postRefresh as refresh, postVersion as version } from '@analyst/testing';
+import {
+  POST_EVENTS_AT as AT,
+  commentsOfVersion as commentsOf,
+  postCreated as created,
+  postEvent as recorded,
+  postRefresh as refresh,
+  postVersion as version,
+} from '@analyst/testing';
 import { applyToIndex, CommentIndex, type PostEntry, type TeamIndex } from '../src';
 
 const TEAM = 'tm_compact';
@@ -14,15 +21,33 @@ function rowsOf(team: TeamIndex, post: PostEntry) {
     id: team.commentIds[r],
     body: team.bodies[r],
     scores: [c.sentiment[r], c.content[r], c.topic[r], c.relevance[r], c.consensus[r]],
-    flags: [c.likes[r], c.isReply[r], c.hidden[r], c.isCreator[r], c.hasQuestion[r], c.hasMention[r], c.hasEmoji[r], c.postIndex[r], c.postedAt[r]],
-    tokens: Array.from(c.tokenIds.subarray(c.tokenStart[r], c.tokenStart[r + 1]), (id) => team.vocab.term(id)),
+    flags: [
+      c.likes[r],
+      c.isReply[r],
+      c.hidden[r],
+      c.isCreator[r],
+      c.hasQuestion[r],
+      c.hasMention[r],
+      c.hasEmoji[r],
+      c.postIndex[r],
+      c.postedAt[r],
+    ],
+    tokens: Array.from(c.tokenIds.subarray(c.tokenStart[r], c.tokenStart[r + 1]), (id) =>
+      team.vocab.term(id),
+    ),
   }));
 }
 
 describe('comment index compaction', () => {
   it('drops the rows of replaced versions once they are half the rows, and every live row reads as before', () => {
     const index = new CommentIndex({ minDeadRows: 10 });
-    for (const e of [created('p1', TEAM), ...version('p1', 1, 8), created('p2', TEAM), ...version('p2', 1, 8)]) applyToIndex(index, e);
+    for (const e of [
+      created('p1', TEAM),
+      ...version('p1', 1, 8),
+      created('p2', TEAM),
+      ...version('p2', 1, 8),
+    ])
+      applyToIndex(index, e);
     const team = index.team(TEAM);
     const p2Before = rowsOf(team, team.postsById.get('p2')!);
 
@@ -41,7 +66,14 @@ describe('comment index compaction', () => {
 
     // The same rows as an index that only ever saw the final versions.
     const reference = new CommentIndex();
-    for (const e of [created('p1', TEAM), refresh('p1', 3), ...version('p1', 3, 8), created('p2', TEAM), ...version('p2', 1, 8)]) applyToIndex(reference, e);
+    for (const e of [
+      created('p1', TEAM),
+      refresh('p1', 3),
+      ...version('p1', 3, 8),
+      created('p2', TEAM),
+      ...version('p2', 1, 8),
+    ])
+      applyToIndex(reference, e);
     const ref = reference.team(TEAM);
     for (const id of ['p1', 'p2']) {
       const post = team.postsById.get(id)!;
@@ -49,7 +81,9 @@ describe('comment index compaction', () => {
       expect(rowsOf(team, post)).toEqual(rowsOf(ref, refPost));
       for (const scoreVersion of [1, 2, 3] as const) {
         const settings = { scoreVersion, engagementWeight: 1 };
-        expect(rollup(team.columns, post.scored!.rows, settings)).toEqual(rollup(ref.columns, refPost.scored!.rows, settings));
+        expect(rollup(team.columns, post.scored!.rows, settings)).toEqual(
+          rollup(ref.columns, refPost.scored!.rows, settings),
+        );
       }
     }
     expect(rowsOf(team, team.postsById.get('p2')!)).toEqual(p2Before);
@@ -58,18 +92,52 @@ describe('comment index compaction', () => {
 
   it('keeps a version still being fetched, and comments arriving after the compaction land in its rows', () => {
     const index = new CommentIndex({ minDeadRows: 4 });
-    for (const e of [created('p1', TEAM), ...version('p1', 1, 6), created('p2', TEAM), ...version('p2', 1, 2)]) applyToIndex(index, e);
+    for (const e of [
+      created('p1', TEAM),
+      ...version('p1', 1, 6),
+      created('p2', TEAM),
+      ...version('p2', 1, 2),
+    ])
+      applyToIndex(index, e);
     const team = index.team(TEAM);
     // p2's v2 is half fetched when p1's refresh makes the compaction due (6 dead of 12).
     const { fetched, scored } = commentsOf('p2', 2, 4);
     applyToIndex(index, refresh('p2', 2));
-    applyToIndex(index, recorded('CommentsFetched', { postId: 'p2', dataVersion: 2, chunk: 0, comments: fetched.slice(0, 2) }));
+    applyToIndex(
+      index,
+      recorded('CommentsFetched', { postId: 'p2', dataVersion: 2, chunk: 0, comments: fetched.slice(0, 2) }),
+    );
     for (const e of [refresh('p1', 2), ...version('p1', 2, 2)]) applyToIndex(index, e);
     expect(team.generation).toBe(1);
     expect(team.columns.length).toBe(6); // p2 v1 (2) + p2 v2 so far (2) + p1 v2 (2)
-    applyToIndex(index, recorded('CommentsFetched', { postId: 'p2', dataVersion: 2, chunk: 1, comments: fetched.slice(2) }));
-    applyToIndex(index, recorded('CommentsScored', { postId: 'p2', dataVersion: 2, chunk: 0, scorer: { name: 'test', version: '1' }, comments: scored }));
-    applyToIndex(index, recorded('PostScored', { postId: 'p2', dataVersion: 2, jobId: 'cj', reservationId: null, scorer: { name: 'test', version: '1' }, topics: [], messages: [], totalComments: 4, at: AT }));
+    applyToIndex(
+      index,
+      recorded('CommentsFetched', { postId: 'p2', dataVersion: 2, chunk: 1, comments: fetched.slice(2) }),
+    );
+    applyToIndex(
+      index,
+      recorded('CommentsScored', {
+        postId: 'p2',
+        dataVersion: 2,
+        chunk: 0,
+        scorer: { name: 'test', version: '1' },
+        comments: scored,
+      }),
+    );
+    applyToIndex(
+      index,
+      recorded('PostScored', {
+        postId: 'p2',
+        dataVersion: 2,
+        jobId: 'cj',
+        reservationId: null,
+        scorer: { name: 'test', version: '1' },
+        topics: [],
+        messages: [],
+        totalComments: 4,
+        at: AT,
+      }),
+    );
     const rows = rowsOf(team, team.postsById.get('p2')!);
     expect(rows.map((r) => r.id)).toEqual(['p2-v2-c0', 'p2-v2-c1', 'p2-v2-c2', 'p2-v2-c3']);
     expect(rows.map((r) => r.scores[0])).toEqual(scored.map((c) => c.scores.sentiment));
@@ -77,16 +145,37 @@ describe('comment index compaction', () => {
 
   it('counts the rows of a version that failed or was cancelled before scoring as dead', () => {
     const index = new CommentIndex({ minDeadRows: 6 });
-    for (const e of [created('p1', TEAM), ...version('p1', 1, 3), refresh('p1', 2), ...version('p1', 2, 3, true)]) applyToIndex(index, e);
+    for (const e of [
+      created('p1', TEAM),
+      ...version('p1', 1, 3),
+      refresh('p1', 2),
+      ...version('p1', 2, 3, true),
+    ])
+      applyToIndex(index, e);
     const team = index.team(TEAM);
-    applyToIndex(index, recorded('PostFetchFailed', { postId: 'p1', dataVersion: 2, jobId: 'cj', reservationId: null, outcome: 'failed', reason: 'x', at: AT }));
+    applyToIndex(
+      index,
+      recorded('PostFetchFailed', {
+        postId: 'p1',
+        dataVersion: 2,
+        jobId: 'cj',
+        reservationId: null,
+        outcome: 'failed',
+        reason: 'x',
+        at: AT,
+      }),
+    );
     expect(team.deadRowCount).toBe(3);
     for (const e of [refresh('p1', 3), ...version('p1', 3, 3, true)]) applyToIndex(index, e);
     applyToIndex(index, recorded('PostCancelled', { postId: 'p1', dataVersion: 3, at: AT }));
     // 6 dead of 9: compacted to v1's 3 rows, which stay the post's analysis.
     expect(team.generation).toBe(1);
     expect(team.columns.length).toBe(3);
-    expect(rowsOf(team, team.postsById.get('p1')!).map((r) => r.id)).toEqual(['p1-v1-c0', 'p1-v1-c1', 'p1-v1-c2']);
+    expect(rowsOf(team, team.postsById.get('p1')!).map((r) => r.id)).toEqual([
+      'p1-v1-c0',
+      'p1-v1-c1',
+      'p1-v1-c2',
+    ]);
   });
 
   it('waits while the team is held, compacts when the last hold is released, and tells listeners the new rows', () => {

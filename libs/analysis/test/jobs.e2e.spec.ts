@@ -12,7 +12,14 @@ describe('large selections run as jobs; truncation at 1,000', () => {
     f = await analysisTest();
     const team = await f.team();
     key = team.key;
-    await f.posts(team.teamId, Array.from({ length: 1001 }, (_, i) => ({ id: `p${String(i).padStart(4, '0')}`, postedAt: at(i), comments: [{ s: i % 2 === 0 ? 9 : 2 }] })));
+    await f.posts(
+      team.teamId,
+      Array.from({ length: 1001 }, (_, i) => ({
+        id: `p${String(i).padStart(4, '0')}`,
+        postedAt: at(i),
+        comments: [{ s: i % 2 === 0 ? 9 : 2 }],
+      })),
+    );
   }, 120_000);
   afterAll(() => f.close());
 
@@ -26,7 +33,14 @@ describe('large selections run as jobs; truncation at 1,000', () => {
     const done = (await f.get(`/analyses/${res.body.data.id}`, key)).body.data;
     expect(done.status).toBe('ready');
     // posts p0001..p1000: 500 even (9) and 500 odd (2)
-    expect(done.scope).toEqual({ postCount: 1000, totalComments: 1000, matchedComments: 1000, matchedPosts: 1000, shareOfComments: 1, shareOfContent: 1 });
+    expect(done.scope).toEqual({
+      postCount: 1000,
+      totalComments: 1000,
+      matchedComments: 1000,
+      matchedPosts: 1000,
+      shareOfComments: 1,
+      shareOfContent: 1,
+    });
     expect(done.commentAnalysis.mix.sentiment).toMatchObject({ positivePercent: 50, negativePercent: 50 });
     expect(done.content.posts).toHaveLength(100);
     expect(done.content.postsTruncated).toBe(true);
@@ -50,7 +64,9 @@ describe('AI search through an embeddings endpoint (local stub server)', () => {
     stub.post('/embed', async (request, reply) => {
       if (fail) return reply.status(500).send({ error: 'down' });
       const { input } = request.body as { input: string[] };
-      return { data: input.map((text, index) => ({ index, embedding: /battery/i.test(text) ? [1, 0] : [0, 1] })) };
+      return {
+        data: input.map((text, index) => ({ index, embedding: /battery/i.test(text) ? [1, 0] : [0, 1] })),
+      };
     });
     url = `${await stub.listen({ host: '127.0.0.1', port: 0 })}/embed`;
   });
@@ -60,15 +76,31 @@ describe('AI search through an embeddings endpoint (local stub server)', () => {
     const f = await analysisTest({ searchModel: new EmbeddingsSearchModel(url) });
     try {
       const { teamId, key } = await f.team();
-      await f.posts(teamId, [{ id: 'e1', postedAt: at(1), comments: [{ s: 9, body: 'battery lasts' }, { s: 3, body: 'nice colour' }, { s: 8, body: 'Battery!' }] }]);
-      const ok = await f.post('/analyses', key, { selection: { postIds: ['e1'] }, search: { query: 'battery', minRelevance: 0.5 } });
+      await f.posts(teamId, [
+        {
+          id: 'e1',
+          postedAt: at(1),
+          comments: [
+            { s: 9, body: 'battery lasts' },
+            { s: 3, body: 'nice colour' },
+            { s: 8, body: 'Battery!' },
+          ],
+        },
+      ]);
+      const ok = await f.post('/analyses', key, {
+        selection: { postIds: ['e1'] },
+        search: { query: 'battery', minRelevance: 0.5 },
+      });
       expect(ok.status).toBe(202);
       await f.analyses.drain();
       const done = (await f.get(`/analyses/${ok.body.data.id}`, key)).body.data;
       expect(done.status).toBe('ready');
       expect(done.scope).toMatchObject({ totalComments: 3, matchedComments: 2, shareOfComments: 2 / 3 });
       fail = true;
-      const bad = await f.post('/analyses', key, { selection: { postIds: ['e1'] }, search: { query: 'battery' } });
+      const bad = await f.post('/analyses', key, {
+        selection: { postIds: ['e1'] },
+        search: { query: 'battery' },
+      });
       await f.analyses.drain();
       const failed = await f.get(`/analyses/${bad.body.data.id}`, key);
       expect(failed.body.data.status).toBe('failed');
@@ -88,19 +120,38 @@ describe('a compaction of the comment index while a search job holds row numbers
       const { teamId, key } = await f.team();
       // k2 first, so a compaction would move k1's rows (and any row numbers taken for them).
       await f.posts(teamId, [
-        { id: 'k2', postedAt: at(1), comments: Array.from({ length: 8 }, (_, i) => ({ body: `other topic ${i}`, s: 5 })) },
-        { id: 'k1', postedAt: at(2), comments: [{ body: 'battery died', s: 2 }, { body: 'nice colour', s: 8 }, { body: 'battery lasts', s: 9 }, { body: 'meh', s: 5 }] },
+        {
+          id: 'k2',
+          postedAt: at(1),
+          comments: Array.from({ length: 8 }, (_, i) => ({ body: `other topic ${i}`, s: 5 })),
+        },
+        {
+          id: 'k1',
+          postedAt: at(2),
+          comments: [
+            { body: 'battery died', s: 2 },
+            { body: 'nice colour', s: 8 },
+            { body: 'battery lasts', s: 9 },
+            { body: 'meh', s: 5 },
+          ],
+        },
       ]);
       const indexes = f.t.app.get(CommentIndexService);
       const team = (await indexes.current()).team(teamId);
       f.analyses.paused = true;
-      const res = await f.post('/analyses', key, { selection: { postIds: ['k1'] }, search: { query: 'battery', minRelevance: 0.1 } });
+      const res = await f.post('/analyses', key, {
+        selection: { postIds: ['k1'] },
+        search: { query: 'battery', minRelevance: 0.1 },
+      });
       expect(res.status).toBe(202);
       let during: { generation: number; dead: number } | null = null;
       await f.analyses.runJob(res.body.data.id, {
         beforeRollup: async () => {
           // k2 refreshed to one comment: 8 dead rows of 13, a compaction is due while the job holds the team.
-          const refreshed = [postRefresh('k2', 2), ...postVersion('k2', 2, 1)].map((e) => ({ type: e.type, data: e.data }));
+          const refreshed = [postRefresh('k2', 2), ...postVersion('k2', 2, 1)].map((e) => ({
+            type: e.type,
+            data: e.data,
+          }));
           await f.append('post-k2', refreshed, teamId);
           await indexes.current();
           during = { generation: team.generation, dead: team.deadRowCount };
@@ -113,10 +164,17 @@ describe('a compaction of the comment index while a search job holds row numbers
       expect(done.status).toBe('ready');
       expect(done.scope).toMatchObject({ totalComments: 4, matchedComments: 2, matchedPosts: 1 });
       // A new snapshot reads the compacted columns: same comments, same tokens.
-      const snapshot = await f.post('/analyses', key, { selection: { postIds: ['k1', 'k2'] }, search: { mode: 'keyword', query: 'battery' } });
+      const snapshot = await f.post('/analyses', key, {
+        selection: { postIds: ['k1', 'k2'] },
+        search: { mode: 'keyword', query: 'battery' },
+      });
       expect(snapshot.status).toBe(201);
       // k2's one new comment is hidden (the helper hides each version's last comment).
-      expect(snapshot.body.data.scope).toMatchObject({ totalComments: 4, matchedComments: 2, matchedPosts: 1 });
+      expect(snapshot.body.data.scope).toMatchObject({
+        totalComments: 4,
+        matchedComments: 2,
+        matchedPosts: 1,
+      });
     } finally {
       f.analyses.paused = false;
       await f.close();

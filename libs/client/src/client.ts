@@ -84,7 +84,8 @@ export class AnalystClient {
     return {
       onRequest({ request }) {
         request.headers.set('authorization', `Bearer ${apiKey}`);
-        if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', randomUUID());
+        if (request.method === 'POST' && !request.headers.has('idempotency-key'))
+          request.headers.set('idempotency-key', randomUUID());
         return request;
       },
     };
@@ -94,10 +95,19 @@ export class AnalystClient {
    * Every item of a cursor-paged route, page after page, with the same filters on each request (as the
    * API asks): `for await (const post of client.pages('/analyst/v1/posts', { status: 'all' }))`.
    */
-  async *pages<T = Record<string, unknown>>(path: '/analyst/v1/posts' | `/analyst/v1/collections/${string}/posts` | `/analyst/v1/analyses/${string}/comments` | `/analyst/v1/posts/${string}/analysis/comments`, query: Record<string, string | number> = {}): AsyncGenerator<T> {
+  async *pages<T = Record<string, unknown>>(
+    path:
+      | '/analyst/v1/posts'
+      | `/analyst/v1/collections/${string}/posts`
+      | `/analyst/v1/analyses/${string}/comments`
+      | `/analyst/v1/posts/${string}/analysis/comments`,
+    query: Record<string, string | number> = {},
+  ): AsyncGenerator<T> {
     let cursor: string | null = null;
     do {
-      const entries: [string, string][] = Object.entries({ ...query, ...(cursor ? { cursor } : {}) }).map(([k, v]) => [k, String(v)]);
+      const entries: [string, string][] = Object.entries({ ...query, ...(cursor ? { cursor } : {}) }).map(
+        ([k, v]) => [k, String(v)],
+      );
       const params = new URLSearchParams(entries);
       const page = (await this.getJson(`${path}?${params}`)) as Page<T>;
       for (const item of page.data) yield item;
@@ -109,13 +119,26 @@ export class AnalystClient {
    * Polls a content job (`cj_…`) or an analysis until it is terminal, waiting the `pollAfterMs` each
    * answer names (5 s for jobs, 3 s for analyses by default); returns the last `data`.
    */
-  async waitFor<T extends { id: string; status: string }>(resource: { id: string }, timeoutMs = 10 * 60_000): Promise<T> {
-    const path = resource.id.startsWith('cj_') ? `/analyst/v1/content/jobs/${resource.id}` : `/analyst/v1/analyses/${resource.id}`;
+  async waitFor<T extends { id: string; status: string }>(
+    resource: { id: string },
+    timeoutMs = 10 * 60_000,
+  ): Promise<T> {
+    const path = resource.id.startsWith('cj_')
+      ? `/analyst/v1/content/jobs/${resource.id}`
+      : `/analyst/v1/analyses/${resource.id}`;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const body = (await this.getJson(path)) as { data: T & { pollAfterMs?: number }; meta?: { pollAfterMs?: number } };
+      const body = (await this.getJson(path)) as {
+        data: T & { pollAfterMs?: number };
+        meta?: { pollAfterMs?: number };
+      };
       if (TERMINAL.has(body.data.status)) return body.data;
-      if (Date.now() > deadline) throw new AnalystApiError(0, 'timeout', `${resource.id} is still ${body.data.status} after ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new AnalystApiError(
+          0,
+          'timeout',
+          `${resource.id} is still ${body.data.status} after ${timeoutMs} ms`,
+        );
       await this.sleep(body.meta?.pollAfterMs ?? body.data.pollAfterMs ?? 3000);
     }
   }
@@ -125,7 +148,11 @@ export class AnalystClient {
     const { data, error, response } = await this.api.GET(pathAndQuery as never, {} as never);
     if (error !== undefined || !response.ok) {
       const e = (error as { error?: { message?: string; code?: string } } | undefined)?.error;
-      throw new AnalystApiError(response.status, e?.code, e?.message ?? `GET ${pathAndQuery} answered ${response.status}`);
+      throw new AnalystApiError(
+        response.status,
+        e?.code,
+        e?.message ?? `GET ${pathAndQuery} answered ${response.status}`,
+      );
     }
     return data;
   }

@@ -1,2 +1,8 @@
-export { AnalystApiError, AnalystClient, createAnalystClient, retryAfterMs, type AnalystClientOptions } from './client';
+export {
+  AnalystApiError,
+  AnalystClient,
+  createAnalystClient,
+  retryAfterMs,
+  type AnalystClientOptions,
+} from './client';
 export type { components, operations, paths } from './schema';

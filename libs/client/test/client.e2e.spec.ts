@@ -6,7 +6,12 @@ import { createHttpApp, loadConfig } from '@analyst/platform';
 import { simulatedCommentCount } from '@analyst/provider-sim';
 import { StandaloneModule } from '../../../apps/standalone/src/app.module';
 import { DemoSeeder } from '../../../apps/standalone/src/demo-seeder';
-import { CLIENT_DOCUMENT, CLIENT_SCHEMA, servedDocument, typesOf } from '../../../tools/generate-client-types';
+import {
+  CLIENT_DOCUMENT,
+  CLIENT_SCHEMA,
+  servedDocument,
+  typesOf,
+} from '../../../tools/generate-client-types';
 import { AnalystApiError, createAnalystClient, retryAfterMs } from '@analyst/client';
 
 const KEY = 'ak_client01.client-secret-0123456789abcdef';
@@ -18,7 +23,12 @@ describe('@analyst/client against the standalone server', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'analyst-client-'));
-    app = await createHttpApp(StandaloneModule.forRoot(loadConfig({ ANALYST_DATA_DIR: dataDir, ANALYST_DEMO_KEY: KEY, LOG_LEVEL: 'silent' })), { structuredLogs: false });
+    app = await createHttpApp(
+      StandaloneModule.forRoot(
+        loadConfig({ ANALYST_DATA_DIR: dataDir, ANALYST_DEMO_KEY: KEY, LOG_LEVEL: 'silent' }),
+      ),
+      { structuredLogs: false },
+    );
     await app.get(DemoSeeder).seedIfEmpty();
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = await app.getUrl();
@@ -48,7 +58,10 @@ describe('@analyst/client against the standalone server', () => {
     const { data, response } = await client.api.GET('/analyst/v1/me');
     expect(response.status).toBe(200);
     expect(data?.data.key.id).toBe('ak_client01');
-    const bad = await createAnalystClient({ baseUrl: base, apiKey: 'ak_nobody00.wrong-secret-0123456789' }).api.GET('/analyst/v1/me');
+    const bad = await createAnalystClient({
+      baseUrl: base,
+      apiKey: 'ak_nobody00.wrong-secret-0123456789',
+    }).api.GET('/analyst/v1/me');
     expect(bad.response.status).toBe(401);
     expect(bad.error?.error.code).toBe('invalid_api_key');
   });
@@ -56,7 +69,8 @@ describe('@analyst/client against the standalone server', () => {
   it('walks every page of a cursor-paged route with the same filters', async () => {
     const client = createAnalystClient({ baseUrl: base, apiKey: KEY });
     const ids: string[] = [];
-    for await (const post of client.pages<{ id: string }>('/analyst/v1/posts', { limit: 7 })) ids.push(post.id);
+    for await (const post of client.pages<{ id: string }>('/analyst/v1/posts', { limit: 7 }))
+      ids.push(post.id);
     expect(ids).toHaveLength(60);
     expect(new Set(ids).size).toBe(60);
   });
@@ -64,10 +78,21 @@ describe('@analyst/client against the standalone server', () => {
   it('sends an Idempotency-Key on every POST, so a POST sent twice with one key adds once; waitFor polls the job to its end', async () => {
     const client = createAnalystClient({ baseUrl: base, apiKey: KEY });
     // A link the simulator gives comments to, so the job completes.
-    const links = [Array.from({ length: 50 }, (_, i) => `https://www.youtube.com/watch?v=clientV${String(i).padStart(4, '0')}`).find((l) => (simulatedCommentCount(l) ?? 0) > 0)!];
-    const first = await client.api.POST('/analyst/v1/content/posts/add', { body: { links }, headers: { 'idempotency-key': 'client-test-1' } });
+    const links = [
+      Array.from(
+        { length: 50 },
+        (_, i) => `https://www.youtube.com/watch?v=clientV${String(i).padStart(4, '0')}`,
+      ).find((l) => (simulatedCommentCount(l) ?? 0) > 0)!,
+    ];
+    const first = await client.api.POST('/analyst/v1/content/posts/add', {
+      body: { links },
+      headers: { 'idempotency-key': 'client-test-1' },
+    });
     expect(first.response.status).toBe(202);
-    const again = await client.api.POST('/analyst/v1/content/posts/add', { body: { links }, headers: { 'idempotency-key': 'client-test-1' } });
+    const again = await client.api.POST('/analyst/v1/content/posts/add', {
+      body: { links },
+      headers: { 'idempotency-key': 'client-test-1' },
+    });
     expect(again.response.status).toBe(200);
     expect(again.data?.data.id).toBe(first.data?.data.id);
     const done = await client.waitFor<{ id: string; status: string }>({ id: first.data!.data.id });
@@ -83,8 +108,12 @@ describe('@analyst/client against the standalone server', () => {
         return fetch(request);
       },
     });
-    const a = await spying.api.POST('/analyst/v1/analyses', { body: { selection: { posts: { status: 'complete' } } } as never });
-    const b = await spying.api.POST('/analyst/v1/analyses', { body: { selection: { posts: { status: 'complete' } } } as never });
+    const a = await spying.api.POST('/analyst/v1/analyses', {
+      body: { selection: { posts: { status: 'complete' } } } as never,
+    });
+    const b = await spying.api.POST('/analyst/v1/analyses', {
+      body: { selection: { posts: { status: 'complete' } } } as never,
+    });
     expect([a.response.status, b.response.status]).toEqual([201, 201]);
     expect(seen).toHaveLength(2);
     expect(seen[0]).toMatch(/^[0-9a-f-]{36}$/);
@@ -103,19 +132,36 @@ describe('@analyst/client against the standalone server', () => {
       fetch: async (input) => {
         calls++;
         bodies.push(await (input as Request).clone().text());
-        if (calls <= 2) return new Response(JSON.stringify({ error: { message: 'slow down', code: 'rate_limited' } }), { status: 429, headers: { 'retry-after': String(calls), 'content-type': 'application/json' } });
+        if (calls <= 2)
+          return new Response(JSON.stringify({ error: { message: 'slow down', code: 'rate_limited' } }), {
+            status: 429,
+            headers: { 'retry-after': String(calls), 'content-type': 'application/json' },
+          });
         return fetch(input as Request);
       },
     });
-    const res = await client.api.POST('/analyst/v1/analyses', { body: { selection: { posts: { status: 'complete' } } } as never });
+    const res = await client.api.POST('/analyst/v1/analyses', {
+      body: { selection: { posts: { status: 'complete' } } } as never,
+    });
     expect(res.response.status).toBe(201);
     expect(waits).toEqual([1000, 2000]);
     expect(new Set(bodies).size).toBe(1);
     // Past the bound, the 429 is the answer.
     calls = -10;
-    const capped = createAnalystClient({ baseUrl: base, apiKey: KEY, retries: 1, sleep: async () => undefined, fetch: async () => new Response('{"error":{"message":"no"}}', { status: 429, headers: { 'retry-after': '0' } }) });
+    const capped = createAnalystClient({
+      baseUrl: base,
+      apiKey: KEY,
+      retries: 1,
+      sleep: async () => undefined,
+      fetch: async () =>
+        new Response('{"error":{"message":"no"}}', { status: 429, headers: { 'retry-after': '0' } }),
+    });
     expect((await capped.api.GET('/analyst/v1/me')).response.status).toBe(429);
-    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:00 GMT', Date.parse('Wed, 21 Oct 2015 07:27:00 GMT'))).toBe(60_000);
-    await expect(createAnalystClient({ baseUrl: base, apiKey: KEY }).waitFor({ id: 'cj_missing' })).rejects.toBeInstanceOf(AnalystApiError);
+    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:00 GMT', Date.parse('Wed, 21 Oct 2015 07:27:00 GMT'))).toBe(
+      60_000,
+    );
+    await expect(
+      createAnalystClient({ baseUrl: base, apiKey: KEY }).waitFor({ id: 'cj_missing' }),
+    ).rejects.toBeInstanceOf(AnalystApiError);
   });
 });

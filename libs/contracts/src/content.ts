@@ -1,7 +1,16 @@
 import type { CreatorMessage, CreatorTopic, FetchedComment, ScoredComment } from './comments';
 
 /** The eight post platforms, by the id the API reports in `post.platform`. */
-export const PLATFORMS = ['youtube', 'tiktok', 'instagram', 'facebook', 'x', 'reddit', 'linkedin', 'threads'] as const;
+export const PLATFORMS = [
+  'youtube',
+  'tiktok',
+  'instagram',
+  'facebook',
+  'x',
+  'reddit',
+  'linkedin',
+  'threads',
+] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const POST_TYPES = ['video', 'image', 'carousel', 'reel', 'short', 'story', 'text', 'other'] as const;
@@ -12,9 +21,23 @@ export const JOB_KINDS = ['posts', 'account', 'refresh'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATUSES = ['discovering', 'queuing', 'syncing', 'completed', 'partial', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
-export const SKIP_REASONS = ['already_complete', 'already_processing', 'duplicate_in_batch', 'min_interval', 'cooldown', 'unreachable'] as const;
+export const SKIP_REASONS = [
+  'already_complete',
+  'already_processing',
+  'duplicate_in_batch',
+  'min_interval',
+  'cooldown',
+  'unreachable',
+] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
-export const REJECT_REASONS = ['unsupported_platform', 'invalid_url', 'insufficient_credits', 'create_failed', 'not_found', 'not_on_team'] as const;
+export const REJECT_REASONS = [
+  'unsupported_platform',
+  'invalid_url',
+  'insufficient_credits',
+  'create_failed',
+  'not_found',
+  'not_on_team',
+] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 
 export type LinkClassification =

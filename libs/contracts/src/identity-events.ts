@@ -7,7 +7,13 @@ import type { Scope } from './scopes';
  */
 export interface TeamCreated {
   type: 'TeamCreated';
-  data: { teamId: string; name: string; plan: PlanId; parentTeamId: string | null; monthlyMapAllotment: number };
+  data: {
+    teamId: string;
+    name: string;
+    plan: PlanId;
+    parentTeamId: string | null;
+    monthlyMapAllotment: number;
+  };
 }
 export interface TeamPlanChanged {
   type: 'TeamPlanChanged';
@@ -25,9 +31,14 @@ export interface TeamAnalysisSettingsChanged {
 /** Operator raise of rate limits; absent classes keep the contract's defaults. */
 export interface TeamRateLimitsSet {
   type: 'TeamRateLimitsSet';
-  data: { teamId: string; limits: Record<string, { perMinute?: number; perDay?: number }>; dailyBytes?: number };
+  data: {
+    teamId: string;
+    limits: Record<string, { perMinute?: number; perDay?: number }>;
+    dailyBytes?: number;
+  };
 }
-export type TeamEvent = TeamCreated | TeamPlanChanged | TeamMapAllotmentSet | TeamAnalysisSettingsChanged | TeamRateLimitsSet;
+export type TeamEvent =
+  TeamCreated | TeamPlanChanged | TeamMapAllotmentSet | TeamAnalysisSettingsChanged | TeamRateLimitsSet;
 
 export interface ApiKeyCreated {
   type: 'ApiKeyCreated';

@@ -85,7 +85,12 @@ export interface RefundResult {
 }
 
 /** Bus message types on `commandTopic('ledger')`; payload is the command plus `teamId`; key is the team id. */
-export const LEDGER_COMMAND_TYPES = ['ReserveCredits', 'SettleCredits', 'RefundCredits', 'GrantCredits'] as const;
+export const LEDGER_COMMAND_TYPES = [
+  'ReserveCredits',
+  'SettleCredits',
+  'RefundCredits',
+  'GrantCredits',
+] as const;
 export type LedgerCommandType = (typeof LEDGER_COMMAND_TYPES)[number];
 
 export type LedgerCommandMessage =

@@ -17,10 +17,38 @@ export interface Plan {
 }
 
 export const PLANS: Record<PlanId, Plan> = {
-  starter: { id: 'starter', api: false, includedRefresh: 'weekly', creditsOnRefresh: false, subTeams: false, monthlyMapAllotment: 100 },
-  growth: { id: 'growth', api: true, includedRefresh: 'weekly', creditsOnRefresh: false, subTeams: false, monthlyMapAllotment: 500 },
-  scale: { id: 'scale', api: true, includedRefresh: 'daily', creditsOnRefresh: true, subTeams: false, monthlyMapAllotment: 2000 },
-  enterprise: { id: 'enterprise', api: true, includedRefresh: 'hourly', creditsOnRefresh: true, subTeams: true, monthlyMapAllotment: 10000 },
+  starter: {
+    id: 'starter',
+    api: false,
+    includedRefresh: 'weekly',
+    creditsOnRefresh: false,
+    subTeams: false,
+    monthlyMapAllotment: 100,
+  },
+  growth: {
+    id: 'growth',
+    api: true,
+    includedRefresh: 'weekly',
+    creditsOnRefresh: false,
+    subTeams: false,
+    monthlyMapAllotment: 500,
+  },
+  scale: {
+    id: 'scale',
+    api: true,
+    includedRefresh: 'daily',
+    creditsOnRefresh: true,
+    subTeams: false,
+    monthlyMapAllotment: 2000,
+  },
+  enterprise: {
+    id: 'enterprise',
+    api: true,
+    includedRefresh: 'hourly',
+    creditsOnRefresh: true,
+    subTeams: true,
+    monthlyMapAllotment: 10000,
+  },
 };
 
 export function isPlanId(value: unknown): value is PlanId {

@@ -31,12 +31,25 @@ export type AnalysisEvent =
   | { type: 'AnalysisCreated'; data: AnalysisCreatedData }
   | { type: 'AnalysisStarted'; data: { analysisId: string; phase: string; percent: number; at: string } }
   | { type: 'AnalysisProgressed'; data: { analysisId: string; phase: string; percent: number; at: string } }
-  | { type: 'AnalysisSearchMatched'; data: { analysisId: string; chunk: number; chunks: number; commentIds: string[]; at: string } }
+  | {
+      type: 'AnalysisSearchMatched';
+      data: { analysisId: string; chunk: number; chunks: number; commentIds: string[]; at: string };
+    }
   | { type: 'AnalysisCompleted'; data: { analysisId: string; result: unknown; at: string } }
   | { type: 'AnalysisFailed'; data: { analysisId: string; message: string; at: string } }
   | {
       type: 'ReportSaved';
-      data: { analysisId: string; teamId: string; campaignId: string; title: string; summary: string; postIds: string[]; savedBy: string | null; at: string; expiresAt: null };
+      data: {
+        analysisId: string;
+        teamId: string;
+        campaignId: string;
+        title: string;
+        summary: string;
+        postIds: string[];
+        savedBy: string | null;
+        at: string;
+        expiresAt: null;
+      };
     };
 
 export type AnalysisCommand =
@@ -48,11 +61,15 @@ export type AnalysisCommand =
   | { type: 'FailAnalysis'; message: string; at: string }
   | { type: 'SaveReport'; data: Extract<AnalysisEvent, { type: 'ReportSaved' }>['data'] };
 
-export type AnalysisState = { status: 'absent' } | { status: AnalysisStatus | 'saved'; analysisId: string; kind: AnalysisKind };
+export type AnalysisState =
+  { status: 'absent' } | { status: AnalysisStatus | 'saved'; analysisId: string; kind: AnalysisKind };
 
 export class AnalysisRuleError extends Error {
   override readonly name = 'AnalysisRuleError';
-  constructor(readonly code: 'analysis_exists' | 'analysis_not_found' | 'invalid_transition', message: string) {
+  constructor(
+    readonly code: 'analysis_exists' | 'analysis_not_found' | 'invalid_transition',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -65,24 +82,46 @@ function existing(state: AnalysisState): Exclude<AnalysisState, { status: 'absen
 export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): AnalysisEvent[] {
   switch (command.type) {
     case 'CreateAnalysis': {
-      if (state.status !== 'absent') throw new AnalysisRuleError('analysis_exists', `analysis ${command.data.analysisId} exists`);
+      if (state.status !== 'absent')
+        throw new AnalysisRuleError('analysis_exists', `analysis ${command.data.analysisId} exists`);
       const created: AnalysisEvent = { type: 'AnalysisCreated', data: command.data };
       if (command.result === undefined) return [created];
-      return [created, { type: 'AnalysisCompleted', data: { analysisId: command.data.analysisId, result: command.result, at: command.data.createdAt } }];
+      return [
+        created,
+        {
+          type: 'AnalysisCompleted',
+          data: { analysisId: command.data.analysisId, result: command.result, at: command.data.createdAt },
+        },
+      ];
     }
     case 'StartAnalysis': {
       const s = existing(state);
       if (s.status !== 'queued') return []; // a second worker, or a redelivery: already started
-      return [{ type: 'AnalysisStarted', data: { analysisId: s.analysisId, phase: command.phase, percent: 0, at: command.at } }];
+      return [
+        {
+          type: 'AnalysisStarted',
+          data: { analysisId: s.analysisId, phase: command.phase, percent: 0, at: command.at },
+        },
+      ];
     }
     case 'ReportProgress': {
       const s = existing(state);
-      if (s.status !== 'running') throw new AnalysisRuleError('invalid_transition', `analysis is ${s.status}, not running`);
-      return [{ type: 'AnalysisProgressed', data: { analysisId: s.analysisId, phase: command.phase, percent: command.percent, at: command.at } }];
+      if (s.status !== 'running')
+        throw new AnalysisRuleError('invalid_transition', `analysis is ${s.status}, not running`);
+      return [
+        {
+          type: 'AnalysisProgressed',
+          data: { analysisId: s.analysisId, phase: command.phase, percent: command.percent, at: command.at },
+        },
+      ];
     }
     case 'RecordSearchMatches': {
       const s = existing(state);
-      if (s.status !== 'running' || s.kind !== 'search') throw new AnalysisRuleError('invalid_transition', `analysis is a ${s.status} ${s.kind}, not a running search`);
+      if (s.status !== 'running' || s.kind !== 'search')
+        throw new AnalysisRuleError(
+          'invalid_transition',
+          `analysis is a ${s.status} ${s.kind}, not a running search`,
+        );
       // Always at least one event, so "no matches" is on record too (and tells it from "not recorded").
       const chunks = Math.max(1, Math.ceil(command.commentIds.length / SEARCH_MATCH_CHUNK));
       return Array.from({ length: chunks }, (_, chunk) => ({
@@ -98,16 +137,28 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
     }
     case 'CompleteAnalysis': {
       const s = existing(state);
-      if (s.status !== 'running') throw new AnalysisRuleError('invalid_transition', `analysis is ${s.status}, not running`);
-      return [{ type: 'AnalysisCompleted', data: { analysisId: s.analysisId, result: command.result, at: command.at } }];
+      if (s.status !== 'running')
+        throw new AnalysisRuleError('invalid_transition', `analysis is ${s.status}, not running`);
+      return [
+        {
+          type: 'AnalysisCompleted',
+          data: { analysisId: s.analysisId, result: command.result, at: command.at },
+        },
+      ];
     }
     case 'FailAnalysis': {
       const s = existing(state);
       if (s.status !== 'queued' && s.status !== 'running') return [];
-      return [{ type: 'AnalysisFailed', data: { analysisId: s.analysisId, message: command.message, at: command.at } }];
+      return [
+        {
+          type: 'AnalysisFailed',
+          data: { analysisId: s.analysisId, message: command.message, at: command.at },
+        },
+      ];
     }
     case 'SaveReport': {
-      if (state.status !== 'absent') throw new AnalysisRuleError('analysis_exists', `analysis ${command.data.analysisId} exists`);
+      if (state.status !== 'absent')
+        throw new AnalysisRuleError('analysis_exists', `analysis ${command.data.analysisId} exists`);
       return [{ type: 'ReportSaved', data: command.data }];
     }
     default: {

@@ -9,13 +9,15 @@ import { BUCKET_KEYS, CUTOFFS, bucketOf, type Dimension, type ScoreVersion } fro
 export const BUCKET_TABLE_MAX_INDEX = 20;
 
 for (const [name, cutoff] of Object.entries(CUTOFFS)) {
-  if (!Number.isInteger(cutoff * 2)) throw new Error(`bucket table needs half-unit cutoffs; ${name} is ${cutoff}`);
+  if (!Number.isInteger(cutoff * 2))
+    throw new Error(`bucket table needs half-unit cutoffs; ${name} is ${cutoff}`);
 }
 
 /** Entry k holds `offset` + the BUCKET_KEYS index of scores in [k/2, (k+1)/2); the ends take everything beyond. */
 export function bucketTable(dimension: Dimension, version: ScoreVersion, offset = 0): Uint8Array {
   const table = new Uint8Array(BUCKET_TABLE_MAX_INDEX + 1);
-  for (let k = 0; k <= BUCKET_TABLE_MAX_INDEX; k++) table[k] = offset + BUCKET_KEYS.indexOf(bucketOf(dimension, k / 2, version));
+  for (let k = 0; k <= BUCKET_TABLE_MAX_INDEX; k++)
+    table[k] = offset + BUCKET_KEYS.indexOf(bucketOf(dimension, k / 2, version));
   return table;
 }
 

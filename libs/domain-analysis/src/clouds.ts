@@ -70,7 +70,12 @@ function tally(map: Map<number, Tally>, key: number, reading: number): void {
  * Words (stopwords out) and two-word phrases (adjacent non-stopwords, in at least 2 comments) by
  * the number of matched comments using them; each comment counts a term once.
  */
-export function wordCloud(columns: CommentColumns, rows: ArrayLike<number>, vocab: Vocabulary, version: ScoreVersion): WordCloudItem[] {
+export function wordCloud(
+  columns: CommentColumns,
+  rows: ArrayLike<number>,
+  vocab: Vocabulary,
+  version: ScoreVersion,
+): WordCloudItem[] {
   const words = new Map<number, Tally>();
   const phrases = new Map<number, Tally>();
   const seenWord = new Int32Array(vocab.size).fill(-1);
@@ -102,17 +107,33 @@ export function wordCloud(columns: CommentColumns, rows: ArrayLike<number>, voca
   }
   const matched = rows.length;
   return [
-    ...items(words, CLOUD_LIMITS.words, 1, matched, version, (id, base) => ({ text: vocab.term(id), type: 'word' as const, ...base })),
-    ...items(phrases, CLOUD_LIMITS.phrases, CLOUD_LIMITS.minPhraseComments, matched, version, (key, base) => ({
-      text: `${vocab.term(Math.floor(key / size))} ${vocab.term(key % size)}`,
-      type: 'phrase' as const,
+    ...items(words, CLOUD_LIMITS.words, 1, matched, version, (id, base) => ({
+      text: vocab.term(id),
+      type: 'word' as const,
       ...base,
     })),
+    ...items(
+      phrases,
+      CLOUD_LIMITS.phrases,
+      CLOUD_LIMITS.minPhraseComments,
+      matched,
+      version,
+      (key, base) => ({
+        text: `${vocab.term(Math.floor(key / size))} ${vocab.term(key % size)}`,
+        type: 'phrase' as const,
+        ...base,
+      }),
+    ),
   ];
 }
 
 /** Emoji by the number of matched comments using them, with the same sentiment fields. */
-export function emojiCloud(columns: CommentColumns, rows: ArrayLike<number>, vocab: Vocabulary, version: ScoreVersion): EmojiCloudItem[] {
+export function emojiCloud(
+  columns: CommentColumns,
+  rows: ArrayLike<number>,
+  vocab: Vocabulary,
+  version: ScoreVersion,
+): EmojiCloudItem[] {
   const emoji = new Map<number, Tally>();
   const seen = new Int32Array(vocab.size).fill(-1);
   for (let i = 0; i < rows.length; i++) {
@@ -126,5 +147,8 @@ export function emojiCloud(columns: CommentColumns, rows: ArrayLike<number>, voc
       tally(emoji, id, reading);
     }
   }
-  return items(emoji, CLOUD_LIMITS.emoji, 1, rows.length, version, (id, base) => ({ emoji: vocab.term(id), ...base }));
+  return items(emoji, CLOUD_LIMITS.emoji, 1, rows.length, version, (id, base) => ({
+    emoji: vocab.term(id),
+    ...base,
+  }));
 }

@@ -34,7 +34,13 @@ export interface CommentColumns {
   tokenCount: number;
 }
 
-export const SCORE_COLUMNS: readonly Dimension[] = ['sentiment', 'content', 'topic', 'relevance', 'consensus'];
+export const SCORE_COLUMNS: readonly Dimension[] = [
+  'sentiment',
+  'content',
+  'topic',
+  'relevance',
+  'consensus',
+];
 
 export function createColumns(capacity: number, tokenCapacity = capacity * 8): CommentColumns {
   const cap = Math.max(1, capacity);
@@ -62,7 +68,11 @@ export function createColumns(capacity: number, tokenCapacity = capacity * 8): C
   };
 }
 
-function grown<T extends Float64Array | Float32Array | Uint8Array | Int32Array | Uint32Array>(array: T, size: number, fillNaN = false): T {
+function grown<T extends Float64Array | Float32Array | Uint8Array | Int32Array | Uint32Array>(
+  array: T,
+  size: number,
+  fillNaN = false,
+): T {
   const next = new (array.constructor as new (n: number) => T)(size);
   if (fillNaN) (next as Float64Array).fill(Number.NaN);
   next.set(array);
@@ -139,7 +149,10 @@ export function appendRow(columns: CommentColumns, row: CommentRow): number {
 
 /** Columns holding exactly these rows (tests and one-off callers). */
 export function columnsOf(rows: readonly CommentRow[]): CommentColumns {
-  const columns = createColumns(rows.length, rows.reduce((n, r) => n + (r.tokens?.length ?? 0), 0));
+  const columns = createColumns(
+    rows.length,
+    rows.reduce((n, r) => n + (r.tokens?.length ?? 0), 0),
+  );
   for (const row of rows) appendRow(columns, row);
   return columns;
 }
@@ -155,7 +168,10 @@ export function allRows(columns: CommentColumns): Uint32Array {
  * Copies the rows marked in `keep` (1 = keep) into fresh columns, in row order, and returns them
  * with `remap[oldRow]` = the new row, or -1 for a dropped row. The source columns are not changed.
  */
-export function compactColumns(columns: CommentColumns, keep: Uint8Array): { columns: CommentColumns; remap: Int32Array } {
+export function compactColumns(
+  columns: CommentColumns,
+  keep: Uint8Array,
+): { columns: CommentColumns; remap: Int32Array } {
   const n = columns.length;
   const remap = new Int32Array(n).fill(-1);
   let rows = 0;

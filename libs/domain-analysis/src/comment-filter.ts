@@ -103,8 +103,12 @@ export function selectRows(
     if (filter.excludeAuthors && filter.excludeAuthors.has(columns.authorId[r])) continue;
     let ok = true;
     for (const test of bucketTests) {
-      const value = test.dimension === 'sentiment' ? sentimentReadingAt(columns, r, version) : columns[test.dimension][r];
-      if (value !== value || (test.mask & (1 << BUCKET_INDEX[bucketOf(test.dimension, value, version)])) === 0) {
+      const value =
+        test.dimension === 'sentiment' ? sentimentReadingAt(columns, r, version) : columns[test.dimension][r];
+      if (
+        value !== value ||
+        (test.mask & (1 << BUCKET_INDEX[bucketOf(test.dimension, value, version)])) === 0
+      ) {
         ok = false;
         break;
       }

@@ -17,7 +17,9 @@ const key = (s: string): string => s.trim().toLowerCase().replace(/\s+/g, ' ');
  * Creator topics and messages across posts, deduplicated case- and space-insensitively (the first
  * spelling and description seen win), most widespread first.
  */
-export function dedupeCreatorContent(posts: readonly { topics: readonly CreatorTopic[]; messages: readonly CreatorMessage[] }[]): {
+export function dedupeCreatorContent(
+  posts: readonly { topics: readonly CreatorTopic[]; messages: readonly CreatorMessage[] }[],
+): {
   topics: TopicSummary[];
   messages: MessageSummary[];
 } {
@@ -45,6 +47,7 @@ export function dedupeCreatorContent(posts: readonly { topics: readonly CreatorT
       else messages.set(k, { topic: message.topic.trim(), stance: message.stance.trim(), postCount: 1 });
     }
   }
-  const order = <T extends { postCount: number }>(xs: T[]): T[] => xs.sort((a, b) => b.postCount - a.postCount);
+  const order = <T extends { postCount: number }>(xs: T[]): T[] =>
+    xs.sort((a, b) => b.postCount - a.postCount);
   return { topics: order([...topics.values()]), messages: order([...messages.values()]) };
 }

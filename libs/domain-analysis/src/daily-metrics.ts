@@ -14,7 +14,11 @@ export interface DailyMetric {
 }
 
 /** One rollup per UTC day of the comments' timestamps, oldest first. */
-export function dailyMetrics(columns: CommentColumns, rows: ArrayLike<number>, settings: RollupSettings): DailyMetric[] {
+export function dailyMetrics(
+  columns: CommentColumns,
+  rows: ArrayLike<number>,
+  settings: RollupSettings,
+): DailyMetric[] {
   const byDay = new Map<number, number[]>();
   for (let i = 0; i < rows.length; i++) {
     const day = Math.floor(columns.postedAt[rows[i]] / 86400);

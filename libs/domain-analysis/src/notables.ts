@@ -6,7 +6,11 @@ export const NOTABLE_LIMIT = 10;
  * Highest-engagement, most relevant matched comments: notability = (1 + ln(1 + likes)) × relevance/10
  * (an unscored relevance counts as 0.5). Ties keep row order. Returns row indices, best first.
  */
-export function notableRows(columns: CommentColumns, rows: ArrayLike<number>, limit = NOTABLE_LIMIT): number[] {
+export function notableRows(
+  columns: CommentColumns,
+  rows: ArrayLike<number>,
+  limit = NOTABLE_LIMIT,
+): number[] {
   const best: { row: number; score: number }[] = [];
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];

@@ -60,13 +60,18 @@ function rollupTable(version: ScoreVersion): Uint8Array {
 }
 
 // The very-negative share is read off the sentiment tally's negative bar, so the two must agree.
-if (ROLLUP_CONSTANTS.veryNegativeBelow !== CUTOFFS.leanNegative) throw new Error('veryNegativeBelow must equal the negative bucket cutoff');
+if (ROLLUP_CONSTANTS.veryNegativeBelow !== CUTOFFS.leanNegative)
+  throw new Error('veryNegativeBelow must equal the negative bucket cutoff');
 
 /**
  * Engagement weights for likes 0..size-1 computed once: a log and a power per comment cost more than
  * the rest of the v3 loop. Counts beyond the table (or fractional) are weighed directly.
  */
-function weightLookup(weigh: (likes: number) => number, maxLikes: number, rows: number): (likes: number) => number {
+function weightLookup(
+  weigh: (likes: number) => number,
+  maxLikes: number,
+  rows: number,
+): (likes: number) => number {
   const size = Math.min(maxLikes + 1, 65_536, Math.ceil(rows / 4));
   if (size < 256) return weigh;
   const table = new Float64Array(size);
@@ -75,7 +80,11 @@ function weightLookup(weigh: (likes: number) => number, maxLikes: number, rows: 
 }
 
 /** Blend of the three readings; weights renormalised over the readings present. */
-export function blendServiceScore(sentiment: number | null, relevance: number | null, consensus: number | null): number | null {
+export function blendServiceScore(
+  sentiment: number | null,
+  relevance: number | null,
+  consensus: number | null,
+): number | null {
   const { blend } = ROLLUP_CONSTANTS;
   let sum = 0;
   let weight = 0;
@@ -137,7 +146,16 @@ export function rollup(columns: CommentColumns, rows: ArrayLike<number>, setting
     const c = content[r];
     const t = topic[r];
     // sentimentReadingAt, inlined: v1 the stored score; v2/v3 the content/topic average or whichever exists.
-    const blended = version === 1 ? sentimentStored[r] : c === c ? (t === t ? (c + t) * 0.5 : c) : t === t ? t : sentimentStored[r];
+    const blended =
+      version === 1
+        ? sentimentStored[r]
+        : c === c
+          ? t === t
+            ? (c + t) * 0.5
+            : c
+          : t === t
+            ? t
+            : sentimentStored[r];
     // v3 has no neutral bucket: a reading of 5 leans neither way and is left unscored (leansNeither).
     const s = v3 && leansNeither(blended) ? Number.NaN : blended;
     const rel = relevance[r];

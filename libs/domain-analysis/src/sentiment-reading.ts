@@ -1,4 +1,11 @@
-import { bucketOf, DIMENSIONS, type BucketKey, type CommentScores, type Dimension, type ScoreVersion } from '@analyst/contracts';
+import {
+  bucketOf,
+  DIMENSIONS,
+  type BucketKey,
+  type CommentScores,
+  type Dimension,
+  type ScoreVersion,
+} from '@analyst/contracts';
 import type { CommentColumns } from './columns';
 
 /**
@@ -15,7 +22,8 @@ function reading(sentiment: number, content: number, topic: number, version: Sco
   if (version === 1) return sentiment;
   const hasContent = !Number.isNaN(content);
   const hasTopic = !Number.isNaN(topic);
-  const value = hasContent && hasTopic ? (content + topic) / 2 : hasContent ? content : hasTopic ? topic : sentiment;
+  const value =
+    hasContent && hasTopic ? (content + topic) / 2 : hasContent ? content : hasTopic ? topic : sentiment;
   return version === 3 && leansNeither(value) ? Number.NaN : value;
 }
 
@@ -28,7 +36,8 @@ export function sentimentReadingAt(columns: CommentColumns, row: number, version
   return reading(columns.sentiment[row], columns.content[row], columns.topic[row], version);
 }
 
-const nanOf = (value: number | null | undefined): number => (value === null || value === undefined ? Number.NaN : value);
+const nanOf = (value: number | null | undefined): number =>
+  value === null || value === undefined ? Number.NaN : value;
 
 /** The same reading over a stored comment record (the sampling routes use this). */
 export function sentimentReading(scores: Partial<CommentScores>, version: ScoreVersion): number | null {
@@ -41,7 +50,10 @@ export function sentimentReading(scores: Partial<CommentScores>, version: ScoreV
  * and comment samples all bucket through this, so a filtered sample returns exactly the comments
  * a bar counts.
  */
-export function commentBuckets(scores: Partial<CommentScores>, version: ScoreVersion): Record<Dimension, BucketKey | null> {
+export function commentBuckets(
+  scores: Partial<CommentScores>,
+  version: ScoreVersion,
+): Record<Dimension, BucketKey | null> {
   const out = {} as Record<Dimension, BucketKey | null>;
   for (const dimension of DIMENSIONS) {
     const value = dimension === 'sentiment' ? sentimentReading(scores, version) : (scores[dimension] ?? null);

@@ -57,7 +57,8 @@ export class Vocabulary {
         next.set(this.stop);
         this.stop = next;
       }
-      this.stop[id] = kind === 'word' && (STOPWORDS.has(term) || term.length < 3 || /^\d+$/.test(term)) ? 1 : 0;
+      this.stop[id] =
+        kind === 'word' && (STOPWORDS.has(term) || term.length < 3 || /^\d+$/.test(term)) ? 1 : 0;
     }
     return id;
   }

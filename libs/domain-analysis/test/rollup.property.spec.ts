@@ -44,7 +44,10 @@ describe('rollup properties', () => {
     fc.assert(
       fc.property(fc.array(row, { maxLength: 200 }), version, weight, (rows, v, e) => {
         const columns = columnsOf(rows);
-        const { scoreVersion, ...scores } = rollup(columns, allRows(columns), { scoreVersion: v, engagementWeight: e }).scores;
+        const { scoreVersion, ...scores } = rollup(columns, allRows(columns), {
+          scoreVersion: v,
+          engagementWeight: e,
+        }).scores;
         expect(scoreVersion).toBe(v);
         for (const value of Object.values(scores)) {
           if (value !== null) {
@@ -58,36 +61,54 @@ describe('rollup properties', () => {
 
   it('adding a comment in bucket X never lowers X’s percentage', () => {
     fc.assert(
-      fc.property(fc.array(row, { maxLength: 100 }), row, version, fc.constantFrom(...DIMENSIONS), (rows, extra, v, dimension) => {
-        const bucket = commentBuckets(extra.scores, v)[dimension];
-        fc.pre(bucket !== null);
-        const before = columnsOf(rows);
-        const after = columnsOf([...rows, extra]);
-        const settings = { scoreVersion: v, engagementWeight: 1 };
-        const p0 = mixPercent(rollup(before, allRows(before), settings).mix[dimension], bucket!);
-        const p1 = mixPercent(rollup(after, allRows(after), settings).mix[dimension], bucket!);
-        expect(p1).toBeGreaterThanOrEqual(p0);
-      }),
+      fc.property(
+        fc.array(row, { maxLength: 100 }),
+        row,
+        version,
+        fc.constantFrom(...DIMENSIONS),
+        (rows, extra, v, dimension) => {
+          const bucket = commentBuckets(extra.scores, v)[dimension];
+          fc.pre(bucket !== null);
+          const before = columnsOf(rows);
+          const after = columnsOf([...rows, extra]);
+          const settings = { scoreVersion: v, engagementWeight: 1 };
+          const p0 = mixPercent(rollup(before, allRows(before), settings).mix[dimension], bucket!);
+          const p1 = mixPercent(rollup(after, allRows(after), settings).mix[dimension], bucket!);
+          expect(p1).toBeGreaterThanOrEqual(p0);
+        },
+      ),
     );
   });
 
   it('a comment counted in a bar is a comment a filter on that bucket selects (same bucketing rule)', () => {
     fc.assert(
-      fc.property(fc.array(row, { minLength: 1, maxLength: 150 }), version, fc.constantFrom(...DIMENSIONS), (rows, v, dimension) => {
-        const columns = columnsOf(rows);
-        const r = rollup(columns, allRows(columns), { scoreVersion: v, engagementWeight: 1 });
-        BUCKET_KEYS.forEach((bucket, i) => {
-          const selected = selectRows(columns, allRows(columns), { ...NO_COMMENT_FILTER, buckets: { [dimension]: [bucket] } }, v);
-          expect(selected.length).toBe(r.counts[dimension][i]);
-          for (const at of selected) expect(commentBuckets(rows[at].scores, v)[dimension]).toBe(bucket);
-        });
-      }),
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 150 }),
+        version,
+        fc.constantFrom(...DIMENSIONS),
+        (rows, v, dimension) => {
+          const columns = columnsOf(rows);
+          const r = rollup(columns, allRows(columns), { scoreVersion: v, engagementWeight: 1 });
+          BUCKET_KEYS.forEach((bucket, i) => {
+            const selected = selectRows(
+              columns,
+              allRows(columns),
+              { ...NO_COMMENT_FILTER, buckets: { [dimension]: [bucket] } },
+              v,
+            );
+            expect(selected.length).toBe(r.counts[dimension][i]);
+            for (const at of selected) expect(commentBuckets(rows[at].scores, v)[dimension]).toBe(bucket);
+          });
+        },
+      ),
     );
   });
 
   it('v3 equals v2 when nothing is liked, nothing is a reply, nothing is below 3 and no reading is 5', () => {
     const calm = fc.option(fc.double({ min: 3, max: 10, noNaN: true }), { nil: null, freq: 6 });
-    const calmRow = fc.record({ scores: fc.record({ sentiment: calm, content: calm, topic: calm, relevance: calm, consensus: calm }) });
+    const calmRow = fc.record({
+      scores: fc.record({ sentiment: calm, content: calm, topic: calm, relevance: calm, consensus: calm }),
+    });
     // A reading of 5 leans neither way: v2 counts it neutral, v3 leaves it unscored (see the unit tests).
     const leaning = (row: CommentRow) => !leansNeither(sentimentReading(row.scores, 2) ?? 0);
     fc.assert(
@@ -116,7 +137,9 @@ describe('rollup properties', () => {
     fc.assert(
       fc.property(row, version, (r, v) => {
         const reading = sentimentReading(r.scores, v);
-        expect(commentBuckets(r.scores, v).sentiment).toBe(reading === null ? null : bucketOf('sentiment', reading, v));
+        expect(commentBuckets(r.scores, v).sentiment).toBe(
+          reading === null ? null : bucketOf('sentiment', reading, v),
+        );
       }),
     );
   });
@@ -125,17 +148,28 @@ describe('rollup properties', () => {
 describe('bucketIndexer', () => {
   it('is bucketOf as an index, on every dimension and version', () => {
     fc.assert(
-      fc.property(fc.double({ min: 1, max: 10, noNaN: true }), version, fc.constantFrom(...DIMENSIONS), (x, v, d) => {
-        expect(BUCKET_KEYS[bucketIndexer(d, v)(x)]).toBe(bucketOf(d, x, v));
-      }),
+      fc.property(
+        fc.double({ min: 1, max: 10, noNaN: true }),
+        version,
+        fc.constantFrom(...DIMENSIONS),
+        (x, v, d) => {
+          expect(BUCKET_KEYS[bucketIndexer(d, v)(x)]).toBe(bucketOf(d, x, v));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
   it('agrees with bucketOf at, just below and just above every cutoff, and beyond the 1-10 scale', () => {
-    const edges = [7.5, 5.5, 4.5, 3, 5].flatMap((c) => [c, c - Number.EPSILON * 8, c + Number.EPSILON * 8, c - 1e-9]);
+    const edges = [7.5, 5.5, 4.5, 3, 5].flatMap((c) => [
+      c,
+      c - Number.EPSILON * 8,
+      c + Number.EPSILON * 8,
+      c - 1e-9,
+    ]);
     for (const x of [...edges, 1, 10, 0, -3, 10.75, 1e12]) {
       for (const d of DIMENSIONS) {
-        for (const v of [1, 2, 3] as ScoreVersion[]) expect(BUCKET_KEYS[bucketIndexer(d, v)(x)]).toBe(bucketOf(d, x, v));
+        for (const v of [1, 2, 3] as ScoreVersion[])
+          expect(BUCKET_KEYS[bucketIndexer(d, v)(x)]).toBe(bucketOf(d, x, v));
       }
     }
   });

@@ -12,7 +12,13 @@ import {
   type CommentRow,
 } from '../src';
 
-const s = (sentiment: number | null, content: number | null, topic: number | null, relevance: number | null, consensus: number | null) => ({
+const s = (
+  sentiment: number | null,
+  content: number | null,
+  topic: number | null,
+  relevance: number | null,
+  consensus: number | null,
+) => ({
   sentiment,
   content,
   topic,
@@ -31,7 +37,14 @@ describe('chosen constants (README decisions table)', () => {
     expect([ROLLUP_CONSTANTS.minEngagementWeight, ROLLUP_CONSTANTS.maxEngagementWeight]).toEqual([1, 5]);
     expect(ROLLUP_CONSTANTS.replyPoolShare).toBe(0.5);
     expect(ROLLUP_CONSTANTS.veryNegativeBelow).toBe(3);
-    expect(ROLLUP_CONSTANTS.capCurve).toEqual([[0, 10], [0.05, 10], [0.12, 8.5], [0.25, 7], [0.5, 5.5], [1, 5.5]]);
+    expect(ROLLUP_CONSTANTS.capCurve).toEqual([
+      [0, 10],
+      [0.05, 10],
+      [0.12, 8.5],
+      [0.25, 7],
+      [0.5, 5.5],
+      [1, 5.5],
+    ]);
   });
 });
 
@@ -65,7 +78,10 @@ describe('v3 negativity cap', () => {
     expect(negativityCeiling(share)).toBeCloseTo(ceiling, 10);
   });
 
-  const data = [...repeat(12, { scores: s(1, 1, 1, 10, 10) }), ...repeat(88, { scores: s(10, 10, 10, 10, 10) })];
+  const data = [
+    ...repeat(12, { scores: s(1, 1, 1, 10, 10) }),
+    ...repeat(88, { scores: s(10, 10, 10, 10, 10) }),
+  ];
   it('12% very negative caps sentiment and serviceScore at 8.5 in v3', () => {
     const r = roll(data, 3);
     // mean reading (12*1 + 88*10)/100 = 8.92 -> ceiling 8.5; service 0.6*8.5 + 4 = 9.1 -> 8.5
@@ -101,7 +117,14 @@ describe('v3 engagement weighting', () => {
   ];
   it('weights sentiment readings by likes but not relevance or consensus', () => {
     // sentiment (5*10 + 1*4)/6 = 9; relevance/consensus (2+8)/2 = 5; service 5.4 + 1 + 1 = 7.4
-    expect(roll(rows, 3).scores).toMatchObject({ sentiment: 9, relevance: 5, consensus: 5, serviceScore: 7.4, content: 9, topic: 9 });
+    expect(roll(rows, 3).scores).toMatchObject({
+      sentiment: 9,
+      relevance: 5,
+      consensus: 5,
+      serviceScore: 7.4,
+      content: 9,
+      topic: 9,
+    });
   });
   it('large rollups (weights looked up from a table) weigh exactly as engagementWeight does', () => {
     // 4,000 comments with likes up to 3,000 (plus fractional and very large counts, weighed directly).
@@ -137,7 +160,10 @@ describe('v3 reply pool', () => {
     expect(replyPoolFactor(top, reply)).toBe(factor);
   });
 
-  const thread: CommentRow[] = [{ scores: s(8, 8, 8, 10, 10) }, ...repeat(4, { scores: s(4, 4, 4, 4, 4), isReply: true })];
+  const thread: CommentRow[] = [
+    { scores: s(8, 8, 8, 10, 10) },
+    ...repeat(4, { scores: s(4, 4, 4, 4, 4), isReply: true }),
+  ];
   it('replies share a pool of half the top-level weight, on every dimension', () => {
     // k = 0.5*1/4 = 0.125: sentiment (8 + 0.125*16)/(1 + 0.5) = 6.67; relevance (10 + 2)/1.5 = 8
     expect(roll(thread, 3, 0).scores).toMatchObject({ sentiment: 6.67, relevance: 8, consensus: 8 });
@@ -149,12 +175,28 @@ describe('v3 reply pool', () => {
 
 describe('buckets and mixes', () => {
   it('v3 sentiment has no neutral bar (4.5-5.5 split at 5, a reading of 5 unscored); v1/v2 use it', () => {
-    const rows = [{ scores: s(5, 5, 5, 5, 5) }, { scores: s(4.9, 4.9, 4.9, 4.9, 4.9) }, { scores: s(5.1, 5.1, 5.1, 5.1, 5.1) }];
+    const rows = [
+      { scores: s(5, 5, 5, 5, 5) },
+      { scores: s(4.9, 4.9, 4.9, 4.9, 4.9) },
+      { scores: s(5.1, 5.1, 5.1, 5.1, 5.1) },
+    ];
     // 5 no longer falls into lean_positive by the >= tie: it is left out, so the two others make the mix.
-    expect(roll(rows, 3).mix.sentiment).toEqual({ positivePercent: 0, leanPositivePercent: 50, neutralPercent: 0, leanNegativePercent: 50, negativePercent: 0 });
+    expect(roll(rows, 3).mix.sentiment).toEqual({
+      positivePercent: 0,
+      leanPositivePercent: 50,
+      neutralPercent: 0,
+      leanNegativePercent: 50,
+      negativePercent: 0,
+    });
     expect(Array.from(roll(rows, 3).counts.sentiment)).toEqual([0, 1, 0, 1, 0]);
     expect(roll(rows, 3).scores.sentiment).toBe(5);
-    expect(roll(rows, 2).mix.sentiment).toEqual({ positivePercent: 0, leanPositivePercent: 0, neutralPercent: 100, leanNegativePercent: 0, negativePercent: 0 });
+    expect(roll(rows, 2).mix.sentiment).toEqual({
+      positivePercent: 0,
+      leanPositivePercent: 0,
+      neutralPercent: 100,
+      leanNegativePercent: 0,
+      negativePercent: 0,
+    });
     // content and topic always have five buckets; relevance and consensus never a neutral one
     expect(roll(rows, 3).mix.content.neutralPercent).toBe(100);
     expect(roll(rows, 1).mix.relevance.neutralPercent).toBe(0);
@@ -166,7 +208,13 @@ describe('buckets and mixes', () => {
     expect(BUCKET_KEYS).toEqual(['positive', 'lean_positive', 'neutral', 'lean_negative', 'negative']);
   });
   it('rounds each bar to 0.1 of a percent', () => {
-    expect(mixOf([1, 1, 1, 0, 0])).toEqual({ positivePercent: 33.3, leanPositivePercent: 33.3, neutralPercent: 33.3, leanNegativePercent: 0, negativePercent: 0 });
+    expect(mixOf([1, 1, 1, 0, 0])).toEqual({
+      positivePercent: 33.3,
+      leanPositivePercent: 33.3,
+      neutralPercent: 33.3,
+      leanNegativePercent: 0,
+      negativePercent: 0,
+    });
     expect(mixOf([2, 0, 0, 0, 1])).toMatchObject({ positivePercent: 66.7, negativePercent: 33.3 });
   });
 });
@@ -174,8 +222,22 @@ describe('buckets and mixes', () => {
 describe('empty and unscored input', () => {
   it('no comments: null scores, zero mixes', () => {
     const r = roll([], 3);
-    expect(r.scores).toEqual({ scoreVersion: 3, serviceScore: null, sentiment: null, relevance: null, consensus: null, content: null, topic: null });
-    expect(r.mix.sentiment).toEqual({ positivePercent: 0, leanPositivePercent: 0, neutralPercent: 0, leanNegativePercent: 0, negativePercent: 0 });
+    expect(r.scores).toEqual({
+      scoreVersion: 3,
+      serviceScore: null,
+      sentiment: null,
+      relevance: null,
+      consensus: null,
+      content: null,
+      topic: null,
+    });
+    expect(r.mix.sentiment).toEqual({
+      positivePercent: 0,
+      leanPositivePercent: 0,
+      neutralPercent: 0,
+      leanNegativePercent: 0,
+      negativePercent: 0,
+    });
     expect([r.comments, r.fullyScored, r.anyScored, r.ceiling]).toEqual([0, 0, 0, 10]);
   });
   it('unscored dimensions stay out of means and mixes', () => {

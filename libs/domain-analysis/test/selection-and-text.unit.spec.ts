@@ -21,11 +21,52 @@ const vocab = new Vocabulary();
 const authors = ['alice', 'bob', 'carol', 'dave', 'erin'];
 const columns = createColumns(4);
 const comments = [
-  { author: 'alice', body: 'Great battery life, great camera 😍', likes: 10, reply: false, creator: false, at: '2026-03-01T10:00:00Z', s: 9 },
-  { author: 'bob', body: 'Battery life is awful. Why? @alice', likes: 0, reply: true, creator: false, at: '2026-03-01T12:00:00Z', s: 2 },
-  { author: 'carol', body: 'Thanks everyone!', likes: 50, reply: false, creator: true, at: '2026-03-02T09:00:00Z', s: 8 },
-  { author: 'dave', body: 'battery life ok 😍😍 👍', likes: 3, reply: false, creator: false, at: '2026-03-03T09:00:00Z', s: 5 },
-  { author: 'erin', body: 'hidden battery rant', likes: 100, reply: false, creator: false, at: '2026-03-03T10:00:00Z', s: 1, hidden: true },
+  {
+    author: 'alice',
+    body: 'Great battery life, great camera 😍',
+    likes: 10,
+    reply: false,
+    creator: false,
+    at: '2026-03-01T10:00:00Z',
+    s: 9,
+  },
+  {
+    author: 'bob',
+    body: 'Battery life is awful. Why? @alice',
+    likes: 0,
+    reply: true,
+    creator: false,
+    at: '2026-03-01T12:00:00Z',
+    s: 2,
+  },
+  {
+    author: 'carol',
+    body: 'Thanks everyone!',
+    likes: 50,
+    reply: false,
+    creator: true,
+    at: '2026-03-02T09:00:00Z',
+    s: 8,
+  },
+  {
+    author: 'dave',
+    body: 'battery life ok 😍😍 👍',
+    likes: 3,
+    reply: false,
+    creator: false,
+    at: '2026-03-03T09:00:00Z',
+    s: 5,
+  },
+  {
+    author: 'erin',
+    body: 'hidden battery rant',
+    likes: 100,
+    reply: false,
+    creator: false,
+    at: '2026-03-03T10:00:00Z',
+    s: 1,
+    hidden: true,
+  },
 ];
 for (const c of comments) {
   appendRow(columns, {
@@ -63,7 +104,11 @@ describe('selectRows: every comment filter', () => {
     ['no filter (hidden always out)', {}, [0, 1, 2, 3]],
     ['sentiment bucket', { buckets: { sentiment: ['positive'] } }, [0, 2]],
     ['two buckets OR', { buckets: { sentiment: ['negative', 'neutral'] } }, [1, 3]],
-    ['buckets AND across dimensions', { buckets: { sentiment: ['positive'], relevance: ['positive'] } }, [0, 2]],
+    [
+      'buckets AND across dimensions',
+      { buckets: { sentiment: ['positive'], relevance: ['positive'] } },
+      [0, 2],
+    ],
     ['keyword any', { keywords: [phrase('awful'), phrase('thanks')] }, [1, 2]],
     ['keyword all', { keywords: [phrase('battery'), phrase('camera')], keywordMatch: 'all' }, [0]],
     ['keyword phrase', { keywords: [phrase('battery life')] }, [0, 1, 3]],
@@ -90,7 +135,11 @@ describe('selectRows: every comment filter', () => {
     const c = createColumns(2);
     appendRow(c, { scores: { sentiment: 9 } });
     appendRow(c, { scores: { sentiment: 9, relevance: 9 } });
-    expect(Array.from(selectRows(c, allRows(c), { ...NO_COMMENT_FILTER, buckets: { relevance: ['positive'] } }, 1))).toEqual([1]);
+    expect(
+      Array.from(
+        selectRows(c, allRows(c), { ...NO_COMMENT_FILTER, buckets: { relevance: ['positive'] } }, 1),
+      ),
+    ).toEqual([1]);
   });
 });
 
@@ -106,7 +155,11 @@ describe('clouds', () => {
       sentimentCategory: 'neutral',
       mentionPercentage: 75,
     });
-    expect(cloud.find((w) => w.text === 'great')).toMatchObject({ value: 1, avgSentiment: 9, sentimentCategory: 'positive' });
+    expect(cloud.find((w) => w.text === 'great')).toMatchObject({
+      value: 1,
+      avgSentiment: 9,
+      sentimentCategory: 'positive',
+    });
     expect(cloud.find((w) => w.text === 'battery life')).toMatchObject({ type: 'phrase', value: 3 });
     expect(cloud.find((w) => w.text === 'is' || w.text === 'ok')).toBeUndefined(); // stopwords and short words out
     expect(cloud.find((w) => w.text === 'hidden')).toBeUndefined(); // only the rows given
@@ -118,7 +171,9 @@ describe('clouds', () => {
     ]);
     // v3: the readings of 5 lean neither way and are unscored, so 👍 (only in a comment reading 5) has no
     // average to show and 😍 averages its other comment alone.
-    expect(emojiCloud(columns, rows, vocab, 3)).toEqual([{ emoji: '😍', value: 2, avgSentiment: 9, sentimentCategory: 'positive', mentionPercentage: 50 }]);
+    expect(emojiCloud(columns, rows, vocab, 3)).toEqual([
+      { emoji: '😍', value: 2, avgSentiment: 9, sentimentCategory: 'positive', mentionPercentage: 50 },
+    ]);
   });
 });
 
@@ -139,8 +194,17 @@ describe('notables, completeness, creator content, daily metrics', () => {
   it('dedupes topics and messages across posts', () => {
     expect(
       dedupeCreatorContent([
-        { topics: [{ title: 'Battery Life', description: null }], messages: [{ topic: 'battery', stance: 'lasts all day' }] },
-        { topics: [{ title: 'battery  life', description: 'how long it lasts' }, { title: 'Camera', description: null }], messages: [{ topic: 'Battery', stance: 'Lasts all day' }] },
+        {
+          topics: [{ title: 'Battery Life', description: null }],
+          messages: [{ topic: 'battery', stance: 'lasts all day' }],
+        },
+        {
+          topics: [
+            { title: 'battery  life', description: 'how long it lasts' },
+            { title: 'Camera', description: null },
+          ],
+          messages: [{ topic: 'Battery', stance: 'Lasts all day' }],
+        },
       ]),
     ).toEqual({
       topics: [
@@ -157,7 +221,13 @@ describe('notables, completeness, creator content, daily metrics', () => {
       ['2026-03-02', 1, 8],
       ['2026-03-03', 1, 5],
     ]);
-    expect(Object.keys(v2[0].mix).sort()).toEqual(['consensus', 'content', 'relevance', 'sentiment', 'topic']);
+    expect(Object.keys(v2[0].mix).sort()).toEqual([
+      'consensus',
+      'content',
+      'relevance',
+      'sentiment',
+      'topic',
+    ]);
     const v1 = dailyMetrics(columns, select({}), { scoreVersion: 1, engagementWeight: 1 });
     expect(Object.keys(v1[0].mix).sort()).toEqual(['consensus', 'relevance', 'sentiment']);
   });

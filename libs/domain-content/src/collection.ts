@@ -4,7 +4,15 @@ export type CollectionType = 'campaign' | 'group';
 
 export interface CollectionCreated {
   type: 'CollectionCreated';
-  data: { collectionId: string; teamId: string; name: string; type: CollectionType; parentId: string | null; createdVia: 'api' | 'demo'; at: string };
+  data: {
+    collectionId: string;
+    teamId: string;
+    name: string;
+    type: CollectionType;
+    parentId: string | null;
+    createdVia: 'api' | 'demo';
+    at: string;
+  };
 }
 export type CollectionEvent = CollectionCreated;
 export const COLLECTION_EVENT_TYPES: readonly CollectionEvent['type'][] = ['CollectionCreated'];
@@ -13,7 +21,14 @@ export const collectionStream = (collectionId: string): string => `collection-${
 
 export type CollectionState =
   | { status: 'absent' }
-  | { status: 'active'; collectionId: string; teamId: string; name: string; type: CollectionType; parentId: string | null };
+  | {
+      status: 'active';
+      collectionId: string;
+      teamId: string;
+      name: string;
+      type: CollectionType;
+      parentId: string | null;
+    };
 
 /** What the service knows about the parent named in `CreateCollection` (null: none on the team). */
 export interface ParentCollectionFacts {
@@ -34,7 +49,8 @@ export type CollectionCommand = {
 };
 
 export function decideCollection(command: CollectionCommand, state: CollectionState): CollectionEvent[] {
-  if (state.status !== 'absent') throw new ContentError('collection_exists', `collection ${command.collectionId} already exists`);
+  if (state.status !== 'absent')
+    throw new ContentError('collection_exists', `collection ${command.collectionId} already exists`);
   const name = command.name.trim();
   // Campaigns are top level; a group sits inside a campaign of the same team.
   if (command.collectionType === 'campaign' && command.parentId !== null) {
@@ -45,12 +61,21 @@ export function decideCollection(command: CollectionCommand, state: CollectionSt
     if (!command.parent || command.parent.collectionId !== command.parentId) {
       throw new ContentError('invalid_parent', `parent collection ${command.parentId} not found`);
     }
-    if (command.parent.type !== 'campaign') throw new ContentError('invalid_parent', `parent collection ${command.parentId} is not a campaign`);
+    if (command.parent.type !== 'campaign')
+      throw new ContentError('invalid_parent', `parent collection ${command.parentId} is not a campaign`);
   }
   return [
     {
       type: 'CollectionCreated',
-      data: { collectionId: command.collectionId, teamId: command.teamId, name, type: command.collectionType, parentId: command.parentId, createdVia: command.createdVia, at: command.at },
+      data: {
+        collectionId: command.collectionId,
+        teamId: command.teamId,
+        name,
+        type: command.collectionType,
+        parentId: command.parentId,
+        createdVia: command.createdVia,
+        at: command.at,
+      },
     },
   ];
 }

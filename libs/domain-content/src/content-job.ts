@@ -1,10 +1,27 @@
-import type { CreditSource, JobKind, JobStatus, Platform, PostType, RejectReason, SkipReason } from '@analyst/contracts';
+import type {
+  CreditSource,
+  JobKind,
+  JobStatus,
+  Platform,
+  PostType,
+  RejectReason,
+  SkipReason,
+} from '@analyst/contracts';
 import { ContentError } from './content-errors';
 import type { CollectionType } from './collection';
 import type { PostStatus } from './post';
 
 // The vocabulary clients see lives in contracts; re-exported so the domain's users keep one import.
-export { JOB_KINDS, JOB_STATUSES, REJECT_REASONS, SKIP_REASONS, type JobKind, type JobStatus, type RejectReason, type SkipReason } from '@analyst/contracts';
+export {
+  JOB_KINDS,
+  JOB_STATUSES,
+  REJECT_REASONS,
+  SKIP_REASONS,
+  type JobKind,
+  type JobStatus,
+  type RejectReason,
+  type SkipReason,
+} from '@analyst/contracts';
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'partial', 'failed'];
 export const JOB_RETENTION_DAYS = 30;
 export const JOB_POLL_AFTER_MS = 5000;
@@ -102,7 +119,13 @@ export interface JobSettled {
   type: 'JobSettled';
   data: { status: 'completed' | 'partial' | 'failed'; error: JobError | null; at: string };
 }
-export type ContentJobEvent = ContentJobOpened | AccountDiscovered | ContentJobQueued | ContentJobFailed | JobPostOutcomeRecorded | JobSettled;
+export type ContentJobEvent =
+  | ContentJobOpened
+  | AccountDiscovered
+  | ContentJobQueued
+  | ContentJobFailed
+  | JobPostOutcomeRecorded
+  | JobSettled;
 export type ContentJobEventType = ContentJobEvent['type'];
 const JOB_EVENT_TYPE_MAP: { [K in ContentJobEventType]: true } = {
   ContentJobOpened: true,
@@ -157,7 +180,13 @@ const FINAL_POST_OUTCOMES: readonly PostStatus[] = ['complete', 'failed', 'unrea
 export type ContentJobCommand =
   | { type: 'OpenJob'; request: JobRequest }
   | { type: 'RecordDiscovery'; discovered: DiscoveredEntry[]; at: string }
-  | { type: 'QueueJob'; accepted: AcceptedEntry[]; skipped: SkippedEntry[]; rejected: RejectedEntry[]; at: string }
+  | {
+      type: 'QueueJob';
+      accepted: AcceptedEntry[];
+      skipped: SkippedEntry[];
+      rejected: RejectedEntry[];
+      at: string;
+    }
   | { type: 'FailJob'; error: JobError; at: string }
   | { type: 'RecordPostOutcomes'; outcomes: ({ postId: string } & JobOutcome)[]; at: string };
 
@@ -171,7 +200,10 @@ function requireJob(state: ContentJobState): ContentJob {
 }
 
 /** completed: every requested link was added and processed; failed: nothing was; partial: in between. */
-export function settledStatus(job: ContentJob, outcomes: Record<string, JobOutcome>): JobSettled['data'] | null {
+export function settledStatus(
+  job: ContentJob,
+  outcomes: Record<string, JobOutcome>,
+): JobSettled['data'] | null {
   const finals = job.accepted.map((a) => outcomes[a.postId]);
   if (finals.some((o) => !o || !FINAL_POST_OUTCOMES.includes(o.status))) return null;
   const complete = finals.filter((o) => o.status === 'complete').length;
@@ -192,7 +224,8 @@ export function settledStatus(job: ContentJob, outcomes: Record<string, JobOutco
 export function decideContentJob(command: ContentJobCommand, state: ContentJobState): ContentJobEvent[] {
   switch (command.type) {
     case 'OpenJob':
-      if (state.status !== 'absent') throw new ContentError('job_exists', `content job ${command.request.jobId} already exists`);
+      if (state.status !== 'absent')
+        throw new ContentError('job_exists', `content job ${command.request.jobId} already exists`);
       return [{ type: 'ContentJobOpened', data: command.request }];
     case 'RecordDiscovery': {
       const job = requireJob(state);
@@ -200,20 +233,35 @@ export function decideContentJob(command: ContentJobCommand, state: ContentJobSt
       const count = command.discovered.length;
       const estimated = job.dryRun ? count * job.credits.perPost : null;
       const events: ContentJobEvent[] = [
-        { type: 'AccountDiscovered', data: { count, discovered: job.dryRun ? command.discovered : null, estimated, at: command.at } },
+        {
+          type: 'AccountDiscovered',
+          data: { count, discovered: job.dryRun ? command.discovered : null, estimated, at: command.at },
+        },
       ];
-      if (job.dryRun || count === 0) events.push({ type: 'JobSettled', data: { status: 'completed', error: null, at: command.at } });
+      if (job.dryRun || count === 0)
+        events.push({ type: 'JobSettled', data: { status: 'completed', error: null, at: command.at } });
       return events;
     }
     case 'QueueJob': {
       const job = requireJob(state);
       if (job.status !== 'queuing' && job.status !== 'discovering') return [];
-      const queued: ContentJobQueued = { type: 'ContentJobQueued', data: { accepted: command.accepted, skipped: command.skipped, rejected: command.rejected, at: command.at } };
+      const queued: ContentJobQueued = {
+        type: 'ContentJobQueued',
+        data: {
+          accepted: command.accepted,
+          skipped: command.skipped,
+          rejected: command.rejected,
+          at: command.at,
+        },
+      };
       // Posts may have finished while the request was still creating the rest of the batch. A job
       // with nothing accepted is answered `syncing` (the spec's creation row) and settles right
       // after, through RecordPostOutcomes with no outcomes (see settleIfNothingAccepted).
       if (command.accepted.length === 0) return [queued];
-      const settled = settledStatus({ ...job, accepted: command.accepted, skipped: command.skipped, rejected: command.rejected }, job.outcomes);
+      const settled = settledStatus(
+        { ...job, accepted: command.accepted, skipped: command.skipped, rejected: command.rejected },
+        job.outcomes,
+      );
       return settled ? [queued, { type: 'JobSettled', data: { ...settled, at: command.at } }] : [queued];
     }
     case 'FailJob': {
@@ -238,7 +286,10 @@ export function decideContentJob(command: ContentJobCommand, state: ContentJobSt
         // what it finally charges is its own outcome's.
         const charged = o.charged;
         outcomes[o.postId] = { status: o.status, charged };
-        events.push({ type: 'JobPostOutcomeRecorded', data: { postId: o.postId, status: o.status, charged, at: command.at } });
+        events.push({
+          type: 'JobPostOutcomeRecorded',
+          data: { postId: o.postId, status: o.status, charged, at: command.at },
+        });
       }
       const settled = queued ? settledStatus(job, outcomes) : null;
       if (settled) events.push({ type: 'JobSettled', data: { ...settled, at: command.at } });
@@ -272,17 +323,46 @@ export function evolveContentJob(state: ContentJobState, event: ContentJobEvent)
   const job = requireJob(state);
   switch (event.type) {
     case 'AccountDiscovered':
-      return { ...job, discoveredCount: event.data.count, discovered: event.data.discovered, estimated: event.data.estimated, updatedAt: event.data.at };
+      return {
+        ...job,
+        discoveredCount: event.data.count,
+        discovered: event.data.discovered,
+        estimated: event.data.estimated,
+        updatedAt: event.data.at,
+      };
     case 'ContentJobQueued':
-      return { ...job, status: 'syncing', accepted: event.data.accepted, skipped: event.data.skipped, rejected: event.data.rejected, updatedAt: event.data.at };
+      return {
+        ...job,
+        status: 'syncing',
+        accepted: event.data.accepted,
+        skipped: event.data.skipped,
+        rejected: event.data.rejected,
+        updatedAt: event.data.at,
+      };
     case 'ContentJobFailed':
-      return { ...job, status: 'failed', error: event.data.error, updatedAt: event.data.at, completedAt: event.data.at };
+      return {
+        ...job,
+        status: 'failed',
+        error: event.data.error,
+        updatedAt: event.data.at,
+        completedAt: event.data.at,
+      };
     case 'JobPostOutcomeRecorded': {
       const { postId, status, charged } = event.data;
-      return { ...job, outcomes: { ...job.outcomes, [postId]: { status, charged } }, updatedAt: event.data.at };
+      return {
+        ...job,
+        outcomes: { ...job.outcomes, [postId]: { status, charged } },
+        updatedAt: event.data.at,
+      };
     }
     case 'JobSettled':
-      return { ...job, status: event.data.status, error: event.data.error, updatedAt: event.data.at, completedAt: event.data.at };
+      return {
+        ...job,
+        status: event.data.status,
+        error: event.data.error,
+        updatedAt: event.data.at,
+        completedAt: event.data.at,
+      };
     default: {
       const _never: never = event;
       return _never;
@@ -307,7 +387,7 @@ export function jobCounts(job: ContentJob): JobCounts {
   }
   return {
     requested: job.requested,
-    discovered: job.kind === 'account' ? job.discoveredCount ?? 0 : null,
+    discovered: job.kind === 'account' ? (job.discoveredCount ?? 0) : null,
     accepted: job.accepted.length,
     skipped: job.skipped.length,
     rejected: job.rejected.length,

@@ -22,7 +22,13 @@ export type LinkClaimState = { status: 'free' } | { status: 'claimed'; postId: s
 
 export type LinkClaimCommand =
   | { type: 'ClaimLink'; teamId: string; normalizedLink: string; postId: string; jobId: string; at: string }
-  | { type: 'ReleaseLink'; postId: string; jobId: string; reason: PostLinkReleased['data']['reason']; at: string };
+  | {
+      type: 'ReleaseLink';
+      postId: string;
+      jobId: string;
+      reason: PostLinkReleased['data']['reason'];
+      at: string;
+    };
 
 /** Hashed, so any link (length, characters) makes a valid stream id; the link itself is in the event. */
 export function linkClaimStream(teamId: string, normalizedLink: string): string {
@@ -34,10 +40,26 @@ export function decideLinkClaim(command: LinkClaimCommand, state: LinkClaimState
     case 'ClaimLink':
       // Held already (by this job, resuming, or by another): nothing to write; the state names the holder.
       if (state.status === 'claimed') return [];
-      return [{ type: 'PostLinkClaimed', data: { teamId: command.teamId, normalizedLink: command.normalizedLink, postId: command.postId, jobId: command.jobId, at: command.at } }];
+      return [
+        {
+          type: 'PostLinkClaimed',
+          data: {
+            teamId: command.teamId,
+            normalizedLink: command.normalizedLink,
+            postId: command.postId,
+            jobId: command.jobId,
+            at: command.at,
+          },
+        },
+      ];
     case 'ReleaseLink':
       if (state.status !== 'claimed' || state.postId !== command.postId) return [];
-      return [{ type: 'PostLinkReleased', data: { postId: command.postId, jobId: command.jobId, reason: command.reason, at: command.at } }];
+      return [
+        {
+          type: 'PostLinkReleased',
+          data: { postId: command.postId, jobId: command.jobId, reason: command.reason, at: command.at },
+        },
+      ];
     default: {
       const _never: never = command;
       return _never;

@@ -9,13 +9,28 @@ import type {
 import { ContentError } from './content-errors';
 import { newTags, normalizeTags } from './tags';
 
-export const POST_STATUSES = ['fetching', 'queued', 'processing', 'complete', 'failed', 'unreachable', 'holding', 'cancelled'] as const;
+export const POST_STATUSES = [
+  'fetching',
+  'queued',
+  'processing',
+  'complete',
+  'failed',
+  'unreachable',
+  'holding',
+  'cancelled',
+] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
 /** In flight: credits still reserved, hidden from the default post lists, not refreshable. */
 export const IN_FLIGHT_STATUSES: readonly PostStatus[] = ['fetching', 'queued', 'processing'];
 /** Where a data version ends; `holding` is an outcome for credits but not for jobs. */
-export const OUTCOME_STATUSES: readonly PostStatus[] = ['complete', 'failed', 'unreachable', 'holding', 'cancelled'];
+export const OUTCOME_STATUSES: readonly PostStatus[] = [
+  'complete',
+  'failed',
+  'unreachable',
+  'holding',
+  'cancelled',
+];
 
 export type AddedVia = 'dashboard' | 'api' | 'automation';
 export type CreditSourceOfVersion = 'credit' | 'included';
@@ -61,7 +76,14 @@ export interface PostRefreshRequested {
 }
 export interface PostFetched {
   type: 'PostFetched';
-  data: { postId: string; dataVersion: number; post: ProviderPost; totalComments: number; chunks: number; at: string };
+  data: {
+    postId: string;
+    dataVersion: number;
+    post: ProviderPost;
+    totalComments: number;
+    chunks: number;
+    at: string;
+  };
 }
 export interface CommentsFetched {
   type: 'CommentsFetched';
@@ -69,7 +91,13 @@ export interface CommentsFetched {
 }
 export interface CommentsScored {
   type: 'CommentsScored';
-  data: { postId: string; dataVersion: number; chunk: number; scorer: { name: string; version: string }; comments: ScoredComment[] };
+  data: {
+    postId: string;
+    dataVersion: number;
+    chunk: number;
+    scorer: { name: string; version: string };
+    comments: ScoredComment[];
+  };
 }
 export interface PostScored {
   type: 'PostScored';
@@ -110,7 +138,14 @@ export interface PostHoldResumed {
 }
 export interface PostCancelled {
   type: 'PostCancelled';
-  data: { postId: string; dataVersion: number; jobId: string; reservationId: string | null; reason: string; at: string };
+  data: {
+    postId: string;
+    dataVersion: number;
+    jobId: string;
+    reservationId: string | null;
+    reason: string;
+    at: string;
+  };
 }
 
 export type PostEvent =
@@ -142,7 +177,11 @@ export const POST_EVENT_TYPES = Object.keys(POST_EVENT_TYPE_MAP) as PostEventTyp
 
 /** Events that end a data version; the credit and job process managers react to these. */
 export type PostOutcomeEvent = PostScored | PostFetchFailed | PostCancelled;
-export const POST_OUTCOME_EVENT_TYPES: readonly PostOutcomeEvent['type'][] = ['PostScored', 'PostFetchFailed', 'PostCancelled'];
+export const POST_OUTCOME_EVENT_TYPES: readonly PostOutcomeEvent['type'][] = [
+  'PostScored',
+  'PostFetchFailed',
+  'PostCancelled',
+];
 
 export const postStream = (postId: string): string => `post-${postId}`;
 
@@ -219,21 +258,37 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
 export function decidePost(command: PostCommand, state: PostState): PostEvent[] {
   switch (command.type) {
     case 'CreatePost': {
-      if (state.status !== 'absent') throw new ContentError('post_exists', `post ${command.data.postId} already exists`);
-      return [{ type: 'PostCreated', data: { ...command.data, tags: normalizeTags(command.data.tags), dataVersion: 1 } }];
+      if (state.status !== 'absent')
+        throw new ContentError('post_exists', `post ${command.data.postId} already exists`);
+      return [
+        {
+          type: 'PostCreated',
+          data: { ...command.data, tags: normalizeTags(command.data.tags), dataVersion: 1 },
+        },
+      ];
     }
     case 'TagPost': {
       const post = requireExisting(state);
-      const addedCollectionIds = [...new Set(command.collectionIds)].filter((id) => !post.collectionIds.includes(id));
+      const addedCollectionIds = [...new Set(command.collectionIds)].filter(
+        (id) => !post.collectionIds.includes(id),
+      );
       const addedTags = newTags(post.tags, command.tags);
       if (addedCollectionIds.length === 0 && addedTags.length === 0) return [];
-      return [{ type: 'PostTagged', data: { postId: post.postId, addedCollectionIds, addedTags, at: command.at } }];
+      return [
+        { type: 'PostTagged', data: { postId: post.postId, addedCollectionIds, addedTags, at: command.at } },
+      ];
     }
     case 'RequestRefresh': {
       const post = requireExisting(state);
       // A held version still belongs to its job, which waits for it: it is resumed, not replaced.
-      if (IN_FLIGHT_STATUSES.includes(post.status) || post.status === 'holding') throw new ContentError('post_in_flight', `post ${post.postId} is still processing`);
-      return [{ type: 'PostRefreshRequested', data: { ...command.request, postId: post.postId, dataVersion: post.dataVersion + 1 } }];
+      if (IN_FLIGHT_STATUSES.includes(post.status) || post.status === 'holding')
+        throw new ContentError('post_in_flight', `post ${post.postId} is still processing`);
+      return [
+        {
+          type: 'PostRefreshRequested',
+          data: { ...command.request, postId: post.postId, dataVersion: post.dataVersion + 1 },
+        },
+      ];
     }
     case 'RecordFetch': {
       // A redelivered or stale fetch finds the version already past `fetching`: nothing to record.
@@ -260,18 +315,35 @@ export function decidePost(command: PostCommand, state: PostState): PostEvent[] 
       return [
         {
           type: 'PostFetched',
-          data: { postId: state.postId, dataVersion: state.dataVersion, post: result.post, totalComments: result.comments.length, chunks: chunks.length, at: command.at },
+          data: {
+            postId: state.postId,
+            dataVersion: state.dataVersion,
+            post: result.post,
+            totalComments: result.comments.length,
+            chunks: chunks.length,
+            at: command.at,
+          },
         },
-        ...chunks.map((comments, chunk): CommentsFetched => ({ type: 'CommentsFetched', data: { postId: state.postId, dataVersion: state.dataVersion, chunk, comments } })),
+        ...chunks.map((comments, chunk): CommentsFetched => ({
+          type: 'CommentsFetched',
+          data: { postId: state.postId, dataVersion: state.dataVersion, chunk, comments },
+        })),
       ];
     }
     case 'RecordScores': {
       if (state.status !== 'processing' || state.dataVersion !== command.dataVersion) return [];
       const chunks = chunked(command.comments, command.chunkSize ?? COMMENT_CHUNK_SIZE);
       return [
-        ...chunks.map(
-          (comments, chunk): CommentsScored => ({ type: 'CommentsScored', data: { postId: state.postId, dataVersion: state.dataVersion, chunk, scorer: command.scorer, comments } }),
-        ),
+        ...chunks.map((comments, chunk): CommentsScored => ({
+          type: 'CommentsScored',
+          data: {
+            postId: state.postId,
+            dataVersion: state.dataVersion,
+            chunk,
+            scorer: command.scorer,
+            comments,
+          },
+        })),
         {
           type: 'PostScored',
           data: {
@@ -291,7 +363,18 @@ export function decidePost(command: PostCommand, state: PostState): PostEvent[] 
     case 'ResumeHeld': {
       // Another replica resumed (or abandoned) it first, or the hold is of an older version: nothing to do.
       if (state.status !== 'holding' || state.dataVersion !== command.dataVersion) return [];
-      return [{ type: 'PostHoldResumed', data: { postId: state.postId, dataVersion: state.dataVersion, jobId: state.current.jobId, reservationId: command.reservationId, at: command.at } }];
+      return [
+        {
+          type: 'PostHoldResumed',
+          data: {
+            postId: state.postId,
+            dataVersion: state.dataVersion,
+            jobId: state.current.jobId,
+            reservationId: command.reservationId,
+            at: command.at,
+          },
+        },
+      ];
     }
     case 'AbandonHeld': {
       if (state.status !== 'holding' || state.dataVersion !== command.dataVersion) return [];
@@ -299,7 +382,15 @@ export function decidePost(command: PostCommand, state: PostState): PostEvent[] 
         {
           type: 'PostFetchFailed',
           // The hold's reservation was refunded when it was held: this outcome holds no credits.
-          data: { postId: state.postId, dataVersion: state.dataVersion, jobId: state.current.jobId, reservationId: null, outcome: 'failed', reason: command.reason, at: command.at },
+          data: {
+            postId: state.postId,
+            dataVersion: state.dataVersion,
+            jobId: state.current.jobId,
+            reservationId: null,
+            outcome: 'failed',
+            reason: command.reason,
+            at: command.at,
+          },
         },
       ];
     }
@@ -309,7 +400,14 @@ export function decidePost(command: PostCommand, state: PostState): PostEvent[] 
       return [
         {
           type: 'PostCancelled',
-          data: { postId: post.postId, dataVersion: post.dataVersion, jobId: post.current.jobId, reservationId: post.current.reservationId, reason: command.reason, at: command.at },
+          data: {
+            postId: post.postId,
+            dataVersion: post.dataVersion,
+            jobId: post.current.jobId,
+            reservationId: post.current.reservationId,
+            reason: command.reason,
+            at: command.at,
+          },
         },
       ];
     }
@@ -347,7 +445,11 @@ export function evolvePost(state: PostState, event: PostEvent): PostState {
     }
     case 'PostTagged': {
       const post = requireExisting(state);
-      return { ...post, collectionIds: [...post.collectionIds, ...event.data.addedCollectionIds], tags: [...post.tags, ...event.data.addedTags] };
+      return {
+        ...post,
+        collectionIds: [...post.collectionIds, ...event.data.addedCollectionIds],
+        tags: [...post.tags, ...event.data.addedTags],
+      };
     }
     case 'PostRefreshRequested': {
       const post = requireExisting(state);
@@ -375,11 +477,23 @@ export function evolvePost(state: PostState, event: PostEvent): PostState {
     case 'PostFetchFailed': {
       const post = requireExisting(state);
       if (event.data.outcome !== 'holding') return { ...post, status: event.data.outcome, heldUntil: null };
-      return { ...post, status: 'holding', holds: post.holds + 1, heldUntil: event.data.retryAt ?? null, lastHeldAt: event.data.at };
+      return {
+        ...post,
+        status: 'holding',
+        holds: post.holds + 1,
+        heldUntil: event.data.retryAt ?? null,
+        lastHeldAt: event.data.at,
+      };
     }
     case 'PostHoldResumed': {
       const post = requireExisting(state);
-      return { ...post, status: 'fetching', current: { ...post.current, reservationId: event.data.reservationId }, fetchedComments: null, heldUntil: null };
+      return {
+        ...post,
+        status: 'fetching',
+        current: { ...post.current, reservationId: event.data.reservationId },
+        fetchedComments: null,
+        heldUntil: null,
+      };
     }
     case 'PostCancelled':
       return { ...requireExisting(state), status: 'cancelled' };
@@ -391,7 +505,8 @@ export function evolvePost(state: PostState, event: PostEvent): PostState {
 }
 
 function versionRequest(d: PostVersionRequest): PostVersionRequest {
-  const { dataVersion, jobId, reservationId, creditSource, unitCost, fullRead, commentLimit, requestedAt } = d;
+  const { dataVersion, jobId, reservationId, creditSource, unitCost, fullRead, commentLimit, requestedAt } =
+    d;
   return { dataVersion, jobId, reservationId, creditSource, unitCost, fullRead, commentLimit, requestedAt };
 }
 
@@ -403,12 +518,20 @@ export const postDecider = {
 
 /** The outcome event of a post version, or null for any other event. */
 export function asPostOutcome(event: { type: string; data: unknown }): PostOutcomeEvent | null {
-  return (POST_OUTCOME_EVENT_TYPES as readonly string[]).includes(event.type) ? ({ type: event.type, data: event.data } as PostOutcomeEvent) : null;
+  return (POST_OUTCOME_EVENT_TYPES as readonly string[]).includes(event.type)
+    ? ({ type: event.type, data: event.data } as PostOutcomeEvent)
+    : null;
 }
 
 /** Where a finished version left its post: complete, cancelled, or the fetch failure's outcome. */
-export function outcomeStatus(event: PostOutcomeEvent): 'complete' | 'cancelled' | PostFetchFailed['data']['outcome'] {
-  return event.type === 'PostScored' ? 'complete' : event.type === 'PostCancelled' ? 'cancelled' : event.data.outcome;
+export function outcomeStatus(
+  event: PostOutcomeEvent,
+): 'complete' | 'cancelled' | PostFetchFailed['data']['outcome'] {
+  return event.type === 'PostScored'
+    ? 'complete'
+    : event.type === 'PostCancelled'
+      ? 'cancelled'
+      : event.data.outcome;
 }
 
 /** Credits of a finished version: consumed when it was scored with at least one comment, returned otherwise. */

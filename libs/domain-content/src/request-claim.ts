@@ -10,12 +10,20 @@ import { ContentError } from './content-errors';
  */
 export interface ContentRequestClaimed {
   type: 'ContentRequestClaimed';
-  data: { teamId: string; jobId: string; fingerprint: string; idempotencyKey: string | null; expiresAt: string; at: string };
+  data: {
+    teamId: string;
+    jobId: string;
+    fingerprint: string;
+    idempotencyKey: string | null;
+    expiresAt: string;
+    at: string;
+  };
 }
 export type RequestClaimEvent = ContentRequestClaimed;
 export const REQUEST_CLAIM_EVENT_TYPES: RequestClaimEvent['type'][] = ['ContentRequestClaimed'];
 
-export type RequestClaimState = { status: 'free' } | { status: 'claimed'; jobId: string; fingerprint: string; expiresAt: string };
+export type RequestClaimState =
+  { status: 'free' } | { status: 'claimed'; jobId: string; fingerprint: string; expiresAt: string };
 
 export interface ClaimRequest {
   type: 'ClaimRequest';
@@ -40,7 +48,10 @@ export function idempotencyKeyClaimStream(teamId: string, idempotencyKey: string
 }
 
 /** True when the stream holds a claim that has not lapsed at `now`. */
-export function liveClaim(state: RequestClaimState, now: string): state is Extract<RequestClaimState, { status: 'claimed' }> {
+export function liveClaim(
+  state: RequestClaimState,
+  now: string,
+): state is Extract<RequestClaimState, { status: 'claimed' }> {
   return state.status === 'claimed' && state.expiresAt > now;
 }
 
@@ -48,16 +59,26 @@ export function decideRequestClaim(command: ClaimRequest, state: RequestClaimSta
   if (liveClaim(state, command.at)) {
     // An Idempotency-Key names one request: the same key with another body is refused, not replayed.
     if (command.idempotencyKey !== null && state.fingerprint !== command.fingerprint) {
-      throw new ContentError('idempotency_key_reused', `Idempotency-Key "${command.idempotencyKey}" was already used for a different request (job ${state.jobId})`);
+      throw new ContentError(
+        'idempotency_key_reused',
+        `Idempotency-Key "${command.idempotencyKey}" was already used for a different request (job ${state.jobId})`,
+      );
     }
     return [];
   }
   const { teamId, jobId, fingerprint, idempotencyKey, expiresAt, at } = command;
-  return [{ type: 'ContentRequestClaimed', data: { teamId, jobId, fingerprint, idempotencyKey, expiresAt, at } }];
+  return [
+    { type: 'ContentRequestClaimed', data: { teamId, jobId, fingerprint, idempotencyKey, expiresAt, at } },
+  ];
 }
 
 export function evolveRequestClaim(_state: RequestClaimState, event: RequestClaimEvent): RequestClaimState {
-  return { status: 'claimed', jobId: event.data.jobId, fingerprint: event.data.fingerprint, expiresAt: event.data.expiresAt };
+  return {
+    status: 'claimed',
+    jobId: event.data.jobId,
+    fingerprint: event.data.fingerprint,
+    expiresAt: event.data.expiresAt,
+  };
 }
 
 export const requestClaimDecider = {

@@ -18,11 +18,20 @@ const claimed = (postId: string, jobId: string): LinkClaimEvent => ({
   type: 'PostLinkClaimed',
   data: { teamId: 'tm_1', normalizedLink: 'youtube.com/watch?v=abc', postId, jobId, at: AT },
 });
-const claim = (postId: string, jobId: string) => ({ type: 'ClaimLink' as const, teamId: 'tm_1', normalizedLink: 'youtube.com/watch?v=abc', postId, jobId, at: AT });
+const claim = (postId: string, jobId: string) => ({
+  type: 'ClaimLink' as const,
+  teamId: 'tm_1',
+  normalizedLink: 'youtube.com/watch?v=abc',
+  postId,
+  jobId,
+  at: AT,
+});
 
 describe('link claim: one post per (team, normalized link)', () => {
   it('claims a free link for the job and its post', () => {
-    givenLink([]).when(claim('po_1', 'cj_1')).then([claimed('po_1', 'cj_1')]);
+    givenLink([])
+      .when(claim('po_1', 'cj_1'))
+      .then([claimed('po_1', 'cj_1')]);
   });
 
   it('writes nothing for a held link; the state names the holder, whoever asks', () => {
@@ -33,10 +42,19 @@ describe('link claim: one post per (team, normalized link)', () => {
   });
 
   it('releases only the holder post, and a released link can be claimed again', () => {
-    givenLink([claimed('po_1', 'cj_1')]).when({ type: 'ReleaseLink', postId: 'po_9', jobId: 'cj_9', reason: 'create_failed', at: AT }).then([]);
-    const released: LinkClaimEvent = { type: 'PostLinkReleased', data: { postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT } };
-    givenLink([claimed('po_1', 'cj_1')]).when({ type: 'ReleaseLink', postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT }).then([released]);
-    givenLink([claimed('po_1', 'cj_1'), released]).when(claim('po_2', 'cj_2')).then([claimed('po_2', 'cj_2')]);
+    givenLink([claimed('po_1', 'cj_1')])
+      .when({ type: 'ReleaseLink', postId: 'po_9', jobId: 'cj_9', reason: 'create_failed', at: AT })
+      .then([]);
+    const released: LinkClaimEvent = {
+      type: 'PostLinkReleased',
+      data: { postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT },
+    };
+    givenLink([claimed('po_1', 'cj_1')])
+      .when({ type: 'ReleaseLink', postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT })
+      .then([released]);
+    givenLink([claimed('po_1', 'cj_1'), released])
+      .when(claim('po_2', 'cj_2'))
+      .then([claimed('po_2', 'cj_2')]);
   });
 
   it('names one stream per team and link, whatever the link holds', () => {
@@ -59,7 +77,15 @@ describe('request claim: one job per request fingerprint and per Idempotency-Key
   });
   const claimedBy = (over: Partial<RequestClaimEvent['data']> = {}): RequestClaimEvent => ({
     type: 'ContentRequestClaimed',
-    data: { teamId: 'tm_1', jobId: 'cj_1', fingerprint: 'fp1', idempotencyKey: null, expiresAt: '2026-04-09T12:00:00.000Z', at: AT, ...over },
+    data: {
+      teamId: 'tm_1',
+      jobId: 'cj_1',
+      fingerprint: 'fp1',
+      idempotencyKey: null,
+      expiresAt: '2026-04-09T12:00:00.000Z',
+      at: AT,
+      ...over,
+    },
   });
 
   it('claims a new request for its job', () => {
@@ -67,16 +93,22 @@ describe('request claim: one job per request fingerprint and per Idempotency-Key
   });
 
   it('keeps the first job while the claim lives, and lets a lapsed claim go to a new job', () => {
-    givenRequest([claimedBy()]).when(request({ jobId: 'cj_2' })).then([]);
+    givenRequest([claimedBy()])
+      .when(request({ jobId: 'cj_2' }))
+      .then([]);
     const later = '2026-04-09T12:00:00.001Z';
-    givenRequest([claimedBy()]).when(request({ jobId: 'cj_2', at: later, expiresAt: '2026-05-09T12:00:00.001Z' })).then([
-      claimedBy({ jobId: 'cj_2', at: later, expiresAt: '2026-05-09T12:00:00.001Z' }),
-    ]);
+    givenRequest([claimedBy()])
+      .when(request({ jobId: 'cj_2', at: later, expiresAt: '2026-05-09T12:00:00.001Z' }))
+      .then([claimedBy({ jobId: 'cj_2', at: later, expiresAt: '2026-05-09T12:00:00.001Z' })]);
   });
 
   it('refuses an Idempotency-Key reused with another body', () => {
-    givenRequest([claimedBy({ idempotencyKey: 'k1' })]).when(request({ jobId: 'cj_2', fingerprint: 'fp2', idempotencyKey: 'k1' })).thenFails('idempotency_key_reused');
-    givenRequest([claimedBy({ idempotencyKey: 'k1' })]).when(request({ jobId: 'cj_2', idempotencyKey: 'k1' })).then([]);
+    givenRequest([claimedBy({ idempotencyKey: 'k1' })])
+      .when(request({ jobId: 'cj_2', fingerprint: 'fp2', idempotencyKey: 'k1' }))
+      .thenFails('idempotency_key_reused');
+    givenRequest([claimedBy({ idempotencyKey: 'k1' })])
+      .when(request({ jobId: 'cj_2', idempotencyKey: 'k1' }))
+      .then([]);
   });
 
   it('keeps body and key claims apart, per team', () => {

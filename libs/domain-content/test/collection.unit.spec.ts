@@ -3,23 +3,64 @@ import { givenFor } from './given-when-then';
 
 const given = givenFor(collectionDecider);
 const AT = '2026-03-10T12:00:00.000Z';
-const base: CollectionCommand = { type: 'CreateCollection', collectionId: 'col_1', teamId: 'tm_1', name: ' Launch ', collectionType: 'campaign', parentId: null, parent: null, createdVia: 'api', at: AT };
+const base: CollectionCommand = {
+  type: 'CreateCollection',
+  collectionId: 'col_1',
+  teamId: 'tm_1',
+  name: ' Launch ',
+  collectionType: 'campaign',
+  parentId: null,
+  parent: null,
+  createdVia: 'api',
+  at: AT,
+};
 
 describe('collection decider', () => {
   it('creates a campaign with a trimmed name', () => {
-    given([]).when(base).then([{ type: 'CollectionCreated', data: { collectionId: 'col_1', teamId: 'tm_1', name: 'Launch', type: 'campaign', parentId: null, createdVia: 'api', at: AT } }]);
+    given([])
+      .when(base)
+      .then([
+        {
+          type: 'CollectionCreated',
+          data: {
+            collectionId: 'col_1',
+            teamId: 'tm_1',
+            name: 'Launch',
+            type: 'campaign',
+            parentId: null,
+            createdVia: 'api',
+            at: AT,
+          },
+        },
+      ]);
   });
   it('creates a group inside a campaign', () => {
-    const events = given([]).when({ ...base, collectionType: 'group', parentId: 'col_0', parent: { collectionId: 'col_0', type: 'campaign' } }).events();
+    const events = given([])
+      .when({
+        ...base,
+        collectionType: 'group',
+        parentId: 'col_0',
+        parent: { collectionId: 'col_0', type: 'campaign' },
+      })
+      .events();
     expect(events[0].data).toMatchObject({ type: 'group', parentId: 'col_0' });
   });
   it.each([
     [{ collectionType: 'group' as const, parentId: null }, 'invalid_parent'],
     [{ collectionType: 'group' as const, parentId: 'col_0', parent: null }, 'invalid_parent'],
-    [{ collectionType: 'group' as const, parentId: 'col_0', parent: { collectionId: 'col_0', type: 'group' as const } }, 'invalid_parent'],
+    [
+      {
+        collectionType: 'group' as const,
+        parentId: 'col_0',
+        parent: { collectionId: 'col_0', type: 'group' as const },
+      },
+      'invalid_parent',
+    ],
     [{ parentId: 'col_0' }, 'invalid_parent'],
   ])('refuses %j', (patch, code) => {
-    given([]).when({ ...base, ...patch }).thenFails(code);
+    given([])
+      .when({ ...base, ...patch })
+      .thenFails(code);
   });
   it('refuses to create the same collection twice', () => {
     given(given([]).when(base).events()).when(base).thenFails('collection_exists');

@@ -1,4 +1,11 @@
-import { contentJobDecider, jobCounts, jobCredits, type ContentJob, type ContentJobEvent, type JobRequest } from '@analyst/domain-content';
+import {
+  contentJobDecider,
+  jobCounts,
+  jobCredits,
+  type ContentJob,
+  type ContentJobEvent,
+  type JobRequest,
+} from '@analyst/domain-content';
 import { givenFor } from './given-when-then';
 
 const given = givenFor(contentJobDecider);
@@ -21,60 +28,180 @@ const request: JobRequest = {
   filters: null,
 };
 const opened: ContentJobEvent = { type: 'ContentJobOpened', data: request };
-const accepted = (postId: string) => ({ link: `https://x.com/a/status/${postId}`, postId, postStatus: 'fetching' as const, creditSource: 'credit' as const, creditCost: 1, dataVersion: 1 });
-const queued: ContentJobEvent = { type: 'ContentJobQueued', data: { accepted: [accepted('po_1'), accepted('po_2')], skipped: [], rejected: [], at: AT } };
-const fold = (events: ContentJobEvent[]) => events.reduce(contentJobDecider.evolve, contentJobDecider.initialState()) as ContentJob;
+const accepted = (postId: string) => ({
+  link: `https://x.com/a/status/${postId}`,
+  postId,
+  postStatus: 'fetching' as const,
+  creditSource: 'credit' as const,
+  creditCost: 1,
+  dataVersion: 1,
+});
+const queued: ContentJobEvent = {
+  type: 'ContentJobQueued',
+  data: { accepted: [accepted('po_1'), accepted('po_2')], skipped: [], rejected: [], at: AT },
+};
+const fold = (events: ContentJobEvent[]) =>
+  events.reduce(contentJobDecider.evolve, contentJobDecider.initialState()) as ContentJob;
 
 describe('content job decider', () => {
   it('opens posts jobs as queuing and account jobs as discovering', () => {
     expect(fold([opened]).status).toBe('queuing');
-    expect(fold([{ type: 'ContentJobOpened', data: { ...request, kind: 'account', dryRun: false } }]).status).toBe('discovering');
+    expect(
+      fold([{ type: 'ContentJobOpened', data: { ...request, kind: 'account', dryRun: false } }]).status,
+    ).toBe('discovering');
   });
 
   it('queues accepted posts and moves to syncing', () => {
-    const job = fold([opened, ...given([opened]).when({ type: 'QueueJob', accepted: queued.data.accepted, skipped: [], rejected: [], at: AT }).events()]);
+    const job = fold([
+      opened,
+      ...given([opened])
+        .when({ type: 'QueueJob', accepted: queued.data.accepted, skipped: [], rejected: [], at: AT })
+        .events(),
+    ]);
     expect(job.status).toBe('syncing');
-    expect(jobCounts(job)).toEqual({ requested: 3, discovered: null, accepted: 2, skipped: 0, rejected: 0, syncing: 2, complete: 0, failed: 0 });
+    expect(jobCounts(job)).toEqual({
+      requested: 3,
+      discovered: null,
+      accepted: 2,
+      skipped: 0,
+      rejected: 0,
+      syncing: 2,
+      complete: 0,
+      failed: 0,
+    });
   });
 
   it('queues a job with nothing accepted as syncing, then settles it failed on the next outcome record, naming insufficient credits when that was the cause', () => {
-    const unfunded = given([opened]).when({ type: 'QueueJob', accepted: [], skipped: [], rejected: [{ link: 'l', reason: 'insufficient_credits' }], at: AT }).events();
+    const unfunded = given([opened])
+      .when({
+        type: 'QueueJob',
+        accepted: [],
+        skipped: [],
+        rejected: [{ link: 'l', reason: 'insufficient_credits' }],
+        at: AT,
+      })
+      .events();
     expect(unfunded.map((e) => e.type)).toEqual(['ContentJobQueued']);
     expect(fold([opened, ...unfunded]).status).toBe('syncing');
-    expect(given([opened, ...unfunded]).when({ type: 'RecordPostOutcomes', outcomes: [], at: AT }).events()).toEqual([
-      { type: 'JobSettled', data: { status: 'failed', error: { code: 'insufficient_credits', message: 'no post could be funded' }, at: AT } },
+    expect(
+      given([opened, ...unfunded])
+        .when({ type: 'RecordPostOutcomes', outcomes: [], at: AT })
+        .events(),
+    ).toEqual([
+      {
+        type: 'JobSettled',
+        data: {
+          status: 'failed',
+          error: { code: 'insufficient_credits', message: 'no post could be funded' },
+          at: AT,
+        },
+      },
     ]);
-    const dup = given([opened]).when({ type: 'QueueJob', accepted: [], skipped: [{ link: 'l', reason: 'already_complete' }], rejected: [], at: AT }).events();
-    expect(given([opened, ...dup]).when({ type: 'RecordPostOutcomes', outcomes: [], at: AT }).events()[0].data).toMatchObject({ status: 'failed', error: { code: 'nothing_added' } });
+    const dup = given([opened])
+      .when({
+        type: 'QueueJob',
+        accepted: [],
+        skipped: [{ link: 'l', reason: 'already_complete' }],
+        rejected: [],
+        at: AT,
+      })
+      .events();
+    expect(
+      given([opened, ...dup])
+        .when({ type: 'RecordPostOutcomes', outcomes: [], at: AT })
+        .events()[0].data,
+    ).toMatchObject({ status: 'failed', error: { code: 'nothing_added' } });
   });
 
   it('settles completed when every member completed and nothing was skipped', () => {
     const events = given([opened, queued])
-      .when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }, { postId: 'po_2', status: 'complete', charged: false }], at: AT })
+      .when({
+        type: 'RecordPostOutcomes',
+        outcomes: [
+          { postId: 'po_1', status: 'complete', charged: true },
+          { postId: 'po_2', status: 'complete', charged: false },
+        ],
+        at: AT,
+      })
       .events();
-    expect(events.map((e) => e.type)).toEqual(['JobPostOutcomeRecorded', 'JobPostOutcomeRecorded', 'JobSettled']);
+    expect(events.map((e) => e.type)).toEqual([
+      'JobPostOutcomeRecorded',
+      'JobPostOutcomeRecorded',
+      'JobSettled',
+    ]);
     const job = fold([opened, queued, ...events]);
     expect(job.status).toBe('completed');
     expect(jobCredits(job)).toMatchObject({ reserved: 2, settled: 1, refunded: 1 });
   });
 
   it('settles partial when some member failed, failed when none completed', () => {
-    const partial = given([opened, queued]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }, { postId: 'po_2', status: 'unreachable', charged: false }], at: AT }).events();
+    const partial = given([opened, queued])
+      .when({
+        type: 'RecordPostOutcomes',
+        outcomes: [
+          { postId: 'po_1', status: 'complete', charged: true },
+          { postId: 'po_2', status: 'unreachable', charged: false },
+        ],
+        at: AT,
+      })
+      .events();
     expect(partial[2].data).toMatchObject({ status: 'partial' });
-    const failed = given([opened, queued]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'failed', charged: false }, { postId: 'po_2', status: 'cancelled', charged: false }], at: AT }).events();
+    const failed = given([opened, queued])
+      .when({
+        type: 'RecordPostOutcomes',
+        outcomes: [
+          { postId: 'po_1', status: 'failed', charged: false },
+          { postId: 'po_2', status: 'cancelled', charged: false },
+        ],
+        at: AT,
+      })
+      .events();
     expect(failed[2].data).toMatchObject({ status: 'failed', error: { code: 'processing_failed' } });
   });
 
   it('keeps syncing while a member is holding, and records each outcome once', () => {
-    const first = given([opened, queued]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }, { postId: 'po_2', status: 'holding', charged: false }], at: AT }).events();
+    const first = given([opened, queued])
+      .when({
+        type: 'RecordPostOutcomes',
+        outcomes: [
+          { postId: 'po_1', status: 'complete', charged: true },
+          { postId: 'po_2', status: 'holding', charged: false },
+        ],
+        at: AT,
+      })
+      .events();
     expect(first.map((e) => e.type)).toEqual(['JobPostOutcomeRecorded', 'JobPostOutcomeRecorded']);
     expect(fold([opened, queued, ...first]).status).toBe('syncing');
-    given([opened, queued, ...first]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }, { postId: 'po_2', status: 'holding', charged: false }], at: AT }).then([]);
+    given([opened, queued, ...first])
+      .when({
+        type: 'RecordPostOutcomes',
+        outcomes: [
+          { postId: 'po_1', status: 'complete', charged: true },
+          { postId: 'po_2', status: 'holding', charged: false },
+        ],
+        at: AT,
+      })
+      .then([]);
   });
 
   it('settles once a held member is resumed and completes, charging the resumed fetch', () => {
-    const first = given([opened, queued]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }, { postId: 'po_2', status: 'holding', charged: false }], at: AT }).events();
-    const events = given([opened, queued, ...first]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_2', status: 'complete', charged: true }], at: AT }).events();
+    const first = given([opened, queued])
+      .when({
+        type: 'RecordPostOutcomes',
+        outcomes: [
+          { postId: 'po_1', status: 'complete', charged: true },
+          { postId: 'po_2', status: 'holding', charged: false },
+        ],
+        at: AT,
+      })
+      .events();
+    const events = given([opened, queued, ...first])
+      .when({
+        type: 'RecordPostOutcomes',
+        outcomes: [{ postId: 'po_2', status: 'complete', charged: true }],
+        at: AT,
+      })
+      .events();
     expect(events.map((e) => e.type)).toEqual(['JobPostOutcomeRecorded', 'JobSettled']);
     expect(events[0].data).toMatchObject({ postId: 'po_2', status: 'complete', charged: true });
     const job = fold([opened, queued, ...first, ...events]);
@@ -84,28 +211,56 @@ describe('content job decider', () => {
 
   it('never reopens a terminal job', () => {
     const settled: ContentJobEvent = { type: 'JobSettled', data: { status: 'failed', error: null, at: AT } };
-    given([opened, queued, settled]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }], at: AT }).then([]);
-    given([opened, queued, settled]).when({ type: 'QueueJob', accepted: [], skipped: [], rejected: [], at: AT }).then([]);
-    given([opened, queued, settled]).when({ type: 'FailJob', error: { code: 'x', message: 'x' }, at: AT }).then([]);
+    given([opened, queued, settled])
+      .when({
+        type: 'RecordPostOutcomes',
+        outcomes: [{ postId: 'po_1', status: 'complete', charged: true }],
+        at: AT,
+      })
+      .then([]);
+    given([opened, queued, settled])
+      .when({ type: 'QueueJob', accepted: [], skipped: [], rejected: [], at: AT })
+      .then([]);
+    given([opened, queued, settled])
+      .when({ type: 'FailJob', error: { code: 'x', message: 'x' }, at: AT })
+      .then([]);
   });
 
   it('completes a dry run or an account with no match at discovery, with the estimate', () => {
-    const account: ContentJobEvent = { type: 'ContentJobOpened', data: { ...request, kind: 'account', dryRun: true, credits: { source: 'auto', perPost: 5 } } };
-    const found = [{ link: 'l', postedAt: AT, postType: 'video' as const, engagement: { views: 1, likes: 1 } }];
+    const account: ContentJobEvent = {
+      type: 'ContentJobOpened',
+      data: { ...request, kind: 'account', dryRun: true, credits: { source: 'auto', perPost: 5 } },
+    };
+    const found = [
+      { link: 'l', postedAt: AT, postType: 'video' as const, engagement: { views: 1, likes: 1 } },
+    ];
     const events = given([account]).when({ type: 'RecordDiscovery', discovered: found, at: AT }).events();
     const job = fold([account, ...events]);
     expect(job).toMatchObject({ status: 'completed', discovered: found, estimated: 5 });
     expect(jobCounts(job).discovered).toBe(1);
-    const none = given([{ type: 'ContentJobOpened', data: { ...request, kind: 'account', dryRun: false } }]).when({ type: 'RecordDiscovery', discovered: [], at: AT }).events();
+    const none = given([{ type: 'ContentJobOpened', data: { ...request, kind: 'account', dryRun: false } }])
+      .when({ type: 'RecordDiscovery', discovered: [], at: AT })
+      .events();
     expect(none.map((e) => e.type)).toEqual(['AccountDiscovered', 'JobSettled']);
   });
 });
 
 describe('content job decider: outcomes that arrive before the job is queued', () => {
   it('keeps them while queuing and settles when the job is queued', () => {
-    const early = given([opened]).when({ type: 'RecordPostOutcomes', outcomes: [{ postId: 'po_1', status: 'complete', charged: true }, { postId: 'po_2', status: 'complete', charged: true }], at: AT }).events();
+    const early = given([opened])
+      .when({
+        type: 'RecordPostOutcomes',
+        outcomes: [
+          { postId: 'po_1', status: 'complete', charged: true },
+          { postId: 'po_2', status: 'complete', charged: true },
+        ],
+        at: AT,
+      })
+      .events();
     expect(early.map((e) => e.type)).toEqual(['JobPostOutcomeRecorded', 'JobPostOutcomeRecorded']);
-    const events = given([opened, ...early]).when({ type: 'QueueJob', accepted: queued.data.accepted, skipped: [], rejected: [], at: AT }).events();
+    const events = given([opened, ...early])
+      .when({ type: 'QueueJob', accepted: queued.data.accepted, skipped: [], rejected: [], at: AT })
+      .events();
     expect(events.map((e) => e.type)).toEqual(['ContentJobQueued', 'JobSettled']);
     expect(fold([opened, ...early, ...events]).status).toBe('completed');
   });

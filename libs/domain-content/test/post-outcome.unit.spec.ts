@@ -6,15 +6,50 @@ describe('post outcomes, as the settlement process managers read them', () => {
   it('recognises only outcome events', () => {
     expect(asPostOutcome({ type: 'PostCreated', data: {} })).toBeNull();
     expect(asPostOutcome({ type: 'CommentsScored', data: {} })).toBeNull();
-    expect(asPostOutcome({ type: 'PostCancelled', data: { ...base, reason: 'x', at: 't' } })?.type).toBe('PostCancelled');
+    expect(asPostOutcome({ type: 'PostCancelled', data: { ...base, reason: 'x', at: 't' } })?.type).toBe(
+      'PostCancelled',
+    );
   });
 
   it('maps each outcome to the post status and the charge', () => {
-    const scored = asPostOutcome({ type: 'PostScored', data: { ...base, scorer: { name: 's', version: '1' }, topics: [], messages: [], totalComments: 3, at: 't' } })!;
-    const empty = asPostOutcome({ type: 'PostScored', data: { ...base, scorer: { name: 's', version: '1' }, topics: [], messages: [], totalComments: 0, at: 't' } })!;
-    const unreachable = asPostOutcome({ type: 'PostFetchFailed', data: { ...base, outcome: 'unreachable', reason: 'x', at: 't' } })!;
+    const scored = asPostOutcome({
+      type: 'PostScored',
+      data: {
+        ...base,
+        scorer: { name: 's', version: '1' },
+        topics: [],
+        messages: [],
+        totalComments: 3,
+        at: 't',
+      },
+    })!;
+    const empty = asPostOutcome({
+      type: 'PostScored',
+      data: {
+        ...base,
+        scorer: { name: 's', version: '1' },
+        topics: [],
+        messages: [],
+        totalComments: 0,
+        at: 't',
+      },
+    })!;
+    const unreachable = asPostOutcome({
+      type: 'PostFetchFailed',
+      data: { ...base, outcome: 'unreachable', reason: 'x', at: 't' },
+    })!;
     const cancelled = asPostOutcome({ type: 'PostCancelled', data: { ...base, reason: 'x', at: 't' } })!;
-    expect([scored, empty, unreachable, cancelled].map(outcomeStatus)).toEqual(['complete', 'complete', 'unreachable', 'cancelled']);
-    expect([scored, empty, unreachable, cancelled].map(versionIsCharged)).toEqual([true, false, false, false]);
+    expect([scored, empty, unreachable, cancelled].map(outcomeStatus)).toEqual([
+      'complete',
+      'complete',
+      'unreachable',
+      'cancelled',
+    ]);
+    expect([scored, empty, unreachable, cancelled].map(versionIsCharged)).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });

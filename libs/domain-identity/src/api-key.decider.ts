@@ -16,7 +16,14 @@ import { MAX_ACTIVE_KEYS } from './rate-classes';
 
 export type ApiKeyState =
   | { status: 'none' }
-  | { status: 'active' | 'revoked'; keyId: string; teamId: string; name: string; scopes: Scope[]; secretHash: string };
+  | {
+      status: 'active' | 'revoked';
+      keyId: string;
+      teamId: string;
+      name: string;
+      scopes: Scope[];
+      secretHash: string;
+    };
 
 export type ApiKeyCommand =
   | {
@@ -40,27 +47,47 @@ export const DEFAULT_KEY_SCOPES: readonly Scope[] = SCOPES.filter((s) => !OPT_IN
 function normalizeScopes(scopes: string[]): Scope[] {
   const unknown = scopes.filter((s) => !isScope(s));
   if (unknown.length > 0) {
-    throw new IdentityError('invalid_scopes', `unknown scope ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`);
+    throw new IdentityError(
+      'invalid_scopes',
+      `unknown scope ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`,
+    );
   }
   // Keep the contract's order, so the same set always reads the same.
   return SCOPES.filter((s) => scopes.includes(s));
 }
 
-function createKey(command: Extract<ApiKeyCommand, { type: 'CreateApiKey' }>, state: ApiKeyState): ApiKeyEvent[] {
+function createKey(
+  command: Extract<ApiKeyCommand, { type: 'CreateApiKey' }>,
+  state: ApiKeyState,
+): ApiKeyEvent[] {
   if (state.status !== 'none') throw new IdentityError('key_exists', `key ${command.keyId} already exists`);
-  if (!isKeyId(command.keyId)) throw new IdentityError('invalid_key_id', 'key id must look like ak_<8+ url-safe characters>');
+  if (!isKeyId(command.keyId))
+    throw new IdentityError('invalid_key_id', 'key id must look like ak_<8+ url-safe characters>');
   if (!command.team) throw new IdentityError('team_not_found', `team ${command.teamId} not found`);
   if (!PLANS[command.team.plan].api) {
-    throw new IdentityError('plan_without_api', `the team's ${command.team.plan} plan does not include the API`);
+    throw new IdentityError(
+      'plan_without_api',
+      `the team's ${command.team.plan} plan does not include the API`,
+    );
   }
   const name = command.name.trim();
-  if (name.length === 0 || name.length > 100) throw new IdentityError('invalid_key_name', 'name must be 1 to 100 characters');
+  if (name.length === 0 || name.length > 100)
+    throw new IdentityError('invalid_key_name', 'name must be 1 to 100 characters');
   if (command.activeKeys >= MAX_ACTIVE_KEYS) {
-    throw new IdentityError('key_limit_reached', `a team may have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
+    throw new IdentityError(
+      'key_limit_reached',
+      `a team may have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first`,
+    );
   }
   const created: ApiKeyCreated = {
     type: 'ApiKeyCreated',
-    data: { keyId: command.keyId, teamId: command.teamId, name, scopes: normalizeScopes(command.scopes), secretHash: command.secretHash },
+    data: {
+      keyId: command.keyId,
+      teamId: command.teamId,
+      name,
+      scopes: normalizeScopes(command.scopes),
+      secretHash: command.secretHash,
+    },
   };
   return [created];
 }
@@ -71,14 +98,21 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
       return createKey(command, state);
     case 'RotateApiKey': {
       if (state.status === 'none') throw new IdentityError('key_not_found', 'key not found');
-      if (state.status === 'revoked') throw new IdentityError('key_revoked', `key ${state.keyId} is revoked and cannot be rotated`);
-      const rotated: ApiKeyRotated = { type: 'ApiKeyRotated', data: { keyId: state.keyId, teamId: state.teamId, secretHash: command.secretHash } };
+      if (state.status === 'revoked')
+        throw new IdentityError('key_revoked', `key ${state.keyId} is revoked and cannot be rotated`);
+      const rotated: ApiKeyRotated = {
+        type: 'ApiKeyRotated',
+        data: { keyId: state.keyId, teamId: state.teamId, secretHash: command.secretHash },
+      };
       return [rotated];
     }
     case 'RevokeApiKey': {
       if (state.status === 'none') throw new IdentityError('key_not_found', 'key not found');
       if (state.status === 'revoked') return []; // revoking twice changes nothing
-      const revoked: ApiKeyRevoked = { type: 'ApiKeyRevoked', data: { keyId: state.keyId, teamId: state.teamId } };
+      const revoked: ApiKeyRevoked = {
+        type: 'ApiKeyRevoked',
+        data: { keyId: state.keyId, teamId: state.teamId },
+      };
       return [revoked];
     }
     default: {

@@ -41,7 +41,14 @@ export interface ParentTeamFacts {
 }
 
 export type TeamCommand =
-  | { type: 'CreateTeam'; teamId: string; name: string; plan: string; parentTeamId: string | null; parent: ParentTeamFacts | null }
+  | {
+      type: 'CreateTeam';
+      teamId: string;
+      name: string;
+      plan: string;
+      parentTeamId: string | null;
+      parent: ParentTeamFacts | null;
+    }
   | { type: 'ChangePlan'; plan: string }
   | { type: 'SetMapAllotment'; monthlyMapAllotment: number }
   | { type: 'ChangeAnalysisSettings'; scoreVersion: number; engagementWeight: number }
@@ -53,14 +60,17 @@ function requireActive(state: TeamState): Extract<TeamState, { status: 'active' 
 }
 
 function requirePlan(plan: string): PlanId {
-  if (!isPlanId(plan)) throw new IdentityError('invalid_plan', `plan must be one of ${Object.keys(PLANS).join(', ')}`);
+  if (!isPlanId(plan))
+    throw new IdentityError('invalid_plan', `plan must be one of ${Object.keys(PLANS).join(', ')}`);
   return plan;
 }
 
 function createTeam(command: Extract<TeamCommand, { type: 'CreateTeam' }>, state: TeamState): TeamEvent[] {
-  if (state.status !== 'none') throw new IdentityError('team_exists', `team ${command.teamId} already exists`);
+  if (state.status !== 'none')
+    throw new IdentityError('team_exists', `team ${command.teamId} already exists`);
   const name = command.name.trim();
-  if (name.length === 0 || name.length > 200) throw new IdentityError('invalid_team_name', 'name must be 1 to 200 characters');
+  if (name.length === 0 || name.length > 200)
+    throw new IdentityError('invalid_team_name', 'name must be 1 to 200 characters');
   const plan = requirePlan(command.plan);
   if (command.parentTeamId !== null) {
     const parent = command.parent;
@@ -68,28 +78,51 @@ function createTeam(command: Extract<TeamCommand, { type: 'CreateTeam' }>, state
       throw new IdentityError('parent_team_not_found', `parent team ${command.parentTeamId} not found`);
     }
     if (!PLANS[parent.plan].subTeams) {
-      throw new IdentityError('parent_plan_without_sub_teams', `parent team is on the ${parent.plan} plan, which has no sub-teams`);
+      throw new IdentityError(
+        'parent_plan_without_sub_teams',
+        `parent team is on the ${parent.plan} plan, which has no sub-teams`,
+      );
     }
-    if (parent.parentTeamId !== null) throw new IdentityError('nested_sub_team', 'a sub-team cannot have sub-teams of its own');
+    if (parent.parentTeamId !== null)
+      throw new IdentityError('nested_sub_team', 'a sub-team cannot have sub-teams of its own');
   }
   const created: TeamCreated = {
     type: 'TeamCreated',
-    data: { teamId: command.teamId, name, plan, parentTeamId: command.parentTeamId, monthlyMapAllotment: PLANS[plan].monthlyMapAllotment },
+    data: {
+      teamId: command.teamId,
+      name,
+      plan,
+      parentTeamId: command.parentTeamId,
+      monthlyMapAllotment: PLANS[plan].monthlyMapAllotment,
+    },
   };
   return [created];
 }
 
-function setRateLimits(command: Extract<TeamCommand, { type: 'SetRateLimits' }>, teamId: string): TeamRateLimitsSet {
+function setRateLimits(
+  command: Extract<TeamCommand, { type: 'SetRateLimits' }>,
+  teamId: string,
+): TeamRateLimitsSet {
   const limits: Record<string, Partial<RateCaps>> = {};
   for (const [id, caps] of Object.entries(command.limits)) {
     if (!isRateClassId(id)) throw new IdentityError('invalid_rate_limits', `unknown rate class ${id}`);
     if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) {
-      throw new IdentityError('invalid_rate_limits', `limits.${id} must be an object { perMinute?, perDay? }`);
+      throw new IdentityError(
+        'invalid_rate_limits',
+        `limits.${id} must be an object { perMinute?, perDay? }`,
+      );
     }
     const unknown = Object.keys(caps).filter((k) => k !== 'perMinute' && k !== 'perDay');
-    if (unknown.length > 0) throw new IdentityError('invalid_rate_limits', `limits.${id}.${unknown[0]} is not a limit; use perMinute or perDay`);
+    if (unknown.length > 0)
+      throw new IdentityError(
+        'invalid_rate_limits',
+        `limits.${id}.${unknown[0]} is not a limit; use perMinute or perDay`,
+      );
     if (caps.perMinute === undefined && caps.perDay === undefined) {
-      throw new IdentityError('invalid_rate_limits', `limits.${id} raises nothing; give perMinute, perDay or both`);
+      throw new IdentityError(
+        'invalid_rate_limits',
+        `limits.${id} raises nothing; give perMinute, perDay or both`,
+      );
     }
     const raised: Partial<RateCaps> = {};
     for (const window of ['perMinute', 'perDay'] as const) {
@@ -105,8 +138,14 @@ function setRateLimits(command: Extract<TeamCommand, { type: 'SetRateLimits' }>,
     }
     limits[id] = raised;
   }
-  if (command.dailyBytes !== undefined && (!Number.isInteger(command.dailyBytes) || command.dailyBytes < DAILY_RESPONSE_BYTES)) {
-    throw new IdentityError('invalid_rate_limits', `dailyBytes must be an integer of at least ${DAILY_RESPONSE_BYTES} (limits can only be raised)`);
+  if (
+    command.dailyBytes !== undefined &&
+    (!Number.isInteger(command.dailyBytes) || command.dailyBytes < DAILY_RESPONSE_BYTES)
+  ) {
+    throw new IdentityError(
+      'invalid_rate_limits',
+      `dailyBytes must be an integer of at least ${DAILY_RESPONSE_BYTES} (limits can only be raised)`,
+    );
   }
   return {
     type: 'TeamRateLimitsSet',
@@ -132,10 +171,16 @@ export function decideTeam(command: TeamCommand, state: TeamState): TeamEvent[] 
     case 'SetMapAllotment': {
       const team = requireActive(state);
       if (!Number.isInteger(command.monthlyMapAllotment) || command.monthlyMapAllotment < 0) {
-        throw new IdentityError('invalid_map_allotment', 'monthlyMapAllotment must be an integer of at least 0');
+        throw new IdentityError(
+          'invalid_map_allotment',
+          'monthlyMapAllotment must be an integer of at least 0',
+        );
       }
       if (command.monthlyMapAllotment === team.monthlyMapAllotment) return [];
-      const set: TeamMapAllotmentSet = { type: 'TeamMapAllotmentSet', data: { teamId: team.teamId, monthlyMapAllotment: command.monthlyMapAllotment } };
+      const set: TeamMapAllotmentSet = {
+        type: 'TeamMapAllotmentSet',
+        data: { teamId: team.teamId, monthlyMapAllotment: command.monthlyMapAllotment },
+      };
       return [set];
     }
     case 'ChangeAnalysisSettings': {
@@ -144,8 +189,15 @@ export function decideTeam(command: TeamCommand, state: TeamState): TeamEvent[] 
       if (scoreVersion !== 1 && scoreVersion !== 2 && scoreVersion !== 3) {
         throw new IdentityError('invalid_analysis_settings', 'scoreVersion must be 1, 2 or 3');
       }
-      if (!Number.isFinite(engagementWeight) || engagementWeight < 0 || engagementWeight > MAX_ENGAGEMENT_WEIGHT) {
-        throw new IdentityError('invalid_analysis_settings', `engagementWeight must be a number from 0 to ${MAX_ENGAGEMENT_WEIGHT}`);
+      if (
+        !Number.isFinite(engagementWeight) ||
+        engagementWeight < 0 ||
+        engagementWeight > MAX_ENGAGEMENT_WEIGHT
+      ) {
+        throw new IdentityError(
+          'invalid_analysis_settings',
+          `engagementWeight must be a number from 0 to ${MAX_ENGAGEMENT_WEIGHT}`,
+        );
       }
       const current = team.analysisSettings;
       if (current.scoreVersion === scoreVersion && current.engagementWeight === engagementWeight) return [];
@@ -178,15 +230,27 @@ export function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
         rateLimits: { limits: {} },
       };
     case 'TeamPlanChanged':
-      return state.status === 'active' ? { ...state, plan: event.data.plan, monthlyMapAllotment: event.data.monthlyMapAllotment } : state;
+      return state.status === 'active'
+        ? { ...state, plan: event.data.plan, monthlyMapAllotment: event.data.monthlyMapAllotment }
+        : state;
     case 'TeamMapAllotmentSet':
-      return state.status === 'active' ? { ...state, monthlyMapAllotment: event.data.monthlyMapAllotment } : state;
+      return state.status === 'active'
+        ? { ...state, monthlyMapAllotment: event.data.monthlyMapAllotment }
+        : state;
     case 'TeamAnalysisSettingsChanged':
       return state.status === 'active'
-        ? { ...state, analysisSettings: { scoreVersion: event.data.scoreVersion, engagementWeight: event.data.engagementWeight } }
+        ? {
+            ...state,
+            analysisSettings: {
+              scoreVersion: event.data.scoreVersion,
+              engagementWeight: event.data.engagementWeight,
+            },
+          }
         : state;
     case 'TeamRateLimitsSet':
-      return state.status === 'active' ? { ...state, rateLimits: { limits: event.data.limits, dailyBytes: event.data.dailyBytes } } : state;
+      return state.status === 'active'
+        ? { ...state, rateLimits: { limits: event.data.limits, dailyBytes: event.data.dailyBytes } }
+        : state;
     default: {
       const _never: never = event;
       return state;

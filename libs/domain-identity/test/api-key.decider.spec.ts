@@ -1,5 +1,11 @@
 import type { ApiKeyEvent } from '@analyst/contracts';
-import { DEFAULT_KEY_SCOPES, IdentityError, apiKeyDecider, parseApiKey, type ApiKeyCommand } from '@analyst/domain-identity';
+import {
+  DEFAULT_KEY_SCOPES,
+  IdentityError,
+  apiKeyDecider,
+  parseApiKey,
+  type ApiKeyCommand,
+} from '@analyst/domain-identity';
 
 function decide(events: ApiKeyEvent[], command: ApiKeyCommand): ApiKeyEvent[] {
   return apiKeyDecider.decide(command, events.reduce(apiKeyDecider.evolve, apiKeyDecider.initialState()));
@@ -25,7 +31,13 @@ const create: ApiKeyCommand = {
 };
 const created: ApiKeyEvent = {
   type: 'ApiKeyCreated',
-  data: { keyId: 'ak_00000001', teamId: 'tm_1', name: 'ci', scopes: ['analyses:read', 'posts:read'], secretHash: 'h1' },
+  data: {
+    keyId: 'ak_00000001',
+    teamId: 'tm_1',
+    name: 'ci',
+    scopes: ['analyses:read', 'posts:read'],
+    secretHash: 'h1',
+  },
 };
 
 describe('api key decider', () => {
@@ -60,7 +72,10 @@ describe('api key decider', () => {
 
   it('parses presented keys on the first dot', () => {
     expect(parseApiKey('ak_abcdefgh.0123456789abcdef.x')).toBeNull();
-    expect(parseApiKey('ak_abcdefgh.0123456789abcdef_-')).toEqual({ keyId: 'ak_abcdefgh', secret: '0123456789abcdef_-' });
+    expect(parseApiKey('ak_abcdefgh.0123456789abcdef_-')).toEqual({
+      keyId: 'ak_abcdefgh',
+      secret: '0123456789abcdef_-',
+    });
     expect(parseApiKey('ak_short.0123456789abcdef')).toBeNull();
     expect(parseApiKey('nodot')).toBeNull();
   });

@@ -10,6 +10,10 @@ describe('UTC windows', () => {
   });
 
   it('lists the last days newest first', () => {
-    expect(lastUtcDays(new Date('2026-03-01T05:00:00Z'), 3)).toEqual(['2026-03-01', '2026-02-28', '2026-02-27']);
+    expect(lastUtcDays(new Date('2026-03-01T05:00:00Z'), 3)).toEqual([
+      '2026-03-01',
+      '2026-02-28',
+      '2026-02-27',
+    ]);
   });
 });

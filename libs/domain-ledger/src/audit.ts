@@ -1,4 +1,10 @@
-import { isLedgerEventType, teamIdOfLedgerStream, type CreditBalances, type CreditPool, type LedgerEvent } from '@analyst/contracts';
+import {
+  isLedgerEventType,
+  teamIdOfLedgerStream,
+  type CreditBalances,
+  type CreditPool,
+  type LedgerEvent,
+} from '@analyst/contracts';
 import { applyChange, balanceChange } from './ledger-state';
 import type { LedgerRecord } from './ledger-record';
 
@@ -86,9 +92,18 @@ export class LedgerAuditor {
     const teamId = teamIdOfLedgerStream(record.streamId);
     const book = this.book(teamId);
     const flag = (message: string) =>
-      this.violations.push({ teamId, eventId: record.id, position: record.position, revision: record.revision, type: record.type, message });
+      this.violations.push({
+        teamId,
+        eventId: record.id,
+        position: record.position,
+        revision: record.revision,
+        type: record.type,
+        message,
+      });
     if (record.revision !== book.lastRevision + 1) {
-      flag(`stream revision ${record.revision} follows ${book.lastRevision}: events are missing or out of order`);
+      flag(
+        `stream revision ${record.revision} follows ${book.lastRevision}: events are missing or out of order`,
+      );
     }
     book.lastRevision = record.revision;
     book.events += 1;
@@ -127,11 +142,24 @@ export class LedgerAuditor {
       case 'CreditsReserved': {
         const d = event.data;
         if (reservations.has(d.reservationId)) flag(`reservation ${d.reservationId} was reserved twice`);
-        if (d.fundedUnits <= 0 || d.fundedUnits > d.requestedUnits) flag(`funded ${d.fundedUnits} of ${d.requestedUnits} units`);
-        if (d.amount !== d.fundedUnits * d.unitCost || d.fromMaps + d.fromAdhoc !== d.amount || d.fromMaps < 0 || d.fromAdhoc < 0) {
+        if (d.fundedUnits <= 0 || d.fundedUnits > d.requestedUnits)
+          flag(`funded ${d.fundedUnits} of ${d.requestedUnits} units`);
+        if (
+          d.amount !== d.fundedUnits * d.unitCost ||
+          d.fromMaps + d.fromAdhoc !== d.amount ||
+          d.fromMaps < 0 ||
+          d.fromAdhoc < 0
+        ) {
           flag(`reservation ${d.reservationId} amounts do not add up`);
         }
-        reservations.set(d.reservationId, { fromMaps: d.fromMaps, fromAdhoc: d.fromAdhoc, amount: d.amount, unitCost: d.unitCost, fundedUnits: d.fundedUnits, status: 'open' });
+        reservations.set(d.reservationId, {
+          fromMaps: d.fromMaps,
+          fromAdhoc: d.fromAdhoc,
+          amount: d.amount,
+          unitCost: d.unitCost,
+          fundedUnits: d.fundedUnits,
+          status: 'open',
+        });
         book.counts.reserved += 1;
         book.reservedFlow.reserved += d.amount;
         return;
@@ -153,8 +181,13 @@ export class LedgerAuditor {
           return;
         }
         const charged = event.type === 'CreditsSettled' ? event.data.charged : { maps: 0, adhoc: 0 };
-        if (event.type === 'CreditsSettled' && charged.maps + charged.adhoc !== event.data.consumedUnits * reservation.unitCost) {
-          flag(`settle of ${d.reservationId} charged ${charged.maps + charged.adhoc} for ${event.data.consumedUnits} units`);
+        if (
+          event.type === 'CreditsSettled' &&
+          charged.maps + charged.adhoc !== event.data.consumedUnits * reservation.unitCost
+        ) {
+          flag(
+            `settle of ${d.reservationId} charged ${charged.maps + charged.adhoc} for ${event.data.consumedUnits} units`,
+          );
         }
         if (event.type === 'CreditsSettled' && event.data.consumedUnits > reservation.fundedUnits) {
           flag(`settle of ${d.reservationId} consumed more units than were funded`);
@@ -169,7 +202,8 @@ export class LedgerAuditor {
         pools.map.consumed += charged.maps;
         pools.adhoc.consumed += charged.adhoc;
         pools.map.refundedToNothing += d.expiredOnReturn;
-        const released = charged.maps + charged.adhoc + d.returned.maps + d.returned.adhoc + d.expiredOnReturn;
+        const released =
+          charged.maps + charged.adhoc + d.returned.maps + d.returned.adhoc + d.expiredOnReturn;
         if (event.type === 'CreditsSettled') {
           book.counts.settled += 1;
           book.reservedFlow.settled += released;
@@ -189,9 +223,18 @@ export class LedgerAuditor {
   /** Closes the books: end-of-log invariants per team and pool. */
   finish(): { teams: TeamAudit[]; violations: AuditViolation[] } {
     const teams: TeamAudit[] = [];
-    for (const book of [...this.books.values()].sort((a, b) => (a.teamId < b.teamId ? -1 : a.teamId > b.teamId ? 1 : 0))) {
+    for (const book of [...this.books.values()].sort((a, b) =>
+      a.teamId < b.teamId ? -1 : a.teamId > b.teamId ? 1 : 0,
+    )) {
       const flag = (message: string) =>
-        this.violations.push({ teamId: book.teamId, eventId: null, position: null, revision: null, type: null, message });
+        this.violations.push({
+          teamId: book.teamId,
+          eventId: null,
+          position: null,
+          revision: null,
+          type: null,
+          message,
+        });
       let outMaps = 0;
       let outAdhoc = 0;
       let open = 0;
@@ -209,12 +252,19 @@ export class LedgerAuditor {
         const t = pools[pool];
         const expected = t.granted - t.consumed - t.refundedToNothing - t.expired - t.outstanding;
         if (expected !== t.balance) {
-          flag(`${pool}: granted ${t.granted} − consumed ${t.consumed} − refunded-to-nothing ${t.refundedToNothing} − expired ${t.expired} − outstanding ${t.outstanding} = ${expected}, but the balance is ${t.balance}`);
+          flag(
+            `${pool}: granted ${t.granted} − consumed ${t.consumed} − refunded-to-nothing ${t.refundedToNothing} − expired ${t.expired} − outstanding ${t.outstanding} = ${expected}, but the balance is ${t.balance}`,
+          );
         }
       }
       const flow = book.reservedFlow;
-      if (flow.reserved - flow.settled - flow.refunded !== outMaps + outAdhoc || book.balances.reserved !== outMaps + outAdhoc) {
-        flag(`outstanding reservations ${outMaps + outAdhoc} ≠ reserved ${flow.reserved} − settled ${flow.settled} − refunded ${flow.refunded}, reserved balance ${book.balances.reserved}`);
+      if (
+        flow.reserved - flow.settled - flow.refunded !== outMaps + outAdhoc ||
+        book.balances.reserved !== outMaps + outAdhoc
+      ) {
+        flag(
+          `outstanding reservations ${outMaps + outAdhoc} ≠ reserved ${flow.reserved} − settled ${flow.settled} − refunded ${flow.refunded}, reserved balance ${book.balances.reserved}`,
+        );
       }
       teams.push({
         teamId: book.teamId,

@@ -1,4 +1,9 @@
-import { isLedgerEventType, LEDGER_STREAM_PREFIX, teamIdOfLedgerStream, type LedgerEvent } from '@analyst/contracts';
+import {
+  isLedgerEventType,
+  LEDGER_STREAM_PREFIX,
+  teamIdOfLedgerStream,
+  type LedgerEvent,
+} from '@analyst/contracts';
 import {
   asPostOutcome,
   outcomeStatus,
@@ -10,7 +15,15 @@ import {
   type PostRefreshRequested,
 } from '@analyst/domain-content';
 import type { LedgerRecord } from './ledger-record';
-import { CHARGE_RULES, type ChargeAudit, type ChargeFinding, type LedgerEventRef, type OpenReservationRow, type PostVersionRef, type TeamCharges } from './charge-findings';
+import {
+  CHARGE_RULES,
+  type ChargeAudit,
+  type ChargeFinding,
+  type LedgerEventRef,
+  type OpenReservationRow,
+  type PostVersionRef,
+  type TeamCharges,
+} from './charge-findings';
 
 export interface ChargeCheckOptions {
   /** ISO instant open reservations are aged against (the caller's clock: this code reads none). */
@@ -69,13 +82,20 @@ export class ChargeAuditor {
 
   feed(record: LedgerRecord): void {
     if (record.streamId.startsWith(LEDGER_STREAM_PREFIX)) {
-      if (isLedgerEventType(record.type)) this.ledgerEvent(record, { type: record.type, data: record.data } as LedgerEvent);
+      if (isLedgerEventType(record.type))
+        this.ledgerEvent(record, { type: record.type, data: record.data } as LedgerEvent);
       return;
     }
     switch (record.type) {
       case 'PostCreated': {
         const d = (record as unknown as PostCreated).data;
-        const post: Post = this.posts.get(d.postId) ?? { postId: d.postId, teamId: d.teamId, link: d.link, normalizedLink: d.normalizedLink, versions: new Map() };
+        const post: Post = this.posts.get(d.postId) ?? {
+          postId: d.postId,
+          teamId: d.teamId,
+          link: d.link,
+          normalizedLink: d.normalizedLink,
+          versions: new Map(),
+        };
         this.posts.set(d.postId, post);
         this.request(post, d.dataVersion, d.reservationId);
         return;
@@ -132,14 +152,33 @@ export class ChargeAuditor {
   }
 
   private ledgerEvent(record: LedgerRecord, event: LedgerEvent): void {
-    if (event.type !== 'CreditsReserved' && event.type !== 'CreditsSettled' && event.type !== 'CreditsRefunded') return;
+    if (
+      event.type !== 'CreditsReserved' &&
+      event.type !== 'CreditsSettled' &&
+      event.type !== 'CreditsRefunded'
+    )
+      return;
     const teamId = teamIdOfLedgerStream(record.streamId);
     const { reservationId } = event.data;
-    const ref: LedgerEventRef = { reservationId, eventId: record.id, type: event.type, position: record.position, revision: record.revision, occurredAt: record.metadata.occurredAt };
+    const ref: LedgerEventRef = {
+      reservationId,
+      eventId: record.id,
+      type: event.type,
+      position: record.position,
+      revision: record.revision,
+      occurredAt: record.metadata.occurredAt,
+    };
     if (event.type === 'CreditsReserved') {
       // A second reservation under one id is the arithmetic audit's finding; the first one stands.
       if (!this.reservations.has(key(teamId, reservationId))) {
-        this.reservations.set(key(teamId, reservationId), { teamId, reservationId, reserved: ref, amount: event.data.amount, settles: [], refunds: [] });
+        this.reservations.set(key(teamId, reservationId), {
+          teamId,
+          reservationId,
+          reserved: ref,
+          amount: event.data.amount,
+          settles: [],
+          refunds: [],
+        });
       }
       return;
     }
@@ -156,7 +195,11 @@ export class ChargeAuditor {
     const wanted = (teamId: string) => options.team === undefined || options.team === teamId;
     const team = (teamId: string): TeamCharges => {
       let c = counts.get(teamId);
-      if (!c) counts.set(teamId, (c = { teamId, posts: 0, reservations: 0, settled: 0, refunded: 0, open: 0, findings: 0 }));
+      if (!c)
+        counts.set(
+          teamId,
+          (c = { teamId, posts: 0, reservations: 0, settled: 0, refunded: 0, open: 0, findings: 0 }),
+        );
       return c;
     };
     const now = Date.parse(options.now);
@@ -173,18 +216,42 @@ export class ChargeAuditor {
       const ownRefs = own.map((n) => versionRef(n.post, n.version.dataVersion));
       for (const settle of r.settles) {
         if (own.length === 0 && others.length === 0) {
-          findings.push({ rule: 'charge_without_post', teamId: r.teamId, posts: [], events: [r.reserved, settle], message: `${charge(settle)} names no post: no post creation or refresh names reservation ${r.reservationId}` });
+          findings.push({
+            rule: 'charge_without_post',
+            teamId: r.teamId,
+            posts: [],
+            events: [r.reserved, settle],
+            message: `${charge(settle)} names no post: no post creation or refresh names reservation ${r.reservationId}`,
+          });
         } else if (own.length === 0) {
           const refs = others.map((n) => versionRef(n.post, n.version.dataVersion));
-          findings.push({ rule: 'charge_for_other_team', teamId: r.teamId, posts: refs, events: [r.reserved, settle], message: `${charge(settle)} is for ${refs.map((p) => `${postText(p)} of team ${p.teamId}`).join(', ')}, not a post of team ${r.teamId}` });
+          findings.push({
+            rule: 'charge_for_other_team',
+            teamId: r.teamId,
+            posts: refs,
+            events: [r.reserved, settle],
+            message: `${charge(settle)} is for ${refs.map((p) => `${postText(p)} of team ${p.teamId}`).join(', ')}, not a post of team ${r.teamId}`,
+          });
         } else if (!own.some((n) => n.version.outcomes.some(versionIsCharged))) {
-          findings.push({ rule: 'charge_without_outcome', teamId: r.teamId, posts: ownRefs, events: [r.reserved, settle], message: `${charge(settle)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a complete outcome with comments` });
+          findings.push({
+            rule: 'charge_without_outcome',
+            teamId: r.teamId,
+            posts: ownRefs,
+            events: [r.reserved, settle],
+            message: `${charge(settle)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a complete outcome with comments`,
+          });
         }
       }
       for (const refund of r.refunds) {
         if (own.length > 0) {
           if (!own.some((n) => n.version.outcomes.some((o) => !versionIsCharged(o)))) {
-            findings.push({ rule: 'refund_without_outcome', teamId: r.teamId, posts: ownRefs, events: [r.reserved, refund], message: `${refundText(refund)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a failed, empty, holding, unreachable or cancelled outcome` });
+            findings.push({
+              rule: 'refund_without_outcome',
+              teamId: r.teamId,
+              posts: ownRefs,
+              events: [r.reserved, refund],
+              message: `${refundText(refund)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a failed, empty, holding, unreachable or cancelled outcome`,
+            });
           }
           continue;
         }
@@ -197,7 +264,13 @@ export class ChargeAuditor {
               ? `no post names reservation ${r.reservationId} and it belongs to no content job in the log`
               : `no post names reservation ${r.reservationId} and its job ${jobId} is team ${jobTeam}'s`;
           const refs = others.map((n) => versionRef(n.post, n.version.dataVersion));
-          findings.push({ rule: 'refund_without_post', teamId: r.teamId, posts: refs, events: [r.reserved, refund], message: `${refundText(refund)}: ${why}` });
+          findings.push({
+            rule: 'refund_without_post',
+            teamId: r.teamId,
+            posts: refs,
+            events: [r.reserved, refund],
+            message: `${refundText(refund)}: ${why}`,
+          });
         }
       }
       if (r.settles.length === 0 && r.refunds.length === 0) {
@@ -256,14 +329,26 @@ export class ChargeAuditor {
     for (const reservationId of version.reservationIds) {
       const r = this.reservations.get(key(post.teamId, reservationId));
       if (!r) {
-        findings.push({ rule: 'version_without_reservation', teamId: post.teamId, posts: [ref], events: [], message: `${postText(ref)} names reservation ${reservationId}, which team ${post.teamId}'s ledger never reserved` });
+        findings.push({
+          rule: 'version_without_reservation',
+          teamId: post.teamId,
+          posts: [ref],
+          events: [],
+          message: `${postText(ref)} names reservation ${reservationId}, which team ${post.teamId}'s ledger never reserved`,
+        });
         continue;
       }
       if (r.refunds.length === 0) held.push(r);
     }
     const settles = held.flatMap((r) => r.settles).sort((a, b) => a.position - b.position);
     if (settles.length > 1) {
-      findings.push({ rule: 'double_charge', teamId: post.teamId, posts: [ref], events: settles, message: `${postText(ref)} was charged ${settles.length} times: ${settles.map(charge).join('; ')}` });
+      findings.push({
+        rule: 'double_charge',
+        teamId: post.teamId,
+        posts: [ref],
+        events: settles,
+        message: `${postText(ref)} was charged ${settles.length} times: ${settles.map(charge).join('; ')}`,
+      });
     } else if (held.length > 1) {
       const reserved = held.map((r) => r.reserved).sort((a, b) => a.position - b.position);
       const events = [...reserved, ...settles].sort((a, b) => a.position - b.position);
@@ -301,7 +386,13 @@ export class ChargeAuditor {
       findings.push({
         rule: 'duplicate_post',
         teamId,
-        posts: posts.map((p) => ({ postId: p.postId, teamId, link: p.link, normalizedLink, dataVersion: null })),
+        posts: posts.map((p) => ({
+          postId: p.postId,
+          teamId,
+          link: p.link,
+          normalizedLink,
+          dataVersion: null,
+        })),
         events,
         message: `link ${normalizedLink} is ${posts.length} posts of team ${teamId}, charged ${events.length} times: ${each.join(', ')}`,
       });
@@ -310,14 +401,23 @@ export class ChargeAuditor {
 }
 
 /** The whole check over a finite log: for tests and small tools; the audit feeds as it reads. */
-export function checkChargeReasons(records: Iterable<LedgerRecord>, options: ChargeCheckOptions): ChargeAudit {
+export function checkChargeReasons(
+  records: Iterable<LedgerRecord>,
+  options: ChargeCheckOptions,
+): ChargeAudit {
   const auditor = new ChargeAuditor();
   for (const record of records) auditor.feed(record);
   return auditor.finish(options);
 }
 
 function versionRef(post: Post, dataVersion: number | null): PostVersionRef {
-  return { postId: post.postId, teamId: post.teamId, link: post.link, normalizedLink: post.normalizedLink, dataVersion };
+  return {
+    postId: post.postId,
+    teamId: post.teamId,
+    link: post.link,
+    normalizedLink: post.normalizedLink,
+    dataVersion,
+  };
 }
 
 function postText(p: PostVersionRef): string {

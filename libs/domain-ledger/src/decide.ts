@@ -33,7 +33,8 @@ function validate(command: LedgerCommand): void {
   switch (command.type) {
     case 'GrantCredits':
       requireId(command.data.commandId, 'commandId');
-      if (!(CREDIT_POOLS as readonly unknown[]).includes(command.data.pool)) invalid(`pool must be one of ${CREDIT_POOLS.join(', ')}`);
+      if (!(CREDIT_POOLS as readonly unknown[]).includes(command.data.pool))
+        invalid(`pool must be one of ${CREDIT_POOLS.join(', ')}`);
       requireInt(command.data.amount, 'amount', 1);
       if (typeof command.data.reason !== 'string') invalid('reason must be a string');
       return;
@@ -42,7 +43,8 @@ function validate(command: LedgerCommand): void {
       requireId(command.data.reservationId, 'reservationId');
       requireInt(command.data.units, 'units', 1);
       requireInt(command.data.unitCost, 'unitCost', 1);
-      if (command.data.source !== 'auto' && command.data.source !== 'adhoc') invalid('source must be auto or adhoc');
+      if (command.data.source !== 'auto' && command.data.source !== 'adhoc')
+        invalid('source must be auto or adhoc');
       return;
     case 'SettleCredits':
       requireId(command.data.commandId, 'commandId');
@@ -79,7 +81,13 @@ function rollover(state: LedgerState, month: string): LedgerEvent[] {
   return [
     {
       type: 'MapsReset',
-      data: { commandId: mapsResetCommandId(month), month, previousMonth: state.month, expired: state.maps, granted: state.allotment },
+      data: {
+        commandId: mapsResetCommandId(month),
+        month,
+        previousMonth: state.month,
+        expired: state.maps,
+        granted: state.allotment,
+      },
     },
   ];
 }
@@ -104,7 +112,11 @@ export function fund(
  * That is the allotment plus the MAPs granted this month (`CreditsGranted`, pool `map`), less the
  * MAPs used this month (consumed by settles or held by this month's open reservations).
  */
-export function mapsEntitled(state: Pick<LedgerState, 'mapsGranted'>, allotment: number, used: number): number {
+export function mapsEntitled(
+  state: Pick<LedgerState, 'mapsGranted'>,
+  allotment: number,
+  used: number,
+): number {
   return Math.max(0, allotment + state.mapsGranted - used);
 }
 
@@ -113,20 +125,34 @@ export function mapsEntitled(state: Pick<LedgerState, 'mapsGranted'>, allotment:
  * this month's usage). MAPs already spent are never handed back by a downgrade followed by an
  * upgrade: growth 500 with 465 used → starter 100 leaves 0 (−35) → growth 500 gives 35 (+35).
  */
-export function mapsAfterAllotmentChange(state: Pick<LedgerState, 'mapsGranted' | 'mapsUsed'>, allotment: number): number {
+export function mapsAfterAllotmentChange(
+  state: Pick<LedgerState, 'mapsGranted' | 'mapsUsed'>,
+  allotment: number,
+): number {
   return mapsEntitled(state, allotment, state.mapsUsed);
 }
 
-function decideInMonth(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>, state: LedgerState, month: string): LedgerEvent[] {
+function decideInMonth(
+  command: Exclude<LedgerCommand, { type: 'ResetMaps' }>,
+  state: LedgerState,
+  month: string,
+): LedgerEvent[] {
   switch (command.type) {
     case 'GrantCredits': {
       const { commandId, pool, amount, reason } = command.data;
-      return [{ type: 'CreditsGranted', data: { commandId, month, pool: pool as CreditPool, amount, reason } }];
+      return [
+        { type: 'CreditsGranted', data: { commandId, month, pool: pool as CreditPool, amount, reason } },
+      ];
     }
     case 'SetMapAllotment': {
       const { commandId, allotment } = command.data;
       const adjustment = mapsAfterAllotmentChange(state, allotment) - state.maps;
-      return [{ type: 'MapAllotmentSet', data: { commandId, month, allotment, previous: state.allotment, adjustment } }];
+      return [
+        {
+          type: 'MapAllotmentSet',
+          data: { commandId, month, allotment, previous: state.allotment, adjustment },
+        },
+      ];
     }
     case 'ReserveCredits': {
       const { commandId, reservationId, units, unitCost, source } = command.data;
@@ -151,7 +177,12 @@ function decideInMonth(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>, s
           },
         ];
       }
-      return [{ type: 'CreditsReserved', data: { commandId, month, reservationId, source, requestedUnits: units, unitCost, ...funded } }];
+      return [
+        {
+          type: 'CreditsReserved',
+          data: { commandId, month, reservationId, source, requestedUnits: units, unitCost, ...funded },
+        },
+      ];
     }
     case 'SettleCredits':
     case 'RefundCredits': {
@@ -159,10 +190,16 @@ function decideInMonth(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>, s
       const reservation = state.reservations.get(reservationId);
       if (!reservation) throw new LedgerError('reservation_not_found', `no reservation ${reservationId}`);
       if (reservation.status === 'settled') {
-        throw new LedgerError('reservation_already_settled', `reservation ${reservationId} was already settled`);
+        throw new LedgerError(
+          'reservation_already_settled',
+          `reservation ${reservationId} was already settled`,
+        );
       }
       if (reservation.status === 'refunded') {
-        throw new LedgerError('reservation_already_refunded', `reservation ${reservationId} was already refunded`);
+        throw new LedgerError(
+          'reservation_already_refunded',
+          `reservation ${reservationId} was already refunded`,
+        );
       }
       let chargedMaps = 0;
       let chargedAdhoc = 0;
@@ -185,7 +222,15 @@ function decideInMonth(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>, s
       // rest expires too. That only bites after a downgrade below the month's usage (the pool was
       // cut to 0 while these MAPs were held); otherwise the pool is exactly at its entitlement.
       const stale = reservation.month !== month;
-      const returnedMaps = stale ? 0 : Math.max(0, Math.min(backToMaps, mapsEntitled(state, state.allotment, state.mapsUsed - backToMaps) - state.maps));
+      const returnedMaps = stale
+        ? 0
+        : Math.max(
+            0,
+            Math.min(
+              backToMaps,
+              mapsEntitled(state, state.allotment, state.mapsUsed - backToMaps) - state.maps,
+            ),
+          );
       const returned = { maps: returnedMaps, adhoc: reservation.fromAdhoc - chargedAdhoc };
       const expiredOnReturn = backToMaps - returnedMaps;
       if (command.type === 'SettleCredits') {
@@ -204,7 +249,12 @@ function decideInMonth(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>, s
           },
         ];
       }
-      return [{ type: 'CreditsRefunded', data: { commandId, month, reservationId, reason: command.data.reason, returned, expiredOnReturn } }];
+      return [
+        {
+          type: 'CreditsRefunded',
+          data: { commandId, month, reservationId, reason: command.data.reason, returned, expiredOnReturn },
+        },
+      ];
     }
     default: {
       const _never: never = command;
@@ -224,7 +274,10 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
   const previous = state.answers.get(command.data.commandId);
   if (previous) {
     if (previous.kind !== KIND_OF[command.type]) {
-      throw new LedgerError('command_id_conflict', `command id ${command.data.commandId} was already used for a ${previous.kind}`);
+      throw new LedgerError(
+        'command_id_conflict',
+        `command id ${command.data.commandId} was already used for a ${previous.kind}`,
+      );
     }
     const fingerprint = commandFingerprint(command);
     if (previous.fingerprint === fingerprint) return [];

@@ -15,8 +15,12 @@ export type ReserveCredits = { type: 'ReserveCredits'; data: ReserveCreditsComma
 export type SettleCredits = { type: 'SettleCredits'; data: SettleCreditsCommand & Timed };
 export type RefundCredits = { type: 'RefundCredits'; data: RefundCreditsCommand & Timed };
 /** From the team's events: the monthly allotment for this and following months. */
-export type SetMapAllotment = { type: 'SetMapAllotment'; data: { commandId: string; allotment: number } & Timed };
+export type SetMapAllotment = {
+  type: 'SetMapAllotment';
+  data: { commandId: string; allotment: number } & Timed;
+};
 /** Expire last month's MAPs and grant this month's, if the month has turned since the last event. */
 export type ResetMaps = { type: 'ResetMaps'; data: Timed };
 
-export type LedgerCommand = GrantCredits | ReserveCredits | SettleCredits | RefundCredits | SetMapAllotment | ResetMaps;
+export type LedgerCommand =
+  GrantCredits | ReserveCredits | SettleCredits | RefundCredits | SetMapAllotment | ResetMaps;

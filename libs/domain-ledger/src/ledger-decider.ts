@@ -8,4 +8,8 @@ export const ledgerDecider = {
   initialState: initialLedgerState,
   decide,
   evolve,
-} satisfies { initialState: () => LedgerState; decide: (c: LedgerCommand, s: LedgerState) => LedgerEvent[]; evolve: (s: LedgerState, e: LedgerEvent) => LedgerState };
+} satisfies {
+  initialState: () => LedgerState;
+  decide: (c: LedgerCommand, s: LedgerState) => LedgerEvent[];
+  evolve: (s: LedgerState, e: LedgerEvent) => LedgerState;
+};

@@ -98,7 +98,11 @@ export function balanceChange(event: LedgerEvent): CreditBalances {
     }
     case 'CreditsRefunded': {
       const { returned, expiredOnReturn } = event.data;
-      return { maps: returned.maps, adhoc: returned.adhoc, reserved: -(returned.maps + returned.adhoc + expiredOnReturn) };
+      return {
+        maps: returned.maps,
+        adhoc: returned.adhoc,
+        reserved: -(returned.maps + returned.adhoc + expiredOnReturn),
+      };
     }
     default: {
       const _never: never = event;
@@ -115,7 +119,11 @@ export function applyChange(balances: CreditBalances, change: CreditBalances): C
   };
 }
 
-function resolve(state: LedgerState, reservationId: string, status: ReservationStatus): LedgerState['reservations'] {
+function resolve(
+  state: LedgerState,
+  reservationId: string,
+  status: ReservationStatus,
+): LedgerState['reservations'] {
   const reservation = state.reservations.get(reservationId);
   return reservation ? state.reservations.set(reservationId, { ...reservation, status }) : state.reservations;
 }
@@ -143,7 +151,11 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
       return {
         ...next,
         mapsGranted: event.data.pool === 'map' ? state.mapsGranted + event.data.amount : state.mapsGranted,
-        answers: state.answers.set(event.data.commandId, { kind: 'grant', result: { pool: event.data.pool, amount: event.data.amount }, fingerprint }),
+        answers: state.answers.set(event.data.commandId, {
+          kind: 'grant',
+          result: { pool: event.data.pool, amount: event.data.amount },
+          fingerprint,
+        }),
       };
     case 'MapsReset': {
       const { month, expired, granted } = event.data;
@@ -152,7 +164,11 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
         month,
         mapsGranted: 0,
         mapsUsed: 0,
-        answers: state.answers.set(event.data.commandId, { kind: 'reset', result: { month, expired, granted }, fingerprint }),
+        answers: state.answers.set(event.data.commandId, {
+          kind: 'reset',
+          result: { month, expired, granted },
+          fingerprint,
+        }),
       };
     }
     case 'MapAllotmentSet': {
@@ -161,12 +177,22 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
         ...next,
         month: state.month ?? event.data.month,
         allotment,
-        answers: state.answers.set(event.data.commandId, { kind: 'allotment', result: { allotment, adjustment }, fingerprint }),
+        answers: state.answers.set(event.data.commandId, {
+          kind: 'allotment',
+          result: { allotment, adjustment },
+          fingerprint,
+        }),
       };
     }
     case 'CreditsReserved': {
       const d = event.data;
-      const result: ReserveResult = { reservationId: d.reservationId, fundedUnits: d.fundedUnits, amount: d.amount, fromMaps: d.fromMaps, fromAdhoc: d.fromAdhoc };
+      const result: ReserveResult = {
+        reservationId: d.reservationId,
+        fundedUnits: d.fundedUnits,
+        amount: d.amount,
+        fromMaps: d.fromMaps,
+        fromAdhoc: d.fromAdhoc,
+      };
       return {
         ...next,
         // The decider resets before reserving, so a reservation always draws on the stream's month.
@@ -186,8 +212,17 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
       };
     }
     case 'CreditsReservationRejected': {
-      const result: ReserveResult = { reservationId: event.data.reservationId, fundedUnits: 0, amount: 0, fromMaps: 0, fromAdhoc: 0 };
-      return { ...next, answers: state.answers.set(event.data.commandId, { kind: 'reserve', result, fingerprint }) };
+      const result: ReserveResult = {
+        reservationId: event.data.reservationId,
+        fundedUnits: 0,
+        amount: 0,
+        fromMaps: 0,
+        fromAdhoc: 0,
+      };
+      return {
+        ...next,
+        answers: state.answers.set(event.data.commandId, { kind: 'reserve', result, fingerprint }),
+      };
     }
     case 'CreditsSettled': {
       const { commandId, reservationId, consumedUnits, charged, returned, expiredOnReturn } = event.data;
@@ -195,7 +230,11 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
         ...next,
         mapsUsed: state.mapsUsed - releasedThisMonth(state, reservationId, returned.maps + expiredOnReturn),
         reservations: resolve(state, reservationId, 'settled'),
-        answers: state.answers.set(commandId, { kind: 'settle', result: { reservationId, consumedUnits, charged, returned, expiredOnReturn }, fingerprint }),
+        answers: state.answers.set(commandId, {
+          kind: 'settle',
+          result: { reservationId, consumedUnits, charged, returned, expiredOnReturn },
+          fingerprint,
+        }),
       };
     }
     case 'CreditsRefunded': {
@@ -204,7 +243,11 @@ export function evolve(state: LedgerState, event: LedgerEvent): LedgerState {
         ...next,
         mapsUsed: state.mapsUsed - releasedThisMonth(state, reservationId, returned.maps + expiredOnReturn),
         reservations: resolve(state, reservationId, 'refunded'),
-        answers: state.answers.set(commandId, { kind: 'refund', result: { reservationId, returned, expiredOnReturn }, fingerprint }),
+        answers: state.answers.set(commandId, {
+          kind: 'refund',
+          result: { reservationId, returned, expiredOnReturn },
+          fingerprint,
+        }),
       };
     }
     default: {

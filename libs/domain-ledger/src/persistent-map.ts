@@ -70,7 +70,8 @@ export class PersistentMap<K, V> {
   private branch(): Log<K, V> {
     const log = new Log<K, V>();
     log.head = this.version;
-    for (const [key, value] of this.entries()) log.entries.set(key, { versions: [this.version], values: [value] });
+    for (const [key, value] of this.entries())
+      log.entries.set(key, { versions: [this.version], values: [value] });
     return log;
   }
 }

@@ -1,4 +1,9 @@
-import { teamIdOfLedgerStream, type CreditBalances, type LedgerEvent, type StatementLine } from '@analyst/contracts';
+import {
+  teamIdOfLedgerStream,
+  type CreditBalances,
+  type LedgerEvent,
+  type StatementLine,
+} from '@analyst/contracts';
 import { applyChange, balanceChange } from './ledger-state';
 import type { LedgerRecord } from './ledger-record';
 

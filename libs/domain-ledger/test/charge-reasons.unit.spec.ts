@@ -17,31 +17,65 @@ function ref(log: ContentLog, position: number): LedgerEventRef {
   };
 }
 
-const check = (log: ContentLog, maxOpenMinutes = 30, team?: string) => checkChargeReasons(log.records, { now: log.now, maxOpenMinutes, team });
+const check = (log: ContentLog, maxOpenMinutes = 30, team?: string) =>
+  checkChargeReasons(log.records, { now: log.now, maxOpenMinutes, team });
 
 /** Every kind of ending a team's posts can have, each paid the way ingest pays it. */
 function cleanLog(): ContentLog {
   const log = new ContentLog();
-  const [scored, failed, empty, held, cancelled, unfunded, inFlight] = [1, 2, 3, 4, 5, 6, 7].map((n) => rid('cj_1', n));
+  const [scored, failed, empty, held, cancelled, unfunded, inFlight] = [1, 2, 3, 4, 5, 6, 7].map((n) =>
+    rid('cj_1', n),
+  );
   log.job('cj_1', 'team_a');
-  log.reserve('team_a', scored).created('po_1', 'team_a', LINK, 'cj_1', scored).scored('po_1', 1, 'cj_1', scored, 12).settle('team_a', scored);
-  log.reserve('team_a', failed).created('po_2', 'team_a', 'https://youtube.com/watch?v=f', 'cj_1', failed).failed('po_2', 1, 'cj_1', failed, 'failed').refund('team_a', failed, 'failed');
-  log.reserve('team_a', empty).created('po_3', 'team_a', 'https://youtube.com/watch?v=e', 'cj_1', empty).scored('po_3', 1, 'cj_1', empty, 0).refund('team_a', empty, 'no_comments');
-  log.reserve('team_a', held).created('po_4', 'team_a', 'https://youtube.com/watch?v=h', 'cj_1', held).failed('po_4', 1, 'cj_1', held, 'holding').refund('team_a', held, 'holding');
-  log.reserve('team_a', cancelled).created('po_5', 'team_a', 'https://youtube.com/watch?v=c', 'cj_1', cancelled).cancelled('po_5', 1, 'cj_1', cancelled).refund('team_a', cancelled, 'cancelled');
+  log
+    .reserve('team_a', scored)
+    .created('po_1', 'team_a', LINK, 'cj_1', scored)
+    .scored('po_1', 1, 'cj_1', scored, 12)
+    .settle('team_a', scored);
+  log
+    .reserve('team_a', failed)
+    .created('po_2', 'team_a', 'https://youtube.com/watch?v=f', 'cj_1', failed)
+    .failed('po_2', 1, 'cj_1', failed, 'failed')
+    .refund('team_a', failed, 'failed');
+  log
+    .reserve('team_a', empty)
+    .created('po_3', 'team_a', 'https://youtube.com/watch?v=e', 'cj_1', empty)
+    .scored('po_3', 1, 'cj_1', empty, 0)
+    .refund('team_a', empty, 'no_comments');
+  log
+    .reserve('team_a', held)
+    .created('po_4', 'team_a', 'https://youtube.com/watch?v=h', 'cj_1', held)
+    .failed('po_4', 1, 'cj_1', held, 'holding')
+    .refund('team_a', held, 'holding');
+  log
+    .reserve('team_a', cancelled)
+    .created('po_5', 'team_a', 'https://youtube.com/watch?v=c', 'cj_1', cancelled)
+    .cancelled('po_5', 1, 'cj_1', cancelled)
+    .refund('team_a', cancelled, 'cancelled');
   // The post could not be created: the reservation is returned and no post ever names it.
   log.reserve('team_a', unfunded).refund('team_a', unfunded, 'create_failed');
   // A paid refresh and a free one of the scored post.
   log.job('cj_2', 'team_a');
   const refresh = rid('cj_2', 1);
-  log.reserve('team_a', refresh).refreshed('po_1', 2, 'cj_2', refresh).scored('po_1', 2, 'cj_2', refresh, 15).settle('team_a', refresh);
+  log
+    .reserve('team_a', refresh)
+    .refreshed('po_1', 2, 'cj_2', refresh)
+    .scored('po_1', 2, 'cj_2', refresh, 15)
+    .settle('team_a', refresh);
   log.refreshed('po_1', 3, 'cj_3', null).scored('po_1', 3, 'cj_3', null, 16);
   // Another team with the same link: not a duplicate of team_a's post.
   log.job('cj_9', 'team_b');
   const other = rid('cj_9', 1);
-  log.reserve('team_b', other).created('po_9', 'team_b', LINK, 'cj_9', other).scored('po_9', 1, 'cj_9', other, 3).settle('team_b', other);
+  log
+    .reserve('team_b', other)
+    .created('po_9', 'team_b', LINK, 'cj_9', other)
+    .scored('po_9', 1, 'cj_9', other, 3)
+    .settle('team_b', other);
   // Still being fetched, reserved 5 minutes before the audit.
-  log.reserve('team_a', inFlight).created('po_7', 'team_a', 'https://youtube.com/watch?v=i', 'cj_1', inFlight).advance(5);
+  log
+    .reserve('team_a', inFlight)
+    .created('po_7', 'team_a', 'https://youtube.com/watch?v=i', 'cj_1', inFlight)
+    .advance(5);
   return log;
 }
 
@@ -50,14 +84,22 @@ describe('checkChargeReasons: every charge has a reason in the content log', () 
     const log = new ContentLog();
     const [hold, resume] = [1, 2].map((n) => rid('cj_1', n));
     log.job('cj_1', 'team_a');
-    log.reserve('team_a', hold).created('po_1', 'team_a', LINK, 'cj_1', hold).failed('po_1', 1, 'cj_1', hold, 'holding').refund('team_a', hold, 'holding');
+    log
+      .reserve('team_a', hold)
+      .created('po_1', 'team_a', LINK, 'cj_1', hold)
+      .failed('po_1', 1, 'cj_1', hold, 'holding')
+      .refund('team_a', hold, 'holding');
     log.reserve('team_a', resume).resumed('po_1', 1, 'cj_1', resume);
     // While the resumed fetch runs, its reservation is open and named by the post.
-    expect(check(log).open.map((o) => [o.reservationId, o.post?.postId, o.post?.dataVersion])).toEqual([[resume, 'po_1', 1]]);
+    expect(check(log).open.map((o) => [o.reservationId, o.post?.postId, o.post?.dataVersion])).toEqual([
+      [resume, 'po_1', 1],
+    ]);
     log.scored('po_1', 1, 'cj_1', resume, 4).settle('team_a', resume);
     const audit = check(log);
     expect(audit.findings).toEqual([]);
-    expect(audit.teams).toEqual([{ teamId: 'team_a', posts: 1, reservations: 2, settled: 1, refunded: 1, open: 0, findings: 0 }]);
+    expect(audit.teams).toEqual([
+      { teamId: 'team_a', posts: 1, reservations: 2, settled: 1, refunded: 1, open: 0, findings: 0 },
+    ]);
   });
 
   it('passes a clean log and lists the young open reservation with its age and post', () => {
@@ -75,7 +117,13 @@ describe('checkChargeReasons: every charge has a reason in the content log', () 
         reservedAt: '2026-03-10T12:00:00.000Z',
         amount: 1,
         ageMinutes: 5,
-        post: { postId: 'po_7', teamId: 'team_a', link: 'https://youtube.com/watch?v=i', normalizedLink: 'youtube.com/watch?v=i', dataVersion: 1 },
+        post: {
+          postId: 'po_7',
+          teamId: 'team_a',
+          link: 'https://youtube.com/watch?v=i',
+          normalizedLink: 'youtube.com/watch?v=i',
+          dataVersion: 1,
+        },
         stale: false,
       },
     ]);
@@ -116,11 +164,20 @@ describe('checkChargeReasons: every charge has a reason in the content log', () 
   it('fails one reservation settled twice (two command ids) as a double charge of its version', () => {
     const log = new ContentLog();
     const r = rid('cj_1', 1);
-    log.job('cj_1', 'team_a').reserve('team_a', r).created('po_1', 'team_a', LINK, 'cj_1', r).scored('po_1', 1, 'cj_1', r, 4);
+    log
+      .job('cj_1', 'team_a')
+      .reserve('team_a', r)
+      .created('po_1', 'team_a', LINK, 'cj_1', r)
+      .scored('po_1', 1, 'cj_1', r, 4);
     log.settle('team_a', r, 'ev_scored').settle('team_a', r, 'ev_scored_redelivered');
     const [s1, s2] = log.positions('CreditsSettled', r);
     expect(check(log).findings).toEqual([
-      expect.objectContaining({ rule: 'double_charge', teamId: 'team_a', events: [ref(log, s1), ref(log, s2)], message: expect.stringContaining(`post po_1 (${LINK}) data version 1 was charged 2 times`) }),
+      expect.objectContaining({
+        rule: 'double_charge',
+        teamId: 'team_a',
+        events: [ref(log, s1), ref(log, s2)],
+        message: expect.stringContaining(`post po_1 (${LINK}) data version 1 was charged 2 times`),
+      }),
     ]);
   });
 
@@ -130,7 +187,11 @@ describe('checkChargeReasons: every charge has a reason in the content log', () 
     log.job('cj_1', 'team_a').job('cj_2', 'team_a');
     log.reserve('team_a', a).created('po_1', 'team_a', LINK, 'cj_1', a);
     log.reserve('team_a', b).created('po_2', 'team_a', 'https://youtube.com/watch?v=abc123', 'cj_2', b);
-    log.scored('po_1', 1, 'cj_1', a, 7).settle('team_a', a).scored('po_2', 1, 'cj_2', b, 7).settle('team_a', b);
+    log
+      .scored('po_1', 1, 'cj_1', a, 7)
+      .settle('team_a', a)
+      .scored('po_2', 1, 'cj_2', b, 7)
+      .settle('team_a', b);
     const [sa] = log.positions('CreditsSettled', a);
     const [sb] = log.positions('CreditsSettled', b);
     expect(check(log).findings).toEqual([
@@ -139,7 +200,13 @@ describe('checkChargeReasons: every charge has a reason in the content log', () 
         teamId: 'team_a',
         posts: [
           { postId: 'po_1', teamId: 'team_a', link: LINK, normalizedLink: NORMAL, dataVersion: null },
-          { postId: 'po_2', teamId: 'team_a', link: 'https://youtube.com/watch?v=abc123', normalizedLink: NORMAL, dataVersion: null },
+          {
+            postId: 'po_2',
+            teamId: 'team_a',
+            link: 'https://youtube.com/watch?v=abc123',
+            normalizedLink: NORMAL,
+            dataVersion: null,
+          },
         ],
         events: [ref(log, sa), ref(log, sb)],
         message:
@@ -154,7 +221,11 @@ describe('checkChargeReasons: every charge has a reason in the content log', () 
     const log = new ContentLog();
     const [scored, loose] = [rid('cj_1', 1), rid('cj_1', 2)];
     log.job('cj_1', 'team_a');
-    log.reserve('team_a', scored).created('po_1', 'team_a', LINK, 'cj_1', scored).scored('po_1', 1, 'cj_1', scored, 9).refund('team_a', scored, 'failed');
+    log
+      .reserve('team_a', scored)
+      .created('po_1', 'team_a', LINK, 'cj_1', scored)
+      .scored('po_1', 1, 'cj_1', scored, 9)
+      .refund('team_a', scored, 'failed');
     log.reserve('team_a', loose).refund('team_a', loose, 'failed');
     const [f1] = log.positions('CreditsRefunded', scored);
     const [f2] = log.positions('CreditsRefunded', loose);
@@ -206,12 +277,16 @@ describe('checkChargeReasons: every charge has a reason in the content log', () 
     expect(check(log, 60).findings).toEqual([]);
   });
 
-  it('flags a charge with no post, a charge for another team\'s post, a charge before any outcome, an unpaid version and a double reservation', () => {
+  it("flags a charge with no post, a charge for another team's post, a charge before any outcome, an unpaid version and a double reservation", () => {
     const log = new ContentLog();
     const [orphan, foreign, early, twiceA, twiceB] = [1, 2, 3, 4, 5].map((n) => rid('cj_1', n));
     log.job('cj_1', 'team_a');
     log.reserve('team_a', orphan).settle('team_a', orphan);
-    log.reserve('team_a', foreign).created('po_b', 'team_b', 'https://youtube.com/watch?v=b', 'cj_1', foreign).scored('po_b', 1, 'cj_1', foreign, 2).settle('team_a', foreign);
+    log
+      .reserve('team_a', foreign)
+      .created('po_b', 'team_b', 'https://youtube.com/watch?v=b', 'cj_1', foreign)
+      .scored('po_b', 1, 'cj_1', foreign, 2)
+      .settle('team_a', foreign);
     log.reserve('team_a', early).created('po_1', 'team_a', LINK, 'cj_1', early).settle('team_a', early);
     log.created('po_2', 'team_a', 'https://youtube.com/watch?v=free', 'cj_1', rid('cj_1', 99));
     log.reserve('team_a', twiceA).created('po_3', 'team_a', 'https://youtube.com/watch?v=t', 'cj_1', twiceA);
@@ -224,10 +299,18 @@ describe('checkChargeReasons: every charge has a reason in the content log', () 
       ['double_reservation', ['po_3']],
       ['version_without_reservation', ['po_2']],
     ]);
-    expect(audit.findings[1].message).toContain(`is for post po_b (https://youtube.com/watch?v=b) data version 1 of team team_b, not a post of team team_a`);
-    expect(audit.findings[2].message).toContain('which has no outcome yet, not a complete outcome with comments');
-    expect(audit.findings[3].message).toContain(`holds 2 reservations (${twiceA} at position ${log.positions('CreditsReserved', twiceA)[0]}, ${twiceB} at position`);
-    expect(audit.findings[4].message).toBe(`post po_2 (https://youtube.com/watch?v=free) data version 1 names reservation ${rid('cj_1', 99)}, which team team_a's ledger never reserved`);
+    expect(audit.findings[1].message).toContain(
+      `is for post po_b (https://youtube.com/watch?v=b) data version 1 of team team_b, not a post of team team_a`,
+    );
+    expect(audit.findings[2].message).toContain(
+      'which has no outcome yet, not a complete outcome with comments',
+    );
+    expect(audit.findings[3].message).toContain(
+      `holds 2 reservations (${twiceA} at position ${log.positions('CreditsReserved', twiceA)[0]}, ${twiceB} at position`,
+    );
+    expect(audit.findings[4].message).toBe(
+      `post po_2 (https://youtube.com/watch?v=free) data version 1 names reservation ${rid('cj_1', 99)}, which team team_a's ledger never reserved`,
+    );
     // team_b's post is indexed (to name it above) but team_b is not reported.
     expect(audit.teams.map((t) => t.teamId)).toEqual(['team_a']);
   });

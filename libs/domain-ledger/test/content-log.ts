@@ -37,13 +37,27 @@ export class ContentLog {
   private append(streamId: string, type: string, data: Record<string, unknown>): LedgerRecord {
     const revision = (this.revisions.get(streamId) ?? -1) + 1;
     this.revisions.set(streamId, revision);
-    const record: LedgerRecord = { id: this.nextId, streamId, revision, position: this.records.length + 1, type, data, metadata: { occurredAt: this.now } };
+    const record: LedgerRecord = {
+      id: this.nextId,
+      streamId,
+      revision,
+      position: this.records.length + 1,
+      type,
+      data,
+      metadata: { occurredAt: this.now },
+    };
     this.records.push(record);
     return record;
   }
 
   job(jobId: string, teamId: string): this {
-    this.append(`contentjob-${jobId}`, 'ContentJobOpened', { jobId, teamId, kind: 'posts', createdAt: this.now, requested: 1 });
+    this.append(`contentjob-${jobId}`, 'ContentJobOpened', {
+      jobId,
+      teamId,
+      kind: 'posts',
+      createdAt: this.now,
+      requested: 1,
+    });
     return this;
   }
 
@@ -91,7 +105,14 @@ export class ContentLog {
     return this;
   }
 
-  created(postId: string, teamId: string, link: string, jobId: string, reservationId: string | null, dataVersion = 1): this {
+  created(
+    postId: string,
+    teamId: string,
+    link: string,
+    jobId: string,
+    reservationId: string | null,
+    dataVersion = 1,
+  ): this {
     this.append(`post-${postId}`, 'PostCreated', {
       postId,
       teamId,
@@ -131,9 +152,23 @@ export class ContentLog {
   }
 
   /** Fetched, its comments stored, then scored: the full successful path of a version. */
-  scored(postId: string, dataVersion: number, jobId: string, reservationId: string | null, totalComments: number): this {
-    this.append(`post-${postId}`, 'PostFetched', { postId, dataVersion, post: {}, totalComments, chunks: totalComments ? 1 : 0, at: this.now });
-    if (totalComments) this.append(`post-${postId}`, 'CommentsFetched', { postId, dataVersion, chunk: 0, comments: [] });
+  scored(
+    postId: string,
+    dataVersion: number,
+    jobId: string,
+    reservationId: string | null,
+    totalComments: number,
+  ): this {
+    this.append(`post-${postId}`, 'PostFetched', {
+      postId,
+      dataVersion,
+      post: {},
+      totalComments,
+      chunks: totalComments ? 1 : 0,
+      at: this.now,
+    });
+    if (totalComments)
+      this.append(`post-${postId}`, 'CommentsFetched', { postId, dataVersion, chunk: 0, comments: [] });
     this.append(`post-${postId}`, 'PostScored', {
       postId,
       dataVersion,
@@ -148,18 +183,45 @@ export class ContentLog {
     return this;
   }
 
-  failed(postId: string, dataVersion: number, jobId: string, reservationId: string | null, outcome: 'failed' | 'unreachable' | 'holding'): this {
-    this.append(`post-${postId}`, 'PostFetchFailed', { postId, dataVersion, jobId, reservationId, outcome, reason: 'provider said no', at: this.now });
+  failed(
+    postId: string,
+    dataVersion: number,
+    jobId: string,
+    reservationId: string | null,
+    outcome: 'failed' | 'unreachable' | 'holding',
+  ): this {
+    this.append(`post-${postId}`, 'PostFetchFailed', {
+      postId,
+      dataVersion,
+      jobId,
+      reservationId,
+      outcome,
+      reason: 'provider said no',
+      at: this.now,
+    });
     return this;
   }
 
   resumed(postId: string, dataVersion: number, jobId: string, reservationId: string | null): this {
-    this.append(`post-${postId}`, 'PostHoldResumed', { postId, dataVersion, jobId, reservationId, at: this.now });
+    this.append(`post-${postId}`, 'PostHoldResumed', {
+      postId,
+      dataVersion,
+      jobId,
+      reservationId,
+      at: this.now,
+    });
     return this;
   }
 
   cancelled(postId: string, dataVersion: number, jobId: string, reservationId: string | null): this {
-    this.append(`post-${postId}`, 'PostCancelled', { postId, dataVersion, jobId, reservationId, reason: 'cancelled by the client', at: this.now });
+    this.append(`post-${postId}`, 'PostCancelled', {
+      postId,
+      dataVersion,
+      jobId,
+      reservationId,
+      reason: 'cancelled by the client',
+      at: this.now,
+    });
     return this;
   }
 
@@ -170,6 +232,10 @@ export class ContentLog {
 
   /** Positions of the events of one type and reservation, in log order. */
   positions(type: string, reservationId: string): number[] {
-    return this.records.filter((r) => r.type === type && (r.data as { reservationId?: string }).reservationId === reservationId).map((r) => r.position);
+    return this.records
+      .filter(
+        (r) => r.type === type && (r.data as { reservationId?: string }).reservationId === reservationId,
+      )
+      .map((r) => r.position);
   }
 }

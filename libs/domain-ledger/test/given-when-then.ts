@@ -1,5 +1,11 @@
 import type { LedgerEvent } from '@analyst/contracts';
-import { decide, evolve, initialLedgerState, type LedgerCommand, type LedgerState } from '@analyst/domain-ledger';
+import {
+  decide,
+  evolve,
+  initialLedgerState,
+  type LedgerCommand,
+  type LedgerState,
+} from '@analyst/domain-ledger';
 
 /** `given(events).when(command).then(events)`, or `.thenFails(code)`: no mocks, only the decider. */
 export function given(events: LedgerEvent[]) {

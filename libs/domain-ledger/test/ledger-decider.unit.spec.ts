@@ -1,11 +1,24 @@
 import type { LedgerEvent } from '@analyst/contracts';
-import { answerOf, balancesAt, decide, evolve, initialLedgerState, type LedgerCommand, type LedgerState } from '@analyst/domain-ledger';
+import {
+  answerOf,
+  balancesAt,
+  decide,
+  evolve,
+  initialLedgerState,
+  type LedgerCommand,
+  type LedgerState,
+} from '@analyst/domain-ledger';
 import { given } from './given-when-then';
 
 const AT = '2026-03-10T12:00:00.000Z';
 const APRIL = '2026-04-01T00:00:05.000Z';
 
-const opened = (month = '2026-03', granted = 0, expired = 0, previousMonth: string | null = null): LedgerEvent => ({
+const opened = (
+  month = '2026-03',
+  granted = 0,
+  expired = 0,
+  previousMonth: string | null = null,
+): LedgerEvent => ({
   type: 'MapsReset',
   data: { commandId: `maps-reset-${month}`, month, previousMonth, expired, granted },
 });
@@ -21,7 +34,13 @@ const reserved = (
   reservationId: string,
   fromMaps: number,
   fromAdhoc: number,
-  opts: { units?: number; unitCost?: number; requested?: number; source?: 'auto' | 'adhoc'; month?: string } = {},
+  opts: {
+    units?: number;
+    unitCost?: number;
+    requested?: number;
+    source?: 'auto' | 'adhoc';
+    month?: string;
+  } = {},
 ): LedgerEvent => {
   const unitCost = opts.unitCost ?? 1;
   const amount = fromMaps + fromAdhoc;
@@ -42,11 +61,22 @@ const reserved = (
   };
 };
 
-const reserve = (reservationId: string, units: number, unitCost = 1, source: 'auto' | 'adhoc' = 'auto', at = AT): LedgerCommand => ({
+const reserve = (
+  reservationId: string,
+  units: number,
+  unitCost = 1,
+  source: 'auto' | 'adhoc' = 'auto',
+  at = AT,
+): LedgerCommand => ({
   type: 'ReserveCredits',
   data: { commandId: `r-${reservationId}`, reservationId, units, unitCost, source, at },
 });
-const settle = (reservationId: string, consumed: number, commandId = `s-${reservationId}`, at = AT): LedgerCommand => ({
+const settle = (
+  reservationId: string,
+  consumed: number,
+  commandId = `s-${reservationId}`,
+  at = AT,
+): LedgerCommand => ({
   type: 'SettleCredits',
   data: { commandId, reservationId, consumed, at },
 });
@@ -57,22 +87,48 @@ const refund = (reservationId: string, commandId = `f-${reservationId}`, at = AT
 
 describe('ledger decider: grant', () => {
   it('opens the month first on a new ledger, then grants', () => {
-    given([]).when({ type: 'GrantCredits', data: { commandId: 'g1', pool: 'adhoc', amount: 50, reason: 'purchase', at: AT } }).then([
-      opened(),
-      { type: 'CreditsGranted', data: { commandId: 'g1', month: '2026-03', pool: 'adhoc', amount: 50, reason: 'purchase' } },
-    ]);
+    given([])
+      .when({
+        type: 'GrantCredits',
+        data: { commandId: 'g1', pool: 'adhoc', amount: 50, reason: 'purchase', at: AT },
+      })
+      .then([
+        opened(),
+        {
+          type: 'CreditsGranted',
+          data: { commandId: 'g1', month: '2026-03', pool: 'adhoc', amount: 50, reason: 'purchase' },
+        },
+      ]);
   });
 
   it('rejects a non-positive or fractional amount with a typed error', () => {
-    given([opened()]).when({ type: 'GrantCredits', data: { commandId: 'g1', pool: 'adhoc', amount: 0, reason: 'x', at: AT } }).thenFails('invalid_command');
-    given([opened()]).when({ type: 'GrantCredits', data: { commandId: 'g1', pool: 'map', amount: 1.5, reason: 'x', at: AT } }).thenFails('invalid_command');
-    given([opened()]).when({ type: 'GrantCredits', data: { commandId: 'g1', pool: 'gold' as never, amount: 1, reason: 'x', at: AT } }).thenFails('invalid_command');
+    given([opened()])
+      .when({
+        type: 'GrantCredits',
+        data: { commandId: 'g1', pool: 'adhoc', amount: 0, reason: 'x', at: AT },
+      })
+      .thenFails('invalid_command');
+    given([opened()])
+      .when({
+        type: 'GrantCredits',
+        data: { commandId: 'g1', pool: 'map', amount: 1.5, reason: 'x', at: AT },
+      })
+      .thenFails('invalid_command');
+    given([opened()])
+      .when({
+        type: 'GrantCredits',
+        data: { commandId: 'g1', pool: 'gold' as never, amount: 1, reason: 'x', at: AT },
+      })
+      .thenFails('invalid_command');
   });
 
   it('treats a repeated command id with the same content as a no-op and keeps the first answer', () => {
     const first = granted('adhoc', 50, 'g1');
     const g = given([opened(), first]);
-    g.when({ type: 'GrantCredits', data: { commandId: 'g1', pool: 'adhoc', amount: 50, reason: 'purchase', at: APRIL } }).then([]);
+    g.when({
+      type: 'GrantCredits',
+      data: { commandId: 'g1', pool: 'adhoc', amount: 50, reason: 'purchase', at: APRIL },
+    }).then([]);
     expect(answerOf(g.state, 'g1')).toMatchObject({ kind: 'grant', result: { pool: 'adhoc', amount: 50 } });
     expect(g.state.adhoc).toBe(50);
   });
@@ -84,32 +140,48 @@ describe('ledger decider: grant', () => {
       { pool: 'adhoc' as const, amount: 51, reason: 'purchase' },
       { pool: 'adhoc' as const, amount: 50, reason: 'another invoice' },
     ]) {
-      g.when({ type: 'GrantCredits', data: { commandId: 'admin-grant-inv-42', ...data, at: AT } }).thenFails('idempotency_key_reused');
+      g.when({ type: 'GrantCredits', data: { commandId: 'admin-grant-inv-42', ...data, at: AT } }).thenFails(
+        'idempotency_key_reused',
+      );
     }
-    expect(() => decide({ type: 'GrantCredits', data: { commandId: 'admin-grant-inv-42', pool: 'map', amount: 7000, reason: 'purchase', at: AT } }, g.state)).toThrow(
+    expect(() =>
+      decide(
+        {
+          type: 'GrantCredits',
+          data: { commandId: 'admin-grant-inv-42', pool: 'map', amount: 7000, reason: 'purchase', at: AT },
+        },
+        g.state,
+      ),
+    ).toThrow(
       'command id admin-grant-inv-42 was already used for a grant with different content (first {"pool":"adhoc","amount":50,"reason":"purchase"}, now {"pool":"map","amount":7000,"reason":"purchase"}); nothing was applied',
     );
   });
 
   it('refuses a command id reused for a different kind of command', () => {
-    given([opened(), granted('adhoc', 50, 'x1')]).when(settle('nope', 0, 'x1')).thenFails('command_id_conflict');
+    given([opened(), granted('adhoc', 50, 'x1')])
+      .when(settle('nope', 0, 'x1'))
+      .thenFails('command_id_conflict');
   });
 });
 
 describe('ledger decider: reserve', () => {
   it('takes MAPs first, then Ad Hoc, with source auto', () => {
-    given([opened(), allotted(3), granted('adhoc', 10)]).when(reserve('p1', 5)).then([reserved('p1', 3, 2)]);
+    given([opened(), allotted(3), granted('adhoc', 10)])
+      .when(reserve('p1', 5))
+      .then([reserved('p1', 3, 2)]);
   });
 
   it('takes only Ad Hoc with source adhoc', () => {
-    given([opened(), allotted(3), granted('adhoc', 10)]).when(reserve('p1', 5, 1, 'adhoc')).then([reserved('p1', 0, 5, { source: 'adhoc' })]);
+    given([opened(), allotted(3), granted('adhoc', 10)])
+      .when(reserve('p1', 5, 1, 'adhoc'))
+      .then([reserved('p1', 0, 5, { source: 'adhoc' })]);
   });
 
   it('funds as many whole units as the balances allow, 5 credits each with fullRead', () => {
     // 3 MAPs + 9 Ad Hoc = 12 credits: two units of 5, the second drawing on both pools.
-    given([opened(), allotted(3), granted('adhoc', 9)]).when(reserve('p1', 4, 5)).then([
-      reserved('p1', 3, 7, { unitCost: 5, requested: 4 }),
-    ]);
+    given([opened(), allotted(3), granted('adhoc', 9)])
+      .when(reserve('p1', 4, 5))
+      .then([reserved('p1', 3, 7, { unitCost: 5, requested: 4 })]);
   });
 
   it('records a rejected reservation when nothing can be funded, and holds nothing', () => {
@@ -129,24 +201,40 @@ describe('ledger decider: reserve', () => {
         },
       },
     ]);
-    const after = g.when(reserve('p1', 1, 5)).events().reduce(evolve, g.state);
+    const after = g
+      .when(reserve('p1', 1, 5))
+      .events()
+      .reduce(evolve, g.state);
     expect(after.reservations.has('p1')).toBe(false);
-    expect(answerOf(after, 'r-p1')).toMatchObject({ kind: 'reserve', result: { reservationId: 'p1', fundedUnits: 0, amount: 0, fromMaps: 0, fromAdhoc: 0 } });
+    expect(answerOf(after, 'r-p1')).toMatchObject({
+      kind: 'reserve',
+      result: { reservationId: 'p1', fundedUnits: 0, amount: 0, fromMaps: 0, fromAdhoc: 0 },
+    });
     // A retry of the rejected reserve gets the rejection back; the same id asking for other units is refused.
-    given([opened(), granted('adhoc', 4), ...g.when(reserve('p1', 1, 5)).events()]).when(reserve('p1', 1, 5)).then([]);
-    given([opened(), granted('adhoc', 4), ...g.when(reserve('p1', 1, 5)).events()]).when(reserve('p1', 1, 1)).thenFails('idempotency_key_reused');
+    given([opened(), granted('adhoc', 4), ...g.when(reserve('p1', 1, 5)).events()])
+      .when(reserve('p1', 1, 5))
+      .then([]);
+    given([opened(), granted('adhoc', 4), ...g.when(reserve('p1', 1, 5)).events()])
+      .when(reserve('p1', 1, 1))
+      .thenFails('idempotency_key_reused');
   });
 
   it('refuses a second reservation with the same id', () => {
     given([opened(), granted('adhoc', 10), reserved('p1', 0, 1)])
-      .when({ type: 'ReserveCredits', data: { commandId: 'other', reservationId: 'p1', units: 1, unitCost: 1, source: 'auto', at: AT } })
+      .when({
+        type: 'ReserveCredits',
+        data: { commandId: 'other', reservationId: 'p1', units: 1, unitCost: 1, source: 'auto', at: AT },
+      })
       .thenFails('reservation_exists');
   });
 
   it('answers a repeated reserve command with the first answer, even after balances changed', () => {
     const g = given([opened(), granted('adhoc', 10), reserved('p1', 0, 4), granted('adhoc', 100, 'g2')]);
     g.when(reserve('p1', 4)).then([]);
-    expect(answerOf(g.state, 'r-p1')).toMatchObject({ kind: 'reserve', result: { reservationId: 'p1', fundedUnits: 4, amount: 4, fromMaps: 0, fromAdhoc: 4 } });
+    expect(answerOf(g.state, 'r-p1')).toMatchObject({
+      kind: 'reserve',
+      result: { reservationId: 'p1', fundedUnits: 4, amount: 4, fromMaps: 0, fromAdhoc: 4 },
+    });
   });
 
   it('refuses a repeated reserve command id that asks for other units, cost, source or reservation', () => {
@@ -154,12 +242,19 @@ describe('ledger decider: reserve', () => {
     g.when(reserve('p1', 5)).thenFails('idempotency_key_reused');
     g.when(reserve('p1', 4, 5)).thenFails('idempotency_key_reused');
     g.when(reserve('p1', 4, 1, 'adhoc')).thenFails('idempotency_key_reused');
-    g.when({ type: 'ReserveCredits', data: { commandId: 'r-p1', reservationId: 'p2', units: 4, unitCost: 1, source: 'auto', at: AT } }).thenFails('idempotency_key_reused');
+    g.when({
+      type: 'ReserveCredits',
+      data: { commandId: 'r-p1', reservationId: 'p2', units: 4, unitCost: 1, source: 'auto', at: AT },
+    }).thenFails('idempotency_key_reused');
   });
 
   it('holds the reserved credits out of both balances', () => {
     const { state } = given([opened(), allotted(3), granted('adhoc', 10), reserved('p1', 3, 2)]);
-    expect({ maps: state.maps, adhoc: state.adhoc, reserved: state.reserved }).toEqual({ maps: 0, adhoc: 8, reserved: 5 });
+    expect({ maps: state.maps, adhoc: state.adhoc, reserved: state.reserved }).toEqual({
+      maps: 0,
+      adhoc: 8,
+      reserved: 5,
+    });
   });
 });
 
@@ -167,21 +262,41 @@ describe('ledger decider: settle', () => {
   const history = [opened(), allotted(3), granted('adhoc', 10), reserved('p1', 3, 2)];
 
   it('charges MAPs first and returns the unused part (Ad Hoc first)', () => {
-    given(history).when(settle('p1', 4)).then([
-      {
-        type: 'CreditsSettled',
-        data: { commandId: 's-p1', month: '2026-03', reservationId: 'p1', consumedUnits: 4, charged: { maps: 3, adhoc: 1 }, returned: { maps: 0, adhoc: 1 }, expiredOnReturn: 0 },
-      },
-    ]);
+    given(history)
+      .when(settle('p1', 4))
+      .then([
+        {
+          type: 'CreditsSettled',
+          data: {
+            commandId: 's-p1',
+            month: '2026-03',
+            reservationId: 'p1',
+            consumedUnits: 4,
+            charged: { maps: 3, adhoc: 1 },
+            returned: { maps: 0, adhoc: 1 },
+            expiredOnReturn: 0,
+          },
+        },
+      ]);
   });
 
   it('settling zero units returns everything', () => {
-    given(history).when(settle('p1', 0)).then([
-      {
-        type: 'CreditsSettled',
-        data: { commandId: 's-p1', month: '2026-03', reservationId: 'p1', consumedUnits: 0, charged: { maps: 0, adhoc: 0 }, returned: { maps: 3, adhoc: 2 }, expiredOnReturn: 0 },
-      },
-    ]);
+    given(history)
+      .when(settle('p1', 0))
+      .then([
+        {
+          type: 'CreditsSettled',
+          data: {
+            commandId: 's-p1',
+            month: '2026-03',
+            reservationId: 'p1',
+            consumedUnits: 0,
+            charged: { maps: 0, adhoc: 0 },
+            returned: { maps: 3, adhoc: 2 },
+            expiredOnReturn: 0,
+          },
+        },
+      ]);
   });
 
   it('refuses to settle more than was reserved', () => {
@@ -190,7 +305,9 @@ describe('ledger decider: settle', () => {
 
   it('refuses a second settle with a typed error', () => {
     const first = decide(settle('p1', 5), given(history).state);
-    given([...history, ...first]).when(settle('p1', 5, 's-again')).thenFails('reservation_already_settled');
+    given([...history, ...first])
+      .when(settle('p1', 5, 's-again'))
+      .thenFails('reservation_already_settled');
   });
 
   it('answers a repeated settle command id with the first answer (idempotent by ingest event id)', () => {
@@ -203,7 +320,9 @@ describe('ledger decider: settle', () => {
 
   it('refuses a settle after a refund', () => {
     const first = decide(refund('p1'), given(history).state);
-    given([...history, ...first]).when(settle('p1', 1)).thenFails('reservation_already_refunded');
+    given([...history, ...first])
+      .when(settle('p1', 1))
+      .thenFails('reservation_already_refunded');
   });
 
   it('refuses to settle an unknown reservation', () => {
@@ -219,25 +338,43 @@ describe('ledger decider: refund', () => {
     g.when(refund('p1')).then([
       {
         type: 'CreditsRefunded',
-        data: { commandId: 'f-p1', month: '2026-03', reservationId: 'p1', reason: 'post failed', returned: { maps: 3, adhoc: 2 }, expiredOnReturn: 0 },
+        data: {
+          commandId: 'f-p1',
+          month: '2026-03',
+          reservationId: 'p1',
+          reason: 'post failed',
+          returned: { maps: 3, adhoc: 2 },
+          expiredOnReturn: 0,
+        },
       },
     ]);
     const after = g.when(refund('p1')).events().reduce(evolve, g.state);
-    expect({ maps: after.maps, adhoc: after.adhoc, reserved: after.reserved }).toEqual({ maps: 3, adhoc: 10, reserved: 0 });
+    expect({ maps: after.maps, adhoc: after.adhoc, reserved: after.reserved }).toEqual({
+      maps: 3,
+      adhoc: 10,
+      reserved: 0,
+    });
   });
 
   it('answers a repeated refund command id with the first answer, and refuses it with another reason', () => {
     const first = decide(refund('p1'), given(history).state);
     const g = given([...history, ...first]);
     g.when(refund('p1')).then([]);
-    g.when({ type: 'RefundCredits', data: { commandId: 'f-p1', reservationId: 'p1', reason: 'unreachable', at: AT } }).thenFails('idempotency_key_reused');
+    g.when({
+      type: 'RefundCredits',
+      data: { commandId: 'f-p1', reservationId: 'p1', reason: 'unreachable', at: AT },
+    }).thenFails('idempotency_key_reused');
   });
 
   it('refuses a refund after a settle, and a second refund', () => {
     const settled = decide(settle('p1', 1), given(history).state);
-    given([...history, ...settled]).when(refund('p1')).thenFails('reservation_already_settled');
+    given([...history, ...settled])
+      .when(refund('p1'))
+      .thenFails('reservation_already_settled');
     const refunded = decide(refund('p1'), given(history).state);
-    given([...history, ...refunded]).when(refund('p1', 'f-2')).thenFails('reservation_already_refunded');
+    given([...history, ...refunded])
+      .when(refund('p1', 'f-2'))
+      .thenFails('reservation_already_refunded');
   });
 });
 
@@ -245,43 +382,68 @@ describe('ledger decider: months', () => {
   const march = [opened('2026-03'), allotted(10), granted('adhoc', 5), reserved('p1', 4, 0)];
 
   it('resets on the first command of a new month: leftover MAPs expire, the allotment is granted', () => {
-    given(march).when(reserve('p2', 1, 1, 'auto', APRIL)).then([
-      opened('2026-04', 10, 6, '2026-03'),
-      reserved('p2', 1, 0, { month: '2026-04' }),
-    ]);
+    given(march)
+      .when(reserve('p2', 1, 1, 'auto', APRIL))
+      .then([opened('2026-04', 10, 6, '2026-03'), reserved('p2', 1, 0, { month: '2026-04' })]);
   });
 
   it('expires the MAP part of a March reservation that is refunded in April', () => {
     const april = [...march, opened('2026-04', 10, 6, '2026-03')];
-    given(april).when(refund('p1', 'f-p1', APRIL)).then([
-      {
-        type: 'CreditsRefunded',
-        data: { commandId: 'f-p1', month: '2026-04', reservationId: 'p1', reason: 'post failed', returned: { maps: 0, adhoc: 0 }, expiredOnReturn: 4 },
-      },
-    ]);
+    given(april)
+      .when(refund('p1', 'f-p1', APRIL))
+      .then([
+        {
+          type: 'CreditsRefunded',
+          data: {
+            commandId: 'f-p1',
+            month: '2026-04',
+            reservationId: 'p1',
+            reason: 'post failed',
+            returned: { maps: 0, adhoc: 0 },
+            expiredOnReturn: 4,
+          },
+        },
+      ]);
   });
 
   it('an explicit ResetMaps is a no-op inside the same month', () => {
-    given(march).when({ type: 'ResetMaps', data: { at: '2026-03-31T23:59:59.999Z' } }).then([]);
+    given(march)
+      .when({ type: 'ResetMaps', data: { at: '2026-03-31T23:59:59.999Z' } })
+      .then([]);
   });
 
   it('never resets backwards when a command carries an earlier month', () => {
     const april = [...march, opened('2026-04', 10, 6, '2026-03')];
-    given(april).when({ type: 'ResetMaps', data: { at: '2026-03-15T00:00:00.000Z' } }).then([]);
+    given(april)
+      .when({ type: 'ResetMaps', data: { at: '2026-03-15T00:00:00.000Z' } })
+      .then([]);
   });
 
   it('a mid-month allotment change moves this month’s MAPs by the difference, never below zero', () => {
-    given(march).when({ type: 'SetMapAllotment', data: { commandId: 'plan-1', allotment: 30, at: AT } }).then([
-      { type: 'MapAllotmentSet', data: { commandId: 'plan-1', month: '2026-03', allotment: 30, previous: 10, adjustment: 20 } },
-    ]);
+    given(march)
+      .when({ type: 'SetMapAllotment', data: { commandId: 'plan-1', allotment: 30, at: AT } })
+      .then([
+        {
+          type: 'MapAllotmentSet',
+          data: { commandId: 'plan-1', month: '2026-03', allotment: 30, previous: 10, adjustment: 20 },
+        },
+      ]);
     // 6 MAPs left: a cut from 10 to 0 can only take those 6.
-    given(march).when({ type: 'SetMapAllotment', data: { commandId: 'plan-2', allotment: 0, at: AT } }).then([
-      { type: 'MapAllotmentSet', data: { commandId: 'plan-2', month: '2026-03', allotment: 0, previous: 10, adjustment: -6 } },
-    ]);
+    given(march)
+      .when({ type: 'SetMapAllotment', data: { commandId: 'plan-2', allotment: 0, at: AT } })
+      .then([
+        {
+          type: 'MapAllotmentSet',
+          data: { commandId: 'plan-2', month: '2026-03', allotment: 0, previous: 10, adjustment: -6 },
+        },
+      ]);
   });
 
   it('a new team gets its allotment for the current month', () => {
-    const events = decide({ type: 'SetMapAllotment', data: { commandId: 'ev_team_created', allotment: 500, at: AT } }, initialLedgerState());
+    const events = decide(
+      { type: 'SetMapAllotment', data: { commandId: 'ev_team_created', allotment: 500, at: AT } },
+      initialLedgerState(),
+    );
     const state = events.reduce(evolve, initialLedgerState());
     expect(state).toMatchObject({ month: '2026-03', allotment: 500, maps: 500, adhoc: 0, reserved: 0 });
   });
@@ -289,31 +451,57 @@ describe('ledger decider: months', () => {
 
 describe('ledger decider: allotment changes within a month', () => {
   const DEC = '2025-12-10T09:00:00.000Z';
-  const setAllotment = (commandId: string, allotment: number, at = DEC): LedgerCommand => ({ type: 'SetMapAllotment', data: { commandId, allotment, at } });
+  const setAllotment = (commandId: string, allotment: number, at = DEC): LedgerCommand => ({
+    type: 'SetMapAllotment',
+    data: { commandId, allotment, at },
+  });
   const run = (state: LedgerState, command: LedgerCommand) => {
     const events = decide(command, state);
     return { events, state: events.reduce(evolve, state) };
   };
-  const figures = (state: LedgerState) => ({ maps: state.maps, adhoc: state.adhoc, reserved: state.reserved });
+  const figures = (state: LedgerState) => ({
+    maps: state.maps,
+    adhoc: state.adhoc,
+    reserved: state.reserved,
+  });
   /** A growth team (500 MAPs) that reserved 465 credits of MAPs, settled (`spent`) or still held. */
   const growthTeamThatUsed465 = (settled: boolean): LedgerState => {
     let state = run(initialLedgerState(), setAllotment('team-created', 500)).state;
-    state = run(state, { type: 'ReserveCredits', data: { commandId: 'r1', reservationId: 'res1', units: 465, unitCost: 1, source: 'auto', at: DEC } }).state;
-    if (settled) state = run(state, { type: 'SettleCredits', data: { commandId: 's1', reservationId: 'res1', consumed: 465, at: DEC } }).state;
+    state = run(state, {
+      type: 'ReserveCredits',
+      data: { commandId: 'r1', reservationId: 'res1', units: 465, unitCost: 1, source: 'auto', at: DEC },
+    }).state;
+    if (settled)
+      state = run(state, {
+        type: 'SettleCredits',
+        data: { commandId: 's1', reservationId: 'res1', consumed: 465, at: DEC },
+      }).state;
     expect(state.maps).toBe(35);
     return state;
   };
   const adjustments = (events: { type: string; data: unknown }[]) =>
-    events.filter((e) => e.type === 'MapAllotmentSet').map((e) => (e.data as { adjustment: number }).adjustment);
+    events
+      .filter((e) => e.type === 'MapAllotmentSet')
+      .map((e) => (e.data as { adjustment: number }).adjustment);
 
   it('the audit’s sequence: growth 500, 465 spent, downgrade to 100, upgrade to 500 leaves 35 MAPs, not 400', () => {
     let state = growthTeamThatUsed465(true);
     const down = run(state, setAllotment('to-starter', 100));
-    expect(down.events).toEqual([{ type: 'MapAllotmentSet', data: { commandId: 'to-starter', month: '2025-12', allotment: 100, previous: 500, adjustment: -35 } }]);
+    expect(down.events).toEqual([
+      {
+        type: 'MapAllotmentSet',
+        data: { commandId: 'to-starter', month: '2025-12', allotment: 100, previous: 500, adjustment: -35 },
+      },
+    ]);
     state = down.state;
     expect(figures(state)).toEqual({ maps: 0, adhoc: 0, reserved: 0 });
     const up = run(state, setAllotment('to-growth', 500));
-    expect(up.events).toEqual([{ type: 'MapAllotmentSet', data: { commandId: 'to-growth', month: '2025-12', allotment: 500, previous: 100, adjustment: 35 } }]);
+    expect(up.events).toEqual([
+      {
+        type: 'MapAllotmentSet',
+        data: { commandId: 'to-growth', month: '2025-12', allotment: 500, previous: 100, adjustment: 35 },
+      },
+    ]);
     expect(figures(up.state)).toEqual({ maps: 35, adhoc: 0, reserved: 0 });
   });
 
@@ -321,7 +509,10 @@ describe('ledger decider: allotment changes within a month', () => {
     let state = growthTeamThatUsed465(true);
     const all: { type: string; data: unknown }[] = [];
     for (let round = 0; round < 4; round++) {
-      for (const [id, allotment] of [[`down-${round}`, 100], [`up-${round}`, 500]] as const) {
+      for (const [id, allotment] of [
+        [`down-${round}`, 100],
+        [`up-${round}`, 500],
+      ] as const) {
         const step = run(state, setAllotment(id, allotment));
         all.push(...step.events);
         state = step.state;
@@ -336,9 +527,22 @@ describe('ledger decider: allotment changes within a month', () => {
     state = run(state, setAllotment('to-starter', 100)).state;
     expect(figures(state)).toEqual({ maps: 0, adhoc: 0, reserved: 465 });
     // Nothing was spent after all: the month is as if starter had applied from its start, 100 MAPs.
-    const refunded = run(state, { type: 'RefundCredits', data: { commandId: 'f1', reservationId: 'res1', reason: 'failed', at: DEC } });
+    const refunded = run(state, {
+      type: 'RefundCredits',
+      data: { commandId: 'f1', reservationId: 'res1', reason: 'failed', at: DEC },
+    });
     expect(refunded.events).toEqual([
-      { type: 'CreditsRefunded', data: { commandId: 'f1', month: '2025-12', reservationId: 'res1', reason: 'failed', returned: { maps: 100, adhoc: 0 }, expiredOnReturn: 365 } },
+      {
+        type: 'CreditsRefunded',
+        data: {
+          commandId: 'f1',
+          month: '2025-12',
+          reservationId: 'res1',
+          reason: 'failed',
+          returned: { maps: 100, adhoc: 0 },
+          expiredOnReturn: 365,
+        },
+      },
     ]);
     expect(figures(refunded.state)).toEqual({ maps: 100, adhoc: 0, reserved: 0 });
     // And back on growth, with nothing used this month, the team has its 500.
@@ -350,14 +554,24 @@ describe('ledger decider: allotment changes within a month', () => {
     state = run(state, setAllotment('to-starter', 100)).state;
     state = run(state, setAllotment('to-growth', 500)).state;
     expect(figures(state)).toEqual({ maps: 35, adhoc: 0, reserved: 465 });
-    const settled = run(state, { type: 'SettleCredits', data: { commandId: 's1', reservationId: 'res1', consumed: 400, at: DEC } });
-    expect(settled.events[0].data).toMatchObject({ charged: { maps: 400, adhoc: 0 }, returned: { maps: 65, adhoc: 0 }, expiredOnReturn: 0 });
+    const settled = run(state, {
+      type: 'SettleCredits',
+      data: { commandId: 's1', reservationId: 'res1', consumed: 400, at: DEC },
+    });
+    expect(settled.events[0].data).toMatchObject({
+      charged: { maps: 400, adhoc: 0 },
+      returned: { maps: 65, adhoc: 0 },
+      expiredOnReturn: 0,
+    });
     expect(figures(settled.state)).toEqual({ maps: 100, adhoc: 0, reserved: 0 });
   });
 
   it('MAPs granted this month stay on top of the allotment across a change', () => {
     let state = growthTeamThatUsed465(true);
-    state = run(state, { type: 'GrantCredits', data: { commandId: 'g1', pool: 'map', amount: 7000, reason: 'goodwill', at: DEC } }).state;
+    state = run(state, {
+      type: 'GrantCredits',
+      data: { commandId: 'g1', pool: 'map', amount: 7000, reason: 'goodwill', at: DEC },
+    }).state;
     expect(state.maps).toBe(7035);
     state = run(state, setAllotment('to-starter', 100)).state;
     expect(state.maps).toBe(6635); // 100 + 7000 granted − 465 used
@@ -375,17 +589,41 @@ describe('ledger decider: allotment changes within a month', () => {
     // What the service wrote before: the downgrade capped at the 35 left, the upgrade added the full 400.
     const old: LedgerEvent[] = [
       opened('2025-12'),
-      { type: 'MapAllotmentSet', data: { commandId: 'team-created', month: '2025-12', allotment: 500, previous: 0, adjustment: 500 } },
+      {
+        type: 'MapAllotmentSet',
+        data: { commandId: 'team-created', month: '2025-12', allotment: 500, previous: 0, adjustment: 500 },
+      },
       reserved('res1', 465, 0, { month: '2025-12' }),
-      { type: 'CreditsSettled', data: { commandId: 's1', month: '2025-12', reservationId: 'res1', consumedUnits: 465, charged: { maps: 465, adhoc: 0 }, returned: { maps: 0, adhoc: 0 }, expiredOnReturn: 0 } },
-      { type: 'MapAllotmentSet', data: { commandId: 'to-starter', month: '2025-12', allotment: 100, previous: 500, adjustment: -35 } },
-      { type: 'MapAllotmentSet', data: { commandId: 'to-growth', month: '2025-12', allotment: 500, previous: 100, adjustment: 400 } },
+      {
+        type: 'CreditsSettled',
+        data: {
+          commandId: 's1',
+          month: '2025-12',
+          reservationId: 'res1',
+          consumedUnits: 465,
+          charged: { maps: 465, adhoc: 0 },
+          returned: { maps: 0, adhoc: 0 },
+          expiredOnReturn: 0,
+        },
+      },
+      {
+        type: 'MapAllotmentSet',
+        data: { commandId: 'to-starter', month: '2025-12', allotment: 100, previous: 500, adjustment: -35 },
+      },
+      {
+        type: 'MapAllotmentSet',
+        data: { commandId: 'to-growth', month: '2025-12', allotment: 500, previous: 100, adjustment: 400 },
+      },
     ];
     const state = old.reduce(evolve, initialLedgerState());
     expect(figures(state)).toEqual({ maps: 400, adhoc: 0, reserved: 0 });
     expect(state.mapsUsed).toBe(465);
     // The old events keep their meaning; a later change in the month is decided by the new rule.
-    expect(run(state, setAllotment('again', 500)).events[0].data).toMatchObject({ allotment: 500, previous: 500, adjustment: -365 });
+    expect(run(state, setAllotment('again', 500)).events[0].data).toMatchObject({
+      allotment: 500,
+      previous: 500,
+      adjustment: -365,
+    });
   });
 });
 
@@ -394,7 +632,11 @@ describe('balancesAt: the balances a reader sees at an instant', () => {
 
   it('applies a reset that is due: the month’s allotment as MAPs, Ad Hoc and reserved unchanged', () => {
     expect(balancesAt(december, '2026-01-01T00:00:00.000Z')).toEqual({ maps: 500, adhoc: 12, reserved: 5 });
-    expect(balancesAt(december, new Date('2026-03-15T00:00:00.000Z'))).toEqual({ maps: 500, adhoc: 12, reserved: 5 });
+    expect(balancesAt(december, new Date('2026-03-15T00:00:00.000Z'))).toEqual({
+      maps: 500,
+      adhoc: 12,
+      reserved: 5,
+    });
   });
 
   it('shows the stored figures within their month, and never resets backwards', () => {
@@ -407,14 +649,24 @@ describe('balancesAt: the balances a reader sees at an instant', () => {
     let state = initialLedgerState();
     for (const command of [
       { type: 'SetMapAllotment', data: { commandId: 'created', allotment: 500, at: DEC } },
-      { type: 'GrantCredits', data: { commandId: 'g', pool: 'adhoc', amount: 12, reason: 'purchase', at: DEC } },
-      { type: 'ReserveCredits', data: { commandId: 'r', reservationId: 'res', units: 101, unitCost: 5, source: 'auto', at: DEC } },
+      {
+        type: 'GrantCredits',
+        data: { commandId: 'g', pool: 'adhoc', amount: 12, reason: 'purchase', at: DEC },
+      },
+      {
+        type: 'ReserveCredits',
+        data: { commandId: 'r', reservationId: 'res', units: 101, unitCost: 5, source: 'auto', at: DEC },
+      },
     ] as LedgerCommand[]) {
       state = decide(command, state).reduce(evolve, state);
     }
     const jan = '2026-01-01T00:00:01.000Z';
     const reset = decide({ type: 'ResetMaps', data: { at: jan } }, state).reduce(evolve, state);
-    expect(balancesAt(state, jan)).toEqual({ maps: reset.maps, adhoc: reset.adhoc, reserved: reset.reserved });
+    expect(balancesAt(state, jan)).toEqual({
+      maps: reset.maps,
+      adhoc: reset.adhoc,
+      reserved: reset.reserved,
+    });
     expect(balancesAt(state, jan)).toEqual({ maps: 500, adhoc: 7, reserved: 505 });
   });
 });

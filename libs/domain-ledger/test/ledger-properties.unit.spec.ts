@@ -27,10 +27,26 @@ type Step =
 
 const team = fc.nat({ max: TEAMS.length - 1 });
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('grant' as const), team, pool: fc.constantFrom('map' as const, 'adhoc' as const), amount: fc.integer({ min: 1, max: 40 }) }),
+  fc.record({
+    kind: fc.constant('grant' as const),
+    team,
+    pool: fc.constantFrom('map' as const, 'adhoc' as const),
+    amount: fc.integer({ min: 1, max: 40 }),
+  }),
   fc.record({ kind: fc.constant('allot' as const), team, allotment: fc.integer({ min: 0, max: 60 }) }),
-  fc.record({ kind: fc.constant('reserve' as const), team, units: fc.integer({ min: 1, max: 12 }), fullRead: fc.boolean(), source: fc.constantFrom('auto' as const, 'adhoc' as const) }),
-  fc.record({ kind: fc.constant('settle' as const), team, pick: fc.nat(), consumedShare: fc.double({ min: 0, max: 1.3, noNaN: true }) }),
+  fc.record({
+    kind: fc.constant('reserve' as const),
+    team,
+    units: fc.integer({ min: 1, max: 12 }),
+    fullRead: fc.boolean(),
+    source: fc.constantFrom('auto' as const, 'adhoc' as const),
+  }),
+  fc.record({
+    kind: fc.constant('settle' as const),
+    team,
+    pick: fc.nat(),
+    consumedShare: fc.double({ min: 0, max: 1.3, noNaN: true }),
+  }),
   fc.record({ kind: fc.constant('refund' as const), team, pick: fc.nat() }),
   fc.record({ kind: fc.constant('repeat' as const), pick: fc.nat() }),
   fc.constant({ kind: 'month' as const }),
@@ -52,7 +68,11 @@ function at(world: World): string {
 }
 
 /** Runs a command against one team's state the way the service does: decide, append, evolve. */
-function run(world: World, t: number, command: LedgerCommand): { events: LedgerEvent[]; error: string | null } {
+function run(
+  world: World,
+  t: number,
+  command: LedgerCommand,
+): { events: LedgerEvent[]; error: string | null } {
   let events: LedgerEvent[];
   try {
     events = decide(command, world.states[t]);
@@ -80,22 +100,42 @@ function run(world: World, t: number, command: LedgerCommand): { events: LedgerE
 function commandFor(world: World, s: Exclude<Step, { kind: 'repeat' | 'month' }>): LedgerCommand {
   const id = `c${++world.counter}`;
   const reservations = world.reservations[s.team];
-  const pickReservation = (pick: number) => (reservations.length === 0 ? `none-${id}` : reservations[pick % reservations.length]);
+  const pickReservation = (pick: number) =>
+    reservations.length === 0 ? `none-${id}` : reservations[pick % reservations.length];
   switch (s.kind) {
     case 'grant':
-      return { type: 'GrantCredits', data: { commandId: id, pool: s.pool, amount: s.amount, reason: 'test', at: at(world) } };
+      return {
+        type: 'GrantCredits',
+        data: { commandId: id, pool: s.pool, amount: s.amount, reason: 'test', at: at(world) },
+      };
     case 'allot':
       return { type: 'SetMapAllotment', data: { commandId: id, allotment: s.allotment, at: at(world) } };
     case 'reserve':
       reservations.push(`res-${id}`);
-      return { type: 'ReserveCredits', data: { commandId: id, reservationId: `res-${id}`, units: s.units, unitCost: s.fullRead ? 5 : 1, source: s.source, at: at(world) } };
+      return {
+        type: 'ReserveCredits',
+        data: {
+          commandId: id,
+          reservationId: `res-${id}`,
+          units: s.units,
+          unitCost: s.fullRead ? 5 : 1,
+          source: s.source,
+          at: at(world),
+        },
+      };
     case 'settle': {
       const reservationId = pickReservation(s.pick);
       const funded = world.states[s.team].reservations.get(reservationId)?.fundedUnits ?? 1;
-      return { type: 'SettleCredits', data: { commandId: id, reservationId, consumed: Math.floor(funded * s.consumedShare), at: at(world) } };
+      return {
+        type: 'SettleCredits',
+        data: { commandId: id, reservationId, consumed: Math.floor(funded * s.consumedShare), at: at(world) },
+      };
     }
     case 'refund':
-      return { type: 'RefundCredits', data: { commandId: id, reservationId: pickReservation(s.pick), reason: 'failed', at: at(world) } };
+      return {
+        type: 'RefundCredits',
+        data: { commandId: id, reservationId: pickReservation(s.pick), reason: 'failed', at: at(world) },
+      };
   }
 }
 
@@ -121,7 +161,10 @@ function play(steps: Step[]): World {
       if (world.sent.length === 0) continue;
       const earlier = world.sent[s.pick % world.sent.length];
       const before = world.states[earlier.team];
-      const result = run(world, earlier.team, { ...earlier.command, data: { ...earlier.command.data, at: at(world) } } as LedgerCommand);
+      const result = run(world, earlier.team, {
+        ...earlier.command,
+        data: { ...earlier.command.data, at: at(world) },
+      } as LedgerCommand);
       const commandId = (earlier.command.data as { commandId: string }).commandId;
       // A duplicate never writes: it either answers as before or fails as before.
       expect(result.events).toEqual([]);
@@ -134,7 +177,12 @@ function play(steps: Step[]): World {
     const command = commandFor(world, s);
     const result = run(world, s.team, command);
     const commandId = (command.data as { commandId: string }).commandId;
-    world.sent.push({ team: s.team, command, answer: result.error ? null : (answerOf(world.states[s.team], commandId) ?? null), events: result.events.length });
+    world.sent.push({
+      team: s.team,
+      command,
+      answer: result.error ? null : (answerOf(world.states[s.team], commandId) ?? null),
+      events: result.events.length,
+    });
   }
   return world;
 }
@@ -170,7 +218,11 @@ describe('ledger properties (random interleavings across teams)', () => {
             .map((r) => ({ type: r.type, data: r.data }) as LedgerEvent);
           const replayed = events.reduce(evolve, initialLedgerState());
           const live = world.states[t];
-          expect({ ...replayed, reservations: [...replayed.reservations.entries()], answers: [...replayed.answers.entries()] }).toEqual({
+          expect({
+            ...replayed,
+            reservations: [...replayed.reservations.entries()],
+            answers: [...replayed.answers.entries()],
+          }).toEqual({
             ...live,
             reservations: [...live.reservations.entries()],
             answers: [...live.answers.entries()],
@@ -190,7 +242,11 @@ describe('ledger properties (random interleavings across teams)', () => {
         let charged = 0;
         let fundedCredits = 0;
         for (const r of world.records) {
-          const data = r.data as { reservationId?: string; amount?: number; charged?: { maps: number; adhoc: number } };
+          const data = r.data as {
+            reservationId?: string;
+            amount?: number;
+            charged?: { maps: number; adhoc: number };
+          };
           if (r.type === 'CreditsReserved') {
             funded.set(`${r.streamId}/${data.reservationId}`, data.amount!);
             fundedCredits += data.amount!;
@@ -218,12 +274,21 @@ describe('ledger properties (random interleavings across teams)', () => {
           if (before.month === null) continue;
           const at = `${before.month}-28T12:00:00.000Z`;
           let state = before;
-          for (const [commandId, allotment] of [['prop-away', other], ['prop-back', before.allotment]] as const) {
-            state = decide({ type: 'SetMapAllotment', data: { commandId, allotment, at } }, state).reduce(evolve, state);
+          for (const [commandId, allotment] of [
+            ['prop-away', other],
+            ['prop-back', before.allotment],
+          ] as const) {
+            state = decide({ type: 'SetMapAllotment', data: { commandId, allotment, at } }, state).reduce(
+              evolve,
+              state,
+            );
             expect(state.maps).toBe(Math.max(0, allotment + state.mapsGranted - state.mapsUsed));
           }
           expect(state.maps).toBeLessThanOrEqual(before.maps);
-          expect({ adhoc: state.adhoc, reserved: state.reserved }).toEqual({ adhoc: before.adhoc, reserved: before.reserved });
+          expect({ adhoc: state.adhoc, reserved: state.reserved }).toEqual({
+            adhoc: before.adhoc,
+            reserved: before.reserved,
+          });
         }
       }),
       { numRuns: 200 },
@@ -238,8 +303,13 @@ describe('ledger properties (random interleavings across teams)', () => {
         fc.pre(answered.length > 0);
         const earlier = answered[pick % answered.length];
         const data = earlier.command.data as { commandId: string; amount: number };
-        const changed = { ...earlier.command, data: { ...earlier.command.data, amount: data.amount + 1 } } as LedgerCommand;
-        expect(() => decide(changed, world.states[earlier.team])).toThrow(expect.objectContaining({ code: 'idempotency_key_reused' }));
+        const changed = {
+          ...earlier.command,
+          data: { ...earlier.command.data, amount: data.amount + 1 },
+        } as LedgerCommand;
+        expect(() => decide(changed, world.states[earlier.team])).toThrow(
+          expect.objectContaining({ code: 'idempotency_key_reused' }),
+        );
       }),
       { numRuns: 100 },
     );

@@ -5,7 +5,10 @@ describe('PersistentMap', () => {
   it('behaves like a copied Map at every version, even when an old version is written again', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ from: fc.nat(), key: fc.constantFrom('a', 'b', 'c', 'd'), value: fc.integer() }), { maxLength: 60 }),
+        fc.array(
+          fc.record({ from: fc.nat(), key: fc.constantFrom('a', 'b', 'c', 'd'), value: fc.integer() }),
+          { maxLength: 60 },
+        ),
         (writes) => {
           const versions: PersistentMap<string, number>[] = [PersistentMap.empty()];
           const models: Map<string, number>[] = [new Map()];

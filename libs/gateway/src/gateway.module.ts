@@ -1,7 +1,13 @@
 import { amendOpenApi } from '@analyst/platform';
 import { policiesIntoOpenApi } from './auth/openapi-policies';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ANALYST_CONFIG, READ_STORE, type AnalystConfig, type MongoReadStore, type ReadStore } from '@analyst/platform';
+import {
+  ANALYST_CONFIG,
+  READ_STORE,
+  type AnalystConfig,
+  type MongoReadStore,
+  type ReadStore,
+} from '@analyst/platform';
 import { APP_GUARD } from '@nestjs/core';
 import { AdminKeysController } from './admin/admin-keys.controller';
 import { AdminTeamsController } from './admin/admin-teams.controller';
@@ -38,11 +44,23 @@ amendOpenApi(policiesIntoOpenApi);
     GatewayPipeline,
     GatewayHooks,
     UsageRecorder,
-    { provide: LIMITER_STORE, inject: [GATEWAY_STATE_DB], useFactory: (state: GatewayStateDb) => new SnapshotLimiterStore(state) },
-    { provide: USAGE_STORE, inject: [GATEWAY_STATE_DB], useFactory: (state: GatewayStateDb) => new SqliteUsageStore(state) },
+    {
+      provide: LIMITER_STORE,
+      inject: [GATEWAY_STATE_DB],
+      useFactory: (state: GatewayStateDb) => new SnapshotLimiterStore(state),
+    },
+    {
+      provide: USAGE_STORE,
+      inject: [GATEWAY_STATE_DB],
+      useFactory: (state: GatewayStateDb) => new SqliteUsageStore(state),
+    },
     { provide: APP_GUARD, useClass: GatewayGuard },
     // Last, so its shutdown hook (closing the file) runs after the stores' final saves.
-    { provide: GATEWAY_STATE_DB, inject: [ANALYST_CONFIG], useFactory: (config: AnalystConfig) => GatewayStateDb.open(config.ANALYST_DATA_DIR) },
+    {
+      provide: GATEWAY_STATE_DB,
+      inject: [ANALYST_CONFIG],
+      useFactory: (config: AnalystConfig) => GatewayStateDb.open(config.ANALYST_DATA_DIR),
+    },
   ],
   exports: [IdentityService, RateLimitService, GatewayPipeline, UsageRecorder],
 })
@@ -57,7 +75,11 @@ export class GatewayModule {
           useFactory: (store: ReadStore) => MongoLimiterStore.connect((store as MongoReadStore).database),
           inject: [READ_STORE],
         },
-        { provide: USAGE_STORE, inject: [READ_STORE], useFactory: (store: ReadStore) => new ReadStoreUsageStore(store) },
+        {
+          provide: USAGE_STORE,
+          inject: [READ_STORE],
+          useFactory: (store: ReadStore) => new ReadStoreUsageStore(store),
+        },
         // No local state file: a gateway pod's disk is not where shared counters live.
         { provide: GATEWAY_STATE_DB, useValue: null },
       ],

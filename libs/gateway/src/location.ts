@@ -19,7 +19,9 @@ export interface ActingFor {
  * `comments.path` followed with the same key then reaches the sub-team's resource, not a 404.
  */
 export function teamQueryOf(actingFor: ActingFor): string {
-  return actingFor.targetTeamId === actingFor.teamId ? '' : `?teamId=${encodeURIComponent(actingFor.targetTeamId)}`;
+  return actingFor.targetTeamId === actingFor.teamId
+    ? ''
+    : `?teamId=${encodeURIComponent(actingFor.targetTeamId)}`;
 }
 
 /** A body path relative to `{base_url}`, e.g. `relativePathOf('analyses', id, 'comments')`. */

@@ -15,7 +15,9 @@ describe('gateway authentication (spec: Authentication)', () => {
   beforeEach(() => g.clock.advance(60_000)); // a fresh failed-auth minute for every test
 
   it('accepts Authorization: Bearer and X-Api-Key', async () => {
-    const bearer = await g.t.request('GET', '/analyst/v1/me', { headers: { authorization: `Bearer ${key}` } });
+    const bearer = await g.t.request('GET', '/analyst/v1/me', {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(bearer.status).toBe(200);
     expect(bearer.body.data.team).toEqual({ id: teamId, name: 'Team growth', plan: 'growth' });
     const header = await g.t.request('GET', '/analyst/v1/me', { headers: { 'x-api-key': key } });
@@ -27,9 +29,16 @@ describe('gateway authentication (spec: Authentication)', () => {
     ['no credentials', {}, 'missing_api_key', /missing API key/],
     ['an empty bearer', { authorization: 'Bearer ' }, 'invalid_api_key', /invalid API key/],
     ['a malformed key', { authorization: 'Bearer not-a-key' }, 'invalid_api_key', /invalid API key/],
-    ['an unknown key id', { 'x-api-key': 'ak_unknown00.0123456789abcdefghij' }, 'invalid_api_key', /invalid API key/],
+    [
+      'an unknown key id',
+      { 'x-api-key': 'ak_unknown00.0123456789abcdefghij' },
+      'invalid_api_key',
+      /invalid API key/,
+    ],
   ])('answers 401 for %s, in the envelope', async (_name, headers, code, message) => {
-    const response = await g.t.request('GET', '/analyst/v1/me', { headers: headers as Record<string, string> });
+    const response = await g.t.request('GET', '/analyst/v1/me', {
+      headers: headers as Record<string, string>,
+    });
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ error: { message: expect.stringMatching(message), code } });
     expect(response.headers['www-authenticate']).toBe('Bearer realm="analyst"');
@@ -38,7 +47,9 @@ describe('gateway authentication (spec: Authentication)', () => {
 
   it('answers 401 for a known key id with the wrong secret', async () => {
     const [id] = key.split('.');
-    const response = await g.t.request('GET', '/analyst/v1/me', { headers: { authorization: `Bearer ${id}.wrongwrongwrongwrongwrong` } });
+    const response = await g.t.request('GET', '/analyst/v1/me', {
+      headers: { authorization: `Bearer ${id}.wrongwrongwrongwrongwrong` },
+    });
     expect(response.status).toBe(401);
     expect(response.body.error.code).toBe('invalid_api_key');
   });
@@ -55,24 +66,40 @@ describe('gateway authentication (spec: Authentication)', () => {
   it('limits failed attempts to 30 per minute per IP: the 31st gets 429 even with a valid key, until the next minute', async () => {
     g.clock.set('2026-03-10T13:00:15.000Z');
     for (let i = 0; i < 30; i++) {
-      const failed = await g.t.request('GET', '/analyst/v1/me', { headers: { 'x-api-key': 'bad' }, ip: '10.0.0.1' });
+      const failed = await g.t.request('GET', '/analyst/v1/me', {
+        headers: { 'x-api-key': 'bad' },
+        ip: '10.0.0.1',
+      });
       expect(failed.status).toBe(401);
     }
     const blocked = await g.get('/analyst/v1/me', key, '10.0.0.1');
     expect(blocked.status).toBe(429);
     expect(blocked.headers['retry-after']).toBe('45');
     expect(blocked.body.error.message).toMatch(/failed authentication attempts.*30 per minute/);
-    expect((await g.t.request('GET', '/analyst/v1/me', { headers: { 'x-api-key': 'bad' }, ip: '10.0.0.1' })).status).toBe(429);
+    expect(
+      (await g.t.request('GET', '/analyst/v1/me', { headers: { 'x-api-key': 'bad' }, ip: '10.0.0.1' }))
+        .status,
+    ).toBe(429);
     expect((await g.get('/analyst/v1/me', key, '10.0.0.2')).status).toBe(200);
     g.clock.set('2026-03-10T13:01:00.000Z');
     expect((await g.get('/analyst/v1/me', key, '10.0.0.1')).status).toBe(200);
   });
 
   it('takes the failed-attempt limit from ANALYST_AUTH_FAILURES_PER_MINUTE: with 3, the fourth request from the address is 429', async () => {
-    const strict = await gatewayTest([], new FixedClock('2026-03-10T13:00:15.000Z'), { ANALYST_AUTH_FAILURES_PER_MINUTE: '3' });
+    const strict = await gatewayTest([], new FixedClock('2026-03-10T13:00:15.000Z'), {
+      ANALYST_AUTH_FAILURES_PER_MINUTE: '3',
+    });
     try {
       const own = await strict.key(await strict.team(), ['team:read']);
-      for (let i = 0; i < 3; i++) expect((await strict.t.request('GET', '/analyst/v1/me', { headers: { 'x-api-key': 'bad' }, ip: '10.0.0.9' })).status).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect(
+          (
+            await strict.t.request('GET', '/analyst/v1/me', {
+              headers: { 'x-api-key': 'bad' },
+              ip: '10.0.0.9',
+            })
+          ).status,
+        ).toBe(401);
       const blocked = await strict.get('/analyst/v1/me', own, '10.0.0.9');
       expect([blocked.status, blocked.body.error.code]).toEqual([429, 'auth_attempts_exceeded']);
       expect(blocked.body.error.message).toMatch(/limit 3 per minute/);
@@ -83,7 +110,11 @@ describe('gateway authentication (spec: Authentication)', () => {
   });
 
   it('a rotated key: the new secret works at once and the old one is dead at once', async () => {
-    const created = await g.identity.createKey(teamId, { name: 'rotating', scopes: ['team:read'] }, { correlationId: 't', teamId });
+    const created = await g.identity.createKey(
+      teamId,
+      { name: 'rotating', scopes: ['team:read'] },
+      { correlationId: 't', teamId },
+    );
     expect((await g.get('/analyst/v1/team', created.key)).status).toBe(200);
     const rotated = await g.t.admin('POST', `/admin/v1/keys/${created.id}/rotate`);
     expect(rotated.status).toBe(200);
@@ -101,7 +132,10 @@ describe('gateway authentication (spec: Authentication)', () => {
     expect(revoked.body.data).toEqual({ id: created.id, teamId, status: 'revoked' });
     const after = await g.get('/analyst/v1/team', rotated.body.data.key);
     expect(after.status).toBe(401);
-    expect(after.body.error).toEqual({ message: expect.stringContaining('revoked'), code: 'revoked_api_key' });
+    expect(after.body.error).toEqual({
+      message: expect.stringContaining('revoked'),
+      code: 'revoked_api_key',
+    });
     expect((await g.t.admin('POST', `/admin/v1/keys/${created.id}/rotate`)).status).toBe(409);
   });
 
@@ -122,7 +156,10 @@ describe('gateway authentication (spec: Authentication)', () => {
     for (const url of ['/analyst/v1/me', '/analyst/v1/team', '/analyst/v1/posts', '/analyst/v1/unknown']) {
       const response = await g.get(url, otherKey);
       expect(response.status).toBe(403);
-      expect(response.body.error).toEqual({ message: "the team's starter plan does not include API access", code: 'plan_without_api' });
+      expect(response.body.error).toEqual({
+        message: "the team's starter plan does not include API access",
+        code: 'plan_without_api',
+      });
     }
     await g.t.admin('PUT', `/admin/v1/teams/${other}/plan`, { plan: 'growth' });
     expect((await g.get('/analyst/v1/me', otherKey)).status).toBe(200);

@@ -32,7 +32,9 @@ describe('response-size cap and daily byte cap (spec: Limits, Errors)', () => {
     const blob = await g.get('/analyst/v1/blob?size=1000', key);
     const refused = await g.get(`/analyst/v1/blob?size=${MAX_RESPONSE_BYTES + 1}`, key);
     const after = await g.get('/analyst/v1/me', key);
-    expect(after.body.data.rateLimit.remainingBytes).toBe(before - Buffer.byteLength(first.raw) - blob.raw.length - Buffer.byteLength(refused.raw));
+    expect(after.body.data.rateLimit.remainingBytes).toBe(
+      before - Buffer.byteLength(first.raw) - blob.raw.length - Buffer.byteLength(refused.raw),
+    );
   });
 
   it('stops a key at 500 MB per UTC day: never sends a body past the cap, then 429 with Retry-After to midnight', async () => {
@@ -48,13 +50,17 @@ describe('response-size cap and daily byte cap (spec: Limits, Errors)', () => {
     expect(pushing.status).toBe(429);
     expect(pushing.headers['retry-after']).toBe(String(4 * 3600));
     expect(pushing.headers['x-ratelimit-class']).toBe('response_bytes');
-    expect(pushing.body.error.message).toBe(`daily response byte cap of ${DAILY_RESPONSE_BYTES} bytes reached (this response is 1000 bytes); retry in 14400 s`);
+    expect(pushing.body.error.message).toBe(
+      `daily response byte cap of ${DAILY_RESPONSE_BYTES} bytes reached (this response is 1000 bytes); retry in 14400 s`,
+    );
     g.clock.set('2026-03-10T21:00:00.000Z');
     const capped = await g.get('/analyst/v1/blob?size=10', key);
     expect(capped.status).toBe(429);
     expect(capped.headers['retry-after']).toBe(String(3 * 3600));
     expect(capped.headers['x-ratelimit-class']).toBe('response_bytes');
-    expect(capped.body.error.message).toBe(`daily response byte cap of ${DAILY_RESPONSE_BYTES} bytes reached; retry in 10800 s`);
+    expect(capped.body.error.message).toBe(
+      `daily response byte cap of ${DAILY_RESPONSE_BYTES} bytes reached; retry in 10800 s`,
+    );
     g.clock.set('2026-03-11T00:00:00.000Z');
     expect((await g.get('/analyst/v1/blob?size=10', key)).status).toBe(200);
   });

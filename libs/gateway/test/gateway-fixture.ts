@@ -14,7 +14,11 @@ export interface GatewayTest {
   get(url: string, key: string, ip?: string): Promise<TestResponse>;
 }
 
-export async function gatewayTest(modules: unknown[] = [], clock = new FixedClock(START), env: Record<string, string> = {}): Promise<GatewayTest> {
+export async function gatewayTest(
+  modules: unknown[] = [],
+  clock = new FixedClock(START),
+  env: Record<string, string> = {},
+): Promise<GatewayTest> {
   const t = await createTestApp({ modules: [GatewayModule, ...modules], clock, env });
   const identity = t.app.get(IdentityService);
   const ctx = { correlationId: 'test', teamId: null };
@@ -22,7 +26,8 @@ export async function gatewayTest(modules: unknown[] = [], clock = new FixedCloc
     t,
     clock,
     identity,
-    team: async (plan = 'growth', parentTeamId?: string) => (await identity.createTeam({ name: `Team ${plan}`, plan, parentTeamId }, ctx)).teamId,
+    team: async (plan = 'growth', parentTeamId?: string) =>
+      (await identity.createTeam({ name: `Team ${plan}`, plan, parentTeamId }, ctx)).teamId,
     key: async (teamId, scopes) => (await identity.createKey(teamId, { name: 'test key', scopes }, ctx)).key,
     get: (url, key, ip) => t.request('GET', url, { headers: { authorization: `Bearer ${key}` }, ip }),
   };

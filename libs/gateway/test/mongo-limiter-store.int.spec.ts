@@ -38,8 +38,14 @@ const url = process.env.MONGO_URL;
     const store = await replica();
     const limiter = store.create({ keyPrefix: 'sweep', durationSeconds: 1 });
     await limiter.consume(unique('k_'), 1);
-    const indexes = await clients[clients.length - 1].db(database).collection(RATE_LIMIT_COLLECTION).indexes();
-    expect(indexes.find((i) => i.name === 'rate_limits_key')).toMatchObject({ unique: true, key: { key: 1 } });
+    const indexes = await clients[clients.length - 1]
+      .db(database)
+      .collection(RATE_LIMIT_COLLECTION)
+      .indexes();
+    expect(indexes.find((i) => i.name === 'rate_limits_key')).toMatchObject({
+      unique: true,
+      key: { key: 1 },
+    });
     expect(await store.sweep(new Date(Date.now() + 5_000))).toBeGreaterThanOrEqual(1);
   });
 });

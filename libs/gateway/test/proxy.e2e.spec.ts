@@ -12,7 +12,13 @@ import {
   InternalAuthGuard,
   Principal,
 } from '@analyst/gateway';
-import { FixedClock, ObservabilityModule, PlatformModule, createHttpApp, loadConfig } from '@analyst/platform';
+import {
+  FixedClock,
+  ObservabilityModule,
+  PlatformModule,
+  createHttpApp,
+  loadConfig,
+} from '@analyst/platform';
 import { createTestApp, type TestApp } from '@analyst/testing';
 
 const SECRET = 'internal-secret-0123456789abcdefghij';
@@ -24,10 +30,16 @@ class StubJobsController {
   @Get(':jobId')
   job(@Param('jobId') jobId: string, @Principal() principal: Principal, @Req() request: FastifyRequest) {
     upstreamCalls += 1;
-    if (jobId === 'slow') return new Promise((resolve) => setTimeout(() => resolve({ data: { id: jobId } }), 1500));
+    if (jobId === 'slow')
+      return new Promise((resolve) => setTimeout(() => resolve({ data: { id: jobId } }), 1500));
     if (jobId === 'big') return { data: { blob: 'x'.repeat(6 * 1024 * 1024) } };
     return {
-      data: { id: jobId, team: principal.targetTeamId, key: principal.keyId, correlation: request.headers['x-correlation-id'] },
+      data: {
+        id: jobId,
+        team: principal.targetTeamId,
+        key: principal.keyId,
+        correlation: request.headers['x-correlation-id'],
+      },
     };
   }
 }
@@ -42,7 +54,10 @@ class StubPostsController {
   }
 }
 
-@Module({ controllers: [StubJobsController, StubPostsController], providers: [{ provide: APP_GUARD, useClass: InternalAuthGuard }] })
+@Module({
+  controllers: [StubJobsController, StubPostsController],
+  providers: [{ provide: APP_GUARD, useClass: InternalAuthGuard }],
+})
 class StubIngestModule {}
 
 describe('gateway forwarding to services (distributed topology)', () => {
@@ -54,10 +69,18 @@ describe('gateway forwarding to services (distributed topology)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'analyst-upstream-'));
 
   beforeAll(async () => {
-    const config = loadConfig({ ANALYST_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ANALYST_INTERNAL_SECRET: SECRET });
+    const config = loadConfig({
+      ANALYST_DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ANALYST_INTERNAL_SECRET: SECRET,
+    });
     class UpstreamRoot {}
     Module({
-      imports: [PlatformModule.forRoot(config, { clock: new FixedClock('2026-03-10T12:00:00.000Z') }), ObservabilityModule.forRoot({ service: 'stub', level: 'silent' }), StubIngestModule],
+      imports: [
+        PlatformModule.forRoot(config, { clock: new FixedClock('2026-03-10T12:00:00.000Z') }),
+        ObservabilityModule.forRoot({ service: 'stub', level: 'silent' }),
+        StubIngestModule,
+      ],
     })(UpstreamRoot);
     upstream = await createHttpApp(UpstreamRoot, { structuredLogs: false });
     await upstream.listen({ port: 0, host: '127.0.0.1' });
@@ -67,7 +90,12 @@ describe('gateway forwarding to services (distributed topology)', () => {
       modules: [
         GatewayModule,
         GatewayProxyModule.forRoot({
-          upstreams: { ingest: upstreamUrl, ledger: 'http://127.0.0.1:1', analysis: 'http://127.0.0.1:1', sampling: 'http://127.0.0.1:1' },
+          upstreams: {
+            ingest: upstreamUrl,
+            ledger: 'http://127.0.0.1:1',
+            analysis: 'http://127.0.0.1:1',
+            sampling: 'http://127.0.0.1:1',
+          },
           timeoutMs: 500,
         }),
       ],
@@ -75,8 +103,15 @@ describe('gateway forwarding to services (distributed topology)', () => {
     });
     const team = await gateway.admin('POST', '/admin/v1/teams', { name: 'Proxy', plan: 'scale' });
     const teamId = team.body.data.id;
-    key = (await gateway.admin('POST', `/admin/v1/teams/${teamId}/keys`, { name: 'all', scopes: ['posts:read', 'posts:write'] })).body.data.key;
-    readOnlyKey = (await gateway.admin('POST', `/admin/v1/teams/${teamId}/keys`, { name: 'ro', scopes: ['team:read'] })).body.data.key;
+    key = (
+      await gateway.admin('POST', `/admin/v1/teams/${teamId}/keys`, {
+        name: 'all',
+        scopes: ['posts:read', 'posts:write'],
+      })
+    ).body.data.key;
+    readOnlyKey = (
+      await gateway.admin('POST', `/admin/v1/teams/${teamId}/keys`, { name: 'ro', scopes: ['team:read'] })
+    ).body.data.key;
   });
   afterAll(async () => {
     await gateway.close();
@@ -93,9 +128,13 @@ describe('gateway forwarding to services (distributed topology)', () => {
     expect(response.headers.location).toBe('/analyst/v1/content/jobs/cj_1');
     expect(response.headers['retry-after']).toBe('5');
     expect(response.headers['x-ratelimit-class']).toBe('content_add_posts');
-    expect(response.body).toEqual({ data: { id: 'cj_1', echoed: { links: ['https://youtube.com/watch?v=abc'] } } });
+    expect(response.body).toEqual({
+      data: { id: 'cj_1', echoed: { links: ['https://youtube.com/watch?v=abc'] } },
+    });
 
-    const job = await gateway.request('GET', '/v1/client/content/jobs/cj_9', { headers: { 'x-api-key': key, 'x-correlation-id': 'corr-42' } });
+    const job = await gateway.request('GET', '/v1/client/content/jobs/cj_9', {
+      headers: { 'x-api-key': key, 'x-correlation-id': 'corr-42' },
+    });
     expect(job.status).toBe(200);
     expect(job.body.data).toMatchObject({ id: 'cj_9', key: key.split('.')[0], correlation: 'corr-42' });
     expect(job.body.data.team).toMatch(/^tm_/);
@@ -103,33 +142,49 @@ describe('gateway forwarding to services (distributed topology)', () => {
 
   it('enforces scopes before forwarding', async () => {
     const before = upstreamCalls;
-    const denied = await gateway.request('GET', '/analyst/v1/content/jobs/cj_1', { headers: { authorization: `Bearer ${readOnlyKey}` } });
+    const denied = await gateway.request('GET', '/analyst/v1/content/jobs/cj_1', {
+      headers: { authorization: `Bearer ${readOnlyKey}` },
+    });
     expect(denied.status).toBe(403);
     expect(denied.body.error.message).toContain('posts:read');
     expect(upstreamCalls).toBe(before);
   });
 
   it('a service refuses requests that did not come through the gateway', async () => {
-    const direct = await upstream.inject({ method: 'GET', url: '/analyst/v1/content/jobs/cj_1', headers: { authorization: `Bearer ${key}` } });
+    const direct = await upstream.inject({
+      method: 'GET',
+      url: '/analyst/v1/content/jobs/cj_1',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(direct.statusCode).toBe(401);
     expect(direct.json().error.message).toContain('missing internal auth header');
-    const forged = await upstream.inject({ method: 'GET', url: '/analyst/v1/content/jobs/cj_1', headers: { [INTERNAL_AUTH_HEADER]: 'e30.AAAA' } });
+    const forged = await upstream.inject({
+      method: 'GET',
+      url: '/analyst/v1/content/jobs/cj_1',
+      headers: { [INTERNAL_AUTH_HEADER]: 'e30.AAAA' },
+    });
     expect(forged.statusCode).toBe(401);
     expect(forged.json().error.message).toContain('bad internal auth signature');
     expect((await upstream.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 
   it('maps an unreachable service to 503 and a slow one to 504, in the envelope', async () => {
-    const down = await gateway.request('GET', '/analyst/v1/posts', { headers: { authorization: `Bearer ${key}` } });
+    const down = await gateway.request('GET', '/analyst/v1/posts', {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ error: { message: expect.stringContaining('unavailable') } });
-    const slow = await gateway.request('GET', '/analyst/v1/content/jobs/slow', { headers: { authorization: `Bearer ${key}` } });
+    const slow = await gateway.request('GET', '/analyst/v1/content/jobs/slow', {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(slow.status).toBe(504);
     expect(slow.body.error.message).toContain('did not answer in time');
   });
 
   it('applies the 5 MB cap to proxied responses', async () => {
-    const big = await gateway.request('GET', '/analyst/v1/content/jobs/big', { headers: { authorization: `Bearer ${key}` } });
+    const big = await gateway.request('GET', '/analyst/v1/content/jobs/big', {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(big.status).toBe(413);
     expect(big.body.error.message).toContain('limit');
   });

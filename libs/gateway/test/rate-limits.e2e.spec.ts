@@ -7,9 +7,14 @@ import { SpecRoutesModule } from './spec-routes';
 /** One route per class, with the body that puts a POST /analyses into the class. */
 function routeFor(rateClass: RateClassId): { method: 'GET' | 'POST'; url: string; body?: unknown } {
   if (rateClass === 'global') return { method: 'GET', url: '/analyst/v1/me' };
-  if (rateClass === 'analysis_search') return { method: 'POST', url: '/analyst/v1/analyses', body: { search: { query: 'price' } } };
+  if (rateClass === 'analysis_search')
+    return { method: 'POST', url: '/analyst/v1/analyses', body: { search: { query: 'price' } } };
   const policy = ROUTE_POLICIES.find((p) => p.rateClass === rateClass) as RoutePolicy;
-  return { method: policy.method as 'GET' | 'POST', url: `/analyst/v1${policy.path.replace(/\{[^}]+\}/g, 'x_1')}`, body: policy.method === 'POST' ? {} : undefined };
+  return {
+    method: policy.method as 'GET' | 'POST',
+    url: `/analyst/v1${policy.path.replace(/\{[^}]+\}/g, 'x_1')}`,
+    body: policy.method === 'POST' ? {} : undefined,
+  };
 }
 
 describe('rate limits per UTC minute (spec: Limits)', () => {
@@ -39,7 +44,9 @@ describe('rate limits per UTC minute (spec: Limits)', () => {
       expect(refused.status).toBe(429);
       expect(refused.headers['retry-after']).toBe('1');
       expect(refused.headers['x-ratelimit-class']).toBe(rateClass);
-      expect(refused.body.error.message).toBe(`burst cap of rate class ${rateClass} exceeded (${cap} requests per UTC minute); retry in 1 s`);
+      expect(refused.body.error.message).toBe(
+        `burst cap of rate class ${rateClass} exceeded (${cap} requests per UTC minute); retry in 1 s`,
+      );
       g.clock.set('2026-03-10T12:01:00.000Z');
       expect((await send(key, rateClass)).status).toBeLessThan(300);
     },
@@ -54,16 +61,26 @@ describe('rate limits per UTC minute (spec: Limits)', () => {
     const me = await g.get('/analyst/v1/me', key);
     // 5 searches (3 of them refused) and this /me itself.
     expect(me.body.data.rateLimit.remainingRequests).toBe(300 - 5 - 1);
-    expect(me.body.data.rateLimit.routeClasses.analysis_search).toEqual({ perMinute: 2, perDay: 10, remainingPerMinute: 0, remainingPerDay: 8 });
+    expect(me.body.data.rateLimit.routeClasses.analysis_search).toEqual({
+      perMinute: 2,
+      perDay: 10,
+      remainingPerMinute: 0,
+      remainingPerDay: 8,
+    });
     expect(me.body.data.rateLimit.routeClasses.analysis_create.remainingPerDay).toBe(100);
   });
 
   it('POST /analyses counts as analysis_search with an AI search and as analysis_create otherwise', async () => {
     const key = await freshKey();
-    const post = (body: unknown) => g.t.request('POST', '/analyst/v1/analyses', { headers: { 'x-api-key': key }, body });
+    const post = (body: unknown) =>
+      g.t.request('POST', '/analyst/v1/analyses', { headers: { 'x-api-key': key }, body });
     expect((await post({})).headers['x-ratelimit-class']).toBe('analysis_create');
-    expect((await post({ search: { query: 'x', mode: 'keyword' } })).headers['x-ratelimit-class']).toBe('analysis_create');
-    expect((await post({ search: { query: 'x', mode: 'ai' } })).headers['x-ratelimit-class']).toBe('analysis_search');
+    expect((await post({ search: { query: 'x', mode: 'keyword' } })).headers['x-ratelimit-class']).toBe(
+      'analysis_create',
+    );
+    expect((await post({ search: { query: 'x', mode: 'ai' } })).headers['x-ratelimit-class']).toBe(
+      'analysis_search',
+    );
     expect((await post({ search: { query: 'x' } })).headers['x-ratelimit-class']).toBe('analysis_search');
   });
 
@@ -91,15 +108,19 @@ describe('rate limits per UTC minute (spec: Limits)', () => {
       'x-ratelimit-class-remaining': '59',
       'x-ratelimit-class-daily-limit': '2000',
       'x-ratelimit-class-daily-remaining': '1999',
-      'ratelimit-policy': '"global-minute";q=300;w=60, "global-day";q=10000;w=86400, "analysis_read-minute";q=60;w=60, "analysis_read-day";q=2000;w=86400',
-      ratelimit: '"global-minute";r=299;t=40, "global-day";r=9999;t=32380, "analysis_read-minute";r=59;t=40, "analysis_read-day";r=1999;t=32380',
+      'ratelimit-policy':
+        '"global-minute";q=300;w=60, "global-day";q=10000;w=86400, "analysis_read-minute";q=60;w=60, "analysis_read-day";q=2000;w=86400',
+      ratelimit:
+        '"global-minute";r=299;t=40, "global-day";r=9999;t=32380, "analysis_read-minute";r=59;t=40, "analysis_read-day";r=1999;t=32380',
     });
   });
 
   it('raises limits per team through the admin API', async () => {
     const team = await g.team('scale');
     const key = await g.key(team, [...SCOPES]);
-    const raised = await g.t.admin('PUT', `/admin/v1/teams/${team}/limits`, { limits: { analysis_create: { perMinute: 15 } } });
+    const raised = await g.t.admin('PUT', `/admin/v1/teams/${team}/limits`, {
+      limits: { analysis_create: { perMinute: 15 } },
+    });
     expect(raised.status).toBe(200);
     expect(raised.body.data.rateLimits).toEqual({ limits: { analysis_create: { perMinute: 15 } } });
     g.clock.set('2026-03-10T16:00:00.000Z');
@@ -107,8 +128,12 @@ describe('rate limits per UTC minute (spec: Limits)', () => {
     const refused = await send(key, 'analysis_create');
     expect(refused.status).toBe(429);
     expect(refused.body.error.message).toContain('15 requests per UTC minute');
-    const lowered = await g.t.admin('PUT', `/admin/v1/teams/${team}/limits`, { limits: { analysis_create: { perMinute: 5 } } });
+    const lowered = await g.t.admin('PUT', `/admin/v1/teams/${team}/limits`, {
+      limits: { analysis_create: { perMinute: 5 } },
+    });
     expect(lowered.status).toBe(400);
-    expect(lowered.body.error.message).toContain('limits.analysis_create.perMinute must be an integer of at least 10');
+    expect(lowered.body.error.message).toContain(
+      'limits.analysis_create.perMinute must be an integer of at least 10',
+    );
   });
 });

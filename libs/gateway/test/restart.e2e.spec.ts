@@ -21,7 +21,8 @@ describe('a standalone restart keeps rate counters, the byte budget and usage (s
     const { teamId } = await identity.createTeam({ name: 'Restart', plan: 'enterprise' }, ctx);
     const { key } = await identity.createKey(teamId, { name: 'k', scopes: [...SCOPES] }, ctx);
     const auth = { authorization: `Bearer ${key}` };
-    const search = () => t.request('POST', '/analyst/v1/analyses', { headers: auth, body: { search: { query: 'q' } } });
+    const search = () =>
+      t.request('POST', '/analyst/v1/analyses', { headers: auth, body: { search: { query: 'q' } } });
     const sent: string[] = [];
     // analysis_search allows 2 per minute.
     for (let i = 0; i < 2; i++) {
@@ -45,10 +46,15 @@ describe('a standalone restart keeps rate counters, the byte budget and usage (s
       // Every request counts against the global budget, the refused one too: this /me is the 5th of the day.
       expect(after.body.data.rateLimit.remainingDailyRequests).toBe(10_000 - 5);
       // Bytes sent before the restart (the previous /me's own body) and the 429 are still counted.
-      expect(after.body.data.rateLimit.remainingBytes).toBe(remainingBytes - Buffer.byteLength(before.raw) - Buffer.byteLength(refused.raw));
+      expect(after.body.data.rateLimit.remainingBytes).toBe(
+        remainingBytes - Buffer.byteLength(before.raw) - Buffer.byteLength(refused.raw),
+      );
       sent.push(after.raw);
       const usage = await t.admin('GET', `/admin/v1/teams/${teamId}/usage`);
-      expect(usage.body.data.keys[0].totals).toEqual({ requests: 5, bytes: sent.reduce((n, raw) => n + Buffer.byteLength(raw), 0) });
+      expect(usage.body.data.keys[0].totals).toEqual({
+        requests: 5,
+        bytes: sent.reduce((n, raw) => n + Buffer.byteLength(raw), 0),
+      });
     } finally {
       await t.close();
     }

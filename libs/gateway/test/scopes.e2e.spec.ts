@@ -19,10 +19,14 @@ describe('scopes (spec: Authentication, scope table)', () => {
     return keys.get(id)!;
   }
   const call = (policy: RoutePolicy, key: string) =>
-    g.t.request(policy.method, urlOf(policy), { headers: { authorization: `Bearer ${key}` }, body: policy.method === 'POST' ? {} : undefined });
+    g.t.request(policy.method, urlOf(policy), {
+      headers: { authorization: `Bearer ${key}` },
+      body: policy.method === 'POST' ? {} : undefined,
+    });
 
   it('matches the contract table', () => {
-    const scopesOf = (method: string, path: string) => ROUTE_POLICIES.find((p) => p.method === method && p.path === path)?.scopes;
+    const scopesOf = (method: string, path: string) =>
+      ROUTE_POLICIES.find((p) => p.method === method && p.path === path)?.scopes;
     expect(scopesOf('POST', '/analyses')).toEqual(['analyses:run']);
     expect(scopesOf('GET', '/analyses/{analysisId}/comments')).toEqual(['analyses:read', 'comments:read']);
     expect(scopesOf('GET', '/posts/{postId}/analysis/comments')).toEqual(['posts:read', 'comments:read']);
@@ -38,13 +42,18 @@ describe('scopes (spec: Authentication, scope table)', () => {
   });
 
   const guarded = ROUTE_POLICIES.filter((p) => p.scopes.length > 0);
-  it.each(guarded.map((p) => [`${p.method} ${p.path}`, p] as const))('%s: allowed with exactly its scopes', async (_name, policy) => {
-    const response = await call(policy, await keyWith(policy.scopes));
-    expect(response.status).toBeLessThan(300);
-    expect(response.body.data).toBeDefined();
-  });
+  it.each(guarded.map((p) => [`${p.method} ${p.path}`, p] as const))(
+    '%s: allowed with exactly its scopes',
+    async (_name, policy) => {
+      const response = await call(policy, await keyWith(policy.scopes));
+      expect(response.status).toBeLessThan(300);
+      expect(response.body.data).toBeDefined();
+    },
+  );
 
-  const denials = guarded.flatMap((p) => p.scopes.map((s) => [`${p.method} ${p.path} without ${s}`, p, s] as const));
+  const denials = guarded.flatMap((p) =>
+    p.scopes.map((s) => [`${p.method} ${p.path} without ${s}`, p, s] as const),
+  );
   it.each(denials)('%s: 403 naming the scope', async (_name, policy, scope) => {
     const response = await call(policy, await keyWith(SCOPES.filter((s) => s !== scope)));
     expect(response.status).toBe(403);
@@ -57,7 +66,9 @@ describe('scopes (spec: Authentication, scope table)', () => {
   it('names every missing scope at once', async () => {
     const response = await g.get('/analyst/v1/analyses/an_1/comments', await keyWith(['posts:read']));
     expect(response.status).toBe(403);
-    expect(response.body.error.message).toBe('this API key lacks the scopes analyses:read, comments:read required by GET /analyses/{analysisId}/comments');
+    expect(response.body.error.message).toBe(
+      'this API key lacks the scopes analyses:read, comments:read required by GET /analyses/{analysisId}/comments',
+    );
   });
 
   it('GET /me needs no scope', async () => {
@@ -68,17 +79,27 @@ describe('scopes (spec: Authentication, scope table)', () => {
     const team = await g.team('growth');
     const created = await g.t.admin('POST', `/admin/v1/teams/${team}/keys`, { name: 'default scopes' });
     expect(created.status).toBe(201);
-    expect(created.body.data.scopes).toEqual(SCOPES.filter((s) => s !== 'posts:write' && s !== 'accounts:write'));
-    const add = await g.t.request('POST', '/analyst/v1/content/posts/add', { headers: { 'x-api-key': created.body.data.key }, body: {} });
+    expect(created.body.data.scopes).toEqual(
+      SCOPES.filter((s) => s !== 'posts:write' && s !== 'accounts:write'),
+    );
+    const add = await g.t.request('POST', '/analyst/v1/content/posts/add', {
+      headers: { 'x-api-key': created.body.data.key },
+      body: {},
+    });
     expect(add.status).toBe(403);
-    const optIn = await g.t.admin('POST', `/admin/v1/teams/${team}/keys`, { name: 'writer', scopes: ['posts:write', 'accounts:write'] });
+    const optIn = await g.t.admin('POST', `/admin/v1/teams/${team}/keys`, {
+      name: 'writer',
+      scopes: ['posts:write', 'accounts:write'],
+    });
     expect(optIn.body.data.scopes).toEqual(['posts:write', 'accounts:write']);
   });
 
   it('a route declaring its own scopes and class overrides the table', async () => {
     const denied = await g.get('/analyst/v1/declared', await keyWith(['team:read']));
     expect(denied.status).toBe(403);
-    expect(denied.body.error.message).toBe('this API key lacks the scope posts:write required by GET /declared');
+    expect(denied.body.error.message).toBe(
+      'this API key lacks the scope posts:write required by GET /declared',
+    );
     const allowed = await g.get('/analyst/v1/declared', await keyWith(['team:read', 'posts:write']));
     expect(allowed.status).toBe(200);
     expect(allowed.headers['x-ratelimit-class']).toBe('content_refresh');

@@ -18,7 +18,10 @@ async function gateway(env: Record<string, string>): Promise<{ t: TestApp; key: 
 async function fail(t: TestApp, times: number, ip: string, forwarded?: string): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < times; i++) {
-    const headers: Record<string, string> = { ...BAD, ...(forwarded ? { 'x-forwarded-for': forwarded } : {}) };
+    const headers: Record<string, string> = {
+      ...BAD,
+      ...(forwarded ? { 'x-forwarded-for': forwarded } : {}),
+    };
     statuses.push((await t.request('GET', '/analyst/v1/me', { headers, ip })).status);
   }
   return statuses;
@@ -33,14 +36,23 @@ describe('failed-auth limit behind trusted proxies (ANALYST_TRUST_PROXY)', () =>
 
     it('counts failures per forwarded client, so two clients behind one proxy have separate budgets', async () => {
       expect(await fail(t, 30, PROXY, '203.0.113.5')).toEqual(Array(30).fill(401));
-      const blocked = await t.request('GET', '/analyst/v1/me', { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.5' }, ip: PROXY });
+      const blocked = await t.request('GET', '/analyst/v1/me', {
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.5' },
+        ip: PROXY,
+      });
       expect(blocked.status).toBe(429);
       expect(blocked.headers['x-ratelimit-class']).toBe('auth_failures');
       // Another client through the same proxy, and the proxy itself, still have their whole budget.
-      const other = await t.request('GET', '/analyst/v1/me', { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '198.51.100.9' }, ip: PROXY });
+      const other = await t.request('GET', '/analyst/v1/me', {
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '198.51.100.9' },
+        ip: PROXY,
+      });
       expect(other.status).toBe(200);
       expect(await fail(t, 1, PROXY, '198.51.100.9')).toEqual([401]);
-      expect((await t.request('GET', '/analyst/v1/me', { headers: { authorization: `Bearer ${key}` }, ip: PROXY })).status).toBe(200);
+      expect(
+        (await t.request('GET', '/analyst/v1/me', { headers: { authorization: `Bearer ${key}` }, ip: PROXY }))
+          .status,
+      ).toBe(200);
     });
 
     it('takes the rightmost untrusted hop, so a client cannot pick its address by prepending one', async () => {
@@ -51,15 +63,24 @@ describe('failed-auth limit behind trusted proxies (ANALYST_TRUST_PROXY)', () =>
         ip: PROXY,
       });
       expect(spoofing.status).toBe(429);
-      const theOneNamed = await t.request('GET', '/analyst/v1/me', { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '192.0.2.77' }, ip: PROXY });
+      const theOneNamed = await t.request('GET', '/analyst/v1/me', {
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '192.0.2.77' },
+        ip: PROXY,
+      });
       expect(theOneNamed.status).toBe(200);
     });
 
     it('ignores X-Forwarded-For from a peer outside the trusted ranges', async () => {
       expect(await fail(t, 30, '172.16.0.1', '203.0.113.200')).toEqual(Array(30).fill(401));
-      const direct = await t.request('GET', '/analyst/v1/me', { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.201' }, ip: '172.16.0.1' });
+      const direct = await t.request('GET', '/analyst/v1/me', {
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.201' },
+        ip: '172.16.0.1',
+      });
       expect(direct.status).toBe(429);
-      const named = await t.request('GET', '/analyst/v1/me', { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.200' }, ip: PROXY });
+      const named = await t.request('GET', '/analyst/v1/me', {
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.200' },
+        ip: PROXY,
+      });
       expect(named.status).toBe(200);
     });
   });
@@ -73,7 +94,10 @@ describe('failed-auth limit behind trusted proxies (ANALYST_TRUST_PROXY)', () =>
     it('ignores X-Forwarded-For: every client behind the proxy shares the proxy address budget', async () => {
       expect(await fail(t, 15, PROXY, '203.0.113.5')).toEqual(Array(15).fill(401));
       expect(await fail(t, 15, PROXY, '198.51.100.9')).toEqual(Array(15).fill(401));
-      const third = await t.request('GET', '/analyst/v1/me', { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '192.0.2.3' }, ip: PROXY });
+      const third = await t.request('GET', '/analyst/v1/me', {
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '192.0.2.3' },
+        ip: PROXY,
+      });
       expect(third.status).toBe(429);
     });
   });

@@ -12,15 +12,22 @@ describe('GatewayModule next to LedgerModule', () => {
     const key = await g.key(team);
     const response = await g.get('/analyst/v1/team', key);
     expect(response.status).toBe(200);
-    expect(response.body.data.credits).toEqual({ maps: expect.any(Number), adhoc: expect.any(Number), reserved: expect.any(Number) });
+    expect(response.body.data.credits).toEqual({
+      maps: expect.any(Number),
+      adhoc: expect.any(Number),
+      reserved: expect.any(Number),
+    });
   });
 
   it('counts wrong admin tokens once per address across the admin routes of every module', async () => {
     const team = await g.team('growth');
-    const from = (url: string, token: string) => g.t.request('GET', url, { headers: { authorization: `Bearer ${token}` }, ip: '10.7.7.7' });
+    const from = (url: string, token: string) =>
+      g.t.request('GET', url, { headers: { authorization: `Bearer ${token}` }, ip: '10.7.7.7' });
     // 20 wrong on the gateway's admin routes and 10 on the ledger's: 30 from one address.
-    for (let i = 0; i < 20; i++) expect((await from(`/admin/v1/teams/${team}`, `wrong-token-${i}-0123456789`)).status).toBe(401);
-    for (let i = 0; i < 10; i++) expect((await from(`/admin/v1/teams/${team}/ledger`, `wrong-token-${i}-0123456789`)).status).toBe(401);
+    for (let i = 0; i < 20; i++)
+      expect((await from(`/admin/v1/teams/${team}`, `wrong-token-${i}-0123456789`)).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await from(`/admin/v1/teams/${team}/ledger`, `wrong-token-${i}-0123456789`)).status).toBe(401);
     expect((await from(`/admin/v1/teams/${team}/ledger`, TEST_ADMIN_TOKEN)).status).toBe(429);
     expect((await from(`/admin/v1/teams/${team}`, TEST_ADMIN_TOKEN)).status).toBe(429);
   });

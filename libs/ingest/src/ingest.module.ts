@@ -1,5 +1,10 @@
 import { Module, type DynamicModule, type OnModuleInit, type Provider } from '@nestjs/common';
-import { COMMENT_SCORER, CONTENT_PROVIDER, type CommentScorer, type ContentProvider } from '@analyst/contracts';
+import {
+  COMMENT_SCORER,
+  CONTENT_PROVIDER,
+  type CommentScorer,
+  type ContentProvider,
+} from '@analyst/contracts';
 import { ANALYST_CONFIG, HealthRegistry, ProjectionService, type AnalystConfig } from '@analyst/platform';
 import { LexiconScorer } from '@analyst/scoring';
 import { AddPostsHandler } from './adding/add-posts.handler';
@@ -7,7 +12,12 @@ import { CollectionsResolver } from './adding/collections-resolver';
 import { PostIntake } from './adding/post-intake';
 import { ContentJobsController } from './http/content-jobs.controller';
 import { ContentController } from './http/content.controller';
-import { DEFAULT_INGEST_OPTIONS, INGEST_OPTIONS, ingestOptionsFromEnv, type IngestOptions } from './ingest.tokens';
+import {
+  DEFAULT_INGEST_OPTIONS,
+  INGEST_OPTIONS,
+  ingestOptionsFromEnv,
+  type IngestOptions,
+} from './ingest.tokens';
 import { AddAccountHandler } from './accounts/add-account.handler';
 import { DiscoveryManager } from './accounts/discovery.manager';
 import { TeamQueue } from './adding/team-queue';
@@ -56,7 +66,11 @@ const SERVICES: Provider[] = [
 function contentProvider(given?: ContentProvider): Provider {
   return {
     provide: CONTENT_PROVIDER,
-    inject: [{ token: ANALYST_CONFIG, optional: true }, ProviderMetrics, { token: HealthRegistry, optional: true }],
+    inject: [
+      { token: ANALYST_CONFIG, optional: true },
+      ProviderMetrics,
+      { token: HealthRegistry, optional: true },
+    ],
     useFactory: (config: AnalystConfig | undefined, metrics: ProviderMetrics, health?: HealthRegistry) =>
       given ?? contentProviderFromConfig(config ?? { ANALYST_MODE: 'standalone' }, metrics, health),
   };

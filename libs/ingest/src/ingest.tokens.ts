@@ -53,17 +53,27 @@ export function ingestOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Inge
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max) {
-      throw new IngestConfigError(`${name} must be an integer number of milliseconds from ${min} to ${max}, got "${raw}"`);
+      throw new IngestConfigError(
+        `${name} must be an integer number of milliseconds from ${min} to ${max}, got "${raw}"`,
+      );
     }
     return value;
   };
-  const resumeAfter = ms('ANALYST_QUEUING_RESUME_AFTER_MS', DEFAULT_INGEST_OPTIONS.queuingResumeAfterMs, 1_000, 86_400_000);
+  const resumeAfter = ms(
+    'ANALYST_QUEUING_RESUME_AFTER_MS',
+    DEFAULT_INGEST_OPTIONS.queuingResumeAfterMs,
+    1_000,
+    86_400_000,
+  );
   const holdRetry = ms('ANALYST_HOLD_RETRY_MS', DEFAULT_INGEST_OPTIONS.holdRetryMs, 1_000, 86_400_000);
   return {
     ...DEFAULT_INGEST_OPTIONS,
     queuingResumeAfterMs: resumeAfter,
     // Sweep a few times per bound, so a job ends within about 1.25 bounds of going quiet.
-    queuingSweepMs: Math.min(DEFAULT_INGEST_OPTIONS.queuingSweepMs, Math.max(250, Math.floor(resumeAfter / 4))),
+    queuingSweepMs: Math.min(
+      DEFAULT_INGEST_OPTIONS.queuingSweepMs,
+      Math.max(250, Math.floor(resumeAfter / 4)),
+    ),
     holdRetryMs: holdRetry,
     holdSweepMs: Math.min(DEFAULT_INGEST_OPTIONS.holdSweepMs, Math.max(250, Math.floor(holdRetry / 4))),
   };

@@ -1,4 +1,11 @@
-import { AddPostsHandler, POSTS, findTeamCollections, readActivity, seedDemoContent, type PostDoc } from '@analyst/ingest';
+import {
+  AddPostsHandler,
+  POSTS,
+  findTeamCollections,
+  readActivity,
+  seedDemoContent,
+  type PostDoc,
+} from '@analyst/ingest';
 import { eventually } from '@analyst/testing';
 import { ingestTest, type IngestTest } from './ingest-fixture';
 
@@ -13,12 +20,23 @@ describe('demo content', () => {
     const result = await seedDemoContent(f.t.app, teamId, { id: key.id, name: key.name });
     expect(result.posts).toBe(60);
     expect(result.jobs.every((j) => j.rejected.length === 0 && j.skipped.length === 0)).toBe(true);
-    await eventually(async () => (await f.store.collection<PostDoc>(POSTS).count({ teamId, status: 'complete' })) + (await f.store.collection<PostDoc>(POSTS).count({ teamId, status: { $in: ['failed', 'unreachable'] } })) === 60, 20_000);
+    await eventually(
+      async () =>
+        (await f.store.collection<PostDoc>(POSTS).count({ teamId, status: 'complete' })) +
+          (await f.store
+            .collection<PostDoc>(POSTS)
+            .count({ teamId, status: { $in: ['failed', 'unreachable'] } })) ===
+        60,
+      20_000,
+    );
     const posts = await f.store.collection<PostDoc>(POSTS).find({ teamId });
     expect(new Set(posts.map((p) => p.platform)).size).toBe(8);
     expect(posts.every((p) => p.isDemo && p.addedVia === 'api' && p.addedBy.id === key.id)).toBe(true);
     const collections = await findTeamCollections(f.store, teamId);
-    expect(collections.filter((c) => c.type === 'campaign').map((c) => c.name)).toEqual(['Spring Launch', 'Community Pulse']);
+    expect(collections.filter((c) => c.type === 'campaign').map((c) => c.name)).toEqual([
+      'Spring Launch',
+      'Community Pulse',
+    ]);
     const groups = collections.filter((c) => c.type === 'group');
     expect(groups.map((g) => [g.name, g.parentId])).toEqual([
       ['Creator Partnerships', result.campaigns[0]],

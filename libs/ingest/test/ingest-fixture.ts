@@ -1,6 +1,13 @@
 import { GatewayModule } from '@analyst/gateway';
 import { LedgerModule } from '@analyst/ledger';
-import { EVENT_STORE, FixedClock, READ_STORE, type EventStore, type IdGenerator, type ReadStore } from '@analyst/platform';
+import {
+  EVENT_STORE,
+  FixedClock,
+  READ_STORE,
+  type EventStore,
+  type IdGenerator,
+  type ReadStore,
+} from '@analyst/platform';
 import { createTestApp, eventually, type TestApp, type TestResponse } from '@analyst/testing';
 import { IngestModule, type IngestModuleOptions } from '@analyst/ingest';
 
@@ -25,12 +32,38 @@ export interface IngestTest {
   close(): Promise<void>;
 }
 
-export const ALL_SCOPES = ['analyses:run', 'analyses:read', 'comments:read', 'posts:read', 'posts:write', 'accounts:write', 'collections:read', 'team:read', 'insights:read'];
+export const ALL_SCOPES = [
+  'analyses:run',
+  'analyses:read',
+  'comments:read',
+  'posts:read',
+  'posts:write',
+  'accounts:write',
+  'collections:read',
+  'team:read',
+  'insights:read',
+];
 
-export async function ingestTest(options: { ingest?: IngestModuleOptions; duplicateDelivery?: boolean; ids?: IdGenerator; clock?: FixedClock } = {}): Promise<IngestTest> {
+export async function ingestTest(
+  options: {
+    ingest?: IngestModuleOptions;
+    duplicateDelivery?: boolean;
+    ids?: IdGenerator;
+    clock?: FixedClock;
+  } = {},
+): Promise<IngestTest> {
   const clock = options.clock ?? new FixedClock(START);
-  const ingest = IngestModule.forRoot({ discoveryBackoffMs: [5, 10, 20], fetchBackoffMs: [1, 1, 1], ...options.ingest });
-  const t = await createTestApp({ modules: [GatewayModule, LedgerModule, ingest], clock, duplicateDelivery: options.duplicateDelivery, ids: options.ids });
+  const ingest = IngestModule.forRoot({
+    discoveryBackoffMs: [5, 10, 20],
+    fetchBackoffMs: [1, 1, 1],
+    ...options.ingest,
+  });
+  const t = await createTestApp({
+    modules: [GatewayModule, LedgerModule, ingest],
+    clock,
+    duplicateDelivery: options.duplicateDelivery,
+    ids: options.ids,
+  });
   const store = t.app.get<ReadStore>(READ_STORE);
   const credits = async (teamId: string) => {
     const { readTeamCredits } = await import('@analyst/ledger');
@@ -42,7 +75,11 @@ export async function ingestTest(options: { ingest?: IngestModuleOptions; duplic
     events: t.app.get<EventStore>(EVENT_STORE),
     store,
     async team(plan = 'scale', opts = {}) {
-      const created = await t.admin('POST', '/admin/v1/teams', { name: `Team ${plan}`, plan, parentTeamId: opts.parentTeamId });
+      const created = await t.admin('POST', '/admin/v1/teams', {
+        name: `Team ${plan}`,
+        plan,
+        parentTeamId: opts.parentTeamId,
+      });
       if (created.status !== 201) throw new Error(`team: ${created.status} ${created.raw}`);
       const teamId = created.body.data.id as string;
       const allotment = created.body.data.monthlyMapAllotment as number;
@@ -60,11 +97,16 @@ export async function ingestTest(options: { ingest?: IngestModuleOptions; duplic
       return { key: res.body.data.key, id: res.body.data.id, name };
     },
     async grant(teamId, amount, pool = 'adhoc') {
-      const res = await t.admin('POST', `/admin/v1/teams/${teamId}/credits`, { pool, amount, reason: 'test' });
+      const res = await t.admin('POST', `/admin/v1/teams/${teamId}/credits`, {
+        pool,
+        amount,
+        reason: 'test',
+      });
       if (res.status !== 201) throw new Error(`grant: ${res.status} ${res.raw}`);
     },
     credits,
-    post: (url, key, body) => t.request('POST', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` }, body }),
+    post: (url, key, body) =>
+      t.request('POST', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` }, body }),
     get: (url, key) => t.request('GET', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` } }),
     async settle(jobId, key, until = (b) => ['completed', 'partial', 'failed'].includes(b.data.status)) {
       let last: TestResponse | undefined;
@@ -91,5 +133,6 @@ export const LINKS = {
   instagram: (code: string) => `https://www.instagram.com/p/${code}/`,
   threads: (code: string) => `https://www.threads.net/@someone/post/${code}`,
   facebook: (n: number) => `https://www.facebook.com/somepage/posts/${String(10000000 + n)}`,
-  linkedin: (n: number) => `https://www.linkedin.com/feed/update/urn:li:activity:71000000000${String(n).padStart(8, '0')}/`,
+  linkedin: (n: number) =>
+    `https://www.linkedin.com/feed/update/urn:li:activity:71000000000${String(n).padStart(8, '0')}/`,
 };

@@ -1,11 +1,29 @@
 import { contentJobDecider, contentJobStream, type JobRequest } from '@analyst/domain-content';
-import { CommandRunner, eventTopic, FixedClock, HttpMetrics, MESSAGE_BUS, MemoryReadStore, type MessageBus } from '@analyst/platform';
+import {
+  CommandRunner,
+  eventTopic,
+  FixedClock,
+  HttpMetrics,
+  MESSAGE_BUS,
+  MemoryReadStore,
+  type MessageBus,
+} from '@analyst/platform';
 import { eventually } from '@analyst/testing';
-import { CONTENT_JOBS, DEFAULT_INGEST_OPTIONS, INGEST_OPTIONS, QueuingJobResumer, type IngestOptions } from '@analyst/ingest';
+import {
+  CONTENT_JOBS,
+  DEFAULT_INGEST_OPTIONS,
+  INGEST_OPTIONS,
+  QueuingJobResumer,
+  type IngestOptions,
+} from '@analyst/ingest';
 import { IngestMetrics } from '../src/metrics/ingest-metrics';
 import { ingestTest, LINKS, START, type IngestTest } from './ingest-fixture';
 
-async function value(metrics: HttpMetrics, name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
+async function value(
+  metrics: HttpMetrics,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number | undefined> {
   const metric = metrics.registry.getSingleMetric(name);
   if (!metric) throw new Error(`${name} is not registered`);
   const { values } = await metric.get();
@@ -55,9 +73,19 @@ describe('ingest metrics', () => {
 
     const runner = f.t.app.get(CommandRunner);
     const bound = f.t.app.get<IngestOptions>(INGEST_OPTIONS).queuingResumeAfterMs;
-    await runner.run(contentJobStream('job_old'), contentJobDecider, { type: 'OpenJob', request: openedJob('job_old', teamId, f.clock.now().toISOString()) }, { correlationId: 'c1', teamId });
+    await runner.run(
+      contentJobStream('job_old'),
+      contentJobDecider,
+      { type: 'OpenJob', request: openedJob('job_old', teamId, f.clock.now().toISOString()) },
+      { correlationId: 'c1', teamId },
+    );
     f.clock.advance(bound - 30_000);
-    await runner.run(contentJobStream('job_new'), contentJobDecider, { type: 'OpenJob', request: openedJob('job_new', teamId, f.clock.now().toISOString()) }, { correlationId: 'c2', teamId });
+    await runner.run(
+      contentJobStream('job_new'),
+      contentJobDecider,
+      { type: 'OpenJob', request: openedJob('job_new', teamId, f.clock.now().toISOString()) },
+      { correlationId: 'c2', teamId },
+    );
     f.clock.advance(30_001);
     await eventually(async () => (await f.store.collection(CONTENT_JOBS).count({ status: 'queuing' })) === 2);
 
@@ -77,15 +105,27 @@ describe('ingest metrics', () => {
   });
 
   it('starts every manager at 0 and counts a process manager handler failure, which the bus then redelivers', async () => {
-    for (const manager of ['ingest-fetch', 'ingest-credits', 'ingest-jobs', 'ingest-discovery', 'queuing-resumer']) {
+    for (const manager of [
+      'ingest-fetch',
+      'ingest-credits',
+      'ingest-jobs',
+      'ingest-discovery',
+      'queuing-resumer',
+    ]) {
       expect(await value(http, 'analyst_process_manager_errors_total', { manager })).toBe(0);
     }
     // A malformed event on the discovery manager's topic: its handler throws on every delivery.
     void f.t.app
       .get<MessageBus>(MESSAGE_BUS)
-      .publish(eventTopic('contentjob'), [{ id: 'poison', key: 'contentjob-poison', type: 'ContentJobOpened', payload: null }])
+      .publish(eventTopic('contentjob'), [
+        { id: 'poison', key: 'contentjob-poison', type: 'ContentJobOpened', payload: null },
+      ])
       .catch(() => undefined);
-    await eventually(async () => ((await value(http, 'analyst_process_manager_errors_total', { manager: 'ingest-discovery' })) ?? 0) >= 2);
+    await eventually(
+      async () =>
+        ((await value(http, 'analyst_process_manager_errors_total', { manager: 'ingest-discovery' })) ?? 0) >=
+        2,
+    );
     expect(await value(http, 'analyst_process_manager_errors_total', { manager: 'ingest-fetch' })).toBe(0);
   });
 });
@@ -100,6 +140,8 @@ describe('ingest metrics: the queuing resumer errors', () => {
     expect(await value(http, 'analyst_process_manager_errors_total', { manager: 'queuing-resumer' })).toBe(2);
     expect(await value(http, 'analyst_process_manager_errors_total', { manager: 'queuing-resumer' })).toBe(2);
     resumer.errors = 5;
-    expect(await http.registry.metrics()).toContain('analyst_process_manager_errors_total{manager="queuing-resumer",service="ingest"} 5');
+    expect(await http.registry.metrics()).toContain(
+      'analyst_process_manager_errors_total{manager="queuing-resumer",service="ingest"} 5',
+    );
   });
 });

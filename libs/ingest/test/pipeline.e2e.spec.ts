@@ -17,13 +17,26 @@ describe('post outcomes and their credits', () => {
   it('refunds unreachable, failed and zero-comment posts, settles the scored one, and settles the job partial', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
     const { key } = await f.key(teamId);
-    const res = await f.post('/content/posts/add', key, { links: [UNREACHABLE, FAILING, EMPTY, LINKS.youtube('c5abcdefgh')] });
+    const res = await f.post('/content/posts/add', key, {
+      links: [UNREACHABLE, FAILING, EMPTY, LINKS.youtube('c5abcdefgh')],
+    });
     expect(res.body.data.credits.reserved).toBe(4);
     const done = await f.settle(res.body.data.id, key);
     expect(done.body.data.status).toBe('partial');
-    expect(done.body.data.accepted.map((a: any) => a.postStatus)).toEqual(['unreachable', 'failed', 'complete', 'complete']);
+    expect(done.body.data.accepted.map((a: any) => a.postStatus)).toEqual([
+      'unreachable',
+      'failed',
+      'complete',
+      'complete',
+    ]);
     expect(done.body.data.counts).toMatchObject({ accepted: 4, syncing: 0, complete: 2, failed: 2 });
-    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 4, settled: 1, refunded: 3 });
+    expect(done.body.data.credits).toEqual({
+      source: 'auto',
+      perPost: 1,
+      reserved: 4,
+      settled: 1,
+      refunded: 3,
+    });
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 9, reserved: 0 });
     const empty = await findPost(f.store, done.body.data.accepted[2].postId);
@@ -36,7 +49,9 @@ describe('post outcomes and their credits', () => {
     const res = await f.post('/content/posts/add', key, { links: [HOLDING, LINKS.reddit('c2abcdefgh')] });
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 9, reserved: 0 });
-    const job = await f.settle(res.body.data.id, key, (b) => b.data.accepted.every((a: any) => a.postStatus !== 'fetching' && a.postStatus !== 'processing'));
+    const job = await f.settle(res.body.data.id, key, (b) =>
+      b.data.accepted.every((a: any) => a.postStatus !== 'fetching' && a.postStatus !== 'processing'),
+    );
     expect(job.body.data.status).toBe('syncing');
     expect(job.headers['retry-after']).toBe('5');
     expect(job.body.meta).toEqual({ status: 'syncing', pollAfterMs: 5000, replayed: false });
@@ -50,7 +65,9 @@ describe('post outcomes and their credits', () => {
     try {
       const teamId = await held.team('scale', { maps: 0, adhoc: 5 });
       const { key } = await held.key(teamId);
-      const res = await held.post('/content/posts/add', key, { links: [HOLDING.replace('12345678', '12345679')] });
+      const res = await held.post('/content/posts/add', key, {
+        links: [HOLDING.replace('12345678', '12345679')],
+      });
       const postId = res.body.data.accepted[0].postId as string;
       const resumer = held.t.app.get(HeldPostResumer);
       const holding = async () => (await findPost(held.store, postId))?.status === 'holding';
@@ -61,17 +78,33 @@ describe('post outcomes and their credits', () => {
       held.clock.advance(300_000);
       expect(await resumer.runOnce()).toMatchObject({ resumed: [postId] });
       // Held again by the platform: a second PostFetchFailed, and the read model shows it.
-      await eventually(async () => (await held.events.readStream(`post-${postId}`)).filter((e) => e.type === 'PostFetchFailed').length === 2 && (await holding()));
+      await eventually(
+        async () =>
+          (await held.events.readStream(`post-${postId}`)).filter((e) => e.type === 'PostFetchFailed')
+            .length === 2 && (await holding()),
+      );
       held.clock.advance(300_000);
       expect(await resumer.runOnce()).toMatchObject({ abandoned: [postId] });
       const job = await held.settle(res.body.data.id, key);
       expect(job.body.data.status).toBe('failed');
       expect(job.body.data.accepted[0].postStatus).toBe('failed');
-      expect(job.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 1, settled: 0, refunded: 1 });
+      expect(job.body.data.credits).toEqual({
+        source: 'auto',
+        perPost: 1,
+        reserved: 1,
+        settled: 0,
+        refunded: 1,
+      });
       await held.idle(teamId);
       expect(await held.credits(teamId)).toEqual({ maps: 0, adhoc: 5, reserved: 0 });
       const types = (await held.events.readStream(`post-${postId}`)).map((e) => e.type);
-      expect(types).toEqual(['PostCreated', 'PostFetchFailed', 'PostHoldResumed', 'PostFetchFailed', 'PostFetchFailed']);
+      expect(types).toEqual([
+        'PostCreated',
+        'PostFetchFailed',
+        'PostHoldResumed',
+        'PostFetchFailed',
+        'PostFetchFailed',
+      ]);
     } finally {
       await held.close();
     }
@@ -84,13 +117,15 @@ describe('post outcomes and their credits', () => {
     await f.idle(teamId);
     const { findJob } = await import('@analyst/ingest');
     const { eventually } = await import('@analyst/testing');
-    await eventually(async () => (await findJob(f.store, teamId, res.body.data.id, f.clock.now()))?.status === 'failed');
+    await eventually(
+      async () => (await findJob(f.store, teamId, res.body.data.id, f.clock.now()))?.status === 'failed',
+    );
     const job = await f.get(`/content/jobs/${res.body.data.id}`, key);
     expect(job.body.data.error).toEqual({ code: 'processing_failed', message: 'no post could be processed' });
     expect(job.body.data.completedAt).toBe('2026-03-10T12:00:00.000Z');
   });
 
-  it('lists the team\'s jobs newest first with a status filter, and never shows another team\'s job', async () => {
+  it("lists the team's jobs newest first with a status filter, and never shows another team's job", async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
     const { key } = await f.key(teamId);
     const a = await f.post('/content/posts/add', key, { links: [LINKS.linkedin(2)] });
@@ -99,7 +134,12 @@ describe('post outcomes and their credits', () => {
     const all = await f.get('/content/jobs', key);
     expect(all.status).toBe(200);
     expect(all.body.data.map((j: any) => j.id)).toEqual([b.body.data.id, a.body.data.id]);
-    expect(all.body.data[1]).toMatchObject({ id: a.body.data.id, kind: 'posts', status: 'completed', counts: { accepted: 1, complete: 1 } });
+    expect(all.body.data[1]).toMatchObject({
+      id: a.body.data.id,
+      kind: 'posts',
+      status: 'completed',
+      counts: { accepted: 1, complete: 1 },
+    });
     const syncing = await f.get('/content/jobs?status=syncing', key);
     expect(syncing.body.data.map((j: any) => j.id)).toEqual([b.body.data.id]);
     expect((await f.get('/content/jobs?status=bogus', key)).status).toBe(400);
@@ -114,7 +154,10 @@ describe('post outcomes and their credits', () => {
     expect((await f.get('/content/jobs', otherKey)).body.data).toEqual([]);
     const hidden = await f.get(`/content/jobs/${a.body.data.id}`, otherKey);
     expect(hidden.status).toBe(404);
-    expect(hidden.body.error).toEqual({ message: `content job ${a.body.data.id} not found`, code: 'job_not_found' });
+    expect(hidden.body.error).toEqual({
+      message: `content job ${a.body.data.id} not found`,
+      code: 'job_not_found',
+    });
     expect((await f.get('/content/jobs/cj_nope', key)).status).toBe(404);
   });
 
@@ -148,7 +191,9 @@ describe('sub-team targeting', () => {
     let done: any;
     const { eventually } = await import('@analyst/testing');
     await eventually(async () => {
-      done = await f.t.request('GET', res.headers.location as string, { headers: { authorization: `Bearer ${key}` } });
+      done = await f.t.request('GET', res.headers.location as string, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       return done.body.data?.status === 'completed';
     });
     expect((await findPost(f.store, done.body.data.accepted[0].postId))!.teamId).toBe(sub);
@@ -159,7 +204,9 @@ describe('sub-team targeting', () => {
     expect(refused.status).toBe(404);
     expect(refused.body.error.code).toBe('team_not_found');
     const subKey = (await f.key(sub)).key;
-    expect((await f.post('/content/posts/add', subKey, { links: [LINKS.x(3)], teamId: parent })).status).toBe(404);
+    expect((await f.post('/content/posts/add', subKey, { links: [LINKS.x(3)], teamId: parent })).status).toBe(
+      404,
+    );
     expect(await f.credits(stranger)).toEqual({ maps: 0, adhoc: 3, reserved: 0 });
   });
 });
@@ -172,19 +219,37 @@ describe('duplicate delivery', () => {
   it('runs add -> complete -> settle with every bus message delivered twice, and the credits are exact', async () => {
     const teamId = await f.team('scale', { maps: 2, adhoc: 10 });
     const { key } = await f.key(teamId);
-    const links = [LINKS.youtube('c1abcdefgh'), LINKS.tiktok(3), UNREACHABLE, EMPTY, LINKS.reddit('c6abcdefgh')];
+    const links = [
+      LINKS.youtube('c1abcdefgh'),
+      LINKS.tiktok(3),
+      UNREACHABLE,
+      EMPTY,
+      LINKS.reddit('c6abcdefgh'),
+    ];
     const res = await f.post('/content/posts/add', key, { links, capture: { commentLimit: 50 } });
     expect(res.status).toBe(202);
     const done = await f.settle(res.body.data.id, key);
     await f.idle(teamId);
     expect(done.body.data.status).toBe('partial');
-    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 5, settled: 3, refunded: 2 });
+    expect(done.body.data.credits).toEqual({
+      source: 'auto',
+      perPost: 1,
+      reserved: 5,
+      settled: 3,
+      refunded: 2,
+    });
     // 3 consumed: MAPs first (2), then 1 Ad Hoc
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 9, reserved: 0 });
     const first = await findPost(f.store, done.body.data.accepted[0].postId);
     expect(first!.totalComments).toBe(Math.min(50, simulatedCommentCount(links[0])!));
     const stream = await f.events.readStream(`post-${first!.id}`);
-    expect(stream.map((e) => e.type)).toEqual(['PostCreated', 'PostFetched', 'CommentsFetched', 'CommentsScored', 'PostScored']);
+    expect(stream.map((e) => e.type)).toEqual([
+      'PostCreated',
+      'PostFetched',
+      'CommentsFetched',
+      'CommentsScored',
+      'PostScored',
+    ]);
     const statement = await f.t.admin('GET', `/admin/v1/teams/${teamId}/ledger?limit=1000`);
     const types = statement.body.data.map((l: any) => l.type);
     expect(types.filter((t: string) => t === 'CreditsReserved')).toHaveLength(5);
@@ -224,7 +289,9 @@ describe('create_failed', () => {
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 8, reserved: 0 });
     const statement = await f.t.admin('GET', `/admin/v1/teams/${teamId}/ledger?limit=1000`);
-    expect(statement.body.data.filter((l: any) => l.type === 'CreditsRefunded').map((l: any) => l.note)).toEqual([expect.stringContaining('create_failed')]);
+    expect(
+      statement.body.data.filter((l: any) => l.type === 'CreditsRefunded').map((l: any) => l.note),
+    ).toEqual([expect.stringContaining('create_failed')]);
   });
 });
 

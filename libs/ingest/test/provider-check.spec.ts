@@ -8,7 +8,12 @@ describe('analyst provider check', () => {
 
   beforeAll(async () => {
     await Promise.all([youtube.start(), reddit.start()]);
-    youtube.addChannel({ id: 'UCabcdefghijklmnopqrstuv', handle: '@CreatorHandle', title: 'Creator Name', uploads: [] });
+    youtube.addChannel({
+      id: 'UCabcdefghijklmnopqrstuv',
+      handle: '@CreatorHandle',
+      title: 'Creator Name',
+      uploads: [],
+    });
     youtube.addVideo(video('dQw4w9WgXcQ', { threads: threads('dQw4w9WgXcQ', 3, (i) => (i === 0 ? 2 : 0)) }));
     reddit.addPost(threadPost());
     env = {
@@ -47,13 +52,23 @@ describe('analyst provider check', () => {
   it('reports Reddit headroom, failures with their reason, and the simulator with a hint', async () => {
     const rd = await checkProvider('https://reddit.com/comments/abc123', { limit: 2 }, env);
     expect([rd.status, rd.commentsFetched, rd.requests, rd.rateLimitRemaining]).toEqual(['ok', 2, 2, 999]);
-    const bad = await checkProvider('https://reddit.com/comments/abc123', { limit: 2 }, { ...env, REDDIT_CLIENT_SECRET: 'wrong' });
+    const bad = await checkProvider(
+      'https://reddit.com/comments/abc123',
+      { limit: 2 },
+      { ...env, REDDIT_CLIENT_SECRET: 'wrong' },
+    );
     expect(formatProviderCheck(bad)).toBe(
       'https://reddit.com/comments/abc123  (reddit via reddit)\nstatus: failed — Reddit refused REDDIT_CLIENT_ID/REDDIT_CLIENT_SECRET at the token endpoint (401)\n1 requests',
     );
     const sim = await checkProvider('https://tiktok.com/@demo/video/7300000000000000001', { limit: 1 }, env);
-    expect(formatProviderCheck(sim).split('\n').at(-1)).toBe('note: this platform is served by the simulator; set ANALYST_PROVIDERS (e.g. youtube=youtube,reddit=reddit,*=simulated) to check real keys');
-    await expect(checkProvider('https://example.com/x', { limit: 1 }, env)).rejects.toThrow('https://example.com/x is not a post link of a supported platform');
-    await expect(checkProvider('https://youtu.be/dQw4w9WgXcQ', { limit: 1 }, { ANALYST_PROVIDERS: 'youtube=youtube' })).rejects.toThrow('YOUTUBE_API_KEY: required');
+    expect(formatProviderCheck(sim).split('\n').at(-1)).toBe(
+      'note: this platform is served by the simulator; set ANALYST_PROVIDERS (e.g. youtube=youtube,reddit=reddit,*=simulated) to check real keys',
+    );
+    await expect(checkProvider('https://example.com/x', { limit: 1 }, env)).rejects.toThrow(
+      'https://example.com/x is not a post link of a supported platform',
+    );
+    await expect(
+      checkProvider('https://youtu.be/dQw4w9WgXcQ', { limit: 1 }, { ANALYST_PROVIDERS: 'youtube=youtube' }),
+    ).rejects.toThrow('YOUTUBE_API_KEY: required');
   });
 });

@@ -1,15 +1,48 @@
-import { postDecider, postStream, type CommentsFetched, type ExistingPost, type PostFetched } from '@analyst/domain-content';
+import {
+  postDecider,
+  postStream,
+  type CommentsFetched,
+  type ExistingPost,
+  type PostFetched,
+} from '@analyst/domain-content';
 import { CommandRunner, HttpMetrics, READ_STORE, type ReadStore } from '@analyst/platform';
-import { CHANNEL_ID, READABLE_ORDER, RedditFake, VIDEO_ID, YouTubeFake, eventually, seedChannel, threadPost, threads, video } from '@analyst/testing';
-import { HeldPostResumer, INGEST_OPTIONS, ProviderMetrics, contentProviderFromConfig, findPost, type IngestOptions } from '@analyst/ingest';
+import {
+  CHANNEL_ID,
+  READABLE_ORDER,
+  RedditFake,
+  VIDEO_ID,
+  YouTubeFake,
+  eventually,
+  seedChannel,
+  threadPost,
+  threads,
+  video,
+} from '@analyst/testing';
+import {
+  HeldPostResumer,
+  INGEST_OPTIONS,
+  ProviderMetrics,
+  contentProviderFromConfig,
+  findPost,
+  type IngestOptions,
+} from '@analyst/ingest';
 import { LedgerClient } from '../src/pipeline/ledger-client';
 import { ingestTest, type IngestTest } from './ingest-fixture';
 
 /** What a post's current version stored: the provider's post and every fetched comment. */
-async function stored(f: IngestTest, postId: string): Promise<{ post: PostFetched['data']['post']; comments: CommentsFetched['data']['comments'] }> {
+async function stored(
+  f: IngestTest,
+  postId: string,
+): Promise<{ post: PostFetched['data']['post']; comments: CommentsFetched['data']['comments'] }> {
   const events = await f.events.readStream(`post-${postId}`);
   const fetched = events.filter((e) => e.type === 'PostFetched').at(-1)!.data as PostFetched['data'];
-  const comments = events.filter((e) => e.type === 'CommentsFetched' && (e.data as CommentsFetched['data']).dataVersion === fetched.dataVersion).flatMap((e) => (e.data as CommentsFetched['data']).comments);
+  const comments = events
+    .filter(
+      (e) =>
+        e.type === 'CommentsFetched' &&
+        (e.data as CommentsFetched['data']).dataVersion === fetched.dataVersion,
+    )
+    .flatMap((e) => (e.data as CommentsFetched['data']).comments);
   return { post: fetched.post, comments };
 }
 
@@ -22,7 +55,9 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
   beforeAll(async () => {
     await Promise.all([youtube.start(), reddit.start()]);
     seedChannel(youtube, ['upload00001', 'upload00002', 'upload00003', 'upload00004']);
-    youtube.addVideo(video(VIDEO_ID, { threads: threads(VIDEO_ID, 150, (i) => (i === 0 ? 7 : i === 1 ? 3 : 0)) }));
+    youtube.addVideo(
+      video(VIDEO_ID, { threads: threads(VIDEO_ID, 150, (i) => (i === 0 ? 7 : i === 1 ? 3 : 0)) }),
+    );
     youtube.addVideo(video('nocomments1', { commentsDisabled: true }));
     youtube.addVideo(video('privatevid1', { private: true }));
     youtube.addVideo(video('quotavideo1', { threads: threads('quotavideo1', 2, () => 0) }));
@@ -54,11 +89,19 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
   it('a YouTube video and a Reddit thread: comments, replies, counts and engagement as the platforms gave them; one credit each', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
     const { key } = await f.key(teamId);
-    const res = await f.post('/content/posts/add', key, { links: [`https://youtu.be/${VIDEO_ID}`, 'https://www.reddit.com/r/berlin/comments/abc123/rent/'] });
+    const res = await f.post('/content/posts/add', key, {
+      links: [`https://youtu.be/${VIDEO_ID}`, 'https://www.reddit.com/r/berlin/comments/abc123/rent/'],
+    });
     expect(res.status).toBe(202);
     const done = await f.settle(res.body.data.id, key);
     expect(done.body.data.status).toBe('completed');
-    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 2, settled: 2, refunded: 0 });
+    expect(done.body.data.credits).toEqual({
+      source: 'auto',
+      perPost: 1,
+      reserved: 2,
+      settled: 2,
+      refunded: 0,
+    });
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 8, reserved: 0 });
 
@@ -67,9 +110,22 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     expect(ytStored.post.engagement).toEqual({ views: 125_000, likes: 4_321, comments: 160, shares: 0 });
     expect(ytStored.post.creator).toEqual({ username: 'creatorhandle', name: 'Creator Name' });
     expect(ytStored.comments).toHaveLength(160);
-    expect(ytStored.comments.filter((c) => c.parentId === `Ug${VIDEO_ID}0`).map((c) => c.id)).toEqual([0, 1, 2, 3, 4, 5, 6].map((j) => `Ug${VIDEO_ID}0.r${j}`));
-    expect(ytStored.comments.filter((c) => c.authorIsCreator).map((c) => c.id)).toEqual([`Ug${VIDEO_ID}0.r3`]);
-    expect(ytStored.comments[1]).toEqual({ id: `Ug${VIDEO_ID}0.r0`, parentId: `Ug${VIDEO_ID}0`, authorUsername: 'replier0', authorIsCreator: false, body: 'reply 0 to 0', likes: 0, postedAt: '2026-02-02T11:00:00.000Z', hidden: false });
+    expect(ytStored.comments.filter((c) => c.parentId === `Ug${VIDEO_ID}0`).map((c) => c.id)).toEqual(
+      [0, 1, 2, 3, 4, 5, 6].map((j) => `Ug${VIDEO_ID}0.r${j}`),
+    );
+    expect(ytStored.comments.filter((c) => c.authorIsCreator).map((c) => c.id)).toEqual([
+      `Ug${VIDEO_ID}0.r3`,
+    ]);
+    expect(ytStored.comments[1]).toEqual({
+      id: `Ug${VIDEO_ID}0.r0`,
+      parentId: `Ug${VIDEO_ID}0`,
+      authorUsername: 'replier0',
+      authorIsCreator: false,
+      body: 'reply 0 to 0',
+      likes: 0,
+      postedAt: '2026-02-02T11:00:00.000Z',
+      hidden: false,
+    });
     expect(await findPost(f.store, yt)).toMatchObject({ status: 'complete', totalComments: 160 });
 
     const rdStored = await stored(f, rd);
@@ -82,41 +138,78 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
   it('a YouTube channel account: uploads discovered newest first, each post fetched with its comments', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
     const { key } = await f.key(teamId);
-    const res = await f.post('/content/accounts/add', key, { account: { url: `https://www.youtube.com/channel/${CHANNEL_ID}/videos` }, filters: { limit: 3 } });
+    const res = await f.post('/content/accounts/add', key, {
+      account: { url: `https://www.youtube.com/channel/${CHANNEL_ID}/videos` },
+      filters: { limit: 3 },
+    });
     expect(res.status).toBe(202);
     const done = await f.settle(res.body.data.id, key);
     expect(done.body.data.status).toBe('completed');
-    expect(done.body.data.accepted.map((a: any) => a.link)).toEqual(['upload00001', 'upload00002', 'upload00003'].map((id) => `https://youtube.com/watch?v=${id}`));
-    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 3, settled: 3, refunded: 0 });
+    expect(done.body.data.accepted.map((a: any) => a.link)).toEqual(
+      ['upload00001', 'upload00002', 'upload00003'].map((id) => `https://youtube.com/watch?v=${id}`),
+    );
+    expect(done.body.data.credits).toEqual({
+      source: 'auto',
+      perPost: 1,
+      reserved: 3,
+      settled: 3,
+      refunded: 0,
+    });
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 7, reserved: 0 });
     const first = await stored(f, done.body.data.accepted[0].postId);
-    expect([first.post.engagement, first.comments.map((c) => c.id)]).toEqual([{ views: 1000, likes: 10, comments: 2, shares: 0 }, ['Ugupload000010', 'Ugupload000011']]);
+    expect([first.post.engagement, first.comments.map((c) => c.id)]).toEqual([
+      { views: 1000, likes: 10, comments: 2, shares: 0 },
+      ['Ugupload000010', 'Ugupload000011'],
+    ]);
   });
 
   it('faults end in the spec states: comments off → complete with none, private → unreachable, quota → holding (job syncing); all refunded', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
     const { key } = await f.key(teamId);
-    const res = await f.post('/content/posts/add', key, { links: ['https://youtube.com/watch?v=nocomments1', 'https://youtube.com/watch?v=privatevid1'] });
+    const res = await f.post('/content/posts/add', key, {
+      links: ['https://youtube.com/watch?v=nocomments1', 'https://youtube.com/watch?v=privatevid1'],
+    });
     const done = await f.settle(res.body.data.id, key);
     expect(done.body.data.accepted.map((a: any) => a.postStatus)).toEqual(['complete', 'unreachable']);
-    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 2, settled: 0, refunded: 2 });
-    expect(await findPost(f.store, done.body.data.accepted[0].postId)).toMatchObject({ status: 'complete', totalComments: 0 });
+    expect(done.body.data.credits).toEqual({
+      source: 'auto',
+      perPost: 1,
+      reserved: 2,
+      settled: 0,
+      refunded: 2,
+    });
+    expect(await findPost(f.store, done.body.data.accepted[0].postId)).toMatchObject({
+      status: 'complete',
+      totalComments: 0,
+    });
 
     youtube.faults.add('/commentThreads', { kind: 'quota' });
-    const held = await f.post('/content/posts/add', key, { links: ['https://youtube.com/watch?v=quotavideo1'] });
-    const job = await f.settle(held.body.data.id, key, (b) => b.data.accepted.every((a: any) => a.postStatus === 'holding'));
+    const held = await f.post('/content/posts/add', key, {
+      links: ['https://youtube.com/watch?v=quotavideo1'],
+    });
+    const job = await f.settle(held.body.data.id, key, (b) =>
+      b.data.accepted.every((a: any) => a.postStatus === 'holding'),
+    );
     expect(job.body.data.status).toBe('syncing');
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 10, reserved: 0 });
-    const quota = (await metrics.registry.getSingleMetric('analyst_provider_errors_total')!.get()).values.find((v) => v.labels.kind === 'quota');
+    const quota = (
+      await metrics.registry.getSingleMetric('analyst_provider_errors_total')!.get()
+    ).values.find((v) => v.labels.kind === 'quota');
     expect(quota?.value).toBe(1);
   });
 
   /** A resumer as another replica would run it, with its clock at `now`. */
   function resumerAt(now: Date): HeldPostResumer {
     const app = f.t.app;
-    return new HeldPostResumer(app.get(LedgerClient), app.get(CommandRunner), app.get<ReadStore>(READ_STORE), { now: () => now }, app.get<IngestOptions>(INGEST_OPTIONS));
+    return new HeldPostResumer(
+      app.get(LedgerClient),
+      app.get(CommandRunner),
+      app.get<ReadStore>(READ_STORE),
+      { now: () => now },
+      app.get<IngestOptions>(INGEST_OPTIONS),
+    );
   }
   async function postState(postId: string): Promise<ExistingPost> {
     return (await f.t.app.get(CommandRunner).load(postStream(postId), postDecider)).state as ExistingPost;
@@ -126,8 +219,12 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
     const { key } = await f.key(teamId);
     youtube.faults.add('/commentThreads', { kind: 'quota' });
-    const res = await f.post('/content/posts/add', key, { links: ['https://youtube.com/watch?v=quotavideo2'] });
-    const held = await f.settle(res.body.data.id, key, (b) => b.data.accepted.every((a: any) => a.postStatus === 'holding'));
+    const res = await f.post('/content/posts/add', key, {
+      links: ['https://youtube.com/watch?v=quotavideo2'],
+    });
+    const held = await f.settle(res.body.data.id, key, (b) =>
+      b.data.accepted.every((a: any) => a.postStatus === 'holding'),
+    );
     const postId = held.body.data.accepted[0].postId as string;
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 10, reserved: 0 });
@@ -138,7 +235,11 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     expect(new Date(reopens).getUTCHours() === 7 || new Date(reopens).getUTCHours() === 8).toBe(true);
 
     // Before the window reopens nothing happens, on any replica.
-    expect(await resumerAt(new Date(reopens - 1000)).runOnce()).toEqual({ resumed: [], abandoned: [], failed: [] });
+    expect(await resumerAt(new Date(reopens - 1000)).runOnce()).toEqual({
+      resumed: [],
+      abandoned: [],
+      failed: [],
+    });
     expect((await postState(postId)).status).toBe('holding');
     expect((await f.get(`/content/jobs/${res.body.data.id}`, key)).body.data.status).toBe('syncing');
 
@@ -149,11 +250,19 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     const done = await f.settle(res.body.data.id, key);
     expect(done.body.data.status).toBe('completed');
     expect(done.body.data.accepted[0]).toMatchObject({ postId, postStatus: 'complete' });
-    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 1, settled: 1, refunded: 0 });
+    expect(done.body.data.credits).toEqual({
+      source: 'auto',
+      perPost: 1,
+      reserved: 1,
+      settled: 1,
+      refunded: 0,
+    });
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 9, reserved: 0 });
     const events = await f.events.readStream(postStream(postId));
-    expect(events.map((e) => e.type).filter((t) => t !== 'CommentsFetched' && t !== 'CommentsScored')).toEqual(['PostCreated', 'PostFetchFailed', 'PostHoldResumed', 'PostFetched', 'PostScored']);
+    expect(
+      events.map((e) => e.type).filter((t) => t !== 'CommentsFetched' && t !== 'CommentsScored'),
+    ).toEqual(['PostCreated', 'PostFetchFailed', 'PostHoldResumed', 'PostFetched', 'PostScored']);
     expect((await stored(f, postId)).comments).toHaveLength(6);
     expect(await findPost(f.store, postId)).toMatchObject({ status: 'complete', totalComments: 6 });
   });
@@ -162,8 +271,12 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     const teamId = await f.team('scale', { maps: 0, adhoc: 1 });
     const { key } = await f.key(teamId);
     youtube.faults.add('/commentThreads', { kind: 'quota' });
-    const res = await f.post('/content/posts/add', key, { links: ['https://youtube.com/watch?v=quotavideo3'] });
-    const held = await f.settle(res.body.data.id, key, (b) => b.data.accepted.every((a: any) => a.postStatus === 'holding'));
+    const res = await f.post('/content/posts/add', key, {
+      links: ['https://youtube.com/watch?v=quotavideo3'],
+    });
+    const held = await f.settle(res.body.data.id, key, (b) =>
+      b.data.accepted.every((a: any) => a.postStatus === 'holding'),
+    );
     const postId = held.body.data.accepted[0].postId as string;
     await f.idle(teamId);
     // The refunded credit is spent elsewhere while the post waits.
@@ -171,20 +284,33 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     await f.settle(other.body.data.id, key);
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 0, reserved: 0 });
-    const sweep = await resumerAt(new Date(Date.parse((await postState(postId)).heldUntil!) + 1000)).runOnce();
+    const sweep = await resumerAt(
+      new Date(Date.parse((await postState(postId)).heldUntil!) + 1000),
+    ).runOnce();
     expect(sweep.abandoned).toEqual([postId]);
     const done = await f.settle(res.body.data.id, key);
     expect(done.body.data.status).toBe('failed');
     expect(done.body.data.accepted[0].postStatus).toBe('failed');
-    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 1, settled: 0, refunded: 1 });
+    expect(done.body.data.credits).toEqual({
+      source: 'auto',
+      perPost: 1,
+      reserved: 1,
+      settled: 0,
+      refunded: 1,
+    });
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 0, reserved: 0 });
   });
 
   it('provider metrics: calls per endpoint, quota units, Reddit headroom', async () => {
     const text = await metrics.registry.metrics();
-    expect(text).toContain('analyst_provider_calls_total{platform="reddit",endpoint="/comments/{id}",service="ingest-test"} 1');
-    expect(text).toContain('analyst_provider_ratelimit_remaining{platform="reddit",service="ingest-test"} 998');
-    const units = (await metrics.registry.getSingleMetric('analyst_provider_quota_units_total')!.get()).values[0].value;
+    expect(text).toContain(
+      'analyst_provider_calls_total{platform="reddit",endpoint="/comments/{id}",service="ingest-test"} 1',
+    );
+    expect(text).toContain(
+      'analyst_provider_ratelimit_remaining{platform="reddit",service="ingest-test"} 998',
+    );
+    const units = (await metrics.registry.getSingleMetric('analyst_provider_quota_units_total')!.get())
+      .values[0].value;
     expect(units).toBe(youtube.quotaUsed);
   });
 
@@ -194,14 +320,25 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     youtube.addVideo(video('flakyvideo1', { threads: threads('flakyvideo1', 2, () => 0) }));
     const calls = youtube.calls.get('/videos') ?? 0;
     youtube.faults.add('/videos', { kind: 'server', status: 503 }, 4);
-    const res = await f.post('/content/posts/add', key, { links: ['https://youtube.com/watch?v=flakyvideo1'] });
+    const res = await f.post('/content/posts/add', key, {
+      links: ['https://youtube.com/watch?v=flakyvideo1'],
+    });
     // The retries take seconds: watch the read model, not the job route (polling it for that long
     // would spend the key's request budget, which never refills on the test's fixed clock).
-    await eventually(async () => (await findPost(f.store, res.body.data.accepted[0].postId))?.status === 'failed', 20_000);
+    await eventually(
+      async () => (await findPost(f.store, res.body.data.accepted[0].postId))?.status === 'failed',
+      20_000,
+    );
     const done = await f.settle(res.body.data.id, key);
     expect(done.body.data.status).toBe('failed');
     expect(done.body.data.accepted[0].postStatus).toBe('failed');
-    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 1, settled: 0, refunded: 1 });
+    expect(done.body.data.credits).toEqual({
+      source: 'auto',
+      perPost: 1,
+      reserved: 1,
+      settled: 0,
+      refunded: 1,
+    });
     // The first try and 3 retries with backoff, then no more.
     expect((youtube.calls.get('/videos') ?? 0) - calls).toBe(4);
     await f.idle(teamId);
@@ -211,13 +348,24 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
   it('a refresh 13 hours later fetches the video again as data version 2, with the comments the platform has now', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
     const { key } = await f.key(teamId);
-    const added = await f.post('/content/posts/add', key, { links: ['https://www.youtube.com/watch?v=refreshvid1'] });
+    const added = await f.post('/content/posts/add', key, {
+      links: ['https://www.youtube.com/watch?v=refreshvid1'],
+    });
     const first = await f.settle(added.body.data.id, key);
     const postId = first.body.data.accepted[0].postId as string;
-    expect(await findPost(f.store, postId)).toMatchObject({ status: 'complete', totalComments: 3, dataVersion: 1 });
+    expect(await findPost(f.store, postId)).toMatchObject({
+      status: 'complete',
+      totalComments: 3,
+      dataVersion: 1,
+    });
     await f.idle(teamId);
 
-    youtube.addVideo(video('refreshvid1', { threads: threads('refreshvid1', 5, (i) => (i === 4 ? 2 : 0)), viewCount: 99_000 }));
+    youtube.addVideo(
+      video('refreshvid1', {
+        threads: threads('refreshvid1', 5, (i) => (i === 4 ? 2 : 0)),
+        viewCount: 99_000,
+      }),
+    );
     f.clock.advance(13 * 3_600_000);
     const refresh = await f.post('/content/posts/refresh', key, { postIds: [postId] });
     expect(refresh.status).toBe(202);
@@ -225,9 +373,17 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     expect(done.body.data).toMatchObject({ kind: 'refresh', status: 'completed' });
     expect(done.body.data.accepted[0]).toMatchObject({ postId, dataVersion: 2, postStatus: 'complete' });
     const now = await stored(f, postId);
-    expect(now.comments.map((c) => c.id)).toEqual([0, 1, 2, 3, 4].flatMap((i) => (i === 4 ? ['Ugrefreshvid14', 'Ugrefreshvid14.r0', 'Ugrefreshvid14.r1'] : [`Ugrefreshvid1${i}`])));
+    expect(now.comments.map((c) => c.id)).toEqual(
+      [0, 1, 2, 3, 4].flatMap((i) =>
+        i === 4 ? ['Ugrefreshvid14', 'Ugrefreshvid14.r0', 'Ugrefreshvid14.r1'] : [`Ugrefreshvid1${i}`],
+      ),
+    );
     expect(now.post.engagement).toMatchObject({ views: 99_000, comments: 7 });
-    expect(await findPost(f.store, postId)).toMatchObject({ status: 'complete', totalComments: 7, dataVersion: 2 });
+    expect(await findPost(f.store, postId)).toMatchObject({
+      status: 'complete',
+      totalComments: 7,
+      dataVersion: 2,
+    });
   });
 });
 
@@ -238,7 +394,11 @@ describe('platforms routed to no provider (the distributed default without their
   beforeAll(async () => {
     await youtube.start();
     youtube.addVideo(video(VIDEO_ID, { threads: threads(VIDEO_ID, 3, () => 0) }));
-    const provider = contentProviderFromConfig({ ANALYST_MODE: 'distributed', YOUTUBE_API_KEY: youtube.apiKey, ANALYST_YOUTUBE_BASE_URL: youtube.baseUrl });
+    const provider = contentProviderFromConfig({
+      ANALYST_MODE: 'distributed',
+      YOUTUBE_API_KEY: youtube.apiKey,
+      ANALYST_YOUTUBE_BASE_URL: youtube.baseUrl,
+    });
     f = await ingestTest({ ingest: { provider } });
   });
   afterAll(async () => {
@@ -249,7 +409,11 @@ describe('platforms routed to no provider (the distributed default without their
   it('rejects their post links as unsupported_platform, uncharged, and still fetches the configured one', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 5 });
     const { key } = await f.key(teamId);
-    const links = [`https://youtu.be/${VIDEO_ID}`, 'https://www.reddit.com/r/berlin/comments/abc123/rent/', 'https://x.com/someone/status/1800000000000000001'];
+    const links = [
+      `https://youtu.be/${VIDEO_ID}`,
+      'https://www.reddit.com/r/berlin/comments/abc123/rent/',
+      'https://x.com/someone/status/1800000000000000001',
+    ];
     const res = await f.post('/content/posts/add', key, { links });
     expect(res.status).toBe(202);
     expect(res.body.data.rejected).toEqual([
@@ -258,7 +422,13 @@ describe('platforms routed to no provider (the distributed default without their
     ]);
     const done = await f.settle(res.body.data.id, key);
     expect(done.body.data.status).toBe('partial');
-    expect(done.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 1, settled: 1, refunded: 0 });
+    expect(done.body.data.credits).toEqual({
+      source: 'auto',
+      perPost: 1,
+      reserved: 1,
+      settled: 1,
+      refunded: 0,
+    });
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 4, reserved: 0 });
   });
@@ -267,7 +437,9 @@ describe('platforms routed to no provider (the distributed default without their
     const teamId = await f.team('scale', { maps: 0, adhoc: 5 });
     const { key } = await f.key(teamId);
     const before = (await f.events.readStream(`ledger-${teamId}`)).length;
-    const res = await f.post('/content/accounts/add', key, { account: { url: 'https://www.tiktok.com/@creator' } });
+    const res = await f.post('/content/accounts/add', key, {
+      account: { url: 'https://www.tiktok.com/@creator' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'unsupported_platform' });
     expect(res.body.error.message).toContain('tiktok');

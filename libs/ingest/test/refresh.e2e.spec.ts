@@ -16,7 +16,11 @@ describe('POST /content/posts/refresh', () => {
   beforeEach(() => clock.set(START));
 
   /** A team with one completed post per link, added at START. */
-  async function withPosts(plan: string, links: string[], credits: { maps?: number; adhoc?: number } = { maps: 0, adhoc: 20 }) {
+  async function withPosts(
+    plan: string,
+    links: string[],
+    credits: { maps?: number; adhoc?: number } = { maps: 0, adhoc: 20 },
+  ) {
     const teamId = await f.team(plan, credits);
     const { key } = await f.key(teamId);
     const added = await f.post('/content/posts/add', key, { links });
@@ -32,10 +36,20 @@ describe('POST /content/posts/refresh', () => {
     expect(res.status).toBe(202);
     expect(res.headers.location).toBe(`/analyst/v1/content/jobs/${res.body.data.id}`);
     // Answered syncing (spec: creation row); nothing was accepted, so the next read has it failed.
-    expect(res.body.data).toMatchObject({ kind: 'refresh', minRefreshIntervalHours: 12, accepted: [], status: 'syncing' });
+    expect(res.body.data).toMatchObject({
+      kind: 'refresh',
+      minRefreshIntervalHours: 12,
+      accepted: [],
+      status: 'syncing',
+    });
     // Named by postId in the request, the entry still carries the post's URL as `link`.
-    expect(res.body.data.skipped).toEqual([{ link: urlOf(LINKS.x(2)), reason: 'min_interval', postId: postIds[0], nextRefreshAt: at(12) }]);
-    expect((await f.get(`/content/jobs/${res.body.data.id}`, key)).body.data).toMatchObject({ status: 'failed', error: { code: 'nothing_added' } });
+    expect(res.body.data.skipped).toEqual([
+      { link: urlOf(LINKS.x(2)), reason: 'min_interval', postId: postIds[0], nextRefreshAt: at(12) },
+    ]);
+    expect((await f.get(`/content/jobs/${res.body.data.id}`, key)).body.data).toMatchObject({
+      status: 'failed',
+      error: { code: 'nothing_added' },
+    });
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 19, reserved: 0 });
   });
 
@@ -46,14 +60,36 @@ describe('POST /content/posts/refresh', () => {
     const res = await f.post('/content/posts/refresh', key, { links: [link], capture: { commentLimit: 20 } });
     expect(res.status).toBe(202);
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.body.data.accepted).toEqual([{ link, postId: postIds[0], postStatus: expect.stringMatching(/fetching|processing|complete/), creditSource: 'included', creditCost: 0, dataVersion: 2 }]);
-    expect(res.body.data.credits).toEqual({ source: 'auto', perPost: 1, reserved: 0, settled: 0, refunded: 0, included: 1 });
+    expect(res.body.data.accepted).toEqual([
+      {
+        link,
+        postId: postIds[0],
+        postStatus: expect.stringMatching(/fetching|processing|complete/),
+        creditSource: 'included',
+        creditCost: 0,
+        dataVersion: 2,
+      },
+    ]);
+    expect(res.body.data.credits).toEqual({
+      source: 'auto',
+      perPost: 1,
+      reserved: 0,
+      settled: 0,
+      refunded: 0,
+      included: 1,
+    });
     const done = await f.settle(res.body.data.id, key);
     expect(done.body.data.status).toBe('completed');
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 19, reserved: 0 });
     const post = await findPost(f.store, postIds[0]);
-    expect(post).toMatchObject({ dataVersion: 2, status: 'complete', lastRefreshedAt: at(12), updatedAt: at(12), totalComments: 20 });
+    expect(post).toMatchObject({
+      dataVersion: 2,
+      status: 'complete',
+      lastRefreshedAt: at(12),
+      updatedAt: at(12),
+      totalComments: 20,
+    });
     const comments = await readPostComments(f.store, f.events, teamId, postIds[0]);
     expect(comments!.dataVersion).toBe(2);
     expect(comments!.comments).toHaveLength(20);
@@ -61,12 +97,26 @@ describe('POST /content/posts/refresh', () => {
   });
 
   it('charges 1 credit outside the cadence on a plan that may spend credits (Scale, daily), 5 with fullRead, free again after a day', async () => {
-    const { teamId, key, postIds } = await withPosts('scale', [LINKS.youtube('c4abcdefgh'), LINKS.youtube('c5abcdefgh')]);
+    const { teamId, key, postIds } = await withPosts('scale', [
+      LINKS.youtube('c4abcdefgh'),
+      LINKS.youtube('c5abcdefgh'),
+    ]);
     clock.set(at(13));
     const paid = await f.post('/content/posts/refresh', key, { postIds: [postIds[0]] });
-    expect(paid.body.data.accepted[0]).toMatchObject({ creditSource: 'credit', creditCost: 1, dataVersion: 2 });
-    const full = await f.post('/content/posts/refresh', key, { postIds: [postIds[1]], capture: { fullRead: true } });
-    expect(full.body.data.accepted[0]).toMatchObject({ creditSource: 'credit', creditCost: 5, dataVersion: 2 });
+    expect(paid.body.data.accepted[0]).toMatchObject({
+      creditSource: 'credit',
+      creditCost: 1,
+      dataVersion: 2,
+    });
+    const full = await f.post('/content/posts/refresh', key, {
+      postIds: [postIds[1]],
+      capture: { fullRead: true },
+    });
+    expect(full.body.data.accepted[0]).toMatchObject({
+      creditSource: 'credit',
+      creditCost: 5,
+      dataVersion: 2,
+    });
     expect(full.body.data.credits).toMatchObject({ perPost: 5, reserved: 5 });
     await f.settle(paid.body.data.id, key);
     await f.settle(full.body.data.id, key);
@@ -74,17 +124,30 @@ describe('POST /content/posts/refresh', () => {
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 20 - 2 - 1 - 5, reserved: 0 });
     clock.set(at(24));
     const again = await f.post('/content/posts/refresh', key, { postIds: [postIds[0]] });
-    expect(again.body.data.skipped).toEqual([{ link: urlOf(LINKS.youtube('c4abcdefgh')), reason: 'min_interval', postId: postIds[0], nextRefreshAt: at(25) }]);
+    expect(again.body.data.skipped).toEqual([
+      {
+        link: urlOf(LINKS.youtube('c4abcdefgh')),
+        reason: 'min_interval',
+        postId: postIds[0],
+        nextRefreshAt: at(25),
+      },
+    ]);
     clock.set(at(26));
     const free = await f.post('/content/posts/refresh', key, { postIds: [postIds[0]] });
-    expect(free.body.data.accepted[0]).toMatchObject({ creditSource: 'included', creditCost: 0, dataVersion: 3 });
+    expect(free.body.data.accepted[0]).toMatchObject({
+      creditSource: 'included',
+      creditCost: 0,
+      dataVersion: 3,
+    });
   });
 
   it('answers cooldown on a plan that cannot spend credits on refresh (Growth, weekly), and is free after a week', async () => {
     const { teamId, key, postIds } = await withPosts('growth', [LINKS.tiktok(4)]);
     clock.set(at(13));
     const res = await f.post('/content/posts/refresh', key, { postIds });
-    expect(res.body.data.skipped).toEqual([{ link: urlOf(LINKS.tiktok(4)), reason: 'cooldown', postId: postIds[0] }]);
+    expect(res.body.data.skipped).toEqual([
+      { link: urlOf(LINKS.tiktok(4)), reason: 'cooldown', postId: postIds[0] },
+    ]);
     expect(res.body.data.status).toBe('syncing');
     expect((await f.get(`/content/jobs/${res.body.data.id}`, key)).body.data.status).toBe('failed');
     clock.set(at(7 * 24));
@@ -104,7 +167,10 @@ describe('POST /content/posts/refresh', () => {
     expect(res.body.error.code).toBe('insufficient_credits');
     expect(await f.events.headPosition()).toBe(head);
     // a second post added at +13h: at +25h the first is free (a day since its creation), the second would cost 1
-    const later = await f.post('/content/posts/add', key, { links: [LINKS.facebook(3)], credits: { source: 'auto' } });
+    const later = await f.post('/content/posts/add', key, {
+      links: [LINKS.facebook(3)],
+      credits: { source: 'auto' },
+    });
     expect(later.status).toBe(402);
     await f.grant(teamId, 1);
     const added = await f.post('/content/posts/add', key, { links: [LINKS.facebook(3)] });
@@ -115,19 +181,28 @@ describe('POST /content/posts/refresh', () => {
     const second = added.body.data.accepted[0].postId;
     const mixed = await f.post('/content/posts/refresh', key, { postIds: [postIds[0], second] });
     expect(mixed.status).toBe(202);
-    expect(mixed.body.data.accepted).toEqual([expect.objectContaining({ postId: postIds[0], creditSource: 'included' })]);
-    expect(mixed.body.data.rejected).toEqual([{ link: urlOf(added.body.data.accepted[0].link), reason: 'insufficient_credits' }]);
+    expect(mixed.body.data.accepted).toEqual([
+      expect.objectContaining({ postId: postIds[0], creditSource: 'included' }),
+    ]);
+    expect(mixed.body.data.rejected).toEqual([
+      { link: urlOf(added.body.data.accepted[0].link), reason: 'insufficient_credits' },
+    ]);
     expect((await f.settle(mixed.body.data.id, key)).body.data.status).toBe('partial');
   });
 
-  it('rejects unknown ids as not_found, other teams\' posts without revealing them, links not on the team as not_on_team, and skips unreachable posts', async () => {
+  it("rejects unknown ids as not_found, other teams' posts without revealing them, links not on the team as not_on_team, and skips unreachable posts", async () => {
     const unreachable = 'https://instagram.com/p/sim-unreachable-3';
     const mine = await withPosts('enterprise', [LINKS.threads('c2abcdefgh'), unreachable]);
     const theirs = await withPosts('enterprise', [LINKS.threads('c4abcdefgh')]);
     clock.set(at(13));
     const res = await f.post('/content/posts/refresh', mine.key, {
       postIds: ['po_unknown', theirs.postIds[0], mine.postIds[1]],
-      links: [LINKS.threads('c4abcdefgh'), 'https://example.com/x', LINKS.threads('c2abcdefgh'), LINKS.threads('c2abcdefgh')],
+      links: [
+        LINKS.threads('c4abcdefgh'),
+        'https://example.com/x',
+        LINKS.threads('c2abcdefgh'),
+        LINKS.threads('c2abcdefgh'),
+      ],
     });
     expect(res.status).toBe(202);
     expect(res.body.data.rejected).toEqual([
@@ -140,7 +215,9 @@ describe('POST /content/posts/refresh', () => {
       { link: urlOf(unreachable), reason: 'unreachable', postId: mine.postIds[1] },
       { link: LINKS.threads('c2abcdefgh'), reason: 'duplicate_in_batch', postId: mine.postIds[0] },
     ]);
-    expect(res.body.data.accepted).toEqual([expect.objectContaining({ postId: mine.postIds[0], dataVersion: 2 })]);
+    expect(res.body.data.accepted).toEqual([
+      expect.objectContaining({ postId: mine.postIds[0], dataVersion: 2 }),
+    ]);
     expect(res.body.data.counts).toMatchObject({ requested: 7, accepted: 1, skipped: 2, rejected: 4 });
   });
 

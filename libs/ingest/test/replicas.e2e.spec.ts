@@ -1,8 +1,27 @@
 import { CONTENT_PROVIDER, type ContentProvider } from '@analyst/contracts';
 import { simulatedCommentCount } from '@analyst/provider-sim';
-import { AddPostsHandler, RefreshPostsHandler, CONTENT_JOBS, INGEST_OPTIONS, POSTS, QueuingJobResumer, type IngestOptions } from '@analyst/ingest';
+import {
+  AddPostsHandler,
+  RefreshPostsHandler,
+  CONTENT_JOBS,
+  INGEST_OPTIONS,
+  POSTS,
+  QueuingJobResumer,
+  type IngestOptions,
+} from '@analyst/ingest';
 import { contentJobDecider, contentJobStream, type ContentJob } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, ID_GENERATOR, MemoryReadStore, ProjectionService, type Clock, type Doc, type IdGenerator, type ReadCollection, type ReadStore } from '@analyst/platform';
+import {
+  CLOCK,
+  CommandRunner,
+  ID_GENERATOR,
+  MemoryReadStore,
+  ProjectionService,
+  type Clock,
+  type Doc,
+  type IdGenerator,
+  type ReadCollection,
+  type ReadStore,
+} from '@analyst/platform';
 import { CollectionsResolver } from '../src/adding/collections-resolver';
 import { PostIntake } from '../src/adding/post-intake';
 import { RequestClaims } from '../src/adding/request-claims';
@@ -19,7 +38,9 @@ class LaggingReadStore implements ReadStore {
   private readonly blank = new MemoryReadStore();
   constructor(private readonly real: ReadStore) {}
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return name === POSTS || name === CONTENT_JOBS ? this.blank.collection<T>(name) : this.real.collection<T>(name);
+    return name === POSTS || name === CONTENT_JOBS
+      ? this.blank.collection<T>(name)
+      : this.real.collection<T>(name);
   }
   listCollections = () => this.real.listCollections();
   ping = () => this.real.ping();
@@ -54,11 +75,27 @@ function secondReplica(f: IngestTest, ledger?: LedgerClient): AddPostsHandler {
   const clock = app.get<Clock>(CLOCK);
   const runner = app.get(CommandRunner);
   const intake = new PostIntake(store, ids, clock, runner, ledger ?? app.get(LedgerClient));
-  return new AddPostsHandler(ids, clock, runner, app.get(ProjectionService), new CollectionsResolver(store, ids, clock, runner), intake, new TeamQueue(), new RequestClaims(runner, clock), app.get<ContentProvider>(CONTENT_PROVIDER));
+  return new AddPostsHandler(
+    ids,
+    clock,
+    runner,
+    app.get(ProjectionService),
+    new CollectionsResolver(store, ids, clock, runner),
+    intake,
+    new TeamQueue(),
+    new RequestClaims(runner, clock),
+    app.get<ContentProvider>(CONTENT_PROVIDER),
+  );
 }
 
 function requesterFor(teamId: string, key: { id: string; name: string }) {
-  return { keyId: key.id, keyName: key.name, teamId, plan: 'scale' as const, correlationId: `replica-b-${teamId}` };
+  return {
+    keyId: key.id,
+    keyName: key.name,
+    teamId,
+    plan: 'scale' as const,
+    correlationId: `replica-b-${teamId}`,
+  };
 }
 
 /** Every PostCreated of the team in the log, by normalized link. */
@@ -67,7 +104,8 @@ async function postsPerLink(f: IngestTest, teamId: string): Promise<Map<string, 
   for await (const page of f.events.readAll(-1)) {
     for (const e of page) {
       const d = e.data as { teamId?: string; normalizedLink?: string };
-      if (e.type === 'PostCreated' && d.teamId === teamId) counts.set(d.normalizedLink!, (counts.get(d.normalizedLink!) ?? 0) + 1);
+      if (e.type === 'PostCreated' && d.teamId === teamId)
+        counts.set(d.normalizedLink!, (counts.get(d.normalizedLink!) ?? 0) + 1);
     }
   }
   return counts;
@@ -82,7 +120,10 @@ async function eventTypes(f: IngestTest, afterPosition: number): Promise<string[
 /** Credits a batch ends up charged: posts the simulated provider finds empty are refunded. */
 const charged = (batch: string[]) => batch.filter((l) => (simulatedCommentCount(l) ?? 0) > 0).length;
 
-const links = (prefix: string, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => LINKS.youtube(`${prefix}${String(from + i).padStart(3, '0')}`));
+const links = (prefix: string, from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) =>
+    LINKS.youtube(`${prefix}${String(from + i).padStart(3, '0')}`),
+  );
 
 describe('content adds across replicas: one job per request, one post per link, decided by the event store', () => {
   let f: IngestTest;
@@ -93,7 +134,10 @@ describe('content adds across replicas: one job per request, one post per link, 
     const teamId = await f.team('scale', { maps: 0, adhoc: 50 });
     const key = await f.key(teamId);
     const body = { links: links('rpa', 1, 10), credits: { source: 'adhoc' as const } };
-    const [viaA, viaB] = await Promise.all([f.post('/content/posts/add', key.key, body), secondReplica(f).add(requesterFor(teamId, key), body)]);
+    const [viaA, viaB] = await Promise.all([
+      f.post('/content/posts/add', key.key, body),
+      secondReplica(f).add(requesterFor(teamId, key), body),
+    ]);
     expect(viaA.body.data.id).toBe(viaB.job.jobId);
     // Exactly one of the two opened the job; the other answered with it.
     expect([viaA.status === 202, !viaB.replayed].filter(Boolean)).toHaveLength(1);
@@ -101,7 +145,15 @@ describe('content adds across replicas: one job per request, one post per link, 
     expect(perLink.size).toBe(10);
     expect([...perLink.values()].every((n) => n === 1)).toBe(true);
     const done = await f.settle(viaA.body.data.id, key.key);
-    expect(done.body.data.counts).toEqual({ requested: 10, accepted: 10, skipped: 0, rejected: 0, syncing: 0, complete: 10, failed: 0 });
+    expect(done.body.data.counts).toEqual({
+      requested: 10,
+      accepted: 10,
+      skipped: 0,
+      rejected: 0,
+      syncing: 0,
+      complete: 10,
+      failed: 0,
+    });
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 50 - charged(body.links), reserved: 0 });
     const jobs = await f.get('/content/jobs', key.key);
@@ -135,14 +187,21 @@ describe('content adds across replicas: one job per request, one post per link, 
     await f.settle(jobA.id, key.key);
     await f.settle(jobB.jobId, key.key);
     await f.idle(teamId);
-    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 50 - charged(links('rpb', 1, 15)), reserved: 0 });
+    expect(await f.credits(teamId)).toEqual({
+      maps: 0,
+      adhoc: 50 - charged(links('rpb', 1, 15)),
+      reserved: 0,
+    });
   });
 
   it('an Idempotency-Key names one request: the same key replays its job, the same key with another body is 409 and writes nothing', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });
     const key = await f.key(teamId);
     const post = (body: unknown, idempotencyKey: string) =>
-      f.t.request('POST', '/analyst/v1/content/posts/add', { headers: { authorization: `Bearer ${key.key}`, 'idempotency-key': idempotencyKey }, body });
+      f.t.request('POST', '/analyst/v1/content/posts/add', {
+        headers: { authorization: `Bearer ${key.key}`, 'idempotency-key': idempotencyKey },
+        body,
+      });
     const body = { links: links('rpc', 1, 2) };
     const first = await post(body, 'order-7f3a9c');
     expect(first.status).toBe(202);
@@ -155,7 +214,10 @@ describe('content adds across replicas: one job per request, one post per link, 
     const head = await f.events.headPosition();
     const reused = await post({ links: links('rpc', 3, 4) }, 'order-7f3a9c');
     expect(reused.status).toBe(409);
-    expect(reused.body.error).toEqual({ code: 'idempotency_key_reused', message: expect.stringContaining(first.body.data.id) });
+    expect(reused.body.error).toEqual({
+      code: 'idempotency_key_reused',
+      message: expect.stringContaining(first.body.data.id),
+    });
     const malformed = await post(body, 'has spaces in it');
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.message).toContain('Idempotency-Key');
@@ -169,7 +231,9 @@ describe('content adds across replicas: one job per request, one post per link, 
     const body = { links: links('rpd', 1, 8) };
     const dying = secondReplica(f, new DyingLedgerClient(f.t.app.get(LedgerClient), 3));
     await expect(dying.add(requesterFor(teamId, key), body)).rejects.toThrow('process killed');
-    const interrupted = await f.t.app.get(CommandRunner).load(contentJobStream(await onlyJobId(f, teamId)), contentJobDecider);
+    const interrupted = await f.t.app
+      .get(CommandRunner)
+      .load(contentJobStream(await onlyJobId(f, teamId)), contentJobDecider);
     expect(interrupted.state.status).toBe('queuing');
     expect((await postsPerLink(f, teamId)).size).toBe(3);
 
@@ -223,17 +287,39 @@ describe('content adds across replicas: one job per request, one post per link, 
     const runner = app.get(CommandRunner);
     const ids = app.get<IdGenerator>(ID_GENERATOR);
     const clock = app.get<Clock>(CLOCK);
-    const dying = new RefreshPostsHandler(f.store, ids, clock, runner, app.get(ProjectionService), new PostIntake(store, ids, clock, runner, dyingLedger), dyingLedger, new TeamQueue());
+    const dying = new RefreshPostsHandler(
+      f.store,
+      ids,
+      clock,
+      runner,
+      app.get(ProjectionService),
+      new PostIntake(store, ids, clock, runner, dyingLedger),
+      dyingLedger,
+      new TeamQueue(),
+    );
     await expect(dying.refresh(requesterFor(teamId, key), { postIds })).rejects.toThrow('process killed');
     const jobId = (await f.get('/content/jobs?status=queuing', key.key)).body.data[0].id;
     f.clock.advance(app.get<IngestOptions>(INGEST_OPTIONS).queuingResumeAfterMs + 1);
     expect(await app.get(QueuingJobResumer).runOnce()).toEqual({ resumed: [jobId], failed: [] });
     const done = await f.settle(jobId, key.key);
-    expect(done.body.data.accepted.map((a: { postId: string; creditSource: string; dataVersion: number }) => [a.postId, a.creditSource, a.dataVersion])).toEqual([[postIds[0], 'credit', 2]]);
-    expect(done.body.data.rejected.map((r: { reason: string }) => r.reason)).toEqual(['create_failed', 'create_failed']);
+    expect(
+      done.body.data.accepted.map((a: { postId: string; creditSource: string; dataVersion: number }) => [
+        a.postId,
+        a.creditSource,
+        a.dataVersion,
+      ]),
+    ).toEqual([[postIds[0], 'credit', 2]]);
+    expect(done.body.data.rejected.map((r: { reason: string }) => r.reason)).toEqual([
+      'create_failed',
+      'create_failed',
+    ]);
     await f.idle(teamId);
     const refreshCharge = charged([added[0]]);
-    expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 20 - charged(added) - refreshCharge, reserved: 0 });
+    expect(await f.credits(teamId)).toEqual({
+      maps: 0,
+      adhoc: 20 - charged(added) - refreshCharge,
+      reserved: 0,
+    });
   });
 
   it('a link released after its funding failed can be claimed by a later request', async () => {
@@ -248,7 +334,9 @@ describe('content adds across replicas: one job per request, one post per link, 
     const second = await f.post('/content/posts/add', key.key, { links: [b] });
     expect(second.status).toBe(202);
     expect(second.body.data.accepted.map((x: { link: string }) => x.link)).toEqual([b]);
-    const claims = (await eventTypes(f, -1)).filter((t) => t === 'PostLinkClaimed' || t === 'PostLinkReleased');
+    const claims = (await eventTypes(f, -1)).filter(
+      (t) => t === 'PostLinkClaimed' || t === 'PostLinkReleased',
+    );
     expect(claims.length).toBeGreaterThanOrEqual(4); // a, b claimed; b released; b claimed again
     const perLink = await postsPerLink(f, teamId);
     expect(perLink.size).toBe(2);
@@ -258,7 +346,9 @@ describe('content adds across replicas: one job per request, one post per link, 
 async function onlyJobId(f: IngestTest, teamId: string): Promise<string> {
   const ids: string[] = [];
   for await (const page of f.events.readAll(-1)) {
-    for (const e of page) if (e.type === 'ContentJobOpened' && (e.data as { teamId: string }).teamId === teamId) ids.push((e.data as { jobId: string }).jobId);
+    for (const e of page)
+      if (e.type === 'ContentJobOpened' && (e.data as { teamId: string }).teamId === teamId)
+        ids.push((e.data as { jobId: string }).jobId);
   }
   expect(ids).toHaveLength(1);
   return ids[0];
@@ -268,8 +358,15 @@ describe('ANALYST_QUEUING_RESUME_AFTER_MS', () => {
   it('sets the bound and a sweep of about a quarter of it; a bad value names the variable', async () => {
     const { ingestOptionsFromEnv } = await import('@analyst/ingest');
     expect(ingestOptionsFromEnv({})).toMatchObject({ queuingResumeAfterMs: 120_000, queuingSweepMs: 15_000 });
-    expect(ingestOptionsFromEnv({ ANALYST_QUEUING_RESUME_AFTER_MS: '20000' })).toMatchObject({ queuingResumeAfterMs: 20_000, queuingSweepMs: 5_000 });
-    expect(() => ingestOptionsFromEnv({ ANALYST_QUEUING_RESUME_AFTER_MS: 'soon' })).toThrow(/ANALYST_QUEUING_RESUME_AFTER_MS must be an integer .* got "soon"/);
-    expect(() => ingestOptionsFromEnv({ ANALYST_QUEUING_RESUME_AFTER_MS: '10' })).toThrow(/ANALYST_QUEUING_RESUME_AFTER_MS/);
+    expect(ingestOptionsFromEnv({ ANALYST_QUEUING_RESUME_AFTER_MS: '20000' })).toMatchObject({
+      queuingResumeAfterMs: 20_000,
+      queuingSweepMs: 5_000,
+    });
+    expect(() => ingestOptionsFromEnv({ ANALYST_QUEUING_RESUME_AFTER_MS: 'soon' })).toThrow(
+      /ANALYST_QUEUING_RESUME_AFTER_MS must be an integer .* got "soon"/,
+    );
+    expect(() => ingestOptionsFromEnv({ ANALYST_QUEUING_RESUME_AFTER_MS: '10' })).toThrow(
+      /ANALYST_QUEUING_RESUME_AFTER_MS/,
+    );
   });
 });

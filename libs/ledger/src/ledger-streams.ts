@@ -1,7 +1,21 @@
 import type { LedgerEvent } from '@analyst/contracts';
 import { ledgerStream } from '@analyst/contracts';
-import { decide, evolve, initialLedgerState, type LedgerCommand, type LedgerState } from '@analyst/domain-ledger';
-import { ConcurrencyError, KeyedQueue, currentTraceparent, type CommandContext, type EventStore, type IdGenerator, type NewEvent } from '@analyst/platform';
+import {
+  decide,
+  evolve,
+  initialLedgerState,
+  type LedgerCommand,
+  type LedgerState,
+} from '@analyst/domain-ledger';
+import {
+  ConcurrencyError,
+  KeyedQueue,
+  currentTraceparent,
+  type CommandContext,
+  type EventStore,
+  type IdGenerator,
+  type NewEvent,
+} from '@analyst/platform';
 
 interface Cached {
   state: LedgerState;
@@ -50,7 +64,10 @@ export class LedgerStreams {
     let cached = this.cache.get(teamId) ?? { state: initialLedgerState(), revision: -1 };
     const fresh = await this.store.readStream(streamId, cached.revision + 1);
     if (fresh.length > 0) {
-      const state = fresh.reduce((s, e) => evolve(s, { type: e.type, data: e.data } as LedgerEvent), cached.state);
+      const state = fresh.reduce(
+        (s, e) => evolve(s, { type: e.type, data: e.data } as LedgerEvent),
+        cached.state,
+      );
       cached = { state, revision: fresh[fresh.length - 1].revision };
     }
     this.cache.set(teamId, cached);

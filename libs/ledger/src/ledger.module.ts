@@ -11,7 +11,13 @@ import { ledgerProjectors } from './projections';
 /** The credit ledger: MAPs and Ad Hoc pools, reserve, settle, refund, audit. */
 @Module({
   controllers: [LedgerAdminController],
-  providers: [LedgerService, LedgerCommandHandler, TeamAllotmentConsumer, MonthlyResetScheduler, LedgerMetrics],
+  providers: [
+    LedgerService,
+    LedgerCommandHandler,
+    TeamAllotmentConsumer,
+    MonthlyResetScheduler,
+    LedgerMetrics,
+  ],
   exports: [LedgerService],
 })
 export class LedgerModule implements OnModuleInit {

@@ -12,7 +12,17 @@ import type {
   SettleResult,
 } from '@analyst/contracts';
 import { LedgerError, type LedgerAnswer, type LedgerCommand, type LedgerState } from '@analyst/domain-ledger';
-import { CLOCK, EVENT_STORE, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type EventStore, type IdGenerator, type ReadStore } from '@analyst/platform';
+import {
+  CLOCK,
+  EVENT_STORE,
+  ID_GENERATOR,
+  ProjectionService,
+  READ_STORE,
+  type Clock,
+  type EventStore,
+  type IdGenerator,
+  type ReadStore,
+} from '@analyst/platform';
 import { LedgerStreams, type LedgerOutcome } from './ledger-streams';
 import { readTeamCreditsAt } from './queries/read-team-credits';
 
@@ -42,20 +52,44 @@ export class LedgerService {
   }
 
   async reserve(teamId: string, command: ReserveCreditsCommand, ctx: LedgerContext): Promise<ReserveResult> {
-    return this.answer(teamId, { type: 'ReserveCredits', data: { ...command, at: this.now() } }, ctx, 'reserve');
+    return this.answer(
+      teamId,
+      { type: 'ReserveCredits', data: { ...command, at: this.now() } },
+      ctx,
+      'reserve',
+    );
   }
 
   async settle(teamId: string, command: SettleCreditsCommand, ctx: LedgerContext): Promise<SettleResult> {
-    return this.answer(teamId, { type: 'SettleCredits', data: { ...command, at: this.now() } }, ctx, 'settle');
+    return this.answer(
+      teamId,
+      { type: 'SettleCredits', data: { ...command, at: this.now() } },
+      ctx,
+      'settle',
+    );
   }
 
   async refund(teamId: string, command: RefundCreditsCommand, ctx: LedgerContext): Promise<RefundResult> {
-    return this.answer(teamId, { type: 'RefundCredits', data: { ...command, at: this.now() } }, ctx, 'refund');
+    return this.answer(
+      teamId,
+      { type: 'RefundCredits', data: { ...command, at: this.now() } },
+      ctx,
+      'refund',
+    );
   }
 
   /** The team's monthly MAP allotment (from its plan or an operator override), applied to this month too. */
-  async setMapAllotment(teamId: string, command: { commandId: string; allotment: number }, ctx: LedgerContext): Promise<AnswerOf<'allotment'>> {
-    return this.answer(teamId, { type: 'SetMapAllotment', data: { ...command, at: this.now() } }, ctx, 'allotment');
+  async setMapAllotment(
+    teamId: string,
+    command: { commandId: string; allotment: number },
+    ctx: LedgerContext,
+  ): Promise<AnswerOf<'allotment'>> {
+    return this.answer(
+      teamId,
+      { type: 'SetMapAllotment', data: { ...command, at: this.now() } },
+      ctx,
+      'allotment',
+    );
   }
 
   /** Expires last month's MAPs and grants this month's when the month has turned; otherwise nothing. */
@@ -87,13 +121,19 @@ export class LedgerService {
   }
 
   private async execute(teamId: string, command: LedgerCommand, ctx: LedgerContext): Promise<LedgerOutcome> {
-    if (typeof teamId !== 'string' || teamId.length === 0) throw new LedgerError('invalid_command', 'teamId must be a non-empty string');
+    if (typeof teamId !== 'string' || teamId.length === 0)
+      throw new LedgerError('invalid_command', 'teamId must be a non-empty string');
     const outcome = await this.streams.execute(teamId, command, { ...ctx, teamId });
     if (outcome.position > this.lastPosition) this.lastPosition = outcome.position;
     return outcome;
   }
 
-  private async answer<K extends LedgerAnswer['kind']>(teamId: string, command: LedgerCommand, ctx: LedgerContext, kind: K): Promise<AnswerOf<K>> {
+  private async answer<K extends LedgerAnswer['kind']>(
+    teamId: string,
+    command: LedgerCommand,
+    ctx: LedgerContext,
+    kind: K,
+  ): Promise<AnswerOf<K>> {
     const outcome = await this.execute(teamId, command, ctx);
     const answer = outcome.state.answers.get((command.data as { commandId: string }).commandId);
     if (!answer || answer.kind !== kind) throw new Error(`ledger recorded no ${kind} answer for the command`);

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { monthOf, startOfNextMonth } from '@analyst/domain-ledger';
 import { CLOCK, ProjectionService, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { LEDGER_BALANCES } from './ledger.tokens';
@@ -49,7 +55,9 @@ export class MonthlyResetScheduler implements OnApplicationBootstrap, OnModuleDe
   /** Resets every team still in an earlier month; returns how many were reset. */
   async runOnce(): Promise<number> {
     const month = monthOf(this.clock.now());
-    const stale = await this.store.collection(LEDGER_BALANCES).find({ month: { $lt: month } }, { projection: { teamId: 1 } });
+    const stale = await this.store
+      .collection(LEDGER_BALANCES)
+      .find({ month: { $lt: month } }, { projection: { teamId: 1 } });
     let reset = 0;
     for (const doc of stale) {
       if (this.stopped) break;
@@ -93,6 +101,7 @@ export class MonthlyResetScheduler implements OnApplicationBootstrap, OnModuleDe
   /** The start-up run reads the balances read model, so it waits until that has caught up with the log. */
   private async afterCatchUp(): Promise<void> {
     const until = Date.now() + STARTUP_WAIT_MS;
-    while (!this.projections.ready && !this.stopped && Date.now() < until) await new Promise((r) => setTimeout(r, 50).unref());
+    while (!this.projections.ready && !this.stopped && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50).unref());
   }
 }

@@ -11,13 +11,28 @@ describe('admin API: POST /admin/v1/teams/:teamId/credits', () => {
   afterEach(async () => k.close());
 
   it('grants Ad Hoc credits and answers 201 with the new balances', async () => {
-    const res = await k.t.admin('POST', '/admin/v1/teams/team_a/credits', { pool: 'adhoc', amount: 250, reason: 'invoice 42' });
+    const res = await k.t.admin('POST', '/admin/v1/teams/team_a/credits', {
+      pool: 'adhoc',
+      amount: 250,
+      reason: 'invoice 42',
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ data: { teamId: 'team_a', pool: 'adhoc', amount: 250, balances: { maps: 500, adhoc: 250, reserved: 0 } } });
+    expect(res.body).toEqual({
+      data: {
+        teamId: 'team_a',
+        pool: 'adhoc',
+        amount: 250,
+        balances: { maps: 500, adhoc: 250, reserved: 0 },
+      },
+    });
   });
 
   it('grants MAP credits for the current month', async () => {
-    const res = await k.t.admin('POST', '/admin/v1/teams/team_a/credits', { pool: 'map', amount: 5, reason: 'goodwill' });
+    const res = await k.t.admin('POST', '/admin/v1/teams/team_a/credits', {
+      pool: 'map',
+      amount: 5,
+      reason: 'goodwill',
+    });
     expect(res.body.data.balances).toEqual({ maps: 505, adhoc: 0, reserved: 0 });
   });
 
@@ -49,10 +64,16 @@ describe('admin API: POST /admin/v1/teams/:teamId/credits', () => {
   });
 
   it('answers 404 for an unknown team and 401 without the admin token', async () => {
-    const unknown = await k.t.admin('POST', '/admin/v1/teams/team_zz/credits', { pool: 'adhoc', amount: 1, reason: 'x' });
+    const unknown = await k.t.admin('POST', '/admin/v1/teams/team_zz/credits', {
+      pool: 'adhoc',
+      amount: 1,
+      reason: 'x',
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toEqual({ message: 'team team_zz not found', code: 'team_not_found' });
-    const anonymous = await k.t.request('POST', '/admin/v1/teams/team_a/credits', { body: { pool: 'adhoc', amount: 1, reason: 'x' } });
+    const anonymous = await k.t.request('POST', '/admin/v1/teams/team_a/credits', {
+      body: { pool: 'adhoc', amount: 1, reason: 'x' },
+    });
     expect(anonymous.status).toBe(401);
   });
 });
@@ -66,8 +87,16 @@ describe('admin API: GET /admin/v1/teams/:teamId/ledger', () => {
     await k.ledger.grant('team_s', { commandId: 'g1', pool: 'adhoc', amount: 200, reason: 'purchase' }, ctx);
     // 2 opening events + 1 grant + 3 × 50 = 153 lines: the statement crosses a storage chunk.
     for (let i = 0; i < 50; i++) {
-      await k.ledger.reserve('team_s', { commandId: `r${i}`, reservationId: `p${i}`, units: 1, unitCost: i % 2 ? 5 : 1, source: 'auto' }, ctx);
-      await k.ledger.settle('team_s', { commandId: `s${i}`, reservationId: `p${i}`, consumed: i % 3 === 0 ? 0 : 1 }, ctx);
+      await k.ledger.reserve(
+        'team_s',
+        { commandId: `r${i}`, reservationId: `p${i}`, units: 1, unitCost: i % 2 ? 5 : 1, source: 'auto' },
+        ctx,
+      );
+      await k.ledger.settle(
+        'team_s',
+        { commandId: `s${i}`, reservationId: `p${i}`, consumed: i % 3 === 0 ? 0 : 1 },
+        ctx,
+      );
       await k.ledger.grant('team_s', { commandId: `gg${i}`, pool: 'map', amount: 1, reason: 'top-up' }, ctx);
     }
     await k.ledger.caughtUp();
@@ -79,7 +108,13 @@ describe('admin API: GET /admin/v1/teams/:teamId/ledger', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { status: number; body: { data: unknown[]; meta: { nextCursor: string | null; hasMore: boolean } } } = await k.t.admin('GET', `/admin/v1/teams/team_s/ledger?limit=40${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: {
+        status: number;
+        body: { data: unknown[]; meta: { nextCursor: string | null; hasMore: boolean } };
+      } = await k.t.admin(
+        'GET',
+        `/admin/v1/teams/team_s/ledger?limit=40${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(res.status).toBe(200);
       lines.push(...res.body.data);
       cursor = res.body.meta.nextCursor;
@@ -89,8 +124,17 @@ describe('admin API: GET /admin/v1/teams/:teamId/ledger', () => {
     expect(pages).toBe(4);
     expect(lines).toHaveLength(153);
     expect(lines.map((l) => l.revision)).toEqual([...Array(153).keys()]);
-    expect(lines[0]).toMatchObject({ teamId: 'team_s', type: 'MapsReset', change: { maps: 0, adhoc: 0, reserved: 0 } });
-    expect(lines[2]).toMatchObject({ type: 'CreditsGranted', commandId: 'g1', note: 'granted 200 Ad Hoc credits: purchase', balances: { maps: 30, adhoc: 200, reserved: 0 } });
+    expect(lines[0]).toMatchObject({
+      teamId: 'team_s',
+      type: 'MapsReset',
+      change: { maps: 0, adhoc: 0, reserved: 0 },
+    });
+    expect(lines[2]).toMatchObject({
+      type: 'CreditsGranted',
+      commandId: 'g1',
+      note: 'granted 200 Ad Hoc credits: purchase',
+      balances: { maps: 30, adhoc: 200, reserved: 0 },
+    });
     expect(lines.at(-1).balances).toEqual(await readTeamCredits(k.store, 'team_s'));
   });
 

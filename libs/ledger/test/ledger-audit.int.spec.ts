@@ -13,16 +13,40 @@ async function someActivity(k: LedgerKit): Promise<void> {
   await k.createTeam('team_b', 'scale', 5);
   for (const teamId of ['team_a', 'team_b']) {
     const ctx = { correlationId: 'c', teamId };
-    await k.ledger.grant(teamId, { commandId: `g-${teamId}`, pool: 'adhoc', amount: 30, reason: 'purchase' }, ctx);
+    await k.ledger.grant(
+      teamId,
+      { commandId: `g-${teamId}`, pool: 'adhoc', amount: 30, reason: 'purchase' },
+      ctx,
+    );
     for (let i = 0; i < 12; i++) {
-      await k.ledger.reserve(teamId, { commandId: `r${i}`, reservationId: `p${i}`, units: 2, unitCost: i % 4 === 0 ? 5 : 1, source: i % 3 ? 'auto' : 'adhoc' }, ctx);
-      if (i % 3 === 0) await k.ledger.refund(teamId, { commandId: `f${i}`, reservationId: `p${i}`, reason: 'failed' }, ctx).catch(() => undefined);
-      else if (i % 3 === 1) await k.ledger.settle(teamId, { commandId: `s${i}`, reservationId: `p${i}`, consumed: 1 }, ctx).catch(() => undefined);
+      await k.ledger.reserve(
+        teamId,
+        {
+          commandId: `r${i}`,
+          reservationId: `p${i}`,
+          units: 2,
+          unitCost: i % 4 === 0 ? 5 : 1,
+          source: i % 3 ? 'auto' : 'adhoc',
+        },
+        ctx,
+      );
+      if (i % 3 === 0)
+        await k.ledger
+          .refund(teamId, { commandId: `f${i}`, reservationId: `p${i}`, reason: 'failed' }, ctx)
+          .catch(() => undefined);
+      else if (i % 3 === 1)
+        await k.ledger
+          .settle(teamId, { commandId: `s${i}`, reservationId: `p${i}`, consumed: 1 }, ctx)
+          .catch(() => undefined);
     }
   }
   // April: an idle reset and a refund of March MAPs that expire on return.
   k.clock.set('2026-04-02T08:00:00.000Z');
-  await k.ledger.refund('team_a', { commandId: 'late', reservationId: 'p2', reason: 'holding' }, { correlationId: 'c', teamId: 'team_a' });
+  await k.ledger.refund(
+    'team_a',
+    { commandId: 'late', reservationId: 'p2', reason: 'holding' },
+    { correlationId: 'c', teamId: 'team_a' },
+  );
   await k.ledger.resetMaps('team_b', { correlationId: 'c', teamId: 'team_b' });
   await k.ledger.caughtUp();
 }
@@ -59,7 +83,11 @@ describe('ledger audit (replay from the first event)', () => {
   it('exports a hash-chained statement that verifies, and detects an edited, dropped or reordered line', async () => {
     const log = openLog();
     const path = join(dir, 'statement.jsonl');
-    const writer = new StatementWriter(path, { generatedAt: '2026-04-02T08:00:00.000Z', team: null, headPosition: await log.headPosition() });
+    const writer = new StatementWriter(path, {
+      generatedAt: '2026-04-02T08:00:00.000Z',
+      team: null,
+      headPosition: await log.headPosition(),
+    });
     const report = await auditLedger(log, { statement: writer, charges: false });
     const { lines } = await writer.close();
     await log.close();
@@ -78,8 +106,12 @@ describe('ledger audit (replay from the first event)', () => {
     });
     expect(edited).toMatchObject({ ok: false, failedAt: 6 });
     expect((await tamper('dropped', (rows) => rows.filter((_, i) => i !== 7))).ok).toBe(false);
-    expect((await tamper('reordered', (rows) => [rows[0], rows[2], rows[1], ...rows.slice(3)])).ok).toBe(false);
-    expect((await tamper('truncated', (rows) => rows.slice(0, -2))).problem).toContain('end record is missing');
+    expect((await tamper('reordered', (rows) => [rows[0], rows[2], rows[1], ...rows.slice(3)])).ok).toBe(
+      false,
+    );
+    expect((await tamper('truncated', (rows) => rows.slice(0, -2))).problem).toContain(
+      'end record is missing',
+    );
     expect((await tamper('no-end', (rows) => rows.slice(0, -1))).ok).toBe(false);
   });
 
@@ -89,14 +121,23 @@ describe('ledger audit (replay from the first event)', () => {
     const log = openLog();
     for await (const page of log.readAll()) for (const e of page) await store.append(e.streamId, [e], 'any');
     const settled = (await store.readStream('ledger-team_a')).find((e) => e.type === 'CreditsSettled')!;
-    await store.append('ledger-team_a', [{ ...settled, id: 'ev_forged', data: { ...(settled.data as object), commandId: 'forged' } }], 'any');
+    await store.append(
+      'ledger-team_a',
+      [{ ...settled, id: 'ev_forged', data: { ...(settled.data as object), commandId: 'forged' } }],
+      'any',
+    );
     const report = await auditLedger(store, { charges: false });
     await store.close();
     await log.close();
     rmSync(copyDir, { recursive: true, force: true });
     expect(report.ok).toBe(false);
     expect(report.violations).toEqual(
-      expect.arrayContaining([expect.objectContaining({ eventId: 'ev_forged', message: expect.stringContaining('after it was already settled') })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          eventId: 'ev_forged',
+          message: expect.stringContaining('after it was already settled'),
+        }),
+      ]),
     );
   });
 
@@ -108,7 +149,10 @@ describe('ledger audit (replay from the first event)', () => {
       registerLedgerCommands(program, { admin: adminCall });
       const file = join(dir, 'cli.jsonl');
       process.exitCode = undefined;
-      await program.parseAsync(['node', 'analyst', 'ledger', 'audit', '--ledger-only', '--data-dir', k.t.dataDir, '--out', file], { from: 'node' });
+      await program.parseAsync(
+        ['node', 'analyst', 'ledger', 'audit', '--ledger-only', '--data-dir', k.t.dataDir, '--out', file],
+        { from: 'node' },
+      );
       expect(process.exitCode).toBeUndefined();
       await program.parseAsync(['node', 'analyst', 'ledger', 'verify', file], { from: 'node' });
       expect(process.exitCode).toBeUndefined();
@@ -116,7 +160,22 @@ describe('ledger audit (replay from the first event)', () => {
       expect(text).toContain('audit passed');
       expect(text).toMatch(/team_a\s+map\s+/);
       expect(text).toContain('statement verified');
-      await program.parseAsync(['node', 'analyst', 'ledger', 'audit', '--ledger-only', '--data-dir', k.t.dataDir, '--out', join(dir, 'cli.csv'), '--team', 'team_b'], { from: 'node' });
+      await program.parseAsync(
+        [
+          'node',
+          'analyst',
+          'ledger',
+          'audit',
+          '--ledger-only',
+          '--data-dir',
+          k.t.dataDir,
+          '--out',
+          join(dir, 'cli.csv'),
+          '--team',
+          'team_b',
+        ],
+        { from: 'node' },
+      );
       expect(readFileSync(join(dir, 'cli.csv'), 'utf8').split('\n')[0]).toBe(
         'seq,teamId,revision,position,eventId,occurredAt,type,commandId,reservationId,month,mapsChange,adhocChange,reservedChange,maps,adhoc,reserved,note,prev,hash',
       );

@@ -19,15 +19,22 @@ describe('the charge cross-check over a log the real content path wrote', () => 
     await seedDemoContent(f.t.app, teamId, { id: key.id, name: key.name });
     await f.idle(teamId);
     const link = 'https://www.youtube.com/watch?v=abcdefghijk';
-    const [a, b] = await Promise.all([f.post('/content/posts/add', key.key, { links: [link, link] }), f.post('/content/posts/add', key.key, { links: [link] })]);
+    const [a, b] = await Promise.all([
+      f.post('/content/posts/add', key.key, { links: [link, link] }),
+      f.post('/content/posts/add', key.key, { links: [link] }),
+    ]);
     const accepted = [...a.body.data.accepted, ...b.body.data.accepted];
     expect(accepted).toHaveLength(1);
     await f.idle(teamId);
     f.clock.set('2026-03-11T13:00:00.000Z');
-    expect((await f.post('/content/posts/refresh', key.key, { postIds: [accepted[0].postId] })).status).toBe(202);
+    expect((await f.post('/content/posts/refresh', key.key, { postIds: [accepted[0].postId] })).status).toBe(
+      202,
+    );
     await f.idle(teamId);
 
-    const report = await auditLedger(f.events, { charges: { now: '2026-03-11T13:05:00.000Z', maxOpenMinutes: 30 } });
+    const report = await auditLedger(f.events, {
+      charges: { now: '2026-03-11T13:05:00.000Z', maxOpenMinutes: 30 },
+    });
     expect(report.violations).toEqual([]);
     expect(report.charges!.findings).toEqual([]);
     expect(report.charges!.open).toEqual([]);

@@ -18,7 +18,9 @@ interface Run {
 /** Runs the child; with `killAfterMs`, SIGKILLs it that long after its first acknowledgement. */
 function runChild(dataDir: string, from: number, count: number, killAfterMs?: number): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', LOADER, CHILD, dataDir, String(from), String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', LOADER, CHILD, dataDir, String(from), String(count)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const acks: string[] = [];
     let buffer = '';
     let stderr = '';
@@ -69,33 +71,36 @@ async function audit(dataDir: string) {
 describe('ledger survives SIGKILL with commands in flight', () => {
   jest.setTimeout(120_000);
 
-  it.each([1, 2, 3])('crash %i: every acknowledged command is in the log exactly once, a restart repeats nothing, and the audit passes', async (round) => {
-    const dataDir = mkdtempSync(join(tmpdir(), `ledger-crash-${round}-`));
-    try {
-      const killAfter = 150 + Math.floor(Math.random() * 600);
-      const killed = await runChild(dataDir, 0, 100_000, killAfter);
-      expect(killed.signal).toBe('SIGKILL');
-      expect(killed.acks.length).toBeGreaterThan(0);
+  it.each([1, 2, 3])(
+    'crash %i: every acknowledged command is in the log exactly once, a restart repeats nothing, and the audit passes',
+    async (round) => {
+      const dataDir = mkdtempSync(join(tmpdir(), `ledger-crash-${round}-`));
+      try {
+        const killAfter = 150 + Math.floor(Math.random() * 600);
+        const killed = await runChild(dataDir, 0, 100_000, killAfter);
+        expect(killed.signal).toBe('SIGKILL');
+        expect(killed.acks.length).toBeGreaterThan(0);
 
-      const counts = await eventsPerCommand(dataDir);
-      for (const acked of killed.acks) expect([acked, counts.get(acked)]).toEqual([acked, 1]);
-      const before = await audit(dataDir);
-      expect(before.violations).toEqual([]);
+        const counts = await eventsPerCommand(dataDir);
+        for (const acked of killed.acks) expect([acked, counts.get(acked)]).toEqual([acked, 1]);
+        const before = await audit(dataDir);
+        expect(before.violations).toEqual([]);
 
-      // Restart: re-send the same commands (a client retrying whatever it had in flight), then go on.
-      const lastIteration = Math.max(...killed.acks.map((a) => Number(/ [rsfg](\d+)$/.exec(a)?.[1] ?? 0)));
-      const restarted = await runChild(dataDir, 0, lastIteration + 20);
-      expect(restarted.stderr).toBe('');
-      expect(restarted.code).toBe(0);
-      const after = await eventsPerCommand(dataDir);
-      for (const [command, n] of after) expect([command, n]).toEqual([command, 1]);
-      for (const acked of killed.acks) expect(after.get(acked)).toBe(1);
+        // Restart: re-send the same commands (a client retrying whatever it had in flight), then go on.
+        const lastIteration = Math.max(...killed.acks.map((a) => Number(/ [rsfg](\d+)$/.exec(a)?.[1] ?? 0)));
+        const restarted = await runChild(dataDir, 0, lastIteration + 20);
+        expect(restarted.stderr).toBe('');
+        expect(restarted.code).toBe(0);
+        const after = await eventsPerCommand(dataDir);
+        for (const [command, n] of after) expect([command, n]).toEqual([command, 1]);
+        for (const acked of killed.acks) expect(after.get(acked)).toBe(1);
 
-      const report = await audit(dataDir);
-      expect(report.violations).toEqual([]);
-      expect(report.ok).toBe(true);
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+        const report = await audit(dataDir);
+        expect(report.violations).toEqual([]);
+        expect(report.ok).toBe(true);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

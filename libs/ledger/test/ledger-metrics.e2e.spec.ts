@@ -2,7 +2,11 @@ import { HttpMetrics } from '@analyst/platform';
 import { LedgerMetrics } from '../src/metrics/ledger-metrics';
 import { ledgerKit, type LedgerKit } from './ledger-test-kit';
 
-async function value(metrics: HttpMetrics, name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
+async function value(
+  metrics: HttpMetrics,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number | undefined> {
   const metric = metrics.registry.getSingleMetric(name);
   if (!metric) throw new Error(`${name} is not registered`);
   const { values } = await metric.get();
@@ -31,10 +35,31 @@ describe('ledger metrics', () => {
   });
 
   it('counts open reservations over every team and ages the oldest by the injected clock', async () => {
-    await k.request('ReserveCredits', { teamId: 'team_a', commandId: 'r1', reservationId: 'res1', units: 2, unitCost: 1, source: 'auto' });
+    await k.request('ReserveCredits', {
+      teamId: 'team_a',
+      commandId: 'r1',
+      reservationId: 'res1',
+      units: 2,
+      unitCost: 1,
+      source: 'auto',
+    });
     k.clock.advance(10 * 60_000);
-    await k.request('ReserveCredits', { teamId: 'team_b', commandId: 'r2', reservationId: 'res2', units: 1, unitCost: 1, source: 'auto' });
-    await k.request('ReserveCredits', { teamId: 'team_b', commandId: 'r3', reservationId: 'res3', units: 1, unitCost: 1, source: 'auto' });
+    await k.request('ReserveCredits', {
+      teamId: 'team_b',
+      commandId: 'r2',
+      reservationId: 'res2',
+      units: 1,
+      unitCost: 1,
+      source: 'auto',
+    });
+    await k.request('ReserveCredits', {
+      teamId: 'team_b',
+      commandId: 'r3',
+      reservationId: 'res3',
+      units: 1,
+      unitCost: 1,
+      source: 'auto',
+    });
     k.clock.advance(5 * 60_000);
     await k.ledger.caughtUp();
     await metrics.refresh();
@@ -42,7 +67,12 @@ describe('ledger metrics', () => {
     expect(await value(http, 'analyst_ledger_oldest_open_reservation_seconds')).toBe(900);
 
     // The oldest settles: the next oldest (5 minutes) is what is left to age.
-    await k.request('SettleCredits', { teamId: 'team_a', commandId: 's1', reservationId: 'res1', consumed: 2 });
+    await k.request('SettleCredits', {
+      teamId: 'team_a',
+      commandId: 's1',
+      reservationId: 'res1',
+      consumed: 2,
+    });
     await k.ledger.caughtUp();
     await metrics.refresh();
     expect(await value(http, 'analyst_ledger_open_reservations')).toBe(2);
@@ -50,13 +80,35 @@ describe('ledger metrics', () => {
   });
 
   it('counts ledger command errors by command and code, as the /metrics text shows them', async () => {
-    const reply = await k.request('SettleCredits', { teamId: 'team_a', commandId: 's9', reservationId: 'nope', consumed: 1 });
+    const reply = await k.request('SettleCredits', {
+      teamId: 'team_a',
+      commandId: 's9',
+      reservationId: 'nope',
+      consumed: 1,
+    });
     expect(reply).toEqual({ error: { code: 'reservation_not_found', message: expect.any(String) } });
-    await k.request('SettleCredits', { teamId: 'team_a', commandId: 's10', reservationId: 'nope', consumed: 1 });
+    await k.request('SettleCredits', {
+      teamId: 'team_a',
+      commandId: 's10',
+      reservationId: 'nope',
+      consumed: 1,
+    });
     await k.request('Transfer' as string, { teamId: 'team_a', commandId: 'x1' });
-    expect(await value(http, 'analyst_ledger_command_errors_total', { command: 'SettleCredits', code: 'reservation_not_found' })).toBe(2);
-    expect(await value(http, 'analyst_ledger_command_errors_total', { command: 'unknown', code: 'invalid_command' })).toBe(1);
+    expect(
+      await value(http, 'analyst_ledger_command_errors_total', {
+        command: 'SettleCredits',
+        code: 'reservation_not_found',
+      }),
+    ).toBe(2);
+    expect(
+      await value(http, 'analyst_ledger_command_errors_total', {
+        command: 'unknown',
+        code: 'invalid_command',
+      }),
+    ).toBe(1);
     const text = await http.registry.metrics();
-    expect(text).toContain('analyst_ledger_command_errors_total{command="SettleCredits",code="reservation_not_found",service="test"} 2');
+    expect(text).toContain(
+      'analyst_ledger_command_errors_total{command="SettleCredits",code="reservation_not_found",service="test"} 2',
+    );
   });
 });

@@ -1,4 +1,13 @@
-import { commandTopic, EVENT_STORE, FixedClock, MESSAGE_BUS, READ_STORE, type EventStore, type MessageBus, type ReadStore } from '@analyst/platform';
+import {
+  commandTopic,
+  EVENT_STORE,
+  FixedClock,
+  MESSAGE_BUS,
+  READ_STORE,
+  type EventStore,
+  type MessageBus,
+  type ReadStore,
+} from '@analyst/platform';
 import { createTestApp, type TestApp } from '@analyst/testing';
 import { teamStream, type PlanId, type TeamEvent } from '@analyst/contracts';
 import { LedgerModule, LedgerService } from '@analyst/ledger';
@@ -20,7 +29,9 @@ export interface LedgerKit {
 
 let seq = 0;
 
-export async function ledgerKit(options: { duplicateDelivery?: boolean; dataDir?: string } = {}): Promise<LedgerKit> {
+export async function ledgerKit(
+  options: { duplicateDelivery?: boolean; dataDir?: string } = {},
+): Promise<LedgerKit> {
   const clock = new FixedClock('2026-03-10T12:00:00.000Z');
   const t = await createTestApp({ modules: [LedgerModule], clock, ...options });
   await t.app.init();
@@ -28,7 +39,8 @@ export async function ledgerKit(options: { duplicateDelivery?: boolean; dataDir?
   const events = t.app.get<EventStore>(EVENT_STORE);
   const bus = t.app.get<MessageBus>(MESSAGE_BUS);
   const store = t.app.get<ReadStore>(READ_STORE);
-  const ledgerEvents = async (teamId: string) => (await events.readStream(`ledger-${teamId}`)).map((e) => ({ type: e.type, data: e.data }));
+  const ledgerEvents = async (teamId: string) =>
+    (await events.readStream(`ledger-${teamId}`)).map((e) => ({ type: e.type, data: e.data }));
   const kit: LedgerKit = {
     t,
     clock,
@@ -41,7 +53,20 @@ export async function ledgerKit(options: { duplicateDelivery?: boolean; dataDir?
       seq += 1;
       await events.append(
         teamStream(teamId),
-        [{ id: `ev_team_${seq}`, type: event.type, schemaVersion: 1, data: event.data, metadata: { correlationId: 'test', causationId: null, teamId, occurredAt: clock.now().toISOString() } }],
+        [
+          {
+            id: `ev_team_${seq}`,
+            type: event.type,
+            schemaVersion: 1,
+            data: event.data,
+            metadata: {
+              correlationId: 'test',
+              causationId: null,
+              teamId,
+              occurredAt: clock.now().toISOString(),
+            },
+          },
+        ],
         stream.length === 0 ? 'no_stream' : stream.length - 1,
       );
       const id = `ev_team_${seq}`;
@@ -54,9 +79,17 @@ export async function ledgerKit(options: { duplicateDelivery?: boolean; dataDir?
       throw new Error(`ledger never applied ${id}`);
     },
     async createTeam(teamId, plan = 'growth', allotment = 500) {
-      await kit.teamEvent(teamId, { type: 'TeamCreated', data: { teamId, name: teamId, plan, parentTeamId: null, monthlyMapAllotment: allotment } });
+      await kit.teamEvent(teamId, {
+        type: 'TeamCreated',
+        data: { teamId, name: teamId, plan, parentTeamId: null, monthlyMapAllotment: allotment },
+      });
     },
-    request: (type, payload) => bus.request(commandTopic('ledger'), { id: `msg_${++seq}`, key: String(payload.teamId), type, payload }, 2000),
+    request: (type, payload) =>
+      bus.request(
+        commandTopic('ledger'),
+        { id: `msg_${++seq}`, key: String(payload.teamId), type, payload },
+        2000,
+      ),
     ledgerEvents,
     close: () => t.close(),
   };

@@ -38,7 +38,14 @@ const RULES_BY_HOST: Record<string, PlatformRule> = {
 };
 
 /** Which platforms accept account URLs (POST /content/accounts/add). Reddit and LinkedIn take posts only. */
-export const ACCOUNT_PLATFORMS: readonly Platform[] = ['youtube', 'tiktok', 'instagram', 'facebook', 'x', 'threads'];
+export const ACCOUNT_PLATFORMS: readonly Platform[] = [
+  'youtube',
+  'tiktok',
+  'instagram',
+  'facebook',
+  'x',
+  'threads',
+];
 
 // A scheme-less paste like "youtube.com/watch?v=…" or "www.tiktok.com/@a" is treated as https.
 const SCHEMELESS_HOST = /^[a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)+(?::\d+)?(?:[/?#]|$)/i;

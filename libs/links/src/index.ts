@@ -1,1 +1,7 @@
-export { ACCOUNT_PLATFORMS, classifyAccountLink, classifyLink, classifyPostLink, normalizeLink } from './classify-link';
+export {
+  ACCOUNT_PLATFORMS,
+  classifyAccountLink,
+  classifyLink,
+  classifyPostLink,
+  normalizeLink,
+} from './classify-link';

@@ -52,12 +52,18 @@ describe('configuration: safe production defaults', () => {
 
     it('accepts an explicit ANALYST_EVENTSTORE=sqlite:<path> instead', () => {
       const { EVENTSTORE_URL: _url, ...withoutStore } = DISTRIBUTED;
-      expect(loadConfig({ ...withoutStore, ANALYST_EVENTSTORE: 'sqlite:/tmp/x/events.db' }).ANALYST_EVENTSTORE).toBe('sqlite:/tmp/x/events.db');
+      expect(
+        loadConfig({ ...withoutStore, ANALYST_EVENTSTORE: 'sqlite:/tmp/x/events.db' }).ANALYST_EVENTSTORE,
+      ).toBe('sqlite:/tmp/x/events.db');
     });
 
     it('names a malformed ANALYST_EVENTSTORE and a choice of both', () => {
-      expect(problems({ ...DISTRIBUTED, ANALYST_EVENTSTORE: '/tmp/events.db' })).toContain('ANALYST_EVENTSTORE must be sqlite:<path');
-      expect(problems({ ...DISTRIBUTED, ANALYST_EVENTSTORE: 'sqlite:/tmp/events.db' })).toContain('ANALYST_EVENTSTORE: set either EVENTSTORE_URL');
+      expect(problems({ ...DISTRIBUTED, ANALYST_EVENTSTORE: '/tmp/events.db' })).toContain(
+        'ANALYST_EVENTSTORE must be sqlite:<path',
+      );
+      expect(problems({ ...DISTRIBUTED, ANALYST_EVENTSTORE: 'sqlite:/tmp/events.db' })).toContain(
+        'ANALYST_EVENTSTORE: set either EVENTSTORE_URL',
+      );
     });
 
     it('leaves standalone alone (it always has its own log in the data dir)', () => {
@@ -80,7 +86,9 @@ describe('configuration: safe production defaults', () => {
 
     it('names a non-integer factor and a min ISR above the factor', () => {
       expect(problems({ KAFKA_REPLICATION_FACTOR: 'three' })).toContain('KAFKA_REPLICATION_FACTOR:');
-      expect(problems({ KAFKA_REPLICATION_FACTOR: '0' })).toContain('KAFKA_REPLICATION_FACTOR: KAFKA_REPLICATION_FACTOR must not be less than 1');
+      expect(problems({ KAFKA_REPLICATION_FACTOR: '0' })).toContain(
+        'KAFKA_REPLICATION_FACTOR: KAFKA_REPLICATION_FACTOR must not be less than 1',
+      );
       expect(problems({ KAFKA_REPLICATION_FACTOR: '1', KAFKA_MIN_INSYNC_REPLICAS: '2' })).toContain(
         'KAFKA_MIN_INSYNC_REPLICAS: 2 is more than KAFKA_REPLICATION_FACTOR (1)',
       );
@@ -90,7 +98,12 @@ describe('configuration: safe production defaults', () => {
   describe('CA files', () => {
     it('accepts readable PEM files and hands the Kafka one to the bus as ssl.ca', () => {
       const ca = join(dir, 'ca.pem');
-      const config = loadConfig({ ...DISTRIBUTED, EVENTSTORE_CA_FILE: ca, KAFKA_CA_FILE: ca, MONGO_CA_FILE: ca });
+      const config = loadConfig({
+        ...DISTRIBUTED,
+        EVENTSTORE_CA_FILE: ca,
+        KAFKA_CA_FILE: ca,
+        MONGO_CA_FILE: ca,
+      });
       expect(config.EVENTSTORE_CA_FILE).toBe(ca);
       expect(config.MONGO_CA_FILE).toBe(ca);
       expect(kafkaDeliverySettings(config).ssl).toEqual({ ca: [PEM] });
@@ -112,14 +125,20 @@ describe('configuration: safe production defaults', () => {
       const locked = join(dir, 'locked.pem');
       writeFileSync(locked, PEM);
       chmodSync(locked, 0o000);
-      expect(problems({ MONGO_CA_FILE: locked })).toContain(`MONGO_CA_FILE: ${locked} cannot be read (EACCES)`);
+      expect(problems({ MONGO_CA_FILE: locked })).toContain(
+        `MONGO_CA_FILE: ${locked} cannot be read (EACCES)`,
+      );
     });
 
     it('names a CA file given with a connection string that turns TLS off', () => {
       const ca = join(dir, 'ca.pem');
-      expect(problems({ ...DISTRIBUTED, EVENTSTORE_URL: 'esdb://127.0.0.1:2113?tls=false', EVENTSTORE_CA_FILE: ca })).toContain(
-        'EVENTSTORE_CA_FILE: given, but the connection string turns TLS off',
-      );
+      expect(
+        problems({
+          ...DISTRIBUTED,
+          EVENTSTORE_URL: 'esdb://127.0.0.1:2113?tls=false',
+          EVENTSTORE_CA_FILE: ca,
+        }),
+      ).toContain('EVENTSTORE_CA_FILE: given, but the connection string turns TLS off');
     });
   });
 
@@ -130,9 +149,15 @@ describe('configuration: safe production defaults', () => {
     });
 
     it('names a value outside 1,000..600,000 or not an integer', () => {
-      expect(problems({ ANALYST_UPSTREAM_TIMEOUT_MS: '999' })).toContain('ANALYST_UPSTREAM_TIMEOUT_MS: ANALYST_UPSTREAM_TIMEOUT_MS must not be less than 1000');
-      expect(problems({ ANALYST_UPSTREAM_TIMEOUT_MS: '600001' })).toContain('ANALYST_UPSTREAM_TIMEOUT_MS must not be greater than 600000');
-      expect(problems({ ANALYST_UPSTREAM_TIMEOUT_MS: '2m' })).toContain('ANALYST_UPSTREAM_TIMEOUT_MS must be an integer number of milliseconds');
+      expect(problems({ ANALYST_UPSTREAM_TIMEOUT_MS: '999' })).toContain(
+        'ANALYST_UPSTREAM_TIMEOUT_MS: ANALYST_UPSTREAM_TIMEOUT_MS must not be less than 1000',
+      );
+      expect(problems({ ANALYST_UPSTREAM_TIMEOUT_MS: '600001' })).toContain(
+        'ANALYST_UPSTREAM_TIMEOUT_MS must not be greater than 600000',
+      );
+      expect(problems({ ANALYST_UPSTREAM_TIMEOUT_MS: '2m' })).toContain(
+        'ANALYST_UPSTREAM_TIMEOUT_MS must be an integer number of milliseconds',
+      );
     });
   });
 
@@ -142,32 +167,63 @@ describe('configuration: safe production defaults', () => {
     });
 
     it('matches peers inside the listed ranges, IPv4-mapped IPv6 included', () => {
-      const trust = trustedProxies(loadConfig({ ANALYST_TRUST_PROXY: '10.0.0.0/8, 192.168.1.7, fd00::/8' }).ANALYST_TRUST_PROXY)!;
-      expect(['10.1.2.3', '::ffff:10.9.9.9', '192.168.1.7', 'fd00::1'].map(trust)).toEqual([true, true, true, true]);
-      expect(['11.0.0.1', '192.168.1.8', 'fe80::1', 'not-an-ip'].map(trust)).toEqual([false, false, false, false]);
+      const trust = trustedProxies(
+        loadConfig({ ANALYST_TRUST_PROXY: '10.0.0.0/8, 192.168.1.7, fd00::/8' }).ANALYST_TRUST_PROXY,
+      )!;
+      expect(['10.1.2.3', '::ffff:10.9.9.9', '192.168.1.7', 'fd00::1'].map(trust)).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect(['11.0.0.1', '192.168.1.8', 'fe80::1', 'not-an-ip'].map(trust)).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
     });
 
     it('names an entry that is not an address or CIDR', () => {
-      expect(problems({ ANALYST_TRUST_PROXY: '10.0.0.0/8,10.0.0.0/33' })).toContain('ANALYST_TRUST_PROXY: "10.0.0.0/33" is not an IP address or CIDR range');
-      expect(problems({ ANALYST_TRUST_PROXY: 'proxy.internal' })).toContain('ANALYST_TRUST_PROXY: "proxy.internal" is not an IP address or CIDR range');
+      expect(problems({ ANALYST_TRUST_PROXY: '10.0.0.0/8,10.0.0.0/33' })).toContain(
+        'ANALYST_TRUST_PROXY: "10.0.0.0/33" is not an IP address or CIDR range',
+      );
+      expect(problems({ ANALYST_TRUST_PROXY: 'proxy.internal' })).toContain(
+        'ANALYST_TRUST_PROXY: "proxy.internal" is not an IP address or CIDR range',
+      );
     });
   });
 
   describe('relay lease timing', () => {
     it('defaults to a 6 s lease renewed every 2 s', () => {
       const config = loadConfig({});
-      expect([config.ANALYST_RELAY_LEASE_TTL_MS, config.ANALYST_RELAY_LEASE_RENEW_MS]).toEqual([6_000, 2_000]);
+      expect([config.ANALYST_RELAY_LEASE_TTL_MS, config.ANALYST_RELAY_LEASE_RENEW_MS]).toEqual([
+        6_000, 2_000,
+      ]);
     });
 
     it('names a renewal interval that does not fit twice into the TTL', () => {
-      expect(problems({ ANALYST_RELAY_LEASE_TTL_MS: '4000', ANALYST_RELAY_LEASE_RENEW_MS: '2000' })).toContain(
+      expect(
+        problems({ ANALYST_RELAY_LEASE_TTL_MS: '4000', ANALYST_RELAY_LEASE_RENEW_MS: '2000' }),
+      ).toContain(
         'ANALYST_RELAY_LEASE_RENEW_MS: 2000 must be less than half of ANALYST_RELAY_LEASE_TTL_MS (4000)',
       );
     });
   });
 
   it('names every bad variable at once', () => {
-    const message = problems({ ANALYST_DEMO: 'maybe', ANALYST_TRUST_PROXY: 'x', ANALYST_UPSTREAM_TIMEOUT_MS: '5', KAFKA_REPLICATION_FACTOR: '-1' })!;
-    for (const name of ['ANALYST_DEMO', 'ANALYST_TRUST_PROXY', 'ANALYST_UPSTREAM_TIMEOUT_MS', 'KAFKA_REPLICATION_FACTOR']) expect(message).toContain(`${name}:`);
+    const message = problems({
+      ANALYST_DEMO: 'maybe',
+      ANALYST_TRUST_PROXY: 'x',
+      ANALYST_UPSTREAM_TIMEOUT_MS: '5',
+      KAFKA_REPLICATION_FACTOR: '-1',
+    })!;
+    for (const name of [
+      'ANALYST_DEMO',
+      'ANALYST_TRUST_PROXY',
+      'ANALYST_UPSTREAM_TIMEOUT_MS',
+      'KAFKA_REPLICATION_FACTOR',
+    ])
+      expect(message).toContain(`${name}:`);
   });
 });

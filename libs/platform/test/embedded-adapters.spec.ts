@@ -31,7 +31,24 @@ describe('SQLite event store shared by two processes', () => {
     const writer = new SqliteEventStore({ filename: file, synchronous: 'NORMAL' });
     const seen: string[] = [];
     const subscription = await reader.subscribeToAll(async (e) => void seen.push(e.type));
-    await writer.append('other-1', [{ id: 'e1', type: 'FromElsewhere', schemaVersion: 1, data: {}, metadata: { correlationId: 'c', causationId: null, teamId: null, occurredAt: '2026-01-01T00:00:00.000Z' } }], 'no_stream');
+    await writer.append(
+      'other-1',
+      [
+        {
+          id: 'e1',
+          type: 'FromElsewhere',
+          schemaVersion: 1,
+          data: {},
+          metadata: {
+            correlationId: 'c',
+            causationId: null,
+            teamId: null,
+            occurredAt: '2026-01-01T00:00:00.000Z',
+          },
+        },
+      ],
+      'no_stream',
+    );
     const deadline = Date.now() + 5000;
     while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     await subscription.close();

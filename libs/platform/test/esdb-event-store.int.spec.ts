@@ -24,7 +24,10 @@ const IMAGE = 'eventstore/eventstore:24.10';
 function dockerReachable(): boolean {
   const probe = spawnSync(
     process.execPath,
-    ['-e', "require('testcontainers').getContainerRuntimeClient().then(() => process.exit(0), () => process.exit(1))"],
+    [
+      '-e',
+      "require('testcontainers').getContainerRuntimeClient().then(() => process.exit(0), () => process.exit(1))",
+    ],
     { cwd: __dirname, stdio: 'ignore', timeout: 30_000 },
   );
   return probe.status === 0;
@@ -64,7 +67,10 @@ if (url) {
   eventStoreContract(`EventStoreDB (${IMAGE} in Docker)`, async () => {
     const started = await container!;
     const connectionString = `esdb://${started.getHost()}:${started.getMappedPort(2113)}?tls=false`;
-    return { store: new EsdbEventStore({ connectionString }), peer: () => new EsdbEventStore({ connectionString }) };
+    return {
+      store: new EsdbEventStore({ connectionString }),
+      peer: () => new EsdbEventStore({ connectionString }),
+    };
   });
 } else {
   describe('EventStore contract: EventStoreDB', () => {
@@ -91,7 +97,11 @@ interface FakeRecord {
   position: Position;
 }
 
-type ReadOpts = { fromPosition?: 'start' | 'end' | Position; maxCount?: number | bigint; direction?: 'forwards' | 'backwards' };
+type ReadOpts = {
+  fromPosition?: 'start' | 'end' | Position;
+  maxCount?: number | bigint;
+  direction?: 'forwards' | 'backwards';
+};
 
 class FakeEsdb {
   readonly log: FakeRecord[] = [];
@@ -102,20 +112,35 @@ class FakeEsdb {
     this.write('$settings', [{ id: randomUUID(), type: '$settings', data: {}, metadata: undefined }], 0n);
   }
 
-  private write(streamId: string, events: Array<{ id: string; type: string; data: unknown; metadata: unknown }>, revision: bigint) {
+  private write(
+    streamId: string,
+    events: Array<{ id: string; type: string; data: unknown; metadata: unknown }>,
+    revision: bigint,
+  ) {
     let r = revision;
     for (const e of events) {
       const position = { commit: this.next, prepare: this.next };
       // Records have sizes, so positions are sparse, as in a real transaction file.
       this.next += 137n + BigInt(JSON.stringify(e.data ?? null).length);
-      this.log.push({ streamId, id: e.id, type: e.type, revision: r++, data: e.data, metadata: e.metadata, isJson: true, created: new Date(), position });
+      this.log.push({
+        streamId,
+        id: e.id,
+        type: e.type,
+        revision: r++,
+        data: e.data,
+        metadata: e.metadata,
+        isJson: true,
+        created: new Date(),
+        position,
+      });
     }
     for (const wake of this.live) wake();
   }
 
   private indexAt(position: Position): number {
     const index = this.log.findIndex((r) => r.position.commit === position.commit);
-    if (index < 0 && position.commit <= this.log[this.log.length - 1].position.commit) throw new Error('Invalid position');
+    if (index < 0 && position.commit <= this.log[this.log.length - 1].position.commit)
+      throw new Error('Invalid position');
     return index < 0 ? this.log.length : index;
   }
 
@@ -128,7 +153,8 @@ class FakeEsdb {
       await Promise.resolve();
       const current = this.log.filter((r) => r.streamId === streamId).length - 1;
       const expected = options.expectedRevision;
-      const ok = expected === 'any' || (expected === 'no_stream' ? current === -1 : BigInt(current) === expected);
+      const ok =
+        expected === 'any' || (expected === 'no_stream' ? current === -1 : BigInt(current) === expected);
       if (!ok) {
         throw new WrongExpectedVersionError(undefined, {
           streamName: streamId,
@@ -145,7 +171,8 @@ class FakeEsdb {
       const records = this.log.filter((r) => r.streamId === streamId);
       return (async function* () {
         if (records.length === 0) throw new StreamNotFoundError(undefined, streamId);
-        for (const r of records) if (r.revision >= (options.fromRevision ?? 0n)) yield { event: structuredClone(r) };
+        for (const r of records)
+          if (r.revision >= (options.fromRevision ?? 0n)) yield { event: structuredClone(r) };
       })();
     },
     readAll: (options: ReadOpts = {}) => {
@@ -164,7 +191,12 @@ class FakeEsdb {
       })();
     },
     subscribeToAll: (options: { fromPosition?: 'start' | 'end' | Position; filter?: { regex?: string } }) => {
-      let cursor = options.fromPosition === undefined || options.fromPosition === 'start' ? 0 : options.fromPosition === 'end' ? this.log.length : this.indexAt(options.fromPosition) + 1;
+      let cursor =
+        options.fromPosition === undefined || options.fromPosition === 'start'
+          ? 0
+          : options.fromPosition === 'end'
+            ? this.log.length
+            : this.indexAt(options.fromPosition) + 1;
       const regex = options.filter?.regex ? new RegExp(options.filter.regex) : null;
       let stopped = false;
       let wake: (() => void) | null = null;
@@ -229,8 +261,18 @@ describe('EsdbEventStore mapping (no server)', () => {
     expect(stored.id).toBe(esdbEventId('evt_custom_1').uuid);
     expect(stored.metadata).toMatchObject({ schemaVersion: 3, originalEventId: 'evt_custom_1', teamId: 't' });
     const [read] = await store.readStream(stream);
-    expect(read).toMatchObject({ id: 'evt_custom_1', schemaVersion: 3, metadata: event('x').metadata, revision: 0 });
-    expect(Object.keys(read.metadata).sort()).toEqual(['causationId', 'correlationId', 'occurredAt', 'teamId']);
+    expect(read).toMatchObject({
+      id: 'evt_custom_1',
+      schemaVersion: 3,
+      metadata: event('x').metadata,
+      revision: 0,
+    });
+    expect(Object.keys(read.metadata).sort()).toEqual([
+      'causationId',
+      'correlationId',
+      'occurredAt',
+      'teamId',
+    ]);
     await store.close();
   });
 

@@ -42,7 +42,11 @@ describe('event relay over the in-process bus', () => {
   it('publishes each event to its category topic keyed by stream id, checkpointing after the consumers handled it', async () => {
     const bus = new InProcessBus({ awaitHandled: true });
     const seen: BusMessage<RecordedEvent>[] = [];
-    await bus.subscribe('pm', [eventTopic('ledger')], async (m) => void seen.push(m as BusMessage<RecordedEvent>));
+    await bus.subscribe(
+      'pm',
+      [eventTopic('ledger')],
+      async (m) => void seen.push(m as BusMessage<RecordedEvent>),
+    );
     const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-a', checkpointEvery: 1 });
     await relay.start();
     await store.append('ledger-team_1', [event('CreditsGranted'), event('CreditsReserved')], 'no_stream');
@@ -65,7 +69,11 @@ describe('event relay over the in-process bus', () => {
     });
     const seen: string[] = [];
     await inner.subscribe('pm', [eventTopic('ledger')], async (m) => void seen.push(m.type));
-    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-f', checkpointEvery: 1, retryDelayMs: 5 });
+    const relay = new EventRelay(store, bus, checkpoints, {
+      name: 'relay-f',
+      checkpointEvery: 1,
+      retryDelayMs: 5,
+    });
     await relay.start();
     expect(relay.failingPublish).toBeNull();
     await store.append('ledger-team_9', [event('CreditsGranted')], 'no_stream');
@@ -96,7 +104,10 @@ describe('event relay over the in-process bus', () => {
     const restartedBus = new InProcessBus({ awaitHandled: true });
     const redelivered: string[] = [];
     await restartedBus.subscribe('pm', [eventTopic('ledger')], async (m) => void redelivered.push(m.type));
-    const restarted = new EventRelay(store, restartedBus, checkpoints, { name: 'relay-b', checkpointEvery: 1 });
+    const restarted = new EventRelay(store, restartedBus, checkpoints, {
+      name: 'relay-b',
+      checkpointEvery: 1,
+    });
     await restarted.start();
     await eventually(() => redelivered.length === 1);
     expect(redelivered).toEqual(['Second']);
@@ -131,7 +142,8 @@ describe('event relay over the in-process bus', () => {
     const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-d', checkpointEvery: 10 });
     await relay.start();
     let last = { position: -1 };
-    for (let i = 0; i < 25; i++) last = await store.append(`ledger-team_d${i}`, [event('CreditsGranted')], 'no_stream');
+    for (let i = 0; i < 25; i++)
+      last = await store.append(`ledger-team_d${i}`, [event('CreditsGranted')], 'no_stream');
     await eventually(async () => (await checkpoints.load('relay-d')) >= 20);
     expect(await checkpoints.load('relay-d')).toBeLessThan(last.position);
     await relay.stop();
@@ -141,7 +153,10 @@ describe('event relay over the in-process bus', () => {
   it('resolves a waiting publish when its group has no consumer left, keeping the message queued', async () => {
     const bus = new InProcessBus({ awaitHandled: true });
     const sub = await bus.subscribe('pm', ['t'], async () => new Promise((r) => setTimeout(r, 20)));
-    const published = bus.publish('t', [{ id: '1', key: 'k', type: 'X', payload: {} }, { id: '2', key: 'k', type: 'X', payload: {} }]);
+    const published = bus.publish('t', [
+      { id: '1', key: 'k', type: 'X', payload: {} },
+      { id: '2', key: 'k', type: 'X', payload: {} },
+    ]);
     await sub.close();
     await published; // does not hang
     const later: string[] = [];

@@ -4,7 +4,9 @@ import { RequestTimeoutError, type BusMessage } from '@analyst/platform';
 import { eventually, messageBusContract, unique } from '@analyst/testing';
 import { KafkaBus, type KafkaBusOptions } from '../src/kafka/kafka-bus';
 
-const brokers = process.env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean);
+const brokers = process.env.KAFKA_BROKERS?.split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 const PARTITIONS = 4;
 
 function message(key: string, payload: unknown) {
@@ -48,24 +50,41 @@ if (brokers && brokers.length > 0) {
       await admin.connect();
       try {
         await bus.ensureTopics([`${namespace}analyst.events.isr`]);
-        const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: 2, name: `${namespace}analyst.events.isr`, configNames: ['min.insync.replicas'] }] });
-        expect(described.resources[0].configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue).toBe('2');
+        const described = await admin.describeConfigs({
+          includeSynonyms: false,
+          resources: [
+            { type: 2, name: `${namespace}analyst.events.isr`, configNames: ['min.insync.replicas'] },
+          ],
+        });
+        expect(
+          described.resources[0].configEntries.find((e) => e.configName === 'min.insync.replicas')
+            ?.configValue,
+        ).toBe('2');
         const topics = await admin.fetchTopicMetadata({ topics: [`${namespace}analyst.events.isr`] });
         expect(topics.topics[0].partitions).toHaveLength(PARTITIONS);
         expect(topics.topics[0].partitions.every((p) => p.replicas.length === 1)).toBe(true);
       } finally {
-        await admin.connect().then(() => admin.deleteTopics({ topics: [`${namespace}analyst.events.isr`] })).catch(() => undefined);
+        await admin
+          .connect()
+          .then(() => admin.deleteTopics({ topics: [`${namespace}analyst.events.isr`] }))
+          .catch(() => undefined);
         await admin.disconnect();
         await bus.close();
       }
     }, 60_000);
   });
 
-  messageBusContract(`Kafka at ${where}`, async () => ({ bus: make(), other: make() }), { timeoutMs: 30_000 });
+  messageBusContract(`Kafka at ${where}`, async () => ({ bus: make(), other: make() }), {
+    timeoutMs: 30_000,
+  });
 
   messageBusContract(
     `Kafka at ${where}, every message produced twice`,
-    async () => ({ bus: make({ duplicateDelivery: true }), other: make({ duplicateDelivery: true }), duplicates: true }),
+    async () => ({
+      bus: make({ duplicateDelivery: true }),
+      other: make({ duplicateDelivery: true }),
+      duplicates: true,
+    }),
     { timeoutMs: 30_000 },
   );
 
@@ -136,7 +155,9 @@ if (brokers && brokers.length > 0) {
       const [stuckKey, ...okKeys] = keysOnEveryPartition();
       const topic = unique('test.');
       const group = unique('g-');
-      const sent = Array.from({ length: 200 }, (_, i) => message([stuckKey, ...okKeys][i % PARTITIONS], { seq: i }));
+      const sent = Array.from({ length: 200 }, (_, i) =>
+        message([stuckKey, ...okKeys][i % PARTITIONS], { seq: i }),
+      );
       const stuckFrom = sent.find((m) => m.key === stuckKey && (m.payload as { seq: number }).seq >= 100)!;
       const handledFirst = new Set<number>();
       let failures = 0;
@@ -149,7 +170,9 @@ if (brokers && brokers.length > 0) {
         handledFirst.add(seq);
       });
       await bus.publish(topic, sent);
-      const okCount = sent.filter((m) => m.key !== stuckKey || (m.payload as { seq: number }).seq < 100).length;
+      const okCount = sent.filter(
+        (m) => m.key !== stuckKey || (m.payload as { seq: number }).seq < 100,
+      ).length;
       // Generous: on a loaded 2-core CI machine the group join alone has taken most of 30 s.
       await eventually(() => handledFirst.size === okCount && failures >= 2, 75_000).catch((error: Error) => {
         throw new Error(`${error.message}: handled ${handledFirst.size} of ${okCount}, ${failures} failures`);
@@ -161,7 +184,10 @@ if (brokers && brokers.length > 0) {
         handledSecond.push((m.payload as { seq: number }).seq);
       });
       const stuck = sent.filter((m) => m.key === stuckKey && (m.payload as { seq: number }).seq >= 100);
-      await eventually(() => stuck.every((m) => handledSecond.includes((m.payload as { seq: number }).seq)), 30_000);
+      await eventually(
+        () => stuck.every((m) => handledSecond.includes((m.payload as { seq: number }).seq)),
+        30_000,
+      );
       await new Promise((r) => setTimeout(r, 500));
       await second.close();
       // Everything the first member never managed reached the second one, in order ...
@@ -178,7 +204,9 @@ if (brokers && brokers.length > 0) {
         if (calls === 1) await new Promise((r) => setTimeout(r, 1_500));
         return { echo: m.payload };
       });
-      const failure = (await other.request(topic, message('team_1', 'slow'), 500).catch((e: unknown) => e)) as RequestTimeoutError;
+      const failure = (await other
+        .request(topic, message('team_1', 'slow'), 500)
+        .catch((e: unknown) => e)) as RequestTimeoutError;
       expect(failure).toBeInstanceOf(RequestTimeoutError);
       expect(failure).toMatchObject({ topic, timeoutMs: 500 });
       const reply = await other.request<{ echo: string }>(topic, message('team_1', 'fast'), 20_000);
@@ -200,6 +228,7 @@ if (brokers && brokers.length > 0) {
   });
 } else {
   describe('MessageBus contract: Kafka', () => {
-    it.skip('skipped: no KAFKA_BROKERS (start deploy/local/start.sh or run npm run test:integration)', () => undefined);
+    it.skip('skipped: no KAFKA_BROKERS (start deploy/local/start.sh or run npm run test:integration)', () =>
+      undefined);
   });
 }

@@ -6,13 +6,19 @@ import { eventually, unique } from '@analyst/testing';
 import { KafkaBus, type KafkaBusOptions } from '../src/kafka/kafka-bus';
 import { HealthRegistry } from '../src/nest/health-registry';
 
-const brokers = process.env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean);
+const brokers = process.env.KAFKA_BROKERS?.split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 
 function message(key: string, payload: unknown) {
   return { id: randomUUID(), key, type: 'Test', payload };
 }
 
-async function metricValue(registry: Registry, name: string, labels: Record<string, string>): Promise<number | undefined> {
+async function metricValue(
+  registry: Registry,
+  name: string,
+  labels: Record<string, string>,
+): Promise<number | undefined> {
   const metric = registry.getSingleMetric(name);
   if (!metric) return undefined;
   const { values } = await metric.get();
@@ -25,7 +31,15 @@ if (brokers && brokers.length > 0) {
     let health: HealthRegistry;
     let metrics: Registry;
     const make = (extra: Partial<KafkaBusOptions> = {}) =>
-      new KafkaBus({ brokers, partitions: 2, namespace: unique('sup.'), retryDelayMs: 20, health, metricsRegistry: metrics, ...extra });
+      new KafkaBus({
+        brokers,
+        partitions: 2,
+        namespace: unique('sup.'),
+        retryDelayMs: 20,
+        health,
+        metricsRegistry: metrics,
+        ...extra,
+      });
 
     beforeEach(() => {
       health = new HealthRegistry();
@@ -41,11 +55,15 @@ if (brokers && brokers.length > 0) {
       await bus.subscribe('ledger-maps', ['events.team'], async (m) => void seen.push(m.payload as string));
       await bus.publish('events.team', [message('team_1', 'one')]);
       await eventually(() => seen.includes('one') && bus.isReady(), 20_000);
-      expect(health.report()).toEqual([{ name: 'consumer:ledger-maps', ready: true, live: true, detail: 'group ledger-maps: consuming' }]);
+      expect(health.report()).toEqual([
+        { name: 'consumer:ledger-maps', ready: true, live: true, detail: 'group ledger-maps: consuming' },
+      ]);
 
       // kafkajs raises this as non-retriable and, left alone, never restarts the consumer.
       const crashedAt = Date.now();
-      expect(bus.restartConsumer('ledger-maps', new KafkaJSNonRetriableError('Failed to find group coordinator'))).toBe(true);
+      expect(
+        bus.restartConsumer('ledger-maps', new KafkaJSNonRetriableError('Failed to find group coordinator')),
+      ).toBe(true);
       const [during] = health.report();
       expect(during).toMatchObject({ name: 'consumer:ledger-maps', ready: false, live: true });
       expect(during.detail).toBe(
@@ -58,9 +76,13 @@ if (brokers && brokers.length > 0) {
       await bus.publish('events.team', [message('team_1', 'two')]);
       await eventually(() => seen.includes('two'), 30_000);
       const consumedAfter = Date.now() - crashedAt;
-      console.log(`consumer replaced after a forced crash: ready again in ${readyAfter} ms, new message handled ${consumedAfter} ms after the crash`);
+      console.log(
+        `consumer replaced after a forced crash: ready again in ${readyAfter} ms, new message handled ${consumedAfter} ms after the crash`,
+      );
       expect([...new Set(seen)]).toEqual(['one', 'two']);
-      expect(await metricValue(metrics, 'analyst_kafka_consumer_restarts_total', { group: 'ledger-maps' })).toBe(1);
+      expect(
+        await metricValue(metrics, 'analyst_kafka_consumer_restarts_total', { group: 'ledger-maps' }),
+      ).toBe(1);
     }, 90_000);
 
     it('reports live: false once a consumer has not recovered for longer than consumerDeadAfterMs, and live again after it recovers', async () => {
@@ -70,8 +92,14 @@ if (brokers && brokers.length > 0) {
       bus.restartConsumer('slow-to-recover', new Error('broker gone'));
       expect(health.notLive()).toEqual([]);
       await eventually(() => health.notLive().length === 1, 4_000);
-      expect(health.notLive()[0]).toMatchObject({ name: 'consumer:slow-to-recover', ready: false, live: false });
-      expect(health.notLive()[0].detail).toMatch(/^group slow-to-recover: restarting \(attempt 1\); last error: Error: broker gone; not recovered for \d+ s$/);
+      expect(health.notLive()[0]).toMatchObject({
+        name: 'consumer:slow-to-recover',
+        ready: false,
+        live: false,
+      });
+      expect(health.notLive()[0].detail).toMatch(
+        /^group slow-to-recover: restarting \(attempt 1\); last error: Error: broker gone; not recovered for \d+ s$/,
+      );
       await eventually(() => bus.isReady(), 30_000);
       expect(health.notLive()).toEqual([]);
     }, 60_000);
@@ -86,21 +114,39 @@ if (brokers && brokers.length > 0) {
         handled.push(m.payload as number);
       });
       await eventually(() => bus.isReady(), 20_000);
-      await bus.publish('events.post', Array.from({ length: 30 }, (_, i) => message(`post_${i % 5}`, i)));
+      await bus.publish(
+        'events.post',
+        Array.from({ length: 30 }, (_, i) => message(`post_${i % 5}`, i)),
+      );
       // Nothing is handled while the gate is shut, so nothing is committed: all 30 are behind.
       await bus.refreshLag();
-      expect(await metricValue(metrics, 'analyst_kafka_consumer_lag', { group: 'lagging', topic: 'events.post' })).toBe(30);
+      expect(
+        await metricValue(metrics, 'analyst_kafka_consumer_lag', { group: 'lagging', topic: 'events.post' }),
+      ).toBe(30);
 
       release();
       await eventually(() => handled.length >= 30, 20_000);
-      await eventually(async () => {
-        await bus.refreshLag();
-        return (await metricValue(metrics, 'analyst_kafka_consumer_lag', { group: 'lagging', topic: 'events.post' })) === 0;
-      }, 20_000, 500);
+      await eventually(
+        async () => {
+          await bus.refreshLag();
+          return (
+            (await metricValue(metrics, 'analyst_kafka_consumer_lag', {
+              group: 'lagging',
+              topic: 'events.post',
+            })) === 0
+          );
+        },
+        20_000,
+        500,
+      );
 
-      const failure = await bus.request('commands.nobody', message('team_1', 'x'), 300).catch((e: unknown) => e);
+      const failure = await bus
+        .request('commands.nobody', message('team_1', 'x'), 300)
+        .catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(RequestTimeoutError);
-      expect(await metricValue(metrics, 'analyst_kafka_request_timeouts_total', { topic: 'commands.nobody' })).toBe(1);
+      expect(
+        await metricValue(metrics, 'analyst_kafka_request_timeouts_total', { topic: 'commands.nobody' }),
+      ).toBe(1);
       const text = await metrics.metrics();
       expect(text).toContain('analyst_kafka_consumer_lag{group="lagging",topic="events.post"} 0');
       expect(text).toContain('analyst_kafka_request_timeouts_total{topic="commands.nobody"} 1');
@@ -108,6 +154,7 @@ if (brokers && brokers.length > 0) {
   });
 } else {
   describe('KafkaBus consumer supervision', () => {
-    it.skip('skipped: no KAFKA_BROKERS (start deploy/local/start.sh or run npm run test:integration)', () => undefined);
+    it.skip('skipped: no KAFKA_BROKERS (start deploy/local/start.sh or run npm run test:integration)', () =>
+      undefined);
   });
 }

@@ -13,7 +13,13 @@ function hangingKafka(created: { count: number }): Kafka {
       created.count += 1;
       const emitter = new EventEmitter();
       return {
-        events: { GROUP_JOIN: 'join', REBALANCING: 'rebalancing', FETCH: 'fetch', HEARTBEAT: 'heartbeat', CRASH: 'crash' },
+        events: {
+          GROUP_JOIN: 'join',
+          REBALANCING: 'rebalancing',
+          FETCH: 'fetch',
+          HEARTBEAT: 'heartbeat',
+          CRASH: 'crash',
+        },
         on: (event: string, listener: (...args: unknown[]) => void) => emitter.on(event, listener),
         connect: async () => undefined,
         subscribe: async () => undefined,

@@ -55,7 +55,8 @@ async function waitFor(condition: () => boolean, timeoutMs: number, everyMs = 10
 if (skipReason === null) {
   describe('KafkaBus through a broker outage (own broker via deploy/local/kafka-only.sh)', () => {
     let env: NodeJS.ProcessEnv;
-    const broker = (command: 'start' | 'stop' | 'clean') => run('bash', [script, command], { env, timeout: 120_000 });
+    const broker = (command: 'start' | 'stop' | 'clean') =>
+      run('bash', [script, command], { env, timeout: 120_000 });
 
     beforeAll(async () => {
       const [port, controllerPort] = [await freePort(), await freePort()];
@@ -93,7 +94,9 @@ if (skipReason === null) {
         await server.subscribe('outage-g', ['events'], async (m) => void seen.push(m));
         await server.serve('commands', 'outage-srv', async (m) => ({ echo: m.payload }));
         await client.publish('events', [message('k1', 'before')]);
-        expect(await client.request('commands', message('team_1', 'before'), 20_000)).toEqual({ echo: 'before' });
+        expect(await client.request('commands', message('team_1', 'before'), 20_000)).toEqual({
+          echo: 'before',
+        });
         await eventually(() => seen.some((m) => m.payload === 'before'), 20_000);
         await waitFor(() => server.isReady() && client.isReady(), 20_000);
         expect(health.notReady()).toEqual([]);
@@ -123,12 +126,15 @@ if (skipReason === null) {
         await client.publish('events', [message('k2', 'after')]);
         await eventually(() => seen.some((m) => m.payload === 'after'), 30_000);
         const consumedAfter = Date.now() - backAt;
-        expect(await client.request('commands', message('team_1', 'after'), 30_000)).toEqual({ echo: 'after' });
+        expect(await client.request('commands', message('team_1', 'after'), 30_000)).toEqual({
+          echo: 'after',
+        });
         const repliedAfter = Date.now() - backAt;
         expect(health.notReady()).toEqual([]);
         expect(new Set(seen.map((m) => m.payload))).toEqual(new Set(['before', 'after']));
 
-        const restarts = (await metrics.getSingleMetric('analyst_kafka_consumer_restarts_total')!.get()).values;
+        const restarts = (await metrics.getSingleMetric('analyst_kafka_consumer_restarts_total')!.get())
+          .values;
         const restartsOf = (group: string) => restarts.find((v) => v.labels.group === group)?.value ?? 0;
         console.log(
           `broker away ${backAt - stoppedAt} ms (SIGTERM took ${stopTook} ms, start ${backAt - startedAt} ms): not ready ${notReadyAfter} ms after the stop began; ` +

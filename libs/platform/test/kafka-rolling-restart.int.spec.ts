@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { unique } from '@analyst/testing';
 import { KafkaBus, type KafkaBusOptions } from '../src/kafka/kafka-bus';
 
-const brokers = process.env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean);
+const brokers = process.env.KAFKA_BROKERS?.split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 
 function message(key: string, payload: unknown) {
   return { id: randomUUID(), key, type: 'Test', payload };
@@ -10,7 +12,8 @@ function message(key: string, payload: unknown) {
 
 if (brokers && brokers.length > 0) {
   describe(`KafkaBus request-reply across a rolling restart (${brokers.join(',')})`, () => {
-    const make = (extra: Partial<KafkaBusOptions> = {}) => new KafkaBus({ brokers, partitions: 4, retryDelayMs: 20, ...extra });
+    const make = (extra: Partial<KafkaBusOptions> = {}) =>
+      new KafkaBus({ brokers, partitions: 4, retryDelayMs: 20, ...extra });
 
     it('keeps answering other requesters after one requester closes gracefully (the server never sends to a deleted topic)', async () => {
       const namespace = unique('rr.');
@@ -34,7 +37,9 @@ if (brokers && brokers.length > 0) {
         const timings: number[] = [];
         for (const [i, key] of ['team_1', 'team_2', 'team_3', 'team_1'].entries()) {
           const started = Date.now();
-          expect(await staying.request(topic, message(key, `c${i + 2}`), 10_000)).toEqual({ echo: `c${i + 2}` });
+          expect(await staying.request(topic, message(key, `c${i + 2}`), 10_000)).toEqual({
+            echo: `c${i + 2}`,
+          });
           timings.push(Date.now() - started);
         }
         // A requester that starts after the departure (the restarted replica) is answered too.
@@ -65,8 +70,12 @@ if (brokers && brokers.length > 0) {
           if (m.payload === 'slow') await gate; // answered only after its requester has gone
           return { echo: m.payload };
         });
-        expect(await staying.request(topic, message('team_2', 'warm-up'), 20_000)).toEqual({ echo: 'warm-up' });
-        const orphan = leaving.request(topic, message('team_1', 'slow'), 20_000).catch((e: Error) => e.message);
+        expect(await staying.request(topic, message('team_2', 'warm-up'), 20_000)).toEqual({
+          echo: 'warm-up',
+        });
+        const orphan = leaving
+          .request(topic, message('team_1', 'slow'), 20_000)
+          .catch((e: Error) => e.message);
         await new Promise((r) => setTimeout(r, 1_000));
         await leaving.close();
         expect(await orphan).toBe('KafkaBus closed');
@@ -83,6 +92,7 @@ if (brokers && brokers.length > 0) {
   });
 } else {
   describe('KafkaBus rolling restart', () => {
-    it.skip('skipped: no KAFKA_BROKERS (start deploy/local/start.sh or run npm run test:integration)', () => undefined);
+    it.skip('skipped: no KAFKA_BROKERS (start deploy/local/start.sh or run npm run test:integration)', () =>
+      undefined);
   });
 }

@@ -41,7 +41,9 @@ export const teamsProjector: Projector<TeamDoc> = {
   documentIds: (event) => [(event.data as Data).team],
   evolve(doc, event, id) {
     const base = doc ?? { _id: id, posts: 0, comments: 0 };
-    return event.type === 'Created' ? { ...base, posts: base.posts + 1 } : { ...base, comments: base.comments + 1 };
+    return event.type === 'Created'
+      ? { ...base, posts: base.posts + 1 }
+      : { ...base, comments: base.comments + 1 };
   },
 };
 

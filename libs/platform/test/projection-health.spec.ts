@@ -30,9 +30,17 @@ describe('ProjectionHealth', () => {
     health.caughtUp();
     health.failed(new Error('connect ECONNREFUSED'));
     now += 10_000;
-    expect(health.check()).toEqual({ ready: false, live: true, detail: 'failing for 10 s, retrying at position 5, log head -1: connect ECONNREFUSED' });
+    expect(health.check()).toEqual({
+      ready: false,
+      live: true,
+      detail: 'failing for 10 s, retrying at position 5, log head -1: connect ECONNREFUSED',
+    });
     now += 291_000;
-    expect(health.check()).toMatchObject({ ready: false, live: false, detail: expect.stringContaining('failing for 301 s (longer than 300 s)') });
+    expect(health.check()).toMatchObject({
+      ready: false,
+      live: false,
+      detail: expect.stringContaining('failing for 301 s (longer than 300 s)'),
+    });
     health.recovered();
     health.progressed(6, undefined);
     expect(health.check()).toEqual({ ready: true });
@@ -52,7 +60,11 @@ describe('ProjectionHealth', () => {
     expect(health.lagPositions).toBe(20);
     expect(health.lagSeconds).toBe(89);
     now += 2_000;
-    expect(health.check()).toEqual({ ready: false, live: true, detail: 'no progress for 61 s at position 110, log head 130' });
+    expect(health.check()).toEqual({
+      ready: false,
+      live: true,
+      detail: 'no progress for 61 s at position 110, log head 130',
+    });
     now += 300_000;
     expect(health.check()).toMatchObject({ ready: false, live: false });
     health.progressed(130, '2026-05-01T00:02:00.000Z');
@@ -74,7 +86,9 @@ describe('ProjectionHealth', () => {
     expect(text).toContain('analyst_projection_lag_seconds{projection="ingest"} 30');
     expect(text).toContain('analyst_projection_position{projection="ingest"} 20');
     expect(text).toContain('analyst_projection_head_position{projection="ingest"} 50');
-    expect(text).toContain('analyst_projection_conflicts_total{projection="ingest",collection="posts",index="team_link"} 2');
+    expect(text).toContain(
+      'analyst_projection_conflicts_total{projection="ingest",collection="posts",index="team_link"} 2',
+    );
     // A second ProjectionMetrics on the same registry (another service in one process) shares the metrics.
     new ProjectionMetrics(registry).track('ledger', new ProjectionHealth(bounds, clock));
     expect(await registry.metrics()).toContain('analyst_projection_position{projection="ledger"} -1');
@@ -85,6 +99,13 @@ describe('ProjectionHealth', () => {
     const health = new ProjectionHealth(bounds, clock);
     registry.register('projection:ingest', () => health.check());
     health.started(-1);
-    expect(registry.notReady()).toEqual([{ name: 'projection:ingest', ready: false, live: true, detail: 'catching up at position -1, log head -1' }]);
+    expect(registry.notReady()).toEqual([
+      {
+        name: 'projection:ingest',
+        ready: false,
+        live: true,
+        detail: 'catching up at position -1, log head -1',
+      },
+    ]);
   });
 });

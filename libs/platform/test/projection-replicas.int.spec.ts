@@ -15,14 +15,25 @@ import {
 } from '@analyst/platform';
 import { eventually, unique } from '@analyst/testing';
 import type { ProjectionConflict } from '../src/projection/unique-clash';
-import { FlakyReadStore, LogBuilder, busyLog, postsProjector, snapshot, teamsProjector, type PostDoc, type TeamDoc } from './projection-fixtures';
+import {
+  FlakyReadStore,
+  LogBuilder,
+  busyLog,
+  postsProjector,
+  snapshot,
+  teamsProjector,
+  type PostDoc,
+  type TeamDoc,
+} from './projection-fixtures';
 
 const url = process.env.MONGO_URL;
 const conditionalWrites = (process.env.MONGO_CONDITIONAL_WRITES as ConditionalWrites | undefined) ?? 'server';
 
 /** `_version` counts writes, which two racing replicas may spend differently; the content must match. */
 function withoutVersions(docs: Record<string, Doc[]>): Record<string, Doc[]> {
-  return Object.fromEntries(Object.entries(docs).map(([k, list]) => [k, list.map(({ _version: _v, ...rest }) => rest as Doc)]));
+  return Object.fromEntries(
+    Object.entries(docs).map(([k, list]) => [k, list.map(({ _version: _v, ...rest }) => rest as Doc)]),
+  );
 }
 
 async function project(runtime: ProjectionRuntime, events: RecordedEvent[]): Promise<void> {
@@ -31,7 +42,8 @@ async function project(runtime: ProjectionRuntime, events: RecordedEvent[]): Pro
 
 if (!url) {
   describe('projection replicas on MongoDB', () => {
-    it.skip('skipped: no MONGO_URL (start deploy/local/start.sh or run npm run test:integration)', () => undefined);
+    it.skip('skipped: no MONGO_URL (start deploy/local/start.sh or run npm run test:integration)', () =>
+      undefined);
   });
 } else {
   describe(`projection replicas on MongoDB protocol at ${url} (conditional writes: ${conditionalWrites})`, () => {
@@ -42,7 +54,8 @@ if (!url) {
       return store;
     };
     afterAll(async () => {
-      for (const store of opened) await (store as MongoReadStore).database.dropDatabase().catch(() => undefined);
+      for (const store of opened)
+        await (store as MongoReadStore).database.dropDatabase().catch(() => undefined);
       await Promise.all(opened.map((s) => s.close()));
     });
 
@@ -51,10 +64,18 @@ if (!url) {
       await posts.createIndex({ keys: { team: 1, link: 1 }, unique: true, name: 'team_link' });
       await posts.insertOne({ _id: 'a', team: 't', link: 'x', title: '', comments: 0 });
       await posts.insertOne({ _id: 'b', team: 't', link: 'y', title: '', comments: 0 });
-      const onId = await posts.insertOne({ _id: 'a', team: 't', link: 'z', title: '', comments: 0 }).catch((e) => e);
-      const onInsert = await posts.insertOne({ _id: 'c', team: 't', link: 'x', title: '', comments: 0 }).catch((e) => e);
-      const onReplace = await posts.replaceOne({ _id: 'b' }, { _id: 'b', team: 't', link: 'x', title: '', comments: 0 }).catch((e) => e);
-      const onUpsert = await posts.updateOne({ _id: 'a' }, { $set: { title: 'q' } }, { upsert: true }).catch((e) => e);
+      const onId = await posts
+        .insertOne({ _id: 'a', team: 't', link: 'z', title: '', comments: 0 })
+        .catch((e) => e);
+      const onInsert = await posts
+        .insertOne({ _id: 'c', team: 't', link: 'x', title: '', comments: 0 })
+        .catch((e) => e);
+      const onReplace = await posts
+        .replaceOne({ _id: 'b' }, { _id: 'b', team: 't', link: 'x', title: '', comments: 0 })
+        .catch((e) => e);
+      const onUpsert = await posts
+        .updateOne({ _id: 'a' }, { $set: { title: 'q' } }, { upsert: true })
+        .catch((e) => e);
       expect(onId).toBeInstanceOf(DuplicateKeyError);
       expect([onId.index, onInsert.index, onReplace.index]).toEqual(['_id', 'team_link', 'team_link']);
       expect(onUpsert).toEqual({ matched: 1, modified: 1, upsertedId: null }); // the document exists: an update, no clash
@@ -77,7 +98,10 @@ if (!url) {
       await project(alone, events);
 
       const database = unique('analyst_proj_two_');
-      const [storeA, storeB] = [new FlakyReadStore(await connect(database)), new FlakyReadStore(await connect(database))];
+      const [storeA, storeB] = [
+        new FlakyReadStore(await connect(database)),
+        new FlakyReadStore(await connect(database)),
+      ];
       const a = new ProjectionRuntime(storeA, [postsProjector, teamsProjector]);
       const b = new ProjectionRuntime(storeB, [postsProjector, teamsProjector]);
       await Promise.all([a.createIndexes(), b.createIndexes()]);
@@ -103,22 +127,32 @@ if (!url) {
         .add('Created', { postId: 'c', team: 't', link: 'https://x.test/2', title: 'C' });
       const store = await connect(unique('analyst_proj_clash_'));
       const conflicts: ProjectionConflict[] = [];
-      const runtime = new ProjectionRuntime(store, [postsProjector, teamsProjector], { onConflict: (c) => conflicts.push(c) });
+      const runtime = new ProjectionRuntime(store, [postsProjector, teamsProjector], {
+        onConflict: (c) => conflicts.push(c),
+      });
       await runtime.createIndexes();
       await project(runtime, log.events);
-      expect(conflicts.map((c) => [c.documentId, c.index, c.clashingId, c.event.position])).toEqual([['b', 'team_link', 'a', 1]]);
+      expect(conflicts.map((c) => [c.documentId, c.index, c.clashingId, c.event.position])).toEqual([
+        ['b', 'team_link', 'a', 1],
+      ]);
       const posts = await store.collection<PostDoc>('posts').find({}, { sort: { _id: 1 } });
       expect(posts.map((p) => [p._id, p.title, p.comments])).toEqual([
         ['a', 'A', 1],
         ['c', 'C', 0],
       ]);
-      expect(await store.collection<TeamDoc>('teams').findOne({ _id: 't' })).toMatchObject({ posts: 3, comments: 1 });
+      expect(await store.collection<TeamDoc>('teams').findOne({ _id: 't' })).toMatchObject({
+        posts: 3,
+        comments: 1,
+      });
       expect(runtime.position).toBe(3);
     });
 
     it('two checkpoint stores saving one name concurrently never throw and end at the maximum', async () => {
       const database = unique('analyst_proj_cp_');
-      const replicas = [new ReadStoreCheckpointStore(await connect(database)), new ReadStoreCheckpointStore(await connect(database))];
+      const replicas = [
+        new ReadStoreCheckpointStore(await connect(database)),
+        new ReadStoreCheckpointStore(await connect(database)),
+      ];
       for (let round = 0; round < 10; round++) {
         const name = `projections:ingest-${round}`;
         const positions = [40, 7, 350, 120, 349, 2, 300, 351].map((p) => p + round);
@@ -146,13 +180,52 @@ if (!url) {
       projections.register(postsProjector);
       projections.register(teamsProjector);
       try {
-        await events.append('post-a', [{ id: 'e1', type: 'Created', schemaVersion: 1, data: { postId: 'a', team: 't', link: 'x' }, metadata: { correlationId: 'c', causationId: null, teamId: 't', occurredAt: new Date().toISOString() } }], 'no_stream');
+        await events.append(
+          'post-a',
+          [
+            {
+              id: 'e1',
+              type: 'Created',
+              schemaVersion: 1,
+              data: { postId: 'a', team: 't', link: 'x' },
+              metadata: {
+                correlationId: 'c',
+                causationId: null,
+                teamId: 't',
+                occurredAt: new Date().toISOString(),
+              },
+            },
+          ],
+          'no_stream',
+        );
         await projections.start();
         expect(health.notReady()).toEqual([]);
         store.failing = true;
-        const { position } = await events.append('post-b', [{ id: 'e2', type: 'Created', schemaVersion: 1, data: { postId: 'b', team: 't', link: 'y' }, metadata: { correlationId: 'c', causationId: null, teamId: 't', occurredAt: new Date().toISOString() } }], 'no_stream');
+        const { position } = await events.append(
+          'post-b',
+          [
+            {
+              id: 'e2',
+              type: 'Created',
+              schemaVersion: 1,
+              data: { postId: 'b', team: 't', link: 'y' },
+              metadata: {
+                correlationId: 'c',
+                causationId: null,
+                teamId: 't',
+                occurredAt: new Date().toISOString(),
+              },
+            },
+          ],
+          'no_stream',
+        );
         await eventually(() => health.notReady().length === 1, 5_000);
-        expect(health.notReady()[0]).toMatchObject({ name: 'projection:ingest', ready: false, live: true, detail: expect.stringMatching(/^failing for \d+ s, retrying .*ECONNREFUSED/) });
+        expect(health.notReady()[0]).toMatchObject({
+          name: 'projection:ingest',
+          ready: false,
+          live: true,
+          detail: expect.stringMatching(/^failing for \d+ s, retrying .*ECONNREFUSED/),
+        });
         store.failing = false;
         await projections.waitFor(position, 10_000);
         await eventually(() => health.notReady().length === 0, 5_000);

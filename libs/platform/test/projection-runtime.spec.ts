@@ -1,6 +1,20 @@
-import { DuplicateKeyError, MemoryReadStore, ProjectionRuntime, ReadStoreCheckpointStore, type RecordedEvent } from '@analyst/platform';
+import {
+  DuplicateKeyError,
+  MemoryReadStore,
+  ProjectionRuntime,
+  ReadStoreCheckpointStore,
+  type RecordedEvent,
+} from '@analyst/platform';
 import type { ProjectionConflict } from '../src/projection/unique-clash';
-import { LogBuilder, busyLog, postsProjector, snapshot, teamsProjector, type PostDoc, type TeamDoc } from './projection-fixtures';
+import {
+  LogBuilder,
+  busyLog,
+  postsProjector,
+  snapshot,
+  teamsProjector,
+  type PostDoc,
+  type TeamDoc,
+} from './projection-fixtures';
 
 async function project(runtime: ProjectionRuntime, events: RecordedEvent[]): Promise<void> {
   for (const event of events) await runtime.apply(event);
@@ -12,10 +26,16 @@ describe('MemoryReadStore unique indexes, as MongoDB', () => {
     await posts.createIndex({ keys: { team: 1, link: 1 }, unique: true, name: 'team_link' });
     await posts.insertOne({ _id: 'a', team: 't', link: 'x', title: '', comments: 0 });
     await posts.insertOne({ _id: 'b', team: 't', link: 'y', title: '', comments: 0 });
-    const onInsert = await posts.insertOne({ _id: 'c', team: 't', link: 'x', title: '', comments: 0 }).catch((e) => e);
-    const onReplace = await posts.replaceOne({ _id: 'b' }, { _id: 'b', team: 't', link: 'x', title: '', comments: 0 }).catch((e) => e);
+    const onInsert = await posts
+      .insertOne({ _id: 'c', team: 't', link: 'x', title: '', comments: 0 })
+      .catch((e) => e);
+    const onReplace = await posts
+      .replaceOne({ _id: 'b' }, { _id: 'b', team: 't', link: 'x', title: '', comments: 0 })
+      .catch((e) => e);
     const onUpdate = await posts.updateOne({ _id: 'b' }, { $set: { link: 'x' } }).catch((e) => e);
-    const onId = await posts.insertOne({ _id: 'a', team: 'u', link: 'z', title: '', comments: 0 }).catch((e) => e);
+    const onId = await posts
+      .insertOne({ _id: 'a', team: 'u', link: 'z', title: '', comments: 0 })
+      .catch((e) => e);
     for (const error of [onInsert, onReplace, onUpdate]) {
       expect(error).toBeInstanceOf(DuplicateKeyError);
       expect(error).toMatchObject({ collection: 'posts', index: 'team_link' });
@@ -65,7 +85,8 @@ describe('ProjectionRuntime with replicas and clashes (in memory)', () => {
     const before = await snapshot(store, collections);
     const behind = new ProjectionRuntime(store, [postsProjector, teamsProjector]);
     const outcomes = [];
-    for (const event of events) outcomes.push(await behind.applyTo(postsProjector, (event.data as { postId: string }).postId, event));
+    for (const event of events)
+      outcomes.push(await behind.applyTo(postsProjector, (event.data as { postId: string }).postId, event));
     expect(new Set(outcomes)).toEqual(new Set(['already-applied']));
     expect(await snapshot(store, collections)).toEqual(before);
   });
@@ -78,7 +99,9 @@ describe('ProjectionRuntime with replicas and clashes (in memory)', () => {
       .add('Created', { postId: 'c', team: 't', link: 'https://x.test/2', title: 'C' });
     const store = new MemoryReadStore();
     const conflicts: ProjectionConflict[] = [];
-    const runtime = new ProjectionRuntime(store, [postsProjector, teamsProjector], { onConflict: (c) => conflicts.push(c) });
+    const runtime = new ProjectionRuntime(store, [postsProjector, teamsProjector], {
+      onConflict: (c) => conflicts.push(c),
+    });
     await runtime.createIndexes();
     await project(runtime, log.events);
 
@@ -98,7 +121,10 @@ describe('ProjectionRuntime with replicas and clashes (in memory)', () => {
       ['c', 'C', 0],
     ]);
     // The other read model of the same event is not affected by the skip.
-    expect(await store.collection<TeamDoc>('teams').findOne({ _id: 't' })).toMatchObject({ posts: 3, comments: 1 });
+    expect(await store.collection<TeamDoc>('teams').findOne({ _id: 't' })).toMatchObject({
+      posts: 3,
+      comments: 1,
+    });
     expect(runtime.position).toBe(3);
   });
 });

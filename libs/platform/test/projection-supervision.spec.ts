@@ -12,7 +12,13 @@ import {
   type Subscription,
 } from '@analyst/platform';
 import { eventually } from '@analyst/testing';
-import { FlakyReadStore, postsProjector, teamsProjector, type PostDoc, type TeamDoc } from './projection-fixtures';
+import {
+  FlakyReadStore,
+  postsProjector,
+  teamsProjector,
+  type PostDoc,
+  type TeamDoc,
+} from './projection-fixtures';
 
 let seq = 0;
 function created(postId: string, team: string, link: string): NewEvent {
@@ -29,25 +35,37 @@ function created(postId: string, team: string, link: string): NewEvent {
 function dropsFirstSubscription(inner: EventStore, after: number): EventStore {
   let subscriptions = 0;
   return Object.assign(Object.create(inner) as EventStore, {
-    async subscribeToAll(handler: Parameters<EventStore['subscribeToAll']>[0], options: SubscribeOptions = {}): Promise<Subscription> {
+    async subscribeToAll(
+      handler: Parameters<EventStore['subscribeToAll']>[0],
+      options: SubscribeOptions = {},
+    ): Promise<Subscription> {
       if (++subscriptions > 1) return inner.subscribeToAll(handler, options);
       let seen = 0;
       let dropped = false;
-      const subscription = await inner.subscribeToAll(async (event) => {
-        if (dropped) return;
-        if (seen++ === after) {
-          dropped = true;
-          setImmediate(() => options.onError?.(new Error('subscription dropped by the server')));
-          return;
-        }
-        await handler(event);
-      }, { ...options, onCaughtUp: () => (dropped ? undefined : options.onCaughtUp?.()) });
+      const subscription = await inner.subscribeToAll(
+        async (event) => {
+          if (dropped) return;
+          if (seen++ === after) {
+            dropped = true;
+            setImmediate(() => options.onError?.(new Error('subscription dropped by the server')));
+            return;
+          }
+          await handler(event);
+        },
+        { ...options, onCaughtUp: () => (dropped ? undefined : options.onCaughtUp?.()) },
+      );
       return subscription;
     },
   });
 }
 
-function service(events: EventStore, store: FlakyReadStore, health: HealthRegistry, metrics: HttpMetrics, deadAfterMs?: number): ProjectionService {
+function service(
+  events: EventStore,
+  store: FlakyReadStore,
+  health: HealthRegistry,
+  metrics: HttpMetrics,
+  deadAfterMs?: number,
+): ProjectionService {
   const projections = new ProjectionService(
     events,
     store,
@@ -70,7 +88,8 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
     const health = new HealthRegistry();
     const metrics = new HttpMetrics('ingest');
     let last = -1;
-    for (let i = 0; i < 5; i++) last = (await events.append(`post-a${i}`, [created(`a${i}`, 't', `l${i}`)], 'no_stream')).position;
+    for (let i = 0; i < 5; i++)
+      last = (await events.append(`post-a${i}`, [created(`a${i}`, 't', `l${i}`)], 'no_stream')).position;
     const projections = service(events, store, health, metrics);
     try {
       await projections.start();
@@ -83,13 +102,22 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
       await eventually(() => health.notReady()[0]?.detail?.includes(`log head ${position}`) ?? false, 5_000);
       const [report] = health.notReady();
       expect(report).toMatchObject({ name: 'projection:ingest', ready: false, live: true });
-      expect(report.detail).toMatch(new RegExp(`^failing for \\d+ s, retrying at position ${last}, log head ${position}: connect ECONNREFUSED`));
-      expect(await metrics.registry.metrics()).toMatch(/analyst_projection_failures_total\{projection="ingest",service="ingest"\} [1-9]/);
+      expect(report.detail).toMatch(
+        new RegExp(
+          `^failing for \\d+ s, retrying at position ${last}, log head ${position}: connect ECONNREFUSED`,
+        ),
+      );
+      expect(await metrics.registry.metrics()).toMatch(
+        /analyst_projection_failures_total\{projection="ingest",service="ingest"\} [1-9]/,
+      );
 
       store.failing = false;
       await projections.waitFor(position, 5_000);
       await eventually(() => health.notReady().length === 0, 5_000);
-      expect(await store.collection<PostDoc>('posts').findOne({ _id: 'b' })).toMatchObject({ link: 'lb', title: 'b' });
+      expect(await store.collection<PostDoc>('posts').findOne({ _id: 'b' })).toMatchObject({
+        link: 'lb',
+        title: 'b',
+      });
       expect(await store.collection<TeamDoc>('teams').findOne({ _id: 't' })).toMatchObject({ posts: 6 });
       const text = await metrics.registry.metrics();
       expect(text).toContain(`analyst_projection_position{projection="ingest",service="ingest"} ${position}`);
@@ -107,7 +135,8 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
 
   it('reopens a subscription that ended with an error after the last applied position', async () => {
     const inner = new SqliteEventStore({ filename: ':memory:' });
-    for (let i = 0; i < 6; i++) await inner.append(`post-c${i}`, [created(`c${i}`, 'u', `l${i}`)], 'no_stream');
+    for (let i = 0; i < 6; i++)
+      await inner.append(`post-c${i}`, [created(`c${i}`, 'u', `l${i}`)], 'no_stream');
     const store = new FlakyReadStore(new MemoryReadStore());
     const health = new HealthRegistry();
     const metrics = new HttpMetrics('ingest');
@@ -116,7 +145,9 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
       await projections.start();
       expect(await store.collection<PostDoc>('posts').count()).toBe(6);
       expect(await store.collection<TeamDoc>('teams').findOne({ _id: 'u' })).toMatchObject({ posts: 6 });
-      expect(await metrics.registry.metrics()).toContain('analyst_projection_restarts_total{projection="ingest",service="ingest"} 1');
+      expect(await metrics.registry.metrics()).toContain(
+        'analyst_projection_restarts_total{projection="ingest",service="ingest"} 1',
+      );
       const { position } = await inner.append('post-d', [created('d', 'u', 'ld')], 'no_stream');
       await projections.waitFor(position, 5_000);
       expect(await store.collection<TeamDoc>('teams').findOne({ _id: 'u' })).toMatchObject({ posts: 7 });
@@ -143,7 +174,9 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
       );
       await eventually(() => health.notLive().length === 1, 5_000);
       expect(health.notLive()[0]).toMatchObject({ name: 'projection:ingest', ready: false, live: false });
-      expect(health.notLive()[0].detail).toMatch(/^failing for \d+ s \(longer than 0 s\), retrying at position -1/);
+      expect(health.notLive()[0].detail).toMatch(
+        /^failing for \d+ s \(longer than 0 s\), retrying at position -1/,
+      );
       expect(String(await outcome)).toContain('ECONNREFUSED');
       expect(projections.ready).toBe(false);
     } finally {

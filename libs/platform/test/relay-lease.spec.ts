@@ -24,7 +24,12 @@ const stores: [string, () => Promise<ReadStore>][] = [['in-memory', async () => 
 if (process.env.MONGO_URL) {
   stores.push([
     'MongoDB',
-    () => MongoReadStore.connect(process.env.MONGO_URL!, unique('analyst_lease_'), (process.env.MONGO_CONDITIONAL_WRITES as 'client') ?? 'server'),
+    () =>
+      MongoReadStore.connect(
+        process.env.MONGO_URL!,
+        unique('analyst_lease_'),
+        (process.env.MONGO_CONDITIONAL_WRITES as 'client') ?? 'server',
+      ),
   ]);
 } else {
   console.log('skipped: relay lease on MongoDB needs MONGO_URL (set -a; . deploy/local/.stack/env; set +a)');
@@ -121,7 +126,10 @@ describe.each(stores)('relay lease on %s', (_name, open) => {
     const holder = new RelayLease(store, clock, 'relay-0', 'relay', 6_000);
     expect(await holder.tryAcquire()).toBe(true);
     clock.advance(7_000);
-    const standbys = Array.from({ length: 4 }, (_, i) => new RelayLease(store, clock, `relay-${i + 1}`, 'relay', 6_000));
+    const standbys = Array.from(
+      { length: 4 },
+      (_, i) => new RelayLease(store, clock, `relay-${i + 1}`, 'relay', 6_000),
+    );
     const won = await Promise.all(standbys.map((s) => s.tryAcquire()));
     expect(won.filter(Boolean)).toHaveLength(1);
     expect(standbys.filter((s) => s.generation === 2)).toHaveLength(1);
@@ -194,7 +202,9 @@ describe.each(stores)('relay lease on %s', (_name, open) => {
       await relayA.start();
       const first = await events.append('ledger-team_1', [event('CreditsGranted')], 'no_stream');
       await eventually(async () => (await a.checkpoints(1).load('relay')) === first.position);
-      expect(seen.map((m) => [m.type, m.headers[RELAY_GENERATION_HEADER]])).toEqual([['CreditsGranted', '1']]);
+      expect(seen.map((m) => [m.type, m.headers[RELAY_GENERATION_HEADER]])).toEqual([
+        ['CreditsGranted', '1'],
+      ]);
 
       // a is paused past its TTL; b takes over generation 2.
       clock.advance(6_001);
@@ -230,7 +240,9 @@ describe.each(stores)('relay lease on %s', (_name, open) => {
       const relayA = relayFor(a, bus);
       await relayA.start();
       await events.append('post-1', [event('PostCreated')], 'no_stream');
-      await eventually(() => relayA.position === -1 && (relayA as unknown as { window: unknown[] }).window.length === 1);
+      await eventually(
+        () => relayA.position === -1 && (relayA as unknown as { window: unknown[] }).window.length === 1,
+      );
       // While the publish is in flight the lease moves on.
       clock.advance(6_001);
       const b = new RelayLease(store, clock, 'relay-b', 'relay', 6_000);

@@ -2,8 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
-import { ProxyTracerProvider, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import {
+  ProxyTracerProvider,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  propagation,
+  trace,
+} from '@opentelemetry/api';
+import {
+  InMemorySpanExporter,
+  NodeTracerProvider,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-node';
 import {
   CommandRunner,
   ConfigError,
@@ -65,14 +77,19 @@ describe('tracing: W3C headers', () => {
     const parent = extractTraceContext({ traceparent: PARENT });
     const span = trace.getSpanContext(parent);
     expect(span).toEqual({ traceId: TRACE_ID, spanId: SPAN_ID, traceFlags: 1, isRemote: true });
-    expect(injectTraceHeaders<Record<string, string>>({ other: 'kept' }, parent)).toEqual({ other: 'kept', traceparent: PARENT });
+    expect(injectTraceHeaders<Record<string, string>>({ other: 'kept' }, parent)).toEqual({
+      other: 'kept',
+      traceparent: PARENT,
+    });
   });
 
   it('reads no parent from a missing or malformed header, and injects nothing without a span', () => {
     expect(trace.getSpanContext(extractTraceContext(undefined))).toBeUndefined();
     expect(trace.getSpanContext(extractTraceContext({}))).toBeUndefined();
     expect(trace.getSpanContext(extractTraceContext({ traceparent: '00-not-a-trace-01' }))).toBeUndefined();
-    expect(trace.getSpanContext(extractTraceContext({ traceparent: `00-${'0'.repeat(32)}-${SPAN_ID}-01` }))).toBeUndefined();
+    expect(
+      trace.getSpanContext(extractTraceContext({ traceparent: `00-${'0'.repeat(32)}-${SPAN_ID}-01` })),
+    ).toBeUndefined();
     expect(injectTraceHeaders({}, context.active())).toEqual({});
   });
 });
@@ -81,7 +98,12 @@ describe('tracing: settings from the OpenTelemetry variables', () => {
   it('is off without an endpoint or with OTEL_SDK_DISABLED=true', () => {
     expect(tracingSettings('ingest', {})).toBeNull();
     expect(tracingSettings('ingest', { OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBeNull();
-    expect(tracingSettings('ingest', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBeNull();
+    expect(
+      tracingSettings('ingest', {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_SDK_DISABLED: 'true',
+      }),
+    ).toBeNull();
   });
 
   it('is on with an endpoint, named after the service unless OTEL_SERVICE_NAME says otherwise', () => {
@@ -89,16 +111,27 @@ describe('tracing: settings from the OpenTelemetry variables', () => {
       endpoint: 'http://collector:4318',
       serviceName: 'ingest',
     });
-    expect(tracingSettings('ingest', { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c/v1/traces', OTEL_SERVICE_NAME: 'ingest-eu' })).toEqual({
+    expect(
+      tracingSettings('ingest', {
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c/v1/traces',
+        OTEL_SERVICE_NAME: 'ingest-eu',
+      }),
+    ).toEqual({
       endpoint: 'https://c/v1/traces',
       serviceName: 'ingest-eu',
     });
   });
 
   it('refuses an endpoint that is not an http(s) URL, naming the variable', () => {
-    expect(() => tracingSettings('ingest', { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(ConfigError);
-    expect(() => tracingSettings('ingest', { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/^OTEL_EXPORTER_OTLP_ENDPOINT: .*http/);
-    expect(() => tracingSettings('ingest', { OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' })).toThrow(/not a URL/);
+    expect(() => tracingSettings('ingest', { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      ConfigError,
+    );
+    expect(() => tracingSettings('ingest', { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /^OTEL_EXPORTER_OTLP_ENDPOINT: .*http/,
+    );
+    expect(() => tracingSettings('ingest', { OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' })).toThrow(
+      /not a URL/,
+    );
   });
 });
 
@@ -121,12 +154,21 @@ describe('tracing off (no endpoint)', () => {
     const global = trace.getTracerProvider() as ProxyTracerProvider;
     expect(global.getDelegate().constructor.name).toBe('NoopTracerProvider');
     expect(startSpan('x', { kind: SpanKind.INTERNAL })).toBeNull();
-    expect(await withSpan('x', { kind: SpanKind.INTERNAL }, (span) => (span === null ? 'ran without a span' : 'span'))).toBe('ran without a span');
+    expect(
+      await withSpan('x', { kind: SpanKind.INTERNAL }, (span) =>
+        span === null ? 'ran without a span' : 'span',
+      ),
+    ).toBe('ran without a span');
 
     const runner = new CommandRunner(store, new SystemClock(), ids);
     await runner.run('note-1', noteDecider, { text: 'hello' }, { correlationId: 'c1', teamId: 't1' });
     const [stored] = await store.readStream('note-1');
-    expect(stored.metadata).toEqual({ correlationId: 'c1', causationId: null, teamId: 't1', occurredAt: expect.any(String) });
+    expect(stored.metadata).toEqual({
+      correlationId: 'c1',
+      causationId: null,
+      teamId: 't1',
+      occurredAt: expect.any(String),
+    });
 
     const bus = new InProcessBus();
     const seen: BusMessage[] = [];
@@ -169,7 +211,13 @@ describe('tracing on', () => {
 
   const finished = (name: string): ReadableSpan => {
     const span = exporter.getFinishedSpans().find((s) => s.name === name);
-    if (!span) throw new Error(`no finished span ${name}; have ${exporter.getFinishedSpans().map((s) => s.name).join(', ')}`);
+    if (!span)
+      throw new Error(
+        `no finished span ${name}; have ${exporter
+          .getFinishedSpans()
+          .map((s) => s.name)
+          .join(', ')}`,
+      );
     return span;
   };
 
@@ -177,7 +225,9 @@ describe('tracing on', () => {
     await withSpan('outer', { kind: SpanKind.INTERNAL }, async () => {
       await new Promise((r) => setTimeout(r, 1));
       await withSpan('inner', { kind: SpanKind.INTERNAL }, async () => undefined);
-      await expect(withSpan('failing', { kind: SpanKind.INTERNAL }, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+      await expect(
+        withSpan('failing', { kind: SpanKind.INTERNAL }, async () => Promise.reject(new Error('boom'))),
+      ).rejects.toThrow('boom');
     });
     const outer = finished('outer');
     expect(finished('inner').parentSpanContext?.spanId).toBe(outer.spanContext().spanId);
@@ -205,9 +255,13 @@ describe('tracing on', () => {
     await bus.subscribe('ingest-fetch', [eventTopic('note')], async (message) => {
       handled.push({ message, traceparent: currentTraceparent() });
     });
-    await withSpan('POST /notes', { kind: SpanKind.SERVER }, () => runner.run('note-3', noteDecider, { text: 'x' }, { correlationId: 'c3', teamId: 't3' }));
+    await withSpan('POST /notes', { kind: SpanKind.SERVER }, () =>
+      runner.run('note-3', noteDecider, { text: 'x' }, { correlationId: 'c3', teamId: 't3' }),
+    );
     // The request's span has ended long before the relay reads the event.
-    const relay = new EventRelay(store, bus, new ReadStoreCheckpointStore(new MemoryReadStore()), { checkpointEvery: 1 });
+    const relay = new EventRelay(store, bus, new ReadStoreCheckpointStore(new MemoryReadStore()), {
+      checkpointEvery: 1,
+    });
     await relay.start();
     await eventually(() => handled.length === 1);
     await relay.stop();
@@ -225,8 +279,12 @@ describe('tracing on', () => {
       'analyst.message.type': 'Noted',
     });
     // Inside the handler the consumer span is active: what it appends continues the same trace.
-    expect(handled[0].traceparent).toBe(`00-${request.spanContext().traceId}-${consumer.spanContext().spanId}-01`);
-    expect(handled[0].message.headers[TRACEPARENT]).toBe(`00-${request.spanContext().traceId}-${request.spanContext().spanId}-01`);
+    expect(handled[0].traceparent).toBe(
+      `00-${request.spanContext().traceId}-${consumer.spanContext().spanId}-01`,
+    );
+    expect(handled[0].message.headers[TRACEPARENT]).toBe(
+      `00-${request.spanContext().traceId}-${request.spanContext().spanId}-01`,
+    );
   });
 
   it('runs a served request in a span whose parent is the requester', async () => {
@@ -235,7 +293,11 @@ describe('tracing on', () => {
     let requester = '';
     const served = await withSpan('reserve', { kind: SpanKind.INTERNAL }, async (span) => {
       requester = span!.spanContext().spanId;
-      return bus.request<string>('analyst.commands.ledger', { id: 'cmd1', key: 'team', type: 'ReserveCredits', payload: {} }, 2_000);
+      return bus.request<string>(
+        'analyst.commands.ledger',
+        { id: 'cmd1', key: 'team', type: 'ReserveCredits', payload: {} },
+        2_000,
+      );
     });
     await bus.close();
     const server = finished('process analyst.commands.ledger');
@@ -263,12 +325,19 @@ describe('tracing on', () => {
       const posted = await app.request('POST', '/analyst/v1/traced', { body: { a: 1 } });
       const post = finished('POST /analyst/v1/traced');
       expect(post.parentSpanContext).toBeUndefined(); // no traceparent sent: a new trace
-      expect(posted.body.data).toEqual({ traceparent: `00-${post.spanContext().traceId}-${post.spanContext().spanId}-01`, body: { a: 1 } });
+      expect(posted.body.data).toEqual({
+        traceparent: `00-${post.spanContext().traceId}-${post.spanContext().spanId}-01`,
+        body: { a: 1 },
+      });
 
       // Probes are not traced; an unknown route is, under its method alone.
       await app.request('GET', '/healthz');
       await app.request('GET', '/analyst/v1/nothing');
-      expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['GET /analyst/v1/traced', 'POST /analyst/v1/traced', 'GET']);
+      expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual([
+        'GET /analyst/v1/traced',
+        'POST /analyst/v1/traced',
+        'GET',
+      ]);
       expect(finished('GET').attributes['http.response.status_code']).toBe(404);
     } finally {
       await app.close();
@@ -276,8 +345,12 @@ describe('tracing on', () => {
   });
 
   it('injects the active span into message headers for a different trace id each request', async () => {
-    const headers = await withSpan('a', { kind: SpanKind.INTERNAL }, async () => injectTraceHeaders<Record<string, string>>({}));
-    const again = await withSpan('b', { kind: SpanKind.INTERNAL }, async () => injectTraceHeaders<Record<string, string>>({}));
+    const headers = await withSpan('a', { kind: SpanKind.INTERNAL }, async () =>
+      injectTraceHeaders<Record<string, string>>({}),
+    );
+    const again = await withSpan('b', { kind: SpanKind.INTERNAL }, async () =>
+      injectTraceHeaders<Record<string, string>>({}),
+    );
     expect(headers[TRACEPARENT]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     expect(headers[TRACEPARENT].split('-')[1]).not.toBe(again[TRACEPARENT].split('-')[1]);
   });

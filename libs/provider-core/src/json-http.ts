@@ -21,17 +21,28 @@ export interface JsonRequest {
 export async function requestJson(url: string, request: JsonRequest): Promise<JsonResponse> {
   let response: Response;
   try {
-    response = await fetch(url, { method: request.method ?? 'GET', headers: request.headers, body: request.body, signal: AbortSignal.timeout(request.timeoutMs) });
+    response = await fetch(url, {
+      method: request.method ?? 'GET',
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(request.timeoutMs),
+    });
   } catch (error) {
     const name = (error as Error).name;
-    const what = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${request.timeoutMs} ms` : `connection failed (${(error as Error).message})`;
+    const what =
+      name === 'TimeoutError' || name === 'AbortError'
+        ? `no answer within ${request.timeoutMs} ms`
+        : `connection failed (${(error as Error).message})`;
     throw new ProviderFault('transient', `${request.method ?? 'GET'} ${new URL(url).pathname}: ${what}`);
   }
   let text: string;
   try {
     text = await response.text();
   } catch (error) {
-    throw new ProviderFault('transient', `${request.method ?? 'GET'} ${new URL(url).pathname}: body cut off (${(error as Error).message})`);
+    throw new ProviderFault(
+      'transient',
+      `${request.method ?? 'GET'} ${new URL(url).pathname}: body cut off (${(error as Error).message})`,
+    );
   }
   let body: unknown = null;
   if (text !== '') {

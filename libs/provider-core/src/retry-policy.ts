@@ -37,7 +37,8 @@ export async function withRetries<T>(
     try {
       return await call();
     } catch (error) {
-      if (!(error instanceof ProviderFault) || error.kind !== 'transient' || attempt >= policy.retries) throw error;
+      if (!(error instanceof ProviderFault) || error.kind !== 'transient' || attempt >= policy.retries)
+        throw error;
       onRetry?.(error, attempt);
       await env.sleep(backoffMs(policy, attempt, env.random));
     }

@@ -1,4 +1,11 @@
-import type { AccountQuery, ContentProvider, DiscoveredPost, FetchOptions, FetchResult, Platform } from '@analyst/contracts';
+import type {
+  AccountQuery,
+  ContentProvider,
+  DiscoveredPost,
+  FetchOptions,
+  FetchResult,
+  Platform,
+} from '@analyst/contracts';
 import { classifyLink } from '@analyst/links';
 
 /**
@@ -27,6 +34,9 @@ export class RoutingProvider implements ContentProvider {
   private route(link: string): ContentProvider | string {
     const classified = classifyLink(link);
     if (!classified.ok) return `not a supported link: ${link}`;
-    return this.routes[classified.platform] ?? `no provider is configured for ${classified.platform} (ANALYST_PROVIDERS)`;
+    return (
+      this.routes[classified.platform] ??
+      `no provider is configured for ${classified.platform} (ANALYST_PROVIDERS)`
+    );
   }
 }

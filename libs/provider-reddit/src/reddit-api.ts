@@ -1,4 +1,14 @@
-import { DEFAULT_RETRY_POLICY, NO_TELEMETRY, ProviderFault, REAL_RETRY_ENV, requestJson, withRetries, type ProviderTelemetry, type RetryEnv, type RetryPolicy } from '@analyst/provider-core';
+import {
+  DEFAULT_RETRY_POLICY,
+  NO_TELEMETRY,
+  ProviderFault,
+  REAL_RETRY_ENV,
+  requestJson,
+  withRetries,
+  type ProviderTelemetry,
+  type RetryEnv,
+  type RetryPolicy,
+} from '@analyst/provider-core';
 
 export const REDDIT_API_ROOT = 'https://oauth.reddit.com';
 export const REDDIT_TOKEN_URL = 'https://www.reddit.com/api/v1/access_token';
@@ -43,9 +53,15 @@ export class RedditApi {
 
   /** `retries: false` leaves retrying to the caller (account discovery counts its own). */
   async get<T>(path: string, params: Record<string, string>, retries = true): Promise<T> {
-    const policy = retries ? (this.options.retry ?? DEFAULT_RETRY_POLICY) : { ...DEFAULT_RETRY_POLICY, retries: 0 };
+    const policy = retries
+      ? (this.options.retry ?? DEFAULT_RETRY_POLICY)
+      : { ...DEFAULT_RETRY_POLICY, retries: 0 };
     try {
-      return await withRetries(() => this.once<T>(path, params, true), policy, this.options.retryEnv ?? REAL_RETRY_ENV);
+      return await withRetries(
+        () => this.once<T>(path, params, true),
+        policy,
+        this.options.retryEnv ?? REAL_RETRY_ENV,
+      );
     } catch (error) {
       if (error instanceof ProviderFault) this.telemetry.error('reddit', error.kind);
       throw error;
@@ -56,12 +72,21 @@ export class RedditApi {
     await this.respectRateLimit();
     const token = await this.accessToken();
     // Bounded label values: ids and names out of the path.
-    const endpoint = path.replace(/^\/comments\/[^/]+$/, '/comments/{id}').replace(/^\/(user|r)\/[^/]+/, '/$1/{name}');
+    const endpoint = path
+      .replace(/^\/comments\/[^/]+$/, '/comments/{id}')
+      .replace(/^\/(user|r)\/[^/]+/, '/$1/{name}');
     this.telemetry.call('reddit', endpoint);
-    const response = await requestJson(`${this.baseUrl}${path}?${new URLSearchParams({ ...params, raw_json: '1' })}`, {
-      timeoutMs: this.timeoutMs,
-      headers: { authorization: `bearer ${token}`, 'user-agent': this.options.userAgent, accept: 'application/json' },
-    });
+    const response = await requestJson(
+      `${this.baseUrl}${path}?${new URLSearchParams({ ...params, raw_json: '1' })}`,
+      {
+        timeoutMs: this.timeoutMs,
+        headers: {
+          authorization: `bearer ${token}`,
+          'user-agent': this.options.userAgent,
+          accept: 'application/json',
+        },
+      },
+    );
     this.readRateLimit(response.headers);
     if (response.status >= 200 && response.status < 300) return response.body as T;
     if (response.status === 401 && mayRenew) {
@@ -76,7 +101,11 @@ export class RedditApi {
     const what = `reddit ${path}: ${status}`;
     if (status === 429) {
       const retryAt = new Date(Math.max(this.resetAt, this.now().getTime() + 1_000));
-      return new ProviderFault('quota', `${what} rate limited (retry after ${retryAt.toISOString()})`, retryAt);
+      return new ProviderFault(
+        'quota',
+        `${what} rate limited (retry after ${retryAt.toISOString()})`,
+        retryAt,
+      );
     }
     if (status >= 500) return new ProviderFault('transient', `${what} server error`);
     if (status === 401) {
@@ -84,7 +113,11 @@ export class RedditApi {
       return new ProviderFault('auth', this.authProblem);
     }
     // 403: private, quarantined or banned community; 404: no such post (or deleted).
-    if (status === 403 || status === 404) return new ProviderFault('gone', `${what} ${status === 403 ? 'forbidden (private or banned)' : 'not found'}`);
+    if (status === 403 || status === 404)
+      return new ProviderFault(
+        'gone',
+        `${what} ${status === 403 ? 'forbidden (private or banned)' : 'not found'}`,
+      );
     return new ProviderFault('invalid', `${what} refused the request`);
   }
 
@@ -103,7 +136,11 @@ export class RedditApi {
     if (wait <= 0) return;
     if (wait > (this.options.maxRateWaitMs ?? 2_000)) {
       const retryAt = new Date(this.resetAt);
-      throw new ProviderFault('quota', `reddit: rate-limit window spent (X-Ratelimit-Remaining 0; retry after ${retryAt.toISOString()})`, retryAt);
+      throw new ProviderFault(
+        'quota',
+        `reddit: rate-limit window spent (X-Ratelimit-Remaining 0; retry after ${retryAt.toISOString()})`,
+        retryAt,
+      );
     }
     await (this.options.retryEnv ?? REAL_RETRY_ENV).sleep(wait);
     this.remaining = null;
@@ -116,18 +153,26 @@ export class RedditApi {
     const response = await requestJson(this.options.tokenUrl ?? REDDIT_TOKEN_URL, {
       method: 'POST',
       timeoutMs: this.timeoutMs,
-      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': this.options.userAgent },
+      headers: {
+        authorization: `Basic ${basic}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': this.options.userAgent,
+      },
       body: 'grant_type=client_credentials',
     });
     const body = response.body as { access_token?: string; expires_in?: number } | null;
-    if (response.status >= 500) throw new ProviderFault('transient', `reddit token endpoint: ${response.status}`);
+    if (response.status >= 500)
+      throw new ProviderFault('transient', `reddit token endpoint: ${response.status}`);
     if (response.status !== 200 || !body?.access_token) {
       this.authProblem = `Reddit refused REDDIT_CLIENT_ID/REDDIT_CLIENT_SECRET at the token endpoint (${response.status})`;
       throw new ProviderFault('auth', this.authProblem);
     }
     this.authProblem = null;
     // Renew a minute early so a token never expires mid-fetch.
-    this.token = { value: body.access_token, expiresAt: this.now().getTime() + ((body.expires_in ?? 3600) - 60) * 1000 };
+    this.token = {
+      value: body.access_token,
+      expiresAt: this.now().getTime() + ((body.expires_in ?? 3600) - 60) * 1000,
+    };
     return this.token.value;
   }
 }

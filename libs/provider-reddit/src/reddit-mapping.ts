@@ -19,7 +19,12 @@ export function mapLink(d: LinkData, link: string): ProviderPost {
     caption: d.selftext.trim() === '' ? d.title : `${d.title}\n\n${d.selftext}`,
     description: d.selftext === '' ? null : d.selftext,
     // Score is Reddit's net vote count (the nearest thing to likes); crossposts stand for shares; views are not public.
-    engagement: { views: d.view_count ?? 0, likes: Math.max(0, d.score), comments: d.num_comments, shares: d.num_crossposts ?? 0 },
+    engagement: {
+      views: d.view_count ?? 0,
+      likes: Math.max(0, d.score),
+      comments: d.num_comments,
+      shares: d.num_crossposts ?? 0,
+    },
     postedAt: iso(d.created_utc),
     postType: postType(d),
     thumbnail: d.thumbnail?.startsWith('http') ? d.thumbnail : null,

@@ -1,4 +1,11 @@
-import { ProviderUnavailableError, type AccountQuery, type ContentProvider, type DiscoveredPost, type FetchOptions, type FetchResult } from '@analyst/contracts';
+import {
+  ProviderUnavailableError,
+  type AccountQuery,
+  type ContentProvider,
+  type DiscoveredPost,
+  type FetchOptions,
+  type FetchResult,
+} from '@analyst/contracts';
 import { classifyLink } from '@analyst/links';
 import { ProviderFault, keywordTest } from '@analyst/provider-core';
 import { CommentTree } from './comment-tree';
@@ -28,18 +35,26 @@ export class RedditProvider implements ContentProvider {
 
   async fetchPost(link: string, options: FetchOptions): Promise<FetchResult> {
     const classified = classifyLink(link);
-    const match = classified.ok ? /^https:\/\/reddit\.com\/comments\/([a-z0-9]+)$/.exec(classified.normalized) : null;
+    const match = classified.ok
+      ? /^https:\/\/reddit\.com\/comments\/([a-z0-9]+)$/.exec(classified.normalized)
+      : null;
     if (!classified.ok || !match) {
       // Mobile share links (/r/<sub>/s/<code>) only resolve by following www.reddit.com's redirect, outside the API.
-      return { status: 'failed', reason: `not a Reddit post link the API can read (share links must be opened once and the post's own link added): ${link}` };
+      return {
+        status: 'failed',
+        reason: `not a Reddit post link the API can read (share links must be opened once and the post's own link added): ${link}`,
+      };
     }
     const id = match[1];
     const limit = options.fullRead ? Infinity : (options.commentLimit ?? Infinity);
     try {
-      const [posts, comments] = await this.api.get<[Listing<Thing<'t3', LinkData>>, Listing<CommentOrMore>]>(`/comments/${id}`, {
-        limit: String(Math.min(FIRST_PAGE, Math.max(1, limit === Infinity ? FIRST_PAGE : limit))),
-        sort: 'confidence',
-      });
+      const [posts, comments] = await this.api.get<[Listing<Thing<'t3', LinkData>>, Listing<CommentOrMore>]>(
+        `/comments/${id}`,
+        {
+          limit: String(Math.min(FIRST_PAGE, Math.max(1, limit === Infinity ? FIRST_PAGE : limit))),
+          sort: 'confidence',
+        },
+      );
       const post = posts.data.children[0]?.data;
       if (!post) return { status: 'unreachable', reason: `reddit: post ${id} was not found` };
       const tree = new CommentTree();
@@ -47,13 +62,21 @@ export class RedditProvider implements ContentProvider {
       while (tree.size < limit && tree.pending.length > 0) {
         const batch = tree.takeBatch();
         if (batch.length === 0) continue;
-        const more = await this.api.get<{ json: { data?: { things: CommentOrMore[] } } }>('/api/morechildren', { api_type: 'json', link_id: `t3_${id}`, children: batch.join(','), limit_children: 'false' });
+        const more = await this.api.get<{ json: { data?: { things: CommentOrMore[] } } }>(
+          '/api/morechildren',
+          { api_type: 'json', link_id: `t3_${id}`, children: batch.join(','), limit_children: 'false' },
+        );
         tree.add(more.json.data?.things ?? []);
       }
       return { status: 'ok', post: mapLink(post, classified.normalized), comments: tree.flatten(limit) };
     } catch (error) {
       if (!(error instanceof ProviderFault)) return { status: 'failed', reason: `reddit: ${String(error)}` };
-      if (error.kind === 'quota') return { status: 'holding', reason: error.message, ...(error.retryAt ? { retryAt: error.retryAt.toISOString() } : {}) };
+      if (error.kind === 'quota')
+        return {
+          status: 'holding',
+          reason: error.message,
+          ...(error.retryAt ? { retryAt: error.retryAt.toISOString() } : {}),
+        };
       if (error.kind === 'gone') return { status: 'unreachable', reason: error.message };
       return { status: 'failed', reason: error.message };
     }
@@ -73,13 +96,23 @@ export class RedditProvider implements ContentProvider {
     let after: string | null = null;
     try {
       scan: do {
-        const page: Listing<Thing<'t3', LinkData>> = await this.api.get(path, { sort: 'new', limit: String(LISTING_PAGE), ...(after ? { after } : {}) }, false);
+        const page: Listing<Thing<'t3', LinkData>> = await this.api.get(
+          path,
+          { sort: 'new', limit: String(LISTING_PAGE), ...(after ? { after } : {}) },
+          false,
+        );
         for (const { data } of page.data.children) {
           const at = data.created_utc * 1000;
           if (at < since) break scan; // newest first: nothing older can match
           const post = mapLink(data, `https://reddit.com/comments/${data.id}`);
           if (at > until || !matches(post.caption)) continue;
-          out.push({ link: post.link, postedAt: post.postedAt, postType: post.postType, caption: post.caption, engagement: { views: post.engagement.views, likes: post.engagement.likes } });
+          out.push({
+            link: post.link,
+            postedAt: post.postedAt,
+            postType: post.postType,
+            caption: post.caption,
+            engagement: { views: post.engagement.views, likes: post.engagement.likes },
+          });
           if (out.length >= query.limit) break scan;
         }
         after = page.data.after;

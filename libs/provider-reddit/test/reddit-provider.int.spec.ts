@@ -3,7 +3,6 @@ import { TelemetryTally } from '@analyst/provider-core';
 import { READABLE_ORDER, RedditFake, T0, comment, threadPost } from '@analyst/testing';
 import { RedditProvider } from '../src';
 
-
 const NOW = new Date('2026-03-10T12:00:00Z');
 const LINK = 'https://reddit.com/comments/abc123';
 const UA = 'node:analyst-tests:1.0 (by /u/analyst)';
@@ -37,7 +36,10 @@ describe('RedditProvider over HTTP against the fake OAuth API', () => {
 
   it('reads the post and its whole tree: more nodes expanded, removed and deleted comments left out, replies kept under their parent', async () => {
     fake.addPost(threadPost());
-    const result = await provider().fetchPost('https://old.reddit.com/r/berlin/comments/ABC123/rent_in_berlin/', { fullRead: true });
+    const result = await provider().fetchPost(
+      'https://old.reddit.com/r/berlin/comments/ABC123/rent_in_berlin/',
+      { fullRead: true },
+    );
     if (result.status !== 'ok') throw new Error(result.reason);
     expect(result.post).toEqual({
       link: LINK,
@@ -53,11 +55,34 @@ describe('RedditProvider over HTTP against the fake OAuth API', () => {
     });
     expect(result.comments.map((c) => c.id)).toEqual(READABLE_ORDER);
     const parents = Object.fromEntries(result.comments.map((c) => [c.id, c.parentId]));
-    expect([parents.c0, parents.r0, parents.n0, parents.d0, parents.n1, parents.r5, parents.x0, parents.x1, parents.c29]).toEqual([null, 'c0', 'r0', 'n0', 'r0', 'c0', null, null, null]);
-    expect(result.comments.find((c) => c.id === 'n1')).toEqual({ id: 'n1', parentId: 'r0', authorUsername: 'user_n1', authorIsCreator: true, body: 'body of n1', likes: 2, postedAt: '2026-02-25T06:14:20.000Z', hidden: false });
+    expect([
+      parents.c0,
+      parents.r0,
+      parents.n0,
+      parents.d0,
+      parents.n1,
+      parents.r5,
+      parents.x0,
+      parents.x1,
+      parents.c29,
+    ]).toEqual([null, 'c0', 'r0', 'n0', 'r0', 'c0', null, null, null]);
+    expect(result.comments.find((c) => c.id === 'n1')).toEqual({
+      id: 'n1',
+      parentId: 'r0',
+      authorUsername: 'user_n1',
+      authorIsCreator: true,
+      body: 'body of n1',
+      likes: 2,
+      postedAt: '2026-02-25T06:14:20.000Z',
+      hidden: false,
+    });
     expect(result.comments.find((c) => c.id === 'x1')!.likes).toBe(0); // score -4
     // One token, one /comments call, one morechildren batch of 29 ids (d0, r4, r5, c4..c29).
-    expect(Object.fromEntries(fake.calls)).toEqual({ '/api/v1/access_token': 1, '/comments/abc123': 1, '/api/morechildren': 1 });
+    expect(Object.fromEntries(fake.calls)).toEqual({
+      '/api/v1/access_token': 1,
+      '/comments/abc123': 1,
+      '/api/morechildren': 1,
+    });
     expect([...fake.userAgents]).toEqual([UA]);
     expect(tally.lastRateLimit).toEqual({ remaining: 998, resetSeconds: 420 });
   });
@@ -65,7 +90,13 @@ describe('RedditProvider over HTTP against the fake OAuth API', () => {
   it('commentLimit caps the first request and skips expansion', async () => {
     fake.addPost(threadPost());
     const result = await provider().fetchPost(LINK, { fullRead: false, commentLimit: 5 });
-    expect(result.status === 'ok' && result.comments.map((c) => c.id)).toEqual(['c0', 'r0', 'n0', 'n1', 'r1']);
+    expect(result.status === 'ok' && result.comments.map((c) => c.id)).toEqual([
+      'c0',
+      'r0',
+      'n0',
+      'n1',
+      'r1',
+    ]);
     expect(fake.calls.get('/api/morechildren')).toBeUndefined();
   });
 
@@ -79,8 +110,14 @@ describe('RedditProvider over HTTP against the fake OAuth API', () => {
   it('not found and private communities are unreachable', async () => {
     fake.addPost(threadPost('priv01', { private: true }));
     const p = provider();
-    expect(await p.fetchPost('https://reddit.com/comments/gone01', { fullRead: true })).toEqual({ status: 'unreachable', reason: 'reddit /comments/gone01: 404 not found' });
-    expect(await p.fetchPost('https://reddit.com/comments/priv01', { fullRead: true })).toEqual({ status: 'unreachable', reason: 'reddit /comments/priv01: 403 forbidden (private or banned)' });
+    expect(await p.fetchPost('https://reddit.com/comments/gone01', { fullRead: true })).toEqual({
+      status: 'unreachable',
+      reason: 'reddit /comments/gone01: 404 not found',
+    });
+    expect(await p.fetchPost('https://reddit.com/comments/priv01', { fullRead: true })).toEqual({
+      status: 'unreachable',
+      reason: 'reddit /comments/priv01: 403 forbidden (private or banned)',
+    });
   });
 
   it('a 429 holds the post until X-Ratelimit-Reset; a spent window holds without calling', async () => {
@@ -95,7 +132,8 @@ describe('RedditProvider over HTTP against the fake OAuth API', () => {
     const calls = fake.calls.get('/comments/abc123');
     expect(await p.fetchPost(LINK, { fullRead: true })).toEqual({
       status: 'holding',
-      reason: 'reddit: rate-limit window spent (X-Ratelimit-Remaining 0; retry after 2026-03-10T12:07:00.000Z)',
+      reason:
+        'reddit: rate-limit window spent (X-Ratelimit-Remaining 0; retry after 2026-03-10T12:07:00.000Z)',
       retryAt: '2026-03-10T12:07:00.000Z',
     });
     expect(fake.calls.get('/comments/abc123')).toBe(calls);
@@ -122,15 +160,24 @@ describe('RedditProvider over HTTP against the fake OAuth API', () => {
     expect(waits).toEqual([50, 100]);
     waits = [];
     fake.faults.add('/comments/abc123', { kind: 'slow', ms: 300 }, 4);
-    expect(await provider({ timeoutMs: 100 }).fetchPost(LINK, { fullRead: true })).toEqual({ status: 'failed', reason: 'GET /comments/abc123: no answer within 100 ms' });
+    expect(await provider({ timeoutMs: 100 }).fetchPost(LINK, { fullRead: true })).toEqual({
+      status: 'failed',
+      reason: 'GET /comments/abc123: no answer within 100 ms',
+    });
     expect(waits).toEqual([50, 100, 200]);
   });
 
   it('refused credentials fail the post clearly and report unhealthy; a revoked token is renewed once', async () => {
     fake.addPost(threadPost());
     const bad = provider({ clientSecret: 'wrong' });
-    expect(await bad.fetchPost(LINK, { fullRead: true })).toEqual({ status: 'failed', reason: 'Reddit refused REDDIT_CLIENT_ID/REDDIT_CLIENT_SECRET at the token endpoint (401)' });
-    expect(bad.health()).toEqual({ ready: false, detail: 'Reddit refused REDDIT_CLIENT_ID/REDDIT_CLIENT_SECRET at the token endpoint (401)' });
+    expect(await bad.fetchPost(LINK, { fullRead: true })).toEqual({
+      status: 'failed',
+      reason: 'Reddit refused REDDIT_CLIENT_ID/REDDIT_CLIENT_SECRET at the token endpoint (401)',
+    });
+    expect(bad.health()).toEqual({
+      ready: false,
+      detail: 'Reddit refused REDDIT_CLIENT_ID/REDDIT_CLIENT_SECRET at the token endpoint (401)',
+    });
     const good = provider();
     expect((await good.fetchPost(LINK, { fullRead: false, commentLimit: 1 })).status).toBe('ok');
     fake.expireTokens();
@@ -142,26 +189,59 @@ describe('RedditProvider over HTTP against the fake OAuth API', () => {
   describe('account discovery', () => {
     beforeEach(() => {
       for (let i = 0; i < 130; i++) {
-        fake.addPost(threadPost(`p${String(i).padStart(4, '0')}`, { createdUtc: T0 - i * 3600, title: i % 3 === 0 ? `Rent update ${i}` : `Weekend ${i}`, selftext: '', score: 100 + i, comments: [] }));
+        fake.addPost(
+          threadPost(`p${String(i).padStart(4, '0')}`, {
+            createdUtc: T0 - i * 3600,
+            title: i % 3 === 0 ? `Rent update ${i}` : `Weekend ${i}`,
+            selftext: '',
+            score: 100 + i,
+            comments: [],
+          }),
+        );
       }
       fake.addPost(threadPost('other1', { author: 'someone_else', subreddit: 'munich', comments: [] }));
     });
 
     it('a user’s submissions and a subreddit’s new posts, newest first, paged, filtered at the source', async () => {
       const p = provider();
-      const found = await p.discoverAccount('https://reddit.com/user/op_user', { limit: 2, keywords: { term: 'rent', match: 'includes' }, until: new Date((T0 - 3600) * 1000).toISOString() });
+      const found = await p.discoverAccount('https://reddit.com/user/op_user', {
+        limit: 2,
+        keywords: { term: 'rent', match: 'includes' },
+        until: new Date((T0 - 3600) * 1000).toISOString(),
+      });
       expect(found).toEqual([
-        { link: 'https://reddit.com/comments/p0003', postedAt: new Date((T0 - 3 * 3600) * 1000).toISOString(), postType: 'text', caption: 'Rent update 3', engagement: { views: 0, likes: 103 } },
-        { link: 'https://reddit.com/comments/p0006', postedAt: new Date((T0 - 6 * 3600) * 1000).toISOString(), postType: 'text', caption: 'Rent update 6', engagement: { views: 0, likes: 106 } },
+        {
+          link: 'https://reddit.com/comments/p0003',
+          postedAt: new Date((T0 - 3 * 3600) * 1000).toISOString(),
+          postType: 'text',
+          caption: 'Rent update 3',
+          engagement: { views: 0, likes: 103 },
+        },
+        {
+          link: 'https://reddit.com/comments/p0006',
+          postedAt: new Date((T0 - 6 * 3600) * 1000).toISOString(),
+          postType: 'text',
+          caption: 'Rent update 6',
+          engagement: { views: 0, likes: 106 },
+        },
       ]);
       expect((await p.discoverAccount('https://reddit.com/r/berlin', { limit: 120 })).length).toBe(120);
       expect(fake.calls.get('/r/berlin/new')).toBe(2);
-      expect((await p.discoverAccount('https://reddit.com/u/op_user', { limit: 200, since: new Date((T0 - 9 * 3600) * 1000).toISOString() })).length).toBe(10);
+      expect(
+        (
+          await p.discoverAccount('https://reddit.com/u/op_user', {
+            limit: 200,
+            since: new Date((T0 - 9 * 3600) * 1000).toISOString(),
+          })
+        ).length,
+      ).toBe(10);
     });
 
     it('a failing API throws ProviderUnavailableError at once', async () => {
       fake.faults.add('/user/op_user/submitted', { kind: 'server' });
-      await expect(provider().discoverAccount('https://reddit.com/user/op_user', { limit: 5 })).rejects.toEqual(new ProviderUnavailableError('reddit /user/op_user/submitted: 503 server error'));
+      await expect(
+        provider().discoverAccount('https://reddit.com/user/op_user', { limit: 5 }),
+      ).rejects.toEqual(new ProviderUnavailableError('reddit /user/op_user/submitted: 503 server error'));
       expect(waits).toEqual([]);
     });
   });

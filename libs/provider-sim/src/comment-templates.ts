@@ -68,8 +68,16 @@ export const TOP_LEVEL = {
     'Free crypto at the link in my bio 🚀',
     'My cat just knocked my coffee over 😂😂',
   ],
-  spanish: ['Me encanta este video, muy bien explicado', 'No estoy de acuerdo con lo de {t}', '¿Alguien más viendo esto desde México?'],
-  portuguese: ['Adorei o vídeo! Muito bom', 'Isso é mentira, {t} não funciona assim', 'Conteúdo excelente, parabéns'],
+  spanish: [
+    'Me encanta este video, muy bien explicado',
+    'No estoy de acuerdo con lo de {t}',
+    '¿Alguien más viendo esto desde México?',
+  ],
+  portuguese: [
+    'Adorei o vídeo! Muito bom',
+    'Isso é mentira, {t} não funciona assim',
+    'Conteúdo excelente, parabéns',
+  ],
   french: ['Super vidéo, merci beaucoup !', 'Je ne suis pas d’accord sur {t}', 'Très intéressant, bravo'],
 } as const;
 export type TopLevelKind = keyof typeof TOP_LEVEL;

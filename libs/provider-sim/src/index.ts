@@ -1,1 +1,6 @@
-export { DEFAULT_REFERENCE_DATE, SIM_MARKERS, SimulatedProvider, simulatedCommentCount } from './simulated-provider';
+export {
+  DEFAULT_REFERENCE_DATE,
+  SIM_MARKERS,
+  SimulatedProvider,
+  simulatedCommentCount,
+} from './simulated-provider';

@@ -39,7 +39,12 @@ function postLink(platform: Platform, handle: string, rng: Rng): string {
  * filtered at the source by since/until/keywords and cut to limit. All posts of one account share
  * its niche (subject): candidate links are drawn until their subject matches the account's.
  */
-export function simulateAccount(accountUrl: string, platform: Platform, query: AccountQuery, reference: Date): DiscoveredPost[] {
+export function simulateAccount(
+  accountUrl: string,
+  platform: Platform,
+  query: AccountQuery,
+  reference: Date,
+): DiscoveredPost[] {
   const rng = new Rng(`${accountUrl}#account`);
   const handle = accountHandle(accountUrl);
   const niche = parseInt(sha256Hex(`${accountUrl}#niche`).slice(0, 8), 16);
@@ -47,13 +52,22 @@ export function simulateAccount(accountUrl: string, platform: Platform, query: A
   const posts: DiscoveredPost[] = [];
   for (let i = 0; i < count; i++) {
     let link = postLink(platform, handle, rng);
-    for (let tries = 0; tries < 64 && subjectIndexOf(link) !== niche % SUBJECTS.length; tries++) link = postLink(platform, handle, rng);
+    for (let tries = 0; tries < 64 && subjectIndexOf(link) !== niche % SUBJECTS.length; tries++)
+      link = postLink(platform, handle, rng);
     const classified = classifyLink(link);
     if (!classified.ok) throw new Error(`simulated account produced an unclassifiable link ${link}`);
     const { post } = simulatePost(classified.normalized, platform, reference);
-    posts.push({ link: classified.normalized, postedAt: post.postedAt, postType: post.postType, caption: post.caption, engagement: { views: post.engagement.views, likes: post.engagement.likes } });
+    posts.push({
+      link: classified.normalized,
+      postedAt: post.postedAt,
+      postType: post.postType,
+      caption: post.caption,
+      engagement: { views: post.engagement.views, likes: post.engagement.likes },
+    });
   }
-  posts.sort((a, b) => (a.postedAt < b.postedAt ? 1 : a.postedAt > b.postedAt ? -1 : a.link < b.link ? -1 : 1));
+  posts.sort((a, b) =>
+    a.postedAt < b.postedAt ? 1 : a.postedAt > b.postedAt ? -1 : a.link < b.link ? -1 : 1,
+  );
 
   const since = query.since ? Date.parse(query.since) : -Infinity;
   const until = query.until ? Date.parse(query.until) : reference.getTime();

@@ -43,8 +43,21 @@ function replyWeights(parent: Kind): number[] {
 type Kind = TopLevelKind | `reply:${ReplyKind}`;
 
 function moodOf(kind: Kind): keyof typeof EMOJI_BY_MOOD {
-  if (kind === 'praiseCreator' || kind === 'praiseTopic' || kind === 'reply:agree' || kind === 'reply:creator') return 'positive';
-  if (kind === 'criticiseCreator' || kind === 'criticiseTopic' || kind === 'hostile' || kind === 'reply:disagree' || kind === 'reply:hostile') return 'negative';
+  if (
+    kind === 'praiseCreator' ||
+    kind === 'praiseTopic' ||
+    kind === 'reply:agree' ||
+    kind === 'reply:creator'
+  )
+    return 'positive';
+  if (
+    kind === 'criticiseCreator' ||
+    kind === 'criticiseTopic' ||
+    kind === 'hostile' ||
+    kind === 'reply:disagree' ||
+    kind === 'reply:hostile'
+  )
+    return 'negative';
   return 'neutral';
 }
 
@@ -94,7 +107,13 @@ export function simulateComments(sim: SimulatedPost, count: number, reference: D
     const byCreator = kind === 'reply:creator';
     const topic = rng.chance(0.5) ? topics[0] : rng.pick(topics);
     const other = topics.find((t) => t !== topic) ?? topic;
-    let body = fill(template, { topic, topic2: other, creator: post.creator, parent: parent?.authorUsername ?? '', place: rng.pick(subject.places) });
+    let body = fill(template, {
+      topic,
+      topic2: other,
+      creator: post.creator,
+      parent: parent?.authorUsername ?? '',
+      place: rng.pick(subject.places),
+    });
     if (!byCreator && rng.chance(0.18)) body += ` ${rng.pick(EMOJI_BY_MOOD[moodOf(kind)])}`;
     if (!parent && rng.chance(0.03)) body = `@${post.creator.username} ${body}`;
 
@@ -103,7 +122,8 @@ export function simulateComments(sim: SimulatedPost, count: number, reference: D
     const earlyBoost = 1 + 3 * (1 - i / Math.max(1, totalComments));
     const kindFactor = kind === 'offTopic' || kind === 'hostile' ? 0.3 : parent ? 0.4 : 1;
     const likes = rng.longTail(likeScale * earlyBoost * kindFactor);
-    const hiddenChance = kind === 'offTopic' ? 0.3 : kind === 'hostile' || kind === 'reply:hostile' ? 0.25 : 0.01;
+    const hiddenChance =
+      kind === 'offTopic' ? 0.3 : kind === 'hostile' || kind === 'reply:hostile' ? 0.25 : 0.01;
 
     comments.push({
       id: `c_${key}_${i.toString(36)}`,

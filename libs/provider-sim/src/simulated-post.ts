@@ -1,18 +1,59 @@
 import type { Platform, PostType, ProviderPost } from '@analyst/contracts';
 import { Rng, sha256Hex } from './prng';
-import { FIRST_NAMES, HANDLE_WORDS, LAST_NAMES, STANCE_SENTENCES, SUBJECTS, type CreatorStance, type Subject } from './subjects';
+import {
+  FIRST_NAMES,
+  HANDLE_WORDS,
+  LAST_NAMES,
+  STANCE_SENTENCES,
+  SUBJECTS,
+  type CreatorStance,
+  type Subject,
+} from './subjects';
 import { fill } from './fill';
 
 /** Weights of each platform's post types, and types forced by the link's shape. */
 const POST_TYPES: Record<Platform, [PostType, number][]> = {
-  youtube: [['video', 75], ['short', 25]],
-  tiktok: [['video', 92], ['carousel', 8]],
-  instagram: [['image', 35], ['carousel', 25], ['reel', 40]],
-  facebook: [['text', 30], ['image', 30], ['video', 25], ['reel', 15]],
-  x: [['text', 60], ['image', 25], ['video', 15]],
-  reddit: [['text', 60], ['image', 25], ['video', 10], ['other', 5]],
-  linkedin: [['text', 55], ['image', 25], ['carousel', 10], ['video', 10]],
-  threads: [['text', 70], ['image', 25], ['carousel', 5]],
+  youtube: [
+    ['video', 75],
+    ['short', 25],
+  ],
+  tiktok: [
+    ['video', 92],
+    ['carousel', 8],
+  ],
+  instagram: [
+    ['image', 35],
+    ['carousel', 25],
+    ['reel', 40],
+  ],
+  facebook: [
+    ['text', 30],
+    ['image', 30],
+    ['video', 25],
+    ['reel', 15],
+  ],
+  x: [
+    ['text', 60],
+    ['image', 25],
+    ['video', 15],
+  ],
+  reddit: [
+    ['text', 60],
+    ['image', 25],
+    ['video', 10],
+    ['other', 5],
+  ],
+  linkedin: [
+    ['text', 55],
+    ['image', 25],
+    ['carousel', 10],
+    ['video', 10],
+  ],
+  threads: [
+    ['text', 70],
+    ['image', 25],
+    ['carousel', 5],
+  ],
 };
 const TITLED: ReadonlySet<Platform> = new Set(['youtube', 'reddit', 'linkedin']);
 const MAX_AGE_MINUTES = 90 * 24 * 60;
@@ -74,7 +115,8 @@ function postTypeFor(link: string, platform: Platform, rng: Rng): PostType {
 
 function thumbnailFor(link: string, platform: Platform, postType: PostType, key: string): string | null {
   if (postType === 'text') return null;
-  if (platform === 'youtube') return `https://i.ytimg.com/vi/${new URL(link).searchParams.get('v')}/hqdefault.jpg`;
+  if (platform === 'youtube')
+    return `https://i.ytimg.com/vi/${new URL(link).searchParams.get('v')}/hqdefault.jpg`;
   return `https://thumbs.sim.analyst.invalid/${platform}/${key}.jpg`;
 }
 
@@ -107,7 +149,9 @@ export function simulatePost(link: string, platform: Platform, reference: Date):
   const hashtags = subject.hashtags.slice(0, rng.int(1, subject.hashtags.length)).join(' ');
   const caption = `${sentences.join(' ')} ${hashtags}`;
   const titled = TITLED.has(platform) && !link.includes('/feed/update/');
-  const title = titled ? fill(rng.pick(subject.titles), { topic: topics[0], topic2: topics[1], creator, parent: '', place: '' }) : sentences[0];
+  const title = titled
+    ? fill(rng.pick(subject.titles), { topic: topics[0], topic2: topics[1], creator, parent: '', place: '' })
+    : sentences[0];
   const description =
     platform === 'youtube'
       ? `${caption}\n\nChapters:\n0:00 Intro\n1:12 ${capitalise(topics[0])}\n4:30 ${capitalise(topics[1])}\n9:05 Wrap-up\n\nFollow ${creator.name} for more on ${subject.key.replace('-', ' ')}.`

@@ -32,7 +32,8 @@ export class SimulatedProvider implements ContentProvider {
 
   constructor(options: { referenceDate?: string } = {}) {
     this.reference = new Date(options.referenceDate ?? DEFAULT_REFERENCE_DATE);
-    if (Number.isNaN(this.reference.getTime())) throw new RangeError(`invalid reference date ${options.referenceDate}`);
+    if (Number.isNaN(this.reference.getTime()))
+      throw new RangeError(`invalid reference date ${options.referenceDate}`);
   }
 
   async fetchPost(link: string, options: FetchOptions): Promise<FetchResult> {
@@ -42,18 +43,28 @@ export class SimulatedProvider implements ContentProvider {
   /** The same as fetchPost, synchronously (benchmarks and tests). */
   fetchPostSync(link: string, options: FetchOptions): FetchResult {
     const classified = classifyLink(link);
-    if (!classified.ok || classified.kind !== 'post') return { status: 'failed', reason: `not a post link: ${link}` };
+    if (!classified.ok || classified.kind !== 'post')
+      return { status: 'failed', reason: `not a post link: ${link}` };
     const normalized = classified.normalized;
     const marker = normalized.toLowerCase();
-    if (marker.includes(SIM_MARKERS.unreachable)) return { status: 'unreachable', reason: 'simulated: the post is deleted or private' };
-    if (marker.includes(SIM_MARKERS.holding)) return { status: 'holding', reason: 'simulated: the platform asked us to hold off' };
-    if (marker.includes(SIM_MARKERS.failed)) return { status: 'failed', reason: 'simulated: the platform returned an error' };
+    if (marker.includes(SIM_MARKERS.unreachable))
+      return { status: 'unreachable', reason: 'simulated: the post is deleted or private' };
+    if (marker.includes(SIM_MARKERS.holding))
+      return { status: 'holding', reason: 'simulated: the platform asked us to hold off' };
+    if (marker.includes(SIM_MARKERS.failed))
+      return { status: 'failed', reason: 'simulated: the platform returned an error' };
 
     const sim = simulatePost(normalized, classified.platform, this.reference);
     if (marker.includes(SIM_MARKERS.empty)) {
-      return { status: 'ok', post: { ...sim.post, engagement: { ...sim.post.engagement, comments: 0 } }, comments: [] };
+      return {
+        status: 'ok',
+        post: { ...sim.post, engagement: { ...sim.post.engagement, comments: 0 } },
+        comments: [],
+      };
     }
-    const cap = options.fullRead ? sim.totalComments : Math.max(0, Math.floor(options.commentLimit ?? sim.totalComments));
+    const cap = options.fullRead
+      ? sim.totalComments
+      : Math.max(0, Math.floor(options.commentLimit ?? sim.totalComments));
     return { status: 'ok', post: sim.post, comments: simulateComments(sim, cap, this.reference) };
   }
 
@@ -61,7 +72,8 @@ export class SimulatedProvider implements ContentProvider {
     const classified = classifyLink(accountUrl);
     if (!classified.ok || classified.kind !== 'account') return [];
     const normalized = classified.normalized.toLowerCase();
-    if (normalized.includes(SIM_MARKERS.providerDown)) throw new ProviderUnavailableError('simulated: the platform is unavailable');
+    if (normalized.includes(SIM_MARKERS.providerDown))
+      throw new ProviderUnavailableError('simulated: the platform is unavailable');
     if (normalized.includes(SIM_MARKERS.noMatch)) return [];
     return simulateAccount(classified.normalized, classified.platform, query, this.reference);
   }

@@ -33,14 +33,18 @@ const SAMPLE_LINKS = [
 describe('SimulatedProvider.fetchPost', () => {
   it('is deterministic: the same link gives the same post and comments, across instances and spellings', async () => {
     const a = await provider.fetchPost('https://www.youtube.com/watch?v=aBcDeFgHiJk', { fullRead: true });
-    const b = await new SimulatedProvider().fetchPost('https://youtu.be/aBcDeFgHiJk?si=share', { fullRead: true });
+    const b = await new SimulatedProvider().fetchPost('https://youtu.be/aBcDeFgHiJk?si=share', {
+      fullRead: true,
+    });
     expect(b).toEqual(a);
   });
 
   it.each(SAMPLE_LINKS)('%s yields a realistic post of its platform', async (link) => {
     const { post, comments } = ok(await provider.fetchPost(link, { fullRead: true }));
     const classified = classifyLink(link);
-    expect(classified.ok && post.platform === classified.platform && post.link === classified.normalized).toBe(true);
+    expect(
+      classified.ok && post.platform === classified.platform && post.link === classified.normalized,
+    ).toBe(true);
     expect(post.creator.username).toMatch(/^[a-z0-9._]+$/);
     expect(post.creator.name).toMatch(/^\S+ \S+$/);
     expect(post.title.length).toBeGreaterThan(5);
@@ -50,17 +54,37 @@ describe('SimulatedProvider.fetchPost', () => {
     expect(post.engagement.comments).toBe(comments.length);
     expect(Date.parse(post.postedAt)).toBeLessThan(Date.parse('2026-11-01T00:00:00Z'));
     expect(Date.parse(post.postedAt)).toBeGreaterThan(Date.parse('2026-08-01T00:00:00Z'));
-    for (const c of comments) expect(Date.parse(c.postedAt)).toBeGreaterThanOrEqual(Date.parse(post.postedAt));
+    for (const c of comments)
+      expect(Date.parse(c.postedAt)).toBeGreaterThanOrEqual(Date.parse(post.postedAt));
   });
 
   it('uses the handle a link carries as the creator', async () => {
-    expect(ok(await provider.fetchPost('https://x.com/jack/status/20', { fullRead: false, commentLimit: 1 })).post.creator.username).toBe('jack');
-    expect(ok(await provider.fetchPost('https://www.facebook.com/NASA/posts/1234567890123456', { fullRead: false, commentLimit: 1 })).post.creator.username).toBe('nasa');
+    expect(
+      ok(await provider.fetchPost('https://x.com/jack/status/20', { fullRead: false, commentLimit: 1 })).post
+        .creator.username,
+    ).toBe('jack');
+    expect(
+      ok(
+        await provider.fetchPost('https://www.facebook.com/NASA/posts/1234567890123456', {
+          fullRead: false,
+          commentLimit: 1,
+        }),
+      ).post.creator.username,
+    ).toBe('nasa');
   });
 
   it('gives post types by platform and link shape', async () => {
-    expect(ok(await provider.fetchPost('https://www.instagram.com/stories/natgeo/3245678901234567890/', { fullRead: false })).post.postType).toBe('story');
-    expect(ok(await provider.fetchPost('https://www.facebook.com/reel/1122334455667788', { fullRead: false })).post.postType).toBe('reel');
+    expect(
+      ok(
+        await provider.fetchPost('https://www.instagram.com/stories/natgeo/3245678901234567890/', {
+          fullRead: false,
+        }),
+      ).post.postType,
+    ).toBe('story');
+    expect(
+      ok(await provider.fetchPost('https://www.facebook.com/reel/1122334455667788', { fullRead: false })).post
+        .postType,
+    ).toBe('reel');
     const youtube = ok(await provider.fetchPost('https://youtu.be/dQw4w9WgXcQ', { fullRead: false }));
     expect(['video', 'short']).toContain(youtube.post.postType);
     expect(youtube.post.thumbnail).toBe('https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg');
@@ -81,7 +105,9 @@ describe('SimulatedProvider.fetchPost', () => {
   });
 
   it('varies the size of comment sections from 0 to 2,000', () => {
-    const counts = Array.from({ length: 400 }, (_, i) => simulatedCommentCount(`https://youtube.com/watch?v=${String(i).padStart(11, 'v')}`)!);
+    const counts = Array.from({ length: 400 }, (_, i) =>
+      simulatedCommentCount(`https://youtube.com/watch?v=${String(i).padStart(11, 'v')}`)!,
+    );
     expect(Math.min(...counts)).toBe(0);
     expect(Math.max(...counts)).toBeGreaterThan(1000);
     expect(Math.max(...counts)).toBeLessThanOrEqual(2000);
@@ -91,7 +117,8 @@ describe('SimulatedProvider.fetchPost', () => {
   describe('comment sections have the features the scorer and analyses rely on', () => {
     let all: FetchedComment[] = [];
     beforeAll(async () => {
-      for (const link of linksWithComments(300, 6)) all = all.concat(ok(await provider.fetchPost(link, { fullRead: true })).comments);
+      for (const link of linksWithComments(300, 6))
+        all = all.concat(ok(await provider.fetchPost(link, { fullRead: true })).comments);
     });
     const share = (pred: (c: FetchedComment) => boolean) => all.filter(pred).length / all.length;
 
@@ -121,7 +148,13 @@ describe('SimulatedProvider.fetchPost', () => {
       expect(likes[likes.length - 1]).toBeGreaterThan(50 * Math.max(1, likes[Math.floor(likes.length / 2)]));
     });
     it('comments mention the post topics', () => {
-      expect(share((c) => /rent control|zoning|mortgage|sourdough|protein|index funds|battery|camera|gaming|indie|solar|transit|office|travel|airlines|charging|meal prep|cardio|creatine|speedrunning|carbon|burnout|trains|insurance|phones|updates|design|preservation|debt|retirement|budgeting|emergency|heat|supply|buyers|cast iron|air fryer|knife|overload|workouts|microtransactions|four-day|async|setup|overtourism|solo|EV|range|diets|waves|tax/i.test(c.body))).toBeGreaterThan(0.2);
+      expect(
+        share((c) =>
+          /rent control|zoning|mortgage|sourdough|protein|index funds|battery|camera|gaming|indie|solar|transit|office|travel|airlines|charging|meal prep|cardio|creatine|speedrunning|carbon|burnout|trains|insurance|phones|updates|design|preservation|debt|retirement|budgeting|emergency|heat|supply|buyers|cast iron|air fryer|knife|overload|workouts|microtransactions|four-day|async|setup|overtourism|solo|EV|range|diets|waves|tax/i.test(
+            c.body,
+          ),
+        ),
+      ).toBeGreaterThan(0.2);
     });
     it('unique ids, oldest first', () => {
       expect(new Set(all.map((c) => c.id)).size).toBe(all.length);
@@ -170,7 +203,14 @@ describe('SimulatedProvider.discoverAccount', () => {
     expect(all[all.length - 1].postedAt >= '2026-08-03').toBe(true);
   });
 
-  it.each(['https://www.youtube.com/@mkbhd', 'https://www.tiktok.com/@khaby.lame', 'https://www.instagram.com/natgeo/', 'https://www.facebook.com/nasa', 'https://x.com/nasa', 'https://www.threads.net/@zuck'])(
+  it.each([
+    'https://www.youtube.com/@mkbhd',
+    'https://www.tiktok.com/@khaby.lame',
+    'https://www.instagram.com/natgeo/',
+    'https://www.facebook.com/nasa',
+    'https://x.com/nasa',
+    'https://www.threads.net/@zuck',
+  ])(
     'discovered links of %s classify as posts of the same platform and match what fetchPost returns',
     async (url) => {
       const found = await provider.discoverAccount(url, { limit: 5 });
@@ -180,7 +220,13 @@ describe('SimulatedProvider.discoverAccount', () => {
         const c = classifyLink(d.link);
         expect(c).toMatchObject({ ok: true, kind: 'post', platform: accountPlatform, normalized: d.link });
         const { post } = ok(await provider.fetchPost(d.link, { fullRead: false, commentLimit: 0 }));
-        expect({ postedAt: post.postedAt, postType: post.postType, caption: post.caption, views: post.engagement.views, likes: post.engagement.likes }).toEqual({
+        expect({
+          postedAt: post.postedAt,
+          postType: post.postType,
+          caption: post.caption,
+          views: post.engagement.views,
+          likes: post.engagement.likes,
+        }).toEqual({
           postedAt: d.postedAt,
           postType: d.postType,
           caption: d.caption,
@@ -203,28 +249,49 @@ describe('SimulatedProvider.discoverAccount', () => {
     const since = '2026-09-15';
     const until = '2026-10-15T00:00:00Z';
     const window = await provider.discoverAccount(account, { limit: 100, since, until });
-    expect(window).toEqual(all.filter((d) => d.postedAt >= '2026-09-15T00:00:00.000Z' && d.postedAt <= '2026-10-15T00:00:00.000Z'));
+    expect(window).toEqual(
+      all.filter((d) => d.postedAt >= '2026-09-15T00:00:00.000Z' && d.postedAt <= '2026-10-15T00:00:00.000Z'),
+    );
     expect(window.length).toBeGreaterThan(0);
-    expect(await provider.discoverAccount(account, { limit: 3, since })).toEqual(all.filter((d) => d.postedAt >= since).slice(0, 3));
+    expect(await provider.discoverAccount(account, { limit: 3, since })).toEqual(
+      all.filter((d) => d.postedAt >= since).slice(0, 3),
+    );
   });
 
   it('filters captions by keywords: includes, exact (whole words), excludes, case-insensitively', async () => {
     const all = await provider.discoverAccount(account, { limit: 100 });
     const term = /#\w+/.exec(all[0].caption)![0].slice(1, 4).toUpperCase();
-    const includes = await provider.discoverAccount(account, { limit: 100, keywords: { term, match: 'includes' } });
-    const excludes = await provider.discoverAccount(account, { limit: 100, keywords: { term, match: 'excludes' } });
+    const includes = await provider.discoverAccount(account, {
+      limit: 100,
+      keywords: { term, match: 'includes' },
+    });
+    const excludes = await provider.discoverAccount(account, {
+      limit: 100,
+      keywords: { term, match: 'excludes' },
+    });
     expect(includes.length + excludes.length).toBe(all.length);
     expect(includes.every((d) => d.caption.toLowerCase().includes(term.toLowerCase()))).toBe(true);
     const word = all[0].caption.split(' ').find((w) => /^[a-z]{5,}$/.test(w))!;
-    const exact = await provider.discoverAccount(account, { limit: 100, keywords: { term: word.toUpperCase(), match: 'exact' } });
+    const exact = await provider.discoverAccount(account, {
+      limit: 100,
+      keywords: { term: word.toUpperCase(), match: 'exact' },
+    });
     expect(exact.length).toBeGreaterThan(0);
     expect(exact.every((d) => new RegExp(`\\b${word}\\b`, 'i').test(d.caption))).toBe(true);
-    const partial = await provider.discoverAccount(account, { limit: 100, keywords: { term: word.slice(0, -1), match: 'exact' } });
+    const partial = await provider.discoverAccount(account, {
+      limit: 100,
+      keywords: { term: word.slice(0, -1), match: 'exact' },
+    });
     expect(partial.every((d) => new RegExp(`\\b${word.slice(0, -1)}\\b`, 'i').test(d.caption))).toBe(true);
   });
 
   it('sim-provider-down throws ProviderUnavailableError every time; sim-no-match returns []', async () => {
-    for (let i = 0; i < 3; i++) await expect(provider.discoverAccount('https://www.facebook.com/sim-provider-down', { limit: 10 })).rejects.toBeInstanceOf(ProviderUnavailableError);
-    expect(await provider.discoverAccount('https://www.youtube.com/@sim-no-match', { limit: 10 })).toEqual([]);
+    for (let i = 0; i < 3; i++)
+      await expect(
+        provider.discoverAccount('https://www.facebook.com/sim-provider-down', { limit: 10 }),
+      ).rejects.toBeInstanceOf(ProviderUnavailableError);
+    expect(await provider.discoverAccount('https://www.youtube.com/@sim-no-match', { limit: 10 })).toEqual(
+      [],
+    );
   });
 });

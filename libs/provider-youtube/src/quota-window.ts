@@ -12,7 +12,14 @@ const PACIFIC = new Intl.DateTimeFormat('en-US', {
 /** Milliseconds Pacific wall-clock time is ahead of UTC at `at` (negative: -7 or -8 hours). */
 function pacificOffsetMs(at: Date): number {
   const parts = Object.fromEntries(PACIFIC.formatToParts(at).map((p) => [p.type, p.value]));
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return wall - Math.floor(at.getTime() / 1000) * 1000;
 }
 

@@ -1,4 +1,14 @@
-import { ProviderFault, requestJson, withRetries, NO_TELEMETRY, REAL_RETRY_ENV, DEFAULT_RETRY_POLICY, type ProviderTelemetry, type RetryEnv, type RetryPolicy } from '@analyst/provider-core';
+import {
+  ProviderFault,
+  requestJson,
+  withRetries,
+  NO_TELEMETRY,
+  REAL_RETRY_ENV,
+  DEFAULT_RETRY_POLICY,
+  type ProviderTelemetry,
+  type RetryEnv,
+  type RetryPolicy,
+} from '@analyst/provider-core';
 import { nextQuotaReset } from './quota-window';
 
 export const YOUTUBE_API_ROOT = 'https://www.googleapis.com/youtube/v3';
@@ -19,9 +29,27 @@ interface GoogleError {
 }
 
 /** Reasons that mean the section or video cannot be read (not a fault of ours or of the quota). */
-export const GONE_REASONS = new Set(['videoNotFound', 'forbidden', 'commentsDisabled', 'channelNotFound', 'playlistNotFound', 'commentNotFound']);
-const QUOTA_REASONS = new Set(['quotaExceeded', 'rateLimitExceeded', 'userRateLimitExceeded', 'dailyLimitExceeded']);
-const AUTH_REASONS = new Set(['keyInvalid', 'keyExpired', 'accessNotConfigured', 'ipRefererBlocked', 'forbidden_key']);
+export const GONE_REASONS = new Set([
+  'videoNotFound',
+  'forbidden',
+  'commentsDisabled',
+  'channelNotFound',
+  'playlistNotFound',
+  'commentNotFound',
+]);
+const QUOTA_REASONS = new Set([
+  'quotaExceeded',
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+  'dailyLimitExceeded',
+]);
+const AUTH_REASONS = new Set([
+  'keyInvalid',
+  'keyExpired',
+  'accessNotConfigured',
+  'ipRefererBlocked',
+  'forbidden_key',
+]);
 
 /** A `gone` fault that keeps the API's reason, so callers can tell commentsDisabled from videoNotFound. */
 export class YouTubeGone extends ProviderFault {
@@ -55,9 +83,15 @@ export class YouTubeApi {
 
   /** One list call; `retries: false` leaves retrying to the caller (account discovery counts its own). */
   async list<T>(endpoint: string, params: Record<string, string>, retries = true): Promise<T> {
-    const policy = retries ? (this.options.retry ?? DEFAULT_RETRY_POLICY) : { ...DEFAULT_RETRY_POLICY, retries: 0 };
+    const policy = retries
+      ? (this.options.retry ?? DEFAULT_RETRY_POLICY)
+      : { ...DEFAULT_RETRY_POLICY, retries: 0 };
     try {
-      return await withRetries(() => this.once<T>(endpoint, params), policy, this.options.retryEnv ?? REAL_RETRY_ENV);
+      return await withRetries(
+        () => this.once<T>(endpoint, params),
+        policy,
+        this.options.retryEnv ?? REAL_RETRY_ENV,
+      );
     } catch (error) {
       if (error instanceof ProviderFault) this.telemetry.error('youtube', error.kind);
       throw error;
@@ -67,7 +101,10 @@ export class YouTubeApi {
   private async once<T>(endpoint: string, params: Record<string, string>): Promise<T> {
     const url = `${this.baseUrl}/${endpoint}?${new URLSearchParams({ ...params, key: this.options.apiKey })}`;
     this.telemetry.call('youtube', endpoint);
-    const response = await requestJson(url, { timeoutMs: this.timeoutMs, headers: { accept: 'application/json' } });
+    const response = await requestJson(url, {
+      timeoutMs: this.timeoutMs,
+      headers: { accept: 'application/json' },
+    });
     if (response.status < 400 || response.status >= 500 || !this.isAuth(response.body)) {
       this.unitsSpent++;
       this.telemetry.quotaSpent('youtube', 1);
@@ -80,17 +117,23 @@ export class YouTubeApi {
   }
 
   private isAuth(body: unknown): boolean {
-    return (body as GoogleError | null)?.error?.errors?.some((e) => AUTH_REASONS.has(e.reason ?? '')) ?? false;
+    return (
+      (body as GoogleError | null)?.error?.errors?.some((e) => AUTH_REASONS.has(e.reason ?? '')) ?? false
+    );
   }
 
   private fault(endpoint: string, status: number, body: GoogleError | null): ProviderFault {
     const reason = body?.error?.errors?.[0]?.reason ?? '';
     const message = body?.error?.message ?? `HTTP ${status}`;
     const what = `youtube ${endpoint}: ${status} ${reason || 'error'}: ${message}`;
-    if (status >= 500 || (status === 429 && !QUOTA_REASONS.has(reason))) return new ProviderFault('transient', what);
+    if (status >= 500 || (status === 429 && !QUOTA_REASONS.has(reason)))
+      return new ProviderFault('transient', what);
     if (QUOTA_REASONS.has(reason) || status === 429) {
       // The daily quota reopens at Pacific midnight; a per-minute rate limit sooner, but a short hold is cheap to redo.
-      const retryAt = reason === 'quotaExceeded' || reason === 'dailyLimitExceeded' ? nextQuotaReset(this.now()) : new Date(this.now().getTime() + 60_000);
+      const retryAt =
+        reason === 'quotaExceeded' || reason === 'dailyLimitExceeded'
+          ? nextQuotaReset(this.now())
+          : new Date(this.now().getTime() + 60_000);
       return new ProviderFault('quota', `${what} (retry after ${retryAt.toISOString()})`, retryAt);
     }
     if (AUTH_REASONS.has(reason) || status === 401) {

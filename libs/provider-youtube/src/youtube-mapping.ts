@@ -16,7 +16,8 @@ export function captionOf(title: string, description: string): string {
 export function mapVideo(video: VideoResource, link: string, creatorHandle: string | null): ProviderPost {
   const s = video.snippet;
   const thumbnails = s.thumbnails ?? {};
-  const thumbnail = (thumbnails.high ?? thumbnails.medium ?? thumbnails.default ?? Object.values(thumbnails)[0])?.url ?? null;
+  const thumbnail =
+    (thumbnails.high ?? thumbnails.medium ?? thumbnails.default ?? Object.values(thumbnails)[0])?.url ?? null;
   return {
     link,
     platform: 'youtube',
@@ -25,7 +26,12 @@ export function mapVideo(video: VideoResource, link: string, creatorHandle: stri
     caption: captionOf(s.title, s.description),
     description: s.description === '' ? null : s.description,
     // The API reports no share count; commentCount is absent when comments are off.
-    engagement: { views: count(video.statistics?.viewCount), likes: count(video.statistics?.likeCount), comments: count(video.statistics?.commentCount), shares: 0 },
+    engagement: {
+      views: count(video.statistics?.viewCount),
+      likes: count(video.statistics?.likeCount),
+      comments: count(video.statistics?.commentCount),
+      shares: 0,
+    },
     postedAt: new Date(s.publishedAt).toISOString(),
     // The API does not say whether a video is a Short; every upload is reported as a video.
     postType: 'video',
@@ -33,7 +39,11 @@ export function mapVideo(video: VideoResource, link: string, creatorHandle: stri
   };
 }
 
-export function mapComment(comment: CommentResource, parentId: string | null, channelId: string): FetchedComment {
+export function mapComment(
+  comment: CommentResource,
+  parentId: string | null,
+  channelId: string,
+): FetchedComment {
   const s = comment.snippet;
   return {
     id: comment.id,

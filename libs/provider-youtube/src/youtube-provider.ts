@@ -1,9 +1,24 @@
-import { ProviderUnavailableError, type AccountQuery, type ContentProvider, type DiscoveredPost, type FetchOptions, type FetchResult, type FetchedComment } from '@analyst/contracts';
+import {
+  ProviderUnavailableError,
+  type AccountQuery,
+  type ContentProvider,
+  type DiscoveredPost,
+  type FetchOptions,
+  type FetchResult,
+  type FetchedComment,
+} from '@analyst/contracts';
 import { classifyLink } from '@analyst/links';
 import { ProviderFault, keywordTest } from '@analyst/provider-core';
 import { YouTubeApi, YouTubeGone, type YouTubeApiOptions } from './youtube-api';
 import { captionOf, handleOf, mapComment, mapVideo } from './youtube-mapping';
-import type { ChannelResource, CommentResource, CommentThreadResource, ListResponse, PlaylistItemResource, VideoResource } from './youtube-resources';
+import type {
+  ChannelResource,
+  CommentResource,
+  CommentThreadResource,
+  ListResponse,
+  PlaylistItemResource,
+  VideoResource,
+} from './youtube-resources';
 
 const PAGE = 100;
 /** playlistItems.list and videos.list take at most 50 per call. */
@@ -28,19 +43,37 @@ export class YouTubeProvider implements ContentProvider {
 
   async fetchPost(link: string, options: FetchOptions): Promise<FetchResult> {
     const classified = classifyLink(link);
-    const videoId = classified.ok && classified.kind === 'post' && classified.platform === 'youtube' ? new URL(classified.normalized).searchParams.get('v') : null;
+    const videoId =
+      classified.ok && classified.kind === 'post' && classified.platform === 'youtube'
+        ? new URL(classified.normalized).searchParams.get('v')
+        : null;
     if (!videoId || !classified.ok) return { status: 'failed', reason: `not a YouTube video link: ${link}` };
     const limit = options.fullRead ? Infinity : (options.commentLimit ?? Infinity);
     try {
-      const videos = await this.api.list<ListResponse<VideoResource>>('videos', { part: 'snippet,statistics', id: videoId });
+      const videos = await this.api.list<ListResponse<VideoResource>>('videos', {
+        part: 'snippet,statistics',
+        id: videoId,
+      });
       const video = videos.items?.[0];
       // videos.list leaves out private, deleted and unknown videos alike.
-      if (!video) return { status: 'unreachable', reason: `youtube: video ${videoId} is private, deleted or does not exist` };
-      const channels = await this.api.list<ListResponse<ChannelResource>>('channels', { part: 'snippet', id: video.snippet.channelId });
+      if (!video)
+        return {
+          status: 'unreachable',
+          reason: `youtube: video ${videoId} is private, deleted or does not exist`,
+        };
+      const channels = await this.api.list<ListResponse<ChannelResource>>('channels', {
+        part: 'snippet',
+        id: video.snippet.channelId,
+      });
       const handle = channels.items?.[0]?.snippet?.customUrl;
       const post = mapVideo(video, classified.normalized, handle ? handleOf(handle) : null);
       const comments = await this.comments(videoId, video.snippet.channelId, limit);
-      if (comments === 'disabled') return { status: 'ok', post: { ...post, engagement: { ...post.engagement, comments: 0 } }, comments: [] };
+      if (comments === 'disabled')
+        return {
+          status: 'ok',
+          post: { ...post, engagement: { ...post.engagement, comments: 0 } },
+          comments: [],
+        };
       return { status: 'ok', post, comments };
     } catch (error) {
       return this.outcome(error, videoId);
@@ -48,13 +81,23 @@ export class YouTubeProvider implements ContentProvider {
   }
 
   /** Threads in the API's order, each followed by its replies, cut at `limit` comments in all. */
-  private async comments(videoId: string, channelId: string, limit: number): Promise<FetchedComment[] | 'disabled'> {
+  private async comments(
+    videoId: string,
+    channelId: string,
+    limit: number,
+  ): Promise<FetchedComment[] | 'disabled'> {
     const out: FetchedComment[] = [];
     let pageToken: string | undefined;
     while (out.length < limit) {
       let page: ListResponse<CommentThreadResource>;
       try {
-        page = await this.api.list('commentThreads', { part: 'snippet,replies', videoId, maxResults: String(PAGE), textFormat: 'plainText', ...(pageToken ? { pageToken } : {}) });
+        page = await this.api.list('commentThreads', {
+          part: 'snippet,replies',
+          videoId,
+          maxResults: String(PAGE),
+          textFormat: 'plainText',
+          ...(pageToken ? { pageToken } : {}),
+        });
       } catch (error) {
         // Comments turned off is the platform's answer "this section is empty", not a failure.
         if (error instanceof YouTubeGone && error.reason === 'commentsDisabled') return 'disabled';
@@ -64,8 +107,12 @@ export class YouTubeProvider implements ContentProvider {
         if (out.length >= limit) break;
         out.push(mapComment(thread.snippet.topLevelComment, null, channelId));
         const inline = thread.replies?.comments ?? [];
-        const replies = thread.snippet.totalReplyCount > inline.length ? await this.replies(thread.id, limit - out.length) : inline;
-        for (const reply of replies.slice(0, limit - out.length)) out.push(mapComment(reply, thread.id, channelId));
+        const replies =
+          thread.snippet.totalReplyCount > inline.length
+            ? await this.replies(thread.id, limit - out.length)
+            : inline;
+        for (const reply of replies.slice(0, limit - out.length))
+          out.push(mapComment(reply, thread.id, channelId));
       }
       pageToken = page.nextPageToken;
       if (!pageToken) break;
@@ -77,7 +124,13 @@ export class YouTubeProvider implements ContentProvider {
     const out: CommentResource[] = [];
     let pageToken: string | undefined;
     while (out.length < limit) {
-      const page = await this.api.list<ListResponse<CommentResource>>('comments', { part: 'snippet', parentId, maxResults: String(PAGE), textFormat: 'plainText', ...(pageToken ? { pageToken } : {}) });
+      const page = await this.api.list<ListResponse<CommentResource>>('comments', {
+        part: 'snippet',
+        parentId,
+        maxResults: String(PAGE),
+        textFormat: 'plainText',
+        ...(pageToken ? { pageToken } : {}),
+      });
       out.push(...(page.items ?? []));
       pageToken = page.nextPageToken;
       if (!pageToken) break;
@@ -89,9 +142,16 @@ export class YouTubeProvider implements ContentProvider {
     if (!(error instanceof ProviderFault)) return { status: 'failed', reason: `youtube: ${String(error)}` };
     switch (error.kind) {
       case 'quota':
-        return { status: 'holding', reason: error.message, ...(error.retryAt ? { retryAt: error.retryAt.toISOString() } : {}) };
+        return {
+          status: 'holding',
+          reason: error.message,
+          ...(error.retryAt ? { retryAt: error.retryAt.toISOString() } : {}),
+        };
       case 'gone':
-        return { status: 'unreachable', reason: `youtube: video ${videoId} cannot be read (${error.message})` };
+        return {
+          status: 'unreachable',
+          reason: `youtube: video ${videoId} cannot be read (${error.message})`,
+        };
       default:
         return { status: 'failed', reason: error.message };
     }
@@ -105,7 +165,8 @@ export class YouTubeProvider implements ContentProvider {
     try {
       return await this.discover(accountUrl, query);
     } catch (error) {
-      if (error instanceof ProviderFault && error.kind !== 'gone') throw new ProviderUnavailableError(error.message);
+      if (error instanceof ProviderFault && error.kind !== 'gone')
+        throw new ProviderUnavailableError(error.message);
       if (error instanceof ProviderFault) return [];
       throw error;
     }
@@ -121,7 +182,16 @@ export class YouTubeProvider implements ContentProvider {
     const picked: { videoId: string; postedAt: string; caption: string }[] = [];
     let pageToken: string | undefined;
     scan: while (picked.length < query.limit) {
-      const page = await this.api.list<ListResponse<PlaylistItemResource>>('playlistItems', { part: 'snippet,contentDetails', playlistId: uploads, maxResults: String(UPLOADS_PAGE), ...(pageToken ? { pageToken } : {}) }, false);
+      const page = await this.api.list<ListResponse<PlaylistItemResource>>(
+        'playlistItems',
+        {
+          part: 'snippet,contentDetails',
+          playlistId: uploads,
+          maxResults: String(UPLOADS_PAGE),
+          ...(pageToken ? { pageToken } : {}),
+        },
+        false,
+      );
       for (const item of page.items ?? []) {
         const at = Date.parse(item.contentDetails.videoPublishedAt ?? item.snippet.publishedAt);
         if (at < since) break scan; // uploads are newest first: nothing older can match
@@ -136,7 +206,11 @@ export class YouTubeProvider implements ContentProvider {
     const stats = new Map<string, VideoResource>();
     for (let i = 0; i < picked.length; i += UPLOADS_PAGE) {
       const ids = picked.slice(i, i + UPLOADS_PAGE).map((p) => p.videoId);
-      const page = await this.api.list<ListResponse<VideoResource>>('videos', { part: 'statistics', id: ids.join(',') }, false);
+      const page = await this.api.list<ListResponse<VideoResource>>(
+        'videos',
+        { part: 'statistics', id: ids.join(',') },
+        false,
+      );
       for (const v of page.items ?? []) stats.set(v.id, v);
     }
     // An upload videos.list leaves out is private or deleted: not a post anyone can add.
@@ -144,7 +218,13 @@ export class YouTubeProvider implements ContentProvider {
       .filter((p) => stats.has(p.videoId))
       .map((p) => {
         const s = stats.get(p.videoId)!.statistics ?? {};
-        return { link: `https://youtube.com/watch?v=${p.videoId}`, postedAt: p.postedAt, postType: 'video', caption: p.caption, engagement: { views: Number(s.viewCount ?? 0), likes: Number(s.likeCount ?? 0) } };
+        return {
+          link: `https://youtube.com/watch?v=${p.videoId}`,
+          postedAt: p.postedAt,
+          postType: 'video',
+          caption: p.caption,
+          engagement: { views: Number(s.viewCount ?? 0), likes: Number(s.likeCount ?? 0) },
+        };
       });
   }
 
@@ -161,7 +241,11 @@ export class YouTubeProvider implements ContentProvider {
           ? [{ forUsername: second }]
           : [{ forHandle: `@${second}` }, { forUsername: second }];
     for (const lookup of lookups) {
-      const page = await this.api.list<ListResponse<ChannelResource>>('channels', { part: 'snippet,contentDetails', ...lookup }, false);
+      const page = await this.api.list<ListResponse<ChannelResource>>(
+        'channels',
+        { part: 'snippet,contentDetails', ...lookup },
+        false,
+      );
       if (page.items?.[0]) return page.items[0];
     }
     return null;

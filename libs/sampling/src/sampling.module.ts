@@ -16,8 +16,16 @@ import { CURSOR_CODEC, SamplingService, SEARCH_MATCHES } from './sampling.servic
   providers: [
     SamplingIndexService,
     SamplingService,
-    { provide: CURSOR_CODEC, inject: [ANALYST_CONFIG], useFactory: (config: AnalystConfig) => new CursorCodec(config.ANALYST_INTERNAL_SECRET) },
-    { provide: SEARCH_MATCHES, inject: [EVENT_STORE], useFactory: (events: EventStore) => new SearchMatches(events) },
+    {
+      provide: CURSOR_CODEC,
+      inject: [ANALYST_CONFIG],
+      useFactory: (config: AnalystConfig) => new CursorCodec(config.ANALYST_INTERNAL_SECRET),
+    },
+    {
+      provide: SEARCH_MATCHES,
+      inject: [EVENT_STORE],
+      useFactory: (events: EventStore) => new SearchMatches(events),
+    },
   ],
   exports: [SamplingService, SamplingIndexService],
 })
@@ -27,7 +35,13 @@ export class SamplingModule {
     return {
       module: SamplingModule,
       providers: options.searchModel
-        ? [{ provide: SEARCH_MATCHES, inject: [EVENT_STORE], useFactory: (events: EventStore) => new SearchMatches(events, options.searchModel) }]
+        ? [
+            {
+              provide: SEARCH_MATCHES,
+              inject: [EVENT_STORE],
+              useFactory: (events: EventStore) => new SearchMatches(events, options.searchModel),
+            },
+          ]
         : [],
     };
   }

@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, type ScoreVersion } from '@analyst/contracts';
 import { NO_COMMENT_FILTER } from '@analyst/domain-analysis';
-import { compileFilters, type CommentFilters, type PostEntry, type SearchSpec, type TeamIndex } from '@analyst/analysis';
+import {
+  compileFilters,
+  type CommentFilters,
+  type PostEntry,
+  type SearchSpec,
+  type TeamIndex,
+} from '@analyst/analysis';
 import { CLOCK, type Clock } from '@analyst/platform';
 import { fnv1a32, type AnalysisRecord, type RowDetails } from './index/sampling-index';
 import { SamplingIndexService } from './index/sampling-index.service';
@@ -34,30 +40,47 @@ export class SamplingService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async analysisSample(teamId: string, analysisId: string, rawQuery: Record<string, unknown>): Promise<SamplePageView> {
+  async analysisSample(
+    teamId: string,
+    analysisId: string,
+    rawQuery: Record<string, unknown>,
+  ): Promise<SamplePageView> {
     const query = parseSampleQuery(rawQuery);
     const index = await this.indexes.current();
     const doc = index.analysis(analysisId);
     if (!doc || doc.teamId !== teamId || this.expired(doc)) {
-      throw new ApiError(404, `analysis ${analysisId} not found (analyses expire 7 days after creation)`, 'analysis_not_found');
+      throw new ApiError(
+        404,
+        `analysis ${analysisId} not found (analyses expire 7 days after creation)`,
+        'analysis_not_found',
+      );
     }
     if (doc.status === 'queued' || doc.status === 'running') {
-      throw new ApiError(409, 'analysis_not_ready', 'analysis_not_ready', undefined, { 'Retry-After': String(NOT_READY_RETRY_AFTER_SECONDS) });
+      throw new ApiError(409, 'analysis_not_ready', 'analysis_not_ready', undefined, {
+        'Retry-After': String(NOT_READY_RETRY_AFTER_SECONDS),
+      });
     }
     if (doc.status === 'failed') throw new ApiError(409, 'analysis_failed', 'analysis_failed');
     if (doc.postIds.length > MAX_ANALYSIS_POSTS) {
-      throw new ApiError(400, `analysis ${analysisId} has ${doc.postIds.length} posts; comment samples are limited to analyses of at most ${MAX_ANALYSIS_POSTS}`, 'analysis_too_large');
+      throw new ApiError(
+        400,
+        `analysis ${analysisId} has ${doc.postIds.length} posts; comment samples are limited to analyses of at most ${MAX_ANALYSIS_POSTS}`,
+        'analysis_too_large',
+      );
     }
     const team = index.comments.team(teamId);
-    const posts = doc.postIds.map((id) => team.postsById.get(id)).filter((p): p is PostEntry => p !== undefined);
+    const posts = doc.postIds
+      .map((id) => team.postsById.get(id))
+      .filter((p): p is PostEntry => p !== undefined);
     const filters = (doc.filters ?? null) as CommentFilters | null;
     const search = (doc.search ?? null) as SearchSpec | null;
     // The search matches are row numbers: keep them valid until the page is drawn.
     const release = team.hold();
     try {
-      const searchMatch = search?.mode === 'ai' ? await this.searches.matcher(analysisId, team, posts, search) : null;
+      const searchMatch =
+        search?.mode === 'ai' ? await this.searches.matcher(analysisId, team, posts, search) : null;
       // A report (a teammate's write-up over a campaign) has no version of its own: its posts are sampled under the team's.
-    const version = doc.settings?.scoreVersion ?? team.settings.scoreVersion;
+      const version = doc.settings?.scoreVersion ?? team.settings.scoreVersion;
       return this.page(team, index.detailsOf(team), query, {
         scope: `analysis:${analysisId}`,
         posts,
@@ -72,13 +95,23 @@ export class SamplingService {
     }
   }
 
-  async postSample(teamId: string, postId: string, rawQuery: Record<string, unknown>): Promise<SamplePageView> {
+  async postSample(
+    teamId: string,
+    postId: string,
+    rawQuery: Record<string, unknown>,
+  ): Promise<SamplePageView> {
     const query = parseSampleQuery(rawQuery);
     const index = await this.indexes.current();
     const found = index.comments.postById(postId);
-    if (!found || found.team.teamId !== teamId) throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
+    if (!found || found.team.teamId !== teamId)
+      throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
     const { team, post } = found;
-    if (!post.scored) throw new ApiError(404, `comments of post ${postId} are not available until scoring finishes`, 'comments_not_available');
+    if (!post.scored)
+      throw new ApiError(
+        404,
+        `comments of post ${postId} are not available until scoring finishes`,
+        'comments_not_available',
+      );
     return this.page(team, index.detailsOf(team), query, {
       scope: `post:${postId}:v${post.scored.dataVersion}`,
       posts: [post],
@@ -110,7 +143,12 @@ export class SamplingService {
       echo: Record<string, unknown>;
     },
   ): SamplePageView {
-    const binding: CursorBinding = { teamId: team.teamId, scope: scope.scope, query: queryFingerprint(query), scoreVersion: scope.version };
+    const binding: CursorBinding = {
+      teamId: team.teamId,
+      scope: scope.scope,
+      query: queryFingerprint(query),
+      scoreVersion: scope.version,
+    };
     const position = query.cursor ? this.cursors.decode(query.cursor, binding) : null;
     const result = drawSample({
       team,
@@ -125,7 +163,11 @@ export class SamplingService {
       after: position?.after ?? null,
       limit: query.limit,
     });
-    const context: RowContext = { version: scope.version, bucketFiltered: Object.keys(query.buckets).length > 0, ...scope.context };
+    const context: RowContext = {
+      version: scope.version,
+      bucketFiltered: Object.keys(query.buckets).length > 0,
+      ...scope.context,
+    };
     const served = (position?.served ?? 0) + result.rows.length;
     const hasMore = result.remaining > 0 && result.last !== null;
     return {
@@ -148,7 +190,9 @@ export class SamplingService {
 
 function hasFilters(filters: CommentFilters | null, search: SearchSpec | null): boolean {
   if (!filters) return false;
-  const keys = Object.keys(filters).filter((k) => !(k === 'keywords' && search?.mode === 'keyword' && filters.keywords?.length === 1));
+  const keys = Object.keys(filters).filter(
+    (k) => !(k === 'keywords' && search?.mode === 'keyword' && filters.keywords?.length === 1),
+  );
   return keys.length > 0;
 }
 
@@ -157,8 +201,22 @@ function groupView(team: TeamIndex, group: SampleGroup, withPost: boolean): Reco
   const where = withPost ? { postId: group.post.id } : {};
   if (group.type === 'topic') {
     const t = group.post.scored!.topics[group.index];
-    return { type: 'topic', ...where, title: t.title, description: t.description, commentCount: group.commentCount, sampleCommentIds: ids };
+    return {
+      type: 'topic',
+      ...where,
+      title: t.title,
+      description: t.description,
+      commentCount: group.commentCount,
+      sampleCommentIds: ids,
+    };
   }
   const m = group.post.scored!.messages[group.index];
-  return { type: 'message', ...where, topic: m.topic, stance: m.stance, commentCount: group.commentCount, sampleCommentIds: ids };
+  return {
+    type: 'message',
+    ...where,
+    topic: m.topic,
+    stance: m.stance,
+    commentCount: group.commentCount,
+    sampleCommentIds: ids,
+  };
 }

@@ -9,7 +9,10 @@ function seedPosts(): SeedPost[] {
   return ['p1', 'p2', 'p3'].map((id, p) => ({
     id,
     postedAt: `2026-03-0${p + 1}T10:00:00.000Z`,
-    topics: [{ title: `Topic A of ${id}`, description: null }, { title: `Topic B of ${id}`, description: null }],
+    topics: [
+      { title: `Topic A of ${id}`, description: null },
+      { title: `Topic B of ${id}`, description: null },
+    ],
     messages: [{ topic: `Topic A of ${id}`, stance: 'for' }],
     comments: Array.from({ length: 90 }, (_, i): SeedComment => {
       const topicIndex = rnd() < 0.4 ? (rnd() < 0.5 ? 0 : 1) : null;
@@ -27,13 +30,20 @@ function seedPosts(): SeedPost[] {
 }
 
 /** Which comments the test expects in each bucket: the seed's scores through the shared rule. */
-function expectedMembers(posts: SeedPost[], version: 1 | 2 | 3, keep: (c: SeedComment) => boolean): Map<string, Set<string>> {
+function expectedMembers(
+  posts: SeedPost[],
+  version: 1 | 2 | 3,
+  keep: (c: SeedComment) => boolean,
+): Map<string, Set<string>> {
   const members = new Map<string, Set<string>>();
   for (const d of DIMENSIONS) for (const k of BUCKET_KEYS) members.set(`${d}:${k}`, new Set());
   for (const p of posts) {
     p.comments.forEach((c, i) => {
       if (c.hidden || !keep(c)) return;
-      const buckets = commentBuckets({ sentiment: null, content: null, topic: null, relevance: null, consensus: null, ...c.scores }, version);
+      const buckets = commentBuckets(
+        { sentiment: null, content: null, topic: null, relevance: null, consensus: null, ...c.scores },
+        version,
+      );
       for (const d of DIMENSIONS) if (buckets[d]) members.get(`${d}:${buckets[d]}`)!.add(`${p.id}-c${i}`);
     });
   }
@@ -54,18 +64,26 @@ describe('bucket-filtered samples are exactly the mix bars (issue 8, done criter
   afterAll(() => f.close());
 
   it('takes every bucket of every dimension of an analysis mix: members only, no duplicates, counts equal to the bars', async () => {
-    const created = await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2', 'p3'] }, filters: { excludeKeywords: ['spam'] } });
+    const created = await f.post('/analyses', key, {
+      selection: { postIds: ['p1', 'p2', 'p3'] },
+      filters: { excludeKeywords: ['spam'] },
+    });
     expect(created.status).toBe(201);
     const analysis = created.body.data;
     const matched = analysis.scope.matchedComments as number;
     const expected = expectedMembers(posts, 3, (c) => !c.body!.startsWith('spam'));
-    expect(matched).toBe(posts.flatMap((p) => p.comments).filter((c) => !c.hidden && !c.body!.startsWith('spam')).length);
+    expect(matched).toBe(
+      posts.flatMap((p) => p.comments).filter((c) => !c.hidden && !c.body!.startsWith('spam')).length,
+    );
 
     for (const dimension of DIMENSIONS) {
       const mix = analysis.commentAnalysis.mix[dimension] as Mix;
       const counts = {} as Record<BucketKey, number>;
       for (const bucket of BUCKET_KEYS) {
-        const { rows, pages } = await f.pages(`/analyses/${analysis.id}/comments?${dimension}=${bucket}&limit=13`, key);
+        const { rows, pages } = await f.pages(
+          `/analyses/${analysis.id}/comments?${dimension}=${bucket}&limit=13`,
+          key,
+        );
         const ids = rows.map((r) => r.commentId);
         expect(new Set(ids).size).toBe(ids.length);
         expect(rows.every((r) => r.buckets[dimension] === bucket)).toBe(true);
@@ -78,7 +96,12 @@ describe('bucket-filtered samples are exactly the mix bars (issue 8, done criter
       const scored = BUCKET_KEYS.reduce((n, k) => n + counts[k], 0);
       expect(scored).toBeGreaterThan(0);
       expect(scored).toBeLessThanOrEqual(matched);
-      for (const bucket of BUCKET_KEYS) expect([dimension, bucket, roundTo((counts[bucket] / scored) * 100, 1)]).toEqual([dimension, bucket, mix[MIX_FIELD[bucket]]]);
+      for (const bucket of BUCKET_KEYS)
+        expect([dimension, bucket, roundTo((counts[bucket] / scored) * 100, 1)]).toEqual([
+          dimension,
+          bucket,
+          mix[MIX_FIELD[bucket]],
+        ]);
     }
     // v3 sentiment and relevance/consensus have no neutral bar, and nothing is sampled there.
     expect(analysis.commentAnalysis.mix.sentiment.neutralPercent).toBe(0);
@@ -96,7 +119,10 @@ describe('bucket-filtered samples are exactly the mix bars (issue 8, done criter
       const expected = expectedMembers([p9], 2, () => true);
       for (const dimension of DIMENSIONS) {
         for (const bucket of BUCKET_KEYS) {
-          const { rows, pages } = await f.pages(`/posts/p9/analysis/comments?${dimension}=${bucket}&limit=100`, key);
+          const { rows, pages } = await f.pages(
+            `/posts/p9/analysis/comments?${dimension}=${bucket}&limit=100`,
+            key,
+          );
           expect(rows.every((r) => r.buckets[dimension] === bucket && r.postId === 'p9')).toBe(true);
           expect(new Set(rows.map((r) => r.commentId))).toEqual(expected.get(`${dimension}:${bucket}`));
           expect(pages[0].meta).toMatchObject({ postId: 'p9', scoreVersion: 2, total: rows.length });

@@ -1,7 +1,12 @@
 import { ApiError } from '@analyst/contracts';
 import { CursorCodec, type CursorBinding } from '@analyst/sampling';
 
-const binding: CursorBinding = { teamId: 'team_1', scope: 'analysis:an_1', query: 'source=all', scoreVersion: 3 };
+const binding: CursorBinding = {
+  teamId: 'team_1',
+  scope: 'analysis:an_1',
+  query: 'source=all',
+  scoreVersion: 3,
+};
 
 describe('CursorCodec', () => {
   const codec = new CursorCodec('0123456789abcdef0123456789abcdef');
@@ -32,6 +37,7 @@ describe('CursorCodec', () => {
     const flipped = Buffer.from(token, 'base64url');
     flipped[flipped.length - 1] ^= 1;
     expect(() => codec.decode(flipped.toString('base64url'), binding)).toThrow('invalid cursor');
-    for (const junk of ['abc', '!!!', 'x'.repeat(200)]) expect(() => codec.decode(junk, binding)).toThrow('invalid cursor');
+    for (const junk of ['abc', '!!!', 'x'.repeat(200)])
+      expect(() => codec.decode(junk, binding)).toThrow('invalid cursor');
   });
 });

@@ -17,8 +17,18 @@ describe('parseSampleQuery', () => {
   });
 
   it('comma-separated and repeated values merge, labels become keys, order is the bucket order, duplicates collapse', () => {
-    const q = parseSampleQuery({ relevance: ['off_topic,on_topic', 'positive'], consensus: 'debating', sentiment: ' negative , positive ', topic: 'Hostile' });
-    expect(q.buckets).toEqual({ relevance: ['positive', 'negative'], consensus: ['lean_negative'], sentiment: ['positive', 'negative'], topic: ['negative'] });
+    const q = parseSampleQuery({
+      relevance: ['off_topic,on_topic', 'positive'],
+      consensus: 'debating',
+      sentiment: ' negative , positive ',
+      topic: 'Hostile',
+    });
+    expect(q.buckets).toEqual({
+      relevance: ['positive', 'negative'],
+      consensus: ['lean_negative'],
+      sentiment: ['positive', 'negative'],
+      topic: ['negative'],
+    });
   });
 
   it.each([

@@ -1,4 +1,10 @@
-import type { CommentScores, CreatorMessage, CreatorTopic, FetchedComment, ScoredComment } from '@analyst/contracts';
+import type {
+  CommentScores,
+  CreatorMessage,
+  CreatorTopic,
+  FetchedComment,
+  ScoredComment,
+} from '@analyst/contracts';
 import { AnalysisModule, AnalysisService } from '@analyst/analysis';
 import { GatewayModule } from '@analyst/gateway';
 import { EVENT_STORE, FixedClock, type EventStore, type NewEvent } from '@analyst/platform';
@@ -6,7 +12,15 @@ import { createTestApp, type TestApp, type TestResponse } from '@analyst/testing
 import { SamplingModule } from '@analyst/sampling';
 
 export const START = '2026-03-10T12:00:00.000Z';
-export const ALL_SCOPES = ['analyses:run', 'analyses:read', 'comments:read', 'posts:read', 'collections:read', 'team:read', 'insights:read'];
+export const ALL_SCOPES = [
+  'analyses:run',
+  'analyses:read',
+  'comments:read',
+  'posts:read',
+  'collections:read',
+  'team:read',
+  'insights:read',
+];
 export const CURSOR_SECRET = 'sampling-test-internal-secret-0123456789';
 
 export interface SeedComment {
@@ -51,7 +65,13 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
   const append = (stream: string, list: { type: string; data: unknown }[], teamId: string) =>
     events.append(
       stream,
-      list.map((e): NewEvent => ({ id: `ev_sampling_${Date.now()}_${++seq}`, type: e.type, schemaVersion: 1, data: e.data, metadata: { correlationId: 'seed', causationId: null, teamId, occurredAt: START } })),
+      list.map((e): NewEvent => ({
+        id: `ev_sampling_${Date.now()}_${++seq}`,
+        type: e.type,
+        schemaVersion: 1,
+        data: e.data,
+        metadata: { correlationId: 'seed', causationId: null, teamId, occurredAt: START },
+      })),
       'any',
     );
 
@@ -66,7 +86,14 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
       if (created.status !== 201) throw new Error(`team: ${created.status} ${created.raw}`);
       const teamId = created.body.data.id as string;
       const big = { perMinute: 100_000, perDay: 1_000_000 };
-      const limits = { global: big, analysis_create: big, analysis_search: big, analysis_comments: big, comments: big, analysis_read: big };
+      const limits = {
+        global: big,
+        analysis_create: big,
+        analysis_search: big,
+        analysis_comments: big,
+        comments: big,
+        analysis_read: big,
+      };
       const raised = await t.admin('PUT', `/admin/v1/teams/${teamId}/limits`, { limits });
       if (raised.status !== 200) throw new Error(`limits: ${raised.status} ${raised.raw}`);
       return { teamId, key: await f.key(teamId, scopes) };
@@ -77,7 +104,10 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
       return key.body.data.key as string;
     },
     async scoreVersion(teamId: string, scoreVersion: 1 | 2 | 3): Promise<void> {
-      const res = await t.admin('PUT', `/admin/v1/teams/${teamId}/analysis-settings`, { scoreVersion, engagementWeight: 1 });
+      const res = await t.admin('PUT', `/admin/v1/teams/${teamId}/analysis-settings`, {
+        scoreVersion,
+        engagementWeight: 1,
+      });
       if (res.status !== 200) throw new Error(`settings: ${res.status} ${res.raw}`);
     },
     async posts(teamId: string, posts: SeedPost[]): Promise<void> {
@@ -97,7 +127,14 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
         }));
         const scored: ScoredComment[] = p.comments.map((c, i) => ({
           commentId: idOf(c, i),
-          scores: { sentiment: null, content: null, topic: null, relevance: null, consensus: null, ...c.scores },
+          scores: {
+            sentiment: null,
+            content: null,
+            topic: null,
+            relevance: null,
+            consensus: null,
+            ...c.scores,
+          },
           topicIndex: c.topicIndex ?? null,
           messageIndex: c.messageIndex ?? null,
           ...(c.language !== undefined ? { language: c.language } : {}),
@@ -107,33 +144,92 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
           {
             type: 'PostCreated',
             data: {
-              postId: p.id, teamId, link, normalizedLink: link, platform: 'youtube', collectionIds: [], tags: [], addedVia: 'api',
-              addedBy: { id: 'ak_x', name: 'key' }, isDemo: false, dataVersion: 1, jobId: 'cj_seed', reservationId: null,
-              creditSource: 'credit', unitCost: 1, fullRead: false, commentLimit: null, requestedAt: START,
+              postId: p.id,
+              teamId,
+              link,
+              normalizedLink: link,
+              platform: 'youtube',
+              collectionIds: [],
+              tags: [],
+              addedVia: 'api',
+              addedBy: { id: 'ak_x', name: 'key' },
+              isDemo: false,
+              dataVersion: 1,
+              jobId: 'cj_seed',
+              reservationId: null,
+              creditSource: 'credit',
+              unitCost: 1,
+              fullRead: false,
+              commentLimit: null,
+              requestedAt: START,
             },
           },
           {
             type: 'PostFetched',
             data: {
-              postId: p.id, dataVersion: 1, totalComments: comments.length, chunks: 2, at: START,
+              postId: p.id,
+              dataVersion: 1,
+              totalComments: comments.length,
+              chunks: 2,
+              at: START,
               post: {
-                link, platform: 'youtube', creator: { username: 'creator', name: 'Creator' }, title: `Post ${p.id}`, caption: 'caption', description: null,
-                engagement: { views: 100, likes: 10, comments: comments.length, shares: 1 }, postedAt, postType: 'video', thumbnail: null,
+                link,
+                platform: 'youtube',
+                creator: { username: 'creator', name: 'Creator' },
+                title: `Post ${p.id}`,
+                caption: 'caption',
+                description: null,
+                engagement: { views: 100, likes: 10, comments: comments.length, shares: 1 },
+                postedAt,
+                postType: 'video',
+                thumbnail: null,
               },
             },
           },
           // Two chunks, as ingest stores them.
-          { type: 'CommentsFetched', data: { postId: p.id, dataVersion: 1, chunk: 0, comments: comments.slice(0, Math.ceil(comments.length / 2)) } },
-          { type: 'CommentsFetched', data: { postId: p.id, dataVersion: 1, chunk: 1, comments: comments.slice(Math.ceil(comments.length / 2)) } },
+          {
+            type: 'CommentsFetched',
+            data: {
+              postId: p.id,
+              dataVersion: 1,
+              chunk: 0,
+              comments: comments.slice(0, Math.ceil(comments.length / 2)),
+            },
+          },
+          {
+            type: 'CommentsFetched',
+            data: {
+              postId: p.id,
+              dataVersion: 1,
+              chunk: 1,
+              comments: comments.slice(Math.ceil(comments.length / 2)),
+            },
+          },
         ];
         if (!p.unscored) {
           list.push(
-            { type: 'CommentsScored', data: { postId: p.id, dataVersion: 1, chunk: 0, scorer: { name: 'seed', version: '1' }, comments: scored } },
+            {
+              type: 'CommentsScored',
+              data: {
+                postId: p.id,
+                dataVersion: 1,
+                chunk: 0,
+                scorer: { name: 'seed', version: '1' },
+                comments: scored,
+              },
+            },
             {
               type: 'PostScored',
               data: {
-                postId: p.id, dataVersion: 1, jobId: 'cj_seed', reservationId: null, scorer: { name: 'seed', version: '1' },
-                topics: p.topics ?? [{ title: 'Battery', description: 'battery life' }], messages: p.messages ?? [], totalComments: comments.length, at: START,
+                postId: p.id,
+                dataVersion: 1,
+                jobId: 'cj_seed',
+                reservationId: null,
+                scorer: { name: 'seed', version: '1' },
+                topics: p.topics ?? [{ title: 'Battery', description: 'battery life' }],
+                messages: p.messages ?? [],
+                totalComments: comments.length,
+                at: START,
               },
             },
           );
@@ -141,9 +237,16 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
         await append(`post-${p.id}`, list, teamId);
       }
     },
-    get: <T = SampleBody & ErrorBody>(url: string, key: string) => t.request<T>('GET', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` } }),
-    analysis: (id: string, key: string) => t.request<{ data: { status: string; scope: { matchedComments: number } } }>('GET', `/analyst/v1/analyses/${id}`, { headers: { authorization: `Bearer ${key}` } }),
-    post: (url: string, key: string, body: unknown) => t.request('POST', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` }, body }),
+    get: <T = SampleBody & ErrorBody>(url: string, key: string) =>
+      t.request<T>('GET', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` } }),
+    analysis: (id: string, key: string) =>
+      t.request<{ data: { status: string; scope: { matchedComments: number } } }>(
+        'GET',
+        `/analyst/v1/analyses/${id}`,
+        { headers: { authorization: `Bearer ${key}` } },
+      ),
+    post: (url: string, key: string, body: unknown) =>
+      t.request('POST', `/analyst/v1${url}`, { headers: { authorization: `Bearer ${key}` }, body }),
     /** Every page of a sample, following `meta.nextCursor`. */
     async pages(url: string, key: string): Promise<{ rows: SampledRow[]; pages: SampleBody[] }> {
       const rows: SampledRow[] = [];
@@ -151,7 +254,11 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
       let next: string | null = null;
       for (let i = 0; i < 10_000; i++) {
         const sep = url.includes('?') ? '&' : '?';
-        const res: TestResponse<SampleBody> = await t.request<SampleBody>('GET', `/analyst/v1${next ? `${url}${sep}cursor=${encodeURIComponent(next)}` : url}`, { headers: { authorization: `Bearer ${key}` } });
+        const res: TestResponse<SampleBody> = await t.request<SampleBody>(
+          'GET',
+          `/analyst/v1${next ? `${url}${sep}cursor=${encodeURIComponent(next)}` : url}`,
+          { headers: { authorization: `Bearer ${key}` } },
+        );
         if (res.status !== 200) throw new Error(`${url}: ${res.status} ${res.raw}`);
         pages.push(res.body);
         rows.push(...res.body.data);
@@ -197,7 +304,16 @@ export interface ErrorBody {
 
 export interface SampleBody {
   data: SampledRow[];
-  meta: { total: number; offset: number; hasMore: boolean; nextCursor: string | null; source: string; scoreVersion: number; filters: Record<string, string[]>; groups: SampleGroupBody[] } & Record<string, unknown>;
+  meta: {
+    total: number;
+    offset: number;
+    hasMore: boolean;
+    nextCursor: string | null;
+    source: string;
+    scoreVersion: number;
+    filters: Record<string, string[]>;
+    groups: SampleGroupBody[];
+  } & Record<string, unknown>;
 }
 
 /** A small deterministic generator (mulberry32), so seeded comment sets are the same every run. */

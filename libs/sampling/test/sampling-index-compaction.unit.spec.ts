@@ -6,10 +6,19 @@ const TEAM = 'tm_sampling_compact';
 describe('sampling index across a compaction of the comment columns', () => {
   it('moves every row detail (author, postedAt, id hash, topic and message) with its row', () => {
     const index = new SamplingIndex({ minDeadRows: 4 });
-    const events = [postCreated('p1', TEAM), ...postVersion('p1', 1, 5), postCreated('p2', TEAM), ...postVersion('p2', 1, 3)];
+    const events = [
+      postCreated('p1', TEAM),
+      ...postVersion('p1', 1, 5),
+      postCreated('p2', TEAM),
+      ...postVersion('p2', 1, 3),
+    ];
     // Give p2's comments topic and message indexes, so the remap of those columns is visible.
-    const scoredP2 = events.find((e) => e.type === 'CommentsScored' && (e.data as { postId: string }).postId === 'p2')!;
-    (scoredP2.data as { comments: { topicIndex: number | null; messageIndex: number | null }[] }).comments.forEach((c, i) => {
+    const scoredP2 = events.find(
+      (e) => e.type === 'CommentsScored' && (e.data as { postId: string }).postId === 'p2',
+    )!;
+    (
+      scoredP2.data as { comments: { topicIndex: number | null; messageIndex: number | null }[] }
+    ).comments.forEach((c, i) => {
       c.topicIndex = i;
       c.messageIndex = 2 - i;
     });
@@ -27,7 +36,12 @@ describe('sampling index across a compaction of the comment columns', () => {
         topic: details.topicIndex[r],
         message: details.messageIndex[r],
       }));
-    const expected = (postId: string, version: number, count: number, topics: (i: number) => [number, number]) =>
+    const expected = (
+      postId: string,
+      version: number,
+      count: number,
+      topics: (i: number) => [number, number],
+    ) =>
       commentsOfVersion(postId, version, count).fetched.map((c, i) => ({
         id: c.id,
         author: c.authorUsername,

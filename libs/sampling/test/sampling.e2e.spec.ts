@@ -5,7 +5,13 @@ import type { CommentScores } from '@analyst/contracts';
 import type { TestResponse } from '@analyst/testing';
 import { samplingTest, START, type ErrorBody, type SampleBody, type SeedPost } from './sampling-fixture';
 
-const all = (x: number): CommentScores => ({ sentiment: x, content: x, topic: x, relevance: x, consensus: x });
+const all = (x: number): CommentScores => ({
+  sentiment: x,
+  content: x,
+  topic: x,
+  relevance: x,
+  consensus: x,
+});
 const ids = (body: SampleBody): string[] => body.data.map((r) => r.commentId);
 const sorted = (xs: string[]): string[] => [...xs].sort();
 
@@ -14,10 +20,21 @@ const POSTS: SeedPost[] = [
   {
     id: 'q1',
     postedAt: '2026-03-05T10:00:00.000Z',
-    topics: [{ title: 'Battery', description: 'battery life' }, { title: 'Camera', description: null }],
+    topics: [
+      { title: 'Battery', description: 'battery life' },
+      { title: 'Camera', description: null },
+    ],
     messages: [{ topic: 'Battery', stance: 'lasts all day' }],
     comments: [
-      { body: 'battery lasts forever, love it', scores: all(9), likes: 100, topicIndex: 0, messageIndex: 0, author: '@Ann', language: 'en' }, // notable
+      {
+        body: 'battery lasts forever, love it',
+        scores: all(9),
+        likes: 100,
+        topicIndex: 0,
+        messageIndex: 0,
+        author: '@Ann',
+        language: 'en',
+      }, // notable
       { body: 'worst purchase ever', scores: all(2), likes: 50 }, // engaged, off topic
       { body: 'camera is fine', scores: { ...all(6), relevance: null }, topicIndex: 1 }, // relevance unscored
       { body: 'meh', scores: all(4), reply: true },
@@ -66,8 +83,29 @@ describe('comment samples (issue 8)', () => {
     it('defaults: source all, limit 25, every visible comment, notable first; a row carries every field', async () => {
       const res = await f.get(`/posts/q1/analysis/comments`, key);
       expect(res.status).toBe(200);
-      expect(res.body.meta).toMatchObject({ postId: 'q1', dataVersion: 1, source: 'all', scoreVersion: 3, limit: 25, filters: {}, total: 9, offset: 0, hasMore: false, nextCursor: null });
-      expect(sorted(ids(res.body))).toEqual(['q1-c0', 'q1-c1', 'q1-c2', 'q1-c3', 'q1-c4', 'q1-c5', 'q1-c7', 'q1-c8', 'q1-c9']);
+      expect(res.body.meta).toMatchObject({
+        postId: 'q1',
+        dataVersion: 1,
+        source: 'all',
+        scoreVersion: 3,
+        limit: 25,
+        filters: {},
+        total: 9,
+        offset: 0,
+        hasMore: false,
+        nextCursor: null,
+      });
+      expect(sorted(ids(res.body))).toEqual([
+        'q1-c0',
+        'q1-c1',
+        'q1-c2',
+        'q1-c3',
+        'q1-c4',
+        'q1-c5',
+        'q1-c7',
+        'q1-c8',
+        'q1-c9',
+      ]);
       expect(res.body.data[0]).toEqual({
         commentId: 'q1-c0',
         postId: 'q1',
@@ -80,26 +118,65 @@ describe('comment samples (issue 8)', () => {
         message: { topic: 'Battery', stance: 'lasts all day' },
         language: 'en',
         scores: all(9),
-        buckets: { sentiment: 'positive', content: 'positive', topic: 'positive', relevance: 'positive', consensus: 'positive' },
+        buckets: {
+          sentiment: 'positive',
+          content: 'positive',
+          topic: 'positive',
+          relevance: 'positive',
+          consensus: 'positive',
+        },
         sampleReasons: ['high_engagement', 'high_relevance', 'topic_match', 'message_match'],
       });
       const byId = new Map(res.body.data.map((r) => [r.commentId, r]));
-      expect(byId.get('q1-c3')).toMatchObject({ isReply: true, sampleReasons: ['random_sample'], buckets: { sentiment: 'lean_negative', relevance: 'lean_negative' } });
+      expect(byId.get('q1-c3')).toMatchObject({
+        isReply: true,
+        sampleReasons: ['random_sample'],
+        buckets: { sentiment: 'lean_negative', relevance: 'lean_negative' },
+      });
       expect(byId.get('q1-c1')!.sampleReasons).toEqual(['high_engagement']);
       // The language the scorer stored; null where it stored none.
       expect(byId.get('q1-c1')!.language).toBeNull();
       expect(byId.get('q1-c4')!.sampleReasons).toEqual(['high_relevance']);
       // v3 sentiment has no neutral bar: 5.2 is lean_positive there, neutral on content and topic.
-      expect(byId.get('q1-c8')!.buckets).toEqual({ sentiment: 'lean_positive', content: 'neutral', topic: 'neutral', relevance: 'lean_positive', consensus: 'lean_positive' });
-      expect(byId.get('q1-c2')).toMatchObject({ scores: { relevance: null }, buckets: { relevance: null, sentiment: 'lean_positive' } });
+      expect(byId.get('q1-c8')!.buckets).toEqual({
+        sentiment: 'lean_positive',
+        content: 'neutral',
+        topic: 'neutral',
+        relevance: 'lean_positive',
+        consensus: 'lean_positive',
+      });
+      expect(byId.get('q1-c2')).toMatchObject({
+        scores: { relevance: null },
+        buckets: { relevance: null, sentiment: 'lean_positive' },
+      });
     });
 
     it('meta.groups: creator topics and messages with commentCount and sampleCommentIds; postId only over several posts', async () => {
       const one = await f.get(`/posts/q1/analysis/comments`, key);
-      expect(one.body.meta.groups.map((g) => ({ ...g, sampleCommentIds: sorted(g.sampleCommentIds) }))).toEqual([
-        { type: 'topic', title: 'Camera', description: null, commentCount: 2, sampleCommentIds: ['q1-c2', 'q1-c5'] },
-        { type: 'topic', title: 'Battery', description: 'battery life', commentCount: 1, sampleCommentIds: ['q1-c0'] },
-        { type: 'message', topic: 'Battery', stance: 'lasts all day', commentCount: 1, sampleCommentIds: ['q1-c0'] },
+      expect(
+        one.body.meta.groups.map((g) => ({ ...g, sampleCommentIds: sorted(g.sampleCommentIds) })),
+      ).toEqual([
+        {
+          type: 'topic',
+          title: 'Camera',
+          description: null,
+          commentCount: 2,
+          sampleCommentIds: ['q1-c2', 'q1-c5'],
+        },
+        {
+          type: 'topic',
+          title: 'Battery',
+          description: 'battery life',
+          commentCount: 1,
+          sampleCommentIds: ['q1-c0'],
+        },
+        {
+          type: 'message',
+          topic: 'Battery',
+          stance: 'lasts all day',
+          commentCount: 1,
+          sampleCommentIds: ['q1-c0'],
+        },
       ]);
       const many = await f.get(`/analyses/${analysisId}/comments?limit=2`, key);
       expect(many.body.meta.groups.map((g) => [g.type, g.postId, g.commentCount])).toEqual([
@@ -110,7 +187,16 @@ describe('comment samples (issue 8)', () => {
       ]);
       // Groups describe the whole sample, not the page, and narrow with the filters.
       const negative = await f.get(`/analyses/${analysisId}/comments?sentiment=negative`, key);
-      expect(negative.body.meta.groups).toEqual([{ type: 'topic', postId: 'q2', title: 'Battery', description: null, commentCount: 1, sampleCommentIds: ['q2-c1'] }]);
+      expect(negative.body.meta.groups).toEqual([
+        {
+          type: 'topic',
+          postId: 'q2',
+          title: 'Battery',
+          description: null,
+          commentCount: 1,
+          sampleCommentIds: ['q2-c1'],
+        },
+      ]);
     });
 
     it('the analysis route samples across every post of the analysis; total equals the analysis matchedComments', async () => {
@@ -129,7 +215,11 @@ describe('comment samples (issue 8)', () => {
     it('notables: high engagement and high relevance; content: on a creator topic or message; all: every matched comment (the default)', async () => {
       const notables = await f.get(`/analyses/${analysisId}/comments?source=notables`, key);
       expect(ids(notables.body)).toEqual(['q1-c0', 'q2-c0']);
-      expect(notables.body.data.every((r) => r.sampleReasons.includes('high_engagement') && r.sampleReasons.includes('high_relevance'))).toBe(true);
+      expect(
+        notables.body.data.every(
+          (r) => r.sampleReasons.includes('high_engagement') && r.sampleReasons.includes('high_relevance'),
+        ),
+      ).toBe(true);
       const content = await f.get(`/analyses/${analysisId}/comments?source=content`, key);
       expect(sorted(ids(content.body))).toEqual(['q1-c0', 'q1-c2', 'q1-c5', 'q2-c1']);
       expect(content.body.data.every((r) => r.topic !== null || r.message !== null)).toBe(true);
@@ -149,7 +239,10 @@ describe('comment samples (issue 8)', () => {
       expect(sorted(ids(comma.body))).toEqual(['q1-c0', 'q1-c1', 'q1-c4', 'q1-c7']);
       expect(repeated.body).toEqual(comma.body);
       expect(comma.body.meta.filters).toEqual({ sentiment: ['positive', 'negative'] });
-      const and = await f.get(`/posts/q1/analysis/comments?sentiment=negative,positive&relevance=on_topic`, key);
+      const and = await f.get(
+        `/posts/q1/analysis/comments?sentiment=negative,positive&relevance=on_topic`,
+        key,
+      );
       expect(sorted(ids(and.body))).toEqual(['q1-c0', 'q1-c4', 'q1-c7']);
       expect(and.body.meta.filters).toEqual({ sentiment: ['positive', 'negative'], relevance: ['positive'] });
       expect(and.body.data.every((r) => r.sampleReasons.includes('bucket_filter'))).toBe(true);
@@ -188,11 +281,17 @@ describe('comment samples (issue 8)', () => {
     it('an empty or unknown query parameter is 400 invalid_request on both routes (the one rule of every route)', async () => {
       for (const url of [`/posts/q1/analysis/comments`, `/analyses/${analysisId}/comments`]) {
         const empty = await f.get(`${url}?topic=`, key);
-        expect([empty.status, empty.body.error.code, empty.body.error.message]).toEqual([400, 'invalid_request', 'query parameter "topic" is empty; give it a value or leave it out']);
+        expect([empty.status, empty.body.error.code, empty.body.error.message]).toEqual([
+          400,
+          'invalid_request',
+          'query parameter "topic" is empty; give it a value or leave it out',
+        ]);
         const unknown = await f.get(`${url}?sentimant=positive`, key);
         expect([unknown.status, unknown.body.error.code]).toEqual([400, 'invalid_request']);
         expect(unknown.body.error.message).toContain('unknown query parameter "sentimant"');
-        expect(unknown.body.error.message).toContain('takes cursor, limit, source, sentiment, content, topic, relevance, consensus, teamId');
+        expect(unknown.body.error.message).toContain(
+          'takes cursor, limit, source, sentiment, content, topic, relevance, consensus, teamId',
+        );
       }
     });
 
@@ -202,7 +301,10 @@ describe('comment samples (issue 8)', () => {
       ['sentiment=on_topic', 'sentiment: "on_topic" is not a bucket of sentiment'],
       ['consensus=positive,nope', 'consensus: "nope" is not a bucket of consensus'],
     ])('400 invalid_bucket for %s on both routes', async (query, message) => {
-      for (const url of [`/posts/q1/analysis/comments?${query}`, `/analyses/${analysisId}/comments?${query}`]) {
+      for (const url of [
+        `/posts/q1/analysis/comments?${query}`,
+        `/analyses/${analysisId}/comments?${query}`,
+      ]) {
         const res = await f.get(url, key);
         expect([res.status, res.body.error.code]).toEqual([400, 'invalid_bucket']);
         expect(res.body.error.message).toContain(message);
@@ -230,65 +332,132 @@ describe('comment samples (issue 8)', () => {
 
   describe('cursor', () => {
     it('is opaque, pages without overlap, and only works for the query, scope and team that made it', async () => {
-      const first = await f.get(`/posts/q1/analysis/comments?limit=4&sentiment=positive,lean_positive,lean_negative,negative`, key);
+      const first = await f.get(
+        `/posts/q1/analysis/comments?limit=4&sentiment=positive,lean_positive,lean_negative,negative`,
+        key,
+      );
       const cursor = first.body.meta.nextCursor!;
       expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(Buffer.from(cursor, 'base64url').toString('latin1')).not.toContain('q1');
-      const second = await f.get(`/posts/q1/analysis/comments?limit=4&sentiment=positive,lean_positive,lean_negative,negative&cursor=${cursor}`, key);
+      const second = await f.get(
+        `/posts/q1/analysis/comments?limit=4&sentiment=positive,lean_positive,lean_negative,negative&cursor=${cursor}`,
+        key,
+      );
       expect(second.status).toBe(200);
       expect(ids(second.body).some((id) => ids(first.body).includes(id))).toBe(false);
       // The limit may change between pages; the filters may not.
-      expect((await f.get(`/posts/q1/analysis/comments?limit=50&sentiment=lean_negative,negative,positive,lean_positive&cursor=${cursor}`, key)).status).toBe(200);
-      const otherFilters = await f.get(`/posts/q1/analysis/comments?limit=4&sentiment=positive&cursor=${cursor}`, key);
+      expect(
+        (
+          await f.get(
+            `/posts/q1/analysis/comments?limit=50&sentiment=lean_negative,negative,positive,lean_positive&cursor=${cursor}`,
+            key,
+          )
+        ).status,
+      ).toBe(200);
+      const otherFilters = await f.get(
+        `/posts/q1/analysis/comments?limit=4&sentiment=positive&cursor=${cursor}`,
+        key,
+      );
       expect([otherFilters.status, otherFilters.body.error.code]).toEqual([400, 'invalid_cursor']);
       expect(otherFilters.body.error.message).toContain('another source or other filters');
-      const otherSource = await f.get(`/posts/q1/analysis/comments?limit=4&source=content&sentiment=positive,lean_positive,lean_negative,negative&cursor=${cursor}`, key);
+      const otherSource = await f.get(
+        `/posts/q1/analysis/comments?limit=4&source=content&sentiment=positive,lean_positive,lean_negative,negative&cursor=${cursor}`,
+        key,
+      );
       expect(otherSource.status).toBe(400);
-      const otherPost = await f.get(`/posts/q2/analysis/comments?limit=4&sentiment=positive,lean_positive,lean_negative,negative&cursor=${cursor}`, key);
-      expect([otherPost.status, otherPost.body.error.message]).toEqual([400, expect.stringContaining('another analysis or post')]);
-      const analysisRoute = await f.get(`/analyses/${analysisId}/comments?limit=4&sentiment=positive,lean_positive,lean_negative,negative&cursor=${cursor}`, key);
+      const otherPost = await f.get(
+        `/posts/q2/analysis/comments?limit=4&sentiment=positive,lean_positive,lean_negative,negative&cursor=${cursor}`,
+        key,
+      );
+      expect([otherPost.status, otherPost.body.error.message]).toEqual([
+        400,
+        expect.stringContaining('another analysis or post'),
+      ]);
+      const analysisRoute = await f.get(
+        `/analyses/${analysisId}/comments?limit=4&sentiment=positive,lean_positive,lean_negative,negative&cursor=${cursor}`,
+        key,
+      );
       expect(analysisRoute.status).toBe(400);
       const tampered = cursor.slice(0, -2) + (cursor.endsWith('AA') ? 'BB' : 'AA');
-      expect((await f.get(`/posts/q1/analysis/comments?limit=4&sentiment=positive,lean_positive,lean_negative,negative&cursor=${tampered}`, key)).status).toBe(400);
+      expect(
+        (
+          await f.get(
+            `/posts/q1/analysis/comments?limit=4&sentiment=positive,lean_positive,lean_negative,negative&cursor=${tampered}`,
+            key,
+          )
+        ).status,
+      ).toBe(400);
     });
   });
 
   describe('analysis filters and search apply first', () => {
     it("the analysis's own filters narrow every sample; query filters AND with them", async () => {
-      const created = await f.post('/analyses', key, { selection: { postIds: ['q1', 'q2'] }, filters: { replies: 'exclude', sentiment: ['positive', 'lean_positive'] } });
+      const created = await f.post('/analyses', key, {
+        selection: { postIds: ['q1', 'q2'] },
+        filters: { replies: 'exclude', sentiment: ['positive', 'lean_positive'] },
+      });
       const id = created.body.data.id;
       const { rows } = await f.pages(`/analyses/${id}/comments?limit=3`, key);
       expect(rows).toHaveLength(created.body.data.scope.matchedComments);
-      expect(sorted(rows.map((r) => r.commentId))).toEqual(['q1-c0', 'q1-c2', 'q1-c4', 'q1-c5', 'q1-c7', 'q1-c8', 'q2-c0', 'q2-c2', 'q2-c3']);
+      expect(sorted(rows.map((r) => r.commentId))).toEqual([
+        'q1-c0',
+        'q1-c2',
+        'q1-c4',
+        'q1-c5',
+        'q1-c7',
+        'q1-c8',
+        'q2-c0',
+        'q2-c2',
+        'q2-c3',
+      ]);
       expect(rows.every((r) => r.sampleReasons.includes('analysis_filter'))).toBe(true);
       const none = await f.get(`/analyses/${id}/comments?sentiment=negative`, key);
-      expect([none.status, none.body.data, none.body.meta.total, none.body.meta.nextCursor]).toEqual([200, [], 0, null]);
+      expect([none.status, none.body.data, none.body.meta.total, none.body.meta.nextCursor]).toEqual([
+        200,
+        [],
+        0,
+        null,
+      ]);
       const narrowed = await f.get(`/analyses/${id}/comments?sentiment=lean_positive`, key);
       expect(sorted(ids(narrowed.body))).toEqual(['q1-c2', 'q1-c5', 'q1-c8', 'q2-c2']);
     });
 
     it('keyword search matches are the sample', async () => {
-      const created = await f.post('/analyses', key, { selection: { postIds: ['q1', 'q2'] }, search: { query: 'battery', mode: 'keyword' } });
+      const created = await f.post('/analyses', key, {
+        selection: { postIds: ['q1', 'q2'] },
+        search: { query: 'battery', mode: 'keyword' },
+      });
       expect(created.status).toBe(201);
       const res = await f.get(`/analyses/${created.body.data.id}/comments`, key);
       expect(sorted(ids(res.body))).toEqual(['q1-c0', 'q2-c0', 'q2-c1']);
-      expect(res.body.data.every((r) => r.sampleReasons.includes('search_match') && !r.sampleReasons.includes('analysis_filter'))).toBe(true);
+      expect(
+        res.body.data.every(
+          (r) => r.sampleReasons.includes('search_match') && !r.sampleReasons.includes('analysis_filter'),
+        ),
+      ).toBe(true);
     });
 
     it('AI search: the matches the job recorded are the sample; total equals the analysis matchedComments', async () => {
-      const created = await f.post('/analyses', key, { selection: { postIds: ['q1', 'q2'] }, search: { query: 'battery', mode: 'ai' } });
+      const created = await f.post('/analyses', key, {
+        selection: { postIds: ['q1', 'q2'] },
+        search: { query: 'battery', mode: 'ai' },
+      });
       expect(created.status).toBe(202);
       await f.analyses.drain();
       const analysis = await f.analysis(created.body.data.id, key);
       expect(analysis.body.data.status).toBe('ready');
       const stream = await f.events.readStream(`analysis-${created.body.data.id}`);
-      const recorded = stream.filter((e) => e.type === 'AnalysisSearchMatched').flatMap((e) => (e.data as { commentIds: string[] }).commentIds);
+      const recorded = stream
+        .filter((e) => e.type === 'AnalysisSearchMatched')
+        .flatMap((e) => (e.data as { commentIds: string[] }).commentIds);
       expect(recorded).toHaveLength(analysis.body.data.scope.matchedComments);
       const res = await f.get(`/analyses/${created.body.data.id}/comments?limit=100`, key);
       expect(res.body.meta.total).toBe(analysis.body.data.scope.matchedComments);
       expect(res.body.meta.total).toBeGreaterThan(0);
       expect(sorted(ids(res.body))).toEqual(sorted(recorded));
-      expect(res.body.data.every((r) => /battery|charge/.test(r.body) && r.sampleReasons.includes('search_match'))).toBe(true);
+      expect(
+        res.body.data.every((r) => /battery|charge/.test(r.body) && r.sampleReasons.includes('search_match')),
+      ).toBe(true);
     });
 
     it('AI search: a sample follows the recorded matches, not what the search model would answer now; without a record it searches again', async () => {
@@ -296,17 +465,39 @@ describe('comment samples (issue 8)', () => {
         {
           type: 'AnalysisCreated',
           data: {
-            analysisId: id, teamId, kind: 'search', selection: { type: 'postIds', postIds: ['q1', 'q2'] }, filters: null,
-            search: { query: 'battery', mode: 'ai', minRelevance: 0 }, include: [], postIds: ['q1', 'q2'], postCount: 2, selectionTruncated: false,
-            settings: { scoreVersion: 3, engagementWeight: 1 }, createdAt: START, expiresAt: '2026-03-17T12:00:00.000Z',
+            analysisId: id,
+            teamId,
+            kind: 'search',
+            selection: { type: 'postIds', postIds: ['q1', 'q2'] },
+            filters: null,
+            search: { query: 'battery', mode: 'ai', minRelevance: 0 },
+            include: [],
+            postIds: ['q1', 'q2'],
+            postCount: 2,
+            selectionTruncated: false,
+            settings: { scoreVersion: 3, engagementWeight: 1 },
+            createdAt: START,
+            expiresAt: '2026-03-17T12:00:00.000Z',
           },
         },
-        { type: 'AnalysisStarted', data: { analysisId: id, phase: 'loading_comments', percent: 0, at: START } },
+        {
+          type: 'AnalysisStarted',
+          data: { analysisId: id, phase: 'loading_comments', percent: 0, at: START },
+        },
         ...extra,
         { type: 'AnalysisCompleted', data: { analysisId: id, result: {}, at: START } },
       ];
       // The model would match every battery comment; the record says one.
-      await f.append('analysis-an_recorded', search('an_recorded', [{ type: 'AnalysisSearchMatched', data: { analysisId: 'an_recorded', chunk: 0, chunks: 1, commentIds: ['q2-c1'], at: START } }]), teamId);
+      await f.append(
+        'analysis-an_recorded',
+        search('an_recorded', [
+          {
+            type: 'AnalysisSearchMatched',
+            data: { analysisId: 'an_recorded', chunk: 0, chunks: 1, commentIds: ['q2-c1'], at: START },
+          },
+        ]),
+        teamId,
+      );
       const recorded = await f.get(`/analyses/an_recorded/comments?limit=100`, key);
       expect([recorded.status, ids(recorded.body)]).toEqual([200, ['q2-c1']]);
       // An analysis from before matches were recorded: the local model runs again over the same rows.
@@ -361,29 +552,58 @@ describe('comment samples (issue 8)', () => {
 
     it('409 analysis_not_ready (with Retry-After) while queued and while running, then 200 once ready', async () => {
       f.analyses.paused = true;
-      const created = await f.post('/analyses', key, { selection: { postIds: ['q1'] }, search: { query: 'camera', mode: 'ai' } });
+      const created = await f.post('/analyses', key, {
+        selection: { postIds: ['q1'] },
+        search: { query: 'camera', mode: 'ai' },
+      });
       const id = created.body.data.id;
       const queued = await f.get(`/analyses/${id}/comments`, key);
-      expect([queued.status, queued.body.error.message, queued.headers['retry-after']]).toEqual([409, 'analysis_not_ready', '3']);
+      expect([queued.status, queued.body.error.message, queued.headers['retry-after']]).toEqual([
+        409,
+        'analysis_not_ready',
+        '3',
+      ]);
       let running: TestResponse<SampleBody & ErrorBody> | null = null;
-      await f.analyses.runJob(id, { beforeRollup: async () => void (running = await f.get(`/analyses/${id}/comments`, key)) });
+      await f.analyses.runJob(id, {
+        beforeRollup: async () => void (running = await f.get(`/analyses/${id}/comments`, key)),
+      });
       f.analyses.paused = false;
-      expect([running!.status, running!.body.error.message, running!.headers['retry-after']]).toEqual([409, 'analysis_not_ready', '3']);
+      expect([running!.status, running!.body.error.message, running!.headers['retry-after']]).toEqual([
+        409,
+        'analysis_not_ready',
+        '3',
+      ]);
       const ready = await f.get(`/analyses/${id}/comments`, key);
       expect(ready.status).toBe(200);
       expect(ready.body.data.every((r) => r.body.includes('camera'))).toBe(true);
     });
 
     it("a report's comments are a sample across the report's posts", async () => {
-      await f.append('analysis-an_report', [
-        {
-          type: 'ReportSaved',
-          data: { analysisId: 'an_report', teamId, campaignId: 'col_x', title: 'Recap', summary: 'ok', postIds: ['q1', 'q2'], savedBy: null, at: START, expiresAt: null },
-        },
-      ], teamId);
+      await f.append(
+        'analysis-an_report',
+        [
+          {
+            type: 'ReportSaved',
+            data: {
+              analysisId: 'an_report',
+              teamId,
+              campaignId: 'col_x',
+              title: 'Recap',
+              summary: 'ok',
+              postIds: ['q1', 'q2'],
+              savedBy: null,
+              at: START,
+              expiresAt: null,
+            },
+          },
+        ],
+        teamId,
+      );
       const report = await f.get(`/analyses/an_report/comments?limit=100`, key);
       expect(report.status).toBe(200);
-      const perPost = await Promise.all(['q1', 'q2'].map((id) => f.get(`/posts/${id}/analysis/comments?limit=100`, key)));
+      const perPost = await Promise.all(
+        ['q1', 'q2'].map((id) => f.get(`/posts/${id}/analysis/comments?limit=100`, key)),
+      );
       expect(sorted(ids(report.body))).toEqual(sorted(perPost.flatMap((r) => ids(r.body))));
       expect(report.body.meta.total).toBe(perPost[0].body.meta.total + perPost[1].body.meta.total);
     });
@@ -392,15 +612,47 @@ describe('comment samples (issue 8)', () => {
       const created = (analysisIdOf: string, postIds: string[]) => ({
         type: 'AnalysisCreated',
         data: {
-          analysisId: analysisIdOf, teamId, kind: 'snapshot', selection: { type: 'postIds', postIds }, filters: null, search: null, include: [], postIds,
-          postCount: postIds.length, selectionTruncated: false, settings: { scoreVersion: 3, engagementWeight: 1 }, createdAt: START, expiresAt: '2026-03-17T12:00:00.000Z',
+          analysisId: analysisIdOf,
+          teamId,
+          kind: 'snapshot',
+          selection: { type: 'postIds', postIds },
+          filters: null,
+          search: null,
+          include: [],
+          postIds,
+          postCount: postIds.length,
+          selectionTruncated: false,
+          settings: { scoreVersion: 3, engagementWeight: 1 },
+          createdAt: START,
+          expiresAt: '2026-03-17T12:00:00.000Z',
         },
       });
-      await f.append('analysis-an_failed', [created('an_failed', ['q1']), { type: 'AnalysisFailed', data: { analysisId: 'an_failed', message: 'analysis failed: boom', at: START } }], teamId);
+      await f.append(
+        'analysis-an_failed',
+        [
+          created('an_failed', ['q1']),
+          {
+            type: 'AnalysisFailed',
+            data: { analysisId: 'an_failed', message: 'analysis failed: boom', at: START },
+          },
+        ],
+        teamId,
+      );
       const failed = await f.get(`/analyses/an_failed/comments`, key);
-      expect([failed.status, failed.body.error.message, failed.body.error.code]).toEqual([409, 'analysis_failed', 'analysis_failed']);
+      expect([failed.status, failed.body.error.message, failed.body.error.code]).toEqual([
+        409,
+        'analysis_failed',
+        'analysis_failed',
+      ]);
       const huge = Array.from({ length: 1001 }, (_, i) => (i % 2 === 0 ? 'q1' : `q_missing_${i}`));
-      await f.append('analysis-an_huge', [created('an_huge', huge), { type: 'AnalysisCompleted', data: { analysisId: 'an_huge', result: {}, at: START } }], teamId);
+      await f.append(
+        'analysis-an_huge',
+        [
+          created('an_huge', huge),
+          { type: 'AnalysisCompleted', data: { analysisId: 'an_huge', result: {}, at: START } },
+        ],
+        teamId,
+      );
       const tooBig = await f.get(`/analyses/an_huge/comments`, key);
       expect([tooBig.status, tooBig.body.error.code]).toEqual([400, 'analysis_too_large']);
       expect(tooBig.body.error.message).toContain('1001 posts');
@@ -412,31 +664,47 @@ describe('comment samples (issue 8)', () => {
         const res = await f.get(url, noComments);
         expect([res.status, res.body.error.code]).toEqual([403, 'missing_scope']);
       }
-      expect((await f.get(`/analyses/${analysisId}/comments`, key)).headers['x-ratelimit-class']).toBe('analysis_comments');
+      expect((await f.get(`/analyses/${analysisId}/comments`, key)).headers['x-ratelimit-class']).toBe(
+        'analysis_comments',
+      );
       expect((await f.get(`/posts/q1/analysis/comments`, key)).headers['x-ratelimit-class']).toBe('comments');
     });
   });
 
   describe('score versions', () => {
-    it("each route keeps the version its analysis was computed with, so bars and samples still agree after the team changes version", async () => {
+    it('each route keeps the version its analysis was computed with, so bars and samples still agree after the team changes version', async () => {
       const before = await f.get(`/posts/q1/analysis/comments?limit=2`, key);
       await f.scoreVersion(teamId, 2);
       try {
         // The post analysis was materialized under v3 and is never recomputed; its sample stays v3.
-        const postAnalysis = (await f.get('/posts/q1/analysis', key)).body.data as unknown as { commentAnalysis: { scores: { scoreVersion: number }; mix: { sentiment: Record<string, number> } } };
+        const postAnalysis = (await f.get('/posts/q1/analysis', key)).body.data as unknown as {
+          commentAnalysis: { scores: { scoreVersion: number }; mix: { sentiment: Record<string, number> } };
+        };
         expect(postAnalysis.commentAnalysis.scores.scoreVersion).toBe(3);
         const all = await f.get(`/posts/q1/analysis/comments?limit=100`, key);
         expect(all.body.meta.scoreVersion).toBe(3);
         const mix = postAnalysis.commentAnalysis.mix.sentiment;
-        const fields = { positive: 'positivePercent', lean_positive: 'leanPositivePercent', neutral: 'neutralPercent', lean_negative: 'leanNegativePercent', negative: 'negativePercent' };
+        const fields = {
+          positive: 'positivePercent',
+          lean_positive: 'leanPositivePercent',
+          neutral: 'neutralPercent',
+          lean_negative: 'leanNegativePercent',
+          negative: 'negativePercent',
+        };
         for (const [bucket, field] of Object.entries(fields)) {
           const sample = await f.get(`/posts/q1/analysis/comments?sentiment=${bucket}&limit=100`, key);
-          expect([bucket, Math.round((sample.body.meta.total / all.body.meta.total) * 1000) / 10]).toEqual([bucket, mix[field]]);
+          expect([bucket, Math.round((sample.body.meta.total / all.body.meta.total) * 1000) / 10]).toEqual([
+            bucket,
+            mix[field],
+          ]);
         }
         const analysis = await f.get(`/analyses/${analysisId}/comments?sentiment=neutral`, key);
         expect([analysis.body.meta.scoreVersion, analysis.body.meta.total]).toEqual([3, 0]);
         // Cursors of the post's sample keep working: nothing about it changed.
-        const next = await f.get(`/posts/q1/analysis/comments?limit=2&cursor=${before.body.meta.nextCursor}`, key);
+        const next = await f.get(
+          `/posts/q1/analysis/comments?limit=2&cursor=${before.body.meta.nextCursor}`,
+          key,
+        );
         expect(next.status).toBe(200);
       } finally {
         await f.scoreVersion(teamId, 3);
@@ -451,8 +719,13 @@ describe('comment samples (issue 8)', () => {
       const b = await f.pages(url, key);
       expect(b.pages).toEqual(a.pages);
       // A filtered sample is the unfiltered order with the other comments taken out.
-      const filtered = await f.get(`/analyses/${analysisId}/comments?sentiment=positive,lean_positive&limit=100`, key);
-      expect(ids(filtered.body)).toEqual(a.rows.map((r) => r.commentId).filter((id) => ids(filtered.body).includes(id)));
+      const filtered = await f.get(
+        `/analyses/${analysisId}/comments?sentiment=positive,lean_positive&limit=100`,
+        key,
+      );
+      expect(ids(filtered.body)).toEqual(
+        a.rows.map((r) => r.commentId).filter((id) => ids(filtered.body).includes(id)),
+      );
     });
 
     it('expired analyses are 404 (7 days after creation)', async () => {
@@ -472,13 +745,19 @@ describe('determinism across a restart', () => {
       await first.posts(teamId, POSTS);
       const id = (await first.post('/analyses', key, { selection: { postIds: ['q1', 'q2'] } })).body.data.id;
       const page1 = await first.get(`/analyses/${id}/comments?limit=3`, key);
-      const page2 = await first.get(`/analyses/${id}/comments?limit=3&cursor=${page1.body.meta.nextCursor}`, key);
+      const page2 = await first.get(
+        `/analyses/${id}/comments?limit=3&cursor=${page1.body.meta.nextCursor}`,
+        key,
+      );
       await first.close();
 
       const second = await samplingTest({ dataDir });
       try {
         expect((await second.get(`/analyses/${id}/comments?limit=3`, key)).body).toEqual(page1.body);
-        expect((await second.get(`/analyses/${id}/comments?limit=3&cursor=${page1.body.meta.nextCursor}`, key)).body).toEqual(page2.body);
+        expect(
+          (await second.get(`/analyses/${id}/comments?limit=3&cursor=${page1.body.meta.nextCursor}`, key))
+            .body,
+        ).toEqual(page2.body);
       } finally {
         await second.close();
       }

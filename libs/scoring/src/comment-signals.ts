@@ -1,21 +1,53 @@
 /** Markers read from a comment's raw body (lowercased), compiled once. */
 
 /** Promotion and spam: self-promotion, money, links. Such comments are off-topic whatever else they say. */
-export const SPAM = /\b(check out my|my channel|subscribe to (me|my)|sub ?4 ?sub|follow me|link in (my )?bio|dm me|giveaway|free (crypto|money|followers|gift)|crypto|onlyfans|promo code|whatsapp|telegram|cash ?app|make money|\$\d[\d,]*( a| per)? (day|week|month))|https?:\/\/|www\./;
+export const SPAM =
+  /\b(check out my|my channel|subscribe to (me|my)|sub ?4 ?sub|follow me|link in (my )?bio|dm me|giveaway|free (crypto|money|followers|gift)|crypto|onlyfans|promo code|whatsapp|telegram|cash ?app|make money|\$\d[\d,]*( a| per)? (day|week|month))|https?:\/\/|www\./;
 /** Agreement with the comment replied to. */
-export const AGREE = /\b(agree[ds]?|agreed|exactly|so true|this is true|facts|well said|same here|yes+|yep|yup|indeed|absolutely|100%|precisely|true that|you'?re right|good point|fair point|this\b(?=[\s.!]*$))|💯|👍|👏|\+1\b/;
+export const AGREE =
+  /\b(agree[ds]?|agreed|exactly|so true|this is true|facts|well said|same here|yes+|yep|yup|indeed|absolutely|100%|precisely|true that|you'?re right|good point|fair point|this\b(?=[\s.!]*$))|💯|👍|👏|\+1\b/;
 /** "don't agree", "not true": a negated agreement is a disagreement even though AGREE matches it. */
 export const NEGATED_AGREE = /\b(don'?t|do not|not|can'?t|never) (agree|true|right)\b/;
 /** Disagreement with the comment replied to. */
-export const DISAGREE = /\b(disagree|(don'?t|do not|not|can'?t) agree|wrong|not true|nope|nah|false|source\?|lol no|that'?s not|isn'?t how|not how|doesn'?t work|incorrect|misleading|cope|no way)\b|^no\b|👎/;
+export const DISAGREE =
+  /\b(disagree|(don'?t|do not|not|can'?t) agree|wrong|not true|nope|nah|false|source\?|lol no|that'?s not|isn'?t how|not how|doesn'?t work|incorrect|misleading|cope|no way)\b|^no\b|👎/;
 /** Personal hostility. */
-export const HOSTILE = /\b(idiot|stupid|dumb|clown|moron|shut up|troll|nobody cares|pathetic|garbage|loser|go away|delete your)\b|🤡/;
+export const HOSTILE =
+  /\b(idiot|stupid|dumb|clown|moron|shut up|troll|nobody cares|pathetic|garbage|loser|go away|delete your)\b|🤡/;
 
 /** Second person and nouns that point at the post or its creator. */
 export const CREATOR_WORDS = new Set([
-  'you', 'your', 'youre', "you're", 'yours', 'yourself', 'u', 'ur', 'ya', "you've", "you'll",
-  'video', 'videos', 'vid', 'vids', 'post', 'clip', 'reel', 'content', 'channel', 'editing', 'explanation', 'breakdown',
-  'episode', 'thread', 'title', 'thumbnail', 'upload', 'pacing', 'podcast', 'stream',
+  'you',
+  'your',
+  'youre',
+  "you're",
+  'yours',
+  'yourself',
+  'u',
+  'ur',
+  'ya',
+  "you've",
+  "you'll",
+  'video',
+  'videos',
+  'vid',
+  'vids',
+  'post',
+  'clip',
+  'reel',
+  'content',
+  'channel',
+  'editing',
+  'explanation',
+  'breakdown',
+  'episode',
+  'thread',
+  'title',
+  'thumbnail',
+  'upload',
+  'pacing',
+  'podcast',
+  'stream',
 ]);
 /** "this take", "your take": a take is the creator's only after a determiner. */
 export const TAKE = /\b(this|that|your|the|hot|what a) take\b/;

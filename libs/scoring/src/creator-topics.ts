@@ -44,7 +44,14 @@ interface Candidate {
 }
 
 function isPhraseWord(word: string, creatorWords: Set<string>): boolean {
-  if (word.length < 2 || STOPWORDS.has(word) || FILLER.has(word) || creatorWords.has(word) || /^\d+$/.test(word)) return false;
+  if (
+    word.length < 2 ||
+    STOPWORDS.has(word) ||
+    FILLER.has(word) ||
+    creatorWords.has(word) ||
+    /^\d+$/.test(word)
+  )
+    return false;
   return Math.abs(lexiconValence(word)) < STRONG_VALENCE;
 }
 
@@ -63,7 +70,8 @@ function sentencesOf(text: string): string[] {
 export function extractCreatorSide(post: ProviderPost): CreatorSide {
   const creatorWords = new Set(words(`${post.creator.name} ${post.creator.username}`));
   const hashtags = (post.caption.match(/#[\p{L}\p{N}_]+/gu) ?? []).map((h) => h.slice(1).toLowerCase());
-  const plain = (text: string) => replaceEmoji(text.replace(/#[\p{L}\p{N}_]+/gu, ' ').replace(/\d+:\d+/g, ' '));
+  const plain = (text: string) =>
+    replaceEmoji(text.replace(/#[\p{L}\p{N}_]+/gu, ' ').replace(/\d+:\d+/g, ' '));
   // The title is its own place even when it repeats the caption's lead; the caption and description
   // often repeat each other (YouTube), so their sentences count once.
   const seen = new Set<string>();
@@ -92,7 +100,13 @@ export function extractCreatorSide(post: ProviderPost): CreatorSide {
           const phrase = run.slice(i, i + len).join(' ');
           if (inSentence.has(phrase)) continue;
           inSentence.add(phrase);
-          const c = candidates.get(phrase) ?? { phrase, stems: run.slice(i, i + len).map(stem), score: 0.5 * (len - 1), places: 0, firstAt: order++ };
+          const c = candidates.get(phrase) ?? {
+            phrase,
+            stems: run.slice(i, i + len).map(stem),
+            score: 0.5 * (len - 1),
+            places: 0,
+            firstAt: order++,
+          };
           c.score += 1 + (inTitle ? 1 : 0);
           c.places++;
           candidates.set(phrase, c);
@@ -114,7 +128,9 @@ export function extractCreatorSide(post: ProviderPost): CreatorSide {
     }
   }
 
-  const ranked = [...candidates.values()].sort((a, b) => b.score - a.score || b.stems.length - a.stems.length || a.firstAt - b.firstAt);
+  const ranked = [...candidates.values()].sort(
+    (a, b) => b.score - a.score || b.stems.length - a.stems.length || a.firstAt - b.firstAt,
+  );
   const best = ranked[0]?.score ?? 0;
   const chosen: Candidate[] = [];
   for (const c of ranked) {
@@ -134,13 +150,23 @@ export function extractCreatorSide(post: ProviderPost): CreatorSide {
     // The caption states the creator's position; the title is the fallback.
     const naming = (s: { text: string }) => s.text.toLowerCase().includes(c.phrase);
     const sentence = sentences.find((s) => !s.inTitle && naming(s)) ?? sentences.find(naming);
-    topics.push({ title: c.phrase, description: sentence ? sentence.text.slice(0, 200) : null, stems: c.stems });
+    topics.push({
+      title: c.phrase,
+      description: sentence ? sentence.text.slice(0, 200) : null,
+      stems: c.stems,
+    });
     if (!sentence) {
       messageIndexByTopic.push(null);
       continue;
     }
     const compound = vaderCompound(sentence.text);
-    const stance = sentence.text.includes('?') ? 'questions' : compound >= 0.3 ? 'supports' : compound <= -0.3 ? 'criticizes' : 'explains';
+    const stance = sentence.text.includes('?')
+      ? 'questions'
+      : compound >= 0.3
+        ? 'supports'
+        : compound <= -0.3
+          ? 'criticizes'
+          : 'explains';
     messageIndexByTopic.push(messages.length);
     messages.push({ topic: c.phrase, stance });
   }

@@ -3,7 +3,8 @@ import { emojiData } from './third-party';
 
 // One emoji: a flag (two regional indicators), a keycap, or a pictograph with optional VS16 / skin
 // tone, joined by ZWJ into sequences (👩‍💻, 🤦‍♂️). A lone skin-tone modifier counts too.
-const EMOJI = /\p{Regional_Indicator}{2}|[#*0-9]\uFE0F?\u20E3|\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})*(?:\u200D\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})*)*|\p{Emoji_Modifier}/gu;
+const EMOJI =
+  /\p{Regional_Indicator}{2}|[#*0-9]\uFE0F?\u20E3|\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})*(?:\u200D\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})*)*|\p{Emoji_Modifier}/gu;
 const VARIANTS = /\uFE0F|\p{Emoji_Modifier}/gu;
 
 function isAscii(text: string): boolean {
@@ -29,7 +30,10 @@ export function emojiName(sequence: string): string | null {
   if (cached !== undefined) return cached || null;
   let name = NAMES.get(sequence) ?? NAMES.get(sequence.replace(VARIANTS, '')) ?? null;
   if (name === null && sequence.includes('\u200D')) {
-    const parts = sequence.split('\u200D').map((p) => NAMES.get(p.replace(VARIANTS, ''))).filter((p): p is string => !!p);
+    const parts = sequence
+      .split('\u200D')
+      .map((p) => NAMES.get(p.replace(VARIANTS, '')))
+      .filter((p): p is string => !!p);
     name = parts.length ? parts.join(' ') : null;
   }
   nameCache.set(sequence, name ?? '');

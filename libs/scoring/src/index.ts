@@ -3,4 +3,12 @@ export { READABLE_LANGUAGES, detectLanguage, isReadableLanguage } from './langua
 export { extractCreatorSide, type CreatorSide, type ExtractedTopic } from './creator-topics';
 export { EMOJI_VALENCE, emojiKey, emojiName, emojiValence, replaceEmoji } from './emoji';
 export { SLANG } from './slang';
-export { compoundToScore, scoreToCompound, LEXICON, portCompound, vaderCompound, vaderReading, vaderWords } from './vader';
+export {
+  compoundToScore,
+  scoreToCompound,
+  LEXICON,
+  portCompound,
+  vaderCompound,
+  vaderReading,
+  vaderWords,
+} from './vader';

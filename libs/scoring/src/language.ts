@@ -12,13 +12,13 @@ export const READABLE_LANGUAGES: ReadonlySet<string> = new Set(['en']);
 /** Frequent English words: when they make up a quarter of a comment, it is English. */
 const ENGLISH_WORDS = new Set(
   (
-    "the a an and or but if so to of in on at for with from by about as into than then too also only just not no yes " +
+    'the a an and or but if so to of in on at for with from by about as into than then too also only just not no yes ' +
     "is are was were be been being am do does did done have has had will would should could can can't won't don't didn't doesn't isn't " +
     "it its it's this that these those there here what who whom whose which how why when where all any some every each more most much many " +
     "i i'm i've i'd me my mine you you're your yours we we're our us they they're their them he he's his him she she's her " +
-    "one two first new good great nice best better love like really very well thanks thank thx please know think see get got make made " +
-    "video videos content channel post thread comment people guy guys man bro lol lmao omg wow agree agreed true exactly same right wrong " +
-    "time year day today now never always still again back way thing things stuff something nothing everyone someone nobody watch watching"
+    'one two first new good great nice best better love like really very well thanks thank thx please know think see get got make made ' +
+    'video videos content channel post thread comment people guy guys man bro lol lmao omg wow agree agreed true exactly same right wrong ' +
+    'time year day today now never always still again back way thing things stuff something nothing everyone someone nobody watch watching'
   ).split(' '),
 );
 
@@ -41,7 +41,8 @@ const FOREIGN_HINTS = new Set(
 );
 // No `i` flag: case-insensitive matching would let "ı" match every plain "i".
 const ACCENTED_WORD = /[À-ÖØ-öø-ÿŒœŠšŽžĞğİıŞş]/;
-const OTHER_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+const OTHER_SCRIPT =
+  /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
 const WORD = /[\p{L}']+/gu;
 const NOT_PROSE = /(?:https?:\/\/|www\.)\S+|\S+\.(?:com|net|org|io|co|ly|be|tv)\b\S*|[@#]\S+/g;
@@ -55,7 +56,9 @@ const MIN_ACCURACY = 0.3;
  * ("eo" for "idk man seems sus") are mostly English slang it has no profile for, so they count as undetermined.
  */
 const NAMED = new Set(
-  'en es pt fr de it nl sv da no fi pl cs sk hu ro tr ru uk bg sr hr el ar he fa hi bn ur id ms tl vi th ja ko zh ta te'.split(' '),
+  'en es pt fr de it nl sv da no fi pl cs sk hu ro tr ru uk bg sr hr el ar he fa hi bn ur id ms tl vi th ja ko zh ta te'.split(
+    ' ',
+  ),
 );
 
 /**

@@ -1,5 +1,20 @@
-import type { CommentScorer, FetchedComment, PostScoring, ProviderPost, ScoredComment } from '@analyst/contracts';
-import { AGREE, CLAUSE, CREATOR_WORDS, DISAGREE, HOSTILE, NEGATED_AGREE, SPAM, TAKE } from './comment-signals';
+import type {
+  CommentScorer,
+  FetchedComment,
+  PostScoring,
+  ProviderPost,
+  ScoredComment,
+} from '@analyst/contracts';
+import {
+  AGREE,
+  CLAUSE,
+  CREATOR_WORDS,
+  DISAGREE,
+  HOSTILE,
+  NEGATED_AGREE,
+  SPAM,
+  TAKE,
+} from './comment-signals';
 import { extractCreatorSide, type CreatorSide } from './creator-topics';
 import { replaceEmoji } from './emoji';
 import { detectLanguage, isReadableLanguage } from './language';
@@ -87,7 +102,9 @@ export class LexiconScorer implements CommentScorer {
     const parentOf = comments.map((c) => (c.parentId === null ? -1 : (indexById.get(c.parentId) ?? -1)));
 
     // Stance of each reply toward its parent, -1 (fighting) .. 1 (agreeing).
-    const stance = comments.map((c, i) => (parentOf[i] < 0 ? 0 : replyStance(readings[i], readings[parentOf[i]], c.authorIsCreator)));
+    const stance = comments.map((c, i) =>
+      parentOf[i] < 0 ? 0 : replyStance(readings[i], readings[parentOf[i]], c.authorIsCreator),
+    );
     const replySum = new Float64Array(comments.length);
     const replyCount = new Uint32Array(comments.length);
     parentOf.forEach((p, i) => {
@@ -102,11 +119,21 @@ export class LexiconScorer implements CommentScorer {
     const scored: ScoredComment[] = comments.map((c, i) => {
       const r = readings[i];
       const parent = parentOf[i];
-      const relevance = parent >= 0 && !r.spam && r.topicIndex === null ? Math.min(7, (r.ownRelevance + readings[parent].ownRelevance) / 2) : r.ownRelevance;
+      const relevance =
+        parent >= 0 && !r.spam && r.topicIndex === null
+          ? Math.min(7, (r.ownRelevance + readings[parent].ownRelevance) / 2)
+          : r.ownRelevance;
       const { content, topic } = this.contentAndTopic(r, relevance, side);
       const likes = Math.min(1, Math.log1p(Math.max(0, c.likes)) / Math.log1p(likesRef));
-      const consensus = consensusScore(replyCount[i] ? replySum[i] / replyCount[i] : null, replyCount[i], parent >= 0 ? stance[i] : null, likes);
-      const engaged = r.topicIndex !== null && (Math.abs(r.topicCompound ?? 0) >= NEUTRAL_COMPOUND || r.agree || r.disagree);
+      const consensus = consensusScore(
+        replyCount[i] ? replySum[i] / replyCount[i] : null,
+        replyCount[i],
+        parent >= 0 ? stance[i] : null,
+        likes,
+      );
+      const engaged =
+        r.topicIndex !== null &&
+        (Math.abs(r.topicCompound ?? 0) >= NEUTRAL_COMPOUND || r.agree || r.disagree);
       return {
         commentId: c.id,
         scores: {
@@ -122,7 +149,11 @@ export class LexiconScorer implements CommentScorer {
         scorer,
       };
     });
-    return { topics: side.topics.map(({ title, description }) => ({ title, description })), messages: side.messages, comments: scored };
+    return {
+      topics: side.topics.map(({ title, description }) => ({ title, description })),
+      messages: side.messages,
+      comments: scored,
+    };
   }
 
   private context(post: ProviderPost, side: CreatorSide): PostContext {
@@ -133,7 +164,13 @@ export class LexiconScorer implements CommentScorer {
     side.topics.forEach((t, i) => {
       for (const s of t.stems) topicOfStem.set(s, [...(topicOfStem.get(s) ?? []), i]);
     });
-    return { side, creatorTokens, mention: `@${post.creator.username.toLowerCase()}`, topicOfStem, topicStems: new Set(topicOfStem.keys()) };
+    return {
+      side,
+      creatorTokens,
+      mention: `@${post.creator.username.toLowerCase()}`,
+      topicOfStem,
+      topicStems: new Set(topicOfStem.keys()),
+    };
   }
 
   private read(body: string, ctx: PostContext): Reading {
@@ -156,7 +193,10 @@ export class LexiconScorer implements CommentScorer {
     if (toCreator && toTopic) {
       const clauses = text.split(CLAUSE);
       if (clauses.length > 1) {
-        let sc = 0, nc = 0, st = 0, nt = 0;
+        let sc = 0,
+          nc = 0,
+          st = 0,
+          nt = 0;
         for (const clause of clauses) {
           const ct = words(clause);
           if (ct.length === 0) continue;
@@ -205,7 +245,11 @@ export class LexiconScorer implements CommentScorer {
     let ownRelevance: number;
     if (spam) ownRelevance = 1.5;
     else {
-      const base = toCreator ? 5.2 : matchedTopicStems + matchedPostStems === 0 && stems.length >= 3 ? 2.5 : 4;
+      const base = toCreator
+        ? 5.2
+        : matchedTopicStems + matchedPostStems === 0 && stems.length >= 3
+          ? 2.5
+          : 4;
       ownRelevance = base + 1.6 * matchedTopicStems + 0.9 * matchedPostStems;
     }
     return {
@@ -232,7 +276,11 @@ export class LexiconScorer implements CommentScorer {
    * Targeting only the creator, topic takes the overall sentiment. An off-topic comment (relevance < 3)
    * has no signal for a side it does not target: null.
    */
-  private contentAndTopic(r: Reading, relevance: number, side: CreatorSide): { content: number | null; topic: number | null } {
+  private contentAndTopic(
+    r: Reading,
+    relevance: number,
+    side: CreatorSide,
+  ): { content: number | null; topic: number | null } {
     if (!r.scored) return { content: null, topic: null };
     const overall = compoundToScore(r.compound);
     const offTopic = relevance < 3;
@@ -242,13 +290,17 @@ export class LexiconScorer implements CommentScorer {
     // so the v2/v3 average of the two is 5 (no lean), never a reading of the opposite sign. Mirroring the
     // compound instead gave 5 + |c|/2 whatever the sign ("Open world design is a scam" 2.71 → 5.285).
     const againstTopic = topic === null ? null : Math.max(1, 10 - round3(topic));
-    if (creator === null && topic === null) return offTopic ? { content: null, topic: null } : { content: overall, topic: overall };
+    if (creator === null && topic === null)
+      return offTopic ? { content: null, topic: null } : { content: overall, topic: overall };
     if (creator !== null && topic !== null) return { content: creator, topic };
     if (topic !== null) {
       if (offTopic) return { content: null, topic };
       const m = r.topicIndex === null ? null : side.messageIndexByTopic[r.topicIndex];
       const stance = m === null ? null : side.messages[m].stance;
-      return { content: stance === 'supports' ? topic : stance === 'criticizes' ? againstTopic : overall, topic };
+      return {
+        content: stance === 'supports' ? topic : stance === 'criticizes' ? againstTopic : overall,
+        topic,
+      };
     }
     return { content: creator, topic: offTopic ? null : overall };
   }
@@ -290,7 +342,12 @@ function replyStance(reply: Reading, parent: Reading, byCreator: boolean): numbe
  * (weight 1.5 + 0.5 per reply, at most 3), its own stance toward its parent (1.5) and its likes (0.5, as
  * 0..0.6), mapped by 5.5 + 4.5 x. A lone comment (no replies, no parent): 5 + 2 × likes, i.e. 5 to 7.
  */
-function consensusScore(replyMean: number | null, replies: number, ownStance: number | null, likes: number): number {
+function consensusScore(
+  replyMean: number | null,
+  replies: number,
+  ownStance: number | null,
+  likes: number,
+): number {
   if (replyMean === null && ownStance === null) return 5 + 2 * likes;
   let sum = 0.5 * 0.6 * likes;
   let weight = 0.5;

@@ -5,24 +5,112 @@
 
 /** Always slang: a valence whatever the context. */
 export const SLANG: ReadonlyMap<string, number> = new Map([
-  ['goated', 2.8], ['bussin', 2.5], ['banger', 2.6], ['bangers', 2.6],
-  ['cringey', -1.8], ['cringy', -1.8], ['yikes', -1.2], ['overrated', -1.3], ['underrated', 1.3], ['ratioed', -1.6], ["ratio'd", -1.6],
+  ['goated', 2.8],
+  ['bussin', 2.5],
+  ['banger', 2.6],
+  ['bangers', 2.6],
+  ['cringey', -1.8],
+  ['cringy', -1.8],
+  ['yikes', -1.2],
+  ['overrated', -1.3],
+  ['underrated', 1.3],
+  ['ratioed', -1.6],
+  ["ratio'd", -1.6],
 ]);
 
 /** Words that make the next word a predicate or an evaluation: "is fire", "so sick", "kinda mid". */
 const PREDICATE = new Set([
-  'is', 'was', "it's", 'its', "that's", 'thats', 'be', 'so', 'too', 'pure', 'straight', 'absolute', 'absolutely', 'literally', 'lowkey',
-  'highkey', 'kinda', 'still', 'just', 'looks', 'look', 'sounds', 'looking', 'lookin', 'pretty', 'super', 'hella', 'mad', 'real', 'actually',
-  'honestly', 'ngl', 'tbh', 'how', 'this', 'that', 'also', 'damn', 'very', 'really', 'lowk', 'lwk', 'fr',
+  'is',
+  'was',
+  "it's",
+  'its',
+  "that's",
+  'thats',
+  'be',
+  'so',
+  'too',
+  'pure',
+  'straight',
+  'absolute',
+  'absolutely',
+  'literally',
+  'lowkey',
+  'highkey',
+  'kinda',
+  'still',
+  'just',
+  'looks',
+  'look',
+  'sounds',
+  'looking',
+  'lookin',
+  'pretty',
+  'super',
+  'hella',
+  'mad',
+  'real',
+  'actually',
+  'honestly',
+  'ngl',
+  'tbh',
+  'how',
+  'this',
+  'that',
+  'also',
+  'damn',
+  'very',
+  'really',
+  'lowk',
+  'lwk',
+  'fr',
 ]);
 /** Nouns a slang adjective praises: "sick edit", "fire beat". */
 const PRAISED = new Set([
-  'beat', 'beats', 'edit', 'edits', 'video', 'vid', 'track', 'song', 'clip', 'trick', 'shot', 'play', 'goal', 'drop', 'fit', 'build',
-  'combo', 'setup', 'moves', 'riff', 'transition', 'content', 'verse', 'remix', 'album', 'design', 'animation', 'save', 'move', 'flow',
+  'beat',
+  'beats',
+  'edit',
+  'edits',
+  'video',
+  'vid',
+  'track',
+  'song',
+  'clip',
+  'trick',
+  'shot',
+  'play',
+  'goal',
+  'drop',
+  'fit',
+  'build',
+  'combo',
+  'setup',
+  'moves',
+  'riff',
+  'transition',
+  'content',
+  'verse',
+  'remix',
+  'album',
+  'design',
+  'animation',
+  'save',
+  'move',
+  'flow',
 ]);
 /** Verbs that read as praise before "it": "killed it", "nailed it". */
 // Not "ate": "I ate it all" is a meal far more often than praise.
-const PRAISE_IT = new Set(['killed', 'killing', 'nailed', 'nailing', 'crushed', 'crushing', 'smashed', 'smashing', 'slayed', 'slaying']);
+const PRAISE_IT = new Set([
+  'killed',
+  'killing',
+  'nailed',
+  'nailing',
+  'crushed',
+  'crushing',
+  'smashed',
+  'smashing',
+  'slayed',
+  'slaying',
+]);
 /** After "sick", a subject means illness: "how sick I get", "so sick we stayed home". */
 const SUBJECTS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'everyone']);
 
@@ -38,7 +126,13 @@ export function slangValences(words: string[], lower: string[], known: (number |
   for (let i = 0; i < n; i++) {
     const w = lower[i];
     // Part of a title or a name ("The Banger Sisters", "Fire Island"): not slang.
-    if (i > 0 && CAPITALISED.test(words[i]) && !isUpperWord(words[i]) && (CAPITALISED.test(words[i - 1]) || (i < n - 1 && CAPITALISED.test(words[i + 1])))) continue;
+    if (
+      i > 0 &&
+      CAPITALISED.test(words[i]) &&
+      !isUpperWord(words[i]) &&
+      (CAPITALISED.test(words[i - 1]) || (i < n - 1 && CAPITALISED.test(words[i + 1])))
+    )
+      continue;
     const fixed = SLANG.get(w);
     if (fixed !== undefined) {
       known[i] = fixed;
@@ -58,7 +152,8 @@ export function slangValences(words: string[], lower: string[], known: (number |
         break;
       case 'cringe':
         // "so cringe", "cringe video", "made me cringe" judge; "they probably cringe when …" reports someone else's wince.
-        if (predicate || prev === 'me' || prev === 'i' || prev === 'us' || prev === 'the' || i === 0) known[i] = -1.8;
+        if (predicate || prev === 'me' || prev === 'i' || prev === 'us' || prev === 'the' || i === 0)
+          known[i] = -1.8;
         break;
       case 'dope':
         // "that's dope", "dope beat"; "inside dope" (information) and "to dope out" stay unread.
@@ -70,11 +165,19 @@ export function slangValences(words: string[], lower: string[], known: (number |
         break;
       case 'sick':
         // "this is sick", "so sick", "sick edit"; "I'm sick", "sick of it", "how sick I get" keep the lexicon's -2.3.
-        if (next !== 'of' && !SUBJECTS.has(next) && prev !== "i'm" && prev !== 'im' && (predicate || (prev === 'is' && (i < 2 || lower[i - 2] === 'this' || lower[i - 2] === 'that')))) known[i] = 2.0;
+        if (
+          next !== 'of' &&
+          !SUBJECTS.has(next) &&
+          prev !== "i'm" &&
+          prev !== 'im' &&
+          (predicate || (prev === 'is' && (i < 2 || lower[i - 2] === 'this' || lower[i - 2] === 'that')))
+        )
+          known[i] = 2.0;
         break;
       case 'slaps':
       case 'slapped':
-        if (predicate || prev === 'it' || prev === 'song' || prev === 'track' || prev === 'beat') known[i] = 2.3;
+        if (predicate || prev === 'it' || prev === 'song' || prev === 'track' || prev === 'beat')
+          known[i] = 2.3;
         break;
       case 'mid':
         if (predicate) known[i] = -1.4;
@@ -96,7 +199,8 @@ export function slangValences(words: string[], lower: string[], known: (number |
         break;
       default: {
         const bare = words[i].replace(TRAILING_PUNCTUATION, '');
-        if ((bare === 'W' || bare === 'Ws' || bare === 'L' || bare === 'Ls') && !isInitial(words, i)) known[i] = bare[0] === 'W' ? 2.0 : -2.0;
+        if ((bare === 'W' || bare === 'Ws' || bare === 'L' || bare === 'Ls') && !isInitial(words, i))
+          known[i] = bare[0] === 'W' ? 2.0 : -2.0;
       }
     }
   }

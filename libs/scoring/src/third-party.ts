@@ -3,9 +3,18 @@
 /** The statics of the vader-sentiment port (vaderSentiment-js 1.1.3) that the scorer calls. */
 export interface VaderAnalyzer {
   polarity_scores(text: string): { neg: number; neu: number; pos: number; compound: number };
-  sentiment_valence(valence: number, sentiText: { words_and_emoticons: string[]; is_cap_diff: boolean }, item: string, index: number, sentiments: number[]): number[];
+  sentiment_valence(
+    valence: number,
+    sentiText: { words_and_emoticons: string[]; is_cap_diff: boolean },
+    item: string,
+    index: number,
+    sentiments: number[],
+  ): number[];
   but_check(wordsAndEmoticons: string[], sentiments: number[]): number[];
-  score_valence(sentiments: number[], text: string): { neg: number; neu: number; pos: number; compound: number };
+  score_valence(
+    sentiments: number[],
+    text: string,
+  ): { neg: number; neu: number; pos: number; compound: number };
 }
 
 export interface EmojiEntry {
@@ -15,7 +24,9 @@ export interface EmojiEntry {
   skin_tone_support: boolean;
 }
 
-export const vader: VaderAnalyzer = (require('vader-sentiment') as { SentimentIntensityAnalyzer: VaderAnalyzer }).SentimentIntensityAnalyzer;
+export const vader: VaderAnalyzer = (
+  require('vader-sentiment') as { SentimentIntensityAnalyzer: VaderAnalyzer }
+).SentimentIntensityAnalyzer;
 /** The port's copy of vader_lexicon.txt (word, tab, mean valence -4..4, …), read once. */
 function readVaderLexicon(): Map<string, number> {
   const { readFileSync } = require('node:fs') as typeof import('node:fs');
@@ -29,5 +40,8 @@ function readVaderLexicon(): Map<string, number> {
   return lexicon;
 }
 export const vaderLexicon: Map<string, number> = readVaderLexicon();
-export const emojiData: Record<string, EmojiEntry> = require('unicode-emoji-json') as Record<string, EmojiEntry>;
+export const emojiData: Record<string, EmojiEntry> = require('unicode-emoji-json') as Record<
+  string,
+  EmojiEntry
+>;
 export const porter2: (word: string) => string = require('wink-porter2-stemmer') as (word: string) => string;

@@ -13,11 +13,65 @@ const C_INCR = 0.733;
 const N_SCALAR = -0.74;
 
 const NEGATE = new Set([
-  'aint', 'arent', 'cannot', 'cant', 'couldnt', 'darent', 'didnt', 'doesnt', "ain't", "aren't", "can't", "couldn't", "daren't", "didn't",
-  "doesn't", 'dont', 'hadnt', 'hasnt', 'havent', 'isnt', 'mightnt', 'mustnt', 'neither', "don't", "hadn't", "hasn't", "haven't", "isn't",
-  "mightn't", "mustn't", 'neednt', "needn't", 'never', 'none', 'nope', 'nor', 'not', 'nothing', 'nowhere', 'oughtnt', 'shant', 'shouldnt',
-  'uhuh', 'wasnt', 'werent', "oughtn't", "shan't", "shouldn't", 'uh-uh', "wasn't", "weren't", 'without', 'wont', 'wouldnt', "won't",
-  "wouldn't", 'rarely', 'seldom', 'despite',
+  'aint',
+  'arent',
+  'cannot',
+  'cant',
+  'couldnt',
+  'darent',
+  'didnt',
+  'doesnt',
+  "ain't",
+  "aren't",
+  "can't",
+  "couldn't",
+  "daren't",
+  "didn't",
+  "doesn't",
+  'dont',
+  'hadnt',
+  'hasnt',
+  'havent',
+  'isnt',
+  'mightnt',
+  'mustnt',
+  'neither',
+  "don't",
+  "hadn't",
+  "hasn't",
+  "haven't",
+  "isn't",
+  "mightn't",
+  "mustn't",
+  'neednt',
+  "needn't",
+  'never',
+  'none',
+  'nope',
+  'nor',
+  'not',
+  'nothing',
+  'nowhere',
+  'oughtnt',
+  'shant',
+  'shouldnt',
+  'uhuh',
+  'wasnt',
+  'werent',
+  "oughtn't",
+  "shan't",
+  "shouldn't",
+  'uh-uh',
+  "wasn't",
+  "weren't",
+  'without',
+  'wont',
+  'wouldnt',
+  "won't",
+  "wouldn't",
+  'rarely',
+  'seldom',
+  'despite',
 ]);
 
 const BOOSTER = new Map<string, number>();
@@ -29,8 +83,30 @@ for (const w of (
 ).split(' '))
   BOOSTER.set(w, B_INCR);
 for (const w of [
-  'almost', 'barely', 'hardly', 'just enough', 'kind of', 'kinda', 'kindof', 'kind-of', 'less', 'little', 'marginal', 'marginally',
-  'occasional', 'occasionally', 'partly', 'scarce', 'scarcely', 'slight', 'slightly', 'somewhat', 'sort of', 'sorta', 'sortof', 'sort-of',
+  'almost',
+  'barely',
+  'hardly',
+  'just enough',
+  'kind of',
+  'kinda',
+  'kindof',
+  'kind-of',
+  'less',
+  'little',
+  'marginal',
+  'marginally',
+  'occasional',
+  'occasionally',
+  'partly',
+  'scarce',
+  'scarcely',
+  'slight',
+  'slightly',
+  'somewhat',
+  'sort of',
+  'sorta',
+  'sortof',
+  'sort-of',
 ])
   BOOSTER.set(w, B_DECR);
 // Social-media degree words (reviewed, not in the reference): "highkey" boosts, "lowkey" hedges like "somewhat".
@@ -38,14 +114,27 @@ BOOSTER.set('highkey', B_INCR);
 BOOSTER.set('lowkey', B_DECR);
 
 const SPECIAL_CASES = new Map<string, number>([
-  ['the shit', 3], ['the bomb', 3], ['bad ass', 1.5], ['badass', 1.5], ['bus stop', 0], ['yeah right', -2], ['kiss of death', -1.5],
-  ['to die for', 3], ['beating heart', 3.5],
+  ['the shit', 3],
+  ['the bomb', 3],
+  ['bad ass', 1.5],
+  ['badass', 1.5],
+  ['bus stop', 0],
+  ['yeah right', -2],
+  ['kiss of death', -1.5],
+  ['to die for', 3],
+  ['beating heart', 3.5],
 ]);
 
 /** The reference lexicon: the port's copy plus the reference entries it lacks or holds differently. */
 export const LEXICON = new Map<string, number>(vaderLexicon);
 // vader_lexicon.txt of vaderSentiment 3.3.2 has these; the port's copy does not ("badass" is -0.6 there).
-for (const [w, v] of [['heart', 3.2], ['hearts', 3.3], ['flawed', -2.1], ['badass', 1.4]] as const) LEXICON.set(w, v);
+for (const [w, v] of [
+  ['heart', 3.2],
+  ['hearts', 3.3],
+  ['flawed', -2.1],
+  ['badass', 1.4],
+] as const)
+  LEXICON.set(w, v);
 // Emoji arrive as words of their own (replaceEmoji); their valences sit in the same lexicon.
 for (const [e, v] of EMOJI_VALENCE) LEXICON.set(e, v);
 
@@ -103,7 +192,12 @@ function negationCheck(valence: number, lower: string[], startI: number, i: numb
     return negated(lower[i - 2]) ? valence * N_SCALAR : valence;
   }
   // The reference's precedence: (never and (so or this)) or (i-1 is so or this).
-  if ((lower[i - 3] === 'never' && (lower[i - 2] === 'so' || lower[i - 2] === 'this')) || lower[i - 1] === 'so' || lower[i - 1] === 'this') return valence * 1.25;
+  if (
+    (lower[i - 3] === 'never' && (lower[i - 2] === 'so' || lower[i - 2] === 'this')) ||
+    lower[i - 1] === 'so' ||
+    lower[i - 1] === 'this'
+  )
+    return valence * 1.25;
   if (lower[i - 3] === 'without' && (lower[i - 2] === 'doubt' || lower[i - 1] === 'doubt')) return valence;
   return negated(lower[i - 3]) ? valence * N_SCALAR : valence;
 }
@@ -203,7 +297,11 @@ function valenceSum(text: string): { sum: number; signal: boolean } {
     let valence = base;
     // "no" before a lexicon word negates that word instead of counting as a word of its own.
     if (il === 'no' && i !== n - 1 && known[i + 1] !== undefined) valence = 0;
-    if ((i > 0 && lower[i - 1] === 'no') || (i > 1 && lower[i - 2] === 'no') || (i > 2 && lower[i - 3] === 'no' && (lower[i - 1] === 'or' || lower[i - 1] === 'nor')))
+    if (
+      (i > 0 && lower[i - 1] === 'no') ||
+      (i > 1 && lower[i - 2] === 'no') ||
+      (i > 2 && lower[i - 3] === 'no' && (lower[i - 1] === 'or' || lower[i - 1] === 'nor'))
+    )
       valence = base * N_SCALAR;
     if (isCapDiff && isUpper(words[i])) valence += valence > 0 ? C_INCR : -C_INCR;
     for (let startI = 0; startI < 3; startI++) {

@@ -1,4 +1,11 @@
-import { EMOJI_VALENCE, emojiKey, emojiValence, replaceEmoji, sentimentOf, vaderCompound } from '@analyst/scoring';
+import {
+  EMOJI_VALENCE,
+  emojiKey,
+  emojiValence,
+  replaceEmoji,
+  sentimentOf,
+  vaderCompound,
+} from '@analyst/scoring';
 
 const compound = (text: string) => vaderCompound(replaceEmoji(text));
 
@@ -33,7 +40,9 @@ describe('emoji valences', () => {
   });
 
   it('covers Smileys & Emotion faces, hearts and hand gestures in common use', () => {
-    const common = [...'😀😃😄😁😆😅🤣😂🙂🙃😉😊😇🥰😍🤩😘😋😛😜🤪😝🤗🤭🤔🤨😐😑😶😏😒🙄😬😌😔😪😴😷🤒🤢🤮🥵🥶🥴😵🤯🥳😎🤓😕😟🙁😮😯😲😳🥺😦😧😨😰😥😢😭😱😖😣😞😓😩😫🥱😤😡😠🤬😈👿💀💩🤡'];
+    const common = [
+      ...'😀😃😄😁😆😅🤣😂🙂🙃😉😊😇🥰😍🤩😘😋😛😜🤪😝🤗🤭🤔🤨😐😑😶😏😒🙄😬😌😔😪😴😷🤒🤢🤮🥵🥶🥴😵🤯🥳😎🤓😕😟🙁😮😯😲😳🥺😦😧😨😰😥😢😭😱😖😣😞😓😩😫🥱😤😡😠🤬😈👿💀💩🤡',
+    ];
     const hearts = [...'❤🧡💛💚💙💜🖤🤍🤎💔💕💞💓💗💖💘💝'];
     const hands = [...'👍👎👌🤌✌🤞🤟🤘🤙👈👉👆👇👋🤚🖐✋👏🙌🫶👐🤲🤝🙏💪'];
     for (const e of [...common, ...hearts, ...hands]) expect([e, EMOJI_VALENCE.has(e)]).toEqual([e, true]);
@@ -81,7 +90,9 @@ describe('slang and intensifiers', () => {
   });
 
   it('W and L are initials in names, not a win or a loss', () => {
-    expect(compound('Samuel L. Jackson is one of the best actors')).toBe(compound('Samuel Jackson is one of the best actors'));
+    expect(compound('Samuel L. Jackson is one of the best actors')).toBe(
+      compound('Samuel Jackson is one of the best actors'),
+    );
     expect(compound('taking potshots at George W. Bush')).toBe(compound('taking potshots at George Bush'));
     expect(compound('H. L. Mencken wrote it')).toBe(0);
     expect(compound('Massive W')).toBeGreaterThan(0.4);
@@ -89,7 +100,9 @@ describe('slang and intensifiers', () => {
 
   it('trash, dope, sick, cringe and "ate it" read as slang only where they judge', () => {
     expect(compound('this thing is trash')).toBeLessThan(-0.3);
-    expect(compound('they reached the trash receptacles in the lobby')).toBe(compound('they reached the steel receptacles in the lobby'));
+    expect(compound('they reached the trash receptacles in the lobby')).toBe(
+      compound('they reached the steel receptacles in the lobby'),
+    );
     expect(compound('that beat is dope')).toBeGreaterThan(0.3);
     expect(compound('no good inside dope')).toBe(compound('no good inside info'));
     expect(compound('lets see how sick I get')).toBeLessThan(0);

@@ -42,11 +42,29 @@ describe('detectLanguage', () => {
   });
 
   it('names no language for text too short or too odd to tell, which is then read as English', () => {
-    for (const text of ['lol', 'W', 'first!', 'nice', 'mid', 'ratio + L', '🔥🔥🔥', 'Fire track 🔥🔥', 'tbh ngl kinda mid', 'https://x.co/abc', 'Rent prices are insane lately']) {
+    for (const text of [
+      'lol',
+      'W',
+      'first!',
+      'nice',
+      'mid',
+      'ratio + L',
+      '🔥🔥🔥',
+      'Fire track 🔥🔥',
+      'tbh ngl kinda mid',
+      'https://x.co/abc',
+      'Rent prices are insane lately',
+    ]) {
       expect(detectLanguage(text)).toBeNull();
     }
     // Slang the detector has no profile for is never taken for another language.
-    for (const text of ['idk man seems sus', 'no cap this slaps fr', 'bro really said that 💀', 'lowkey goated ngl']) expect(isReadableLanguage(detectLanguage(text))).toBe(true);
+    for (const text of [
+      'idk man seems sus',
+      'no cap this slaps fr',
+      'bro really said that 💀',
+      'lowkey goated ngl',
+    ])
+      expect(isReadableLanguage(detectLanguage(text))).toBe(true);
     expect(isReadableLanguage(null)).toBe(true);
     expect(isReadableLanguage('en')).toBe(true);
     expect(isReadableLanguage('es')).toBe(false);

@@ -7,7 +7,8 @@ const POST: ProviderPost = {
   platform: 'youtube',
   creator: { username: 'mayachen', name: 'Maya Chen' },
   title: 'Why rent control will not fix the housing crisis',
-  caption: 'Sorry, but rent control is a terrible idea that keeps failing. Here is how zoning reform works, step by step. #housing #rent',
+  caption:
+    'Sorry, but rent control is a terrible idea that keeps failing. Here is how zoning reform works, step by step. #housing #rent',
   description: null,
   engagement: { views: 10_000, likes: 500, comments: 20, shares: 10 },
   postedAt: '2026-10-01T00:00:00Z',
@@ -17,7 +18,17 @@ const POST: ProviderPost = {
 
 let seq = 0;
 function comment(body: string, extra: Partial<FetchedComment> = {}): FetchedComment {
-  return { id: `c${seq++}`, parentId: null, authorUsername: `user${seq}`, authorIsCreator: false, body, likes: 0, postedAt: '2026-10-02T00:00:00Z', hidden: false, ...extra };
+  return {
+    id: `c${seq++}`,
+    parentId: null,
+    authorUsername: `user${seq}`,
+    authorIsCreator: false,
+    body,
+    likes: 0,
+    postedAt: '2026-10-02T00:00:00Z',
+    hidden: false,
+    ...extra,
+  };
 }
 
 const scorer = new LexiconScorer();
@@ -25,14 +36,18 @@ function scoreOne(body: string, post = POST) {
   const [scored] = scorer.scorePost(post, [comment(body)]).comments;
   return scored;
 }
-const bucket = (dim: 'sentiment' | 'content' | 'topic' | 'relevance' | 'consensus', score: number | null) => (score === null ? null : bucketOf(dim, score, 2));
+const bucket = (dim: 'sentiment' | 'content' | 'topic' | 'relevance' | 'consensus', score: number | null) =>
+  score === null ? null : bucketOf(dim, score, 2);
 
 describe('LexiconScorer: identity', () => {
   it('names itself and stamps every comment, hidden ones included', () => {
     expect(scorer.name).toBe('analyst-lexicon');
     expect(SCORER_NAME).toBe('analyst-lexicon');
     expect(scorer.version).toMatch(/^\d+\.\d+\.\d+$/);
-    const out = scorer.scorePost(POST, [comment('Great video'), comment("You're an idiot 🤡", { hidden: true })]);
+    const out = scorer.scorePost(POST, [
+      comment('Great video'),
+      comment("You're an idiot 🤡", { hidden: true }),
+    ]);
     expect(out.comments).toHaveLength(2);
     for (const c of out.comments) {
       expect(c.scorer).toEqual({ name: 'analyst-lexicon', version: SCORER_VERSION });
@@ -60,12 +75,20 @@ describe('creator topics and messages', () => {
       { topic: 'zoning reform', stance: 'explains' },
     ]);
     const out = scorer.scorePost(POST, []);
-    expect(out.topics[2]).toEqual({ title: 'zoning reform', description: 'Here is how zoning reform works, step by step.' });
+    expect(out.topics[2]).toEqual({
+      title: 'zoning reform',
+      description: 'Here is how zoning reform works, step by step.',
+    });
     expect(out.messages).toEqual(side.messages);
   });
 
-  it('finds the simulated posts\' topics (supports / criticizes / explains captions)', () => {
-    const supports = { ...POST, title: 'Heat pumps tested in winter', caption: 'I am a big fan of heat pumps, it really works. Here is how battery range works, step by step. #EV' };
+  it("finds the simulated posts' topics (supports / criticizes / explains captions)", () => {
+    const supports = {
+      ...POST,
+      title: 'Heat pumps tested in winter',
+      caption:
+        'I am a big fan of heat pumps, it really works. Here is how battery range works, step by step. #EV',
+    };
     const side = extractCreatorSide(supports);
     expect(side.topics.map((t) => t.title)).toEqual(['heat pumps', 'battery range']);
     expect(side.messages.map((m) => m.stance)).toEqual(['supports', 'explains']);
@@ -128,7 +151,9 @@ describe('hand-labelled comments', () => {
 
   it('a generic reaction is general relevance; an unrelated remark is off_topic', () => {
     expect(bucket('relevance', scoreOne('lol').scores.relevance)).toBe('lean_negative');
-    expect(bucket('relevance', scoreOne('My cat just knocked my coffee over 😂😂').scores.relevance)).toBe('negative');
+    expect(bucket('relevance', scoreOne('My cat just knocked my coffee over 😂😂').scores.relevance)).toBe(
+      'negative',
+    );
   });
 
   it('a reply "Exactly, agreed" makes its parent\'s consensus high (agreeing); a hostile reply makes it low (fighting)', () => {
@@ -144,7 +169,11 @@ describe('hand-labelled comments', () => {
   });
 
   it('a lone comment gets 5 to 7 consensus from its likes only (discussing)', () => {
-    const out = scorer.scorePost(POST, [comment('Nice', { likes: 0 }), comment('Nice', { likes: 10_000 }), ...Array.from({ length: 20 }, () => comment('ok', { likes: 3 }))]).comments;
+    const out = scorer.scorePost(POST, [
+      comment('Nice', { likes: 0 }),
+      comment('Nice', { likes: 10_000 }),
+      ...Array.from({ length: 20 }, () => comment('ok', { likes: 3 })),
+    ]).comments;
     expect(out[0].scores.consensus).toBe(5);
     expect(out[1].scores.consensus).toBe(7);
     expect(bucket('consensus', out[0].scores.consensus)).toBe('lean_positive');
@@ -161,7 +190,9 @@ describe('hand-labelled comments', () => {
 describe('on a simulated section', () => {
   it('scores every comment within 1-10 (or null for content/topic), deterministically', async () => {
     const provider = new SimulatedProvider();
-    const result = await provider.fetchPost('https://x.com/creator3/status/1790000000000000006', { fullRead: true });
+    const result = await provider.fetchPost('https://x.com/creator3/status/1790000000000000006', {
+      fullRead: true,
+    });
     if (result.status !== 'ok') throw new Error('expected ok');
     const out = scorer.scorePost(result.post, result.comments);
     expect(out).toEqual(new LexiconScorer().scorePost(result.post, result.comments));

@@ -1,5 +1,14 @@
 import { bucketOf } from '@analyst/contracts';
-import { compoundToScore, scoreToCompound, emojiName, portCompound, replaceEmoji, sentimentOf, vaderCompound, vaderReading } from '@analyst/scoring';
+import {
+  compoundToScore,
+  scoreToCompound,
+  emojiName,
+  portCompound,
+  replaceEmoji,
+  sentimentOf,
+  vaderCompound,
+  vaderReading,
+} from '@analyst/scoring';
 
 /** Examples from the VADER README with the reference's (vaderSentiment 3.3.2, Python) compound. */
 const REFERENCE: [string, number][] = [
@@ -26,15 +35,30 @@ const REFERENCE: [string, number][] = [
  * [text, reference compound (what we return now), port compound, why].
  */
 const PORT_DEPARTURES: [string, number, number, string][] = [
-  ['Not bad at all', 0.431, -0.5423, 'negation words matched case-sensitively in the port ("Not" was no negation)'],
+  [
+    'Not bad at all',
+    0.431,
+    -0.5423,
+    'negation words matched case-sensitively in the port ("Not" was no negation)',
+  ],
   ['NOT worth it', -0.1695, 0.2263, 'case-sensitive negation'],
   ['Never disappoints', 0.2924, -0.3818, 'case-sensitive negation'],
   ['no problem', 0.3089, -0.5994, 'the port has no "no" rule (no + lexicon word negates the word)'],
   ['No problem at all', 0.3089, -0.5994, 'the "no" rule, case-insensitively'],
   ['no good', -0.3412, 0.1779, 'the "no" rule'],
-  ["Today only kinda sux! But I'll get by, lol", 0.5249, 0.2228, 'the port\'s but_check sees "but"/"BUT" only, not "But"'],
+  [
+    "Today only kinda sux! But I'll get by, lol",
+    0.5249,
+    0.2228,
+    'the port\'s but_check sees "but"/"BUT" only, not "But"',
+  ],
   ['The food was good. But the service was terrible', -0.4939, -0.0516, 'capitalised But'],
-  ['good...', 0.4404, 0, 'the port keeps "good..." as one unknown token; the reference strips punctuation off words'],
+  [
+    'good...',
+    0.4404,
+    0,
+    'the port keeps "good..." as one unknown token; the reference strips punctuation off words',
+  ],
   ['good!!!!', 0.6209, 0, 'punctuation stripping, then "!" emphasis (4 × 0.292)'],
   ['good?!', 0.4926, 0, 'punctuation stripping'],
   ['heart', 0.6369, 0, '"heart" (3.2) is in the reference lexicon, not in the port\'s copy'],
@@ -72,7 +96,8 @@ describe('VADER compound (reference rules)', () => {
     expect(bucketOf('sentiment', compoundToScore(-0.05), 2)).toBe('neutral');
     expect(bucketOf('sentiment', compoundToScore(0.36), 2)).toBe('lean_positive');
     expect(bucketOf('sentiment', compoundToScore(-0.1), 2)).toBe('lean_negative');
-    for (const c of [-1, -0.7, -0.5, -0.2, -0.075, 0, 0.2, 0.35, 0.42, 0.5, 0.8, 1]) expect(scoreToCompound(compoundToScore(c))).toBeCloseTo(c, 9);
+    for (const c of [-1, -0.7, -0.5, -0.2, -0.075, 0, 0.2, 0.35, 0.42, 0.5, 0.8, 1])
+      expect(scoreToCompound(compoundToScore(c))).toBeCloseTo(c, 9);
   });
 });
 

@@ -111,11 +111,14 @@ export function eventStoreContract(name: string, setup: () => Promise<EventStore
       try {
         const claim = unique('claim-');
         const attempts = await Promise.allSettled(
-          Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? store : peer).append(claim, [event('Claimed', { by: i })], 'no_stream')),
+          Array.from({ length: 12 }, (_, i) =>
+            (i % 2 === 0 ? store : peer).append(claim, [event('Claimed', { by: i })], 'no_stream'),
+          ),
         );
         const won = attempts.flatMap((a, i) => (a.status === 'fulfilled' ? [i] : []));
         expect(won).toHaveLength(1);
-        for (const a of attempts) if (a.status === 'rejected') expect(a.reason).toBeInstanceOf(ConcurrencyError);
+        for (const a of attempts)
+          if (a.status === 'rejected') expect(a.reason).toBeInstanceOf(ConcurrencyError);
         for (const reader of [store, peer]) {
           const read = await reader.readStream(claim);
           expect(read.map((e) => [e.type, e.data])).toEqual([['Claimed', { by: won[0] }]]);
@@ -151,7 +154,8 @@ export function eventStoreContract(name: string, setup: () => Promise<EventStore
     it('subscribes to all: catches up, reports it, then goes live in order', async () => {
       const stream = unique('test-');
       const start = await store.headPosition();
-      for (let i = 0; i < 5; i++) await store.append(stream, [event('Old', { i })], i === 0 ? 'no_stream' : i - 1);
+      for (let i = 0; i < 5; i++)
+        await store.append(stream, [event('Old', { i })], i === 0 ? 'no_stream' : i - 1);
       const seen: number[] = [];
       let caughtUpAt = -1;
       const subscription = await store.subscribeToAll(

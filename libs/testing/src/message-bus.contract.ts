@@ -126,7 +126,7 @@ export function messageBusContract(
       if (fixture.duplicates) expect(deliveries).toBe(100);
     });
 
-    it('hands a stopped consumer\'s remaining messages to its restarted successor without loss', async () => {
+    it("hands a stopped consumer's remaining messages to its restarted successor without loss", async () => {
       const topic = unique('test.');
       const group = unique('g-');
       const handled = new Set<number>();
@@ -155,8 +155,15 @@ export function messageBusContract(
 
     it('answers a request through the serving handler', async () => {
       const topic = unique('cmd.');
-      const server = await bus.serve(topic, unique('srv-'), async (m) => ({ doubled: (m.payload as number) * 2, key: m.key }));
-      const reply = await (fixture.other ?? bus).request<{ doubled: number; key: string }>(topic, message('team_1', 21), wait);
+      const server = await bus.serve(topic, unique('srv-'), async (m) => ({
+        doubled: (m.payload as number) * 2,
+        key: m.key,
+      }));
+      const reply = await (fixture.other ?? bus).request<{ doubled: number; key: string }>(
+        topic,
+        message('team_1', 21),
+        wait,
+      );
       await server.close();
       expect(reply).toEqual({ doubled: 42, key: 'team_1' });
     });
@@ -164,18 +171,22 @@ export function messageBusContract(
     it('fails a request with a typed timeout when nobody answers in time', async () => {
       const topic = unique('cmd.');
       const started = Date.now();
-      const failure = (await bus.request(topic, message('team_1', 1), 300).catch((e: unknown) => e)) as RequestTimeoutError;
+      const failure = (await bus
+        .request(topic, message('team_1', 1), 300)
+        .catch((e: unknown) => e)) as RequestTimeoutError;
       expect(failure).toBeInstanceOf(RequestTimeoutError);
       expect(failure.timeoutMs).toBe(300);
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     });
 
-    it('surfaces a serving handler\'s error as a typed failure', async () => {
+    it("surfaces a serving handler's error as a typed failure", async () => {
       const topic = unique('cmd.');
       const server = await bus.serve(topic, unique('srv-'), async () => {
         throw new Error('ledger unavailable');
       });
-      const failure = (await bus.request(topic, message('team_1', 1), wait).catch((e: unknown) => e)) as RequestFailedError;
+      const failure = (await bus
+        .request(topic, message('team_1', 1), wait)
+        .catch((e: unknown) => e)) as RequestFailedError;
       await server.close();
       expect(failure).toBeInstanceOf(RequestFailedError);
       expect(failure.remoteMessage).toBe('ledger unavailable');

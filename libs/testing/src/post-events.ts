@@ -12,7 +12,11 @@ export function postEvent(type: string, data: unknown): RecordedEvent {
 }
 
 /** Comments of one version of a post: bodies, authors, likes and scores all differ by version. */
-export function commentsOfVersion(postId: string, version: number, count: number): { fetched: FetchedComment[]; scored: ScoredComment[] } {
+export function commentsOfVersion(
+  postId: string,
+  version: number,
+  count: number,
+): { fetched: FetchedComment[]; scored: ScoredComment[] } {
   const fetched = Array.from({ length: count }, (_, i) => ({
     id: `${postId}-v${version}-c${i}`,
     parentId: i % 3 === 2 ? `${postId}-v${version}-c0` : null,
@@ -39,8 +43,24 @@ export function commentsOfVersion(postId: string, version: number, count: number
 export function postCreated(postId: string, teamId: string): RecordedEvent {
   const link = `https://www.youtube.com/watch?v=${postId}`;
   return postEvent('PostCreated', {
-    postId, teamId, link, normalizedLink: link, platform: 'youtube', collectionIds: [], tags: [], addedVia: 'api', addedBy: null,
-    isDemo: false, dataVersion: 1, jobId: 'cj', reservationId: null, creditSource: 'credit', unitCost: 1, fullRead: false, commentLimit: null, requestedAt: POST_EVENTS_AT,
+    postId,
+    teamId,
+    link,
+    normalizedLink: link,
+    platform: 'youtube',
+    collectionIds: [],
+    tags: [],
+    addedVia: 'api',
+    addedBy: null,
+    isDemo: false,
+    dataVersion: 1,
+    jobId: 'cj',
+    reservationId: null,
+    creditSource: 'credit',
+    unitCost: 1,
+    fullRead: false,
+    commentLimit: null,
+    requestedAt: POST_EVENTS_AT,
   });
 }
 
@@ -49,20 +69,56 @@ export function postVersion(postId: string, v: number, count: number, unscored =
   const { fetched, scored } = commentsOfVersion(postId, v, count);
   const events = [
     postEvent('PostFetched', {
-      postId, dataVersion: v, totalComments: count, chunks: 1, at: POST_EVENTS_AT,
-      post: { link: postId, platform: 'youtube', creator: { username: 'c', name: 'C' }, title: 't', caption: 'c', description: null, engagement: null, postedAt: POST_EVENTS_AT, postType: 'video', thumbnail: null },
+      postId,
+      dataVersion: v,
+      totalComments: count,
+      chunks: 1,
+      at: POST_EVENTS_AT,
+      post: {
+        link: postId,
+        platform: 'youtube',
+        creator: { username: 'c', name: 'C' },
+        title: 't',
+        caption: 'c',
+        description: null,
+        engagement: null,
+        postedAt: POST_EVENTS_AT,
+        postType: 'video',
+        thumbnail: null,
+      },
     }),
     postEvent('CommentsFetched', { postId, dataVersion: v, chunk: 0, comments: fetched }),
   ];
   if (!unscored) {
     events.push(
-      postEvent('CommentsScored', { postId, dataVersion: v, chunk: 0, scorer: { name: 'test', version: '1' }, comments: scored }),
-      postEvent('PostScored', { postId, dataVersion: v, jobId: 'cj', reservationId: null, scorer: { name: 'test', version: '1' }, topics: [], messages: [], totalComments: count, at: POST_EVENTS_AT }),
+      postEvent('CommentsScored', {
+        postId,
+        dataVersion: v,
+        chunk: 0,
+        scorer: { name: 'test', version: '1' },
+        comments: scored,
+      }),
+      postEvent('PostScored', {
+        postId,
+        dataVersion: v,
+        jobId: 'cj',
+        reservationId: null,
+        scorer: { name: 'test', version: '1' },
+        topics: [],
+        messages: [],
+        totalComments: count,
+        at: POST_EVENTS_AT,
+      }),
     );
   }
   return events;
 }
 
 export const postRefresh = (postId: string, v: number): RecordedEvent =>
-  postEvent('PostRefreshRequested', { postId, dataVersion: v, requestedAt: POST_EVENTS_AT, jobId: 'cj', reservationId: null });
-
+  postEvent('PostRefreshRequested', {
+    postId,
+    dataVersion: v,
+    requestedAt: POST_EVENTS_AT,
+    jobId: 'cj',
+    reservationId: null,
+  });

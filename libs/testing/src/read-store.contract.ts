@@ -66,7 +66,10 @@ export function readStoreContract(name: string, setup: () => Promise<ReadStoreFi
       expect(await posts.count()).toBe(10);
       expect(await posts.findOne({ _id: 'p003' })).toMatchObject({ team: 'odd', score: 3 });
       expect(await posts.findOne({ _id: 'nope' })).toBeNull();
-      expect((await posts.find({ _id: { $in: ['p001', 'p003', 'zzz'] } })).map((d) => d._id).sort()).toEqual(['p001', 'p003']);
+      expect((await posts.find({ _id: { $in: ['p001', 'p003', 'zzz'] } })).map((d) => d._id).sort()).toEqual([
+        'p001',
+        'p003',
+      ]);
       expect(await posts.count({ _id: 'p002', team: 'odd' })).toBe(0);
     });
 
@@ -100,7 +103,9 @@ export function readStoreContract(name: string, setup: () => Promise<ReadStoreFi
         cursor = { createdAt: last.createdAt, _id: last._id };
       }
       const expected = Array.from({ length: 25 }, (_, i) => post(i))
-        .sort((a, b) => (a.createdAt === b.createdAt ? b._id.localeCompare(a._id) : b.createdAt.localeCompare(a.createdAt)))
+        .sort((a, b) =>
+          a.createdAt === b.createdAt ? b._id.localeCompare(a._id) : b.createdAt.localeCompare(a.createdAt),
+        )
         .map((p) => p._id);
       expect(seen).toEqual(expected);
     });
@@ -148,7 +153,11 @@ export function readStoreContract(name: string, setup: () => Promise<ReadStoreFi
       expect(await posts.count({ note: 'even' })).toBe(3);
       await posts.replaceOne({ _id: 'p000' }, { _id: 'p000', team: 'x', createdAt: 'c' });
       expect(await posts.findOne({ _id: 'p000' })).toEqual({ _id: 'p000', team: 'x', createdAt: 'c' });
-      const upserted = await posts.replaceOne({ _id: 'p100' }, { _id: 'p100', team: 'y', createdAt: 'c' }, { upsert: true });
+      const upserted = await posts.replaceOne(
+        { _id: 'p100' },
+        { _id: 'p100', team: 'y', createdAt: 'c' },
+        { upsert: true },
+      );
       expect(upserted.upsertedId).toBe('p100');
       expect(await posts.deleteMany({ team: 'odd' })).toBe(3);
       expect(await posts.count()).toBe(4);
@@ -163,7 +172,9 @@ export function readStoreContract(name: string, setup: () => Promise<ReadStoreFi
       expect(clash).toBeInstanceOf(DuplicateKeyError);
       const dupId = await posts.insertOne(post(1)).catch((e) => e);
       expect(dupId).toBeInstanceOf(DuplicateKeyError);
-      const updateClash = await posts.updateOne({ _id: 'p002' }, { $set: { team: 'odd', score: 1 } }).catch((e) => e);
+      const updateClash = await posts
+        .updateOne({ _id: 'p002' }, { $set: { team: 'odd', score: 1 } })
+        .catch((e) => e);
       expect(updateClash).toBeInstanceOf(DuplicateKeyError);
       expect(await posts.findOne({ _id: 'p002' })).toMatchObject({ team: 'even', score: 2 });
       expect(await posts.count()).toBe(2);

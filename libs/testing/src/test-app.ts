@@ -91,7 +91,12 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     } catch {
       // not JSON (metrics, empty bodies): keep the text
     }
-    return { status: response.statusCode, headers: response.headers, body: body as never, raw: response.body };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: body as never,
+      raw: response.body,
+    };
   };
 
   return {
@@ -99,7 +104,8 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     clock,
     dataDir,
     request,
-    admin: (method, url, body) => request(method, url, { headers: { authorization: `Bearer ${adminToken}` }, body }),
+    admin: (method, url, body) =>
+      request(method, url, { headers: { authorization: `Bearer ${adminToken}` }, body }),
     close: async () => {
       await app.close();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });

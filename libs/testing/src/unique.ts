@@ -5,7 +5,11 @@ export function unique(prefix: string): string {
   return `${prefix}${randomBytes(6).toString('hex')}`;
 }
 
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, stepMs = 10): Promise<void> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  stepMs = 10,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;

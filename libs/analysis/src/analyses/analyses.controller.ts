@@ -3,7 +3,19 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '@analyst/contracts';
 import { locationOf, Principal, teamQueryOf } from '@analyst/gateway';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiJsonBody, ApiKeyAuth, ApiLimitQuery, envelope, listEnvelope, openApi, pollHeaders, TEAM_NOT_FOUND, queryInteger } from '@analyst/platform';
+import {
+  ApiEnvelopeResponse,
+  ApiErrorResponses,
+  ApiJsonBody,
+  ApiKeyAuth,
+  ApiLimitQuery,
+  envelope,
+  listEnvelope,
+  openApi,
+  pollHeaders,
+  TEAM_NOT_FOUND,
+  queryInteger,
+} from '@analyst/platform';
 import { AnalysisService, POLL_AFTER_MS } from './analysis.service';
 import { parseAnalysisRequest } from './analysis-request';
 import { analysisMeta, analysisSummary, analysisView } from './analysis-view';
@@ -32,10 +44,21 @@ export class AnalysesController {
       'An AI search or more than 100 posts runs as a job: 202 queued; poll the Location.',
   })
   @ApiJsonBody('AnalysisRequest')
-  @ApiEnvelopeResponse(201, ANALYSIS, { description: 'Computed inline: status ready (or failed), payload populated' })
-  @ApiEnvelopeResponse(202, ANALYSIS, { description: 'Queued as a job: status queued, pollAfterMs 3000; poll the Location', headers: pollHeaders('/analyst/v1/analyses/<analysis_id>') })
-  @ApiErrorResponses({ 400: 'Invalid body, a selection that matches nothing, or invalid filter values (invalid_request, invalid_selection, empty_selection)' })
-  async create(@Principal() principal: Principal, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiEnvelopeResponse(201, ANALYSIS, {
+    description: 'Computed inline: status ready (or failed), payload populated',
+  })
+  @ApiEnvelopeResponse(202, ANALYSIS, {
+    description: 'Queued as a job: status queued, pollAfterMs 3000; poll the Location',
+    headers: pollHeaders('/analyst/v1/analyses/<analysis_id>'),
+  })
+  @ApiErrorResponses({
+    400: 'Invalid body, a selection that matches nothing, or invalid filter values (invalid_request, invalid_selection, empty_selection)',
+  })
+  async create(
+    @Principal() principal: Principal,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const request = parseAnalysisRequest(body);
     const { doc, result } = await this.analyses.create(principal.targetTeamId, request);
     if (doc.status !== 'ready' && doc.status !== 'failed') {
@@ -47,43 +70,92 @@ export class AnalysesController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Analyses of the team, newest first: API-created ones and saved reports', description: 'Scope analyses:read.' })
-  @ApiLimitQuery(50)
-  @ApiQuery({ name: 'kind', required: false, description: 'Which kind to list (default all).', schema: { type: 'string', enum: KINDS, default: 'all' } })
-  @ApiEnvelopeResponse(200, listEnvelope(openApi.ref('AnalysisSummary'), openApi.obj({ kind: openApi.str(), limit: openApi.int(), count: openApi.int() })), {
-    description: 'Summaries; each row carries kind and status',
+  @ApiOperation({
+    summary: 'Analyses of the team, newest first: API-created ones and saved reports',
+    description: 'Scope analyses:read.',
   })
+  @ApiLimitQuery(50)
+  @ApiQuery({
+    name: 'kind',
+    required: false,
+    description: 'Which kind to list (default all).',
+    schema: { type: 'string', enum: KINDS, default: 'all' },
+  })
+  @ApiEnvelopeResponse(
+    200,
+    listEnvelope(
+      openApi.ref('AnalysisSummary'),
+      openApi.obj({ kind: openApi.str(), limit: openApi.int(), count: openApi.int() }),
+    ),
+    {
+      description: 'Summaries; each row carries kind and status',
+    },
+  )
   @ApiErrorResponses({ 400: 'Unknown query parameter, or an invalid limit or kind (invalid_filter)' })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
-    for (const key of Object.keys(query)) if (!['limit', 'kind', 'teamId'].includes(key)) throw new ApiError(400, `unknown query parameter "${key}"`, 'invalid_filter');
+    for (const key of Object.keys(query))
+      if (!['limit', 'kind', 'teamId'].includes(key))
+        throw new ApiError(400, `unknown query parameter "${key}"`, 'invalid_filter');
     const limit = parseLimit(query.limit, 50);
     const kind = query.kind === undefined ? 'all' : String(query.kind);
-    if (!KINDS.includes(kind)) throw new ApiError(400, `kind must be one of ${KINDS.join(', ')}`, 'invalid_filter');
+    if (!KINDS.includes(kind))
+      throw new ApiError(400, `kind must be one of ${KINDS.join(', ')}`, 'invalid_filter');
     const docs = await this.analyses.list(principal.targetTeamId, kind, limit);
     return { data: docs.map(analysisSummary), meta: { kind, limit, count: docs.length } };
   }
 
   @Get(':analysisId')
-  @ApiOperation({ summary: 'One analysis', description: 'Scope analyses:read. Rate class analysis_read. While queued or running it carries Retry-After, meta.pollAfterMs and progress.' })
+  @ApiOperation({
+    summary: 'One analysis',
+    description:
+      'Scope analyses:read. Rate class analysis_read. While queued or running it carries Retry-After, meta.pollAfterMs and progress.',
+  })
   @ApiEnvelopeResponse(
     200,
     envelope(
       {
         anyOf: [
           openApi.ref('Analysis'),
-          { allOf: [openApi.ref('AnalysisSummary'), openApi.obj({ kind: { type: 'string', enum: ['report'] }, postIds: openApi.arrayOf(openApi.str()) })], description: 'A report' },
+          {
+            allOf: [
+              openApi.ref('AnalysisSummary'),
+              openApi.obj({
+                kind: { type: 'string', enum: ['report'] },
+                postIds: openApi.arrayOf(openApi.str()),
+              }),
+            ],
+            description: 'A report',
+          },
         ],
       },
       openApi.ref('AnalysisMeta'),
     ),
-    { description: 'The analysis (a report is its summary with postIds); Retry-After while queued or running', headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
+    {
+      description: 'The analysis (a report is its summary with postIds); Retry-After while queued or running',
+      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    },
   )
-  @ApiErrorResponses({ 404: `Unknown analysis, or expired: analyses expire 7 days after creation (analysis_not_found); or ${TEAM_NOT_FOUND}` })
-  async get(@Principal() principal: Principal, @Param('analysisId') id: string, @Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiErrorResponses({
+    404: `Unknown analysis, or expired: analyses expire 7 days after creation (analysis_not_found); or ${TEAM_NOT_FOUND}`,
+  })
+  async get(
+    @Principal() principal: Principal,
+    @Param('analysisId') id: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const doc = await this.analyses.find(principal.targetTeamId, id);
-    if (doc?.kind === 'report') return { data: { ...analysisSummary(doc), postIds: doc.postIds }, meta: { status: doc.status } };
-    if (!doc) throw new ApiError(404, `analysis ${id} not found (analyses expire 7 days after creation)`, 'analysis_not_found');
+    if (doc?.kind === 'report')
+      return { data: { ...analysisSummary(doc), postIds: doc.postIds }, meta: { status: doc.status } };
+    if (!doc)
+      throw new ApiError(
+        404,
+        `analysis ${id} not found (analyses expire 7 days after creation)`,
+        'analysis_not_found',
+      );
     if (doc.status === 'queued' || doc.status === 'running') reply.header('Retry-After', RETRY_AFTER_SECONDS);
-    return { data: analysisView(doc, await this.analyses.resultOf(doc), teamQueryOf(principal)), meta: analysisMeta(doc) };
+    return {
+      data: analysisView(doc, await this.analyses.resultOf(doc), teamQueryOf(principal)),
+      meta: analysisMeta(doc),
+    };
   }
 }

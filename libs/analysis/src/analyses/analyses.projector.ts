@@ -10,9 +10,14 @@ export interface ResultSummary {
 
 /** Tolerant of any shape: a projector that threw would stop every later event. */
 function summaryOf(result: unknown): ResultSummary | null {
-  const r = result as { scope?: { matchedComments?: number }; commentAnalysis?: { scores?: { serviceScore?: number | null } } } | null;
+  const r = result as {
+    scope?: { matchedComments?: number };
+    commentAnalysis?: { scores?: { serviceScore?: number | null } };
+  } | null;
   const matched = r?.scope?.matchedComments;
-  return typeof matched === 'number' ? { matchedComments: matched, serviceScore: r?.commentAnalysis?.scores?.serviceScore ?? null } : null;
+  return typeof matched === 'number'
+    ? { matchedComments: matched, serviceScore: r?.commentAnalysis?.scores?.serviceScore ?? null }
+    : null;
 }
 export const SAVED_ANALYSES = 'saved_analyses';
 
@@ -49,7 +54,14 @@ export interface AnalysisDoc extends Doc {
 export const analysesProjector: Projector<AnalysisDoc> = {
   name: 'analyses',
   collection: ANALYSES,
-  eventTypes: ['AnalysisCreated', 'AnalysisStarted', 'AnalysisProgressed', 'AnalysisCompleted', 'AnalysisFailed', 'ReportSaved'],
+  eventTypes: [
+    'AnalysisCreated',
+    'AnalysisStarted',
+    'AnalysisProgressed',
+    'AnalysisCompleted',
+    'AnalysisFailed',
+    'ReportSaved',
+  ],
   indexes: [{ keys: { teamId: 1, createdAt: -1 } }],
   documentIds: (event: RecordedEvent) => [(event.data as { analysisId: string }).analysisId],
   evolve(doc, recorded) {
@@ -82,11 +94,30 @@ export const analysesProjector: Projector<AnalysisDoc> = {
       }
       case 'AnalysisStarted':
       case 'AnalysisProgressed':
-        return { ...doc!, status: 'running', updatedAt: event.data.at, progress: { phase: event.data.phase, percent: event.data.percent } };
+        return {
+          ...doc!,
+          status: 'running',
+          updatedAt: event.data.at,
+          progress: { phase: event.data.phase, percent: event.data.percent },
+        };
       case 'AnalysisCompleted':
-        return { ...doc!, status: 'ready', updatedAt: event.data.at, completedAt: event.data.at, progress: null, resultSummary: summaryOf(event.data.result) };
+        return {
+          ...doc!,
+          status: 'ready',
+          updatedAt: event.data.at,
+          completedAt: event.data.at,
+          progress: null,
+          resultSummary: summaryOf(event.data.result),
+        };
       case 'AnalysisFailed':
-        return { ...doc!, status: 'failed', updatedAt: event.data.at, completedAt: event.data.at, progress: null, error: { message: event.data.message } };
+        return {
+          ...doc!,
+          status: 'failed',
+          updatedAt: event.data.at,
+          completedAt: event.data.at,
+          progress: null,
+          error: { message: event.data.message },
+        };
       case 'ReportSaved': {
         const d = event.data;
         return {

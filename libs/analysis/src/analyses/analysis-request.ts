@@ -1,4 +1,11 @@
-import { ANALYSIS_INCLUDES, ApiError, DIMENSIONS, parseBucket, type BucketKey, type Dimension } from '@analyst/contracts';
+import {
+  ANALYSIS_INCLUDES,
+  ApiError,
+  DIMENSIONS,
+  parseBucket,
+  type BucketKey,
+  type Dimension,
+} from '@analyst/contracts';
 import { NO_COMMENT_FILTER, type CompiledCommentFilter, type Presence } from '@analyst/domain-analysis';
 import type { TeamIndex } from '../index/comment-index';
 import { echoPostQuery, parseDate, parsePostQuery, type PostQuery } from '../posts/post-query';
@@ -50,7 +57,8 @@ export interface AnalysisRequest {
 }
 
 const bad = (message: string): ApiError => new ApiError(400, message, 'invalid_request');
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Longest keyword or username term, and longest search query, in characters (after NFC). */
 export const TERM_MAX_LENGTH = 100;
@@ -65,15 +73,19 @@ function terms(value: unknown, name: string): string[] {
 }
 
 function strings(value: unknown, name: string, limit: number): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw bad(`${name} must be an array of strings`);
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw bad(`${name} must be an array of strings`);
   if (value.length > limit) throw bad(`${name} takes at most ${limit} values, got ${value.length}`);
   return (value as string[]).map((v) => v.trim()).filter((v) => v.length > 0);
 }
 
 function parseSelection(raw: unknown): Selection {
-  if (!isObject(raw)) throw bad('selection is required: { collectionId }, { posts }, { collectionId, posts } or { postIds }');
+  if (!isObject(raw))
+    throw bad('selection is required: { collectionId }, { posts }, { collectionId, posts } or { postIds }');
   const keys = Object.keys(raw);
-  for (const k of keys) if (!['collectionId', 'posts', 'postIds'].includes(k)) throw bad(`selection.${k} is not a selection field`);
+  for (const k of keys)
+    if (!['collectionId', 'posts', 'postIds'].includes(k))
+      throw bad(`selection.${k} is not a selection field`);
   if (raw.postIds !== undefined) {
     if (keys.length > 1) throw bad('selection.postIds cannot be combined with collectionId or posts');
     const ids = strings(raw.postIds, 'selection.postIds', MAX_SELECTION);
@@ -97,15 +109,20 @@ function parseSelection(raw: unknown): Selection {
     status = parsedStatus as string;
   }
   if (raw.collectionId !== undefined) {
-    if (typeof raw.collectionId !== 'string' || raw.collectionId === '') throw bad('selection.collectionId must be a collection id');
-    return posts ? { type: 'collection', collectionId: raw.collectionId, posts, status } : { type: 'collection', collectionId: raw.collectionId, status };
+    if (typeof raw.collectionId !== 'string' || raw.collectionId === '')
+      throw bad('selection.collectionId must be a collection id');
+    return posts
+      ? { type: 'collection', collectionId: raw.collectionId, posts, status }
+      : { type: 'collection', collectionId: raw.collectionId, status };
   }
-  if (!posts) throw bad('selection needs exactly one style: collectionId, posts, collectionId + posts, or postIds');
+  if (!posts)
+    throw bad('selection needs exactly one style: collectionId, posts, collectionId + posts, or postIds');
   return { type: 'posts', posts, status };
 }
 
 function presence(value: unknown, name: string): Presence {
-  if (value !== 'include' && value !== 'exclude' && value !== 'only') throw bad(`filters.${name} must be include, exclude or only`);
+  if (value !== 'include' && value !== 'exclude' && value !== 'only')
+    throw bad(`filters.${name} must be include, exclude or only`);
   return value;
 }
 
@@ -127,61 +144,84 @@ function parseFilters(raw: unknown): CommentFilters | null {
           }),
         ),
       ];
-    } else if (key === 'keywords' || key === 'excludeKeywords' || key === 'usernames' || key === 'excludeUsernames') {
+    } else if (
+      key === 'keywords' ||
+      key === 'excludeKeywords' ||
+      key === 'usernames' ||
+      key === 'excludeUsernames'
+    ) {
       const list = terms(value, `filters.${key}`);
-      out[key] = key.toLowerCase().includes('username') ? list.map((u) => u.replace(/^@/, '')).filter((u) => u.length > 0) : list;
+      out[key] = key.toLowerCase().includes('username')
+        ? list.map((u) => u.replace(/^@/, '')).filter((u) => u.length > 0)
+        : list;
     } else if (key === 'keywordMatch') {
       if (value !== 'any' && value !== 'all') throw bad('filters.keywordMatch must be any or all');
       out.keywordMatch = value;
     } else if ((PRESENCE_FILTERS as readonly string[]).includes(key)) {
       out[key as (typeof PRESENCE_FILTERS)[number]] = presence(value, key);
     } else if (key === 'minLikes') {
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw bad('filters.minLikes must be a number of at least 0');
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+        throw bad('filters.minLikes must be a number of at least 0');
       out.minLikes = value;
     } else if (key === 'since' || key === 'until') {
       if (typeof value !== 'string') throw bad(`filters.${key} must be an ISO 8601 date or timestamp`);
-      out[key] = new Date(parseDate(value, `filters.${key}`, key === 'until' ? 'end' : 'start')!).toISOString();
+      out[key] = new Date(
+        parseDate(value, `filters.${key}`, key === 'until' ? 'end' : 'start')!,
+      ).toISOString();
     } else {
       throw bad(`filters.${key} is not a comment filter`);
     }
   }
-  if (out.since && out.until && out.since > out.until) throw bad('filters.since must not be after filters.until');
+  if (out.since && out.until && out.since > out.until)
+    throw bad('filters.since must not be after filters.until');
   // An empty list filters nothing (and is not echoed): "usernames: []" must not mean "no one".
-  for (const [key, value] of Object.entries(out)) if (Array.isArray(value) && value.length === 0) delete out[key as keyof CommentFilters];
+  for (const [key, value] of Object.entries(out))
+    if (Array.isArray(value) && value.length === 0) delete out[key as keyof CommentFilters];
   return out;
 }
 
 function parseSearch(raw: unknown): SearchSpec | null {
   if (raw === undefined || raw === null) return null;
   if (!isObject(raw)) throw bad('search must be an object with query, mode and minRelevance');
-  for (const k of Object.keys(raw)) if (!['query', 'mode', 'minRelevance'].includes(k)) throw bad(`search.${k} is not a search field`);
-  if (typeof raw.query !== 'string' || raw.query.trim() === '') throw bad('search.query must be a non-empty string');
+  for (const k of Object.keys(raw))
+    if (!['query', 'mode', 'minRelevance'].includes(k)) throw bad(`search.${k} is not a search field`);
+  if (typeof raw.query !== 'string' || raw.query.trim() === '')
+    throw bad('search.query must be a non-empty string');
   const mode = raw.mode ?? 'ai';
   if (mode !== 'ai' && mode !== 'keyword') throw bad('search.mode must be ai or keyword');
   const minRelevance = raw.minRelevance ?? 0.3;
-  if (typeof minRelevance !== 'number' || minRelevance < 0 || minRelevance > 1) throw bad('search.minRelevance must be a number from 0 to 1');
+  if (typeof minRelevance !== 'number' || minRelevance < 0 || minRelevance > 1)
+    throw bad('search.minRelevance must be a number from 0 to 1');
   const query = raw.query.trim().normalize('NFC');
-  if (query.length > QUERY_MAX_LENGTH) throw bad(`search.query is at most ${QUERY_MAX_LENGTH} characters, got ${query.length}`);
-  if (mode === 'keyword' && query.length > TERM_MAX_LENGTH) throw bad(`a keyword search.query is one term of at most ${TERM_MAX_LENGTH} characters, got ${query.length}`);
+  if (query.length > QUERY_MAX_LENGTH)
+    throw bad(`search.query is at most ${QUERY_MAX_LENGTH} characters, got ${query.length}`);
+  if (mode === 'keyword' && query.length > TERM_MAX_LENGTH)
+    throw bad(
+      `a keyword search.query is one term of at most ${TERM_MAX_LENGTH} characters, got ${query.length}`,
+    );
   return { query, mode, minRelevance };
 }
 
 /** Validates a POST /analyses body. Keyword search folds into filters.keywords here. */
 export function parseAnalysisRequest(body: unknown): AnalysisRequest {
   if (!isObject(body)) throw bad('body must be a JSON object');
-  for (const k of Object.keys(body)) if (!['selection', 'filters', 'search', 'include', 'teamId'].includes(k)) throw bad(`${k} is not a field of POST /analyses`);
+  for (const k of Object.keys(body))
+    if (!['selection', 'filters', 'search', 'include', 'teamId'].includes(k))
+      throw bad(`${k} is not a field of POST /analyses`);
   const selection = parseSelection(body.selection);
   let filters = parseFilters(body.filters);
   const search = parseSearch(body.search);
   let include: string[] = [];
   if (body.include !== undefined) {
     include = strings(body.include, 'include', INCLUDES.length);
-    for (const i of include) if (!INCLUDES.includes(i)) throw bad(`include: "${i}" is not one of ${INCLUDES.join(', ')}`);
+    for (const i of include)
+      if (!INCLUDES.includes(i)) throw bad(`include: "${i}" is not one of ${INCLUDES.join(', ')}`);
     include = [...new Set(include)];
   }
   if (search?.mode === 'keyword') {
     const keywords = [...new Set([...(filters?.keywords ?? []), search.query])];
-    if (keywords.length > TERMS_LIMIT) throw bad(`filters.keywords with the search query exceed ${TERMS_LIMIT} terms`);
+    if (keywords.length > TERMS_LIMIT)
+      throw bad(`filters.keywords with the search query exceed ${TERMS_LIMIT} terms`);
     filters = { ...(filters ?? {}), keywords };
   }
   return { selection, filters, search, include };
@@ -190,8 +230,10 @@ export function parseAnalysisRequest(body: unknown): AnalysisRequest {
 /** Filters resolved against a team's index (words and authors that never occur match nothing). */
 export function compileFilters(filters: CommentFilters | null, team: TeamIndex): CompiledCommentFilter {
   if (!filters) return NO_COMMENT_FILTER;
-  const authors = (names: string[] | undefined): Set<number> | null => (names ? new Set(names.map((n) => team.authorId(n))) : null);
-  const seconds = (iso: string | undefined): number | null => (iso ? Math.floor(Date.parse(iso) / 1000) : null);
+  const authors = (names: string[] | undefined): Set<number> | null =>
+    names ? new Set(names.map((n) => team.authorId(n))) : null;
+  const seconds = (iso: string | undefined): number | null =>
+    iso ? Math.floor(Date.parse(iso) / 1000) : null;
   return {
     buckets: Object.fromEntries(DIMENSIONS.filter((d) => filters[d]).map((d) => [d, filters[d]!])),
     keywords: (filters.keywords ?? []).map((k) => team.vocab.encodeExisting(k)),

@@ -8,7 +8,11 @@ const open = (doc: AnalysisDoc): boolean => doc.status === 'queued' || doc.statu
 /** The Analysis resource: every field of the spec's table, the optional ones only in their states. */
 /** `teamQuery`: `?teamId=…` when a parent team's key reads a sub-team's analysis (see teamQueryOf). */
 /** `result`: the ready analysis's payload, from its AnalysisCompleted event (null in any other state). */
-export function analysisView(doc: AnalysisDoc, result: AnalysisResult | null, teamQuery = ''): Record<string, unknown> {
+export function analysisView(
+  doc: AnalysisDoc,
+  result: AnalysisResult | null,
+  teamQuery = '',
+): Record<string, unknown> {
   const view: Record<string, unknown> = {
     id: doc._id,
     kind: doc.kind,
@@ -45,7 +49,14 @@ export function analysisMeta(doc: AnalysisDoc): Record<string, unknown> {
 /** A list row: no result payloads (those are on GET /analyses/{id}). */
 export function analysisSummary(doc: AnalysisDoc): Record<string, unknown> {
   const legacy = doc.result as AnalysisResult | null | undefined;
-  const summary = doc.resultSummary ?? (legacy ? { matchedComments: legacy.scope.matchedComments, serviceScore: legacy.commentAnalysis.scores.serviceScore } : null);
+  const summary =
+    doc.resultSummary ??
+    (legacy
+      ? {
+          matchedComments: legacy.scope.matchedComments,
+          serviceScore: legacy.commentAnalysis.scores.serviceScore,
+        }
+      : null);
   return {
     id: doc._id,
     kind: doc.kind,
@@ -55,7 +66,14 @@ export function analysisSummary(doc: AnalysisDoc): Record<string, unknown> {
     expiresAt: doc.expiresAt,
     postCount: doc.postCount,
     selection: doc.selection,
-    ...(doc.report ? { title: doc.report.title, summary: doc.report.summary, campaignId: doc.report.campaignId, savedBy: doc.report.savedBy } : {}),
+    ...(doc.report
+      ? {
+          title: doc.report.title,
+          summary: doc.report.summary,
+          campaignId: doc.report.campaignId,
+          savedBy: doc.report.savedBy,
+        }
+      : {}),
     ...(summary ? { matchedComments: summary.matchedComments, serviceScore: summary.serviceScore } : {}),
   };
 }

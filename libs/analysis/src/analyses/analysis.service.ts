@@ -7,14 +7,31 @@ import {
   type AnalysisCommand,
   type AnalysisCreatedData,
 } from '@analyst/domain-analysis';
-import { CLOCK, CommandRunner, EVENT_STORE, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type EventStore, type IdGenerator, type ReadStore } from '@analyst/platform';
+import {
+  CLOCK,
+  CommandRunner,
+  EVENT_STORE,
+  ID_GENERATOR,
+  ProjectionService,
+  READ_STORE,
+  type Clock,
+  type EventStore,
+  type IdGenerator,
+  type ReadStore,
+} from '@analyst/platform';
 import type { PostEntry, TeamIndex } from '../index/comment-index';
 import { CommentIndexService } from '../index/comment-index.service';
 import { findPosts, parsePostQuery } from '../posts/post-query';
 import { SEARCH_MODEL, type SearchModel } from '../search/search-model.port';
 import { searchMatchedRows } from '../search/search-rows';
 import { ANALYSES, type AnalysisDoc } from './analyses.projector';
-import { compileFilters, INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest, type SearchSpec } from './analysis-request';
+import {
+  compileFilters,
+  INLINE_LIMIT,
+  MAX_SELECTION,
+  type AnalysisRequest,
+  type SearchSpec,
+} from './analysis-request';
 import { computeAnalysis, type AnalysisResult } from './compute-analysis';
 
 export const POLL_AFTER_MS = 3000;
@@ -40,7 +57,10 @@ export class AnalysisService {
   ) {}
 
   private async run(analysisId: string, teamId: string, command: AnalysisCommand): Promise<void> {
-    const outcome = await this.runner.run(analysisStream(analysisId), analysisDecider, command, { correlationId: analysisId, teamId });
+    const outcome = await this.runner.run(analysisStream(analysisId), analysisDecider, command, {
+      correlationId: analysisId,
+      teamId,
+    });
     await this.projections.waitFor(outcome.position);
   }
 
@@ -50,13 +70,25 @@ export class AnalysisService {
     let posts: PostEntry[];
     if (s.type === 'postIds') {
       const unknown = s.postIds.filter((id) => !team.postsById.has(id));
-      if (unknown.length > 0) throw new ApiError(400, `selection.postIds: not posts of this team: ${unknown.slice(0, 10).join(', ')}`, 'invalid_selection');
-      posts = findPosts(team, { ...parsePostQuery({ status: 'all' }) }).filter((p) => s.postIds.includes(p.id));
+      if (unknown.length > 0)
+        throw new ApiError(
+          400,
+          `selection.postIds: not posts of this team: ${unknown.slice(0, 10).join(', ')}`,
+          'invalid_selection',
+        );
+      posts = findPosts(team, { ...parsePostQuery({ status: 'all' }) }).filter((p) =>
+        s.postIds.includes(p.id),
+      );
     } else {
       const query = parsePostQuery({ ...(s.posts ?? {}), status: s.status });
       let within: Set<string> | null = null;
       if (s.type === 'collection') {
-        if (!team.collections.has(s.collectionId)) throw new ApiError(400, `selection.collectionId ${s.collectionId} is not a collection of this team`, 'invalid_selection');
+        if (!team.collections.has(s.collectionId))
+          throw new ApiError(
+            400,
+            `selection.collectionId ${s.collectionId} is not a collection of this team`,
+            'invalid_selection',
+          );
         within = team.collectionTree(s.collectionId);
       }
       posts = findPosts(team, query, within);
@@ -66,7 +98,10 @@ export class AnalysisService {
   }
 
   /** Creates an analysis; an inline one comes back with its result as computed here, never read back. */
-  async create(teamId: string, request: AnalysisRequest): Promise<{ doc: AnalysisDoc; result: AnalysisResult | null }> {
+  async create(
+    teamId: string,
+    request: AnalysisRequest,
+  ): Promise<{ doc: AnalysisDoc; result: AnalysisResult | null }> {
     const index = await this.index.current();
     const team = index.team(teamId);
     const { posts, truncated } = this.resolveSelection(team, request);
@@ -91,7 +126,13 @@ export class AnalysisService {
     };
     let result: AnalysisResult | null = null;
     if (!ai && posts.length <= INLINE_LIMIT) {
-      result = computeAnalysis({ team, posts, filter: compileFilters(request.filters, team), settings: data.settings, include: request.include });
+      result = computeAnalysis({
+        team,
+        posts,
+        filter: compileFilters(request.filters, team),
+        settings: data.settings,
+        include: request.include,
+      });
       await this.run(analysisId, teamId, { type: 'CreateAnalysis', data, result });
     } else {
       await this.run(analysisId, teamId, { type: 'CreateAnalysis', data });
@@ -105,7 +146,9 @@ export class AnalysisService {
   async resultOf(doc: AnalysisDoc): Promise<AnalysisResult | null> {
     if (doc.status !== 'ready' || doc.kind === 'report') return null;
     if (doc.result) return doc.result as AnalysisResult; // projected before results moved to the log
-    const completed = (await this.events.readStream(analysisStream(doc._id))).find((e) => e.type === 'AnalysisCompleted');
+    const completed = (await this.events.readStream(analysisStream(doc._id))).find(
+      (e) => e.type === 'AnalysisCompleted',
+    );
     return completed ? (completed.data as { result: AnalysisResult }).result : null;
   }
 
@@ -125,7 +168,9 @@ export class AnalysisService {
 
   /** Re-queues jobs a previous process left queued or running. */
   async resume(): Promise<void> {
-    const open = await this.store.collection<AnalysisDoc>(ANALYSES).find({ status: { $in: ['queued', 'running'] } }, { sort: { createdAt: 1 } });
+    const open = await this.store
+      .collection<AnalysisDoc>(ANALYSES)
+      .find({ status: { $in: ['queued', 'running'] } }, { sort: { createdAt: 1 } });
     for (const doc of open) this.queue.push(doc._id);
     if (!this.paused && this.queue.length > 0) void this.drain();
   }
@@ -143,21 +188,44 @@ export class AnalysisService {
       const release = team.hold();
       let result: AnalysisResult;
       try {
-        const posts = doc.postIds.map((id) => team.postsById.get(id)).filter((p): p is PostEntry => p !== undefined);
+        const posts = doc.postIds
+          .map((id) => team.postsById.get(id))
+          .filter((p): p is PostEntry => p !== undefined);
         const request = { filters: doc.filters as AnalysisRequest['filters'], include: doc.include };
         const filter = compileFilters(request.filters, team);
         const search = doc.search as SearchSpec | null;
         let searchMatch: ((row: number) => boolean) | undefined;
         if (search?.mode === 'ai') {
-          await this.run(analysisId, doc.teamId, { type: 'ReportProgress', phase: 'searching', percent: 10, at: at() });
+          await this.run(analysisId, doc.teamId, {
+            type: 'ReportProgress',
+            phase: 'searching',
+            percent: 10,
+            at: at(),
+          });
           const matched = await searchMatchedRows(this.searchModel, team, posts, search);
           // On record, so samples of this analysis return exactly these comments (see SearchMatches).
-          await this.run(analysisId, doc.teamId, { type: 'RecordSearchMatches', commentIds: Array.from(matched, (r) => team.commentIds[r]), at: at() });
+          await this.run(analysisId, doc.teamId, {
+            type: 'RecordSearchMatches',
+            commentIds: Array.from(matched, (r) => team.commentIds[r]),
+            at: at(),
+          });
           searchMatch = (row) => matched.has(row);
         }
-        await this.run(analysisId, doc.teamId, { type: 'ReportProgress', phase: 'rolling_up', percent: 90, at: at() });
+        await this.run(analysisId, doc.teamId, {
+          type: 'ReportProgress',
+          phase: 'rolling_up',
+          percent: 90,
+          at: at(),
+        });
         await hooks.beforeRollup?.();
-        result = computeAnalysis({ team, posts, filter, settings: doc.settings!, include: request.include, searchMatch });
+        result = computeAnalysis({
+          team,
+          posts,
+          filter,
+          settings: doc.settings!,
+          include: request.include,
+          searchMatch,
+        });
       } finally {
         release();
       }
@@ -165,12 +233,13 @@ export class AnalysisService {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.logger.warn(`analysis ${analysisId} failed: ${message}`);
-      await this.run(analysisId, doc.teamId, { type: 'FailAnalysis', message: `analysis failed: ${message}`, at: at() });
+      await this.run(analysisId, doc.teamId, {
+        type: 'FailAnalysis',
+        message: `analysis failed: ${message}`,
+        at: at(),
+      });
     }
   }
-
-
-
 
   /** One analysis of the team; null when unknown, another team's, or expired. */
   async find(teamId: string, analysisId: string): Promise<AnalysisDoc | null> {
@@ -182,21 +251,46 @@ export class AnalysisService {
 
   async list(teamId: string, kind: string, limit: number): Promise<AnalysisDoc[]> {
     const now = this.clock.now().toISOString();
-    const filter: Record<string, unknown> = { teamId, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] };
+    const filter: Record<string, unknown> = {
+      teamId,
+      $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+    };
     if (kind !== 'all') filter.kind = kind;
-    return this.store.collection<AnalysisDoc>(ANALYSES).find(filter, { sort: { createdAt: -1, _id: -1 }, limit });
+    return this.store
+      .collection<AnalysisDoc>(ANALYSES)
+      .find(filter, { sort: { createdAt: -1, _id: -1 }, limit });
   }
 
-  async saveReport(input: { teamId: string; campaignId: string; title: string; summary: string; savedBy: string | null }): Promise<AnalysisDoc> {
+  async saveReport(input: {
+    teamId: string;
+    campaignId: string;
+    title: string;
+    summary: string;
+    savedBy: string | null;
+  }): Promise<AnalysisDoc> {
     const index = await this.index.current();
     const team = index.team(input.teamId);
     const campaign = team.collections.get(input.campaignId);
-    if (!campaign || campaign.type !== 'campaign') throw new ApiError(404, `campaign ${input.campaignId} not found on team ${input.teamId}`, 'campaign_not_found');
-    const posts = findPosts(team, parsePostQuery({}), team.collectionTree(input.campaignId)).slice(0, MAX_SELECTION);
+    if (!campaign || campaign.type !== 'campaign')
+      throw new ApiError(
+        404,
+        `campaign ${input.campaignId} not found on team ${input.teamId}`,
+        'campaign_not_found',
+      );
+    const posts = findPosts(team, parsePostQuery({}), team.collectionTree(input.campaignId)).slice(
+      0,
+      MAX_SELECTION,
+    );
     const analysisId = this.ids.next('an_');
     await this.run(analysisId, input.teamId, {
       type: 'SaveReport',
-      data: { analysisId, ...input, postIds: posts.map((p) => p.id), at: this.clock.now().toISOString(), expiresAt: null },
+      data: {
+        analysisId,
+        ...input,
+        postIds: posts.map((p) => p.id),
+        at: this.clock.now().toISOString(),
+        expiresAt: null,
+      },
     });
     return (await this.find(input.teamId, analysisId))!;
   }

@@ -65,7 +65,10 @@ export interface ComputeInput {
 }
 
 /** Visible comment rows of the posts' scored versions. */
-export function candidateRows(team: TeamIndex, posts: readonly PostEntry[]): { rows: Uint32Array; visible: number } {
+export function candidateRows(
+  team: TeamIndex,
+  posts: readonly PostEntry[],
+): { rows: Uint32Array; visible: number } {
   let size = 0;
   for (const p of posts) size += p.scored?.rows.length ?? 0;
   const rows = new Uint32Array(size);
@@ -98,7 +101,9 @@ export function computeAnalysis(input: ComputeInput): AnalysisResult {
     const p = postIndex[matched[i]];
     perPost.set(p, (perPost.get(p) ?? 0) + 1);
   }
-  const creator = dedupeCreatorContent(posts.map((p) => ({ topics: p.scored?.topics ?? [], messages: p.scored?.messages ?? [] })));
+  const creator = dedupeCreatorContent(
+    posts.map((p) => ({ topics: p.scored?.topics ?? [], messages: p.scored?.messages ?? [] })),
+  );
   const hasContent = creator.topics.length > 0 || creator.messages.length > 0;
   const wantsWords = input.include.includes('wordCloud');
   const wantsEmoji = input.include.includes('emojiCloud');
@@ -139,7 +144,12 @@ export function computeAnalysis(input: ComputeInput): AnalysisResult {
       wordCloud: wantsWords ? wordCloud(team.columns, matched, team.vocab, settings.scoreVersion) : null,
       emojiCloud: wantsEmoji ? emojiCloud(team.columns, matched, team.vocab, settings.scoreVersion) : null,
       totalComments: matched.length,
-      completeness: completenessOf({ comments: r.comments, fullyScored: r.fullyScored, anyScored: r.anyScored, hasContent }),
+      completeness: completenessOf({
+        comments: r.comments,
+        fullyScored: r.fullyScored,
+        anyScored: r.anyScored,
+        hasContent,
+      }),
     },
   };
 }

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ANALYST_CONFIG, EVENT_STORE, LiveLogFold, type AnalystConfig, type EventStore } from '@analyst/platform';
+import {
+  ANALYST_CONFIG,
+  EVENT_STORE,
+  LiveLogFold,
+  type AnalystConfig,
+  type EventStore,
+} from '@analyst/platform';
 import { CommentIndex } from './comment-index';
 import { applyToIndex, INDEX_EVENT_TYPES } from './index-feed';
 
@@ -10,9 +16,15 @@ import { applyToIndex, INDEX_EVENT_TYPES } from './index-feed';
 @Injectable()
 export class CommentIndexService extends LiveLogFold<CommentIndex> {
   constructor(@Inject(EVENT_STORE) events: EventStore, @Inject(ANALYST_CONFIG) config: AnalystConfig) {
-    super(events, new CommentIndex({ minDeadRows: config.ANALYSIS_COMPACT_MIN_DEAD_ROWS }), INDEX_EVENT_TYPES, applyToIndex, {
-      logger: 'AnalysisIndex',
-      state: 'comment index',
-    });
+    super(
+      events,
+      new CommentIndex({ minDeadRows: config.ANALYSIS_COMPACT_MIN_DEAD_ROWS }),
+      INDEX_EVENT_TYPES,
+      applyToIndex,
+      {
+        logger: 'AnalysisIndex',
+        state: 'comment index',
+      },
+    );
   }
 }

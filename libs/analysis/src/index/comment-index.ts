@@ -1,4 +1,11 @@
-import type { CreatorMessage, CreatorTopic, FetchedComment, Platform, PostType, ScoredComment } from '@analyst/contracts';
+import type {
+  CreatorMessage,
+  CreatorTopic,
+  FetchedComment,
+  Platform,
+  PostType,
+  ScoredComment,
+} from '@analyst/contracts';
 import {
   appendRow,
   compactColumns,
@@ -186,7 +193,7 @@ export class TeamIndex {
   /** Posts of a collection; a campaign includes its nested groups. */
   collectionTree(collectionId: string): Set<string> {
     const ids = new Set([collectionId]);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const c of this.collections.values()) {
         if (c.parentId && ids.has(c.parentId) && !ids.has(c.id)) {
@@ -254,10 +261,26 @@ export class TeamIndex {
   }
 
   /** The pending version becomes the one analyses read; the replaced version's rows are dead. */
-  completeVersion(post: PostEntry, dataVersion: number, topics: CreatorTopic[], messages: CreatorMessage[], at: string): ScoredVersion {
-    const pending = post.pending && post.pending.dataVersion === dataVersion ? post.pending : { rows: [] as number[] };
-    const replaced = (post.scored?.rows.length ?? 0) + (post.pending && post.pending !== pending ? post.pending.rows.length : 0);
-    post.scored = { dataVersion, rows: Uint32Array.from(pending.rows), topics, messages, scoredAt: at, settings: { ...this.settings } };
+  completeVersion(
+    post: PostEntry,
+    dataVersion: number,
+    topics: CreatorTopic[],
+    messages: CreatorMessage[],
+    at: string,
+  ): ScoredVersion {
+    const pending =
+      post.pending && post.pending.dataVersion === dataVersion ? post.pending : { rows: [] as number[] };
+    const replaced =
+      (post.scored?.rows.length ?? 0) +
+      (post.pending && post.pending !== pending ? post.pending.rows.length : 0);
+    post.scored = {
+      dataVersion,
+      rows: Uint32Array.from(pending.rows),
+      topics,
+      messages,
+      scoredAt: at,
+      settings: { ...this.settings },
+    };
     post.pending = null;
     this.retire(replaced);
     return post.scored;
@@ -275,7 +298,8 @@ export class CommentIndex {
 
   team(teamId: string): TeamIndex {
     let team = this.teams.get(teamId);
-    if (!team) this.teams.set(teamId, (team = new TeamIndex(teamId, this.vocab, this.authors, this.compaction)));
+    if (!team)
+      this.teams.set(teamId, (team = new TeamIndex(teamId, this.vocab, this.authors, this.compaction)));
     return team;
   }
 

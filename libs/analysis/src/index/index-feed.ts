@@ -1,6 +1,13 @@
 import { ANALYSIS_INCLUDES, type TeamAnalysisSettingsChanged, type TeamCreated } from '@analyst/contracts';
 import type { CollectionCreated, PostEvent } from '@analyst/domain-content';
-import { dailyMetrics, NO_COMMENT_FILTER, rollup, type DailyMetric, type Mix, type RollupScores } from '@analyst/domain-analysis';
+import {
+  dailyMetrics,
+  NO_COMMENT_FILTER,
+  rollup,
+  type DailyMetric,
+  type Mix,
+  type RollupScores,
+} from '@analyst/domain-analysis';
 import type { RecordedEvent } from '@analyst/platform';
 import { computeAnalysis, type AnalysisResult } from '../analyses/compute-analysis';
 import type { CommentIndex, PostEntry, TeamIndex } from './comment-index';
@@ -10,7 +17,10 @@ export interface MaterializedPost {
   dataVersion: number;
   scoredAt: string;
   analysis: Pick<AnalysisResult, 'content' | 'commentAnalysis'>;
-  metrics: { daily: DailyMetric[]; totals: { comments: number; scores: RollupScores; mix: Partial<Record<string, Mix>> } };
+  metrics: {
+    daily: DailyMetric[];
+    totals: { comments: number; scores: RollupScores; mix: Partial<Record<string, Mix>> };
+  };
 }
 
 /** The event types the index folds (ingest's post and collection streams, the gateway's team stream). */
@@ -30,7 +40,6 @@ export const INDEX_EVENT_TYPES = [
   'PostCancelled',
 ] as const;
 
-
 const materialized = new WeakMap<PostEntry, MaterializedPost>();
 
 export function materializedOf(post: PostEntry): MaterializedPost | null {
@@ -39,7 +48,13 @@ export function materializedOf(post: PostEntry): MaterializedPost | null {
 
 function materialize(team: TeamIndex, post: PostEntry): void {
   const scored = post.scored!;
-  const result = computeAnalysis({ team, posts: [post], filter: NO_COMMENT_FILTER, settings: scored.settings, include: [...ANALYSIS_INCLUDES] });
+  const result = computeAnalysis({
+    team,
+    posts: [post],
+    filter: NO_COMMENT_FILTER,
+    settings: scored.settings,
+    include: [...ANALYSIS_INCLUDES],
+  });
   const visible = scored.rows.filter((r) => team.columns.hidden[r] === 0);
   const totals = rollup(team.columns, visible, scored.settings);
   const { content, topic, ...rest } = totals.mix;
@@ -49,7 +64,11 @@ function materialize(team: TeamIndex, post: PostEntry): void {
     analysis: { content: result.content, commentAnalysis: result.commentAnalysis },
     metrics: {
       daily: dailyMetrics(team.columns, visible, scored.settings),
-      totals: { comments: totals.comments, scores: totals.scores, mix: scored.settings.scoreVersion >= 2 ? { ...rest, content, topic } : rest },
+      totals: {
+        comments: totals.comments,
+        scores: totals.scores,
+        mix: scored.settings.scoreVersion >= 2 ? { ...rest, content, topic } : rest,
+      },
     },
   });
 }
@@ -136,7 +155,11 @@ export function applyToIndex(index: CommentIndex, recorded: RecordedEvent): void
 }
 
 /** A later event of a post already in the index. */
-function applyToPost(index: CommentIndex, event: Exclude<PostEvent, { type: 'PostCreated' }>, occurredAt: string): void {
+function applyToPost(
+  index: CommentIndex,
+  event: Exclude<PostEvent, { type: 'PostCreated' }>,
+  occurredAt: string,
+): void {
   const found = index.postById(event.data.postId);
   if (!found) return;
   const { team, post } = found;

@@ -20,7 +20,11 @@ export const POST_CURSORS = Symbol('PostCursors');
 const VERSION = 1;
 
 const invalid = (why: string): ApiError =>
-  new ApiError(400, `invalid cursor: ${why}; send the same route, filters and limit as the request that returned it, or omit it to start again`, 'invalid_cursor');
+  new ApiError(
+    400,
+    `invalid cursor: ${why}; send the same route, filters and limit as the request that returned it, or omit it to start again`,
+    'invalid_cursor',
+  );
 
 /**
  * Post-list cursors, sealed like the sample cursors: a client can neither read nor forge one, and
@@ -35,14 +39,32 @@ export class PostCursors {
   }
 
   encode(binding: PostCursorBinding, after: PostPosition): string {
-    return this.sealer.seal([VERSION, binding.route, binding.teamId, binding.filters, binding.limit, after.t, after.id]);
+    return this.sealer.seal([
+      VERSION,
+      binding.route,
+      binding.teamId,
+      binding.filters,
+      binding.limit,
+      after.t,
+      after.id,
+    ]);
   }
 
   decode(token: string, expected: PostCursorBinding): PostPosition {
     const opened = this.sealer.open(token);
-    if (!Array.isArray(opened) || opened.length !== 7 || opened[0] !== VERSION) throw invalid('not a cursor of a post list');
-    const [, route, teamId, filters, limit, t, id] = opened as [number, string, string, string, number, number, string];
-    if (route !== expected.route || teamId !== expected.teamId) throw invalid('it belongs to another post list');
+    if (!Array.isArray(opened) || opened.length !== 7 || opened[0] !== VERSION)
+      throw invalid('not a cursor of a post list');
+    const [, route, teamId, filters, limit, t, id] = opened as [
+      number,
+      string,
+      string,
+      string,
+      number,
+      number,
+      string,
+    ];
+    if (route !== expected.route || teamId !== expected.teamId)
+      throw invalid('it belongs to another post list');
     if (filters !== expected.filters) throw invalid('it was returned for other filters');
     if (limit !== expected.limit) throw invalid(`it was returned for limit ${limit}`);
     return { t, id };

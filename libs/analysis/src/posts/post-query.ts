@@ -75,25 +75,44 @@ export const normalizeAccount = (value: string): string => {
 const normalizeTag = (value: string): string => value.trim().replace(/^#/, '').toLowerCase();
 
 const KNOWN = new Set([
-  'status', 'link', 'account', 'platform', 'tag', 'posted_since', 'posted_until', 'updated_since', 'min_score', 'max_score', 'collection_id',
+  'status',
+  'link',
+  'account',
+  'platform',
+  'tag',
+  'posted_since',
+  'posted_until',
+  'updated_since',
+  'min_score',
+  'max_score',
+  'collection_id',
   ...BUCKET_KEYS.flatMap((b) => [`min_${b}_percent`, `max_${b}_percent`]),
 ]);
 
 /** Parses post filters from query parameters or a JSON object; 400 names the bad field. */
-export function parsePostQuery(raw: Record<string, unknown>, options: { allowUnknown?: string[] } = {}): PostQuery {
+export function parsePostQuery(
+  raw: Record<string, unknown>,
+  options: { allowUnknown?: string[] } = {},
+): PostQuery {
   for (const key of Object.keys(raw)) {
-    if (!KNOWN.has(key) && !(options.allowUnknown ?? []).includes(key)) throw bad(`unknown post filter "${key}"`);
+    if (!KNOWN.has(key) && !(options.allowUnknown ?? []).includes(key))
+      throw bad(`unknown post filter "${key}"`);
   }
   const status = single(raw.status, 'status') ?? 'complete';
-  if (status !== 'complete' && status !== 'pending' && status !== 'all') throw bad(`status must be complete, pending or all, got "${status}"`);
+  if (status !== 'complete' && status !== 'pending' && status !== 'all')
+    throw bad(`status must be complete, pending or all, got "${status}"`);
   const platform = list(raw.platform, 'platform').map((p) => p.toLowerCase());
-  for (const p of platform) if (!(PLATFORMS as readonly string[]).includes(p)) throw bad(`platform "${p}" is not one of ${PLATFORMS.join(', ')}`);
+  for (const p of platform)
+    if (!(PLATFORMS as readonly string[]).includes(p))
+      throw bad(`platform "${p}" is not one of ${PLATFORMS.join(', ')}`);
   const q: PostQuery = {
     status,
     link: [...new Set(list(raw.link, 'link').map(linkKey))],
     account: list(raw.account, 'account').map(normalizeAccount),
     platform,
-    tag: list(raw.tag, 'tag').map(normalizeTag).filter((t) => t.length > 0),
+    tag: list(raw.tag, 'tag')
+      .map(normalizeTag)
+      .filter((t) => t.length > 0),
     postedSince: parseDate(raw.posted_since, 'posted_since'),
     postedUntil: parseDate(raw.posted_until, 'posted_until', 'end'),
     updatedSince: parseDate(raw.updated_since, 'updated_since'),
@@ -103,14 +122,17 @@ export function parsePostQuery(raw: Record<string, unknown>, options: { allowUnk
     maxPercent: {},
     collectionId: single(raw.collection_id, 'collection_id'),
   };
-  if (q.minScore !== null && q.maxScore !== null && q.minScore > q.maxScore) throw bad('min_score must not be greater than max_score');
-  if (q.postedSince !== null && q.postedUntil !== null && q.postedSince > q.postedUntil) throw bad('posted_since must not be after posted_until');
+  if (q.minScore !== null && q.maxScore !== null && q.minScore > q.maxScore)
+    throw bad('min_score must not be greater than max_score');
+  if (q.postedSince !== null && q.postedUntil !== null && q.postedSince > q.postedUntil)
+    throw bad('posted_since must not be after posted_until');
   for (const b of BUCKET_KEYS) {
     const min = number(raw[`min_${b}_percent`], `min_${b}_percent`, 0, 100);
     const max = number(raw[`max_${b}_percent`], `max_${b}_percent`, 0, 100);
     if (min !== null) q.minPercent[b] = min;
     if (max !== null) q.maxPercent[b] = max;
-    if (min !== null && max !== null && min > max) throw bad(`min_${b}_percent must not be greater than max_${b}_percent`);
+    if (min !== null && max !== null && min > max)
+      throw bad(`min_${b}_percent must not be greater than max_${b}_percent`);
   }
   return q;
 }
@@ -122,7 +144,8 @@ export function echoPostQuery(q: PostQuery): Record<string, unknown> {
   if (q.account.length) out.account = q.account;
   if (q.platform.length) out.platform = q.platform;
   if (q.tag.length) out.tag = q.tag;
-  const iso = (ms: number | null): string | undefined => (ms === null ? undefined : new Date(ms).toISOString());
+  const iso = (ms: number | null): string | undefined =>
+    ms === null ? undefined : new Date(ms).toISOString();
   if (q.postedSince !== null) out.posted_since = iso(q.postedSince);
   if (q.postedUntil !== null) out.posted_until = iso(q.postedUntil);
   if (q.updatedSince !== null) out.updated_since = iso(q.updatedSince);
@@ -137,19 +160,32 @@ export function echoPostQuery(q: PostQuery): Record<string, unknown> {
 /** Sort key: newest first by when the post was published (creation time until it is fetched), then id. */
 export const postTime = (p: PostEntry): number => Date.parse(p.postedAt ?? p.createdAt);
 
-export function matchesPost(team: TeamIndex, post: PostEntry, q: PostQuery, collections: Set<string> | null): boolean {
+export function matchesPost(
+  team: TeamIndex,
+  post: PostEntry,
+  q: PostQuery,
+  collections: Set<string> | null,
+): boolean {
   if (q.status === 'complete' && post.status !== 'complete') return false;
   if (q.status === 'pending' && !PENDING.has(post.status)) return false;
   if (collections && !post.collectionIds.some((c) => collections.has(c))) return false;
   if (q.link.length && !q.link.includes(post.normalizedLink) && !q.link.includes(post.link)) return false;
-  if (q.account.length && !(post.creator && q.account.includes(post.creator.username.replace(/^@/, '').toLowerCase()))) return false;
+  if (
+    q.account.length &&
+    !(post.creator && q.account.includes(post.creator.username.replace(/^@/, '').toLowerCase()))
+  )
+    return false;
   if (q.platform.length && !q.platform.includes(post.platform)) return false;
   if (q.tag.length && !post.tags.some((t) => q.tag.includes(t.toLowerCase()))) return false;
   const posted = post.postedAt ? Date.parse(post.postedAt) : null;
   if (q.postedSince !== null && (posted === null || posted < q.postedSince)) return false;
   if (q.postedUntil !== null && (posted === null || posted > q.postedUntil)) return false;
   if (q.updatedSince !== null && Date.parse(post.updatedAt) < q.updatedSince) return false;
-  const needsScores = q.minScore !== null || q.maxScore !== null || Object.keys(q.minPercent).length > 0 || Object.keys(q.maxPercent).length > 0;
+  const needsScores =
+    q.minScore !== null ||
+    q.maxScore !== null ||
+    Object.keys(q.minPercent).length > 0 ||
+    Object.keys(q.maxPercent).length > 0;
   if (needsScores) {
     const m = materializedOf(post);
     const score = m?.analysis.commentAnalysis.scores.serviceScore ?? null;
@@ -157,8 +193,10 @@ export function matchesPost(team: TeamIndex, post: PostEntry, q: PostQuery, coll
     if (q.minScore !== null && score! < q.minScore) return false;
     if (q.maxScore !== null && score! > q.maxScore) return false;
     const mix = m?.analysis.commentAnalysis.mix.sentiment;
-    for (const [b, v] of Object.entries(q.minPercent) as [BucketKey, number][]) if (!mix || mixPercent(mix, b) < v) return false;
-    for (const [b, v] of Object.entries(q.maxPercent) as [BucketKey, number][]) if (!mix || mixPercent(mix, b) > v) return false;
+    for (const [b, v] of Object.entries(q.minPercent) as [BucketKey, number][])
+      if (!mix || mixPercent(mix, b) < v) return false;
+    for (const [b, v] of Object.entries(q.maxPercent) as [BucketKey, number][])
+      if (!mix || mixPercent(mix, b) > v) return false;
   }
   void team;
   return true;
@@ -168,16 +206,24 @@ export function matchesPost(team: TeamIndex, post: PostEntry, q: PostQuery, coll
 export function findPosts(team: TeamIndex, q: PostQuery, within: Set<string> | null = null): PostEntry[] {
   let collections = within;
   if (q.collectionId) {
-    if (!team.collections.has(q.collectionId)) throw new ApiError(400, `collection_id ${q.collectionId} is not a collection of this team`, 'invalid_filter');
+    if (!team.collections.has(q.collectionId))
+      throw new ApiError(
+        400,
+        `collection_id ${q.collectionId} is not a collection of this team`,
+        'invalid_filter',
+      );
     const tree = team.collectionTree(q.collectionId);
     collections = collections ? new Set([...tree].filter((c) => collections!.has(c))) : tree;
   }
   // Each post's time is parsed once, not twice per comparison: the sort ran on every GET /posts.
-  const keyed = team.posts.filter((p) => matchesPost(team, p, q, collections)).map((post) => ({ post, t: postTime(post) }));
+  const keyed = team.posts
+    .filter((p) => matchesPost(team, p, q, collections))
+    .map((post) => ({ post, t: postTime(post) }));
   keyed.sort((a, b) => b.t - a.t || (a.post.id < b.post.id ? 1 : a.post.id > b.post.id ? -1 : 0));
   return keyed.map((k) => k.post);
 }
 
 /** A post's place in the newest-first order, as a cursor records it. */
 export const positionOf = (p: PostEntry): { t: number; id: string } => ({ t: postTime(p), id: p.id });
-export const afterCursor = (p: PostEntry, c: { t: number; id: string }): boolean => postTime(p) < c.t || (postTime(p) === c.t && p.id < c.id);
+export const afterCursor = (p: PostEntry, c: { t: number; id: string }): boolean =>
+  postTime(p) < c.t || (postTime(p) === c.t && p.id < c.id);

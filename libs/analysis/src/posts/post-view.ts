@@ -17,7 +17,9 @@ export function postView(post: PostEntry): Record<string, unknown> {
     tags: post.tags,
     engagement: post.engagement,
     totalComments: post.totalComments,
-    scores: scores ? { scoreVersion: scores.scoreVersion, serviceScore: scores.serviceScore, sentiment: scores.sentiment } : null,
+    scores: scores
+      ? { scoreVersion: scores.scoreVersion, serviceScore: scores.serviceScore, sentiment: scores.sentiment }
+      : null,
     sentimentMix: m?.analysis.commentAnalysis.mix.sentiment ?? null,
     postedAt: post.postedAt,
     createdAt: post.createdAt,
@@ -35,21 +37,48 @@ export function postView(post: PostEntry): Record<string, unknown> {
   };
 }
 
-const EMPTY_MIX = { positivePercent: 0, leanPositivePercent: 0, neutralPercent: 0, leanNegativePercent: 0, negativePercent: 0 };
-const EMPTY_SCORES = { scoreVersion: null, serviceScore: null, sentiment: null, relevance: null, consensus: null, content: null, topic: null };
+const EMPTY_MIX = {
+  positivePercent: 0,
+  leanPositivePercent: 0,
+  neutralPercent: 0,
+  leanNegativePercent: 0,
+  negativePercent: 0,
+};
+const EMPTY_SCORES = {
+  scoreVersion: null,
+  serviceScore: null,
+  sentiment: null,
+  relevance: null,
+  consensus: null,
+  content: null,
+  topic: null,
+};
 
 /** GET /posts/{id}/analysis: the analysis materialized at scoring; every field present. */
 /** `teamQuery`: `?teamId=…` when a parent team's key reads a sub-team's post (see teamQueryOf). */
 export function postAnalysisView(post: PostEntry, teamQuery = ''): Record<string, unknown> {
   const m = materializedOf(post);
-  const mix = { sentiment: EMPTY_MIX, relevance: EMPTY_MIX, consensus: EMPTY_MIX, content: EMPTY_MIX, topic: EMPTY_MIX };
+  const mix = {
+    sentiment: EMPTY_MIX,
+    relevance: EMPTY_MIX,
+    consensus: EMPTY_MIX,
+    content: EMPTY_MIX,
+    topic: EMPTY_MIX,
+  };
   return {
     postId: post.id,
     dataVersion: m?.dataVersion ?? null,
     computedAt: m?.scoredAt ?? null,
     content: m?.analysis.content ?? {
       postCount: 1,
-      posts: [{ id: post.id, platform: post.platform, creator: { username: post.creator?.username ?? null }, matchedComments: 0 }],
+      posts: [
+        {
+          id: post.id,
+          platform: post.platform,
+          creator: { username: post.creator?.username ?? null },
+          matchedComments: 0,
+        },
+      ],
       postsTruncated: false,
       topics: [],
       messages: [],

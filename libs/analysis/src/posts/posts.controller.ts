@@ -2,7 +2,16 @@ import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@analyst/contracts';
 import { Principal, teamQueryOf } from '@analyst/gateway';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, ApiPostFilterQueries, envelope, listEnvelope, openApi, TEAM_NOT_FOUND } from '@analyst/platform';
+import {
+  ApiEnvelopeResponse,
+  ApiErrorResponses,
+  ApiKeyAuth,
+  ApiPostFilterQueries,
+  envelope,
+  listEnvelope,
+  openApi,
+  TEAM_NOT_FOUND,
+} from '@analyst/platform';
 import { parseLimit } from '../analyses/analyses.controller';
 import type { TeamIndex } from '../index/comment-index';
 import { CommentIndexService } from '../index/comment-index.service';
@@ -35,13 +44,20 @@ export function postPage(
   const hasMore = rest.length > limit;
   return {
     data: page.map(postView),
-    meta: { limit, hasMore, nextCursor: hasMore ? cursors.encode(binding, positionOf(page[page.length - 1])) : null, filters: echo },
+    meta: {
+      limit,
+      hasMore,
+      nextCursor: hasMore ? cursors.encode(binding, positionOf(page[page.length - 1])) : null,
+      filters: echo,
+    },
   };
 }
 
 /** Mix bars per dimension; content and topic only for score version 2 and up. */
 const METRICS_MIX = openApi.obj(
-  Object.fromEntries(['sentiment', 'relevance', 'consensus', 'content', 'topic'].map((d) => [d, openApi.ref('Mix')])),
+  Object.fromEntries(
+    ['sentiment', 'relevance', 'consensus', 'content', 'topic'].map((d) => [d, openApi.ref('Mix')]),
+  ),
   ['sentiment', 'relevance', 'consensus'],
 );
 const POST_PAGE = listEnvelope(openApi.ref('Post'), openApi.ref('PostPageMeta'));
@@ -62,17 +78,22 @@ export class PostsController {
   private async post(teamId: string, postId: string) {
     const index = await this.index.current();
     const found = index.postById(postId);
-    if (!found || found.team.teamId !== teamId) throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
+    if (!found || found.team.teamId !== teamId)
+      throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
     return found.post;
   }
 
   @Get()
   @ApiOperation({
     summary: 'The team’s posts, newest first, one page at a time',
-    description: 'Scope posts:read. Filters are applied while filling the page: send the same filters with each cursor request.',
+    description:
+      'Scope posts:read. Filters are applied while filling the page: send the same filters with each cursor request.',
   })
   @ApiPostFilterQueries()
-  @ApiEnvelopeResponse(200, POST_PAGE, { description: 'A page of posts; meta.hasMore and meta.nextCursor page on, meta.filters echoes the active filters' })
+  @ApiEnvelopeResponse(200, POST_PAGE, {
+    description:
+      'A page of posts; meta.hasMore and meta.nextCursor page on, meta.filters echoes the active filters',
+  })
   @ApiErrorResponses({ 400: POST_FILTERS_400 })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
     const index = await this.index.current();
@@ -80,10 +101,20 @@ export class PostsController {
   }
 
   @Get(':postId/analysis')
-  @ApiOperation({ summary: 'The analysis of one post, materialized when it was scored', description: 'Scope posts:read. Never rescores.' })
-  @ApiEnvelopeResponse(200, envelope(openApi.ref('PostAnalysis'), openApi.obj({ status: openApi.str('The post’s processing status.') })), {
-    description: 'Both sides of the post’s analysis; values never materialized are null or empty',
+  @ApiOperation({
+    summary: 'The analysis of one post, materialized when it was scored',
+    description: 'Scope posts:read. Never rescores.',
   })
+  @ApiEnvelopeResponse(
+    200,
+    envelope(
+      openApi.ref('PostAnalysis'),
+      openApi.obj({ status: openApi.str('The post’s processing status.') }),
+    ),
+    {
+      description: 'Both sides of the post’s analysis; values never materialized are null or empty',
+    },
+  )
   @ApiErrorResponses({ 404: POST_404 })
   async analysis(@Principal() principal: Principal, @Param('postId') postId: string) {
     const post = await this.post(principal.targetTeamId, postId);
@@ -91,7 +122,10 @@ export class PostsController {
   }
 
   @Get(':postId/metrics')
-  @ApiOperation({ summary: 'Score rollups and mix buckets of one post, in total and per day', description: 'Scope posts:read.' })
+  @ApiOperation({
+    summary: 'Score rollups and mix buckets of one post, in total and per day',
+    description: 'Scope posts:read.',
+  })
   @ApiEnvelopeResponse(
     200,
     envelope(
@@ -106,7 +140,12 @@ export class PostsController {
           { description: 'Scores and mixes over every comment.' },
         ),
         daily: openApi.arrayOf(
-          openApi.obj({ date: openApi.str('UTC day of the comments’ own timestamps.', { format: 'date' }), comments: openApi.int(), scores: openApi.ref('RollupScores'), mix: METRICS_MIX }),
+          openApi.obj({
+            date: openApi.str('UTC day of the comments’ own timestamps.', { format: 'date' }),
+            comments: openApi.int(),
+            scores: openApi.ref('RollupScores'),
+            mix: METRICS_MIX,
+          }),
           'The same rollups per day.',
         ),
       }),
@@ -120,11 +159,20 @@ export class PostsController {
     if (!m) {
       // Only a post still on its way will have metrics; one that ended otherwise never will (until a refresh scores it).
       const pending = post.status === 'fetching' || post.status === 'queued' || post.status === 'processing';
-      const why = pending ? 'until scoring finishes' : `because it was never scored (status ${post.status}); a refresh that scores it makes them available`;
+      const why = pending
+        ? 'until scoring finishes'
+        : `because it was never scored (status ${post.status}); a refresh that scores it makes them available`;
       throw new ApiError(404, `metrics of post ${postId} are not available ${why}`, 'metrics_not_available');
     }
     return {
-      data: { postId: post.id, dataVersion: m.dataVersion, scoreVersion: m.metrics.totals.scores.scoreVersion, computedAt: m.scoredAt, totals: m.metrics.totals, daily: m.metrics.daily },
+      data: {
+        postId: post.id,
+        dataVersion: m.dataVersion,
+        scoreVersion: m.metrics.totals.scores.scoreVersion,
+        computedAt: m.scoredAt,
+        totals: m.metrics.totals,
+        daily: m.metrics.daily,
+      },
       meta: {},
     };
   }
@@ -148,10 +196,14 @@ export class CollectionsController {
 
   @Get()
   @ApiOperation({ summary: 'The team’s collections, newest first', description: 'Scope collections:read.' })
-  @ApiEnvelopeResponse(200, listEnvelope(openApi.ref('Collection'), openApi.obj({ count: openApi.int() })), { description: 'Campaigns and groups' })
+  @ApiEnvelopeResponse(200, listEnvelope(openApi.ref('Collection'), openApi.obj({ count: openApi.int() })), {
+    description: 'Campaigns and groups',
+  })
   async list(@Principal() principal: Principal) {
     const team = (await this.index.current()).team(principal.targetTeamId);
-    const data = [...team.collections.keys()].map((id) => this.view(team, id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+    const data = [...team.collections.keys()]
+      .map((id) => this.view(team, id))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
     return { data, meta: { count: data.length } };
   }
 
@@ -161,21 +213,32 @@ export class CollectionsController {
   @ApiErrorResponses({ 404: COLLECTION_404 })
   async get(@Principal() principal: Principal, @Param('collectionId') id: string) {
     const team = (await this.index.current()).team(principal.targetTeamId);
-    if (!team.collections.has(id)) throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');
+    if (!team.collections.has(id))
+      throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');
     return { data: this.view(team, id), meta: {} };
   }
 
   @Get(':collectionId/posts')
   @ApiOperation({
     summary: 'Posts of a collection (a campaign includes its groups), newest first',
-    description: 'Scope collections:read. Rate class collection_posts. Same paging and filters as GET /posts.',
+    description:
+      'Scope collections:read. Rate class collection_posts. Same paging and filters as GET /posts.',
   })
   @ApiPostFilterQueries()
-  @ApiEnvelopeResponse(200, POST_PAGE, { description: 'A page of posts; meta.filters also echoes collectionId' })
+  @ApiEnvelopeResponse(200, POST_PAGE, {
+    description: 'A page of posts; meta.filters also echoes collectionId',
+  })
   @ApiErrorResponses({ 400: POST_FILTERS_400, 404: COLLECTION_404 })
-  async posts(@Principal() principal: Principal, @Param('collectionId') id: string, @Query() query: Record<string, unknown>) {
+  async posts(
+    @Principal() principal: Principal,
+    @Param('collectionId') id: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     const team = (await this.index.current()).team(principal.targetTeamId);
-    if (!team.collections.has(id)) throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');
-    return postPage(this.cursors, `collection:${id}`, team, query, team.collectionTree(id), { collectionId: id });
+    if (!team.collections.has(id))
+      throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');
+    return postPage(this.cursors, `collection:${id}`, team, query, team.collectionTree(id), {
+      collectionId: id,
+    });
   }
 }

@@ -1,14 +1,23 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiError } from '@analyst/contracts';
-import { AdminTokenGuard, CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, type Clock, type IdGenerator } from '@analyst/platform';
+import {
+  AdminTokenGuard,
+  CLOCK,
+  CommandRunner,
+  ID_GENERATOR,
+  ProjectionService,
+  type Clock,
+  type IdGenerator,
+} from '@analyst/platform';
 import { AnalysisService } from '../analyses/analysis.service';
 import { analysisSummary } from '../analyses/analysis-view';
 import { CommentIndexService } from '../index/comment-index.service';
 import type { AnalysisSavedInApp } from '../analyses/analyses.projector';
 
 const text = (v: unknown, name: string, max = 20_000): string => {
-  if (typeof v !== 'string' || v.trim() === '' || v.length > max) throw new ApiError(400, `${name} must be a non-empty string of at most ${max} characters`);
+  if (typeof v !== 'string' || v.trim() === '' || v.length > max)
+    throw new ApiError(400, `${name} must be a non-empty string of at most ${max} characters`);
   return v.trim();
 };
 
@@ -46,9 +55,12 @@ export class AdminReportsController {
   @HttpCode(201)
   async save(@Param('teamId') teamId: string, @Body() body: Record<string, unknown>) {
     // Like every other admin route: an unknown team is 404, and nothing is written for it.
-    if (!(await this.indexes.current()).findTeam(teamId)) throw new ApiError(404, `team ${teamId} not found`, 'team_not_found');
+    if (!(await this.indexes.current()).findTeam(teamId))
+      throw new ApiError(404, `team ${teamId} not found`, 'team_not_found');
     const savedId = this.ids.next('sa_');
-    const emails = Array.isArray(body?.inviteEmails) ? body.inviteEmails.filter((e): e is string => typeof e === 'string') : [];
+    const emails = Array.isArray(body?.inviteEmails)
+      ? body.inviteEmails.filter((e): e is string => typeof e === 'string')
+      : [];
     const event: AnalysisSavedInApp = {
       type: 'AnalysisSavedInApp',
       data: {
@@ -65,7 +77,10 @@ export class AdminReportsController {
       },
     };
     const decider = { initialState: () => null, evolve: (s: null) => s, decide: () => [event] };
-    const outcome = await this.runner.run(`saved-analysis-${savedId}`, decider, null, { correlationId: savedId, teamId });
+    const outcome = await this.runner.run(`saved-analysis-${savedId}`, decider, null, {
+      correlationId: savedId,
+      teamId,
+    });
     await this.projections.waitFor(outcome.position);
     return { data: { id: savedId, name: event.data.name, kind: event.data.kind, createdAt: event.data.at } };
   }

@@ -2,12 +2,30 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@analyst/contracts';
 import { Principal } from '@analyst/gateway';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, ApiLimitQuery, envelope, listEnvelope, openApi, READ_STORE, TEAM_NOT_FOUND, type ReadStore } from '@analyst/platform';
+import {
+  ApiEnvelopeResponse,
+  ApiErrorResponses,
+  ApiKeyAuth,
+  ApiLimitQuery,
+  envelope,
+  listEnvelope,
+  openApi,
+  READ_STORE,
+  TEAM_NOT_FOUND,
+  type ReadStore,
+} from '@analyst/platform';
 import { parseLimit } from '../analyses/analyses.controller';
 import { SAVED_ANALYSES, type SavedAnalysisDoc } from '../analyses/analyses.projector';
 
 /** Sanitized row: never share tokens, invite emails or payloads. */
-const savedRow = (d: SavedAnalysisDoc) => ({ id: d._id, name: d.name, kind: d.kind, analysisId: d.analysisId, savedBy: d.savedBy, createdAt: d.createdAt });
+const savedRow = (d: SavedAnalysisDoc) => ({
+  id: d._id,
+  name: d.name,
+  kind: d.kind,
+  analysisId: d.analysisId,
+  savedBy: d.savedBy,
+  createdAt: d.createdAt,
+});
 
 const SAVED_ROW = openApi.obj({
   id: openApi.str('Use as snapshot_id with GET /insights.'),
@@ -30,30 +48,60 @@ export class SavedAnalysesController {
     description: 'Scope insights:read. Sanitized: never share tokens, invite emails or payloads.',
   })
   @ApiLimitQuery(50)
-  @ApiQuery({ name: 'kind', required: false, description: 'Only saved analyses of this kind.', schema: openApi.str() })
-  @ApiEnvelopeResponse(200, listEnvelope(SAVED_ROW, openApi.obj({ limit: openApi.int(), count: openApi.int() })), { description: 'Saved-analysis summaries' })
+  @ApiQuery({
+    name: 'kind',
+    required: false,
+    description: 'Only saved analyses of this kind.',
+    schema: openApi.str(),
+  })
+  @ApiEnvelopeResponse(
+    200,
+    listEnvelope(SAVED_ROW, openApi.obj({ limit: openApi.int(), count: openApi.int() })),
+    { description: 'Saved-analysis summaries' },
+  )
   @ApiErrorResponses({ 400: 'A limit outside 1 to 100 (invalid_filter)' })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
     const limit = parseLimit(query.limit, 50);
     const filter: Record<string, unknown> = { teamId: principal.targetTeamId };
     if (query.kind !== undefined) filter.kind = String(query.kind);
-    const docs = await this.store.collection<SavedAnalysisDoc>(SAVED_ANALYSES).find(filter, { sort: { createdAt: -1, _id: -1 }, limit });
+    const docs = await this.store
+      .collection<SavedAnalysisDoc>(SAVED_ANALYSES)
+      .find(filter, { sort: { createdAt: -1, _id: -1 }, limit });
     return { data: docs.map(savedRow), meta: { limit, count: docs.length } };
   }
 
   @Get('insights')
   @ApiOperation({ summary: 'The stored insights of one saved analysis', description: 'Scope insights:read.' })
-  @ApiQuery({ name: 'snapshot_id', required: true, description: 'An id from the saved-analyses list.', schema: openApi.str() })
+  @ApiQuery({
+    name: 'snapshot_id',
+    required: true,
+    description: 'An id from the saved-analyses list.',
+    schema: openApi.str(),
+  })
   @ApiEnvelopeResponse(
     200,
-    envelope({ allOf: [SAVED_ROW, openApi.obj({ insights: { description: 'The saved payload, as the app stored it.' } })] }),
+    envelope({
+      allOf: [
+        SAVED_ROW,
+        openApi.obj({ insights: { description: 'The saved payload, as the app stored it.' } }),
+      ],
+    }),
     { description: 'The saved analysis and its insights' },
   )
-  @ApiErrorResponses({ 400: 'snapshot_id is missing (invalid_filter)', 404: `Unknown saved analysis (insight_not_found), or ${TEAM_NOT_FOUND}` })
+  @ApiErrorResponses({
+    400: 'snapshot_id is missing (invalid_filter)',
+    404: `Unknown saved analysis (insight_not_found), or ${TEAM_NOT_FOUND}`,
+  })
   async insights(@Principal() principal: Principal, @Query('snapshot_id') snapshotId?: string) {
-    if (!snapshotId) throw new ApiError(400, 'snapshot_id is required (an id from the saved-analyses list)', 'invalid_filter');
+    if (!snapshotId)
+      throw new ApiError(
+        400,
+        'snapshot_id is required (an id from the saved-analyses list)',
+        'invalid_filter',
+      );
     const doc = await this.store.collection<SavedAnalysisDoc>(SAVED_ANALYSES).findOne({ _id: snapshotId });
-    if (!doc || doc.teamId !== principal.targetTeamId) throw new ApiError(404, `saved analysis ${snapshotId} not found`, 'insight_not_found');
+    if (!doc || doc.teamId !== principal.targetTeamId)
+      throw new ApiError(404, `saved analysis ${snapshotId} not found`, 'insight_not_found');
     return { data: { ...savedRow(doc), insights: doc.payload }, meta: {} };
   }
 }

@@ -31,7 +31,9 @@ export function stems(text: string): string[] {
 
 /** Query stems plus the stems of their expansions (an expansion weighs half: it is repeated less). */
 export function expandQuery(query: string): string[] {
-  const words = tokenize(query).filter((t) => t.kind === 'word' && !STOPWORDS.has(t.text)).map((t) => t.text);
+  const words = tokenize(query)
+    .filter((t) => t.kind === 'word' && !STOPWORDS.has(t.text))
+    .map((t) => t.text);
   const out: string[] = [];
   for (const w of words) {
     out.push(stem(w), stem(w));
@@ -51,7 +53,11 @@ export const OWN_RELEVANCE_SHARE = 0.2;
 export class Bm25SearchModel implements SearchModel {
   readonly name = 'local-bm25';
 
-  async relevance(query: string, documents: readonly SearchDocument[], onProgress?: (fraction: number) => void): Promise<Float64Array> {
+  async relevance(
+    query: string,
+    documents: readonly SearchDocument[],
+    onProgress?: (fraction: number) => void,
+  ): Promise<Float64Array> {
     const out = new Float64Array(documents.length);
     const expanded = expandQuery(query);
     if (expanded.length === 0 || documents.length === 0) return out;

@@ -31,19 +31,27 @@ export class EmbeddingsSearchModel implements SearchModel {
   private async embed(input: string[]): Promise<number[][]> {
     const response = await (this.options.fetchImpl ?? fetch)(this.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+      },
       body: JSON.stringify({ model: this.options.model ?? 'default', input }),
     });
     if (!response.ok) throw new Error(`embeddings endpoint answered ${response.status}`);
     const body = (await response.json()) as { data?: { embedding: number[]; index?: number }[] };
-    if (!Array.isArray(body.data) || body.data.length !== input.length) throw new Error('embeddings endpoint returned a malformed answer');
+    if (!Array.isArray(body.data) || body.data.length !== input.length)
+      throw new Error('embeddings endpoint returned a malformed answer');
     return body.data
       .map((d, i) => ({ e: d.embedding, i: d.index ?? i }))
       .sort((a, b) => a.i - b.i)
       .map((d) => d.e);
   }
 
-  async relevance(query: string, documents: readonly SearchDocument[], onProgress?: (fraction: number) => void): Promise<Float64Array> {
+  async relevance(
+    query: string,
+    documents: readonly SearchDocument[],
+    onProgress?: (fraction: number) => void,
+  ): Promise<Float64Array> {
     const out = new Float64Array(documents.length);
     const [q] = await this.embed([query]);
     for (let start = 0; start < documents.length; start += EMBEDDINGS_BATCH) {

@@ -10,7 +10,11 @@ export interface SearchDocument {
  */
 export interface SearchModel {
   readonly name: string;
-  relevance(query: string, documents: readonly SearchDocument[], onProgress?: (fraction: number) => void): Promise<Float64Array>;
+  relevance(
+    query: string,
+    documents: readonly SearchDocument[],
+    onProgress?: (fraction: number) => void,
+  ): Promise<Float64Array>;
 }
 
 export const SEARCH_MODEL = Symbol('SearchModel');

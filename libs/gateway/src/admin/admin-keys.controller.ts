@@ -13,14 +13,29 @@ export class AdminKeysController {
   @Post(':keyId/rotate')
   @HttpCode(200)
   async rotate(@Param('keyId') keyId: string, @Headers('x-correlation-id') correlationId?: string) {
-    const key = await this.identity.rotateKey(keyId, { correlationId: correlationId ?? 'admin', teamId: null });
-    return { data: { id: key.id, name: key.name, teamId: key.teamId, secret: key.secret, scopes: key.scopes, key: key.key } };
+    const key = await this.identity.rotateKey(keyId, {
+      correlationId: correlationId ?? 'admin',
+      teamId: null,
+    });
+    return {
+      data: {
+        id: key.id,
+        name: key.name,
+        teamId: key.teamId,
+        secret: key.secret,
+        scopes: key.scopes,
+        key: key.key,
+      },
+    };
   }
 
   @Post(':keyId/revoke')
   @HttpCode(200)
   async revoke(@Param('keyId') keyId: string, @Headers('x-correlation-id') correlationId?: string) {
-    const result = await this.identity.revokeKey(keyId, { correlationId: correlationId ?? 'admin', teamId: null });
+    const result = await this.identity.revokeKey(keyId, {
+      correlationId: correlationId ?? 'admin',
+      teamId: null,
+    });
     return { data: { id: result.id, teamId: result.teamId, status: 'revoked' } };
   }
 }

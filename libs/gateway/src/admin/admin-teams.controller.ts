@@ -1,12 +1,36 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Put, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiError } from '@analyst/contracts';
 import { lastUtcDays } from '@analyst/domain-identity';
 import { AdminTokenGuard, CLOCK, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
-import { findSubTeams, findTeam, findTeamKeys, TEAMS_COLLECTION, type TeamDoc } from '../identity/identity-read-models';
+import {
+  findSubTeams,
+  findTeam,
+  findTeamKeys,
+  TEAMS_COLLECTION,
+  type TeamDoc,
+} from '../identity/identity-read-models';
 import { IdentityService, type IdentityContext } from '../identity/identity.service';
 import { UsageRecorder } from '../usage/usage-recorder';
-import { AnalysisSettingsBody, ChangePlanBody, CreateKeyBody, CreateTeamBody, MapAllotmentBody, RateLimitsBody } from './admin.dto';
+import {
+  AnalysisSettingsBody,
+  ChangePlanBody,
+  CreateKeyBody,
+  CreateTeamBody,
+  MapAllotmentBody,
+  RateLimitsBody,
+} from './admin.dto';
 import { keyView, teamView } from './team-view';
 
 const USAGE_DAYS = 30;
@@ -41,21 +65,49 @@ export class AdminTeamsController {
 
   @Get()
   async list() {
-    const teams = await this.store.collection<TeamDoc>(TEAMS_COLLECTION).find({}, { sort: { createdAt: 1, _id: 1 } });
+    const teams = await this.store
+      .collection<TeamDoc>(TEAMS_COLLECTION)
+      .find({}, { sort: { createdAt: 1, _id: 1 } });
     return { data: teams.map(teamView), meta: { count: teams.length } };
   }
 
   @Get(':teamId')
   async get(@Param('teamId') teamId: string) {
     const team = await this.requireTeam(teamId);
-    const [subTeams, keys] = await Promise.all([findSubTeams(this.store, teamId), findTeamKeys(this.store, teamId)]);
-    return { data: { ...teamView(team), subTeams: subTeams.map((s) => ({ id: s._id, name: s.name, plan: s.plan })), keys: keys.map(keyView) } };
+    const [subTeams, keys] = await Promise.all([
+      findSubTeams(this.store, teamId),
+      findTeamKeys(this.store, teamId),
+    ]);
+    return {
+      data: {
+        ...teamView(team),
+        subTeams: subTeams.map((s) => ({ id: s._id, name: s.name, plan: s.plan })),
+        keys: keys.map(keyView),
+      },
+    };
   }
 
   @Post(':teamId/keys')
-  async createKey(@Param('teamId') teamId: string, @Body() body: CreateKeyBody, @Headers('x-correlation-id') correlationId?: string) {
-    const key = await this.identity.createKey(teamId, { name: body.name, scopes: body.scopes }, ctx(correlationId, teamId));
-    return { data: { id: key.id, name: key.name, teamId: key.teamId, secret: key.secret, scopes: key.scopes, key: key.key } };
+  async createKey(
+    @Param('teamId') teamId: string,
+    @Body() body: CreateKeyBody,
+    @Headers('x-correlation-id') correlationId?: string,
+  ) {
+    const key = await this.identity.createKey(
+      teamId,
+      { name: body.name, scopes: body.scopes },
+      ctx(correlationId, teamId),
+    );
+    return {
+      data: {
+        id: key.id,
+        name: key.name,
+        teamId: key.teamId,
+        secret: key.secret,
+        scopes: key.scopes,
+        key: key.key,
+      },
+    };
   }
 
   @Get(':teamId/keys')
@@ -66,28 +118,44 @@ export class AdminTeamsController {
 
   @Put(':teamId/plan')
   @HttpCode(200)
-  async plan(@Param('teamId') teamId: string, @Body() body: ChangePlanBody, @Headers('x-correlation-id') correlationId?: string) {
+  async plan(
+    @Param('teamId') teamId: string,
+    @Body() body: ChangePlanBody,
+    @Headers('x-correlation-id') correlationId?: string,
+  ) {
     await this.identity.changePlan(teamId, body.plan, ctx(correlationId, teamId));
     return { data: teamView(await this.requireTeam(teamId)) };
   }
 
   @Put(':teamId/analysis-settings')
   @HttpCode(200)
-  async analysisSettings(@Param('teamId') teamId: string, @Body() body: AnalysisSettingsBody, @Headers('x-correlation-id') correlationId?: string) {
+  async analysisSettings(
+    @Param('teamId') teamId: string,
+    @Body() body: AnalysisSettingsBody,
+    @Headers('x-correlation-id') correlationId?: string,
+  ) {
     await this.identity.setAnalysisSettings(teamId, body, ctx(correlationId, teamId));
     return { data: teamView(await this.requireTeam(teamId)) };
   }
 
   @Put(':teamId/limits')
   @HttpCode(200)
-  async limits(@Param('teamId') teamId: string, @Body() body: RateLimitsBody, @Headers('x-correlation-id') correlationId?: string) {
+  async limits(
+    @Param('teamId') teamId: string,
+    @Body() body: RateLimitsBody,
+    @Headers('x-correlation-id') correlationId?: string,
+  ) {
     await this.identity.setRateLimits(teamId, body, ctx(correlationId, teamId));
     return { data: teamView(await this.requireTeam(teamId)) };
   }
 
   @Put(':teamId/map-allotment')
   @HttpCode(200)
-  async mapAllotment(@Param('teamId') teamId: string, @Body() body: MapAllotmentBody, @Headers('x-correlation-id') correlationId?: string) {
+  async mapAllotment(
+    @Param('teamId') teamId: string,
+    @Body() body: MapAllotmentBody,
+    @Headers('x-correlation-id') correlationId?: string,
+  ) {
     await this.identity.setMapAllotment(teamId, body.monthlyMapAllotment, ctx(correlationId, teamId));
     return { data: teamView(await this.requireTeam(teamId)) };
   }
@@ -97,7 +165,10 @@ export class AdminTeamsController {
   async usageOf(@Param('teamId') teamId: string) {
     await this.requireTeam(teamId);
     const days = lastUtcDays(this.clock.now(), USAGE_DAYS);
-    const [keys, rows] = await Promise.all([findTeamKeys(this.store, teamId), this.usage.forTeam(teamId, days)]);
+    const [keys, rows] = await Promise.all([
+      findTeamKeys(this.store, teamId),
+      this.usage.forTeam(teamId, days),
+    ]);
     const byKeyDay = new Map(rows.map((r) => [`${r.keyId}:${r.day}`, r]));
     return {
       data: {
@@ -113,7 +184,10 @@ export class AdminTeamsController {
             id: k._id,
             name: k.name,
             status: k.status,
-            totals: perDay.reduce((t, d) => ({ requests: t.requests + d.requests, bytes: t.bytes + d.bytes }), { requests: 0, bytes: 0 }),
+            totals: perDay.reduce(
+              (t, d) => ({ requests: t.requests + d.requests, bytes: t.bytes + d.bytes }),
+              { requests: 0, bytes: 0 },
+            ),
             days: perDay,
           };
         }),

@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayUnique, IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import {
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+} from 'class-validator';
 import { PLAN_IDS, SCOPES, type PlanId, type Scope } from '@analyst/contracts';
 import { MAX_ENGAGEMENT_WEIGHT } from '@analyst/domain-identity';
 
@@ -25,7 +37,11 @@ export class CreateKeyBody {
   @Length(1, 100)
   name!: string;
 
-  @ApiPropertyOptional({ enum: SCOPES, isArray: true, description: 'Default: every scope except posts:write and accounts:write' })
+  @ApiPropertyOptional({
+    enum: SCOPES,
+    isArray: true,
+    description: 'Default: every scope except posts:write and accounts:write',
+  })
   @IsOptional()
   @IsArray()
   @ArrayUnique()
@@ -52,7 +68,10 @@ export class AnalysisSettingsBody {
 }
 
 export class RateLimitsBody {
-  @ApiProperty({ description: 'Per class: { perMinute?, perDay? }; classes left out keep the contract numbers. Replaces earlier raises.' })
+  @ApiProperty({
+    description:
+      'Per class: { perMinute?, perDay? }; classes left out keep the contract numbers. Replaces earlier raises.',
+  })
   @IsObject()
   limits!: Record<string, { perMinute?: number; perDay?: number }>;
 

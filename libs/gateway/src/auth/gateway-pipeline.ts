@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, PLANS, type Scope } from '@analyst/contracts';
-import { effectiveLimits, parseApiKey, type EffectiveLimits, type RateClassId } from '@analyst/domain-identity';
+import {
+  effectiveLimits,
+  parseApiKey,
+  type EffectiveLimits,
+  type RateClassId,
+} from '@analyst/domain-identity';
 import { CLOCK, type Clock } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
 import type { TeamDoc } from '../identity/identity-read-models';
@@ -89,23 +94,53 @@ export class GatewayPipeline {
     const presented = presentedKey(request.headers);
     if (presented === null) {
       await this.limits.recordAuthFailure(ip, now);
-      throw new ApiError(401, `missing API key: ${AUTH_HINT}`, 'missing_api_key', undefined, WWW_AUTHENTICATE);
+      throw new ApiError(
+        401,
+        `missing API key: ${AUTH_HINT}`,
+        'missing_api_key',
+        undefined,
+        WWW_AUTHENTICATE,
+      );
     }
     const parsed = parseApiKey(presented);
     const key = parsed ? await this.identities.key(parsed.keyId) : null;
     if (!parsed || !key || !keySecretMatches(key, parsed.secret)) {
       await this.limits.recordAuthFailure(ip, now);
-      throw new ApiError(401, `invalid API key (unknown, malformed or rotated): ${AUTH_HINT}`, 'invalid_api_key', undefined, WWW_AUTHENTICATE);
+      throw new ApiError(
+        401,
+        `invalid API key (unknown, malformed or rotated): ${AUTH_HINT}`,
+        'invalid_api_key',
+        undefined,
+        WWW_AUTHENTICATE,
+      );
     }
     if (key.status === 'revoked') {
       await this.limits.recordAuthFailure(ip, now);
-      throw new ApiError(401, 'this API key has been revoked; create a new key in the team settings', 'revoked_api_key', undefined, WWW_AUTHENTICATE);
+      throw new ApiError(
+        401,
+        'this API key has been revoked; create a new key in the team settings',
+        'revoked_api_key',
+        undefined,
+        WWW_AUTHENTICATE,
+      );
     }
     const team = await this.identities.team(key.teamId);
-    if (!team) throw new ApiError(401, 'this API key belongs to no team', 'invalid_api_key', undefined, WWW_AUTHENTICATE);
+    if (!team)
+      throw new ApiError(
+        401,
+        'this API key belongs to no team',
+        'invalid_api_key',
+        undefined,
+        WWW_AUTHENTICATE,
+      );
 
     const limits = limitsOf(team);
-    const account: KeyAccount = { keyId: key._id, teamId: team._id, dailyBytes: limits.dailyBytes, snapshot: null };
+    const account: KeyAccount = {
+      keyId: key._id,
+      teamId: team._id,
+      dailyBytes: limits.dailyBytes,
+      snapshot: null,
+    };
     (request as { [ACCOUNT]?: KeyAccount })[ACCOUNT] = account;
 
     const rateClass = rateClassForRequest(policy.rateClass, request.body);
@@ -132,7 +167,11 @@ export class GatewayPipeline {
     }
     const target = await this.targetTeam(team, teamIdParameter(request));
     if (!PLANS[target.plan].api) {
-      throw new ApiError(403, `team ${target._id} is on the ${target.plan} plan, which does not include API access`, 'plan_without_api');
+      throw new ApiError(
+        403,
+        `team ${target._id} is on the ${target.plan} plan, which does not include API access`,
+        'plan_without_api',
+      );
     }
     const missing = policy.scopes.filter((s) => !key.scopes.includes(s));
     if (missing.length > 0) {

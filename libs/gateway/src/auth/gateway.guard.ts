@@ -47,8 +47,14 @@ export class GatewayGuard implements CanActivate {
     const routeUrl = (pattern ?? request.url.split('?')[0]).slice(API_PREFIX.length) || '/';
     const table = findRoutePolicy(request.method, routeUrl);
     const policy: AdmissionPolicy = {
-      scopes: this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_METADATA, targets) ?? table?.scopes ?? [],
-      rateClass: this.reflector.getAllAndOverride<RateClassId | undefined>(RATE_CLASS_METADATA, targets) ?? table?.rateClass ?? 'global',
+      scopes:
+        this.reflector.getAllAndOverride<Scope[] | undefined>(SCOPES_METADATA, targets) ??
+        table?.scopes ??
+        [],
+      rateClass:
+        this.reflector.getAllAndOverride<RateClassId | undefined>(RATE_CLASS_METADATA, targets) ??
+        table?.rateClass ??
+        'global',
       route: `${request.method} ${routeUrl.replace(/:([^/]+)/g, '{$1}')}`,
     };
     if (cacheKey !== undefined) this.policies.set(cacheKey, policy);

@@ -10,7 +10,8 @@ import { ROUTE_POLICIES } from './route-policies';
  */
 export function policiesIntoOpenApi(document: OpenAPIObject): void {
   for (const policy of ROUTE_POLICIES) {
-    const operation = document.paths[`${API_PREFIX}${policy.path}`]?.[policy.method.toLowerCase() as 'get' | 'post'];
+    const operation =
+      document.paths[`${API_PREFIX}${policy.path}`]?.[policy.method.toLowerCase() as 'get' | 'post'];
     if (!operation) continue;
     operation.operationId = policy.operationId;
     operation.security = [{ [BEARER_SCHEME]: [...policy.scopes] }, { [API_KEY_SCHEME]: [...policy.scopes] }];

@@ -23,31 +23,138 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
   { method: 'GET', path: '/me', operationId: 'getMe', scopes: [], rateClass: 'global' },
   { method: 'GET', path: '/team', operationId: 'getTeam', scopes: ['team:read'], rateClass: 'global' },
   // Snapshots; an AI search is charged to analysis_search instead (see rateClassForRequest).
-  { method: 'POST', path: '/analyses', operationId: 'createAnalysis', scopes: ['analyses:run'], rateClass: 'analysis_create' },
-  { method: 'GET', path: '/analyses', operationId: 'listAnalyses', scopes: ['analyses:read'], rateClass: 'global' },
-  { method: 'GET', path: '/analyses/{analysisId}', operationId: 'getAnalysis', scopes: ['analyses:read'], rateClass: 'analysis_read' },
-  { method: 'GET', path: '/analyses/{analysisId}/comments', operationId: 'listAnalysisComments', scopes: ['analyses:read', 'comments:read'], rateClass: 'analysis_comments' },
+  {
+    method: 'POST',
+    path: '/analyses',
+    operationId: 'createAnalysis',
+    scopes: ['analyses:run'],
+    rateClass: 'analysis_create',
+  },
+  {
+    method: 'GET',
+    path: '/analyses',
+    operationId: 'listAnalyses',
+    scopes: ['analyses:read'],
+    rateClass: 'global',
+  },
+  {
+    method: 'GET',
+    path: '/analyses/{analysisId}',
+    operationId: 'getAnalysis',
+    scopes: ['analyses:read'],
+    rateClass: 'analysis_read',
+  },
+  {
+    method: 'GET',
+    path: '/analyses/{analysisId}/comments',
+    operationId: 'listAnalysisComments',
+    scopes: ['analyses:read', 'comments:read'],
+    rateClass: 'analysis_comments',
+  },
   { method: 'GET', path: '/posts', operationId: 'listPosts', scopes: ['posts:read'], rateClass: 'global' },
-  { method: 'GET', path: '/posts/{postId}/analysis', operationId: 'getPostAnalysis', scopes: ['posts:read'], rateClass: 'global' },
-  { method: 'GET', path: '/posts/{postId}/analysis/comments', operationId: 'listPostComments', scopes: ['posts:read', 'comments:read'], rateClass: 'comments' },
-  { method: 'GET', path: '/posts/{postId}/metrics', operationId: 'getPostMetrics', scopes: ['posts:read'], rateClass: 'global' },
-  { method: 'GET', path: '/content/jobs/{jobId}', operationId: 'getContentJob', scopes: ['posts:read'], rateClass: 'content_jobs' },
+  {
+    method: 'GET',
+    path: '/posts/{postId}/analysis',
+    operationId: 'getPostAnalysis',
+    scopes: ['posts:read'],
+    rateClass: 'global',
+  },
+  {
+    method: 'GET',
+    path: '/posts/{postId}/analysis/comments',
+    operationId: 'listPostComments',
+    scopes: ['posts:read', 'comments:read'],
+    rateClass: 'comments',
+  },
+  {
+    method: 'GET',
+    path: '/posts/{postId}/metrics',
+    operationId: 'getPostMetrics',
+    scopes: ['posts:read'],
+    rateClass: 'global',
+  },
+  {
+    method: 'GET',
+    path: '/content/jobs/{jobId}',
+    operationId: 'getContentJob',
+    scopes: ['posts:read'],
+    rateClass: 'content_jobs',
+  },
   // Not in the spec's table: the list shows the same jobs as the detail route, so the same scope.
-  { method: 'GET', path: '/content/jobs', operationId: 'listContentJobs', scopes: ['posts:read'], rateClass: 'content_jobs' },
-  { method: 'POST', path: '/content/posts/add', operationId: 'addPosts', scopes: ['posts:write'], rateClass: 'content_add_posts' },
-  { method: 'POST', path: '/content/posts/refresh', operationId: 'refreshPosts', scopes: ['posts:write'], rateClass: 'content_refresh' },
-  { method: 'POST', path: '/content/accounts/add', operationId: 'addAccount', scopes: ['accounts:write'], rateClass: 'content_add_accounts' },
-  { method: 'GET', path: '/collections', operationId: 'listCollections', scopes: ['collections:read'], rateClass: 'global' },
-  { method: 'GET', path: '/collections/{collectionId}', operationId: 'getCollection', scopes: ['collections:read'], rateClass: 'global' },
-  { method: 'GET', path: '/collections/{collectionId}/posts', operationId: 'listCollectionPosts', scopes: ['collections:read'], rateClass: 'collection_posts' },
-  { method: 'GET', path: '/insights', operationId: 'getInsights', scopes: ['insights:read'], rateClass: 'global' },
+  {
+    method: 'GET',
+    path: '/content/jobs',
+    operationId: 'listContentJobs',
+    scopes: ['posts:read'],
+    rateClass: 'content_jobs',
+  },
+  {
+    method: 'POST',
+    path: '/content/posts/add',
+    operationId: 'addPosts',
+    scopes: ['posts:write'],
+    rateClass: 'content_add_posts',
+  },
+  {
+    method: 'POST',
+    path: '/content/posts/refresh',
+    operationId: 'refreshPosts',
+    scopes: ['posts:write'],
+    rateClass: 'content_refresh',
+  },
+  {
+    method: 'POST',
+    path: '/content/accounts/add',
+    operationId: 'addAccount',
+    scopes: ['accounts:write'],
+    rateClass: 'content_add_accounts',
+  },
+  {
+    method: 'GET',
+    path: '/collections',
+    operationId: 'listCollections',
+    scopes: ['collections:read'],
+    rateClass: 'global',
+  },
+  {
+    method: 'GET',
+    path: '/collections/{collectionId}',
+    operationId: 'getCollection',
+    scopes: ['collections:read'],
+    rateClass: 'global',
+  },
+  {
+    method: 'GET',
+    path: '/collections/{collectionId}/posts',
+    operationId: 'listCollectionPosts',
+    scopes: ['collections:read'],
+    rateClass: 'collection_posts',
+  },
+  {
+    method: 'GET',
+    path: '/insights',
+    operationId: 'getInsights',
+    scopes: ['insights:read'],
+    rateClass: 'global',
+  },
   // The spec does not show the saved-analyses path; this is the one the gateway reserves for it.
-  { method: 'GET', path: '/saved-analyses', operationId: 'listSavedAnalyses', scopes: ['insights:read'], rateClass: 'global' },
+  {
+    method: 'GET',
+    path: '/saved-analyses',
+    operationId: 'listSavedAnalyses',
+    scopes: ['insights:read'],
+    rateClass: 'global',
+  },
 ];
 
 /** `/analyses/{analysisId}` and `/analyses/:id` both become `/analyses/{}`. */
 export function routeShape(path: string): string {
-  return path.replace(/\{[^}]+\}/g, '{}').replace(/:[^/]+/g, '{}').replace(/\/+$/, '') || '/';
+  return (
+    path
+      .replace(/\{[^}]+\}/g, '{}')
+      .replace(/:[^/]+/g, '{}')
+      .replace(/\/+$/, '') || '/'
+  );
 }
 
 const BY_SHAPE = new Map(ROUTE_POLICIES.map((p) => [`${p.method} ${routeShape(p.path)}`, p]));

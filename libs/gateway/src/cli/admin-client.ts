@@ -37,7 +37,14 @@ export async function adminCall<T = unknown>(
   body?: unknown,
   options: AdminCallOptions = {},
 ): Promise<T> {
-  if (!connection.token) throw new AdminApiError('no admin token: pass --token or set ANALYST_ADMIN_TOKEN', null, 'no_admin_token', method, path);
+  if (!connection.token)
+    throw new AdminApiError(
+      'no admin token: pass --token or set ANALYST_ADMIN_TOKEN',
+      null,
+      'no_admin_token',
+      method,
+      path,
+    );
   const url = `${connection.url.replace(/\/+$/, '')}${path}`;
   const fetchImpl = options.fetchImpl ?? fetch;
   let response: Response;
@@ -52,7 +59,13 @@ export async function adminCall<T = unknown>(
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
-    throw new AdminApiError(`cannot reach ${url}: ${(error as Error).message}`, null, 'unreachable', method, path);
+    throw new AdminApiError(
+      `cannot reach ${url}: ${(error as Error).message}`,
+      null,
+      'unreachable',
+      method,
+      path,
+    );
   }
   const text = await response.text();
   let parsed: unknown = text;
@@ -65,7 +78,13 @@ export async function adminCall<T = unknown>(
     const envelope = (parsed as { error?: { message?: unknown; code?: unknown } } | null)?.error;
     const message = typeof envelope?.message === 'string' ? envelope.message : text;
     const code = typeof envelope?.code === 'string' ? envelope.code : null;
-    throw new AdminApiError(`${method} ${path} failed with ${response.status}: ${message}`, response.status, code, method, path);
+    throw new AdminApiError(
+      `${method} ${path} failed with ${response.status}: ${message}`,
+      response.status,
+      code,
+      method,
+      path,
+    );
   }
   return parsed as T;
 }

@@ -30,7 +30,11 @@ export function cliErrorBody(error: unknown): CliErrorBody {
  * Reports a failed command: a JSON object on stderr with `--json`, its message otherwise. Returns
  * the exit code (commander's own, e.g. 0 after `--help`, otherwise 1).
  */
-export function reportCliError(error: unknown, json: boolean, write: (text: string) => void = (text) => process.stderr.write(`${text}\n`)): number {
+export function reportCliError(
+  error: unknown,
+  json: boolean,
+  write: (text: string) => void = (text) => process.stderr.write(`${text}\n`),
+): number {
   const exitCode = (error as { exitCode?: unknown } | null)?.exitCode;
   const isCommander = (error as { name?: unknown } | null)?.name === 'CommanderError';
   if (isCommander && exitCode === 0) return 0;

@@ -38,7 +38,9 @@ export async function findTeam(store: ReadStore, teamId: string): Promise<TeamDo
 }
 
 export async function findSubTeams(store: ReadStore, teamId: string): Promise<TeamDoc[]> {
-  return store.collection<TeamDoc>(TEAMS_COLLECTION).find({ parentTeamId: teamId }, { sort: { createdAt: 1, _id: 1 } });
+  return store
+    .collection<TeamDoc>(TEAMS_COLLECTION)
+    .find({ parentTeamId: teamId }, { sort: { createdAt: 1, _id: 1 } });
 }
 
 export async function findApiKey(store: ReadStore, keyId: string): Promise<ApiKeyDoc | null> {
@@ -46,5 +48,7 @@ export async function findApiKey(store: ReadStore, keyId: string): Promise<ApiKe
 }
 
 export async function findTeamKeys(store: ReadStore, teamId: string): Promise<ApiKeyDoc[]> {
-  return store.collection<ApiKeyDoc>(API_KEYS_COLLECTION).find({ teamId }, { sort: { createdAt: 1, _id: 1 } });
+  return store
+    .collection<ApiKeyDoc>(API_KEYS_COLLECTION)
+    .find({ teamId }, { sort: { createdAt: 1, _id: 1 } });
 }

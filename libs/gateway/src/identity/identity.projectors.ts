@@ -13,7 +13,13 @@ function missing(name: string, event: RecordedEvent): Error {
 export const teamsProjector: Projector<TeamDoc> = {
   name: 'identity-teams',
   collection: TEAMS_COLLECTION,
-  eventTypes: ['TeamCreated', 'TeamPlanChanged', 'TeamMapAllotmentSet', 'TeamAnalysisSettingsChanged', 'TeamRateLimitsSet'],
+  eventTypes: [
+    'TeamCreated',
+    'TeamPlanChanged',
+    'TeamMapAllotmentSet',
+    'TeamAnalysisSettingsChanged',
+    'TeamRateLimitsSet',
+  ],
   indexes: [{ keys: { parentTeamId: 1 } }],
   documentIds: (event) => [(event.data as { teamId: string }).teamId],
   evolve(doc, raw) {
@@ -40,11 +46,18 @@ export const teamsProjector: Projector<TeamDoc> = {
       case 'TeamMapAllotmentSet':
         return { ...doc, monthlyMapAllotment: e.data.monthlyMapAllotment, updatedAt: at };
       case 'TeamAnalysisSettingsChanged':
-        return { ...doc, analysisSettings: { scoreVersion: e.data.scoreVersion, engagementWeight: e.data.engagementWeight }, updatedAt: at };
+        return {
+          ...doc,
+          analysisSettings: { scoreVersion: e.data.scoreVersion, engagementWeight: e.data.engagementWeight },
+          updatedAt: at,
+        };
       case 'TeamRateLimitsSet':
         return {
           ...doc,
-          rateLimits: { limits: e.data.limits, ...(e.data.dailyBytes !== undefined ? { dailyBytes: e.data.dailyBytes } : {}) },
+          rateLimits: {
+            limits: e.data.limits,
+            ...(e.data.dailyBytes !== undefined ? { dailyBytes: e.data.dailyBytes } : {}),
+          },
           updatedAt: at,
         };
       default: {

@@ -13,7 +13,16 @@ import {
   type RateCaps,
   type TeamCommand,
 } from '@analyst/domain-identity';
-import { CommandRunner, ID_GENERATOR, KeyedQueue, ProjectionService, READ_STORE, type CommandContext, type IdGenerator, type ReadStore } from '@analyst/platform';
+import {
+  CommandRunner,
+  ID_GENERATOR,
+  KeyedQueue,
+  ProjectionService,
+  READ_STORE,
+  type CommandContext,
+  type IdGenerator,
+  type ReadStore,
+} from '@analyst/platform';
 import { IdentityCache } from './identity-cache';
 import { toApiError } from './identity-http-errors';
 import { API_KEYS_COLLECTION, findApiKey, findTeam, type ApiKeyDoc } from './identity-read-models';
@@ -21,7 +30,9 @@ import { apiKeysProjector, teamsProjector } from './identity.projectors';
 import { hashSecret } from './secret-hash';
 
 /** `teamId` is null for commands no team asked for (operators, seeding). */
-export type IdentityContext = Pick<CommandContext, 'correlationId' | 'causationId'> & { teamId: string | null };
+export type IdentityContext = Pick<CommandContext, 'correlationId' | 'causationId'> & {
+  teamId: string | null;
+};
 
 export interface CreatedKey {
   id: string;
@@ -56,7 +67,10 @@ export class IdentityService implements OnModuleInit {
     this.projections.register(apiKeysProjector);
   }
 
-  async createTeam(input: { name: string; plan: PlanId | string; parentTeamId?: string | null }, ctx: IdentityContext): Promise<{ teamId: string; position: number }> {
+  async createTeam(
+    input: { name: string; plan: PlanId | string; parentTeamId?: string | null },
+    ctx: IdentityContext,
+  ): Promise<{ teamId: string; position: number }> {
     const teamId = this.ids.next('tm_');
     const parentTeamId = input.parentTeamId ?? null;
     const parent = parentTeamId ? await findTeam(this.store, parentTeamId) : null;
@@ -80,12 +94,24 @@ export class IdentityService implements OnModuleInit {
     return this.runTeam(teamId, { type: 'SetMapAllotment', monthlyMapAllotment }, ctx);
   }
 
-  setAnalysisSettings(teamId: string, settings: { scoreVersion: number; engagementWeight: number }, ctx: IdentityContext): Promise<number> {
+  setAnalysisSettings(
+    teamId: string,
+    settings: { scoreVersion: number; engagementWeight: number },
+    ctx: IdentityContext,
+  ): Promise<number> {
     return this.runTeam(teamId, { type: 'ChangeAnalysisSettings', ...settings }, ctx);
   }
 
-  setRateLimits(teamId: string, input: { limits: Record<string, Partial<RateCaps>>; dailyBytes?: number }, ctx: IdentityContext): Promise<number> {
-    return this.runTeam(teamId, { type: 'SetRateLimits', limits: input.limits, dailyBytes: input.dailyBytes }, ctx);
+  setRateLimits(
+    teamId: string,
+    input: { limits: Record<string, Partial<RateCaps>>; dailyBytes?: number },
+    ctx: IdentityContext,
+  ): Promise<number> {
+    return this.runTeam(
+      teamId,
+      { type: 'SetRateLimits', limits: input.limits, dailyBytes: input.dailyBytes },
+      ctx,
+    );
   }
 
   async createKey(
@@ -94,14 +120,18 @@ export class IdentityService implements OnModuleInit {
     ctx: IdentityContext,
   ): Promise<CreatedKey> {
     if (input.fixed && (!isKeyId(input.fixed.keyId) || !isKeySecret(input.fixed.secret))) {
-      throw toApiError(new IdentityError('invalid_key_id', `a fixed key must look like ${KEY_ID_PREFIX}<id>.<secret>`));
+      throw toApiError(
+        new IdentityError('invalid_key_id', `a fixed key must look like ${KEY_ID_PREFIX}<id>.<secret>`),
+      );
     }
     const keyId = input.fixed?.keyId ?? this.ids.next(KEY_ID_PREFIX);
     const secret = input.fixed?.secret ?? this.ids.secret(24);
     let outcome: { position: number; scopes: Scope[]; name: string } | null = null;
     await this.perTeam.push(teamId, async () => {
       const team = await findTeam(this.store, teamId);
-      const activeKeys = await this.store.collection<ApiKeyDoc>(API_KEYS_COLLECTION).count({ teamId, status: 'active' });
+      const activeKeys = await this.store
+        .collection<ApiKeyDoc>(API_KEYS_COLLECTION)
+        .count({ teamId, status: 'active' });
       const command: ApiKeyCommand = {
         type: 'CreateApiKey',
         keyId,
@@ -118,21 +148,50 @@ export class IdentityService implements OnModuleInit {
       outcome = { position: result.position, scopes: result.state.scopes, name: result.state.name };
     });
     const done = outcome as unknown as { position: number; scopes: Scope[]; name: string };
-    return { id: keyId, name: done.name, teamId, secret, scopes: done.scopes, key: formatApiKey(keyId, secret), position: done.position };
+    return {
+      id: keyId,
+      name: done.name,
+      teamId,
+      secret,
+      scopes: done.scopes,
+      key: formatApiKey(keyId, secret),
+      position: done.position,
+    };
   }
 
   /** A new secret for the same key id: the old secret stops working when this returns. */
   async rotateKey(keyId: string, ctx: IdentityContext): Promise<CreatedKey> {
     const key = await this.requireKey(keyId);
     const secret = this.ids.secret(24);
-    const result = await this.run(apiKeyStream(keyId), apiKeyDecider, { type: 'RotateApiKey', secretHash: hashSecret(secret) }, { ...ctx, teamId: key.teamId });
+    const result = await this.run(
+      apiKeyStream(keyId),
+      apiKeyDecider,
+      { type: 'RotateApiKey', secretHash: hashSecret(secret) },
+      { ...ctx, teamId: key.teamId },
+    );
     this.cache.forgetKey(keyId);
-    return { id: keyId, name: key.name, teamId: key.teamId, secret, scopes: key.scopes, key: formatApiKey(keyId, secret), position: result.position };
+    return {
+      id: keyId,
+      name: key.name,
+      teamId: key.teamId,
+      secret,
+      scopes: key.scopes,
+      key: formatApiKey(keyId, secret),
+      position: result.position,
+    };
   }
 
-  async revokeKey(keyId: string, ctx: IdentityContext): Promise<{ id: string; teamId: string; position: number }> {
+  async revokeKey(
+    keyId: string,
+    ctx: IdentityContext,
+  ): Promise<{ id: string; teamId: string; position: number }> {
     const key = await this.requireKey(keyId);
-    const result = await this.run(apiKeyStream(keyId), apiKeyDecider, { type: 'RevokeApiKey' }, { ...ctx, teamId: key.teamId });
+    const result = await this.run(
+      apiKeyStream(keyId),
+      apiKeyDecider,
+      { type: 'RevokeApiKey' },
+      { ...ctx, teamId: key.teamId },
+    );
     this.cache.forgetKey(keyId);
     return { id: keyId, teamId: key.teamId, position: result.position };
   }
@@ -156,7 +215,11 @@ export class IdentityService implements OnModuleInit {
     ctx: IdentityContext,
   ) {
     try {
-      const result = await this.runner.run(streamId, decider, command, { correlationId: ctx.correlationId, causationId: ctx.causationId ?? null, teamId: ctx.teamId });
+      const result = await this.runner.run(streamId, decider, command, {
+        correlationId: ctx.correlationId,
+        causationId: ctx.causationId ?? null,
+        teamId: ctx.teamId,
+      });
       await this.projections.waitFor(result.position);
       return result;
     } catch (error) {

@@ -22,10 +22,19 @@ export class InternalAuthGuard implements CanActivate {
     const path = request.url.split('?')[0];
     if (!path.startsWith(`${API_PREFIX}/`) && !path.startsWith('/admin/')) return true; // health, metrics
     const secret = this.config.ANALYST_INTERNAL_SECRET;
-    if (!secret) throw new ApiError(503, 'service is not configured for internal auth (ANALYST_INTERNAL_SECRET)');
+    if (!secret)
+      throw new ApiError(503, 'service is not configured for internal auth (ANALYST_INTERNAL_SECRET)');
     const header = request.headers[INTERNAL_AUTH_HEADER];
-    const result = verifyInternalAuth(secret, typeof header === 'string' ? header : undefined, this.clock.now().getTime());
-    if (!result.ok) throw new ApiError(401, `${result.reason}: this service only answers requests forwarded by the gateway`);
+    const result = verifyInternalAuth(
+      secret,
+      typeof header === 'string' ? header : undefined,
+      this.clock.now().getTime(),
+    );
+    if (!result.ok)
+      throw new ApiError(
+        401,
+        `${result.reason}: this service only answers requests forwarded by the gateway`,
+      );
     if (result.claims.principal.keyId) attachPrincipal(request, result.claims.principal);
     return true;
   }

@@ -19,7 +19,12 @@ function mac(secret: string, payload: string): Buffer {
 }
 
 /** `<base64url(JSON claims)>.<base64url(HMAC-SHA256)>` */
-export function signInternalAuth(secret: string, principal: Principal, requestId: string, now: number): string {
+export function signInternalAuth(
+  secret: string,
+  principal: Principal,
+  requestId: string,
+  now: number,
+): string {
   const claims: InternalClaims = { principal, requestId, exp: now + INTERNAL_AUTH_TTL_MS };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `${payload}.${mac(secret, payload).toString('base64url')}`;
@@ -27,7 +32,11 @@ export function signInternalAuth(secret: string, principal: Principal, requestId
 
 export type InternalAuthResult = { ok: true; claims: InternalClaims } | { ok: false; reason: string };
 
-export function verifyInternalAuth(secret: string, header: string | undefined, now: number): InternalAuthResult {
+export function verifyInternalAuth(
+  secret: string,
+  header: string | undefined,
+  now: number,
+): InternalAuthResult {
   if (!header) return { ok: false, reason: 'missing internal auth header' };
   const dot = header.indexOf('.');
   if (dot <= 0) return { ok: false, reason: 'malformed internal auth header' };
@@ -43,6 +52,7 @@ export function verifyInternalAuth(secret: string, header: string | undefined, n
   } catch {
     return { ok: false, reason: 'malformed internal auth claims' };
   }
-  if (typeof claims.exp !== 'number' || claims.exp < now) return { ok: false, reason: 'expired internal auth header' };
+  if (typeof claims.exp !== 'number' || claims.exp < now)
+    return { ok: false, reason: 'expired internal auth header' };
   return { ok: true, claims };
 }

@@ -59,7 +59,11 @@ export class GatewayHooks implements OnModuleInit {
   /** Admits a request no route matched (so its 404 is counted); true when it answered instead. */
   private async unmatched(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     try {
-      await this.pipeline.admit(request, reply, { scopes: [], rateClass: 'global', route: `${request.method} ${request.url.split('?')[0]}` });
+      await this.pipeline.admit(request, reply, {
+        scopes: [],
+        rateClass: 'global',
+        route: `${request.method} ${request.url.split('?')[0]}`,
+      });
       return false;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -90,7 +94,11 @@ export class GatewayHooks implements OnModuleInit {
         `daily response byte cap of ${account.dailyBytes} bytes reached (this response is ${size} bytes); retry in ${retryAfter} s`,
         'rate_limited',
       );
-      void reply.status(429).type(JSON_TYPE).header('Retry-After', String(retryAfter)).header('X-RateLimit-Class', BYTE_CAP_CLASS);
+      void reply
+        .status(429)
+        .type(JSON_TYPE)
+        .header('Retry-After', String(retryAfter))
+        .header('X-RateLimit-Class', BYTE_CAP_CLASS);
       size = byteLength(body);
       await this.limits.addBytes(account.keyId, size, now);
     }

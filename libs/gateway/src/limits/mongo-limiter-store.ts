@@ -14,7 +14,9 @@ export class MongoLimiterStore implements LimiterStoreFactory {
   private constructor(private readonly db: Db) {}
 
   static async connect(db: Db): Promise<MongoLimiterStore> {
-    await db.collection(RATE_LIMIT_COLLECTION).createIndex({ key: 1 }, { unique: true, name: 'rate_limits_key' });
+    await db
+      .collection(RATE_LIMIT_COLLECTION)
+      .createIndex({ key: 1 }, { unique: true, name: 'rate_limits_key' });
     return new MongoLimiterStore(db);
   }
 
@@ -32,6 +34,7 @@ export class MongoLimiterStore implements LimiterStoreFactory {
 
   /** Deletes counters whose window has passed; returns how many. */
   async sweep(now: Date): Promise<number> {
-    return (await this.db.collection(RATE_LIMIT_COLLECTION).deleteMany({ expire: { $lt: now } })).deletedCount;
+    return (await this.db.collection(RATE_LIMIT_COLLECTION).deleteMany({ expire: { $lt: now } }))
+      .deletedCount;
   }
 }

@@ -52,7 +52,8 @@ export interface Trip {
   retryAfter: number;
 }
 
-export type Admission = { admitted: true; snapshot: LimitSnapshot } | { admitted: false; trip: Trip; snapshot: LimitSnapshot };
+export type Admission =
+  { admitted: true; snapshot: LimitSnapshot } | { admitted: false; trip: Trip; snapshot: LimitSnapshot };
 
 /**
  * Per-key counters in fixed UTC windows. A request is charged to the global class and its route's
@@ -71,7 +72,10 @@ export class RateLimitService {
   /** Failed authentications per address and UTC minute before the address is refused (the spec's 30 by default). */
   readonly authFailuresPerMinute: number;
 
-  constructor(@Inject(LIMITER_STORE) store: LimiterStoreFactory, @Optional() @Inject(ANALYST_CONFIG) config?: AnalystConfig) {
+  constructor(
+    @Inject(LIMITER_STORE) store: LimiterStoreFactory,
+    @Optional() @Inject(ANALYST_CONFIG) config?: AnalystConfig,
+  ) {
     this.authFailuresPerMinute = config?.ANALYST_AUTH_FAILURES_PER_MINUTE ?? FAILED_AUTH_PER_MINUTE;
     this.minute = store.create({ keyPrefix: 'gw_minute', durationSeconds: MINUTE_TTL });
     this.day = store.create({ keyPrefix: 'gw_day', durationSeconds: DAY_TTL });
@@ -84,24 +88,44 @@ export class RateLimitService {
     const d = dayBucket(now);
     const classes: RateClassId[] = rateClass === 'global' ? ['global'] : ['global', rateClass];
     return classes.flatMap((c) => [
-      { rateClass: c, window: 'minute' as const, cap: limits.classes[c].perMinute, limiter: this.minute, key: `${keyId}:${c}:${m}` },
-      { rateClass: c, window: 'day' as const, cap: limits.classes[c].perDay, limiter: this.day, key: `${keyId}:${c}:${d}` },
+      {
+        rateClass: c,
+        window: 'minute' as const,
+        cap: limits.classes[c].perMinute,
+        limiter: this.minute,
+        key: `${keyId}:${c}:${m}`,
+      },
+      {
+        rateClass: c,
+        window: 'day' as const,
+        cap: limits.classes[c].perDay,
+        limiter: this.day,
+        key: `${keyId}:${c}:${d}`,
+      },
     ]);
   }
 
   async admit(keyId: string, rateClass: RateClassId, limits: EffectiveLimits, now: Date): Promise<Admission> {
     const charges = this.charges(keyId, rateClass, limits, now);
     // Charge and read the byte total together (one round trip to a shared store, not two).
-    const [bytesUsed, ...results] = await Promise.all([this.bytesUsed(keyId, now), ...charges.map((c) => c.limiter.penalty(c.key, 1))]);
+    const [bytesUsed, ...results] = await Promise.all([
+      this.bytesUsed(keyId, now),
+      ...charges.map((c) => c.limiter.penalty(c.key, 1)),
+    ]);
     if (bytesUsed >= limits.dailyBytes) {
       await this.handBack(charges);
       const counts = results.map((r, i) => r.consumedPoints - (charges[i].rateClass === 'global' ? 0 : 1));
       const snapshot = this.snapshot(rateClass, limits, charges, counts, bytesUsed, now);
-      return { admitted: false, trip: { kind: 'bytes', rateClass, cap: limits.dailyBytes, retryAfter: snapshot.secondsToMidnight }, snapshot };
+      return {
+        admitted: false,
+        trip: { kind: 'bytes', rateClass, cap: limits.dailyBytes, retryAfter: snapshot.secondsToMidnight },
+        snapshot,
+      };
     }
     const counts = results.map((r) => r.consumedPoints);
     const over = charges.filter((c, i) => counts[i] > c.cap);
-    if (over.length === 0) return { admitted: true, snapshot: this.snapshot(rateClass, limits, charges, counts, bytesUsed, now) };
+    if (over.length === 0)
+      return { admitted: true, snapshot: this.snapshot(rateClass, limits, charges, counts, bytesUsed, now) };
     await this.handBack(charges);
     const after = counts.map((n, i) => n - (charges[i].rateClass === 'global' ? 0 : 1));
     const snapshot = this.snapshot(rateClass, limits, charges, after, bytesUsed, now);
@@ -112,7 +136,11 @@ export class RateLimitService {
     });
     const kind = worst.window === 'day' ? 'daily' : 'burst';
     const retryAfter = kind === 'daily' ? snapshot.secondsToMidnight : snapshot.secondsToMinute;
-    return { admitted: false, trip: { kind, rateClass: worst.rateClass, cap: worst.cap, retryAfter }, snapshot };
+    return {
+      admitted: false,
+      trip: { kind, rateClass: worst.rateClass, cap: worst.cap, retryAfter },
+      snapshot,
+    };
   }
 
   /** A refused request: the route class's charges are returned; the global ones stay counted. */
@@ -124,7 +152,12 @@ export class RateLimitService {
   async usage(keyId: string, limits: EffectiveLimits, now: Date): Promise<Record<RateClassId, ClassUsage>> {
     const m = minuteBucket(now);
     const d = dayBucket(now);
-    const counts = await Promise.all(RATE_CLASS_IDS.flatMap((c) => [this.count(this.minute, `${keyId}:${c}:${m}`), this.count(this.day, `${keyId}:${c}:${d}`)]));
+    const counts = await Promise.all(
+      RATE_CLASS_IDS.flatMap((c) => [
+        this.count(this.minute, `${keyId}:${c}:${m}`),
+        this.count(this.day, `${keyId}:${c}:${d}`),
+      ]),
+    );
     const usage = {} as Record<RateClassId, ClassUsage>;
     RATE_CLASS_IDS.forEach((c, i) => {
       const caps = limits.classes[c];
@@ -166,7 +199,14 @@ export class RateLimitService {
     return (await limiter.get(key))?.consumedPoints ?? 0;
   }
 
-  private snapshot(rateClass: RateClassId, limits: EffectiveLimits, charges: Charge[], counts: number[], bytesUsed: number, now: Date): LimitSnapshot {
+  private snapshot(
+    rateClass: RateClassId,
+    limits: EffectiveLimits,
+    charges: Charge[],
+    counts: number[],
+    bytesUsed: number,
+    now: Date,
+  ): LimitSnapshot {
     const usageOf = (c: RateClassId): ClassUsage => {
       const minute = charges.findIndex((x) => x.rateClass === c && x.window === 'minute');
       const day = charges.findIndex((x) => x.rateClass === c && x.window === 'day');

@@ -1,5 +1,9 @@
 import type { BeforeApplicationShutdown, OnApplicationShutdown } from '@nestjs/common';
-import { RateLimiterMemory, type IRateLimiterMemoryExport, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  type IRateLimiterMemoryExport,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { GatewayStateDb } from '../state/gateway-state-db';
 import { UNBOUNDED_POINTS, type LimiterStoreFactory } from './limiter-store';
 
@@ -7,7 +11,9 @@ import { UNBOUNDED_POINTS, type LimiterStoreFactory } from './limiter-store';
 class TrackedMemoryLimiter extends RateLimiterMemory {
   changed = false;
 
-  override penalty(...args: Parameters<RateLimiterMemory['penalty']>): ReturnType<RateLimiterMemory['penalty']> {
+  override penalty(
+    ...args: Parameters<RateLimiterMemory['penalty']>
+  ): ReturnType<RateLimiterMemory['penalty']> {
     this.changed = true;
     return super.penalty(...args);
   }
@@ -24,7 +30,9 @@ class TrackedMemoryLimiter extends RateLimiterMemory {
  * when the limiter is created. A restart keeps every daily budget and the byte cap; a crash loses
  * at most the last interval's counts. The distributed gateway uses MongoLimiterStore instead.
  */
-export class SnapshotLimiterStore implements LimiterStoreFactory, BeforeApplicationShutdown, OnApplicationShutdown {
+export class SnapshotLimiterStore
+  implements LimiterStoreFactory, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private readonly limiters = new Map<string, TrackedMemoryLimiter>();
   private readonly timer: NodeJS.Timeout;
 
@@ -37,8 +45,14 @@ export class SnapshotLimiterStore implements LimiterStoreFactory, BeforeApplicat
   }
 
   create(options: { keyPrefix: string; durationSeconds: number }): RateLimiterAbstract {
-    const limiter = new TrackedMemoryLimiter({ keyPrefix: options.keyPrefix, points: UNBOUNDED_POINTS, duration: options.durationSeconds });
-    const row = this.state.db.prepare('SELECT dump FROM limiter_snapshots WHERE prefix = ?').get(options.keyPrefix) as { dump: string } | undefined;
+    const limiter = new TrackedMemoryLimiter({
+      keyPrefix: options.keyPrefix,
+      points: UNBOUNDED_POINTS,
+      duration: options.durationSeconds,
+    });
+    const row = this.state.db
+      .prepare('SELECT dump FROM limiter_snapshots WHERE prefix = ?')
+      .get(options.keyPrefix) as { dump: string } | undefined;
     if (row) limiter.restore(JSON.parse(row.dump) as IRateLimiterMemoryExport); // expired counters are skipped by restore()
     this.limiters.set(options.keyPrefix, limiter);
     return limiter;

@@ -34,7 +34,6 @@ const OPERATOR: Principal = {
   targetPlan: 'enterprise',
 };
 
-
 /** Maps a failed forward to a clean status in the envelope: 503 unreachable, 504 too slow, 502 otherwise. */
 function failure(raw: Error): { status: number; message: string } {
   const error = raw as Error & { cause?: { code?: string }; statusCode?: number; code?: string };
@@ -65,7 +64,12 @@ export class Forwarder {
 
   forward(request: FastifyRequest, reply: FastifyReply, service: UpstreamService): Promise<void> {
     const secret = this.config.ANALYST_INTERNAL_SECRET!;
-    const signed = signInternalAuth(secret, principalOf(request) ?? OPERATOR, String(request.id), this.clock.now().getTime());
+    const signed = signInternalAuth(
+      secret,
+      principalOf(request) ?? OPERATOR,
+      String(request.id),
+      this.clock.now().getTime(),
+    );
     const target = `${this.options.upstreams[service]}${request.url}`;
     // A CLIENT span (child of the gateway's request span) whose traceparent the service continues.
     const span = startSpan(`forward ${service}`, {
@@ -80,7 +84,12 @@ export class Forwarder {
         rewriteRequestHeaders: (_req, headers) => {
           // A client's own traceparent is replaced by the gateway's span, which already continues it.
           const { [INTERNAL_AUTH_HEADER]: _spoofed, ...rest } = headers;
-          return { ...rest, ...trace, [INTERNAL_AUTH_HEADER]: signed, 'x-correlation-id': String(request.id) };
+          return {
+            ...rest,
+            ...trace,
+            [INTERNAL_AUTH_HEADER]: signed,
+            'x-correlation-id': String(request.id),
+          };
         },
         rewriteHeaders: (headers) => {
           // The body is re-sent as a buffer: its length is recomputed, and the connection is ours.

@@ -1,4 +1,16 @@
-import { Controller, Delete, Get, Inject, Patch, Post, Put, Req, Res, UseGuards, type Type } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  Inject,
+  Patch,
+  Post,
+  Put,
+  Req,
+  Res,
+  UseGuards,
+  type Type,
+} from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminTokenGuard, ApiKeyAuth, SkipQueryRules } from '@analyst/platform';
@@ -6,7 +18,10 @@ import type { HttpMethod } from '../auth/route-policies';
 import { Forwarder } from './forwarder';
 import { routerPath, type ForwardedRoute } from './upstreams';
 
-const METHOD = { GET: Get, POST: Post, PUT: Put, PATCH: Patch, DELETE: Delete } satisfies Record<HttpMethod, unknown>;
+const METHOD = { GET: Get, POST: Post, PUT: Put, PATCH: Patch, DELETE: Delete } satisfies Record<
+  HttpMethod,
+  unknown
+>;
 
 /**
  * One controller route per forwarded route, so the gateway guard sees the same route patterns (and

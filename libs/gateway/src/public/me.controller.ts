@@ -9,7 +9,12 @@ import { Principal } from '../auth/principal';
 import { IdentityCache } from '../identity/identity-cache';
 import { RateLimitService } from '../limits/rate-limit.service';
 
-const RATE_CLASS_CAPS = openApi.obj({ perMinute: openApi.int(), perDay: openApi.int(), remainingPerMinute: openApi.int(), remainingPerDay: openApi.int() });
+const RATE_CLASS_CAPS = openApi.obj({
+  perMinute: openApi.int(),
+  perDay: openApi.int(),
+  remainingPerMinute: openApi.int(),
+  remainingPerDay: openApi.int(),
+});
 
 @ApiTags('identity')
 @ApiKeyAuth()
@@ -23,12 +28,21 @@ export class MeController {
 
   @Get()
   @ApiRoute('GET /me')
-  @ApiOperation({ summary: 'The calling key, its team, and what is left of its limits', description: 'Any valid key; no scope needed.' })
+  @ApiOperation({
+    summary: 'The calling key, its team, and what is left of its limits',
+    description: 'Any valid key; no scope needed.',
+  })
   @ApiEnvelopeResponse(
     200,
     envelope(
       openApi.obj({
-        key: openApi.obj({ id: openApi.str(), name: openApi.str(), scopes: openApi.arrayOf(openApi.str()), createdAt: openApi.nullable(openApi.timestamp()), rotatedAt: openApi.nullable(openApi.timestamp()) }),
+        key: openApi.obj({
+          id: openApi.str(),
+          name: openApi.str(),
+          scopes: openApi.arrayOf(openApi.str()),
+          createdAt: openApi.nullable(openApi.timestamp()),
+          rotatedAt: openApi.nullable(openApi.timestamp()),
+        }),
         team: openApi.obj({ id: openApi.str(), name: openApi.nullable(openApi.str()), plan: openApi.str() }),
         targetTeamId: openApi.str('The team this request acts on (a sub-team with ?teamId=).'),
         rateLimit: openApi.obj({
@@ -36,24 +50,43 @@ export class MeController {
           remainingDailyRequests: openApi.int('Global requests left this UTC day.'),
           remainingBytes: openApi.int('Response bytes left this UTC day.'),
           dailyBytes: openApi.int(),
-          resetsInSeconds: openApi.obj({ minute: openApi.nullable(openApi.int()), day: openApi.nullable(openApi.int()) }),
-          routeClasses: openApi.obj(Object.fromEntries(RATE_CLASS_IDS.map((id) => [id, RATE_CLASS_CAPS])), undefined, {
-            description: 'Every rate class with its caps and what is left.',
+          resetsInSeconds: openApi.obj({
+            minute: openApi.nullable(openApi.int()),
+            day: openApi.nullable(openApi.int()),
           }),
+          routeClasses: openApi.obj(
+            Object.fromEntries(RATE_CLASS_IDS.map((id) => [id, RATE_CLASS_CAPS])),
+            undefined,
+            {
+              description: 'Every rate class with its caps and what is left.',
+            },
+          ),
         }),
       }),
     ),
     { description: 'The key, its team and its limits' },
   )
   async me(@Principal() principal: Principal, @Req() request: FastifyRequest) {
-    const [key, team] = await Promise.all([this.identities.key(principal.keyId), this.identities.team(principal.teamId)]);
+    const [key, team] = await Promise.all([
+      this.identities.key(principal.keyId),
+      this.identities.team(principal.teamId),
+    ]);
     const limits = effectiveLimits(team?.rateLimits);
     const now = this.clock.now();
-    const [routeClasses, bytesUsed] = await Promise.all([this.limits.usage(principal.keyId, limits, now), this.limits.bytesUsed(principal.keyId, now)]);
+    const [routeClasses, bytesUsed] = await Promise.all([
+      this.limits.usage(principal.keyId, limits, now),
+      this.limits.bytesUsed(principal.keyId, now),
+    ]);
     const snapshot = accountOf(request)?.snapshot;
     return {
       data: {
-        key: { id: principal.keyId, name: principal.keyName, scopes: principal.scopes, createdAt: key?.createdAt ?? null, rotatedAt: key?.rotatedAt ?? null },
+        key: {
+          id: principal.keyId,
+          name: principal.keyName,
+          scopes: principal.scopes,
+          createdAt: key?.createdAt ?? null,
+          rotatedAt: key?.rotatedAt ?? null,
+        },
         team: { id: principal.teamId, name: team?.name ?? null, plan: principal.plan },
         targetTeamId: principal.targetTeamId,
         rateLimit: {
@@ -61,7 +94,10 @@ export class MeController {
           remainingDailyRequests: routeClasses.global.remainingPerDay,
           remainingBytes: Math.max(0, limits.dailyBytes - bytesUsed),
           dailyBytes: limits.dailyBytes,
-          resetsInSeconds: { minute: snapshot?.secondsToMinute ?? null, day: snapshot?.secondsToMidnight ?? null },
+          resetsInSeconds: {
+            minute: snapshot?.secondsToMinute ?? null,
+            day: snapshot?.secondsToMidnight ?? null,
+          },
           routeClasses,
         },
       },

@@ -1,7 +1,18 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError, PLAN_IDS, PLANS } from '@analyst/contracts';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, CLOCK, envelope, openApi, READ_STORE, TEAM_NOT_FOUND, type Clock, type ReadStore } from '@analyst/platform';
+import {
+  ApiEnvelopeResponse,
+  ApiErrorResponses,
+  ApiKeyAuth,
+  CLOCK,
+  envelope,
+  openApi,
+  READ_STORE,
+  TEAM_NOT_FOUND,
+  type Clock,
+  type ReadStore,
+} from '@analyst/platform';
 import { ApiRoute } from '../auth/gateway-decorators';
 import { Principal } from '../auth/principal';
 import { findSubTeams, findTeam } from '../identity/identity-read-models';
@@ -18,7 +29,10 @@ export class TeamController {
 
   @Get()
   @ApiRoute('GET /team')
-  @ApiOperation({ summary: 'The target team: plan, analysis settings, sub-teams and credit balances', description: 'Scope team:read.' })
+  @ApiOperation({
+    summary: 'The target team: plan, analysis settings, sub-teams and credit balances',
+    description: 'Scope team:read.',
+  })
   @ApiEnvelopeResponse(
     200,
     envelope(
@@ -28,15 +42,36 @@ export class TeamController {
         plan: openApi.obj({
           id: openApi.oneOfStrings(PLAN_IDS),
           api: openApi.bool('Whether the plan includes the public API.'),
-          includedRefresh: openApi.oneOfStrings(['hourly', 'daily', 'weekly'], 'Refresh cadence included in the plan.'),
-          creditsOnRefresh: openApi.bool('Whether refreshes beyond the included cadence may be paid with credits.'),
+          includedRefresh: openApi.oneOfStrings(
+            ['hourly', 'daily', 'weekly'],
+            'Refresh cadence included in the plan.',
+          ),
+          creditsOnRefresh: openApi.bool(
+            'Whether refreshes beyond the included cadence may be paid with credits.',
+          ),
           subTeams: openApi.bool(),
           monthlyMapAllotment: openApi.int('MAPs granted at the start of every UTC month.'),
         }),
         parentTeamId: openApi.nullable(openApi.str()),
-        subTeams: openApi.nullable(openApi.arrayOf(openApi.obj({ id: openApi.str(), name: openApi.str(), plan: openApi.str() }), 'Enterprise teams only.')),
-        analysisSettings: openApi.obj({ scoreVersion: openApi.int(undefined, { enum: [1, 2, 3] }), engagementWeight: openApi.num() }),
-        credits: openApi.obj({ maps: openApi.int('MAPs left this month.'), adhoc: openApi.int('Ad Hoc credits left.'), reserved: openApi.int('Credits reserved by posts in flight.') }, undefined, { description: 'Credit balances.' }),
+        subTeams: openApi.nullable(
+          openApi.arrayOf(
+            openApi.obj({ id: openApi.str(), name: openApi.str(), plan: openApi.str() }),
+            'Enterprise teams only.',
+          ),
+        ),
+        analysisSettings: openApi.obj({
+          scoreVersion: openApi.int(undefined, { enum: [1, 2, 3] }),
+          engagementWeight: openApi.num(),
+        }),
+        credits: openApi.obj(
+          {
+            maps: openApi.int('MAPs left this month.'),
+            adhoc: openApi.int('Ad Hoc credits left.'),
+            reserved: openApi.int('Credits reserved by posts in flight.'),
+          },
+          undefined,
+          { description: 'Credit balances.' },
+        ),
         createdAt: openApi.timestamp(),
       }),
     ),

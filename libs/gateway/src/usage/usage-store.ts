@@ -31,7 +31,10 @@ export class ReadStoreUsageStore implements UsageStore {
     for (const u of batch) {
       await collection.updateOne(
         { _id: u._id },
-        { $setOnInsert: { keyId: u.keyId, teamId: u.teamId, day: u.day }, $inc: { requests: u.requests, bytes: u.bytes } },
+        {
+          $setOnInsert: { keyId: u.keyId, teamId: u.teamId, day: u.day },
+          $inc: { requests: u.requests, bytes: u.bytes },
+        },
         { upsert: true },
       );
     }
@@ -53,15 +56,39 @@ export class SqliteUsageStore implements UsageStore {
        ON CONFLICT(id) DO UPDATE SET requests = requests + excluded.requests, bytes = bytes + excluded.bytes`,
     );
     this.state.db.transaction(() => {
-      for (const u of batch) upsert.run({ _id: u._id, keyId: u.keyId, teamId: u.teamId, day: u.day, requests: u.requests, bytes: u.bytes });
+      for (const u of batch)
+        upsert.run({
+          _id: u._id,
+          keyId: u.keyId,
+          teamId: u.teamId,
+          day: u.day,
+          requests: u.requests,
+          bytes: u.bytes,
+        });
     })();
   }
 
   async forTeam(teamId: string, days: readonly string[]): Promise<KeyUsageDoc[]> {
     if (days.length === 0) return [];
     const rows = this.state.db
-      .prepare(`SELECT id, key_id, team_id, day, requests, bytes FROM key_usage WHERE team_id = ? AND day IN (${days.map(() => '?').join(', ')})`)
-      .all(teamId, ...days) as { id: string; key_id: string; team_id: string; day: string; requests: number; bytes: number }[];
-    return rows.map((r) => ({ _id: r.id, keyId: r.key_id, teamId: r.team_id, day: r.day, requests: r.requests, bytes: r.bytes }));
+      .prepare(
+        `SELECT id, key_id, team_id, day, requests, bytes FROM key_usage WHERE team_id = ? AND day IN (${days.map(() => '?').join(', ')})`,
+      )
+      .all(teamId, ...days) as {
+      id: string;
+      key_id: string;
+      team_id: string;
+      day: string;
+      requests: number;
+      bytes: number;
+    }[];
+    return rows.map((r) => ({
+      _id: r.id,
+      keyId: r.key_id,
+      teamId: r.team_id,
+      day: r.day,
+      requests: r.requests,
+      bytes: r.bytes,
+    }));
   }
 }

@@ -1,4 +1,10 @@
-import { ApiError, parseCalendarInstant, type AccountQuery, type DiscoveredPost, type PostType } from '@analyst/contracts';
+import {
+  ApiError,
+  parseCalendarInstant,
+  type AccountQuery,
+  type DiscoveredPost,
+  type PostType,
+} from '@analyst/contracts';
 import { normalizeLink } from '@analyst/links';
 import type { AccountFiltersDto } from './add-account.dto';
 
@@ -28,17 +34,29 @@ export interface AppliedAccountFilters {
  */
 function parseDate(value: string, field: string, endOfDay: boolean): string {
   const ms = parseCalendarInstant(value, { endOfDay });
-  if (ms === null) throw new ApiError(400, `filters.${field} must be an ISO 8601 date or date-time that exists in the calendar, got "${value}"`);
+  if (ms === null)
+    throw new ApiError(
+      400,
+      `filters.${field} must be an ISO 8601 date or date-time that exists in the calendar, got "${value}"`,
+    );
   return new Date(ms).toISOString();
 }
 
 /** `now` is when the request was accepted: the applied `until` when the request gives none. */
-export function applyAccountFilters(filters: AccountFiltersDto | undefined, now: Date): AppliedAccountFilters {
+export function applyAccountFilters(
+  filters: AccountFiltersDto | undefined,
+  now: Date,
+): AppliedAccountFilters {
   const f = filters ?? {};
   const since = f.since !== undefined ? parseDate(f.since, 'since', false) : null;
   const until = f.until !== undefined ? parseDate(f.until, 'until', true) : now.toISOString();
   if (since && since > until) {
-    throw new ApiError(400, f.until !== undefined ? 'filters.since must not be after filters.until' : `filters.since must not be after filters.until, which defaults to now (${until})`);
+    throw new ApiError(
+      400,
+      f.until !== undefined
+        ? 'filters.since must not be after filters.until'
+        : `filters.since must not be after filters.until, which defaults to now (${until})`,
+    );
   }
   let keywords: AppliedAccountFilters['keywords'] = null;
   if (typeof f.keywords === 'string') {
@@ -46,12 +64,14 @@ export function applyAccountFilters(filters: AccountFiltersDto | undefined, now:
     keywords = { term: keywordTerm(f.keywords), match: 'includes' };
   } else if (f.keywords !== undefined) {
     const k = f.keywords as { term?: unknown; match?: unknown };
-    const extra = k && typeof k === 'object' ? Object.keys(k).filter((x) => x !== 'term' && x !== 'match') : [];
+    const extra =
+      k && typeof k === 'object' ? Object.keys(k).filter((x) => x !== 'term' && x !== 'match') : [];
     if (!k || typeof k !== 'object' || typeof k.term !== 'string' || !k.term.trim() || extra.length > 0) {
       throw new ApiError(400, 'filters.keywords must be a string or { term, match }');
     }
     const match = k.match ?? 'includes';
-    if (!(MATCHES as readonly unknown[]).includes(match)) throw new ApiError(400, `filters.keywords.match must be one of: ${MATCHES.join(', ')}`);
+    if (!(MATCHES as readonly unknown[]).includes(match))
+      throw new ApiError(400, `filters.keywords.match must be one of: ${MATCHES.join(', ')}`);
     keywords = { term: keywordTerm(k.term), match: match as (typeof MATCHES)[number] };
   }
   return {
@@ -69,7 +89,10 @@ export function applyAccountFilters(filters: AccountFiltersDto | undefined, now:
  * The filters as the request gave them, for the replay fingerprint: `until` is the request's own
  * value (null when left to default), so a replay of the same body later still finds the first job.
  */
-export function requestedAccountFilters(applied: AppliedAccountFilters, given: AccountFiltersDto | undefined): AppliedAccountFilters {
+export function requestedAccountFilters(
+  applied: AppliedAccountFilters,
+  given: AccountFiltersDto | undefined,
+): AppliedAccountFilters {
   return { ...applied, until: given?.until !== undefined ? applied.until : null };
 }
 
@@ -111,6 +134,10 @@ export const KEYWORD_MAX_LENGTH = 100;
 /** A caption keyword trimmed and in NFC (so a decomposed "vídeo" matches captions that store it precomposed), at most 100 characters. */
 function keywordTerm(raw: string): string {
   const term = raw.trim().normalize('NFC');
-  if (term.length > KEYWORD_MAX_LENGTH) throw new ApiError(400, `filters.keywords terms are at most ${KEYWORD_MAX_LENGTH} characters, got ${term.length}`);
+  if (term.length > KEYWORD_MAX_LENGTH)
+    throw new ApiError(
+      400,
+      `filters.keywords terms are at most ${KEYWORD_MAX_LENGTH} characters, got ${term.length}`,
+    );
   return term;
 }

@@ -1,6 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Allow, IsBoolean, IsDefined, IsObject, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  Allow,
+  IsBoolean,
+  IsDefined,
+  IsObject,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { POST_TYPES, type PostType } from '@analyst/contracts';
 import { ContentOptionsDto } from '../adding/content-request.dto';
 
@@ -17,12 +31,21 @@ export class AccountFiltersDto {
   @IsString()
   since?: string;
 
-  @ApiPropertyOptional({ description: 'Posted at or before: ISO 8601 date or timestamp (default: now; a bare date covers the whole day).' })
+  @ApiPropertyOptional({
+    description:
+      'Posted at or before: ISO 8601 date or timestamp (default: now; a bare date covers the whole day).',
+  })
   @IsOptional()
   @IsString()
   until?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Most posts to take, newest first.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Most posts to take, newest first.',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -31,10 +54,18 @@ export class AccountFiltersDto {
 
   /** A string, or `{ term, match }`: checked by the handler (class-validator has no union). */
   @ApiPropertyOptional({
-    description: 'Caption filter: a string, or { term, match } with match includes (default), exact or excludes.',
+    description:
+      'Caption filter: a string, or { term, match } with match includes (default), exact or excludes.',
     oneOf: [
       { type: 'string', minLength: 1 },
-      { type: 'object', required: ['term'], properties: { term: { type: 'string', minLength: 1 }, match: { type: 'string', enum: ['includes', 'exact', 'excludes'] } } },
+      {
+        type: 'object',
+        required: ['term'],
+        properties: {
+          term: { type: 'string', minLength: 1 },
+          match: { type: 'string', enum: ['includes', 'exact', 'excludes'] },
+        },
+      },
     ],
   })
   @IsOptional()
@@ -67,13 +98,19 @@ export class AddAccountBody extends ContentOptionsDto {
   @Type(() => AccountDto)
   account!: AccountDto;
 
-  @ApiPropertyOptional({ type: () => AccountFiltersDto, description: 'Which of the account’s recent public posts to take.' })
+  @ApiPropertyOptional({
+    type: () => AccountFiltersDto,
+    description: 'Which of the account’s recent public posts to take.',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => AccountFiltersDto)
   filters?: AccountFiltersDto;
 
-  @ApiPropertyOptional({ default: false, description: 'true: discover and price only; nothing is added or charged.' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'true: discover and price only; nothing is added or charged.',
+  })
   @IsOptional()
   @IsBoolean()
   dryRun?: boolean;

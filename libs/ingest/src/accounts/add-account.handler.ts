@@ -1,8 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, CONTENT_PROVIDER, type ContentProvider } from '@analyst/contracts';
 import { classifyAccountLink } from '@analyst/links';
-import { ContentError, contentJobDecider, contentJobStream, type ContentJob, type JobRequest } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import {
+  ContentError,
+  contentJobDecider,
+  contentJobStream,
+  type ContentJob,
+  type JobRequest,
+} from '@analyst/domain-content';
+import {
+  CLOCK,
+  CommandRunner,
+  ID_GENERATOR,
+  ProjectionService,
+  READ_STORE,
+  type Clock,
+  type IdGenerator,
+  type ReadStore,
+} from '@analyst/platform';
 import { contentOptions, expiresAt, type AddOutcome } from '../adding/add-posts.handler';
 import { CollectionsResolver } from '../adding/collections-resolver';
 import { requestFingerprint } from '../adding/request-fingerprint';
@@ -35,15 +50,26 @@ export class AddAccountHandler {
     return this.teams.run(requester.teamId, () => this.addNow(requester, body, idempotencyKey));
   }
 
-  private async addNow(requester: Requester, body: AddAccountBody, idempotencyKey: string | null): Promise<AddOutcome> {
+  private async addNow(
+    requester: Requester,
+    body: AddAccountBody,
+    idempotencyKey: string | null,
+  ): Promise<AddOutcome> {
     const teamId = requester.teamId;
     const account = classifyAccountLink(body.account.url);
     if (!account.ok) {
-      const why = account.reason === 'invalid_url' ? 'is not a valid URL' : 'is not a supported account (YouTube, TikTok, Instagram, Facebook pages, X, Threads)';
+      const why =
+        account.reason === 'invalid_url'
+          ? 'is not a valid URL'
+          : 'is not a supported account (YouTube, TikTok, Instagram, Facebook pages, X, Threads)';
       throw new ApiError(400, `account.url ${why}`, account.reason);
     }
     if (this.provider.supports?.(account.platform) === false) {
-      throw new ApiError(400, `account.url is on ${account.platform}, which this deployment has no content provider for (ANALYST_PROVIDERS)`, 'unsupported_platform');
+      throw new ApiError(
+        400,
+        `account.url is on ${account.platform}, which this deployment has no content provider for (ANALYST_PROVIDERS)`,
+        'unsupported_platform',
+      );
     }
     const options = contentOptions(body);
     // The time the request is accepted: `createdAt`, and the applied `until` when none is given.
@@ -67,9 +93,13 @@ export class AddAccountHandler {
     // request's claim in the event store names that job, whichever replica saw the request first.
     const identity = { teamId, fingerprint, idempotencyKey };
     const known = await this.requests.find(identity);
-    const jobId = await this.requests.claim(identity, known ?? this.ids.next('cj_'), expiresAt(now), { correlationId: requester.correlationId, teamId });
+    const jobId = await this.requests.claim(identity, known ?? this.ids.next('cj_'), expiresAt(now), {
+      correlationId: requester.correlationId,
+      teamId,
+    });
     const { state: earlier } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
-    if (earlier.status !== 'absent') return { job: (await findJob(this.store, teamId, jobId, now)) ?? earlier, replayed: true };
+    if (earlier.status !== 'absent')
+      return { job: (await findJob(this.store, teamId, jobId, now)) ?? earlier, replayed: true };
     // A dry run adds nothing, so it creates no collection either.
     let position = dryRun ? -1 : await this.collections.create(requester, resolved.toCreate);
     const job: JobRequest = {
@@ -91,7 +121,12 @@ export class AddAccountHandler {
     };
     let opened;
     try {
-      opened = await this.runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'OpenJob', request: job }, { correlationId: requester.correlationId, teamId });
+      opened = await this.runner.run(
+        contentJobStream(job.jobId),
+        contentJobDecider,
+        { type: 'OpenJob', request: job },
+        { correlationId: requester.correlationId, teamId },
+      );
     } catch (error) {
       // The same request, retried on another replica, opened it a moment ago.
       if (!(error instanceof ContentError && error.code === 'job_exists')) throw error;

@@ -1,8 +1,31 @@
-import { Inject, Injectable, Optional, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Optional,
+  Logger,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { CONTENT_PROVIDER, type ContentProvider, type DiscoveredPost } from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
-import { contentJobDecider, contentJobStream, isTerminalJob, type ContentJob, type ContentJobOpened } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, MESSAGE_BUS, eventTopic, type BusMessage, type Clock, type MessageBus, type RecordedEvent, type Subscription } from '@analyst/platform';
+import {
+  contentJobDecider,
+  contentJobStream,
+  isTerminalJob,
+  type ContentJob,
+  type ContentJobOpened,
+} from '@analyst/domain-content';
+import {
+  CLOCK,
+  CommandRunner,
+  MESSAGE_BUS,
+  eventTopic,
+  type BusMessage,
+  type Clock,
+  type MessageBus,
+  type RecordedEvent,
+  type Subscription,
+} from '@analyst/platform';
 import { PostIntake, type LinkCandidate } from '../adding/post-intake';
 import type { Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
@@ -36,7 +59,11 @@ export class DiscoveryManager implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(DISCOVERY_GROUP, [eventTopic('contentjob')], countFailures(this.metrics, DISCOVERY_GROUP, (message: BusMessage) => this.handle(message)));
+    this.subscription = await this.bus.subscribe(
+      DISCOVERY_GROUP,
+      [eventTopic('contentjob')],
+      countFailures(this.metrics, DISCOVERY_GROUP, (message: BusMessage) => this.handle(message)),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -47,24 +74,68 @@ export class DiscoveryManager implements OnModuleInit, OnModuleDestroy {
     const event = message.payload as RecordedEvent<string, ContentJobOpened['data']>;
     if (event.type !== 'ContentJobOpened' || event.data.kind !== 'account') return;
     const stream = contentJobStream(event.data.jobId);
-    const ctx = { correlationId: event.metadata.correlationId, causationId: event.id, teamId: event.data.teamId };
+    const ctx = {
+      correlationId: event.metadata.correlationId,
+      causationId: event.id,
+      teamId: event.data.teamId,
+    };
     const job = (await this.runner.load(stream, contentJobDecider)).state as ContentJob;
     if (job.status !== 'discovering') return;
     const filters = job.filters as AppliedAccountFilters;
     const found = await this.discover(job.account!.url, filters, job.createdAt);
     if (found === 'unavailable') {
-      await this.runner.run(stream, contentJobDecider, { type: 'FailJob', error: { code: 'provider_unavailable', message: `the account's platform could not be reached after ${this.options.discoveryBackoffMs.length} retries; nothing was charged` }, at: this.now() }, ctx);
+      await this.runner.run(
+        stream,
+        contentJobDecider,
+        {
+          type: 'FailJob',
+          error: {
+            code: 'provider_unavailable',
+            message: `the account's platform could not be reached after ${this.options.discoveryBackoffMs.length} retries; nothing was charged`,
+          },
+          at: this.now(),
+        },
+        ctx,
+      );
       return;
     }
-    const discovered = narrowDiscovered(found, filters).map((p) => ({ link: p.link, postedAt: p.postedAt, postType: p.postType, engagement: { views: p.engagement.views, likes: p.engagement.likes } }));
-    const recorded = await this.runner.run(stream, contentJobDecider, { type: 'RecordDiscovery', discovered, at: this.now() }, ctx);
+    const discovered = narrowDiscovered(found, filters).map((p) => ({
+      link: p.link,
+      postedAt: p.postedAt,
+      postType: p.postType,
+      engagement: { views: p.engagement.views, likes: p.engagement.likes },
+    }));
+    const recorded = await this.runner.run(
+      stream,
+      contentJobDecider,
+      { type: 'RecordDiscovery', discovered, at: this.now() },
+      ctx,
+    );
     if (isTerminalJob((recorded.state as ContentJob).status)) return; // dry run, or nothing matched
     // The plan only matters to refresh; the gateway checked the target's plan when the job was asked for.
-    const requester: Requester = { keyId: job.addedBy.id, keyName: job.addedBy.name, teamId: job.teamId, plan: 'enterprise', correlationId: event.metadata.correlationId };
-    await this.teams.run(job.teamId, () => this.addPosts(requester, job, discovered.map((d) => d.link), ctx));
+    const requester: Requester = {
+      keyId: job.addedBy.id,
+      keyName: job.addedBy.name,
+      teamId: job.teamId,
+      plan: 'enterprise',
+      correlationId: event.metadata.correlationId,
+    };
+    await this.teams.run(job.teamId, () =>
+      this.addPosts(
+        requester,
+        job,
+        discovered.map((d) => d.link),
+        ctx,
+      ),
+    );
   }
 
-  private async addPosts(requester: Requester, job: ContentJob, links: string[], ctx: { correlationId: string; causationId: string; teamId: string }): Promise<void> {
+  private async addPosts(
+    requester: Requester,
+    job: ContentJob,
+    links: string[],
+    ctx: { correlationId: string; causationId: string; teamId: string },
+  ): Promise<void> {
     const stream = contentJobStream(job.jobId);
     const candidates: LinkCandidate[] = [];
     for (const link of links) {
@@ -72,20 +143,56 @@ export class DiscoveryManager implements OnModuleInit, OnModuleDestroy {
       if (c.ok) candidates.push({ link, normalized: c.normalized, platform: c.platform });
     }
     const deduped = await this.intake.dedupe(job.teamId, job.jobId, candidates);
-    if (deduped.resumed === 0 && deduped.fresh.length > 0 && !(await this.intake.canFundOne(job.teamId, job.credits.source, job.credits.perPost))) {
-      await this.runner.run(stream, contentJobDecider, { type: 'FailJob', error: { code: 'insufficient_credits', message: `none of the ${deduped.fresh.length} discovered post(s) can be funded; nothing was added or charged` }, at: this.now() }, ctx);
+    if (
+      deduped.resumed === 0 &&
+      deduped.fresh.length > 0 &&
+      !(await this.intake.canFundOne(job.teamId, job.credits.source, job.credits.perPost))
+    ) {
+      await this.runner.run(
+        stream,
+        contentJobDecider,
+        {
+          type: 'FailJob',
+          error: {
+            code: 'insufficient_credits',
+            message: `none of the ${deduped.fresh.length} discovered post(s) can be funded; nothing was added or charged`,
+          },
+          at: this.now(),
+        },
+        ctx,
+      );
       return;
     }
     const created = await this.intake.reserveAndCreate(requester, job, deduped.fresh);
     const collectionIds = job.collections.map((c) => c.id);
-    await this.intake.tagPresent(requester, [...deduped.present.map((p) => p.id), ...created.taken], collectionIds, job.tags);
+    await this.intake.tagPresent(
+      requester,
+      [...deduped.present.map((p) => p.id), ...created.taken],
+      collectionIds,
+      job.tags,
+    );
     const accepted = created.accepted;
-    await this.runner.run(stream, contentJobDecider, { type: 'QueueJob', accepted, skipped: [...deduped.skipped, ...created.skipped], rejected: created.rejected, at: this.now() }, ctx);
+    await this.runner.run(
+      stream,
+      contentJobDecider,
+      {
+        type: 'QueueJob',
+        accepted,
+        skipped: [...deduped.skipped, ...created.skipped],
+        rejected: created.rejected,
+        at: this.now(),
+      },
+      ctx,
+    );
     await settleIfNothingAccepted(this.runner, { jobId: job.jobId, accepted }, this.now(), ctx);
   }
 
   /** The first try plus one retry per backoff step; 'unavailable' when every attempt failed. */
-  private async discover(url: string, filters: AppliedAccountFilters, createdAt: string): Promise<DiscoveredPost[] | 'unavailable'> {
+  private async discover(
+    url: string,
+    filters: AppliedAccountFilters,
+    createdAt: string,
+  ): Promise<DiscoveredPost[] | 'unavailable'> {
     const waits = this.options.discoveryBackoffMs;
     for (let attempt = 0; ; attempt++) {
       try {

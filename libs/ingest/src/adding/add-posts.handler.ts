@@ -1,5 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError, CONTENT_PROVIDER, type ContentProvider, type LinkClassification } from '@analyst/contracts';
+import {
+  ApiError,
+  CONTENT_PROVIDER,
+  type ContentProvider,
+  type LinkClassification,
+} from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
 import {
   ContentError,
@@ -12,7 +17,14 @@ import {
   type JobRequest,
   type RejectedEntry,
 } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, type Clock, type IdGenerator } from '@analyst/platform';
+import {
+  CLOCK,
+  CommandRunner,
+  ID_GENERATOR,
+  ProjectionService,
+  type Clock,
+  type IdGenerator,
+} from '@analyst/platform';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 import { CollectionsResolver } from './collections-resolver';
 import type { AddPostsBody, ContentOptionsDto } from './content-request.dto';
@@ -81,12 +93,27 @@ export class AddPostsHandler {
    * is safe while the original request is, after all, still running on another replica.
    */
   resume(job: ContentJob): Promise<AddOutcome> {
-    const requester: Requester = { keyId: job.addedBy.id, keyName: job.addedBy.name, teamId: job.teamId, plan: 'enterprise', correlationId: `resume-${job.jobId}` };
+    const requester: Requester = {
+      keyId: job.addedBy.id,
+      keyName: job.addedBy.name,
+      teamId: job.teamId,
+      plan: 'enterprise',
+      correlationId: `resume-${job.jobId}`,
+    };
     // Nobody waits on an HTTP answer here: no read-your-writes wait for the read models.
-    return this.teams.run(job.teamId, () => this.intakeAndQueue(requester, job, classify(job.links ?? [], this.provider), { replayed: true, answering: false }));
+    return this.teams.run(job.teamId, () =>
+      this.intakeAndQueue(requester, job, classify(job.links ?? [], this.provider), {
+        replayed: true,
+        answering: false,
+      }),
+    );
   }
 
-  private async addNow(requester: Requester, body: AddPostsBody, idempotencyKey: string | null): Promise<AddOutcome> {
+  private async addNow(
+    requester: Requester,
+    body: AddPostsBody,
+    idempotencyKey: string | null,
+  ): Promise<AddOutcome> {
     const teamId = requester.teamId;
     const options = contentOptions(body);
     // 1. Validate: classify every link by host. (The body's shape was checked by the DTO: 400, nothing written.)
@@ -111,28 +138,62 @@ export class AddPostsHandler {
     if (earlier) return this.joinEarlier(requester, earlier, classified);
     // 5. Dedupe, then 6. fund check: when not even one post can be paid for, 402 and nothing is written.
     const deduped = await this.intake.dedupe(teamId, known, classified.candidates);
-    if (deduped.fresh.length > 0 && !(await this.intake.canFundOne(teamId, options.source, options.perPost))) {
-      throw new ApiError(402, `insufficient credits: ${deduped.fresh.length} post(s) at ${options.perPost} credit(s) each cannot be funded`, 'insufficient_credits');
+    if (
+      deduped.fresh.length > 0 &&
+      !(await this.intake.canFundOne(teamId, options.source, options.perPost))
+    ) {
+      throw new ApiError(
+        402,
+        `insufficient credits: ${deduped.fresh.length} post(s) at ${options.perPost} credit(s) each cannot be funded`,
+        'insufficient_credits',
+      );
     }
     // The claim decides between replicas that passed the checks above at the same moment.
-    const jobId = await this.requests.claim(identity, known ?? this.ids.next('cj_'), expiresAt(now), this.ctx(requester));
+    const jobId = await this.requests.claim(
+      identity,
+      known ?? this.ids.next('cj_'),
+      expiresAt(now),
+      this.ctx(requester),
+    );
     const winner = jobId === known ? null : await this.loadJob(jobId);
     if (winner) return this.joinEarlier(requester, winner, classified);
     // 7. Open the job under the claimed id, then reserve and create.
     const collectionsAt = await this.collections.create(requester, resolved.toCreate);
-    const request = this.jobRequest(requester, jobId, fingerprint, resolved.collections, options, body.links, now);
+    const request = this.jobRequest(
+      requester,
+      jobId,
+      fingerprint,
+      resolved.collections,
+      options,
+      body.links,
+      now,
+    );
     try {
-      await this.runner.run(contentJobStream(jobId), contentJobDecider, { type: 'OpenJob', request }, this.ctx(requester));
+      await this.runner.run(
+        contentJobStream(jobId),
+        contentJobDecider,
+        { type: 'OpenJob', request },
+        this.ctx(requester),
+      );
     } catch (error) {
       // A retry of this request on another replica opened it a moment ago: finish it together.
       if (!(error instanceof ContentError && error.code === 'job_exists')) throw error;
       return this.joinEarlier(requester, (await this.loadJob(jobId))!, classified);
     }
-    return this.intakeAndQueue(requester, request, classified, { replayed: false, answering: true, deduped, after: collectionsAt });
+    return this.intakeAndQueue(requester, request, classified, {
+      replayed: false,
+      answering: true,
+      deduped,
+      after: collectionsAt,
+    });
   }
 
   /** Another request of this body or key opened the job: its answer (a replay), or finish it if it is still `queuing`. */
-  private async joinEarlier(requester: Requester, job: ContentJob, classified: Classified): Promise<AddOutcome> {
+  private async joinEarlier(
+    requester: Requester,
+    job: ContentJob,
+    classified: Classified,
+  ): Promise<AddOutcome> {
     if (job.status !== 'queuing') return { job, replayed: true };
     return this.intakeAndQueue(requester, job, classified, { replayed: true, answering: true });
   }
@@ -151,7 +212,16 @@ export class AddPostsHandler {
     const dd = how.deduped ?? (await this.intake.dedupe(job.teamId, job.jobId, classified.candidates));
     const created = await this.intake.reserveAndCreate(requester, job, dd.fresh);
     const collectionIds = job.collections.map((c) => c.id);
-    let position = Math.max(how.after ?? -1, created.position, await this.intake.tagPresent(requester, [...dd.present.map((p) => p.id), ...created.taken], collectionIds, job.tags));
+    let position = Math.max(
+      how.after ?? -1,
+      created.position,
+      await this.intake.tagPresent(
+        requester,
+        [...dd.present.map((p) => p.id), ...created.taken],
+        collectionIds,
+        job.tags,
+      ),
+    );
     // 8. Queue: accepted, skipped and rejected are final from here.
     const queued = await this.runner.run(
       contentJobStream(job.jobId),
@@ -177,7 +247,15 @@ export class AddPostsHandler {
     return state.status === 'absent' ? null : state;
   }
 
-  private jobRequest(requester: Requester, jobId: string, fingerprint: string, collections: JobCollection[], options: ContentOptions, links: string[], now: Date): JobRequest {
+  private jobRequest(
+    requester: Requester,
+    jobId: string,
+    fingerprint: string,
+    collections: JobCollection[],
+    options: ContentOptions,
+    links: string[],
+    now: Date,
+  ): JobRequest {
     return {
       jobId,
       teamId: requester.teamId,
@@ -216,7 +294,8 @@ function classify(links: string[], provider: ContentProvider): Classified {
   const result: Classified = { candidates: [], rejected: [] };
   for (const link of links) {
     const c: LinkClassification = classifyPostLink(link);
-    if (c.ok && provider.supports?.(c.platform) === false) result.rejected.push({ link, reason: 'unsupported_platform' });
+    if (c.ok && provider.supports?.(c.platform) === false)
+      result.rejected.push({ link, reason: 'unsupported_platform' });
     else if (c.ok) result.candidates.push({ link, normalized: c.normalized, platform: c.platform });
     else result.rejected.push({ link, reason: c.reason });
   }

@@ -1,7 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@analyst/contracts';
-import { collectionDecider, collectionStream, type CollectionType, type JobCollection } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, ID_GENERATOR, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import {
+  collectionDecider,
+  collectionStream,
+  type CollectionType,
+  type JobCollection,
+} from '@analyst/domain-content';
+import {
+  CLOCK,
+  CommandRunner,
+  ID_GENERATOR,
+  READ_STORE,
+  type Clock,
+  type IdGenerator,
+  type ReadStore,
+} from '@analyst/platform';
 import { findCollection, findCollectionsByName } from '../queries/collections';
 import type { CollectionRefDto } from './content-request.dto';
 import type { Requester } from './requester';
@@ -50,25 +63,47 @@ export class CollectionsResolver {
         throw new ApiError(400, `collections[${index}]: give either id or name`);
       }
       if (ref.id !== undefined) {
-        if (ref.type !== undefined || ref.parentId !== undefined) throw new ApiError(400, `collections[${index}]: type and parentId go with name, not id`);
+        if (ref.type !== undefined || ref.parentId !== undefined)
+          throw new ApiError(400, `collections[${index}]: type and parentId go with name, not id`);
         const found = await findCollection(this.store, teamId, ref.id);
-        if (!found) throw new ApiError(400, `collections[${index}]: collection ${ref.id} not found`, 'collection_not_found');
+        if (!found)
+          throw new ApiError(
+            400,
+            `collections[${index}]: collection ${ref.id} not found`,
+            'collection_not_found',
+          );
         add({ id: found.id, name: found.name, type: found.type, created: false });
         continue;
       }
       const name = ref.name!.trim();
       if (!name) throw new ApiError(400, `collections[${index}].name must not be blank`);
       const type: CollectionType = ref.type ?? (ref.parentId ? 'group' : 'campaign');
-      if (type === 'group' && !ref.parentId) throw new ApiError(400, `collections[${index}]: a group needs parentId (a campaign id)`);
-      if (type === 'campaign' && ref.parentId) throw new ApiError(400, `collections[${index}]: a campaign has no parentId; use type group`);
+      if (type === 'group' && !ref.parentId)
+        throw new ApiError(400, `collections[${index}]: a group needs parentId (a campaign id)`);
+      if (type === 'campaign' && ref.parentId)
+        throw new ApiError(400, `collections[${index}]: a campaign has no parentId; use type group`);
       if (ref.parentId) {
         const parent = await findCollection(this.store, teamId, ref.parentId);
-        if (!parent) throw new ApiError(400, `collections[${index}]: parent collection ${ref.parentId} not found`, 'collection_not_found');
-        if (parent.type !== 'campaign') throw new ApiError(400, `collections[${index}]: parent collection ${ref.parentId} is not a campaign`);
+        if (!parent)
+          throw new ApiError(
+            400,
+            `collections[${index}]: parent collection ${ref.parentId} not found`,
+            'collection_not_found',
+          );
+        if (parent.type !== 'campaign')
+          throw new ApiError(
+            400,
+            `collections[${index}]: parent collection ${ref.parentId} is not a campaign`,
+          );
       }
       const matches = await findCollectionsByName(this.store, teamId, name);
       if (matches.length > 1) {
-        throw new ApiError(409, `collection name "${name}" matches ${matches.length} collections; pass one of their ids`, 'collection_name_ambiguous', matches.map((m) => m.id));
+        throw new ApiError(
+          409,
+          `collection name "${name}" matches ${matches.length} collections; pass one of their ids`,
+          'collection_name_ambiguous',
+          matches.map((m) => m.id),
+        );
       }
       if (matches.length === 1) {
         add({ id: matches[0].id, name: matches[0].name, type: matches[0].type, created: false });
@@ -76,7 +111,12 @@ export class CollectionsResolver {
       }
       // Named twice in one request (any case): the first reference plans it, the second reuses it.
       if (toCreate.some((p) => p.name.toLowerCase() === name.toLowerCase())) continue;
-      const plan: PlannedCollection = { collectionId: this.ids.next('col_'), name, type, parentId: ref.parentId ?? null };
+      const plan: PlannedCollection = {
+        collectionId: this.ids.next('col_'),
+        name,
+        type,
+        parentId: ref.parentId ?? null,
+      };
       toCreate.push(plan);
       collections.push({ id: plan.collectionId, name, type, created: true });
     }

@@ -19,14 +19,18 @@ import {
 
 /** `{ id }` or `{ name, type?, parentId? }`; which of the two is checked by the resolver. */
 export class CollectionRefDto {
-  @ApiPropertyOptional({ description: 'An existing collection of the target team. Give id or name, not both.', minLength: 1 })
+  @ApiPropertyOptional({
+    description: 'An existing collection of the target team. Give id or name, not both.',
+    minLength: 1,
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)
   id?: string;
 
   @ApiPropertyOptional({
-    description: 'Matched case-insensitively against active collections: one match is reused, none creates a campaign, several are 409 collection_name_ambiguous.',
+    description:
+      'Matched case-insensitively against active collections: one match is reused, none creates a campaign, several are 409 collection_name_ambiguous.',
     minLength: 1,
     maxLength: 200,
   })
@@ -36,7 +40,10 @@ export class CollectionRefDto {
   @MaxLength(200)
   name?: string;
 
-  @ApiPropertyOptional({ enum: ['campaign', 'group'], description: 'With name: the type of a collection created by name (default campaign).' })
+  @ApiPropertyOptional({
+    enum: ['campaign', 'group'],
+    description: 'With name: the type of a collection created by name (default campaign).',
+  })
   @IsOptional()
   @IsIn(['campaign', 'group'])
   type?: 'campaign' | 'group';
@@ -48,19 +55,31 @@ export class CollectionRefDto {
 }
 
 export class CreditsDto {
-  @ApiPropertyOptional({ enum: ['auto', 'adhoc'], default: 'auto', description: 'auto: monthly MAPs first, then Ad Hoc credits; adhoc: Ad Hoc credits only.' })
+  @ApiPropertyOptional({
+    enum: ['auto', 'adhoc'],
+    default: 'auto',
+    description: 'auto: monthly MAPs first, then Ad Hoc credits; adhoc: Ad Hoc credits only.',
+  })
   @IsOptional()
   @IsIn(['auto', 'adhoc'])
   source?: 'auto' | 'adhoc';
 }
 
 export class CaptureDto {
-  @ApiPropertyOptional({ default: false, description: 'Capture the full comment section: 5 credits per post instead of 1.' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Capture the full comment section: 5 credits per post instead of 1.',
+  })
   @IsOptional()
   @IsBoolean()
   fullRead?: boolean;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, description: 'Comments to capture per post; ignored with fullRead.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1_000_000,
+    description: 'Comments to capture per post; ignored with fullRead.',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -70,7 +89,10 @@ export class CaptureDto {
 
 /** Who pays and how much is captured: shared by adding and refreshing. */
 export class SpendingOptionsDto {
-  @ApiPropertyOptional({ description: 'Enterprise keys only: a sub-team of the key’s enterprise, whose credits are used. Any other team is 404.' })
+  @ApiPropertyOptional({
+    description:
+      'Enterprise keys only: a sub-team of the key’s enterprise, whose credits are used. Any other team is 404.',
+  })
   @IsOptional()
   @IsString()
   teamId?: string;
@@ -81,7 +103,10 @@ export class SpendingOptionsDto {
   @Type(() => CreditsDto)
   credits?: CreditsDto;
 
-  @ApiPropertyOptional({ type: () => CaptureDto, description: 'How much of each comment section is captured.' })
+  @ApiPropertyOptional({
+    type: () => CaptureDto,
+    description: 'How much of each comment section is captured.',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => CaptureDto)
@@ -93,7 +118,8 @@ export class ContentOptionsDto extends SpendingOptionsDto {
   @ApiPropertyOptional({
     type: () => [CollectionRefDto],
     maxItems: 50,
-    description: 'Collections to add the posts to: each { id } or { name, type?, parentId? }; resolved before any credit is touched.',
+    description:
+      'Collections to add the posts to: each { id } or { name, type?, parentId? }; resolved before any credit is touched.',
   })
   @IsOptional()
   @IsArray()
@@ -105,7 +131,8 @@ export class ContentOptionsDto extends SpendingOptionsDto {
   @ApiPropertyOptional({
     type: [String],
     maxItems: 100,
-    description: 'Trimmed, leading # dropped, duplicates merged case-insensitively; also merged onto posts already on the team.',
+    description:
+      'Trimmed, leading # dropped, duplicates merged case-insensitively; also merged onto posts already on the team.',
   })
   // Absent is optional; null is not an empty list: it fails IsArray with a clear message.
   @ValidateIf((_, value) => value !== undefined)
@@ -118,7 +145,12 @@ export class ContentOptionsDto extends SpendingOptionsDto {
 
 /** `links`: 1 to 100 post URLs (the spec: "up to 100 post URLs"; an empty list asks for nothing and is a malformed body). */
 export class AddPostsBody extends ContentOptionsDto {
-  @ApiProperty({ type: [String], minItems: 1, maxItems: 100, description: 'Post URLs, 1 to 100; links on unsupported hosts are rejected per link, not charged.' })
+  @ApiProperty({
+    type: [String],
+    minItems: 1,
+    maxItems: 100,
+    description: 'Post URLs, 1 to 100; links on unsupported hosts are rejected per link, not charged.',
+  })
   @IsArray()
   @ArrayMinSize(1, { message: 'links must contain at least one post URL (1 to 100 per call)' })
   @ArrayMaxSize(100, { message: 'links: at most 100 links per call' })

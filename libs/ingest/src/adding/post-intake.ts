@@ -15,7 +15,15 @@ import {
   type RejectedEntry,
   type SkippedEntry,
 } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, ID_GENERATOR, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import {
+  CLOCK,
+  CommandRunner,
+  ID_GENERATOR,
+  READ_STORE,
+  type Clock,
+  type IdGenerator,
+  type ReadStore,
+} from '@analyst/platform';
 import { LedgerClient } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
 import { findPostsByLinks } from '../queries/posts';
@@ -72,7 +80,9 @@ export class PostIntake {
    */
   async dedupe(teamId: string, jobId: string | null, candidates: LinkCandidate[]): Promise<DedupeResult> {
     const result: DedupeResult = { fresh: [], skipped: [], present: [], resumed: 0 };
-    const existing = await findPostsByLinks(this.store, teamId, [...new Set(candidates.map((c) => c.normalized))]);
+    const existing = await findPostsByLinks(this.store, teamId, [
+      ...new Set(candidates.map((c) => c.normalized)),
+    ]);
     const seen = new Set<string>();
     for (const c of candidates) {
       if (seen.has(c.normalized)) {
@@ -106,7 +116,12 @@ export class PostIntake {
   }
 
   /** Merges the request's collections and tags onto posts already on the team. */
-  async tagPresent(requester: Requester, postIds: string[], collectionIds: string[], tags: string[]): Promise<number> {
+  async tagPresent(
+    requester: Requester,
+    postIds: string[],
+    collectionIds: string[],
+    tags: string[],
+  ): Promise<number> {
     let position = -1;
     if (collectionIds.length === 0 && tags.length === 0) return position;
     for (const postId of postIds) {
@@ -130,7 +145,11 @@ export class PostIntake {
    * Once a reservation comes back unfunded, the rest are `insufficient_credits`; a post that cannot
    * be created gives its reservation back (`create_failed`). Either way the claim is released.
    */
-  async reserveAndCreate(requester: Requester, job: JobRequest, fresh: LinkCandidate[]): Promise<IntakeResult> {
+  async reserveAndCreate(
+    requester: Requester,
+    job: JobRequest,
+    fresh: LinkCandidate[],
+  ): Promise<IntakeResult> {
     const accepted: AcceptedEntry[] = [];
     const rejected: RejectedEntry[] = [];
     const skipped: SkippedEntry[] = [];
@@ -144,25 +163,47 @@ export class PostIntake {
       const claim = await this.runner.run(
         claimStream,
         linkClaimDecider,
-        { type: 'ClaimLink', teamId: requester.teamId, normalizedLink: c.normalized, postId: this.ids.next('po_'), jobId: job.jobId, at: this.now() },
+        {
+          type: 'ClaimLink',
+          teamId: requester.teamId,
+          normalizedLink: c.normalized,
+          postId: this.ids.next('po_'),
+          jobId: job.jobId,
+          at: this.now(),
+        },
         ctx,
       );
       const holder = claim.state as Extract<LinkClaimState, { status: 'claimed' }>;
       position = Math.max(position, claim.position);
       if (holder.jobId !== job.jobId) {
         const existing = await this.postStatus(holder.postId);
-        skipped.push({ link: c.link, reason: existing === null ? 'already_processing' : skipReason(existing) });
+        skipped.push({
+          link: c.link,
+          reason: existing === null ? 'already_processing' : skipReason(existing),
+        });
         if (existing !== null) taken.push(holder.postId);
         continue;
       }
       const resumed = await this.createdByJob(holder.postId, c.normalized, job.jobId);
       if (resumed !== null) {
         // Created by this job before it was interrupted: accepted, charged through its reservation.
-        accepted.push({ link: c.link, postId: holder.postId, postStatus: resumed, creditSource: 'credit', creditCost: unitCost, dataVersion: 1 });
+        accepted.push({
+          link: c.link,
+          postId: holder.postId,
+          postStatus: resumed,
+          creditSource: 'credit',
+          creditCost: unitCost,
+          dataVersion: 1,
+        });
         continue;
       }
       const release = async (reason: 'insufficient_credits' | 'create_failed') => {
-        const released = await this.runner.run(claimStream, linkClaimDecider, { type: 'ReleaseLink', postId: holder.postId, jobId: job.jobId, reason, at: this.now() }, ctx);
+        const released = await this.runner.run(
+          claimStream,
+          linkClaimDecider,
+          { type: 'ReleaseLink', postId: holder.postId, jobId: job.jobId, reason, at: this.now() },
+          ctx,
+        );
         position = Math.max(position, released.position);
       };
       if (exhausted) {
@@ -173,7 +214,13 @@ export class PostIntake {
       const reservationId = reservationIdFor(job.jobId, c.normalized);
       const reserved = await this.ledger.reserve(
         requester.teamId,
-        { commandId: `reserve-${reservationId}`, reservationId, units: 1, unitCost, source: job.credits.source },
+        {
+          commandId: `reserve-${reservationId}`,
+          reservationId,
+          units: 1,
+          unitCost,
+          source: job.credits.source,
+        },
         requester.correlationId,
       );
       if (reserved.fundedUnits < 1) {
@@ -213,16 +260,39 @@ export class PostIntake {
           ctx,
         );
         position = Math.max(position, outcome.position);
-        accepted.push({ link: c.link, postId, postStatus: 'fetching', creditSource: 'credit', creditCost: unitCost, dataVersion: 1 });
+        accepted.push({
+          link: c.link,
+          postId,
+          postStatus: 'fetching',
+          creditSource: 'credit',
+          creditCost: unitCost,
+          dataVersion: 1,
+        });
       } catch (error) {
-        const mine = error instanceof ContentError && error.code === 'post_exists' ? await this.createdByJob(postId, c.normalized, job.jobId) : null;
+        const mine =
+          error instanceof ContentError && error.code === 'post_exists'
+            ? await this.createdByJob(postId, c.normalized, job.jobId)
+            : null;
         if (mine) {
           // Another replica resuming this same job created it a moment ago: one post, one reservation.
-          accepted.push({ link: c.link, postId, postStatus: mine, creditSource: 'credit', creditCost: unitCost, dataVersion: 1 });
+          accepted.push({
+            link: c.link,
+            postId,
+            postStatus: mine,
+            creditSource: 'credit',
+            creditCost: unitCost,
+            dataVersion: 1,
+          });
           continue;
         }
-        this.logger.warn(`creating the post for ${c.normalized} failed: ${String(error)}; returning its reservation`);
-        await this.ledger.refund(requester.teamId, { commandId: `refund-${reservationId}`, reservationId, reason: 'create_failed' }, requester.correlationId);
+        this.logger.warn(
+          `creating the post for ${c.normalized} failed: ${String(error)}; returning its reservation`,
+        );
+        await this.ledger.refund(
+          requester.teamId,
+          { commandId: `refund-${reservationId}`, reservationId, reason: 'create_failed' },
+          requester.correlationId,
+        );
         await release('create_failed');
         rejected.push({ link: c.link, reason: 'create_failed' });
       }
@@ -237,9 +307,14 @@ export class PostIntake {
   }
 
   /** The post's status when it is this job's post for this link, else null (an id clash is a failure). */
-  private async createdByJob(postId: string, normalizedLink: string, jobId: string): Promise<PostStatus | null> {
+  private async createdByJob(
+    postId: string,
+    normalizedLink: string,
+    jobId: string,
+  ): Promise<PostStatus | null> {
     const { state } = await this.runner.load(postStream(postId), postDecider);
-    if (state.status === 'absent' || state.normalizedLink !== normalizedLink || state.current.jobId !== jobId) return null;
+    if (state.status === 'absent' || state.normalizedLink !== normalizedLink || state.current.jobId !== jobId)
+      return null;
     return state.status;
   }
 
@@ -249,5 +324,7 @@ export class PostIntake {
 }
 
 function skipReason(status: PostStatus): SkippedEntry['reason'] {
-  return IN_FLIGHT_STATUSES.includes(status) || status === 'holding' ? 'already_processing' : 'already_complete';
+  return IN_FLIGHT_STATUSES.includes(status) || status === 'holding'
+    ? 'already_processing'
+    : 'already_complete';
 }

@@ -35,11 +35,20 @@ export class RequestClaims {
     const { teamId, fingerprint, idempotencyKey } = identity;
     const at = this.clock.now().toISOString();
     if (idempotencyKey !== null) {
-      const { state } = await this.runner.load(idempotencyKeyClaimStream(teamId, idempotencyKey), requestClaimDecider);
-      decideRequestClaim({ type: 'ClaimRequest', teamId, jobId: '', fingerprint, idempotencyKey, expiresAt: at, at }, state);
+      const { state } = await this.runner.load(
+        idempotencyKeyClaimStream(teamId, idempotencyKey),
+        requestClaimDecider,
+      );
+      decideRequestClaim(
+        { type: 'ClaimRequest', teamId, jobId: '', fingerprint, idempotencyKey, expiresAt: at, at },
+        state,
+      );
       if (liveClaim(state, at)) return state.jobId;
     }
-    const { state } = await this.runner.load(fingerprintClaimStream(teamId, fingerprint), requestClaimDecider);
+    const { state } = await this.runner.load(
+      fingerprintClaimStream(teamId, fingerprint),
+      requestClaimDecider,
+    );
     return liveClaim(state, at) ? state.jobId : null;
   }
 
@@ -48,14 +57,37 @@ export class RequestClaims {
    * candidate when this request is the first, otherwise the first request's job (which may not be
    * open yet if its request stopped right after claiming; the caller then opens it under that id).
    */
-  async claim(identity: RequestIdentity, candidateJobId: string, expiresAt: string, ctx: { correlationId: string; teamId: string }): Promise<string> {
+  async claim(
+    identity: RequestIdentity,
+    candidateJobId: string,
+    expiresAt: string,
+    ctx: { correlationId: string; teamId: string },
+  ): Promise<string> {
     const { teamId, fingerprint, idempotencyKey } = identity;
     const at = this.clock.now().toISOString();
-    const command = (jobId: string, key: string | null) => ({ type: 'ClaimRequest' as const, teamId, jobId, fingerprint, idempotencyKey: key, expiresAt, at });
-    const byBody = await this.runner.run(fingerprintClaimStream(teamId, fingerprint), requestClaimDecider, command(candidateJobId, null), ctx);
+    const command = (jobId: string, key: string | null) => ({
+      type: 'ClaimRequest' as const,
+      teamId,
+      jobId,
+      fingerprint,
+      idempotencyKey: key,
+      expiresAt,
+      at,
+    });
+    const byBody = await this.runner.run(
+      fingerprintClaimStream(teamId, fingerprint),
+      requestClaimDecider,
+      command(candidateJobId, null),
+      ctx,
+    );
     const jobId = holder(byBody.state);
     if (idempotencyKey === null) return jobId;
-    const byKey = await this.runner.run(idempotencyKeyClaimStream(teamId, idempotencyKey), requestClaimDecider, command(jobId, idempotencyKey), ctx);
+    const byKey = await this.runner.run(
+      idempotencyKeyClaimStream(teamId, idempotencyKey),
+      requestClaimDecider,
+      command(jobId, idempotencyKey),
+      ctx,
+    );
     return holder(byKey.state);
   }
 }

@@ -4,7 +4,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@analyst/contracts';
 import { ApiRoute, Principal } from '@analyst/gateway';
 import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, ApiLimitQuery, envelope, listEnvelope, openApi, TEAM_NOT_FOUND, queryInteger } from '@analyst/platform';
+import {
+  ApiEnvelopeResponse,
+  ApiErrorResponses,
+  ApiKeyAuth,
+  ApiLimitQuery,
+  envelope,
+  listEnvelope,
+  openApi,
+  TEAM_NOT_FOUND,
+  queryInteger,
+} from '@analyst/platform';
 import { JobReader } from '../jobs/job-reader';
 import { jobHeaders, jobMeta, jobSummary, renderJob } from '../jobs/job-view';
 import { correlationIdOf, send } from './http-helpers';
@@ -19,18 +29,45 @@ export class ContentJobsController {
 
   @Get()
   @ApiRoute('GET /content/jobs')
-  @ApiOperation({ summary: 'Recent content jobs of the team, newest first, as summaries', description: 'Scope posts:read. Rate class content_jobs.' })
-  @ApiQuery({ name: 'status', required: false, description: 'Only jobs in this status.', schema: { type: 'string', enum: [...JOB_STATUSES] } })
-  @ApiLimitQuery(DEFAULT_LIST_LIMIT)
-  @ApiEnvelopeResponse(200, listEnvelope(openApi.ref('ContentJobSummary'), openApi.obj({ count: openApi.int(), limit: openApi.int(), filters: openApi.obj({ status: openApi.nullable(openApi.str()) }) })), {
-    description: 'Job summaries',
+  @ApiOperation({
+    summary: 'Recent content jobs of the team, newest first, as summaries',
+    description: 'Scope posts:read. Rate class content_jobs.',
   })
-  @ApiErrorResponses({ 400: 'Unknown query parameter, unknown status or a limit outside 1 to 100 (invalid_request)' })
-  async list(@Principal() principal: Principal, @Query() query: Record<string, string | string[] | undefined>): Promise<unknown> {
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    description: 'Only jobs in this status.',
+    schema: { type: 'string', enum: [...JOB_STATUSES] },
+  })
+  @ApiLimitQuery(DEFAULT_LIST_LIMIT)
+  @ApiEnvelopeResponse(
+    200,
+    listEnvelope(
+      openApi.ref('ContentJobSummary'),
+      openApi.obj({
+        count: openApi.int(),
+        limit: openApi.int(),
+        filters: openApi.obj({ status: openApi.nullable(openApi.str()) }),
+      }),
+    ),
+    {
+      description: 'Job summaries',
+    },
+  )
+  @ApiErrorResponses({
+    400: 'Unknown query parameter, unknown status or a limit outside 1 to 100 (invalid_request)',
+  })
+  async list(
+    @Principal() principal: Principal,
+    @Query() query: Record<string, string | string[] | undefined>,
+  ): Promise<unknown> {
     const unknown = Object.keys(query).filter((k) => !['status', 'limit', 'teamId'].includes(k));
     if (unknown.length > 0) throw new ApiError(400, `unknown query parameter(s): ${unknown.join(', ')}`);
     const status = query.status;
-    if (status !== undefined && (typeof status !== 'string' || !(JOB_STATUSES as readonly string[]).includes(status))) {
+    if (
+      status !== undefined &&
+      (typeof status !== 'string' || !(JOB_STATUSES as readonly string[]).includes(status))
+    ) {
       throw new ApiError(400, `status must be one of: ${JOB_STATUSES.join(', ')}`);
     }
     let limit = DEFAULT_LIST_LIMIT;
@@ -38,21 +75,30 @@ export class ContentJobsController {
       limit = queryInteger(query.limit, 'limit', 1, 100);
     }
     const jobs = await this.jobs.list(principal.targetTeamId, status as JobStatus | undefined, limit);
-    return { data: jobs.map(jobSummary), meta: { count: jobs.length, limit, filters: { status: status ?? null } } };
+    return {
+      data: jobs.map(jobSummary),
+      meta: { count: jobs.length, limit, filters: { status: status ?? null } },
+    };
   }
 
   @Get(':jobId')
   @ApiRoute('GET /content/jobs/{jobId}')
   @ApiOperation({
     summary: 'Poll a content job',
-    description: 'Scope posts:read. Rate class content_jobs. Each read refreshes counts.syncing, complete and failed from the member posts and settles the job.',
+    description:
+      'Scope posts:read. Rate class content_jobs. Each read refreshes counts.syncing, complete and failed from the member posts and settles the job.',
   })
   @ApiEnvelopeResponse(200, envelope(openApi.ref('ContentJob'), openApi.ref('ContentJobMeta')), {
     description: 'The job; Retry-After while it is not terminal',
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
   })
   @ApiErrorResponses({ 404: `Unknown or expired job (job_not_found), or ${TEAM_NOT_FOUND}` })
-  async get(@Principal() principal: Principal, @Param('jobId') jobId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async get(
+    @Principal() principal: Principal,
+    @Param('jobId') jobId: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const { job, posts } = await this.jobs.read(principal.targetTeamId, jobId, correlationIdOf(request));
     send(reply, 200, { data: renderJob(job, posts), meta: jobMeta(job) }, jobHeaders(job));
   }

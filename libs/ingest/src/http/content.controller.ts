@@ -6,7 +6,17 @@ import { AddPostsHandler } from '../adding/add-posts.handler';
 import { AddPostsBody } from '../adding/content-request.dto';
 import { jobHeaders, jobMeta, renderJob } from '../jobs/job-view';
 import { findPostsByIds } from '../queries/posts';
-import { ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, envelope, openApi, pollHeaders, READ_STORE, TEAM_NOT_FOUND, type ReadStore } from '@analyst/platform';
+import {
+  ApiEnvelopeResponse,
+  ApiErrorResponses,
+  ApiKeyAuth,
+  envelope,
+  openApi,
+  pollHeaders,
+  READ_STORE,
+  TEAM_NOT_FOUND,
+  type ReadStore,
+} from '@analyst/platform';
 import { Inject } from '@nestjs/common';
 import type { ContentJob } from '@analyst/domain-content';
 import { RefreshPostsBody } from '../refresh/refresh.dto';
@@ -17,8 +27,14 @@ import { toApiError } from './content-error.mapping';
 import { idempotencyKeyOf, requesterOf, send } from './http-helpers';
 
 const JOB = envelope(openApi.ref('ContentJob'), openApi.ref('ContentJobMeta'));
-const ACCEPTED = { description: 'Accepted: the job, with accepted, skipped and rejected final; poll the Location', headers: pollHeaders('/analyst/v1/content/jobs/<job_id>') };
-const REPLAYED = { description: 'An identical request within the retention window: its existing job, with meta.replayed true; nothing runs again' };
+const ACCEPTED = {
+  description: 'Accepted: the job, with accepted, skipped and rejected final; poll the Location',
+  headers: pollHeaders('/analyst/v1/content/jobs/<job_id>'),
+};
+const REPLAYED = {
+  description:
+    'An identical request within the retention window: its existing job, with meta.replayed true; nothing runs again',
+};
 /** Optional on the add routes: a retry with the same key returns the first job, on any replica. */
 const IDEMPOTENCY_KEY = ApiHeader({
   name: 'Idempotency-Key',
@@ -27,7 +43,8 @@ const IDEMPOTENCY_KEY = ApiHeader({
     'Names the request: a retry with the same key returns the first job (200, meta.replayed true), whichever instance answers. The same key with another body is 409 idempotency_key_reused. An identical body is replayed with or without a key.',
   schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,200}$' },
 });
-const AMBIGUOUS = 'A collection name matches more than one collection (collection_name_ambiguous, with error.candidates)';
+const AMBIGUOUS =
+  'A collection name matches more than one collection (collection_name_ambiguous, with error.candidates)';
 
 @ApiTags('content')
 @ApiKeyAuth()
@@ -42,14 +59,22 @@ export class ContentController {
 
   @Post('posts/refresh')
   @ApiRoute('POST /content/posts/refresh')
-  @ApiOperation({ summary: 'Re-fetch and re-score up to 100 posts already on the team', description: 'Scope posts:write. Rate class content_refresh. Never replayed.' })
+  @ApiOperation({
+    summary: 'Re-fetch and re-score up to 100 posts already on the team',
+    description: 'Scope posts:write. Rate class content_refresh. Never replayed.',
+  })
   @ApiEnvelopeResponse(202, JOB, ACCEPTED)
   @ApiErrorResponses({
     400: 'Malformed body, no postIds or links, or more than 100 posts (invalid_request)',
     402: 'None of the refreshes that need a credit can be funded (insufficient_credits); nothing is refreshed',
     404: TEAM_NOT_FOUND,
   })
-  async refresh(@Principal() principal: Principal, @Body() body: RefreshPostsBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async refresh(
+    @Principal() principal: Principal,
+    @Body() body: RefreshPostsBody,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     try {
       const job = await this.refreshPosts.refresh(requesterOf(principal, request), body);
       await this.respond(reply, job, false, principal);
@@ -62,7 +87,8 @@ export class ContentController {
   @ApiRoute('POST /content/accounts/add')
   @ApiOperation({
     summary: 'Add the recent public posts of an account',
-    description: 'Scope accounts:write. Rate class content_add_accounts. The job starts as discovering; funding happens in the job (a batch that cannot be funded fails the job, not the request).',
+    description:
+      'Scope accounts:write. Rate class content_add_accounts. The job starts as discovering; funding happens in the job (a batch that cannot be funded fails the job, not the request).',
   })
   @IDEMPOTENCY_KEY
   @ApiEnvelopeResponse(202, JOB, ACCEPTED)
@@ -72,9 +98,18 @@ export class ContentController {
     404: TEAM_NOT_FOUND,
     409: `${AMBIGUOUS}; or an Idempotency-Key already used with another body (idempotency_key_reused)`,
   })
-  async addAccount(@Principal() principal: Principal, @Body() body: AddAccountBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async addAccount(
+    @Principal() principal: Principal,
+    @Body() body: AddAccountBody,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     try {
-      const { job, replayed } = await this.addAccounts.add(requesterOf(principal, request), body, idempotencyKeyOf(request));
+      const { job, replayed } = await this.addAccounts.add(
+        requesterOf(principal, request),
+        body,
+        idempotencyKeyOf(request),
+      );
       await this.respond(reply, job, replayed, principal);
     } catch (error) {
       throw toApiError(error);
@@ -83,7 +118,11 @@ export class ContentController {
 
   @Post('posts/add')
   @ApiRoute('POST /content/posts/add')
-  @ApiOperation({ summary: 'Add posts by URL', description: 'Scope posts:write. Rate class content_add_posts. Spends 1 credit per new post (5 with capture.fullRead).' })
+  @ApiOperation({
+    summary: 'Add posts by URL',
+    description:
+      'Scope posts:write. Rate class content_add_posts. Spends 1 credit per new post (5 with capture.fullRead).',
+  })
   @IDEMPOTENCY_KEY
   @ApiEnvelopeResponse(202, JOB, ACCEPTED)
   @ApiEnvelopeResponse(200, JOB, REPLAYED)
@@ -93,9 +132,18 @@ export class ContentController {
     404: TEAM_NOT_FOUND,
     409: `${AMBIGUOUS}; or an Idempotency-Key already used with another body (idempotency_key_reused)`,
   })
-  async add(@Principal() principal: Principal, @Body() body: AddPostsBody, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async add(
+    @Principal() principal: Principal,
+    @Body() body: AddPostsBody,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     try {
-      const { job, replayed } = await this.addPosts.add(requesterOf(principal, request), body, idempotencyKeyOf(request));
+      const { job, replayed } = await this.addPosts.add(
+        requesterOf(principal, request),
+        body,
+        idempotencyKeyOf(request),
+      );
       await this.respond(reply, job, replayed, principal);
     } catch (error) {
       throw toApiError(error);
@@ -103,10 +151,21 @@ export class ContentController {
   }
 
   /** 202 with the job, `Location` and `Retry-After: 5`; a replay is 200 with `meta.replayed`. */
-  private async respond(reply: FastifyReply, job: ContentJob, replayed: boolean, principal: Principal): Promise<void> {
-    const posts = await findPostsByIds(this.store, job.accepted.map((a) => a.postId));
+  private async respond(
+    reply: FastifyReply,
+    job: ContentJob,
+    replayed: boolean,
+    principal: Principal,
+  ): Promise<void> {
+    const posts = await findPostsByIds(
+      this.store,
+      job.accepted.map((a) => a.postId),
+    );
     // With ?teamId= when acting on a sub-team, so polling the Location with the same key finds the job.
-    const headers: Record<string, string> = { Location: locationOf(`/content/jobs/${job.jobId}`, principal), ...jobHeaders(job) };
+    const headers: Record<string, string> = {
+      Location: locationOf(`/content/jobs/${job.jobId}`, principal),
+      ...jobHeaders(job),
+    };
     if (!replayed) headers['Retry-After'] = '5';
     send(reply, replayed ? 200 : 202, { data: renderJob(job, posts), meta: jobMeta(job, replayed) }, headers);
   }

@@ -18,7 +18,12 @@ export function requesterOf(principal: Principal, request: FastifyRequest): Requ
   };
 }
 
-export function send(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(
+  reply: FastifyReply,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
   void reply.status(status).send(body);
 }
@@ -35,7 +40,11 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
   if (header === undefined) return null;
   const value = Array.isArray(header) ? header[0] : header;
   if (!IDEMPOTENCY_KEY.test(value)) {
-    throw new ApiError(400, 'Idempotency-Key must be 1 to 200 characters of letters, digits, _ . : -', 'invalid_request');
+    throw new ApiError(
+      400,
+      'Idempotency-Key must be 1 to 200 characters of letters, digits, _ . : -',
+      'invalid_request',
+    );
   }
   return value;
 }

@@ -1,7 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@analyst/contracts';
-import { contentJobDecider, contentJobStream, settledStatus, type ContentJob, type JobOutcome, type JobStatus } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, ProjectionService, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import {
+  contentJobDecider,
+  contentJobStream,
+  settledStatus,
+  type ContentJob,
+  type JobOutcome,
+  type JobStatus,
+} from '@analyst/domain-content';
+import {
+  CLOCK,
+  CommandRunner,
+  ProjectionService,
+  READ_STORE,
+  type Clock,
+  type ReadStore,
+} from '@analyst/platform';
 import type { PostDoc } from '../projections/post-doc';
 import { listJobs } from '../queries/jobs';
 import { findPostsByIds } from '../queries/posts';
@@ -21,15 +35,23 @@ export class JobReader {
     private readonly projections: ProjectionService,
   ) {}
 
-  async read(teamId: string, jobId: string, correlationId: string): Promise<{ job: ContentJob; posts: Map<string, PostDoc> }> {
+  async read(
+    teamId: string,
+    jobId: string,
+    correlationId: string,
+  ): Promise<{ job: ContentJob; posts: Map<string, PostDoc> }> {
     let job = await this.find(teamId, jobId);
-    let posts = await findPostsByIds(this.store, job.accepted.map((a) => a.postId));
+    let posts = await findPostsByIds(
+      this.store,
+      job.accepted.map((a) => a.postId),
+    );
     if (job.status === 'syncing') {
       const outcomes: ({ postId: string } & JobOutcome)[] = [];
       for (const a of job.accepted) {
         const o = posts.get(a.postId)?.versionOutcomes[String(a.dataVersion)];
         const known = job.outcomes[a.postId];
-        if (o && FINAL.includes(o.status) && (!known || known.status !== o.status)) outcomes.push({ postId: a.postId, ...o });
+        if (o && FINAL.includes(o.status) && (!known || known.status !== o.status))
+          outcomes.push({ postId: a.postId, ...o });
       }
       // Also when nothing is new but the job is done (a job with nothing accepted, if its settle was lost).
       if (outcomes.length > 0 || settledStatus(job, job.outcomes) !== null) {
@@ -41,7 +63,10 @@ export class JobReader {
         );
         await this.projections.waitFor(result.position);
         job = result.events.length > 0 ? (result.state as ContentJob) : await this.find(teamId, jobId);
-        posts = await findPostsByIds(this.store, job.accepted.map((a) => a.postId));
+        posts = await findPostsByIds(
+          this.store,
+          job.accepted.map((a) => a.postId),
+        );
       }
     }
     return { job, posts };
@@ -58,10 +83,13 @@ export class JobReader {
    */
   private async find(teamId: string, jobId: string): Promise<ContentJob> {
     const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
-    if (state.status === 'absent' || state.teamId !== teamId || state.expiresAt <= this.clock.now().toISOString()) {
+    if (
+      state.status === 'absent' ||
+      state.teamId !== teamId ||
+      state.expiresAt <= this.clock.now().toISOString()
+    ) {
       throw new ApiError(404, `content job ${jobId} not found`, 'job_not_found');
     }
     return state;
   }
 }
-

@@ -11,7 +11,12 @@ import { appliedUntil, type AppliedAccountFilters } from '../accounts/account-fi
 import type { PostDoc } from '../projections/post-doc';
 
 /** A member's status for the data version the job asked for. */
-export function memberStatus(job: ContentJob, postId: string, dataVersion: number, post: PostDoc | undefined): PostStatus {
+export function memberStatus(
+  job: ContentJob,
+  postId: string,
+  dataVersion: number,
+  post: PostDoc | undefined,
+): PostStatus {
   const outcome = job.outcomes[postId]?.status ?? post?.versionOutcomes[String(dataVersion)]?.status;
   if (outcome) return outcome;
   if (post && post.dataVersion === dataVersion) return post.status;
@@ -53,8 +58,17 @@ export function renderJob(job: ContentJob, posts: Map<string, PostDoc>): Record<
   const { discovered, ...rest } = counts;
   view.counts = job.kind === 'account' ? { ...rest, discovered } : rest;
   view.accepted = job.accepted.map((a) => {
-    const entry: Record<string, unknown> = { link: a.link, postId: a.postId, postStatus: memberStatus(job, a.postId, a.dataVersion, posts.get(a.postId)) };
-    if (refresh) Object.assign(entry, { creditSource: a.creditSource, creditCost: a.creditCost, dataVersion: a.dataVersion });
+    const entry: Record<string, unknown> = {
+      link: a.link,
+      postId: a.postId,
+      postStatus: memberStatus(job, a.postId, a.dataVersion, posts.get(a.postId)),
+    };
+    if (refresh)
+      Object.assign(entry, {
+        creditSource: a.creditSource,
+        creditCost: a.creditCost,
+        dataVersion: a.dataVersion,
+      });
     return entry;
   });
   view.skipped = job.skipped;
@@ -87,7 +101,13 @@ export function jobSummary(job: ContentJob): Record<string, unknown> {
     updatedAt: job.updatedAt,
     completedAt: job.completedAt,
     counts: job.kind === 'account' ? { ...counts, discovered } : counts,
-    credits: { source: credits.source, perPost: credits.perPost, reserved: credits.reserved, settled: credits.settled, refunded: credits.refunded },
+    credits: {
+      source: credits.source,
+      perPost: credits.perPost,
+      reserved: credits.reserved,
+      settled: credits.settled,
+      refunded: credits.refunded,
+    },
     ...(job.error ? { error: job.error } : {}),
   };
 }

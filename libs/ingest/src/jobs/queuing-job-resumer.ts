@@ -1,6 +1,19 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { contentJobDecider, contentJobStream, type ContentJob } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, PeriodicTask, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import {
+  CLOCK,
+  CommandRunner,
+  PeriodicTask,
+  READ_STORE,
+  type Clock,
+  type ReadStore,
+} from '@analyst/platform';
 import { AddPostsHandler } from '../adding/add-posts.handler';
 import { CONTENT_JOBS, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { LedgerClient } from '../pipeline/ledger-client';
@@ -37,10 +50,14 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
   ) {
     // runOnce counts and logs each job's failure itself; this catches a failing sweep query.
-    this.task = new PeriodicTask(this.options.queuingSweepMs, () => this.runOnce(), (error) => {
-      this.errors += 1;
-      this.logger.error(`sweeping for jobs left in queuing failed: ${String(error)}`);
-    });
+    this.task = new PeriodicTask(
+      this.options.queuingSweepMs,
+      () => this.runOnce(),
+      (error) => {
+        this.errors += 1;
+        this.logger.error(`sweeping for jobs left in queuing failed: ${String(error)}`);
+      },
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -57,7 +74,9 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
     const run: ResumeRun = { resumed: [], failed: [] };
     const quietSince = new Date(this.clock.now().getTime() - this.options.queuingResumeAfterMs).toISOString();
     // The read model only nominates; the job's own stream decides whether it is still queuing.
-    const stale = await this.store.collection(CONTENT_JOBS).find({ status: 'queuing', updatedAt: { $lte: quietSince } }, { projection: { _id: 1 }, limit: 100 });
+    const stale = await this.store
+      .collection(CONTENT_JOBS)
+      .find({ status: 'queuing', updatedAt: { $lte: quietSince } }, { projection: { _id: 1 }, limit: 100 });
     for (const doc of stale) {
       if (this.stopped) break;
       const jobId = String(doc._id);
@@ -69,10 +88,13 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
       } catch (error) {
         this.errors += 1;
         run.failed.push(jobId);
-        this.logger.error(`finishing job ${jobId} left in queuing failed: ${String(error)}; retrying on the next sweep`);
+        this.logger.error(
+          `finishing job ${jobId} left in queuing failed: ${String(error)}; retrying on the next sweep`,
+        );
       }
     }
-    if (run.resumed.length > 0) this.logger.warn(`finished ${run.resumed.length} job(s) left in queuing: ${run.resumed.join(', ')}`);
+    if (run.resumed.length > 0)
+      this.logger.warn(`finished ${run.resumed.length} job(s) left in queuing: ${run.resumed.join(', ')}`);
     return run;
   }
 
@@ -82,8 +104,15 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
       return;
     }
     if (job.kind === 'refresh' && job.refreshPosts) {
-      const queued = await finishInterruptedRefresh(job, { runner: this.runner, ledger: this.ledger, clock: this.clock });
-      await settleIfNothingAccepted(this.runner, queued, this.clock.now().toISOString(), { correlationId: `resume-${job.jobId}`, teamId: job.teamId });
+      const queued = await finishInterruptedRefresh(job, {
+        runner: this.runner,
+        ledger: this.ledger,
+        clock: this.clock,
+      });
+      await settleIfNothingAccepted(this.runner, queued, this.clock.now().toISOString(), {
+        correlationId: `resume-${job.jobId}`,
+        teamId: job.teamId,
+      });
       return;
     }
     // Opened before jobs recorded their links or posts: nothing to finish with. Nothing was queued, so the
@@ -91,7 +120,14 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
     await this.runner.run(
       contentJobStream(job.jobId),
       contentJobDecider,
-      { type: 'FailJob', error: { code: 'interrupted', message: 'the request was interrupted before its posts were queued; send it again' }, at: this.clock.now().toISOString() },
+      {
+        type: 'FailJob',
+        error: {
+          code: 'interrupted',
+          message: 'the request was interrupted before its posts were queued; send it again',
+        },
+        at: this.clock.now().toISOString(),
+      },
       { correlationId: `resume-${job.jobId}`, teamId: job.teamId },
     );
   }

@@ -13,5 +13,10 @@ export async function settleIfNothingAccepted(
   ctx: Parameters<CommandRunner['run']>[3],
 ): Promise<void> {
   if (job.accepted.length > 0) return;
-  await runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'RecordPostOutcomes', outcomes: [], at }, ctx);
+  await runner.run(
+    contentJobStream(job.jobId),
+    contentJobDecider,
+    { type: 'RecordPostOutcomes', outcomes: [], at },
+    ctx,
+  );
 }

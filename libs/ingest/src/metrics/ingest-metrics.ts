@@ -1,7 +1,22 @@
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { CLOCK, HttpMetrics, PeriodicTask, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
-import { CONTENT_JOBS, CREDITS_GROUP, DISCOVERY_GROUP, FETCH_GROUP, INGEST_OPTIONS, JOBS_GROUP, type IngestOptions } from '../ingest.tokens';
+import {
+  CONTENT_JOBS,
+  CREDITS_GROUP,
+  DISCOVERY_GROUP,
+  FETCH_GROUP,
+  INGEST_OPTIONS,
+  JOBS_GROUP,
+  type IngestOptions,
+} from '../ingest.tokens';
 import { QueuingJobResumer } from '../jobs/queuing-job-resumer';
 
 /** How often the job gauges are recomputed: read-model counts, so on a timer rather than per scrape. */
@@ -38,16 +53,25 @@ export class IngestMetrics implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly resumer: QueuingJobResumer,
     @Optional() httpMetrics?: HttpMetrics,
   ) {
-    this.task = new PeriodicTask(INGEST_METRICS_REFRESH_MS, () => this.refresh(), (error) =>
-      // Keep the last values; the read store's own health and the projection alerts say what is wrong.
-      this.logger.warn(`content job metrics not refreshed: ${String(error)}`),
+    this.task = new PeriodicTask(
+      INGEST_METRICS_REFRESH_MS,
+      () => this.refresh(),
+      (error) =>
+        // Keep the last values; the read store's own health and the projection alerts say what is wrong.
+        this.logger.warn(`content job metrics not refreshed: ${String(error)}`),
     );
     const registry = httpMetrics?.registry;
     if (!registry) return;
     this.jobs = existing(
       registry,
       'analyst_content_jobs',
-      () => new Gauge({ name: 'analyst_content_jobs', help: 'Content jobs not yet ended, per status (content_jobs read model)', labelNames: ['status'], registers: [registry] }),
+      () =>
+        new Gauge({
+          name: 'analyst_content_jobs',
+          help: 'Content jobs not yet ended, per status (content_jobs read model)',
+          labelNames: ['status'],
+          registers: [registry],
+        }),
     );
     this.queuingOverdue = existing(
       registry,
@@ -104,7 +128,10 @@ export class IngestMetrics implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** A handler that counts its failures under `manager` and rethrows them unchanged. */
-  countFailures<A extends unknown[], R>(manager: string, handler: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  countFailures<A extends unknown[], R>(
+    manager: string,
+    handler: (...args: A) => Promise<R>,
+  ): (...args: A) => Promise<R> {
     return async (...args: A) => {
       try {
         return await handler(...args);
@@ -114,10 +141,13 @@ export class IngestMetrics implements OnApplicationBootstrap, OnModuleDestroy {
       }
     };
   }
-
 }
 
 /** For the process managers: counts through `metrics` when there is one, else the handler as is. */
-export function countFailures<A extends unknown[], R>(metrics: IngestMetrics | undefined, manager: string, handler: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+export function countFailures<A extends unknown[], R>(
+  metrics: IngestMetrics | undefined,
+  manager: string,
+  handler: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
   return metrics ? metrics.countFailures(manager, handler) : handler;
 }

@@ -1,6 +1,20 @@
-import { Inject, Injectable, Optional, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Optional,
+  Logger,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { asPostOutcome, outcomeStatus, versionIsCharged } from '@analyst/domain-content';
-import { MESSAGE_BUS, eventTopic, type BusMessage, type MessageBus, type RecordedEvent, type Subscription } from '@analyst/platform';
+import {
+  MESSAGE_BUS,
+  eventTopic,
+  type BusMessage,
+  type MessageBus,
+  type RecordedEvent,
+  type Subscription,
+} from '@analyst/platform';
 import { CREDITS_GROUP } from '../ingest.tokens';
 import { LedgerClient, LedgerRuleError } from './ledger-client';
 import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
@@ -25,7 +39,11 @@ export class CreditSettlementManager implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(CREDITS_GROUP, [eventTopic('post')], countFailures(this.metrics, CREDITS_GROUP, (message: BusMessage) => this.handle(message)));
+    this.subscription = await this.bus.subscribe(
+      CREDITS_GROUP,
+      [eventTopic('post')],
+      countFailures(this.metrics, CREDITS_GROUP, (message: BusMessage) => this.handle(message)),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -41,16 +59,26 @@ export class CreditSettlementManager implements OnModuleInit, OnModuleDestroy {
     if (!reservationId || !teamId) return; // an included refresh holds no credits
     try {
       if (versionIsCharged(event)) {
-        await this.ledger.settle(teamId, { commandId: recorded.id, reservationId, consumed: 1 }, recorded.metadata.correlationId);
+        await this.ledger.settle(
+          teamId,
+          { commandId: recorded.id, reservationId, consumed: 1 },
+          recorded.metadata.correlationId,
+        );
       } else {
         const status = outcomeStatus(event);
         const reason = status === 'complete' ? 'no_comments' : status;
-        await this.ledger.refund(teamId, { commandId: recorded.id, reservationId, reason }, recorded.metadata.correlationId);
+        await this.ledger.refund(
+          teamId,
+          { commandId: recorded.id, reservationId, reason },
+          recorded.metadata.correlationId,
+        );
       }
     } catch (error) {
       if (error instanceof LedgerRuleError && RESOLVED.has(error.code)) return;
       if (error instanceof LedgerRuleError) {
-        this.logger.error(`ledger refused the outcome of ${recorded.streamId} v${event.data.dataVersion}: ${error.message}`);
+        this.logger.error(
+          `ledger refused the outcome of ${recorded.streamId} v${event.data.dataVersion}: ${error.message}`,
+        );
         return;
       }
       throw error; // transport failure: the bus delivers the event again

@@ -1,6 +1,25 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { contentJobDecider, contentJobStream, postDecider, postStream, type ExistingPost } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, PeriodicTask, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import {
+  contentJobDecider,
+  contentJobStream,
+  postDecider,
+  postStream,
+  type ExistingPost,
+} from '@analyst/domain-content';
+import {
+  CLOCK,
+  CommandRunner,
+  PeriodicTask,
+  READ_STORE,
+  type Clock,
+  type ReadStore,
+} from '@analyst/platform';
 import { reservationIdFor } from '../adding/request-fingerprint';
 import { INGEST_OPTIONS, POSTS, type IngestOptions } from '../ingest.tokens';
 import { LedgerClient } from './ledger-client';
@@ -41,10 +60,14 @@ export class HeldPostResumer implements OnApplicationBootstrap, OnModuleDestroy 
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
   ) {
-    this.task = new PeriodicTask(this.options.holdSweepMs, () => this.runOnce(), (error) => {
-      this.errors += 1;
-      this.logger.error(`sweeping for held posts failed: ${String(error)}`);
-    });
+    this.task = new PeriodicTask(
+      this.options.holdSweepMs,
+      () => this.runOnce(),
+      (error) => {
+        this.errors += 1;
+        this.logger.error(`sweeping for held posts failed: ${String(error)}`);
+      },
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -60,7 +83,9 @@ export class HeldPostResumer implements OnApplicationBootstrap, OnModuleDestroy 
   async runOnce(): Promise<HoldSweep> {
     const sweep: HoldSweep = { resumed: [], abandoned: [], failed: [] };
     // The read model only nominates; each post's own stream decides whether it is still held.
-    const held = await this.store.collection(POSTS).find({ status: 'holding' }, { projection: { _id: 1 }, sort: { updatedAt: 1 }, limit: 200 });
+    const held = await this.store
+      .collection(POSTS)
+      .find({ status: 'holding' }, { projection: { _id: 1 }, sort: { updatedAt: 1 }, limit: 200 });
     for (const doc of held) {
       if (this.stopped) break;
       const postId = String(doc._id);
@@ -71,10 +96,15 @@ export class HeldPostResumer implements OnApplicationBootstrap, OnModuleDestroy 
       } catch (error) {
         this.errors += 1;
         sweep.failed.push(postId);
-        this.logger.error(`resuming held post ${postId} failed: ${String(error)}; retrying on the next sweep`);
+        this.logger.error(
+          `resuming held post ${postId} failed: ${String(error)}; retrying on the next sweep`,
+        );
       }
     }
-    if (sweep.resumed.length + sweep.abandoned.length > 0) this.logger.log(`held posts: ${sweep.resumed.length} resumed, ${sweep.abandoned.length} could not be funded`);
+    if (sweep.resumed.length + sweep.abandoned.length > 0)
+      this.logger.log(
+        `held posts: ${sweep.resumed.length} resumed, ${sweep.abandoned.length} could not be funded`,
+      );
     return sweep;
   }
 
@@ -83,12 +113,20 @@ export class HeldPostResumer implements OnApplicationBootstrap, OnModuleDestroy 
     if (state.status !== 'holding') return 'waiting';
     const now = this.clock.now();
     if (now.getTime() < this.reopensAt(state)) return 'waiting';
-    const ctx = { correlationId: `resume-held-${postId}-v${state.dataVersion}-${state.holds}`, teamId: state.teamId };
+    const ctx = {
+      correlationId: `resume-held-${postId}-v${state.dataVersion}-${state.holds}`,
+      teamId: state.teamId,
+    };
     const at = now.toISOString();
     if (state.holds >= this.options.maxHolds) {
       // Every hold refunded its credit, so giving up charges nothing; the job settles without it.
       const reason = `held by the platform ${state.holds} times; not fetched again (last: ${state.heldUntil ? `until ${state.heldUntil}` : 'no end given'})`;
-      await this.runner.run(postStream(postId), postDecider, { type: 'AbandonHeld', dataVersion: state.dataVersion, reason, at }, ctx);
+      await this.runner.run(
+        postStream(postId),
+        postDecider,
+        { type: 'AbandonHeld', dataVersion: state.dataVersion, reason, at },
+        ctx,
+      );
       return 'abandoned';
     }
     let reservationId: string | null = null;
@@ -98,17 +136,33 @@ export class HeldPostResumer implements OnApplicationBootstrap, OnModuleDestroy 
       const source = job.status === 'absent' ? 'auto' : job.credits.source;
       const reserved = await this.ledger.reserve(
         state.teamId,
-        { commandId: `reserve-${reservationId}`, reservationId, units: 1, unitCost: state.current.unitCost, source },
+        {
+          commandId: `reserve-${reservationId}`,
+          reservationId,
+          units: 1,
+          unitCost: state.current.unitCost,
+          source,
+        },
         ctx.correlationId,
       );
       if (reserved.fundedUnits < 1) {
         const reason = `held by the platform, then the team's credits could not fund fetching it again (${state.current.unitCost} credit${state.current.unitCost === 1 ? '' : 's'})`;
-        await this.runner.run(postStream(postId), postDecider, { type: 'AbandonHeld', dataVersion: state.dataVersion, reason, at }, ctx);
+        await this.runner.run(
+          postStream(postId),
+          postDecider,
+          { type: 'AbandonHeld', dataVersion: state.dataVersion, reason, at },
+          ctx,
+        );
         return 'abandoned';
       }
     }
     // A second replica reaching this point with the same reservation appends nothing.
-    await this.runner.run(postStream(postId), postDecider, { type: 'ResumeHeld', dataVersion: state.dataVersion, reservationId, at }, ctx);
+    await this.runner.run(
+      postStream(postId),
+      postDecider,
+      { type: 'ResumeHeld', dataVersion: state.dataVersion, reservationId, at },
+      ctx,
+    );
     return 'resumed';
   }
 

@@ -1,6 +1,23 @@
 import { Inject, Injectable, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { CLOCK, CommandRunner, MESSAGE_BUS, eventTopic, type BusMessage, type Clock, type MessageBus, type RecordedEvent, type Subscription } from '@analyst/platform';
-import { ContentError, asPostOutcome, contentJobDecider, contentJobStream, outcomeStatus, versionIsCharged } from '@analyst/domain-content';
+import {
+  CLOCK,
+  CommandRunner,
+  MESSAGE_BUS,
+  eventTopic,
+  type BusMessage,
+  type Clock,
+  type MessageBus,
+  type RecordedEvent,
+  type Subscription,
+} from '@analyst/platform';
+import {
+  ContentError,
+  asPostOutcome,
+  contentJobDecider,
+  contentJobStream,
+  outcomeStatus,
+  versionIsCharged,
+} from '@analyst/domain-content';
 import { JOBS_GROUP } from '../ingest.tokens';
 import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
 
@@ -20,7 +37,11 @@ export class JobSettlementManager implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(JOBS_GROUP, [eventTopic('post')], countFailures(this.metrics, JOBS_GROUP, (message: BusMessage) => this.handle(message)));
+    this.subscription = await this.bus.subscribe(
+      JOBS_GROUP,
+      [eventTopic('post')],
+      countFailures(this.metrics, JOBS_GROUP, (message: BusMessage) => this.handle(message)),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -34,11 +55,19 @@ export class JobSettlementManager implements OnModuleInit, OnModuleDestroy {
     const status = outcomeStatus(event);
     await this.runner
       .run(
-      contentJobStream(event.data.jobId),
-      contentJobDecider,
-      { type: 'RecordPostOutcomes', outcomes: [{ postId: event.data.postId, status, charged: versionIsCharged(event) }], at: this.clock.now().toISOString() },
-      { correlationId: recorded.metadata.correlationId, causationId: recorded.id, teamId: recorded.metadata.teamId },
-    )
+        contentJobStream(event.data.jobId),
+        contentJobDecider,
+        {
+          type: 'RecordPostOutcomes',
+          outcomes: [{ postId: event.data.postId, status, charged: versionIsCharged(event) }],
+          at: this.clock.now().toISOString(),
+        },
+        {
+          correlationId: recorded.metadata.correlationId,
+          causationId: recorded.id,
+          teamId: recorded.metadata.teamId,
+        },
+      )
       .catch((error: unknown) => {
         // A post is always created after its job opened; a missing job means nothing to settle.
         if (!(error instanceof ContentError && error.code === 'job_not_found')) throw error;

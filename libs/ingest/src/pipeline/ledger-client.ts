@@ -52,7 +52,13 @@ export class LedgerClient {
       try {
         const reply = await this.bus.request<unknown>(
           commandTopic('ledger'),
-          { id: message.payload.commandId, key: message.payload.teamId, type: message.type, payload: message.payload, headers: { 'correlation-id': correlationId } },
+          {
+            id: message.payload.commandId,
+            key: message.payload.teamId,
+            type: message.type,
+            payload: message.payload,
+            headers: { 'correlation-id': correlationId },
+          },
           this.options.ledgerTimeoutMs,
         );
         if (isLedgerErrorReply(reply)) throw new LedgerRuleError(reply);

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Optional, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Optional,
+  Logger,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import {
   COMMENT_SCORER,
   CONTENT_PROVIDER,
@@ -48,7 +55,11 @@ export class PostPipelineManager implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(FETCH_GROUP, [eventTopic('post')], countFailures(this.metrics, FETCH_GROUP, (message: BusMessage) => this.handle(message)));
+    this.subscription = await this.bus.subscribe(
+      FETCH_GROUP,
+      [eventTopic('post')],
+      countFailures(this.metrics, FETCH_GROUP, (message: BusMessage) => this.handle(message)),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -57,15 +68,26 @@ export class PostPipelineManager implements OnModuleInit, OnModuleDestroy {
 
   async handle(message: BusMessage): Promise<void> {
     const event = message.payload as RecordedEvent;
-    if (event.type === 'PostCreated' || event.type === 'PostRefreshRequested' || event.type === 'PostHoldResumed') await this.fetch(event as RecordedEvent<string, { postId: string; dataVersion: number }>);
-    else if (event.type === 'PostFetched') await this.score(event as RecordedEvent<string, PostFetched['data']>);
+    if (
+      event.type === 'PostCreated' ||
+      event.type === 'PostRefreshRequested' ||
+      event.type === 'PostHoldResumed'
+    )
+      await this.fetch(event as RecordedEvent<string, { postId: string; dataVersion: number }>);
+    else if (event.type === 'PostFetched')
+      await this.score(event as RecordedEvent<string, PostFetched['data']>);
   }
 
   private async fetch(event: RecordedEvent<string, { postId: string; dataVersion: number }>): Promise<void> {
     const { postId, dataVersion } = event.data;
     const { state } = await this.runner.load(postStream(postId), postDecider);
     if (state.status !== 'fetching' || state.dataVersion !== dataVersion) return; // already fetched
-    const result = await this.fetchWithRetries(state.link, state.normalizedLink, state.current.fullRead, state.current.commentLimit);
+    const result = await this.fetchWithRetries(
+      state.link,
+      state.normalizedLink,
+      state.current.fullRead,
+      state.current.commentLimit,
+    );
     await this.runner.run(
       postStream(postId),
       postDecider,
@@ -74,14 +96,25 @@ export class PostPipelineManager implements OnModuleInit, OnModuleDestroy {
     );
   }
 
-  private async fetchWithRetries(link: string, normalized: string, fullRead: boolean, commentLimit: number | null): Promise<FetchResult> {
+  private async fetchWithRetries(
+    link: string,
+    normalized: string,
+    fullRead: boolean,
+    commentLimit: number | null,
+  ): Promise<FetchResult> {
     const waits = this.options.fetchBackoffMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.provider.fetchPost(normalized, { fullRead, commentLimit: fullRead ? undefined : (commentLimit ?? undefined) });
+        return await this.provider.fetchPost(normalized, {
+          fullRead,
+          commentLimit: fullRead ? undefined : (commentLimit ?? undefined),
+        });
       } catch (error) {
         if (attempt >= waits.length) {
-          const reason = error instanceof ProviderUnavailableError ? `provider unavailable: ${error.message}` : `fetch failed: ${String(error)}`;
+          const reason =
+            error instanceof ProviderUnavailableError
+              ? `provider unavailable: ${error.message}`
+              : `fetch failed: ${String(error)}`;
           this.logger.warn(`fetching ${link} failed after ${attempt + 1} attempts: ${reason}`);
           return { status: 'failed', reason };
         }
@@ -95,7 +128,8 @@ export class PostPipelineManager implements OnModuleInit, OnModuleDestroy {
     const stream = await this.events.readStream(postStream(postId), event.revision);
     const comments: FetchedComment[] = [];
     for (const e of stream) {
-      if (e.type === 'CommentsFetched' && (e.data as CommentsFetched['data']).dataVersion === dataVersion) comments.push(...(e.data as CommentsFetched['data']).comments);
+      if (e.type === 'CommentsFetched' && (e.data as CommentsFetched['data']).dataVersion === dataVersion)
+        comments.push(...(e.data as CommentsFetched['data']).comments);
     }
     const { state } = await this.runner.load(postStream(postId), postDecider);
     if (state.status !== 'processing' || state.dataVersion !== dataVersion) return; // already scored

@@ -34,7 +34,19 @@ export const collectionsProjector: Projector<CollectionDoc> = {
     const at = event.metadata.occurredAt;
     if (event.type === 'CollectionCreated') {
       const d = event.data as CollectionCreated['data'];
-      return { _id: id, id, teamId: d.teamId, name: d.name, nameKey: collectionNameKey(d.name), type: d.type, parentId: d.parentId, postCount: doc?.postCount ?? 0, active: true, createdAt: d.at, updatedAt: at };
+      return {
+        _id: id,
+        id,
+        teamId: d.teamId,
+        name: d.name,
+        nameKey: collectionNameKey(d.name),
+        type: d.type,
+        parentId: d.parentId,
+        postCount: doc?.postCount ?? 0,
+        active: true,
+        createdAt: d.at,
+        updatedAt: at,
+      };
     }
     if (!doc) throw new Error(`post joined collection ${id} before it was created`);
     return { ...doc, postCount: doc.postCount + 1, updatedAt: at };

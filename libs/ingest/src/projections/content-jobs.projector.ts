@@ -1,5 +1,10 @@
 import type { Projector, RecordedEvent } from '@analyst/platform';
-import { CONTENT_JOB_EVENT_TYPES, evolveContentJob, type ContentJob, type ContentJobEvent } from '@analyst/domain-content';
+import {
+  CONTENT_JOB_EVENT_TYPES,
+  evolveContentJob,
+  type ContentJob,
+  type ContentJobEvent,
+} from '@analyst/domain-content';
 import { CONTENT_JOBS } from '../ingest.tokens';
 
 /** A content job (`_id` = job id): the job decider's own state, folded by its own `evolve`. */
@@ -10,11 +15,18 @@ export const contentJobsProjector: Projector<ContentJobDoc> = {
   collection: CONTENT_JOBS,
   eventTypes: CONTENT_JOB_EVENT_TYPES,
   // status + updatedAt: the resumer's sweep and the job gauges, without a collection scan.
-  indexes: [{ keys: { teamId: 1, createdAt: -1 } }, { keys: { teamId: 1, fingerprint: 1 } }, { keys: { status: 1, updatedAt: 1 } }],
+  indexes: [
+    { keys: { teamId: 1, createdAt: -1 } },
+    { keys: { teamId: 1, fingerprint: 1 } },
+    { keys: { status: 1, updatedAt: 1 } },
+  ],
   documentIds: (event) => [event.streamId.slice('contentjob-'.length)],
   evolve(doc, event: RecordedEvent, id) {
     const { _id: _ignored, ...job } = doc ?? ({ status: 'absent' } as unknown as ContentJobDoc);
-    const next = evolveContentJob(job as ContentJob, { type: event.type, data: event.data } as ContentJobEvent) as ContentJob;
+    const next = evolveContentJob(
+      job as ContentJob,
+      { type: event.type, data: event.data } as ContentJobEvent,
+    ) as ContentJob;
     return { ...next, _id: id };
   },
 };

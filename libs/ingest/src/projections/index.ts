@@ -13,4 +13,10 @@ export * from './content-jobs.projector';
 export * from './activity.projector';
 export * from './accounts.projector';
 
-export const ingestProjectors: Projector[] = [postsProjector, collectionsProjector, contentJobsProjector, activityProjector, accountsProjector];
+export const ingestProjectors: Projector[] = [
+  postsProjector,
+  collectionsProjector,
+  contentJobsProjector,
+  activityProjector,
+  accountsProjector,
+];

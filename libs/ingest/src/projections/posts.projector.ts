@@ -3,7 +3,16 @@ import { versionIsCharged, type PostEvent } from '@analyst/domain-content';
 import { POSTS } from '../ingest.tokens';
 import type { PostDoc } from './post-doc';
 
-const TYPES = ['PostCreated', 'PostTagged', 'PostRefreshRequested', 'PostFetched', 'PostScored', 'PostFetchFailed', 'PostHoldResumed', 'PostCancelled'] as const;
+const TYPES = [
+  'PostCreated',
+  'PostTagged',
+  'PostRefreshRequested',
+  'PostFetched',
+  'PostScored',
+  'PostFetchFailed',
+  'PostHoldResumed',
+  'PostCancelled',
+] as const;
 
 export const postsProjector: Projector<PostDoc> = {
   name: 'ingest-posts',
@@ -12,7 +21,11 @@ export const postsProjector: Projector<PostDoc> = {
   // Not unique: one post per (team, link) is decided by the event store's claim streams; a read model
   // that refused a second post of the log would hide a fact (logs written before the claims have some).
   // `status_updated`: the held-post sweep finds the few `holding` posts of every team without a scan.
-  indexes: [{ keys: { teamId: 1, normalizedLink: 1 }, name: 'team_link' }, { keys: { teamId: 1, updatedAt: -1 } }, { keys: { status: 1, updatedAt: 1 }, name: 'status_updated' }],
+  indexes: [
+    { keys: { teamId: 1, normalizedLink: 1 }, name: 'team_link' },
+    { keys: { teamId: 1, updatedAt: -1 } },
+    { keys: { status: 1, updatedAt: 1 }, name: 'status_updated' },
+  ],
   documentIds: (event) => [(event.data as { postId: string }).postId],
   evolve(doc, recorded: RecordedEvent) {
     const event = { type: recorded.type, data: recorded.data } as PostEvent;
@@ -62,7 +75,12 @@ export const postsProjector: Projector<PostDoc> = {
     const post = doc as PostDoc;
     switch (event.type) {
       case 'PostTagged':
-        return { ...post, collectionIds: [...post.collectionIds, ...event.data.addedCollectionIds], tags: [...post.tags, ...event.data.addedTags], updatedAt: at };
+        return {
+          ...post,
+          collectionIds: [...post.collectionIds, ...event.data.addedCollectionIds],
+          tags: [...post.tags, ...event.data.addedTags],
+          updatedAt: at,
+        };
       case 'PostRefreshRequested': {
         const d = event.data;
         return {
@@ -101,7 +119,10 @@ export const postsProjector: Projector<PostDoc> = {
           messages: d.messages,
           scorer: d.scorer,
           scoredVersion: d.dataVersion,
-          versionOutcomes: { ...post.versionOutcomes, [String(d.dataVersion)]: { status: 'complete', charged: versionIsCharged(event) } },
+          versionOutcomes: {
+            ...post.versionOutcomes,
+            [String(d.dataVersion)]: { status: 'complete', charged: versionIsCharged(event) },
+          },
           updatedAt: at,
         };
       }
@@ -109,7 +130,10 @@ export const postsProjector: Projector<PostDoc> = {
         return {
           ...post,
           status: event.data.outcome,
-          versionOutcomes: { ...post.versionOutcomes, [String(event.data.dataVersion)]: { status: event.data.outcome, charged: false } },
+          versionOutcomes: {
+            ...post.versionOutcomes,
+            [String(event.data.dataVersion)]: { status: event.data.outcome, charged: false },
+          },
           updatedAt: at,
         };
       case 'PostHoldResumed':
@@ -119,7 +143,10 @@ export const postsProjector: Projector<PostDoc> = {
         return {
           ...post,
           status: 'cancelled',
-          versionOutcomes: { ...post.versionOutcomes, [String(event.data.dataVersion)]: { status: 'cancelled', charged: false } },
+          versionOutcomes: {
+            ...post.versionOutcomes,
+            [String(event.data.dataVersion)]: { status: 'cancelled', charged: false },
+          },
           updatedAt: at,
         };
       default:

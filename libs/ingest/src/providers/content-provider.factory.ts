@@ -17,7 +17,11 @@ export interface ProviderConfig extends ProviderSettings {
  * (the standalone default, unchanged), otherwise a router over the real adapters and the simulator,
  * where a platform routed to `none` is unsupported. Real adapters report their credentials on /readyz.
  */
-export function contentProviderFromConfig(config: ProviderConfig, telemetry: ProviderTelemetry = NO_TELEMETRY, health?: HealthRegistry): ContentProvider {
+export function contentProviderFromConfig(
+  config: ProviderConfig,
+  telemetry: ProviderTelemetry = NO_TELEMETRY,
+  health?: HealthRegistry,
+): ContentProvider {
   const routes = providerRoutes(config);
   const choices = Object.entries(routes) as [Platform, (typeof routes)[Platform]][];
   if (choices.every(([, choice]) => choice === 'simulated')) return new SimulatedProvider();
@@ -26,7 +30,11 @@ export function contentProviderFromConfig(config: ProviderConfig, telemetry: Pro
   for (const [platform, choice] of choices) {
     if (choice === 'simulated') table[platform] = simulated;
     if (choice === 'youtube') {
-      const youtube = new YouTubeProvider({ apiKey: config.YOUTUBE_API_KEY!, baseUrl: config.ANALYST_YOUTUBE_BASE_URL, telemetry });
+      const youtube = new YouTubeProvider({
+        apiKey: config.YOUTUBE_API_KEY!,
+        baseUrl: config.ANALYST_YOUTUBE_BASE_URL,
+        telemetry,
+      });
       health?.register('provider:youtube', () => youtube.health());
       table.youtube = youtube;
     }

@@ -33,13 +33,36 @@ export class ProviderMetrics implements ProviderTelemetry {
     if (!registry) return;
     const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
       existing(registry, name, () => new Counter<L>({ name, help, labelNames, registers: [registry] }));
-    const gauge = (name: string, help: string) => existing(registry, name, () => new Gauge<'platform'>({ name, help, labelNames: ['platform'], registers: [registry] }));
-    this.calls = counter('analyst_provider_calls_total', 'HTTP calls to a platform API, per endpoint', ['platform', 'endpoint']);
-    this.errors = counter('analyst_provider_errors_total', 'Failed platform calls after retries, per fault kind (quota, transient, auth, gone, invalid)', ['platform', 'kind']);
-    this.quota = counter('analyst_provider_quota_units_total', 'YouTube Data API quota units spent', ['platform']);
-    this.quotaRemaining = gauge('analyst_provider_quota_units_remaining', `YouTube quota units left today of ${YOUTUBE_DAILY_QUOTA}, counting this process's calls since midnight Pacific`);
-    this.rateRemaining = gauge('analyst_provider_ratelimit_remaining', 'Reddit X-Ratelimit-Remaining after the last call');
-    this.rateReset = gauge('analyst_provider_ratelimit_reset_seconds', 'Reddit X-Ratelimit-Reset after the last call');
+    const gauge = (name: string, help: string) =>
+      existing(
+        registry,
+        name,
+        () => new Gauge<'platform'>({ name, help, labelNames: ['platform'], registers: [registry] }),
+      );
+    this.calls = counter('analyst_provider_calls_total', 'HTTP calls to a platform API, per endpoint', [
+      'platform',
+      'endpoint',
+    ]);
+    this.errors = counter(
+      'analyst_provider_errors_total',
+      'Failed platform calls after retries, per fault kind (quota, transient, auth, gone, invalid)',
+      ['platform', 'kind'],
+    );
+    this.quota = counter('analyst_provider_quota_units_total', 'YouTube Data API quota units spent', [
+      'platform',
+    ]);
+    this.quotaRemaining = gauge(
+      'analyst_provider_quota_units_remaining',
+      `YouTube quota units left today of ${YOUTUBE_DAILY_QUOTA}, counting this process's calls since midnight Pacific`,
+    );
+    this.rateRemaining = gauge(
+      'analyst_provider_ratelimit_remaining',
+      'Reddit X-Ratelimit-Remaining after the last call',
+    );
+    this.rateReset = gauge(
+      'analyst_provider_ratelimit_reset_seconds',
+      'Reddit X-Ratelimit-Reset after the last call',
+    );
   }
 
   call(platform: string, endpoint: string): void {

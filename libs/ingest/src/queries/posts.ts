@@ -9,9 +9,15 @@ export async function findPost(store: ReadStore, postId: string): Promise<PostDo
 }
 
 /** The team's posts among these normalized links, by link. */
-export async function findPostsByLinks(store: ReadStore, teamId: string, normalizedLinks: string[]): Promise<Map<string, PostDoc>> {
+export async function findPostsByLinks(
+  store: ReadStore,
+  teamId: string,
+  normalizedLinks: string[],
+): Promise<Map<string, PostDoc>> {
   if (normalizedLinks.length === 0) return new Map();
-  const docs = await store.collection<PostDoc>(POSTS).find({ teamId, normalizedLink: { $in: normalizedLinks } });
+  const docs = await store
+    .collection<PostDoc>(POSTS)
+    .find({ teamId, normalizedLink: { $in: normalizedLinks } });
   return new Map(docs.map((d) => [d.normalizedLink, withoutMeta(d)]));
 }
 
@@ -23,6 +29,8 @@ export async function findPostsByIds(store: ReadStore, postIds: string[]): Promi
 
 /** The team's activity feed, newest first. */
 export async function readActivity(store: ReadStore, teamId: string, limit = 50): Promise<ActivityDoc[]> {
-  const docs = await store.collection<ActivityDoc>(ACTIVITY).find({ teamId }, { sort: { at: -1, _id: -1 }, limit });
+  const docs = await store
+    .collection<ActivityDoc>(ACTIVITY)
+    .find({ teamId }, { sort: { at: -1, _id: -1 }, limit });
   return docs.map((d) => withoutMeta(d));
 }

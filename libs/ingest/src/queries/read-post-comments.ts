@@ -20,7 +20,12 @@ export interface PostComments {
  * their own columnar indexes, so a per-comment read model would only cost writes). Comments come in
  * fetch order (by `postedAt`, then id); hidden comments are included and flagged.
  */
-export async function readPostComments(store: ReadStore, events: EventStore, teamId: string, postId: string): Promise<PostComments | null> {
+export async function readPostComments(
+  store: ReadStore,
+  events: EventStore,
+  teamId: string,
+  postId: string,
+): Promise<PostComments | null> {
   const post = await store.collection<PostDoc>(POSTS).findOne({ _id: postId });
   if (!post || post.teamId !== teamId || post.scoredVersion === null) return null;
   const version = post.scoredVersion;
@@ -32,7 +37,8 @@ export async function readPostComments(store: ReadStore, events: EventStore, tea
       if (data.dataVersion === version) fetched.push(...data.comments);
     } else if (event.type === 'CommentsScored') {
       const data = event.data as CommentsScored['data'];
-      if (data.dataVersion === version) for (const s of data.comments) scores.set(s.commentId, { scored: s, scorer: data.scorer });
+      if (data.dataVersion === version)
+        for (const s of data.comments) scores.set(s.commentId, { scored: s, scorer: data.scorer });
     }
   }
   const comments: CommentDoc[] = fetched.map((c) => {
@@ -57,6 +63,8 @@ export async function readPostComments(store: ReadStore, events: EventStore, tea
       scorer: s?.scored.scorer ?? s?.scorer ?? null,
     };
   });
-  comments.sort((a, b) => (a.postedAt === b.postedAt ? a._id.localeCompare(b._id) : a.postedAt.localeCompare(b.postedAt)));
+  comments.sort((a, b) =>
+    a.postedAt === b.postedAt ? a._id.localeCompare(b._id) : a.postedAt.localeCompare(b.postedAt),
+  );
   return { post: withoutMeta(post), dataVersion: version, comments };
 }

@@ -1,4 +1,12 @@
-import { contentJobDecider, contentJobStream, postDecider, postStream, type AcceptedEntry, type ContentJob, type RejectedEntry } from '@analyst/domain-content';
+import {
+  contentJobDecider,
+  contentJobStream,
+  postDecider,
+  postStream,
+  type AcceptedEntry,
+  type ContentJob,
+  type RejectedEntry,
+} from '@analyst/domain-content';
 import type { Clock, CommandRunner } from '@analyst/platform';
 import { reservationIdFor } from '../adding/request-fingerprint';
 import { LedgerRuleError, type LedgerClient } from '../pipeline/ledger-client';
@@ -12,7 +20,10 @@ const NOTHING_TO_REFUND = new Set(['reservation_not_found', 'reservation_already
  * was made) is refunded and it is rejected `create_failed` (retry). Then the job is queued; its
  * state after that is returned.
  */
-export async function finishInterruptedRefresh(job: ContentJob, deps: { runner: CommandRunner; ledger: LedgerClient; clock: Clock }): Promise<ContentJob> {
+export async function finishInterruptedRefresh(
+  job: ContentJob,
+  deps: { runner: CommandRunner; ledger: LedgerClient; clock: Clock },
+): Promise<ContentJob> {
   const { runner, ledger, clock } = deps;
   const correlationId = `resume-${job.jobId}`;
   const accepted: AcceptedEntry[] = [];
@@ -21,17 +32,33 @@ export async function finishInterruptedRefresh(job: ContentJob, deps: { runner: 
     const { state } = await runner.load(postStream(postId), postDecider);
     if (state.status !== 'absent' && state.current.jobId === job.jobId) {
       const v = state.current;
-      accepted.push({ link, postId, postStatus: state.status, creditSource: v.creditSource, creditCost: v.unitCost, dataVersion: v.dataVersion });
+      accepted.push({
+        link,
+        postId,
+        postStatus: state.status,
+        creditSource: v.creditSource,
+        creditCost: v.unitCost,
+        dataVersion: v.dataVersion,
+      });
       continue;
     }
     const reservationId = reservationIdFor(job.jobId, postId);
     try {
-      await ledger.refund(job.teamId, { commandId: `refund-${reservationId}`, reservationId, reason: 'create_failed' }, correlationId);
+      await ledger.refund(
+        job.teamId,
+        { commandId: `refund-${reservationId}`, reservationId, reason: 'create_failed' },
+        correlationId,
+      );
     } catch (error) {
       if (!(error instanceof LedgerRuleError && NOTHING_TO_REFUND.has(error.code))) throw error;
     }
     rejected.push({ link, reason: 'create_failed' });
   }
-  const queued = await runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'QueueJob', accepted, skipped: [], rejected, at: clock.now().toISOString() }, { correlationId, teamId: job.teamId });
+  const queued = await runner.run(
+    contentJobStream(job.jobId),
+    contentJobDecider,
+    { type: 'QueueJob', accepted, skipped: [], rejected, at: clock.now().toISOString() },
+    { correlationId, teamId: job.teamId },
+  );
   return queued.state as ContentJob;
 }

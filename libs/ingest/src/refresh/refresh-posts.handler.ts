@@ -13,7 +13,16 @@ import {
   type RejectedEntry,
   type SkippedEntry,
 } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, ID_GENERATOR, ProjectionService, READ_STORE, type Clock, type IdGenerator, type ReadStore } from '@analyst/platform';
+import {
+  CLOCK,
+  CommandRunner,
+  ID_GENERATOR,
+  ProjectionService,
+  READ_STORE,
+  type Clock,
+  type IdGenerator,
+  type ReadStore,
+} from '@analyst/platform';
 import { contentOptions, expiresAt } from '../adding/add-posts.handler';
 import { PostIntake } from '../adding/post-intake';
 import { reservationIdFor } from '../adding/request-fingerprint';
@@ -62,7 +71,11 @@ export class RefreshPostsHandler {
     return this.teams.run(requester.teamId, () => this.refreshNow(requester, body, requested));
   }
 
-  private async refreshNow(requester: Requester, body: RefreshPostsBody, requested: number): Promise<ContentJob> {
+  private async refreshNow(
+    requester: Requester,
+    body: RefreshPostsBody,
+    requested: number,
+  ): Promise<ContentJob> {
     const teamId = requester.teamId;
     const options = contentOptions(body);
     const now = this.clock.now();
@@ -77,7 +90,11 @@ export class RefreshPostsHandler {
       else found.push({ post, given: post.link });
     }
     const links = (body.links ?? []).map((link) => ({ link, c: classifyPostLink(link) }));
-    const onTeam = await findPostsByLinks(this.store, teamId, links.flatMap(({ c }) => (c.ok ? [c.normalized] : [])));
+    const onTeam = await findPostsByLinks(
+      this.store,
+      teamId,
+      links.flatMap(({ c }) => (c.ok ? [c.normalized] : [])),
+    );
     for (const { link, c } of links) {
       if (!c.ok) rejected.push({ link, reason: c.reason });
       else if (!onTeam.has(c.normalized)) rejected.push({ link, reason: 'not_on_team' });
@@ -92,12 +109,26 @@ export class RefreshPostsHandler {
       }
       seen.add(post.id);
       const decision = decideRefresh(post, requester.plan, now);
-      if (decision.kind === 'skip') skipped.push({ link: given, reason: decision.reason, postId: post.id, ...(decision.nextRefreshAt ? { nextRefreshAt: decision.nextRefreshAt } : {}) });
+      if (decision.kind === 'skip')
+        skipped.push({
+          link: given,
+          reason: decision.reason,
+          postId: post.id,
+          ...(decision.nextRefreshAt ? { nextRefreshAt: decision.nextRefreshAt } : {}),
+        });
       else candidates.push({ post, given, paid: decision.kind === 'credit' });
     }
     const paid = candidates.filter((c) => c.paid);
-    if (paid.length > 0 && paid.length === candidates.length && !(await this.intake.canFundOne(teamId, options.source, options.perPost))) {
-      throw new ApiError(402, `insufficient credits: ${paid.length} refresh(es) at ${options.perPost} credit(s) each cannot be funded`, 'insufficient_credits');
+    if (
+      paid.length > 0 &&
+      paid.length === candidates.length &&
+      !(await this.intake.canFundOne(teamId, options.source, options.perPost))
+    ) {
+      throw new ApiError(
+        402,
+        `insufficient credits: ${paid.length} refresh(es) at ${options.perPost} credit(s) each cannot be funded`,
+        'insufficient_credits',
+      );
     }
 
     const job: JobRequest = {
@@ -119,7 +150,14 @@ export class RefreshPostsHandler {
       filters: null,
     };
     const ctx = { correlationId: requester.correlationId, teamId };
-    let position = (await this.runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'OpenJob', request: job }, ctx)).position;
+    let position = (
+      await this.runner.run(
+        contentJobStream(job.jobId),
+        contentJobDecider,
+        { type: 'OpenJob', request: job },
+        ctx,
+      )
+    ).position;
     const accepted: AcceptedEntry[] = [];
     let exhausted = false;
     for (const c of candidates) {
@@ -132,7 +170,13 @@ export class RefreshPostsHandler {
         reservationId = reservationIdFor(job.jobId, c.post.id);
         const reserved = await this.ledger.reserve(
           teamId,
-          { commandId: `reserve-${reservationId}`, reservationId, units: 1, unitCost: options.perPost, source: options.source },
+          {
+            commandId: `reserve-${reservationId}`,
+            reservationId,
+            units: 1,
+            unitCost: options.perPost,
+            source: options.source,
+          },
           requester.correlationId,
         );
         if (reserved.fundedUnits < 1) {
@@ -161,19 +205,38 @@ export class RefreshPostsHandler {
         );
         position = Math.max(position, outcome.position);
         const dataVersion = (outcome.events[0].data as { dataVersion: number }).dataVersion;
-        accepted.push({ link: c.given, postId: c.post.id, postStatus: 'fetching', creditSource: c.paid ? 'credit' : 'included', creditCost: c.paid ? options.perPost : 0, dataVersion });
+        accepted.push({
+          link: c.given,
+          postId: c.post.id,
+          postStatus: 'fetching',
+          creditSource: c.paid ? 'credit' : 'included',
+          creditCost: c.paid ? options.perPost : 0,
+          dataVersion,
+        });
       } catch (error) {
-        if (reservationId) await this.ledger.refund(teamId, { commandId: `refund-${reservationId}`, reservationId, reason: 'create_failed' }, requester.correlationId);
-        if (error instanceof ContentError && error.code === 'post_in_flight') skipped.push({ link: c.given, reason: 'already_processing', postId: c.post.id });
+        if (reservationId)
+          await this.ledger.refund(
+            teamId,
+            { commandId: `refund-${reservationId}`, reservationId, reason: 'create_failed' },
+            requester.correlationId,
+          );
+        if (error instanceof ContentError && error.code === 'post_in_flight')
+          skipped.push({ link: c.given, reason: 'already_processing', postId: c.post.id });
         else {
           this.logger.warn(`refreshing ${c.post.id} failed: ${String(error)}`);
           rejected.push({ link: c.given, reason: 'create_failed' });
         }
       }
     }
-    const queued = await this.runner.run(contentJobStream(job.jobId), contentJobDecider, { type: 'QueueJob', accepted, skipped, rejected, at: this.clock.now().toISOString() }, ctx);
+    const queued = await this.runner.run(
+      contentJobStream(job.jobId),
+      contentJobDecider,
+      { type: 'QueueJob', accepted, skipped, rejected, at: this.clock.now().toISOString() },
+      ctx,
+    );
     await this.projections.waitFor(Math.max(position, queued.position));
-    const answered = (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? (queued.state as ContentJob);
+    const answered =
+      (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? (queued.state as ContentJob);
     await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), ctx);
     return answered;
   }

@@ -1,8 +1,17 @@
 import { PLANS, type PlanId, type RefreshCadence } from '@analyst/contracts';
-import { IN_FLIGHT_STATUSES, MIN_REFRESH_INTERVAL_HOURS, type PostStatus, type SkipReason } from '@analyst/domain-content';
+import {
+  IN_FLIGHT_STATUSES,
+  MIN_REFRESH_INTERVAL_HOURS,
+  type PostStatus,
+  type SkipReason,
+} from '@analyst/domain-content';
 
 const HOUR = 3_600_000;
-export const CADENCE_MS: Record<RefreshCadence, number> = { hourly: HOUR, daily: 24 * HOUR, weekly: 7 * 24 * HOUR };
+export const CADENCE_MS: Record<RefreshCadence, number> = {
+  hourly: HOUR,
+  daily: 24 * HOUR,
+  weekly: 7 * 24 * HOUR,
+};
 
 export interface RefreshFacts {
   status: PostStatus;
@@ -11,9 +20,7 @@ export interface RefreshFacts {
 }
 
 export type RefreshDecision =
-  | { kind: 'skip'; reason: SkipReason; nextRefreshAt?: string }
-  | { kind: 'included' }
-  | { kind: 'credit' };
+  { kind: 'skip'; reason: SkipReason; nextRefreshAt?: string } | { kind: 'included' } | { kind: 'credit' };
 
 /**
  * Rules 1, 2 and 4 of POST /content/posts/refresh for one post, in this order: unreachable posts
@@ -25,10 +32,13 @@ export type RefreshDecision =
 export function decideRefresh(post: RefreshFacts, plan: PlanId, now: Date): RefreshDecision {
   if (post.status === 'unreachable') return { kind: 'skip', reason: 'unreachable' };
   // A held post is resumed by its own job when the platform's window reopens.
-  if (IN_FLIGHT_STATUSES.includes(post.status) || post.status === 'holding') return { kind: 'skip', reason: 'already_processing' };
+  if (IN_FLIGHT_STATUSES.includes(post.status) || post.status === 'holding')
+    return { kind: 'skip', reason: 'already_processing' };
   const floorEnds = new Date(post.lastRefreshedAt).getTime() + MIN_REFRESH_INTERVAL_HOURS * HOUR;
-  if (now.getTime() < floorEnds) return { kind: 'skip', reason: 'min_interval', nextRefreshAt: new Date(floorEnds).toISOString() };
+  if (now.getTime() < floorEnds)
+    return { kind: 'skip', reason: 'min_interval', nextRefreshAt: new Date(floorEnds).toISOString() };
   const { includedRefresh, creditsOnRefresh } = PLANS[plan];
-  if (now.getTime() - new Date(post.lastIncludedRefreshAt).getTime() >= CADENCE_MS[includedRefresh]) return { kind: 'included' };
+  if (now.getTime() - new Date(post.lastIncludedRefreshAt).getTime() >= CADENCE_MS[includedRefresh])
+    return { kind: 'included' };
   return creditsOnRefresh ? { kind: 'credit' } : { kind: 'skip', reason: 'cooldown' };
 }

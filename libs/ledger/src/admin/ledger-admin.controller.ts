@@ -1,10 +1,35 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiError, teamStream, type StatementPage } from '@analyst/contracts';
-import { AdminTokenGuard, EVENT_STORE, ID_GENERATOR, READ_STORE, type EventStore, type IdGenerator, type ReadStore, queryInteger } from '@analyst/platform';
+import {
+  AdminTokenGuard,
+  EVENT_STORE,
+  ID_GENERATOR,
+  READ_STORE,
+  type EventStore,
+  type IdGenerator,
+  type ReadStore,
+  queryInteger,
+} from '@analyst/platform';
 import { toApiError } from '../ledger-error.mapping';
 import { LedgerService } from '../ledger.service';
-import { InvalidCursorError, readStatement, STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT } from '../queries/read-statement';
+import {
+  InvalidCursorError,
+  readStatement,
+  STATEMENT_DEFAULT_LIMIT,
+  STATEMENT_MAX_LIMIT,
+} from '../queries/read-statement';
 import { GrantCreditsDto } from './grant-credits.dto';
 
 const TEAM_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -43,7 +68,14 @@ export class LedgerAdminController {
         { correlationId: correlationId ?? commandId, teamId },
       );
       await this.ledger.caughtUp();
-      return { data: { teamId, pool: result.pool, amount: result.amount, balances: await this.ledger.balances(teamId) } };
+      return {
+        data: {
+          teamId,
+          pool: result.pool,
+          amount: result.amount,
+          balances: await this.ledger.balances(teamId),
+        },
+      };
     } catch (error) {
       throw toApiError(error);
     }
@@ -51,7 +83,11 @@ export class LedgerAdminController {
 
   /** The team's statement, oldest first, paged with an opaque cursor. */
   @Get('ledger')
-  async statement(@Param('teamId') teamId: string, @Query('limit') limitText?: string, @Query('cursor') cursor?: string): Promise<StatementPage> {
+  async statement(
+    @Param('teamId') teamId: string,
+    @Query('limit') limitText?: string,
+    @Query('cursor') cursor?: string,
+  ): Promise<StatementPage> {
     await this.requireTeam(teamId);
     let limit = STATEMENT_DEFAULT_LIMIT;
     if (limitText !== undefined) {

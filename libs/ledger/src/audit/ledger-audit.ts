@@ -1,5 +1,21 @@
-import { LEDGER_STREAM_PREFIX, ledgerStream, teamIdOfLedgerStream, type CreditBalances, type LedgerEvent, type StatementPage } from '@analyst/contracts';
-import { applyChange, balanceChange, ChargeAuditor, LedgerAuditor, statementLine, type AuditViolation, type ChargeAudit, type TeamAudit } from '@analyst/domain-ledger';
+import {
+  LEDGER_STREAM_PREFIX,
+  ledgerStream,
+  teamIdOfLedgerStream,
+  type CreditBalances,
+  type LedgerEvent,
+  type StatementPage,
+} from '@analyst/contracts';
+import {
+  applyChange,
+  balanceChange,
+  ChargeAuditor,
+  LedgerAuditor,
+  statementLine,
+  type AuditViolation,
+  type ChargeAudit,
+  type TeamAudit,
+} from '@analyst/domain-ledger';
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
 import type { Doc, EventStore, Projector, ReadStore, RecordedEvent } from '@analyst/platform';
 import { readOutstandingReservations } from '../queries/read-reservations';
@@ -92,7 +108,10 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
   const chargeAuditor = options.charges === false ? null : new ChargeAuditor();
   // The statement read model is a view of the same events; the balances and open reservations are
   // what the figures must agree on, so only those two are refolded (it keeps 1M events under 10 s).
-  const fold = new ProjectorFold([ledgerBalancesProjector, ledgerReservationsProjector] as unknown as Projector<Doc>[]);
+  const fold = new ProjectorFold([
+    ledgerBalancesProjector,
+    ledgerReservationsProjector,
+  ] as unknown as Projector<Doc>[]);
   const running = new Map<string, CreditBalances>();
   const wantedStream = options.team ? ledgerStream(options.team) : null;
   const headPosition = await events.headPosition();
@@ -104,7 +123,8 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
       count += 1;
       // Every team's posts and jobs, even with --team: a charge may name another team's post.
       chargeAuditor?.feed(event);
-      if (wantedStream ? event.streamId !== wantedStream : !event.streamId.startsWith(LEDGER_STREAM_PREFIX)) continue;
+      if (wantedStream ? event.streamId !== wantedStream : !event.streamId.startsWith(LEDGER_STREAM_PREFIX))
+        continue;
       ledgerCount += 1;
       auditor.feed(event);
       fold.apply(event);
@@ -118,7 +138,14 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
   }
   const { teams, violations } = auditor.finish();
   if (options.team && ledgerCount === 0) {
-    violations.push({ teamId: options.team, eventId: null, position: null, revision: null, type: null, message: `team ${options.team} has no ledger events in this log` });
+    violations.push({
+      teamId: options.team,
+      eventId: null,
+      position: null,
+      revision: null,
+      type: null,
+      message: `team ${options.team} has no ledger events in this log`,
+    });
   }
   const charges =
     chargeAuditor && options.charges !== false
@@ -141,7 +168,14 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
         readModel.adhoc === team.balances.adhoc &&
         readModel.reserved === team.balances.reserved &&
         open === team.reservations.open;
-      comparisons.push({ source, teamId: team.teamId, recomputed: team.balances, readModel, openReservations: { recomputed: team.reservations.open, readModel: open }, ok });
+      comparisons.push({
+        source,
+        teamId: team.teamId,
+        recomputed: team.balances,
+        readModel,
+        openReservations: { recomputed: team.reservations.open, readModel: open },
+        ok,
+      });
       if (!ok) {
         violations.push({
           teamId: team.teamId,
@@ -161,7 +195,14 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
       const comparison = await compareServed(options.served, team.teamId, last, team.balances);
       served.push(comparison);
       if (!comparison.ok) {
-        violations.push({ teamId: team.teamId, eventId: null, position: null, revision: last.revision, type: null, message: `served by ${options.served.describe}: ${comparison.problem}` });
+        violations.push({
+          teamId: team.teamId,
+          eventId: null,
+          position: null,
+          revision: last.revision,
+          type: null,
+          message: `served by ${options.served.describe}: ${comparison.problem}`,
+        });
       }
     }
   }
@@ -186,7 +227,12 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
  * were written after the replay. A statement that has not reached that revision yet (the server's
  * projection lagging) is read again a few times before it counts as a difference.
  */
-async function compareServed(served: ServedLedger, teamId: string, last: { revision: number; eventId: string }, recomputed: CreditBalances): Promise<ServedComparison> {
+async function compareServed(
+  served: ServedLedger,
+  teamId: string,
+  last: { revision: number; eventId: string },
+  recomputed: CreditBalances,
+): Promise<ServedComparison> {
   const attempts = Math.max(1, served.attempts ?? 5);
   const base = { teamId, revision: last.revision, eventId: last.eventId, recomputed };
   for (let attempt = 1; ; attempt++) {
@@ -197,7 +243,15 @@ async function compareServed(served: ServedLedger, teamId: string, last: { revis
     let line: StatementPage['data'][number] | null = null;
     do {
       const page = await served.statementPage(teamId, cursor);
-      if (!page) return { ...base, served: null, servedLines: 0, newerLines: 0, ok: false, problem: `the server does not know team ${teamId} (404): is it running on this event log?` };
+      if (!page)
+        return {
+          ...base,
+          served: null,
+          servedLines: 0,
+          newerLines: 0,
+          ok: false,
+          problem: `the server does not know team ${teamId} (404): is it running on this event log?`,
+        };
       for (const l of page.data) {
         lastServedRevision = Math.max(lastServedRevision, l.revision);
         if (l.revision > last.revision) newerLines += 1;
@@ -212,13 +266,36 @@ async function compareServed(served: ServedLedger, teamId: string, last: { revis
     }
     if (!line) {
       const ends = lastServedRevision < 0 ? 'has no lines' : `ends at revision ${lastServedRevision}`;
-      return { ...base, served: null, servedLines, newerLines, ok: false, problem: `the served statement ${ends} but the log has revision ${last.revision} (${fmt(recomputed)})` };
+      return {
+        ...base,
+        served: null,
+        servedLines,
+        newerLines,
+        ok: false,
+        problem: `the served statement ${ends} but the log has revision ${last.revision} (${fmt(recomputed)})`,
+      };
     }
     const problems: string[] = [];
-    if (line.eventId !== last.eventId) problems.push(`its line at revision ${last.revision} is event ${line.eventId}, the log's is ${last.eventId}`);
-    if (!sameBalances(line.balances, recomputed)) problems.push(`it serves ${fmt(line.balances)} after revision ${last.revision} but the log gives ${fmt(recomputed)}`);
-    if (servedLines !== last.revision + 1) problems.push(`it has ${servedLines} lines up to revision ${last.revision}, the log ${last.revision + 1}`);
-    return { ...base, served: line.balances, servedLines, newerLines, ok: problems.length === 0, problem: problems.length ? problems.join('; ') : null };
+    if (line.eventId !== last.eventId)
+      problems.push(
+        `its line at revision ${last.revision} is event ${line.eventId}, the log's is ${last.eventId}`,
+      );
+    if (!sameBalances(line.balances, recomputed))
+      problems.push(
+        `it serves ${fmt(line.balances)} after revision ${last.revision} but the log gives ${fmt(recomputed)}`,
+      );
+    if (servedLines !== last.revision + 1)
+      problems.push(
+        `it has ${servedLines} lines up to revision ${last.revision}, the log ${last.revision + 1}`,
+      );
+    return {
+      ...base,
+      served: line.balances,
+      servedLines,
+      newerLines,
+      ok: problems.length === 0,
+      problem: problems.length ? problems.join('; ') : null,
+    };
   }
 }
 
@@ -227,10 +304,17 @@ function sameBalances(a: CreditBalances, b: CreditBalances): boolean {
 }
 
 /** Returns the writer's back-pressure promise when it has one, so most lines cost no await. */
-function writeLine(writer: StatementWriter, running: Map<string, CreditBalances>, event: RecordedEvent): Promise<void> | undefined {
+function writeLine(
+  writer: StatementWriter,
+  running: Map<string, CreditBalances>,
+  event: RecordedEvent,
+): Promise<void> | undefined {
   const before = running.get(event.streamId) ?? { maps: 0, adhoc: 0, reserved: 0 };
   const line = statementLine(event, before);
-  running.set(event.streamId, applyChange(before, balanceChange({ type: event.type, data: event.data } as LedgerEvent)));
+  running.set(
+    event.streamId,
+    applyChange(before, balanceChange({ type: event.type, data: event.data } as LedgerEvent)),
+  );
   return writer.write(line);
 }
 

@@ -1,4 +1,10 @@
-import { MemoryReadStore, type Doc, type Projector, type ReadStore, type RecordedEvent } from '@analyst/platform';
+import {
+  MemoryReadStore,
+  type Doc,
+  type Projector,
+  type ReadStore,
+  type RecordedEvent,
+} from '@analyst/platform';
 
 /**
  * Folds events through projectors into plain maps, with the runtime's rule (an event at or below
@@ -12,7 +18,8 @@ export class ProjectorFold {
   constructor(private readonly projectors: readonly Projector[]) {
     for (const projector of projectors) {
       this.docs.set(projector, new Map());
-      for (const type of projector.eventTypes) this.byType.set(type, [...(this.byType.get(type) ?? []), projector]);
+      for (const type of projector.eventTypes)
+        this.byType.set(type, [...(this.byType.get(type) ?? []), projector]);
     }
   }
 

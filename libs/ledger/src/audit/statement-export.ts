@@ -27,7 +27,8 @@ export function statementHmac(key: string, head: string): string {
 }
 
 export function checkStatementKey(key: string): void {
-  if (key.length < STATEMENT_KEY_MIN_LENGTH) throw new Error(`the statement key must be at least ${STATEMENT_KEY_MIN_LENGTH} characters`);
+  if (key.length < STATEMENT_KEY_MIN_LENGTH)
+    throw new Error(`the statement key must be at least ${STATEMENT_KEY_MIN_LENGTH} characters`);
 }
 
 export interface StatementClose {
@@ -91,11 +92,17 @@ export class StatementWriter {
     this.csv = path.toLowerCase().endsWith('.csv');
     if (options.key !== undefined) {
       checkStatementKey(options.key);
-      if (this.csv) throw new Error('a .csv statement has no end record to sign: export .jsonl to sign the statement');
+      if (this.csv)
+        throw new Error('a .csv statement has no end record to sign: export .jsonl to sign the statement');
     }
     this.key = options.key;
     this.out = createWriteStream(path, { encoding: 'utf8' });
-    const record = this.chain.link({ kind: 'header', format: STATEMENT_FORMAT, version: STATEMENT_VERSION, ...header });
+    const record = this.chain.link({
+      kind: 'header',
+      format: STATEMENT_FORMAT,
+      version: STATEMENT_VERSION,
+      ...header,
+    });
     if (this.csv) this.out.write(`${CSV_COLUMNS.join(',')}\n`);
     else this.out.write(`${JSON.stringify(record)}\n`);
   }
@@ -118,7 +125,9 @@ export class StatementWriter {
     const seq = this.seq;
     const canonical = canonicalStatementLine(line);
     // canonicalJson({ kind, seq, line, prev }): keys sorted as kind, line, prev, seq.
-    const { prev, hash } = this.chain.linkRendered((p) => `{"kind":"line","line":${canonical},"prev":"${p}","seq":${seq}}`);
+    const { prev, hash } = this.chain.linkRendered(
+      (p) => `{"kind":"line","line":${canonical},"prev":"${p}","seq":${seq}}`,
+    );
     this.pending += this.csv
       ? `${[
           seq,
@@ -156,7 +165,9 @@ export class StatementWriter {
   }
 
   async close(): Promise<StatementClose> {
-    const teams = Object.fromEntries([...this.teams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const teams = Object.fromEntries(
+      [...this.teams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
     const end = this.chain.link({ kind: 'end', lines: this.seq, teams });
     const record = this.key === undefined ? end : { ...end, hmac: statementHmac(this.key, end.hash) };
     await this.flush();

@@ -3,7 +3,12 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { isLedgerEventType, type CreditBalances } from '@analyst/contracts';
 import { chainHash, GENESIS_HASH } from './hash-chain';
-import { STATEMENT_FORMAT, STATEMENT_VERSION, statementHmac, type StatementTeamTotal } from './statement-export';
+import {
+  STATEMENT_FORMAT,
+  STATEMENT_VERSION,
+  statementHmac,
+  type StatementTeamTotal,
+} from './statement-export';
 
 export interface VerifyOptions {
   /** The chain head recorded when the statement was exported: any other head fails. */
@@ -49,17 +54,27 @@ function fmt(b: CreditBalances): string {
 function changeRuleBroken(type: string, c: CreditBalances): string | null {
   switch (type) {
     case 'CreditsGranted':
-      return (c.maps > 0 && c.adhoc === 0) || (c.adhoc > 0 && c.maps === 0) ? (c.reserved === 0 ? null : 'a grant does not change reserved') : 'a grant adds a positive amount to exactly one pool';
+      return (c.maps > 0 && c.adhoc === 0) || (c.adhoc > 0 && c.maps === 0)
+        ? c.reserved === 0
+          ? null
+          : 'a grant does not change reserved'
+        : 'a grant adds a positive amount to exactly one pool';
     case 'MapsReset':
     case 'MapAllotmentSet':
       return c.adhoc === 0 && c.reserved === 0 ? null : `${type} changes MAPs only`;
     case 'CreditsReserved':
-      return c.maps <= 0 && c.adhoc <= 0 && c.reserved === -(c.maps + c.adhoc) ? null : 'a reservation moves credits from the pools to reserved, no more and no less';
+      return c.maps <= 0 && c.adhoc <= 0 && c.reserved === -(c.maps + c.adhoc)
+        ? null
+        : 'a reservation moves credits from the pools to reserved, no more and no less';
     case 'CreditsReservationRejected':
-      return c.maps === 0 && c.adhoc === 0 && c.reserved === 0 ? null : 'a rejected reservation changes nothing';
+      return c.maps === 0 && c.adhoc === 0 && c.reserved === 0
+        ? null
+        : 'a rejected reservation changes nothing';
     case 'CreditsSettled':
     case 'CreditsRefunded':
-      return c.maps >= 0 && c.adhoc >= 0 && -c.reserved >= c.maps + c.adhoc ? null : `${type} releases reserved credits and returns at most those to the pools`;
+      return c.maps >= 0 && c.adhoc >= 0 && -c.reserved >= c.maps + c.adhoc
+        ? null
+        : `${type} releases reserved credits and returns at most those to the pools`;
     default:
       return `unknown event type ${type}`;
   }
@@ -84,7 +99,10 @@ interface TeamRun {
  * figures passes: only the recorded head or the key tell it from the export.
  */
 export async function verifyStatement(path: string, options: VerifyOptions = {}): Promise<VerifyResult> {
-  const reader = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const reader = createInterface({
+    input: createReadStream(path, { encoding: 'utf8' }),
+    crlfDelay: Infinity,
+  });
   let prev = GENESIS_HASH;
   let fileLine = 0;
   let seq = 0;
@@ -96,7 +114,16 @@ export async function verifyStatement(path: string, options: VerifyOptions = {})
   const teams = new Map<string, TeamRun>();
   const fail = (problem: string, at: number | null = fileLine): VerifyResult => {
     reader.close();
-    return { ok: false, lines: seq, failedAt: at, problem, head: null, teams: teams.size, headCheck: null, signature: null };
+    return {
+      ok: false,
+      lines: seq,
+      failedAt: at,
+      problem,
+      head: null,
+      teams: teams.size,
+      headCheck: null,
+      signature: null,
+    };
   };
   for await (const text of reader) {
     fileLine += 1;
@@ -111,19 +138,28 @@ export async function verifyStatement(path: string, options: VerifyOptions = {})
     try {
       record = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      return fail(`not a JSON record (a statement is JSON lines written by \`ledger audit --out statement.jsonl\`)`);
+      return fail(
+        `not a JSON record (a statement is JSON lines written by \`ledger audit --out statement.jsonl\`)`,
+      );
     }
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) return fail('not a JSON record');
+    if (typeof record !== 'object' || record === null || Array.isArray(record))
+      return fail('not a JSON record');
     const { hash, ...body } = record;
     // The end record's HMAC signs the chain head, so it sits outside the chain.
     const hmac = body.kind === 'end' ? body.hmac : undefined;
     if (body.kind === 'end') delete body.hmac;
-    if (body.prev !== prev) return fail(`does not follow the previous line (a line before it was edited, dropped or moved)`);
-    if (chainHash(prev, body) !== hash) return fail('its content does not match its hash (the line was edited)');
+    if (body.prev !== prev)
+      return fail(`does not follow the previous line (a line before it was edited, dropped or moved)`);
+    if (chainHash(prev, body) !== hash)
+      return fail('its content does not match its hash (the line was edited)');
     prev = hash as string;
     if (fileLine === 1) {
-      if (body.kind !== 'header' || body.format !== STATEMENT_FORMAT) return fail(`not a ${STATEMENT_FORMAT} file: the header record is missing`);
-      if (!isCount(body.version) || body.version < 1 || body.version > STATEMENT_VERSION) return fail(`statement version ${String(body.version)} is not one this CLI reads (1 to ${STATEMENT_VERSION})`);
+      if (body.kind !== 'header' || body.format !== STATEMENT_FORMAT)
+        return fail(`not a ${STATEMENT_FORMAT} file: the header record is missing`);
+      if (!isCount(body.version) || body.version < 1 || body.version > STATEMENT_VERSION)
+        return fail(
+          `statement version ${String(body.version)} is not one this CLI reads (1 to ${STATEMENT_VERSION})`,
+        );
       version = body.version;
       team = typeof body.team === 'string' ? body.team : null;
       continue;
@@ -135,16 +171,23 @@ export async function verifyStatement(path: string, options: VerifyOptions = {})
       if (problem) return fail(`statement line ${seq}: ${problem}`);
       lastPosition = (body.line as { position: number }).position;
     } else if (body.kind === 'end') {
-      if (body.lines !== seq) return fail(`the end record counts ${String(body.lines)} lines but ${seq} precede it`);
+      if (body.lines !== seq)
+        return fail(`the end record counts ${String(body.lines)} lines but ${seq} precede it`);
       if (version >= 2) {
         const problem = checkTotals(body.teams, teams);
         if (problem) return fail(`the end record disagrees with the lines: ${problem}`);
       }
       if (options.key !== undefined) {
-        if (typeof hmac !== 'string') return fail('the end record is not signed, but a key was given: the statement was not exported with this key, or its signature was removed');
+        if (typeof hmac !== 'string')
+          return fail(
+            'the end record is not signed, but a key was given: the statement was not exported with this key, or its signature was removed',
+          );
         const expected = Buffer.from(statementHmac(options.key, prev), 'hex');
         const given = Buffer.from(hmac, 'hex');
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) return fail('the end record HMAC does not match this key: the statement was rewritten, or signed with another key');
+        if (given.length !== expected.length || !timingSafeEqual(given, expected))
+          return fail(
+            'the end record HMAC does not match this key: the statement was rewritten, or signed with another key',
+          );
         signature = 'valid';
       } else {
         signature = hmac === undefined ? 'unsigned' : 'not checked';
@@ -157,25 +200,50 @@ export async function verifyStatement(path: string, options: VerifyOptions = {})
   if (fileLine === 0) return fail('the file is empty', null);
   if (!ended) return fail('the end record is missing (lines were dropped from the end)');
   if (options.head !== undefined && options.head.toLowerCase() !== prev) {
-    return fail(`the chain head ${prev} is not the recorded head ${options.head}: the statement was rewritten (or it is another statement)`);
+    return fail(
+      `the chain head ${prev} is not the recorded head ${options.head}: the statement was rewritten (or it is another statement)`,
+    );
   }
-  return { ok: true, lines: seq, failedAt: null, problem: null, head: prev, teams: teams.size, headCheck: options.head === undefined ? 'not pinned' : 'matched', signature };
+  return {
+    ok: true,
+    lines: seq,
+    failedAt: null,
+    problem: null,
+    head: prev,
+    teams: teams.size,
+    headCheck: options.head === undefined ? 'not pinned' : 'matched',
+    signature,
+  };
 }
 
 /** The arithmetic of one statement line against the team's previous line; advances the team's run. */
-function checkLine(value: unknown, team: string | null, teams: Map<string, TeamRun>, lastPosition: number): string | null {
+function checkLine(
+  value: unknown,
+  team: string | null,
+  teams: Map<string, TeamRun>,
+  lastPosition: number,
+): string | null {
   const line = value as Record<string, unknown> | null;
   if (typeof line !== 'object' || line === null) return 'no statement line in the record';
   const { teamId, revision, position, type, change, balances } = line;
-  if (typeof teamId !== 'string' || !isCount(revision) || !isCount(position) || typeof type !== 'string' || !isBalances(change) || !isBalances(balances)) {
+  if (
+    typeof teamId !== 'string' ||
+    !isCount(revision) ||
+    !isCount(position) ||
+    typeof type !== 'string' ||
+    !isBalances(change) ||
+    !isBalances(balances)
+  ) {
     return 'the line lacks teamId, revision, position, type, change or balances';
   }
   const where = `team ${teamId} revision ${revision} (${type})`;
   if (team !== null && teamId !== team) return `${where}: the statement is of team ${team} only`;
-  if (position <= lastPosition) return `${where}: log position ${position} does not follow ${lastPosition} (lines out of log order)`;
+  if (position <= lastPosition)
+    return `${where}: log position ${position} does not follow ${lastPosition} (lines out of log order)`;
   if (!isLedgerEventType(type)) return `${where}: unknown event type`;
   const run = teams.get(teamId) ?? { lines: 0, revision: -1, balances: { maps: 0, adhoc: 0, reserved: 0 } };
-  if (revision !== run.revision + 1) return `${where}: follows revision ${run.revision} of the team (a line of the team was dropped, added or moved)`;
+  if (revision !== run.revision + 1)
+    return `${where}: follows revision ${run.revision} of the team (a line of the team was dropped, added or moved)`;
   const rule = changeRuleBroken(type, change);
   if (rule) return `${where}: change ${fmt(change)} is impossible: ${rule}`;
   for (const figure of FIGURES) {

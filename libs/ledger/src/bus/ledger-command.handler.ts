@@ -1,5 +1,18 @@
-import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { commandTopic, MESSAGE_BUS, type BusMessage, type MessageBus, type Subscription } from '@analyst/platform';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
+import {
+  commandTopic,
+  MESSAGE_BUS,
+  type BusMessage,
+  type MessageBus,
+  type Subscription,
+} from '@analyst/platform';
 import type { LedgerCommandMessage, LedgerContext } from '@analyst/contracts';
 import { LedgerError } from '@analyst/domain-ledger';
 import { toErrorReply } from '../ledger-error.mapping';
@@ -24,7 +37,9 @@ export class LedgerCommandHandler implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.serve(commandTopic('ledger'), LEDGER_SERVICE_GROUP, (message) => this.handle(message));
+    this.subscription = await this.bus.serve(commandTopic('ledger'), LEDGER_SERVICE_GROUP, (message) =>
+      this.handle(message),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -51,7 +66,9 @@ export class LedgerCommandHandler implements OnModuleInit, OnModuleDestroy {
           return await this.ledger.grant(teamId, command as never, ctx);
         default:
           this.metrics?.commandError(type, 'invalid_command');
-          return toErrorReply(new LedgerError('invalid_command', `unknown ledger command type ${String(type)}`));
+          return toErrorReply(
+            new LedgerError('invalid_command', `unknown ledger command type ${String(type)}`),
+          );
       }
     } catch (error) {
       if (error instanceof LedgerError) {

@@ -1,6 +1,13 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { TeamEvent } from '@analyst/contracts';
-import { eventTopic, MESSAGE_BUS, type BusMessage, type EventMessage, type MessageBus, type Subscription } from '@analyst/platform';
+import {
+  eventTopic,
+  MESSAGE_BUS,
+  type BusMessage,
+  type EventMessage,
+  type MessageBus,
+  type Subscription,
+} from '@analyst/platform';
 import { LedgerService } from '../ledger.service';
 
 export const LEDGER_MAPS_GROUP = 'ledger-maps';
@@ -19,7 +26,9 @@ export class TeamAllotmentConsumer implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(LEDGER_MAPS_GROUP, [eventTopic('team')], (message) => this.handle(message));
+    this.subscription = await this.bus.subscribe(LEDGER_MAPS_GROUP, [eventTopic('team')], (message) =>
+      this.handle(message),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -29,8 +38,21 @@ export class TeamAllotmentConsumer implements OnModuleInit, OnModuleDestroy {
   async handle(message: BusMessage): Promise<void> {
     const recorded = message.payload as EventMessage;
     const event = { type: recorded.type, data: recorded.data } as TeamEvent;
-    if (event.type !== 'TeamCreated' && event.type !== 'TeamPlanChanged' && event.type !== 'TeamMapAllotmentSet') return;
-    const ctx = { correlationId: recorded.metadata.correlationId, causationId: recorded.id, teamId: event.data.teamId };
-    await this.ledger.setMapAllotment(event.data.teamId, { commandId: recorded.id, allotment: event.data.monthlyMapAllotment }, ctx);
+    if (
+      event.type !== 'TeamCreated' &&
+      event.type !== 'TeamPlanChanged' &&
+      event.type !== 'TeamMapAllotmentSet'
+    )
+      return;
+    const ctx = {
+      correlationId: recorded.metadata.correlationId,
+      causationId: recorded.id,
+      teamId: event.data.teamId,
+    };
+    await this.ledger.setMapAllotment(
+      event.data.teamId,
+      { commandId: recorded.id, allotment: event.data.monthlyMapAllotment },
+      ctx,
+    );
   }
 }

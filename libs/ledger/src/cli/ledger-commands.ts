@@ -2,7 +2,12 @@ import { Option, type Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import type { CreditBalances, StatementLine, StatementPage } from '@analyst/contracts';
 import type { ReadStore } from '@analyst/platform';
-import { auditLedger, DEFAULT_MAX_OPEN_MINUTES, type AuditReport, type ServedLedger } from '../audit/ledger-audit';
+import {
+  auditLedger,
+  DEFAULT_MAX_OPEN_MINUTES,
+  type AuditReport,
+  type ServedLedger,
+} from '../audit/ledger-audit';
 import { printChargeReport } from './charge-report';
 import { table } from './table';
 import { openEventLog } from '../audit/open-event-log';
@@ -54,26 +59,93 @@ function fmt(b: CreditBalances): string {
 }
 
 export function printAuditReport(report: AuditReport, log: (line: string) => void = console.log): void {
-  const rows: (string | number)[][] = [['team', 'pool', 'granted', 'consumed', 'refunded-to-nothing', 'expired', 'outstanding', 'balance', 'read model', 'ok']];
+  const rows: (string | number)[][] = [
+    [
+      'team',
+      'pool',
+      'granted',
+      'consumed',
+      'refunded-to-nothing',
+      'expired',
+      'outstanding',
+      'balance',
+      'read model',
+      'ok',
+    ],
+  ];
   for (const team of report.teams) {
     const comparison = report.comparisons.find((c) => c.teamId === team.teamId && c.source === 'rebuilt');
     for (const pool of ['map', 'adhoc'] as const) {
       const t = team.pools[pool];
-      const readModel = comparison ? (pool === 'map' ? comparison.readModel.maps : comparison.readModel.adhoc) : '-';
-      const balanced = t.granted - t.consumed - t.refundedToNothing - t.expired - t.outstanding === t.balance && readModel === t.balance;
-      rows.push([team.teamId, pool, t.granted, t.consumed, t.refundedToNothing, t.expired, t.outstanding, t.balance, readModel, balanced ? 'yes' : 'NO']);
+      const readModel = comparison
+        ? pool === 'map'
+          ? comparison.readModel.maps
+          : comparison.readModel.adhoc
+        : '-';
+      const balanced =
+        t.granted - t.consumed - t.refundedToNothing - t.expired - t.outstanding === t.balance &&
+        readModel === t.balance;
+      rows.push([
+        team.teamId,
+        pool,
+        t.granted,
+        t.consumed,
+        t.refundedToNothing,
+        t.expired,
+        t.outstanding,
+        t.balance,
+        readModel,
+        balanced ? 'yes' : 'NO',
+      ]);
     }
     const reserved = comparison ? comparison.readModel.reserved : '-';
-    rows.push([team.teamId, 'reserved', team.reservedFlow.reserved, team.reservedFlow.settled, '', team.reservedFlow.refunded, team.reservations.open, team.balances.reserved, reserved, reserved === team.balances.reserved ? 'yes' : 'NO']);
+    rows.push([
+      team.teamId,
+      'reserved',
+      team.reservedFlow.reserved,
+      team.reservedFlow.settled,
+      '',
+      team.reservedFlow.refunded,
+      team.reservations.open,
+      team.balances.reserved,
+      reserved,
+      reserved === team.balances.reserved ? 'yes' : 'NO',
+    ]);
   }
   log(table(rows));
   log('(reserved row: reserved, released by settles, -, released by refunds, open reservations, balance)');
   if (report.servedBy) {
     log('');
-    log(`served by ${report.servedBy} (the line of the last replayed event in GET /admin/v1/teams/{id}/ledger):`);
-    const served: (string | number)[][] = [['team', 'revision', 'maps', 'adhoc', 'reserved', 'served maps', 'served adhoc', 'served reserved', 'newer lines', 'ok']];
+    log(
+      `served by ${report.servedBy} (the line of the last replayed event in GET /admin/v1/teams/{id}/ledger):`,
+    );
+    const served: (string | number)[][] = [
+      [
+        'team',
+        'revision',
+        'maps',
+        'adhoc',
+        'reserved',
+        'served maps',
+        'served adhoc',
+        'served reserved',
+        'newer lines',
+        'ok',
+      ],
+    ];
     for (const c of report.served) {
-      served.push([c.teamId, c.revision, c.recomputed.maps, c.recomputed.adhoc, c.recomputed.reserved, c.served?.maps ?? '-', c.served?.adhoc ?? '-', c.served?.reserved ?? '-', c.newerLines, c.ok ? 'yes' : 'NO']);
+      served.push([
+        c.teamId,
+        c.revision,
+        c.recomputed.maps,
+        c.recomputed.adhoc,
+        c.recomputed.reserved,
+        c.served?.maps ?? '-',
+        c.served?.adhoc ?? '-',
+        c.served?.reserved ?? '-',
+        c.newerLines,
+        c.ok ? 'yes' : 'NO',
+      ]);
     }
     log(table(served));
   }
@@ -81,18 +153,30 @@ export function printAuditReport(report: AuditReport, log: (line: string) => voi
     log('');
     printChargeReport(report.charges, log);
   }
-  log(`${report.ledgerEvents} ledger events of ${report.events} in the log, ${report.teams.length} teams, ${report.seconds.toFixed(2)} s`);
+  log(
+    `${report.ledgerEvents} ledger events of ${report.events} in the log, ${report.teams.length} teams, ${report.seconds.toFixed(2)} s`,
+  );
   const findings = report.charges?.findings ?? [];
   if (report.violations.length === 0 && findings.length === 0) {
-    const charges = report.charges ? ', every charge and refund has its reason in the content log' : ' (charges not cross-checked: --ledger-only)';
-    log(`audit passed: every invariant holds${charges}, and the read models${report.servedBy ? ' and the served balances' : ''} match the log`);
+    const charges = report.charges
+      ? ', every charge and refund has its reason in the content log'
+      : ' (charges not cross-checked: --ledger-only)';
+    log(
+      `audit passed: every invariant holds${charges}, and the read models${report.servedBy ? ' and the served balances' : ''} match the log`,
+    );
     return;
   }
   log(`audit FAILED: ${report.violations.length + findings.length} problem(s)`);
   for (const v of report.violations) {
-    const where = v.eventId ? ` event ${v.eventId} (${v.type}, position ${v.position}, revision ${v.revision})` : '';
+    const where = v.eventId
+      ? ` event ${v.eventId} (${v.type}, position ${v.position}, revision ${v.revision})`
+      : '';
     // A message about the team as a whole already names it.
-    log(!v.eventId && v.message.startsWith(`team ${v.teamId} `) ? `  ${v.message}` : `  team ${v.teamId}${where}: ${v.message}`);
+    log(
+      !v.eventId && v.message.startsWith(`team ${v.teamId} `)
+        ? `  ${v.message}`
+        : `  team ${v.teamId}${where}: ${v.message}`,
+    );
   }
   for (const f of findings) log(`  team ${f.teamId}: ${f.rule}: ${f.message}`);
 }
@@ -104,7 +188,11 @@ function servedLedger(admin: AdminCaller, url: string, token: string | undefined
     async statementPage(teamId: string, cursor: string | null): Promise<StatementPage | null> {
       const query = `limit=${STATEMENT_MAX_LIMIT}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       try {
-        return await admin<StatementPage>({ url, token }, 'GET', `/admin/v1/teams/${encodeURIComponent(teamId)}/ledger?${query}`);
+        return await admin<StatementPage>(
+          { url, token },
+          'GET',
+          `/admin/v1/teams/${encodeURIComponent(teamId)}/ledger?${query}`,
+        );
       } catch (error) {
         const { status, code } = error as { status?: unknown; code?: unknown };
         if (status === 404 && code === 'team_not_found') return null;
@@ -127,14 +215,17 @@ function statementKey(flag: string | undefined): string | undefined {
 }
 
 function positiveInt(text: string, flag: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^[1-9]\d*$/.test(text) || Number(text) > max) throw invalidArgument(`${flag} must be a whole number from 1 to ${max}`);
+  if (!/^[1-9]\d*$/.test(text) || Number(text) > max)
+    throw invalidArgument(`${flag} must be a whole number from 1 to ${max}`);
   return Number(text);
 }
 
 /** Adds `--url` and `--token` to a leaf command, as the `teams` and `keys` commands have them. */
 function connected(command: Command): Command {
   return command
-    .addOption(new Option('--url <url>', 'base URL of the Analyst server').env('ANALYST_URL').default(DEFAULT_URL))
+    .addOption(
+      new Option('--url <url>', 'base URL of the Analyst server').env('ANALYST_URL').default(DEFAULT_URL),
+    )
     .option('--token <token>', 'admin token (default $ANALYST_ADMIN_TOKEN)');
 }
 
@@ -148,7 +239,9 @@ function signed(n: number): string {
 }
 
 function changeText(change: CreditBalances): string {
-  const parts = (['maps', 'adhoc', 'reserved'] as const).filter((f) => change[f] !== 0).map((f) => `${f} ${signed(change[f])}`);
+  const parts = (['maps', 'adhoc', 'reserved'] as const)
+    .filter((f) => change[f] !== 0)
+    .map((f) => `${f} ${signed(change[f])}`);
   return parts.length ? parts.join(' ') : '-';
 }
 
@@ -157,31 +250,64 @@ function changeText(change: CreditBalances): string {
  * the statement check, and a team's credits over the admin API.
  */
 export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): void {
-  const ledger = program.command('ledger').description('credit ledger: audit replay, statement verification, a team\'s statement lines');
+  const ledger = program
+    .command('ledger')
+    .description("credit ledger: audit replay, statement verification, a team's statement lines");
 
   ledger
     .command('audit')
-    .description('replay every ledger stream from the first event, recompute balances, check invariants, cross-check every charge with the post and job streams, compare with the read models')
+    .description(
+      'replay every ledger stream from the first event, recompute balances, check invariants, cross-check every charge with the post and job streams, compare with the read models',
+    )
     .option('--team <teamId>', 'audit one team only (fails when the log has no ledger event of it)')
-    .option('--out <file>', 'export the hash-chained statement (.jsonl to verify later, or .csv for a spreadsheet view that cannot be verified)')
-    .option('--key <key>', `sign the statement's end record with HMAC-SHA256 under this key (default $${STATEMENT_KEY_ENV})`)
+    .option(
+      '--out <file>',
+      'export the hash-chained statement (.jsonl to verify later, or .csv for a spreadsheet view that cannot be verified)',
+    )
+    .option(
+      '--key <key>',
+      `sign the statement's end record with HMAC-SHA256 under this key (default $${STATEMENT_KEY_ENV})`,
+    )
     .option('--data-dir <dir>', 'standalone data directory (default ANALYST_DATA_DIR or ./data)')
     .option('--eventstore-url <url>', 'EventStoreDB connection string (default EVENTSTORE_URL)')
-    .option('--mongo-url <url>', 'also compare with the live MongoDB read models (default MONGO_URL when ANALYST_MODE=distributed)')
+    .option(
+      '--mongo-url <url>',
+      'also compare with the live MongoDB read models (default MONGO_URL when ANALYST_MODE=distributed)',
+    )
     .option('--mongo-db <name>', 'database of those read models (default MONGO_DB or analyst)')
-    .option('--against <url>', 'also compare with the balances a running server serves (its admin API, e.g. http://127.0.0.1:8080)')
+    .option(
+      '--against <url>',
+      'also compare with the balances a running server serves (its admin API, e.g. http://127.0.0.1:8080)',
+    )
     .option('--admin-token <token>', 'admin token for --against (default $ANALYST_ADMIN_TOKEN)')
-    .option('--max-open-minutes <n>', 'an open reservation older than this is a violation (every reservation must end)', String(DEFAULT_MAX_OPEN_MINUTES))
-    .option('--as-of <instant>', 'age open reservations as of this ISO instant (default now), e.g. for a copy of an older log')
-    .option('--ledger-only', 'skip the cross-check of charges against the post and job streams (a log that holds only ledger events)')
+    .option(
+      '--max-open-minutes <n>',
+      'an open reservation older than this is a violation (every reservation must end)',
+      String(DEFAULT_MAX_OPEN_MINUTES),
+    )
+    .option(
+      '--as-of <instant>',
+      'age open reservations as of this ISO instant (default now), e.g. for a copy of an older log',
+    )
+    .option(
+      '--ledger-only',
+      'skip the cross-check of charges against the post and job streams (a log that holds only ledger events)',
+    )
     .action(async (flags: AuditFlags) => {
       const json = Boolean(program.opts().json);
       const key = statementKey(flags.key);
-      if (key !== undefined && flags.out?.toLowerCase().endsWith('.csv')) throw invalidArgument('--key signs the end record of a .jsonl statement; a .csv export has none');
+      if (key !== undefined && flags.out?.toLowerCase().endsWith('.csv'))
+        throw invalidArgument('--key signs the end record of a .jsonl statement; a .csv export has none');
       const adminToken = flags.adminToken ?? process.env.ANALYST_ADMIN_TOKEN;
-      if (flags.against && !adminToken) throw invalidArgument('--against needs the admin token: pass --admin-token or set ANALYST_ADMIN_TOKEN');
+      if (flags.against && !adminToken)
+        throw invalidArgument(
+          '--against needs the admin token: pass --admin-token or set ANALYST_ADMIN_TOKEN',
+        );
       const maxOpenMinutes = positiveInt(flags.maxOpenMinutes, '--max-open-minutes');
-      if (flags.asOf !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(flags.asOf) || Number.isNaN(Date.parse(flags.asOf)))) {
+      if (
+        flags.asOf !== undefined &&
+        (!/^\d{4}-\d{2}-\d{2}T/.test(flags.asOf) || Number.isNaN(Date.parse(flags.asOf)))
+      ) {
         throw invalidArgument('--as-of must be an ISO 8601 instant, e.g. 2026-03-10T12:00:00Z');
       }
       const asOf = flags.asOf === undefined ? new Date().toISOString() : new Date(flags.asOf).toISOString();
@@ -191,15 +317,28 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
       });
       let live: ReadStore | undefined;
       // MongoDB holds the live read models only in the distributed topology; standalone keeps them in memory.
-      const mongoUrl = flags.mongoUrl ?? (process.env.ANALYST_MODE === 'distributed' ? process.env.MONGO_URL : undefined);
+      const mongoUrl =
+        flags.mongoUrl ?? (process.env.ANALYST_MODE === 'distributed' ? process.env.MONGO_URL : undefined);
       try {
         if (mongoUrl) {
           const { MongoReadStore } = await import('@analyst/platform');
           live = await MongoReadStore.connect(mongoUrl, flags.mongoDb ?? process.env.MONGO_DB ?? 'analyst');
         }
         const head = await store.headPosition();
-        const writer = flags.out ? new StatementWriter(flags.out, { generatedAt: new Date().toISOString(), team: flags.team ?? null, headPosition: head }, { key }) : undefined;
-        const bar = process.stdout.isTTY && !json ? new SingleBar({ format: 'replaying {bar} {percentage}% | {value}/{total} positions | {eta_formatted}' }, Presets.shades_classic) : null;
+        const writer = flags.out
+          ? new StatementWriter(
+              flags.out,
+              { generatedAt: new Date().toISOString(), team: flags.team ?? null, headPosition: head },
+              { key },
+            )
+          : undefined;
+        const bar =
+          process.stdout.isTTY && !json
+            ? new SingleBar(
+                { format: 'replaying {bar} {percentage}% | {value}/{total} positions | {eta_formatted}' },
+                Presets.shades_classic,
+              )
+            : null;
         bar?.start(Math.max(head, 0), 0);
         const report = await auditLedger(store, {
           team: flags.team,
@@ -214,7 +353,17 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
         const exported = writer ? await writer.close() : null;
         const csv = Boolean(flags.out?.toLowerCase().endsWith('.csv'));
         if (json) {
-          console.log(JSON.stringify({ source: describe, ...report, statement: exported && { path: flags.out, format: csv ? 'csv' : 'jsonl', ...exported } }, null, 2));
+          console.log(
+            JSON.stringify(
+              {
+                source: describe,
+                ...report,
+                statement: exported && { path: flags.out, format: csv ? 'csv' : 'jsonl', ...exported },
+              },
+              null,
+              2,
+            ),
+          );
         } else {
           console.log(`event log: ${describe}`);
           if (!live) {
@@ -224,15 +373,25 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
           }
           printAuditReport(report);
           if (exported && csv) {
-            console.log(`statement: ${exported.lines} lines written to ${flags.out} (a spreadsheet view: it carries the line hashes but not the chain's header and end records, so \`ledger verify\` cannot check it; export .jsonl for a verifiable statement)`);
+            console.log(
+              `statement: ${exported.lines} lines written to ${flags.out} (a spreadsheet view: it carries the line hashes but not the chain's header and end records, so \`ledger verify\` cannot check it; export .jsonl for a verifiable statement)`,
+            );
           } else if (exported) {
-            console.log(`statement: ${exported.lines} lines written to ${flags.out}${exported.signed ? ', end record signed with HMAC-SHA256' : ''}`);
+            console.log(
+              `statement: ${exported.lines} lines written to ${flags.out}${exported.signed ? ', end record signed with HMAC-SHA256' : ''}`,
+            );
             console.log('');
             console.log(`  chain head: ${exported.head}`);
             console.log('');
-            console.log('  Record this chain head where whoever holds the statement cannot change it (the audit ticket, the finance system).');
-            console.log('  The chain and the arithmetic alone cannot tell a statement rewritten with a recomputed chain from this one;');
-            console.log(`  \`analyst ledger verify ${flags.out} --head ${exported.head}\` can${exported.signed ? ', as can `--key` with the signing key' : ''}.`);
+            console.log(
+              '  Record this chain head where whoever holds the statement cannot change it (the audit ticket, the finance system).',
+            );
+            console.log(
+              '  The chain and the arithmetic alone cannot tell a statement rewritten with a recomputed chain from this one;',
+            );
+            console.log(
+              `  \`analyst ledger verify ${flags.out} --head ${exported.head}\` can${exported.signed ? ', as can `--key` with the signing key' : ''}.`,
+            );
           }
         }
         if (!report.ok) process.exitCode = 1;
@@ -244,28 +403,42 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
 
   ledger
     .command('verify')
-    .description('check an exported .jsonl statement: hash chain, per-line arithmetic, end totals; with --head or --key also a rewritten statement fails')
+    .description(
+      'check an exported .jsonl statement: hash chain, per-line arithmetic, end totals; with --head or --key also a rewritten statement fails',
+    )
     .argument('<file>', 'statement written by `ledger audit --out statement.jsonl`')
     .option('--head <hash>', 'the chain head `ledger audit` printed: fail when the statement ends in another')
-    .option('--key <key>', `the key the end record was signed with (default $${STATEMENT_KEY_ENV}): fail when unsigned or signed otherwise`)
+    .option(
+      '--key <key>',
+      `the key the end record was signed with (default $${STATEMENT_KEY_ENV}): fail when unsigned or signed otherwise`,
+    )
     .action(async (file: string, flags: { head?: string; key?: string }) => {
-      if (flags.head !== undefined && !/^[0-9a-fA-F]{64}$/.test(flags.head)) throw invalidArgument('--head must be the 64-hex-digit chain head `ledger audit` printed');
+      if (flags.head !== undefined && !/^[0-9a-fA-F]{64}$/.test(flags.head))
+        throw invalidArgument('--head must be the 64-hex-digit chain head `ledger audit` printed');
       const result = await verifyStatement(file, { head: flags.head, key: statementKey(flags.key) });
       if (program.opts().json) console.log(JSON.stringify(result, null, 2));
       else if (result.ok) {
-        const checks = [result.headCheck === 'matched' ? 'chain head matches --head' : null, result.signature === 'valid' ? 'end record HMAC valid' : null].filter(Boolean);
-        console.log(`statement verified: ${result.lines} lines of ${result.teams} team(s), chain head ${result.head}${checks.length ? ` (${checks.join(', ')})` : ''}`);
+        const checks = [
+          result.headCheck === 'matched' ? 'chain head matches --head' : null,
+          result.signature === 'valid' ? 'end record HMAC valid' : null,
+        ].filter(Boolean);
+        console.log(
+          `statement verified: ${result.lines} lines of ${result.teams} team(s), chain head ${result.head}${checks.length ? ` (${checks.join(', ')})` : ''}`,
+        );
         if (result.headCheck === 'not pinned' && result.signature !== 'valid') {
           console.log(
             `note: the chain and the arithmetic hold, but a statement rewritten whole with a recomputed chain passes these too; pass --head <the head recorded at audit time>${result.signature === 'not checked' ? ' or --key (the statement is signed)' : ''} to rule that out`,
           );
         }
-      } else console.log(`statement FAILED verification at line ${result.failedAt ?? '-'}: ${result.problem}`);
+      } else
+        console.log(`statement FAILED verification at line ${result.failedAt ?? '-'}: ${result.problem}`);
       if (!result.ok) process.exitCode = 1;
     });
 
   connected(ledger.command('lines <teamId>'))
-    .description("a team's statement lines, oldest first, as the server serves them (GET /admin/v1/teams/{id}/ledger)")
+    .description(
+      "a team's statement lines, oldest first, as the server serves them (GET /admin/v1/teams/{id}/ledger)",
+    )
     .option('--limit <n>', 'how many lines (pages of up to 1000 are fetched as needed)', '100')
     .option('--cursor <cursor>', 'continue where an earlier listing stopped (its nextCursor)')
     .action(async (teamId: string, flags: { limit: string; cursor?: string }, command: Command) => {
@@ -275,7 +448,11 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
       let cursor: string | null = flags.cursor ?? null;
       do {
         const query = `limit=${Math.min(STATEMENT_MAX_LIMIT, limit - data.length)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-        const page = await deps.admin<StatementPage>(connection, 'GET', `/admin/v1/teams/${encodeURIComponent(teamId)}/ledger?${query}`);
+        const page = await deps.admin<StatementPage>(
+          connection,
+          'GET',
+          `/admin/v1/teams/${encodeURIComponent(teamId)}/ledger?${query}`,
+        );
         data.push(...page.data);
         cursor = page.meta.hasMore ? page.meta.nextCursor : null;
       } while (cursor && data.length < limit);
@@ -288,36 +465,67 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
         console.log(`team ${teamId}: no statement lines${flags.cursor ? ' after that cursor' : ''}`);
         return;
       }
-      const rows: (string | number)[][] = [['revision', 'occurredAt', 'type', 'change', 'maps', 'adhoc', 'reserved', 'note']];
-      for (const l of data) rows.push([l.revision, l.occurredAt, l.type, changeText(l.change), l.balances.maps, l.balances.adhoc, l.balances.reserved, l.note]);
+      const rows: (string | number)[][] = [
+        ['revision', 'occurredAt', 'type', 'change', 'maps', 'adhoc', 'reserved', 'note'],
+      ];
+      for (const l of data)
+        rows.push([
+          l.revision,
+          l.occurredAt,
+          l.type,
+          changeText(l.change),
+          l.balances.maps,
+          l.balances.adhoc,
+          l.balances.reserved,
+          l.note,
+        ]);
       console.log(table(rows));
-      console.log(cursor ? `${data.length} lines; more with --cursor ${cursor}` : `${data.length} lines, to the end of the statement`);
+      console.log(
+        cursor
+          ? `${data.length} lines; more with --cursor ${cursor}`
+          : `${data.length} lines, to the end of the statement`,
+      );
     });
 
   const credits = program.command('credits').description("a team's credits (admin API)");
   connected(credits.command('grant <teamId>'))
     .description('grant MAP or Ad Hoc credits (POST /admin/v1/teams/{id}/credits)')
-    .requiredOption('--pool <pool>', 'map (this month\'s MAPs, expire at month end) or adhoc (never expire)')
+    .requiredOption('--pool <pool>', "map (this month's MAPs, expire at month end) or adhoc (never expire)")
     .requiredOption('--amount <n>', 'whole number of credits, 1 to 1000000000')
-    .option('--reason <text>', 'why, shown on the statement (1 to 500 characters)', 'granted with the analyst CLI')
+    .option(
+      '--reason <text>',
+      'why, shown on the statement (1 to 500 characters)',
+      'granted with the analyst CLI',
+    )
     .option('--idempotency-key <key>', 'a grant retried with the same key is applied once')
-    .action(async (teamId: string, flags: { pool: string; amount: string; reason: string; idempotencyKey?: string }, command: Command) => {
-      if (flags.pool !== 'map' && flags.pool !== 'adhoc') throw invalidArgument('--pool must be map or adhoc');
-      const amount = positiveInt(flags.amount, '--amount', 1_000_000_000);
-      const connection = connectionOf(command);
-      type Granted = { data: { teamId: string; pool: 'map' | 'adhoc'; amount: number; balances: CreditBalances } };
-      const body = await deps.admin<Granted>(
-        connection,
-        'POST',
-        `/admin/v1/teams/${encodeURIComponent(teamId)}/credits`,
-        { pool: flags.pool, amount, reason: flags.reason },
-        flags.idempotencyKey ? { headers: { 'idempotency-key': flags.idempotencyKey } } : undefined,
-      );
-      if (connection.json) console.log(JSON.stringify(body, null, 2));
-      else {
-        const { data } = body;
-        console.log(`granted ${data.amount} ${data.pool === 'map' ? 'MAP' : 'Ad Hoc'} credits to team ${data.teamId}${flags.idempotencyKey ? ` (idempotency key ${flags.idempotencyKey})` : ''}`);
-        console.log(`balances: ${fmt(data.balances)}`);
-      }
-    });
+    .action(
+      async (
+        teamId: string,
+        flags: { pool: string; amount: string; reason: string; idempotencyKey?: string },
+        command: Command,
+      ) => {
+        if (flags.pool !== 'map' && flags.pool !== 'adhoc')
+          throw invalidArgument('--pool must be map or adhoc');
+        const amount = positiveInt(flags.amount, '--amount', 1_000_000_000);
+        const connection = connectionOf(command);
+        type Granted = {
+          data: { teamId: string; pool: 'map' | 'adhoc'; amount: number; balances: CreditBalances };
+        };
+        const body = await deps.admin<Granted>(
+          connection,
+          'POST',
+          `/admin/v1/teams/${encodeURIComponent(teamId)}/credits`,
+          { pool: flags.pool, amount, reason: flags.reason },
+          flags.idempotencyKey ? { headers: { 'idempotency-key': flags.idempotencyKey } } : undefined,
+        );
+        if (connection.json) console.log(JSON.stringify(body, null, 2));
+        else {
+          const { data } = body;
+          console.log(
+            `granted ${data.amount} ${data.pool === 'map' ? 'MAP' : 'Ad Hoc'} credits to team ${data.teamId}${flags.idempotencyKey ? ` (idempotency key ${flags.idempotencyKey})` : ''}`,
+          );
+          console.log(`balances: ${fmt(data.balances)}`);
+        }
+      },
+    );
 }

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { CLOCK, HttpMetrics, PeriodicTask, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { summarizeOpenReservations } from './open-reservations';
@@ -38,16 +45,24 @@ export class LedgerMetrics implements OnApplicationBootstrap, OnModuleDestroy {
     @Optional() httpMetrics?: HttpMetrics,
     @Optional() @Inject(LEDGER_METRICS_OPTIONS) options: LedgerMetricsOptions = {},
   ) {
-    this.task = new PeriodicTask(options.refreshMs ?? LEDGER_METRICS_REFRESH_MS, () => this.refresh(), (error) =>
-      // Keep the last values; the read store's own health and the projection alerts say what is wrong.
-      this.logger.warn(`open-reservation metrics not refreshed: ${String(error)}`),
+    this.task = new PeriodicTask(
+      options.refreshMs ?? LEDGER_METRICS_REFRESH_MS,
+      () => this.refresh(),
+      (error) =>
+        // Keep the last values; the read store's own health and the projection alerts say what is wrong.
+        this.logger.warn(`open-reservation metrics not refreshed: ${String(error)}`),
     );
     const registry = httpMetrics?.registry;
     if (!registry) return;
     this.openReservations = existing(
       registry,
       'analyst_ledger_open_reservations',
-      () => new Gauge({ name: 'analyst_ledger_open_reservations', help: 'Credit reservations neither settled nor refunded, over every team', registers: [registry] }),
+      () =>
+        new Gauge({
+          name: 'analyst_ledger_open_reservations',
+          help: 'Credit reservations neither settled nor refunded, over every team',
+          registers: [registry],
+        }),
     );
     this.oldestOpenReservation = existing(
       registry,
@@ -92,5 +107,4 @@ export class LedgerMetrics implements OnApplicationBootstrap, OnModuleDestroy {
     const type = typeof command === 'string' && COMMAND_TYPES.has(command) ? command : 'unknown';
     this.commandErrors?.inc({ command: type, code });
   }
-
 }

@@ -12,7 +12,10 @@ export interface OpenReservationsSummary {
  * Every team's open reservations at `now`, from the reservations read model. Only teams holding at
  * least one open reservation are read, so the cost follows open reservations, not teams.
  */
-export async function summarizeOpenReservations(store: ReadStore, now: Date): Promise<OpenReservationsSummary> {
+export async function summarizeOpenReservations(
+  store: ReadStore,
+  now: Date,
+): Promise<OpenReservationsSummary> {
   const docs = await store
     .collection<LedgerReservationsDoc>(LEDGER_RESERVATIONS)
     .find({ 'open.0': { $exists: true } }, { projection: { open: 1 } });
@@ -26,6 +29,7 @@ export async function summarizeOpenReservations(store: ReadStore, now: Date): Pr
     }
   }
   // A reservation stamped after `now` (clock skew between replicas) counts as age 0, never negative.
-  const oldestAgeSeconds = count === 0 || !Number.isFinite(oldest) ? 0 : Math.max(0, (now.getTime() - oldest) / 1000);
+  const oldestAgeSeconds =
+    count === 0 || !Number.isFinite(oldest) ? 0 : Math.max(0, (now.getTime() - oldest) / 1000);
   return { count, oldestAgeSeconds };
 }

@@ -1,4 +1,9 @@
-import { LEDGER_EVENT_TYPES, LEDGER_STREAM_PREFIX, teamIdOfLedgerStream, type LedgerEvent } from '@analyst/contracts';
+import {
+  LEDGER_EVENT_TYPES,
+  LEDGER_STREAM_PREFIX,
+  teamIdOfLedgerStream,
+  type LedgerEvent,
+} from '@analyst/contracts';
 import { balanceChange } from '@analyst/domain-ledger';
 import type { Projector, RecordedEvent } from '@analyst/platform';
 import { LEDGER_BALANCES } from '../ledger.tokens';
@@ -28,7 +33,16 @@ export const ledgerBalancesProjector: Projector<LedgerBalancesDoc> = {
   evolve(doc, recorded, id) {
     const event = { type: recorded.type, data: recorded.data } as LedgerEvent;
     const change = balanceChange(event);
-    const current = doc ?? { _id: id, teamId: id, maps: 0, adhoc: 0, reserved: 0, month: event.data.month, allotment: 0, updatedAt: '' };
+    const current = doc ?? {
+      _id: id,
+      teamId: id,
+      maps: 0,
+      adhoc: 0,
+      reserved: 0,
+      month: event.data.month,
+      allotment: 0,
+      updatedAt: '',
+    };
     return {
       ...current,
       maps: current.maps + change.maps,

@@ -28,11 +28,19 @@ export const ledgerStatementProjector: Projector<LedgerStatementDoc> = {
   eventTypes: LEDGER_EVENT_TYPES,
   indexes: [{ keys: { teamId: 1, chunk: 1 }, unique: true, name: 'team_chunk' }],
   documentIds(event: RecordedEvent) {
-    return ledgerTeamIds(event).map((teamId) => statementChunkId(teamId, Math.floor(event.revision / STATEMENT_CHUNK)));
+    return ledgerTeamIds(event).map((teamId) =>
+      statementChunkId(teamId, Math.floor(event.revision / STATEMENT_CHUNK)),
+    );
   },
   evolve(doc, recorded, id) {
     const [teamId] = ledgerTeamIds(recorded);
-    const current = doc ?? { _id: id, teamId, chunk: Math.floor(recorded.revision / STATEMENT_CHUNK), lines: [], change: ZERO };
+    const current = doc ?? {
+      _id: id,
+      teamId,
+      chunk: Math.floor(recorded.revision / STATEMENT_CHUNK),
+      lines: [],
+      change: ZERO,
+    };
     const { balances: _after, ...line } = statementLine(recorded, ZERO);
     return {
       ...current,

@@ -22,7 +22,11 @@ export async function readTeamCredits(store: ReadStore, teamId: string): Promise
  * month's allotment, Ad Hoc and reserved unchanged, exactly what the reset the next command or the
  * scheduler writes will leave. Zeros for a team with no ledger yet.
  */
-export async function readTeamCreditsAt(store: ReadStore, teamId: string, at: Date | string): Promise<CreditBalances> {
+export async function readTeamCreditsAt(
+  store: ReadStore,
+  teamId: string,
+  at: Date | string,
+): Promise<CreditBalances> {
   const doc = await store.collection<LedgerBalancesDoc>(LEDGER_BALANCES).findOne({ _id: teamId });
   return doc ? balancesAt(doc, at) : { ...NONE };
 }

@@ -12,7 +12,12 @@ const TEAMS = ['team_x', 'team_y', 'team_z'];
 
 async function main(): Promise<void> {
   class ChildModule {}
-  Module({ imports: [PlatformModule.forRoot(loadConfig({ ANALYST_DATA_DIR: dataDir, LOG_LEVEL: 'silent' })), LedgerModule] })(ChildModule);
+  Module({
+    imports: [
+      PlatformModule.forRoot(loadConfig({ ANALYST_DATA_DIR: dataDir, LOG_LEVEL: 'silent' })),
+      LedgerModule,
+    ],
+  })(ChildModule);
   const app = await NestFactory.createApplicationContext(ChildModule, { logger: false });
   const ledger = app.get(LedgerService);
   const ack = (teamId: string, commandId: string) => process.stdout.write(`ACK ${teamId} ${commandId}\n`);
@@ -24,11 +29,29 @@ async function main(): Promise<void> {
       await ledger.grant(teamId, { commandId: 'seed', pool: 'adhoc', amount: 100, reason: 'seed' }, ctx);
       ack(teamId, 'seed');
       for (let i = from; i < to; i++) {
-        const r = await ledger.reserve(teamId, { commandId: `r${i}`, reservationId: `p${i}`, units: 2, unitCost: 1, source: 'auto' }, ctx);
+        const r = await ledger.reserve(
+          teamId,
+          { commandId: `r${i}`, reservationId: `p${i}`, units: 2, unitCost: 1, source: 'auto' },
+          ctx,
+        );
         ack(teamId, `r${i}`);
         if (r.fundedUnits > 0) {
-          if (i % 4 === 0) await ledger.refund(teamId, { commandId: `f${i}`, reservationId: `p${i}`, reason: 'failed' }, ctx);
-          else await ledger.settle(teamId, { commandId: `s${i}`, reservationId: `p${i}`, consumed: Math.min(r.fundedUnits, i % 3 === 0 ? 2 : 1) }, ctx);
+          if (i % 4 === 0)
+            await ledger.refund(
+              teamId,
+              { commandId: `f${i}`, reservationId: `p${i}`, reason: 'failed' },
+              ctx,
+            );
+          else
+            await ledger.settle(
+              teamId,
+              {
+                commandId: `s${i}`,
+                reservationId: `p${i}`,
+                consumed: Math.min(r.fundedUnits, i % 3 === 0 ? 2 : 1),
+              },
+              ctx,
+            );
           ack(teamId, i % 4 === 0 ? `f${i}` : `s${i}`);
         }
         if (i % 5 === 0) {

@@ -7,12 +7,61 @@ const POST_ID = /^(?:\d{5,25}|pfbid[A-Za-z0-9]{20,80})$/;
 const SHARE_CODE = /^[A-Za-z0-9]{6,24}$/;
 /** First segments that are not pages: personal profiles, groups, stories, events and Facebook's own paths. */
 const NOT_A_PAGE = new Set([
-  'profile.php', 'groups', 'stories', 'story.php', 'events', 'marketplace', 'gaming', 'messages', 'friends',
-  'notifications', 'settings', 'help', 'login', 'login.php', 'privacy', 'policies', 'hashtag', 'search', 'bookmarks',
-  'saved', 'pages', 'fundraisers', 'live', 'memories', 'home.php', 'me', 'sharer', 'sharer.php', 'dialog', 'plugins',
-  'ads', 'business', 'photo', 'photo.php', 'watch', 'reel', 'share', 'permalink.php', 'people', 'pg', 'media', 'video.php',
+  'profile.php',
+  'groups',
+  'stories',
+  'story.php',
+  'events',
+  'marketplace',
+  'gaming',
+  'messages',
+  'friends',
+  'notifications',
+  'settings',
+  'help',
+  'login',
+  'login.php',
+  'privacy',
+  'policies',
+  'hashtag',
+  'search',
+  'bookmarks',
+  'saved',
+  'pages',
+  'fundraisers',
+  'live',
+  'memories',
+  'home.php',
+  'me',
+  'sharer',
+  'sharer.php',
+  'dialog',
+  'plugins',
+  'ads',
+  'business',
+  'photo',
+  'photo.php',
+  'watch',
+  'reel',
+  'share',
+  'permalink.php',
+  'people',
+  'pg',
+  'media',
+  'video.php',
 ]);
-const PAGE_TABS = new Set(['about', 'photos', 'videos', 'reels', 'posts', 'community', 'reviews', 'events', 'mentions', 'followers']);
+const PAGE_TABS = new Set([
+  'about',
+  'photos',
+  'videos',
+  'reels',
+  'posts',
+  'community',
+  'reviews',
+  'events',
+  'mentions',
+  'followers',
+]);
 const HOST = 'https://facebook.com';
 
 function post(path: string): Recognised {
@@ -33,7 +82,9 @@ export function facebook(link: ParsedLink): Recognised | null {
   const s = link.segments;
   const p = link.params;
   if (link.host === 'fb.watch') {
-    return s.length === 1 && SHARE_CODE.test(s[0]) ? { kind: 'post', platform: 'facebook', normalized: `https://fb.watch/${s[0]}` } : null;
+    return s.length === 1 && SHARE_CODE.test(s[0])
+      ? { kind: 'post', platform: 'facebook', normalized: `https://fb.watch/${s[0]}` }
+      : null;
   }
   if (s.length === 0) return null;
   const first = s[0].toLowerCase();
@@ -43,7 +94,9 @@ export function facebook(link: ParsedLink): Recognised | null {
   }
   if (first === 'reel') return s.length === 2 && NUMERIC.test(s[1]) ? post(`reel/${s[1]}`) : null;
   if (first === 'share') {
-    return s.length === 3 && ['p', 'v', 'r'].includes(s[1]) && SHARE_CODE.test(s[2]) ? post(`share/${s[1]}/${s[2]}`) : null;
+    return s.length === 3 && ['p', 'v', 'r'].includes(s[1]) && SHARE_CODE.test(s[2])
+      ? post(`share/${s[1]}/${s[2]}`)
+      : null;
   }
   if (first === 'photo' || first === 'photo.php') {
     const fbid = p.get('fbid');
@@ -52,7 +105,9 @@ export function facebook(link: ParsedLink): Recognised | null {
   if (first === 'permalink.php' || first === 'story.php') {
     const story = p.get('story_fbid');
     const owner = p.get('id');
-    return story && owner && POST_ID.test(story) && NUMERIC.test(owner) ? post(`permalink.php?story_fbid=${story}&id=${owner}`) : null;
+    return story && owner && POST_ID.test(story) && NUMERIC.test(owner)
+      ? post(`permalink.php?story_fbid=${story}&id=${owner}`)
+      : null;
   }
   if (first === 'people') {
     return s.length >= 3 && NUMERIC.test(s[2]) ? page(s[2]) : null;

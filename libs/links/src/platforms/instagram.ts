@@ -5,8 +5,28 @@ const USERNAME = /^[A-Za-z0-9._]{1,30}$/;
 const MEDIA_PATHS = new Set(['p', 'reel', 'reels', 'tv']);
 /** First path segments that are Instagram's own pages, never usernames. */
 const RESERVED = new Set([
-  'explore', 'accounts', 'direct', 'stories', 'about', 'developer', 'legal', 'privacy', 'terms', 'web', 'challenge',
-  'emails', 'session', 'login', 'signup', 'api', 'graphql', 'oauth', 'directory', 'press', 'blog', 'static',
+  'explore',
+  'accounts',
+  'direct',
+  'stories',
+  'about',
+  'developer',
+  'legal',
+  'privacy',
+  'terms',
+  'web',
+  'challenge',
+  'emails',
+  'session',
+  'login',
+  'signup',
+  'api',
+  'graphql',
+  'oauth',
+  'directory',
+  'press',
+  'blog',
+  'static',
   ...MEDIA_PATHS,
 ]);
 const PROFILE_TABS = new Set(['reels', 'tagged', 'guides', 'saved', 'feed']);
@@ -29,7 +49,11 @@ export function instagram(link: ParsedLink): Recognised | null {
   if (MEDIA_PATHS.has(first)) return s.length === 2 && SHORTCODE.test(s[1]) ? post(s[1]) : null;
   if (first === 'stories') {
     if (s.length === 3 && USERNAME.test(s[1]) && s[1] !== 'highlights' && /^\d{5,25}$/.test(s[2])) {
-      return { kind: 'post', platform: 'instagram', normalized: `${HOST}/stories/${s[1].toLowerCase()}/${s[2]}` };
+      return {
+        kind: 'post',
+        platform: 'instagram',
+        normalized: `${HOST}/stories/${s[1].toLowerCase()}/${s[2]}`,
+      };
     }
     return null;
   }

@@ -5,7 +5,11 @@ const SLUG_ID = /(?:^|[-_])(activity|share|ugcPost)-(\d{10,25})(?:-|$)/i;
 const URN_KIND: Record<string, string> = { activity: 'activity', share: 'share', ugcpost: 'ugcPost' };
 
 function post(kind: string, id: string): Recognised {
-  return { kind: 'post', platform: 'linkedin', normalized: `https://linkedin.com/feed/update/urn:li:${URN_KIND[kind.toLowerCase()]}:${id}` };
+  return {
+    kind: 'post',
+    platform: 'linkedin',
+    normalized: `https://linkedin.com/feed/update/urn:li:${URN_KIND[kind.toLowerCase()]}:${id}`,
+  };
 }
 
 /**
@@ -25,7 +29,11 @@ export function linkedin(link: ParsedLink): Recognised | null {
     return m ? post(m[1], m[2]) : null;
   }
   if (s[0] === 'pulse' && s.length === 2 && /^[A-Za-z0-9-]{3,200}$/.test(s[1])) {
-    return { kind: 'post', platform: 'linkedin', normalized: `https://linkedin.com/pulse/${s[1].toLowerCase()}` };
+    return {
+      kind: 'post',
+      platform: 'linkedin',
+      normalized: `https://linkedin.com/pulse/${s[1].toLowerCase()}`,
+    };
   }
   return null;
 }

@@ -23,7 +23,11 @@ export function reddit(link: ParsedLink): Recognised | null {
   if (['r', 'u', 'user'].includes(s[0].toLowerCase()) && s[1]) {
     if (s[2] === 'comments' && s[3] && POST_ID.test(s[3]) && s.length <= 6) return post(s[3]);
     if (s[0] === 'r' && s[2] === 's' && s.length === 4 && SUBREDDIT.test(s[1]) && SHARE_CODE.test(s[3])) {
-      return { kind: 'post', platform: 'reddit', normalized: `https://reddit.com/r/${s[1].toLowerCase()}/s/${s[3]}` };
+      return {
+        kind: 'post',
+        platform: 'reddit',
+        normalized: `https://reddit.com/r/${s[1].toLowerCase()}/s/${s[3]}`,
+      };
     }
   }
   return null;

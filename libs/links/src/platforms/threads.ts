@@ -13,6 +13,7 @@ export function threads(link: ParsedLink): Recognised | null {
   if (s.length === 0 || !USER.test(s[0])) return null;
   const user = s[0].toLowerCase();
   if (s.length === 1) return { kind: 'account', platform: 'threads', normalized: `${HOST}/${user}` };
-  if (s.length === 3 && s[1] === 'post' && CODE.test(s[2])) return { kind: 'post', platform: 'threads', normalized: `${HOST}/${user}/post/${s[2]}` };
+  if (s.length === 3 && s[1] === 'post' && CODE.test(s[2]))
+    return { kind: 'post', platform: 'threads', normalized: `${HOST}/${user}/post/${s[2]}` };
   return null;
 }

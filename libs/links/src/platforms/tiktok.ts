@@ -19,7 +19,9 @@ function post(path: string): Recognised {
 export function tiktok(link: ParsedLink): Recognised | null {
   const s = link.segments;
   if (link.host === 'vm.tiktok.com' || link.host === 'vt.tiktok.com') {
-    return s.length === 1 && SHORT_CODE.test(s[0]) ? { kind: 'post', platform: 'tiktok', normalized: `https://${link.host}/${s[0]}` } : null;
+    return s.length === 1 && SHORT_CODE.test(s[0])
+      ? { kind: 'post', platform: 'tiktok', normalized: `https://${link.host}/${s[0]}` }
+      : null;
   }
   if (s.length === 0) return null;
   if (s[0] === 't' && s.length === 2 && SHORT_CODE.test(s[1])) return post(`t/${s[1]}`);
@@ -34,6 +36,7 @@ export function tiktok(link: ParsedLink): Recognised | null {
   if (!USER.test(s[0])) return null;
   const user = s[0].toLowerCase();
   if (s.length === 1) return { kind: 'account', platform: 'tiktok', normalized: `${HOST}/${user}` };
-  if (s.length === 3 && PROFILE_TABS.has(s[1]) && NUMERIC_ID.test(s[2])) return post(`${user}/${s[1]}/${s[2]}`);
+  if (s.length === 3 && PROFILE_TABS.has(s[1]) && NUMERIC_ID.test(s[2]))
+    return post(`${user}/${s[1]}/${s[2]}`);
   return null;
 }

@@ -4,10 +4,40 @@ const USER = /^[A-Za-z0-9_]{1,15}$/;
 const STATUS_ID = /^\d{1,20}$/;
 /** First segments that are X's own pages, never handles. */
 const RESERVED = new Set([
-  'home', 'explore', 'i', 'search', 'settings', 'notifications', 'messages', 'hashtag', 'intent', 'share', 'compose',
-  'tos', 'privacy', 'login', 'logout', 'signup', 'account', 'jobs', 'download', 'who_to_follow', 'lists', 'communities',
+  'home',
+  'explore',
+  'i',
+  'search',
+  'settings',
+  'notifications',
+  'messages',
+  'hashtag',
+  'intent',
+  'share',
+  'compose',
+  'tos',
+  'privacy',
+  'login',
+  'logout',
+  'signup',
+  'account',
+  'jobs',
+  'download',
+  'who_to_follow',
+  'lists',
+  'communities',
 ]);
-const PROFILE_TABS = new Set(['with_replies', 'media', 'likes', 'highlights', 'articles', 'superfollows', 'verified_followers', 'followers', 'following']);
+const PROFILE_TABS = new Set([
+  'with_replies',
+  'media',
+  'likes',
+  'highlights',
+  'articles',
+  'superfollows',
+  'verified_followers',
+  'followers',
+  'following',
+]);
 /** What may follow `/status/<id>`: media viewers and analytics of the same post. */
 const STATUS_TAILS = new Set(['photo', 'video', 'analytics', 'likes', 'retweets', 'quotes', 'history']);
 const HOST = 'https://x.com';
@@ -23,7 +53,9 @@ export function x(link: ParsedLink): Recognised | null {
   if (s[0] === 'i') {
     const id = s[1] === 'web' ? s[3] : s[2];
     const statusAt = s[1] === 'web' ? 2 : 1;
-    return s[statusAt] === 'status' && id && STATUS_ID.test(id) ? { kind: 'post', platform: 'x', normalized: `${HOST}/i/status/${id}` } : null;
+    return s[statusAt] === 'status' && id && STATUS_ID.test(id)
+      ? { kind: 'post', platform: 'x', normalized: `${HOST}/i/status/${id}` }
+      : null;
   }
   if (RESERVED.has(s[0].toLowerCase()) || !USER.test(s[0])) return null;
   const user = s[0].toLowerCase();

@@ -5,7 +5,19 @@ const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
 const HANDLE = /^@[A-Za-z0-9._-]{3,30}$/;
 const LEGACY_NAME = /^[A-Za-z0-9._-]{1,100}$/;
 /** Tabs of a channel page that still name the channel. */
-const CHANNEL_TABS = new Set(['videos', 'shorts', 'streams', 'featured', 'playlists', 'community', 'about', 'live', 'podcasts', 'posts', 'releases']);
+const CHANNEL_TABS = new Set([
+  'videos',
+  'shorts',
+  'streams',
+  'featured',
+  'playlists',
+  'community',
+  'about',
+  'live',
+  'podcasts',
+  'posts',
+  'releases',
+]);
 /** Paths that carry the video id as the next segment. */
 const VIDEO_PATHS = new Set(['shorts', 'live', 'embed', 'v', 'e']);
 
@@ -37,7 +49,8 @@ export function youtube(link: ParsedLink): Recognised | null {
   }
   const tabOk = third === undefined || (CHANNEL_TABS.has(third.toLowerCase()) && link.segments.length === 3);
   if (first && HANDLE.test(first)) {
-    const tabAfterHandle = second === undefined || (CHANNEL_TABS.has(second.toLowerCase()) && link.segments.length === 2);
+    const tabAfterHandle =
+      second === undefined || (CHANNEL_TABS.has(second.toLowerCase()) && link.segments.length === 2);
     return tabAfterHandle ? account(first.toLowerCase()) : null;
   }
   if (first === 'channel' && second && CHANNEL_ID.test(second) && tabOk) return account(`channel/${second}`);

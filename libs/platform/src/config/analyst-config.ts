@@ -1,7 +1,17 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 import { providerProblems } from './provider-routes';
 
 const toNumber = ({ value }: { value: unknown }) => (value === undefined ? undefined : Number(value));
@@ -28,7 +38,8 @@ export class AnalystConfig {
   /** Fixes the demo key's secret so scripts can use a known value. */
   @IsOptional()
   @Matches(/^ak_[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}$/, {
-    message: 'ANALYST_DEMO_KEY must look like ak_<id>.<secret> (id of 8+ and secret of 16+ url-safe characters)',
+    message:
+      'ANALYST_DEMO_KEY must look like ak_<id>.<secret> (id of 8+ and secret of 16+ url-safe characters)',
   })
   ANALYST_DEMO_KEY?: string;
 
@@ -41,7 +52,15 @@ export class AnalystConfig {
    * Creates the demo team (Enterprise, 1,000 credits, a printed full-scope key) on an empty log.
    * Off unless asked, so a production gateway never mints a key nobody requested; `npm start` asks.
    */
-  @Transform(({ value }) => (value === undefined ? undefined : value === '1' || value === 'true' ? true : value === '0' || value === 'false' ? false : value))
+  @Transform(({ value }) =>
+    value === undefined
+      ? undefined
+      : value === '1' || value === 'true'
+        ? true
+        : value === '0' || value === 'false'
+          ? false
+          : value,
+  )
   @IsIn([true, false], { message: 'ANALYST_DEMO must be 1 or 0' })
   ANALYST_DEMO = false;
 
@@ -115,7 +134,9 @@ export class AnalystConfig {
   KAFKA_MIN_INSYNC_REPLICAS?: number;
 
   /** Prefix of every Kafka topic and consumer group: lets installations or test runs share a cluster. */
-  @Matches(/^[a-z0-9._-]{0,40}$/, { message: 'KAFKA_NAMESPACE may hold only a-z, 0-9, ".", "_" and "-" (at most 40)' })
+  @Matches(/^[a-z0-9._-]{0,40}$/, {
+    message: 'KAFKA_NAMESPACE may hold only a-z, 0-9, ".", "_" and "-" (at most 40)',
+  })
   KAFKA_NAMESPACE = '';
 
   /** Name of this process's service: its consumer groups, client id and log label. */
@@ -199,7 +220,9 @@ export class AnalystConfig {
 
   @IsOptional()
   @IsString()
-  @MinLength(10, { message: 'REDDIT_USER_AGENT must describe the app, like "server:analyst:1.0 (by /u/you)"' })
+  @MinLength(10, {
+    message: 'REDDIT_USER_AGENT must describe the app, like "server:analyst:1.0 (by /u/you)"',
+  })
   REDDIT_USER_AGENT?: string;
 
   /** API roots, for tests and egress proxies. */
@@ -236,7 +259,10 @@ function parseCidr(entry: string): { address: string; prefix: number; type: 'ipv
  * null when nothing is trusted. IPv4-mapped IPv6 peers (`::ffff:10.0.0.1`) match IPv4 ranges.
  */
 export function trustedProxies(list: string | undefined): ((address: string) => boolean) | null {
-  const entries = (list ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = (list ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   if (entries.length === 0) return null;
   const blocks = new BlockList();
   for (const entry of entries) {
@@ -255,7 +281,8 @@ function caFileProblem(path: string): string | null {
   try {
     if (!statSync(path).isFile()) return `${path} is not a file`;
     accessSync(path, constants.R_OK);
-    if (!readFileSync(path, 'utf8').includes('-----BEGIN CERTIFICATE-----')) return `${path} holds no PEM certificate`;
+    if (!readFileSync(path, 'utf8').includes('-----BEGIN CERTIFICATE-----'))
+      return `${path} holds no PEM certificate`;
     return null;
   } catch (error) {
     return `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
@@ -318,23 +345,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const config = plainToInstance(AnalystConfig, picked);
   const errors = validateSync(config, { forbidUnknownValues: false });
-  const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
+  const problems = errors.flatMap((e) =>
+    Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`),
+  );
   if (config.ANALYST_MODE === 'distributed') {
     for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'ANALYST_INTERNAL_SECRET'] as const) {
       if (!config[key]) problems.push(`${key}: required when ANALYST_MODE=distributed`);
     }
     // No silent fallback to a local file: a service on its own SQLite log would see nobody's events.
     if (!config.EVENTSTORE_URL && !config.ANALYST_EVENTSTORE) {
-      problems.push('EVENTSTORE_URL: required when ANALYST_MODE=distributed (or ANALYST_EVENTSTORE=sqlite:<path> to share one SQLite log on one machine)');
+      problems.push(
+        'EVENTSTORE_URL: required when ANALYST_MODE=distributed (or ANALYST_EVENTSTORE=sqlite:<path> to share one SQLite log on one machine)',
+      );
     }
     if (config.EVENTSTORE_URL && config.ANALYST_EVENTSTORE) {
-      problems.push('ANALYST_EVENTSTORE: set either EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path>, not both');
+      problems.push(
+        'ANALYST_EVENTSTORE: set either EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path>, not both',
+      );
     }
   }
   const replication = config.KAFKA_REPLICATION_FACTOR;
-  if (config.KAFKA_MIN_INSYNC_REPLICAS !== undefined && Number.isInteger(replication) && config.KAFKA_MIN_INSYNC_REPLICAS > replication) {
+  if (
+    config.KAFKA_MIN_INSYNC_REPLICAS !== undefined &&
+    Number.isInteger(replication) &&
+    config.KAFKA_MIN_INSYNC_REPLICAS > replication
+  ) {
     // Every produce with acks=all would be refused: no partition could ever have that many in sync.
-    problems.push(`KAFKA_MIN_INSYNC_REPLICAS: ${config.KAFKA_MIN_INSYNC_REPLICAS} is more than KAFKA_REPLICATION_FACTOR (${replication})`);
+    problems.push(
+      `KAFKA_MIN_INSYNC_REPLICAS: ${config.KAFKA_MIN_INSYNC_REPLICAS} is more than KAFKA_REPLICATION_FACTOR (${replication})`,
+    );
   }
   for (const [key, url] of [
     ['EVENTSTORE_CA_FILE', config.EVENTSTORE_URL],
@@ -351,7 +390,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const ttl = config.ANALYST_RELAY_LEASE_TTL_MS;
   if (Number.isInteger(renew) && Number.isInteger(ttl) && renew * 2 >= ttl) {
     // The holder needs at least two renewals inside one TTL, or one slow round trip hands the lease over.
-    problems.push(`ANALYST_RELAY_LEASE_RENEW_MS: ${renew} must be less than half of ANALYST_RELAY_LEASE_TTL_MS (${ttl})`);
+    problems.push(
+      `ANALYST_RELAY_LEASE_RENEW_MS: ${renew} must be less than half of ANALYST_RELAY_LEASE_TTL_MS (${ttl})`,
+    );
   }
   try {
     trustedProxies(config.ANALYST_TRUST_PROXY);

@@ -1,5 +1,14 @@
 /** Platforms ANALYST_PROVIDERS may name (the API's post platforms). */
-const ROUTABLE = ['youtube', 'tiktok', 'instagram', 'facebook', 'x', 'reddit', 'linkedin', 'threads'] as const;
+const ROUTABLE = [
+  'youtube',
+  'tiktok',
+  'instagram',
+  'facebook',
+  'x',
+  'reddit',
+  'linkedin',
+  'threads',
+] as const;
 /** Platforms with a real adapter: `<platform>=<platform>` picks it. */
 export const REAL_PROVIDERS = ['youtube', 'reddit'] as const;
 export type RealProvider = (typeof REAL_PROVIDERS)[number];
@@ -13,17 +22,22 @@ export type ProviderRoutes = Record<(typeof ROUTABLE)[number], ProviderChoice>;
  * Throws a message naming the bad entry.
  */
 export function parseProviderRoutes(text: string, fallback: ProviderChoice): ProviderRoutes {
-  const entries = text.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   const named = new Map<string, ProviderChoice>();
   let rest = fallback;
   for (const entry of entries) {
     const match = /^([a-z*]+)=([a-z]+)$/.exec(entry);
     if (!match) throw new Error(`"${entry}" is not <platform>=<provider>`);
     const [, platform, provider] = match;
-    if (platform !== '*' && !(ROUTABLE as readonly string[]).includes(platform)) throw new Error(`"${platform}" is not a platform (${ROUTABLE.join(', ')} or *)`);
+    if (platform !== '*' && !(ROUTABLE as readonly string[]).includes(platform))
+      throw new Error(`"${platform}" is not a platform (${ROUTABLE.join(', ')} or *)`);
     if (named.has(platform)) throw new Error(`"${platform}" is named twice`);
     const own = (REAL_PROVIDERS as readonly string[]).includes(provider);
-    if (provider !== 'simulated' && provider !== 'none' && !own) throw new Error(`"${provider}" is not a provider (${REAL_PROVIDERS.join(', ')}, simulated or none)`);
+    if (provider !== 'simulated' && provider !== 'none' && !own)
+      throw new Error(`"${provider}" is not a provider (${REAL_PROVIDERS.join(', ')}, simulated or none)`);
     // A real adapter speaks only its own platform's API.
     if (own && provider !== platform) throw new Error(`the ${provider} provider cannot serve ${platform}`);
     named.set(platform, provider as ProviderChoice);
@@ -50,9 +64,16 @@ export interface ProviderSettings {
  * so a deployment never serves invented comments by accident.
  */
 export function providerRoutes(config: ProviderSettings): ProviderRoutes {
-  if (config.ANALYST_PROVIDERS) return parseProviderRoutes(config.ANALYST_PROVIDERS, config.ANALYST_MODE === 'standalone' ? 'simulated' : 'none');
+  if (config.ANALYST_PROVIDERS)
+    return parseProviderRoutes(
+      config.ANALYST_PROVIDERS,
+      config.ANALYST_MODE === 'standalone' ? 'simulated' : 'none',
+    );
   if (config.ANALYST_MODE === 'standalone') return parseProviderRoutes('*=simulated', 'simulated');
-  const real = [config.YOUTUBE_API_KEY ? 'youtube=youtube' : '', redditCredentials(config) ? 'reddit=reddit' : ''];
+  const real = [
+    config.YOUTUBE_API_KEY ? 'youtube=youtube' : '',
+    redditCredentials(config) ? 'reddit=reddit' : '',
+  ];
   return parseProviderRoutes([...real, '*=none'].join(','), 'none');
 }
 
@@ -69,12 +90,17 @@ export function providerProblems(config: ProviderSettings): string[] {
   } catch (error) {
     return [`ANALYST_PROVIDERS: ${(error as Error).message}`];
   }
-  if (routes.youtube === 'youtube' && !config.YOUTUBE_API_KEY) problems.push('YOUTUBE_API_KEY: required when ANALYST_PROVIDERS routes youtube to the youtube provider');
+  if (routes.youtube === 'youtube' && !config.YOUTUBE_API_KEY)
+    problems.push('YOUTUBE_API_KEY: required when ANALYST_PROVIDERS routes youtube to the youtube provider');
   const reddit = ['REDDIT_CLIENT_ID', 'REDDIT_CLIENT_SECRET', 'REDDIT_USER_AGENT'] as const;
   const given = reddit.filter((k) => config[k]);
   if (routes.reddit === 'reddit' || given.length > 0) {
     // Half a set of Reddit credentials is a typo, not a choice.
-    for (const key of reddit) if (!config[key]) problems.push(`${key}: required when ${routes.reddit === 'reddit' ? 'ANALYST_PROVIDERS routes reddit to the reddit provider' : `${given.join(' and ')} ${given.length > 1 ? 'are' : 'is'} set`}`);
+    for (const key of reddit)
+      if (!config[key])
+        problems.push(
+          `${key}: required when ${routes.reddit === 'reddit' ? 'ANALYST_PROVIDERS routes reddit to the reddit provider' : `${given.join(' and ')} ${given.length > 1 ? 'are' : 'is'} set`}`,
+        );
   }
   return problems;
 }

@@ -32,7 +32,9 @@ export class SealedToken {
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.encKey, raw.subarray(0, 12));
       decipher.setAuthTag(raw.subarray(12, 28));
-      return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as unknown;
+      return JSON.parse(
+        Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'),
+      ) as unknown;
     } catch {
       return null;
     }

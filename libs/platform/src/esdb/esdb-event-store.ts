@@ -56,7 +56,9 @@ export class EsdbEventStore implements EventStore {
 
   constructor(options: EsdbEventStoreOptions) {
     this.client =
-      'client' in options ? options.client : EventStoreDBClient.connectionString(withCaFile(options.connectionString, options.caFile));
+      'client' in options
+        ? options.client
+        : EventStoreDBClient.connectionString(withCaFile(options.connectionString, options.caFile));
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -64,9 +66,13 @@ export class EsdbEventStore implements EventStore {
     const expectedRevision: AppendExpectedRevision =
       expected === 'no_stream' ? NO_STREAM : expected === 'any' ? ANY : BigInt(expected);
     try {
-      const result = await this.client.appendToStream(streamId, events.map(toEventData), { expectedRevision });
+      const result = await this.client.appendToStream(streamId, events.map(toEventData), {
+        expectedRevision,
+      });
       const revision = Number(result.nextExpectedRevision);
-      const position = result.position ? positionNumber(result.position) : await this.positionOf(streamId, revision);
+      const position = result.position
+        ? positionNumber(result.position)
+        : await this.positionOf(streamId, revision);
       return { nextExpectedRevision: revision, position };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
@@ -80,7 +86,10 @@ export class EsdbEventStore implements EventStore {
   async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamId, { fromRevision: BigInt(fromRevision), direction: FORWARDS })) {
+      for await (const resolved of this.client.readStream(streamId, {
+        fromRevision: BigInt(fromRevision),
+        direction: FORWARDS,
+      })) {
         if (resolved.event) events.push(toRecorded(resolved.event));
       }
     } catch (error) {
@@ -105,7 +114,9 @@ export class EsdbEventStore implements EventStore {
     let cursor = from;
     let after = afterPosition;
     for (;;) {
-      const records = await collect(this.client.readAll({ fromPosition: cursor, maxCount: pageSize + 1, direction: FORWARDS }));
+      const records = await collect(
+        this.client.readAll({ fromPosition: cursor, maxCount: pageSize + 1, direction: FORWARDS }),
+      );
       let last: Position | null = null;
       const events: RecordedEvent[] = [];
       for (const { event } of records) {
@@ -132,7 +143,9 @@ export class EsdbEventStore implements EventStore {
     if (afterPosition < 0) return START;
     const exact: Position = { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
     try {
-      const [probe] = await collect(this.client.readAll({ fromPosition: exact, maxCount: 1, direction: FORWARDS }));
+      const [probe] = await collect(
+        this.client.readAll({ fromPosition: exact, maxCount: 1, direction: FORWARDS }),
+      );
       if (probe?.event && probe.event.position.commit === exact.commit) return exact;
     } catch {
       // Not a record boundary: fall through to the backward walk.
@@ -140,7 +153,9 @@ export class EsdbEventStore implements EventStore {
     let cursor: ReadPosition = END;
     const pageSize = 500;
     for (;;) {
-      const records = await collect(this.client.readAll({ fromPosition: cursor, maxCount: pageSize, direction: BACKWARDS }));
+      const records = await collect(
+        this.client.readAll({ fromPosition: cursor, maxCount: pageSize, direction: BACKWARDS }),
+      );
       let oldest: Position | null = null;
       for (const { event } of records) {
         if (!event) continue;
@@ -156,7 +171,9 @@ export class EsdbEventStore implements EventStore {
     handler: (event: RecordedEvent) => Promise<void>,
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
-    const subscription = new EsdbSubscription(this, this.client, handler, options, (s) => this.subscriptions.delete(s));
+    const subscription = new EsdbSubscription(this, this.client, handler, options, (s) =>
+      this.subscriptions.delete(s),
+    );
     this.subscriptions.add(subscription);
     subscription.start();
     return subscription;
@@ -164,7 +181,9 @@ export class EsdbEventStore implements EventStore {
 
   /** The commit position of the last record in `$all` (a valid place to subscribe after), or -1. */
   async headPosition(): Promise<number> {
-    const [last] = await collect(this.client.readAll({ fromPosition: END, maxCount: 1, direction: BACKWARDS }));
+    const [last] = await collect(
+      this.client.readAll({ fromPosition: END, maxCount: 1, direction: BACKWARDS }),
+    );
     return last?.event ? positionNumber(last.event.position) : -1;
   }
 

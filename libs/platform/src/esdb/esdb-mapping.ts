@@ -41,10 +41,15 @@ export function positionNumber(position: Position): number {
 export function toRecorded(record: EsdbRecord): RecordedEvent {
   if (!record.position) {
     // Stream reads carry the $all position only from server 22.6 on.
-    throw new Error(`EventStoreDB returned ${record.streamId}@${record.revision} without a position (server >= 22.6 required)`);
+    throw new Error(
+      `EventStoreDB returned ${record.streamId}@${record.revision} without a position (server >= 22.6 required)`,
+    );
   }
   const stored =
-    record.metadata && typeof record.metadata === 'object' && !Array.isArray(record.metadata) && !(record.metadata instanceof Uint8Array)
+    record.metadata &&
+    typeof record.metadata === 'object' &&
+    !Array.isArray(record.metadata) &&
+    !(record.metadata instanceof Uint8Array)
       ? (record.metadata as Record<string, unknown>)
       : {};
   const { [SCHEMA_VERSION]: schemaVersion, [ORIGINAL_ID]: originalId, ...metadata } = stored;

@@ -96,7 +96,11 @@ export class EsdbSubscription implements Subscription {
       filter: excludeSystemEvents({
         checkpointInterval: 1,
         checkpointReached: (_subscription, position: Position) => {
-          if (this.resumeFrom === 'start' || this.resumeFrom === 'end' || position.commit > this.resumeFrom.commit) {
+          if (
+            this.resumeFrom === 'start' ||
+            this.resumeFrom === 'end' ||
+            position.commit > this.resumeFrom.commit
+          ) {
             this.resumeFrom = position;
           }
         },
@@ -159,5 +163,9 @@ export class EsdbSubscription implements Subscription {
 }
 
 function transient(error: unknown): boolean {
-  return error instanceof UnavailableError || error instanceof DeadlineExceededError || error instanceof NotLeaderError;
+  return (
+    error instanceof UnavailableError ||
+    error instanceof DeadlineExceededError ||
+    error instanceof NotLeaderError
+  );
 }

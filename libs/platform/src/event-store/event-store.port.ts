@@ -21,7 +21,10 @@ export interface NewEvent<TType extends string = string, TData = unknown> {
 }
 
 /** An event as the store hands it back: with its place in its stream and in the global log. */
-export interface RecordedEvent<TType extends string = string, TData = unknown> extends NewEvent<TType, TData> {
+export interface RecordedEvent<TType extends string = string, TData = unknown> extends NewEvent<
+  TType,
+  TData
+> {
   streamId: string;
   /** 0-based position of the event inside its stream. */
   revision: number;
@@ -63,7 +66,10 @@ export interface EventStore {
   /** Every event after `afterPosition`, in global order, in pages. */
   readAll(afterPosition?: number, pageSize?: number): AsyncIterable<RecordedEvent[]>;
   /** Catch up from `afterPosition`, then stay live. The handler is awaited event by event. */
-  subscribeToAll(handler: (event: RecordedEvent) => Promise<void>, options?: SubscribeOptions): Promise<Subscription>;
+  subscribeToAll(
+    handler: (event: RecordedEvent) => Promise<void>,
+    options?: SubscribeOptions,
+  ): Promise<Subscription>;
   /** Highest global position written so far, or -1 for an empty log. */
   headPosition(): Promise<number>;
   close(): Promise<void>;

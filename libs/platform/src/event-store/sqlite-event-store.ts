@@ -82,7 +82,9 @@ function toRecorded(row: EventRow): RecordedEvent {
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly subscriptions = new Set<LiveSubscription>();
-  private readonly appendTx: Database.Transaction<(streamId: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult>;
+  private readonly appendTx: Database.Transaction<
+    (streamId: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult
+  >;
   private readonly batchTx: Database.Transaction<(batch: PendingAppend[], outcomes: AppendOutcome[]) => void>;
   private readonly pending: PendingAppend[] = [];
   private flushScheduled = false;
@@ -110,35 +112,39 @@ export class SqliteEventStore implements EventStore {
       insert: this.db.prepare(
         'INSERT INTO events (stream, revision, id, type, schema_version, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      readStream: this.db.prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
+      readStream: this.db.prepare(
+        'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision',
+      ),
       readAll: this.db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: this.db.prepare('SELECT MAX(position) AS position FROM events'),
     };
     // better-sqlite3 transactions are synchronous, so the check and the insert cannot interleave
     // with another append in this process; the unique index guards against other processes.
-    this.appendTx = this.db.transaction((streamId: string, events: NewEvent[], expected: ExpectedRevision) => {
-      const last = this.stmt.lastRevision.get(streamId)?.revision ?? null;
-      const actual = last === null ? 'no_stream' : last;
-      if (expected === 'no_stream' ? last !== null : expected !== 'any' && expected !== last) {
-        throw new ConcurrencyError(streamId, expected, actual);
-      }
-      let revision = last === null ? -1 : last;
-      let position = -1;
-      for (const event of events) {
-        revision += 1;
-        const info = this.stmt.insert.run(
-          streamId,
-          revision,
-          event.id,
-          event.type,
-          event.schemaVersion,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata),
-        );
-        position = Number(info.lastInsertRowid);
-      }
-      return { nextExpectedRevision: revision, position };
-    });
+    this.appendTx = this.db.transaction(
+      (streamId: string, events: NewEvent[], expected: ExpectedRevision) => {
+        const last = this.stmt.lastRevision.get(streamId)?.revision ?? null;
+        const actual = last === null ? 'no_stream' : last;
+        if (expected === 'no_stream' ? last !== null : expected !== 'any' && expected !== last) {
+          throw new ConcurrencyError(streamId, expected, actual);
+        }
+        let revision = last === null ? -1 : last;
+        let position = -1;
+        for (const event of events) {
+          revision += 1;
+          const info = this.stmt.insert.run(
+            streamId,
+            revision,
+            event.id,
+            event.type,
+            event.schemaVersion,
+            JSON.stringify(event.data),
+            JSON.stringify(event.metadata),
+          );
+          position = Number(info.lastInsertRowid);
+        }
+        return { nextExpectedRevision: revision, position };
+      },
+    );
     this.batchTx = this.db.transaction((batch: PendingAppend[], outcomes: AppendOutcome[]) => {
       for (const item of batch) {
         try {

@@ -76,7 +76,10 @@ interface PendingRequest {
 type Reply = { result?: unknown } | { error: string };
 
 /** Receives a decoded message plus the raw record headers (serve needs reply-to and correlation-id). */
-type RecordHandler = (message: BusMessage, raw: { headers: Record<string, string | undefined> }) => Promise<void>;
+type RecordHandler = (
+  message: BusMessage,
+  raw: { headers: Record<string, string | undefined> },
+) => Promise<void>;
 
 /** Name of the group that waits for this instance's replies, as health and metrics show it. */
 const REPLIES = 'replies';
@@ -195,7 +198,9 @@ export class KafkaBus implements MessageBus {
     await this.ensureTopics([topic]);
     const copies = this.options.duplicateDelivery ? 2 : 1;
     const traced = messages.map((m) => startProducerSpan('kafka', 'publish', logicalTopic, m));
-    const records = messages.flatMap((m, i) => Array.from({ length: copies }, () => encode(m, traced[i]?.headers)));
+    const records = messages.flatMap((m, i) =>
+      Array.from({ length: copies }, () => encode(m, traced[i]?.headers)),
+    );
     try {
       await this.producer.send(topic, records, { retryIf: (error) => this.recreateIfMissing(topic, error) });
     } catch (error) {
@@ -206,9 +211,15 @@ export class KafkaBus implements MessageBus {
   }
 
   async subscribe(group: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
-    return this.consume(group, this.scoped(group), topics.map((t) => this.scoped(t)), (message) => consumeTraced('kafka', group, message, () => handler(message)), {
-      fromBeginning: true,
-    });
+    return this.consume(
+      group,
+      this.scoped(group),
+      topics.map((t) => this.scoped(t)),
+      (message) => consumeTraced('kafka', group, message, () => handler(message)),
+      {
+        fromBeginning: true,
+      },
+    );
   }
 
   async serve(logicalTopic: string, group: string, handler: RequestHandler): Promise<Subscription> {
@@ -221,7 +232,10 @@ export class KafkaBus implements MessageBus {
         const replyTo = raw.headers[HEADER.replyTo];
         const correlationId = raw.headers[HEADER.correlationId];
         if (!replyTo || !correlationId) {
-          this.options.onHandlerError?.(new Error(`request on ${topic} without reply-to/correlation-id`), message);
+          this.options.onHandlerError?.(
+            new Error(`request on ${topic} without reply-to/correlation-id`),
+            message,
+          );
           return;
         }
         // The command runs in a span whose parent is the requester's, so its events join the trace.
@@ -241,7 +255,11 @@ export class KafkaBus implements MessageBus {
     );
   }
 
-  async request<TRes = unknown>(logicalTopic: string, message: OutgoingMessage, timeoutMs: number): Promise<TRes> {
+  async request<TRes = unknown>(
+    logicalTopic: string,
+    message: OutgoingMessage,
+    timeoutMs: number,
+  ): Promise<TRes> {
     const topic = this.scoped(logicalTopic);
     this.assertOpen();
     const correlationId = randomUUID();
@@ -265,7 +283,10 @@ export class KafkaBus implements MessageBus {
         [HEADER.correlationId]: correlationId,
       });
       // A send that fails (broker restarting, stale metadata) is retried until the request's own deadline.
-      await this.producer.send(topic, [record], { deadline, retryIf: (error) => this.recreateIfMissing(topic, error) });
+      await this.producer.send(topic, [record], {
+        deadline,
+        retryIf: (error) => this.recreateIfMissing(topic, error),
+      });
     })();
     send.catch((error: unknown) => this.settle(correlationId, (p) => p.reject(asError(error))));
     if (traced) {
@@ -307,7 +328,9 @@ export class KafkaBus implements MessageBus {
                 topic,
                 numPartitions: this.partitions,
                 replicationFactor: this.replicationFactor,
-                configEntries: this.options.minInsyncReplicas ? [{ name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas) }] : [],
+                configEntries: this.options.minInsyncReplicas
+                  ? [{ name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas) }]
+                  : [],
               })),
             });
             // A topic another replica created a moment ago ("already exists" counts as success here)
@@ -322,7 +345,8 @@ export class KafkaBus implements MessageBus {
       })();
       for (const topic of missing) this.knownTopics.set(topic, created);
       created.catch(() => {
-        for (const topic of missing) if (this.knownTopics.get(topic) === created) this.knownTopics.delete(topic);
+        for (const topic of missing)
+          if (this.knownTopics.get(topic) === created) this.knownTopics.delete(topic);
       });
     }
     await Promise.all(topics.map((t) => this.knownTopics.get(t)));
@@ -333,7 +357,8 @@ export class KafkaBus implements MessageBus {
     for (let attempt = 1; ; attempt++) {
       try {
         const { topics: described } = await admin.fetchTopicMetadata({ topics });
-        if (described.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+        if (described.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0)))
+          return;
       } catch (error) {
         if (!(error as { retriable?: boolean }).retriable || attempt >= 10) throw error;
       }
@@ -376,7 +401,10 @@ export class KafkaBus implements MessageBus {
     const record = {
       key: replyInstance ?? correlationId,
       value: JSON.stringify(reply),
-      headers: { [HEADER.correlationId]: correlationId, ...(replyInstance ? { [HEADER.replyInstance]: replyInstance } : {}) },
+      headers: {
+        [HEADER.correlationId]: correlationId,
+        ...(replyInstance ? { [HEADER.replyInstance]: replyInstance } : {}),
+      },
     };
     let gone = false;
     try {
@@ -386,7 +414,10 @@ export class KafkaBus implements MessageBus {
       });
     } catch (error) {
       if (!gone) throw error; // the command is handled again (handlers are idempotent) rather than left unanswered
-      this.options.onHandlerError?.(new Error(`reply dropped: its topic ${replyTo} no longer exists`), request);
+      this.options.onHandlerError?.(
+        new Error(`reply dropped: its topic ${replyTo} no longer exists`),
+        request,
+      );
     }
   }
 
@@ -461,17 +492,33 @@ export class KafkaBus implements MessageBus {
     if (name) this.health?.unregister(name);
     this.healthNames.delete(consumer);
     if (this.metrics && ![...this.consumers].some((c) => c.name === consumer.name)) {
-      for (const topic of consumer.topics) this.metrics.lag.remove({ group: consumer.name, topic: this.unscoped(topic) });
+      for (const topic of consumer.topics)
+        this.metrics.lag.remove({ group: consumer.name, topic: this.unscoped(topic) });
     }
   }
 
   private logCrash(group: string, error: unknown): void {
-    const fields = { group, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
-    if (this.options.logger) this.options.logger.warn(fields, 'kafka consumer failed; replacing it after a backoff');
-    else console.error(JSON.stringify({ level: 'WARN', msg: 'kafka consumer failed; replacing it after a backoff', ...fields }));
+    const fields = {
+      group,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    };
+    if (this.options.logger)
+      this.options.logger.warn(fields, 'kafka consumer failed; replacing it after a backoff');
+    else
+      console.error(
+        JSON.stringify({
+          level: 'WARN',
+          msg: 'kafka consumer failed; replacing it after a backoff',
+          ...fields,
+        }),
+      );
   }
 
-  private async handleBatch(payload: EachBatchPayload, live: () => boolean, handler: RecordHandler): Promise<void> {
+  private async handleBatch(
+    payload: EachBatchPayload,
+    live: () => boolean,
+    handler: RecordHandler,
+  ): Promise<void> {
     const { batch } = payload;
     for (const record of batch.messages) {
       if (!live()) return; // unresolved offsets stay uncommitted: the next owner starts here
@@ -541,7 +588,8 @@ export class KafkaBus implements MessageBus {
 
   private onReply(correlationId: string, reply: Reply): void {
     this.settle(correlationId, (p) => {
-      if (reply && typeof reply === 'object' && 'error' in reply) p.reject(new RequestFailedError(p.topic, reply.error));
+      if (reply && typeof reply === 'object' && 'error' in reply)
+        p.reject(new RequestFailedError(p.topic, reply.error));
       else p.resolve(reply?.result);
     });
   }

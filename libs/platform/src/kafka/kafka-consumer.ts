@@ -116,12 +116,21 @@ export class SupervisedConsumer implements Subscription {
       case 'joining':
         return { ready: false, live, detail: `${group}: joining${lastError}${deadFor}` };
       case 'restarting':
-        return { ready: false, live, detail: `${group}: restarting (attempt ${this.failedAttempts})${lastError}${deadFor}` };
+        return {
+          ready: false,
+          live,
+          detail: `${group}: restarting (attempt ${this.failedAttempts})${lastError}${deadFor}`,
+        };
       case 'running': {
-        if (!this.joined) return { ready: false, live, detail: `${group}: rebalancing${lastError}${deadFor}` };
+        if (!this.joined)
+          return { ready: false, live, detail: `${group}: rebalancing${lastError}${deadFor}` };
         const quiet = now - this.lastProgressAt;
         if (quiet >= this.options.stallAfterMs) {
-          return { ready: false, live, detail: `${group}: no fetch or heartbeat for ${Math.round(quiet / 1000)} s${lastError}${deadFor}` };
+          return {
+            ready: false,
+            live,
+            detail: `${group}: no fetch or heartbeat for ${Math.round(quiet / 1000)} s${lastError}${deadFor}`,
+          };
         }
         return { ready: true, live: true, detail: `${group}: consuming` };
       }
@@ -232,7 +241,10 @@ export class SupervisedConsumer implements Subscription {
     if (this.inFlight > 0) return;
     const quiet = Date.now() - Math.max(this.lastProgressAt, this.generationStartedAt);
     if (quiet > this.hangAfterMs) {
-      this.onCrash(this.generation, new Error(`stalled: no join, fetch or heartbeat for ${Math.round(quiet / 1000)} s`));
+      this.onCrash(
+        this.generation,
+        new Error(`stalled: no join, fetch or heartbeat for ${Math.round(quiet / 1000)} s`),
+      );
     }
   }
 
@@ -251,7 +263,10 @@ export class SupervisedConsumer implements Subscription {
     this.generation += 1; // events of the old consumer no longer count
     const failed = this.consumer;
     this.consumer = null;
-    const delay = Math.min(this.options.restartDelayMs * 2 ** this.failedAttempts, this.options.maxRestartDelayMs);
+    const delay = Math.min(
+      this.options.restartDelayMs * 2 ** this.failedAttempts,
+      this.options.maxRestartDelayMs,
+    );
     this.failedAttempts += 1;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;

@@ -12,13 +12,27 @@ export function isLeakedRetriableKafkaError(reason: unknown): boolean {
   return typeof name === 'string' && name.startsWith('KafkaJS') && retriable === true;
 }
 
-export function tolerateLeakedKafkaRejections(log: (message: string) => void = (m) => console.error(m)): void {
+export function tolerateLeakedKafkaRejections(
+  log: (message: string) => void = (m) => console.error(m),
+): void {
   process.on('unhandledRejection', (reason) => {
     if (isLeakedRetriableKafkaError(reason)) {
-      log(JSON.stringify({ level: 'WARN', msg: 'kafkajs rejected a promise nobody awaited; retriable, the bus recovers', error: String(reason) }));
+      log(
+        JSON.stringify({
+          level: 'WARN',
+          msg: 'kafkajs rejected a promise nobody awaited; retriable, the bus recovers',
+          error: String(reason),
+        }),
+      );
       return;
     }
-    log(JSON.stringify({ level: 'FATAL', msg: 'unhandled promise rejection', error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }));
+    log(
+      JSON.stringify({
+        level: 'FATAL',
+        msg: 'unhandled promise rejection',
+        error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason),
+      }),
+    );
     process.exit(1);
   });
 }

@@ -29,7 +29,8 @@ export function kafkaLogging(sink: KafkaLogSink | undefined): { logLevel: logLev
     const { message, ...extra } = entry.log;
     const fields = { ...extra, kafkaNamespace: entry.namespace };
     if (!sink) {
-      if (entry.level === logLevel.ERROR) console.error(JSON.stringify({ level: 'ERROR', msg: message, ...fields }));
+      if (entry.level === logLevel.ERROR)
+        console.error(JSON.stringify({ level: 'ERROR', msg: message, ...fields }));
     } else if (entry.level === logLevel.ERROR) sink.error(fields, message);
     else if (entry.level === logLevel.WARN) sink.warn(fields, message);
   };

@@ -77,7 +77,10 @@ export async function updateLag(admin: Admin, metrics: KafkaMetrics, targets: La
   for (const target of targets) {
     for (const topic of target.topics) {
       try {
-        metrics.lag.set({ group: target.group, topic: topic.logical }, await groupLag(admin, target.groupId, topic.scoped));
+        metrics.lag.set(
+          { group: target.group, topic: topic.logical },
+          await groupLag(admin, target.groupId, topic.scoped),
+        );
       } catch {
         // Broker unreachable: keep the last value; consumer health says what is wrong.
       }

@@ -17,7 +17,11 @@ export interface SendOptions {
 }
 
 /** Metadata errors that mean "this topic or partition is not where the client thinks". */
-const TOPIC_ERRORS = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION']);
+const TOPIC_ERRORS = new Set([
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'LEADER_NOT_AVAILABLE',
+  'NOT_LEADER_FOR_PARTITION',
+]);
 
 /** True when the error (or any cause, or any error a kafkajs retrier collected) is a topic/partition metadata error. */
 export function isTopicMetadataError(error: unknown): boolean {
@@ -25,7 +29,12 @@ export function isTopicMetadataError(error: unknown): boolean {
   const walk = (e: unknown): boolean => {
     if (!e || typeof e !== 'object' || seen.has(e)) return false;
     seen.add(e);
-    const { type, name, cause, errors } = e as { type?: string; name?: string; cause?: unknown; errors?: unknown[] };
+    const { type, name, cause, errors } = e as {
+      type?: string;
+      name?: string;
+      cause?: unknown;
+      errors?: unknown[];
+    };
     if ((type && TOPIC_ERRORS.has(type)) || name === 'KafkaJSTopicMetadataNotLoaded') return true;
     return walk(cause) || (Array.isArray(errors) && errors.some(walk));
   };
@@ -63,7 +72,8 @@ export class ResilientProducer {
         if (this.closed) throw error;
         this.discard(pending, error);
         const outOfTime = options.deadline !== undefined && Date.now() + backoff >= options.deadline;
-        if (attempt >= attempts || outOfTime || (options.retryIf && !(await options.retryIf(error)))) throw error;
+        if (attempt >= attempts || outOfTime || (options.retryIf && !(await options.retryIf(error))))
+          throw error;
       }
       await new Promise((r) => setTimeout(r, backoff));
       backoff = Math.min(backoff * 2, this.options.maxBackoffMs ?? 3_000);

@@ -43,7 +43,9 @@ function firstWriteError(error: ServerErrorLike): ServerErrorLike | null {
 function isDuplicateCode(error: ServerErrorLike): boolean {
   const codes = [error.code, error.errorResponse?.code];
   const names = [error.codeName, error.errorResponse?.codeName];
-  return codes.some((c) => typeof c === 'number' && DUPLICATE_KEY_CODES.has(c)) || names.includes('DuplicateKey');
+  return (
+    codes.some((c) => typeof c === 'number' && DUPLICATE_KEY_CODES.has(c)) || names.includes('DuplicateKey')
+  );
 }
 
 /**
@@ -53,7 +55,9 @@ function isDuplicateCode(error: ServerErrorLike): boolean {
  */
 export function duplicateKeyIndex(error: unknown): string | null {
   if (!error || typeof error !== 'object') return null;
-  const candidates = [error as ServerErrorLike, firstWriteError(error as ServerErrorLike)].filter(Boolean) as ServerErrorLike[];
+  const candidates = [error as ServerErrorLike, firstWriteError(error as ServerErrorLike)].filter(
+    Boolean,
+  ) as ServerErrorLike[];
   for (const e of candidates) {
     const message = typeof e.message === 'string' ? e.message : String(e.errorResponse?.errmsg ?? '');
     if (isDuplicateCode(e)) {

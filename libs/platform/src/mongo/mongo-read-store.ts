@@ -51,7 +51,8 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
    */
   private async byIdWhenMatching(filter: Filter): Promise<Filter | null | undefined> {
     const keys = Object.keys(filter);
-    if (this.conditionalWrites !== 'client' || typeof filter._id !== 'string' || keys.length < 2) return undefined;
+    if (this.conditionalWrites !== 'client' || typeof filter._id !== 'string' || keys.length < 2)
+      return undefined;
     if (!keys.every((k) => !k.startsWith('$') && !k.includes('.') && isScalar(filter[k]))) return undefined;
     const current = await this.collection.findOne({ _id: filter._id } as Document);
     if (!current || !keys.every((k) => current[k] === filter[k])) return null;
@@ -93,7 +94,8 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     return {
       matched: result.matchedCount,
       modified: result.modifiedCount,
-      upsertedId: result.upsertedId === null || result.upsertedId === undefined ? null : String(result.upsertedId),
+      upsertedId:
+        result.upsertedId === null || result.upsertedId === undefined ? null : String(result.upsertedId),
     };
   }
 
@@ -111,12 +113,15 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     }
     const { _id, ...body } = doc;
     const result = await this.guard(doc, () =>
-      this.collection.replaceOne(filter, options.upsert ? { _id, ...body } : body, { upsert: options.upsert ?? false }),
+      this.collection.replaceOne(filter, options.upsert ? { _id, ...body } : body, {
+        upsert: options.upsert ?? false,
+      }),
     );
     return {
       matched: result.matchedCount,
       modified: result.modifiedCount,
-      upsertedId: result.upsertedId === null || result.upsertedId === undefined ? null : String(result.upsertedId),
+      upsertedId:
+        result.upsertedId === null || result.upsertedId === undefined ? null : String(result.upsertedId),
     };
   }
 
@@ -128,7 +133,10 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     const name = index.name ?? Object.keys(index.keys).join('_');
     const unique = index.unique ?? false;
     const existing = (await this.indexes()).find((i) => i.name === name);
-    if (existing && (Boolean(existing.unique) !== unique || JSON.stringify(existing.key) !== JSON.stringify(index.keys))) {
+    if (
+      existing &&
+      (Boolean(existing.unique) !== unique || JSON.stringify(existing.key) !== JSON.stringify(index.keys))
+    ) {
       // The declared index is the truth for a read model (one that stopped being unique must stop
       // refusing writes). MongoDB would refuse the new spec under the old name; FerretDB would
       // silently keep the old index.
@@ -155,7 +163,10 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     } catch (error) {
       const index = duplicateKeyIndex(error);
       if (index === null) throw error;
-      throw new DuplicateKeyError(this.name, index === UNKNOWN_INDEX ? await this.clashingIndex(candidate) : index);
+      throw new DuplicateKeyError(
+        this.name,
+        index === UNKNOWN_INDEX ? await this.clashingIndex(candidate) : index,
+      );
     }
   }
 
@@ -167,7 +178,10 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   private async clashingIndex(candidate: Record<string, unknown> | null): Promise<string> {
     if (!candidate) return UNKNOWN_INDEX;
     try {
-      if (candidate._id !== undefined && (await this.collection.findOne({ _id: candidate._id } as Document, { projection: { _id: 1 } }))) {
+      if (
+        candidate._id !== undefined &&
+        (await this.collection.findOne({ _id: candidate._id } as Document, { projection: { _id: 1 } }))
+      ) {
         return '_id';
       }
       for (const index of await this.indexes()) {
@@ -206,7 +220,10 @@ export class MongoReadStore implements ReadStore {
     tls: { caFile?: string } = {},
   ): Promise<MongoReadStore> {
     // A CA file means the servers speak TLS with certificates it signed (MONGO_CA_FILE).
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000, ...(tls.caFile ? { tls: true, tlsCAFile: tls.caFile } : {}) });
+    const client = new MongoClient(url, {
+      serverSelectionTimeoutMS: 10_000,
+      ...(tls.caFile ? { tls: true, tlsCAFile: tls.caFile } : {}),
+    });
     await client.connect();
     return new MongoReadStore(client, database, conditionalWrites);
   }

@@ -8,7 +8,8 @@ const BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
  * Everything the page loads comes from this server. The renderer's footer links an image on a CDN;
  * the policy keeps the browser from fetching it (styles are inline, search runs in a blob worker).
  */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'";
 
 /** The API reference page: Redoc rendering the document this app serves. */
 export function apiDocsPage(): string {
@@ -43,11 +44,18 @@ export function serveApiDocs(fastify: RouteHost): void {
   const page = apiDocsPage();
   let bundle: Buffer | null = null;
   fastify.get(`${API_PREFIX}/docs`, (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('Content-Security-Policy', CSP).send(page),
+    reply
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .header('Content-Security-Policy', CSP)
+      .send(page),
   );
   fastify.get(`${API_PREFIX}/docs/redoc.standalone.js`, (_request, reply) => {
     // Read once, on first use: most processes never serve the page.
     bundle ??= readFileSync(BUNDLE);
-    return reply.type('application/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(bundle);
+    return reply
+      .type('application/javascript; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=86400')
+      .send(bundle);
   });
 }

@@ -49,7 +49,9 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       const code = FRAMEWORK_ERROR_CODES[status];
       if (code) body.error.code = code;
     } else {
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+      this.logger.error(
+        exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+      );
     }
     if (status >= 500 && !(exception instanceof ApiError)) body.error.message = 'internal error';
     void reply.status(status).send(body);

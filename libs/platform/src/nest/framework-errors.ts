@@ -21,17 +21,32 @@ const SAFE_ID = /^[\w.-]{1,128}$/;
 
 /** What the framework's own refusals say, in the API's words. */
 const FRAMEWORK: Record<string, { status: number; code: string; message: string }> = {
-  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'uri_too_long', message: 'a path segment is longer than 100 characters' },
-  FST_ERR_BAD_URL: { status: 400, code: 'invalid_url', message: 'the request path is not a valid URL (bad percent-encoding)' },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    status: 414,
+    code: 'uri_too_long',
+    message: 'a path segment is longer than 100 characters',
+  },
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: 'invalid_url',
+    message: 'the request path is not a valid URL (bad percent-encoding)',
+  },
   FST_ERR_ASYNC_CONSTRAINT: { status: 500, code: 'internal_error', message: 'internal error' },
 };
 
 /** Fastify's `frameworkErrors`: refusals raised while routing, before any hook, answered in the envelope. */
 export function frameworkErrors(error: RoutingError, request: RoutingRequest, reply: RoutingReply): void {
-  const known = FRAMEWORK[error.code] ?? { status: error.statusCode ?? 400, code: 'invalid_request', message: error.message };
+  const known = FRAMEWORK[error.code] ?? {
+    status: error.statusCode ?? 400,
+    code: 'invalid_request',
+    message: error.message,
+  };
   const header = request.headers['x-correlation-id'];
   const id = typeof header === 'string' && SAFE_ID.test(header) ? header : randomUUID();
-  void reply.code(known.status).header('X-Correlation-Id', id).send({ error: { message: known.message, code: known.code } });
+  void reply
+    .code(known.status)
+    .header('X-Correlation-Id', id)
+    .send({ error: { message: known.message, code: known.code } });
 }
 
 /** Node's `clientError`: a request Node could not parse (head over 16 KiB, garbage, timeout), before Fastify sees it. */

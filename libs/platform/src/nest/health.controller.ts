@@ -35,7 +35,10 @@ export class HealthController {
   live(@Res() reply: FastifyReply): void {
     // Synchronous: probes hit it every few seconds, and a dead component is all it looks for.
     const dead = this.registry.notLive();
-    const error: Outcome = dead.length > 0 ? { components: { status: 'down', message: `cannot recover without a restart: ${describe(dead)}` } } : {};
+    const error: Outcome =
+      dead.length > 0
+        ? { components: { status: 'down', message: `cannot recover without a restart: ${describe(dead)}` } }
+        : {};
     const info: Outcome = dead.length > 0 ? { process: UP } : { process: UP, components: UP };
     this.send(reply, info, error);
   }
@@ -53,7 +56,8 @@ export class HealthController {
       [
         'bus',
         () => {
-          if (this.bus.isReady && !this.bus.isReady()) throw new Error('bus consumers are not all joined and fetching');
+          if (this.bus.isReady && !this.bus.isReady())
+            throw new Error('bus consumers are not all joined and fetching');
         },
       ],
       [
@@ -82,6 +86,8 @@ export class HealthController {
 
   private send(reply: FastifyReply, info: Outcome, error: Outcome): void {
     const ok = Object.keys(error).length === 0;
-    void reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'error', info, error, details: { ...info, ...error } });
+    void reply
+      .status(ok ? 200 : 503)
+      .send({ status: ok ? 'ok' : 'error', info, error, details: { ...info, ...error } });
   }
 }

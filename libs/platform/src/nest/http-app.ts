@@ -47,7 +47,10 @@ function configOf(app: NestFastifyApplication): AnalystConfig | undefined {
  * envelope, validation that names fields, 405 for a known path with the wrong method, and the
  * OpenAPI document generated from the DTOs.
  */
-export async function createHttpApp(rootModule: unknown, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
+export async function createHttpApp(
+  rootModule: unknown,
+  options: HttpAppOptions = {},
+): Promise<NestFastifyApplication> {
   // Fastify builds its trust test before Nest resolves the config, so it asks this one, set below.
   let trusted: ((address: string) => boolean) | null = null;
   const adapter = new FastifyAdapter({
@@ -122,12 +125,19 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
     // A path no route matched may still be known under another method: 405 rather than 404.
     if (request.routeOptions.url !== undefined) return done();
     const path = request.url.split('?')[0];
-    const allowed = routes.find(request.method as 'GET', path) ? [] : METHODS.filter((m) => m !== request.method && routes.find(m, path));
+    const allowed = routes.find(request.method as 'GET', path)
+      ? []
+      : METHODS.filter((m) => m !== request.method && routes.find(m, path));
     if (allowed.length === 0) return done();
     void reply
       .status(405)
       .header('Allow', allowed.join(', '))
-      .send({ error: { message: `method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`, code: 'method_not_allowed' } });
+      .send({
+        error: {
+          message: `method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`,
+          code: 'method_not_allowed',
+        },
+      });
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (request.headers[LEGACY_MARKER]) {
@@ -159,7 +169,9 @@ export async function createHttpApp(rootModule: unknown, options: HttpAppOptions
   await app.init();
   // After init: Nest registers its JSON parser there; ours replaces it.
   useJsonBodyParser(fastify);
-  const document = completeOpenApiDocument(SwaggerModule.createDocument(app as INestApplication, openApiConfig()));
+  const document = completeOpenApiDocument(
+    SwaggerModule.createDocument(app as INestApplication, openApiConfig()),
+  );
   queryRules.load(document);
   fastify.get(`${API_PREFIX}/openapi.json`, async () => document);
   serveApiDocs(fastify as never);

@@ -13,7 +13,13 @@ function poisoned(value: unknown): string | null {
   for (const key of Object.keys(value)) {
     if (key === '__proto__') return '"__proto__"';
     const child = (value as Record<string, unknown>)[key];
-    if (key === 'constructor' && child !== null && typeof child === 'object' && Object.prototype.hasOwnProperty.call(child, 'prototype')) return '"constructor.prototype"';
+    if (
+      key === 'constructor' &&
+      child !== null &&
+      typeof child === 'object' &&
+      Object.prototype.hasOwnProperty.call(child, 'prototype')
+    )
+      return '"constructor.prototype"';
     const found = poisoned(child);
     if (found) return found;
   }
@@ -29,22 +35,49 @@ function poisoned(value: unknown): string | null {
 /** The two parser calls used, typed structurally (Nest's adapter has its own copy of fastify). */
 interface ParserHost {
   removeContentTypeParser(type: string): unknown;
-  addContentTypeParser(type: string, options: { parseAs: 'string' }, parser: (request: unknown, body: string | Buffer, done: (error: Error | null, body?: unknown) => void) => void): unknown;
+  addContentTypeParser(
+    type: string,
+    options: { parseAs: 'string' },
+    parser: (
+      request: unknown,
+      body: string | Buffer,
+      done: (error: Error | null, body?: unknown) => void,
+    ) => void,
+  ): unknown;
 }
 
 export function useJsonBodyParser(fastify: ParserHost): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
-    if (text.length === 0) return done(new ApiError(400, "the body is empty, but content-type says application/json; send a JSON object", 'malformed_body'), undefined);
+    if (text.length === 0)
+      return done(
+        new ApiError(
+          400,
+          'the body is empty, but content-type says application/json; send a JSON object',
+          'malformed_body',
+        ),
+        undefined,
+      );
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      return done(new ApiError(400, `the body is not valid JSON: ${(error as Error).message}`, 'malformed_body'), undefined);
+      return done(
+        new ApiError(400, `the body is not valid JSON: ${(error as Error).message}`, 'malformed_body'),
+        undefined,
+      );
     }
     const key = poisoned(parsed);
-    if (key) return done(new ApiError(400, `the JSON body has a ${key} key, which is never accepted; remove it`, 'forbidden_key'), undefined);
+    if (key)
+      return done(
+        new ApiError(
+          400,
+          `the JSON body has a ${key} key, which is never accepted; remove it`,
+          'forbidden_key',
+        ),
+        undefined,
+      );
     done(null, parsed);
   });
 }

@@ -10,7 +10,10 @@ import { PINO_LOGGER } from './pino-nest-logger';
  * Human-readable lines (pino-pretty) for someone watching a terminal; JSON lines for log collectors,
  * i.e. whenever stdout is not a terminal. `LOG_FORMAT=json` or `pretty` overrides the guess.
  */
-export function prettyLogs(env: NodeJS.ProcessEnv = process.env, isTty = Boolean(process.stdout.isTTY)): boolean {
+export function prettyLogs(
+  env: NodeJS.ProcessEnv = process.env,
+  isTty = Boolean(process.stdout.isTTY),
+): boolean {
   if (env.LOG_FORMAT === 'json') return false;
   if (env.LOG_FORMAT === 'pretty') return true;
   return isTty;
@@ -27,7 +30,14 @@ export class ObservabilityModule {
       level: options.level,
       base: { service: options.service },
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
-      ...(prettyLogs() ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' } } } : {}),
+      ...(prettyLogs()
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' },
+            },
+          }
+        : {}),
     });
     return {
       module: ObservabilityModule,

@@ -7,8 +7,13 @@ export const PINO_LOGGER = Symbol('PinoLogger');
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly pino: Logger) {}
 
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, params: unknown[]): void {
-    const context = typeof params[params.length - 1] === 'string' ? (params[params.length - 1] as string) : undefined;
+  private write(
+    level: 'info' | 'error' | 'warn' | 'debug' | 'trace',
+    message: unknown,
+    params: unknown[],
+  ): void {
+    const context =
+      typeof params[params.length - 1] === 'string' ? (params[params.length - 1] as string) : undefined;
     if (message instanceof Error) this.pino[level]({ context, err: message }, message.message);
     else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message });
     else this.pino[level]({ context }, String(message));

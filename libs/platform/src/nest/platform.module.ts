@@ -21,7 +21,11 @@ import { SqliteCheckpointStore } from '../event-store/sqlite-checkpoint-store';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { KafkaBus } from '../kafka/kafka-bus';
 import { MongoReadStore } from '../mongo/mongo-read-store';
-import { CHECKPOINT_STORE, ReadStoreCheckpointStore, type CheckpointStore } from '../projection/checkpoint-store';
+import {
+  CHECKPOINT_STORE,
+  ReadStoreCheckpointStore,
+  type CheckpointStore,
+} from '../projection/checkpoint-store';
 import { MemoryReadStore } from '../read-store/memory-read-store';
 import { READ_STORE, type ReadStore } from '../read-store/read-store.port';
 import { EventRelay } from '../relay/event-relay';
@@ -79,12 +83,19 @@ function standaloneAdapters(config: AnalystConfig, overrides: PlatformOverrides)
   const dataDir = resolve(config.ANALYST_DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return [
-    { provide: EVENT_STORE, useFactory: () => new SqliteEventStore({ filename: join(dataDir, 'events.db') }) },
-    { provide: CHECKPOINT_STORE, useFactory: () => new SqliteCheckpointStore(join(dataDir, 'checkpoints.db')) },
+    {
+      provide: EVENT_STORE,
+      useFactory: () => new SqliteEventStore({ filename: join(dataDir, 'events.db') }),
+    },
+    {
+      provide: CHECKPOINT_STORE,
+      useFactory: () => new SqliteCheckpointStore(join(dataDir, 'checkpoints.db')),
+    },
     {
       provide: MESSAGE_BUS,
       // awaitHandled: the relay's checkpoint trails what consumers finished, since nothing here is durable.
-      useFactory: () => new InProcessBus({ duplicateDelivery: overrides.duplicateDelivery, awaitHandled: true }),
+      useFactory: () =>
+        new InProcessBus({ duplicateDelivery: overrides.duplicateDelivery, awaitHandled: true }),
     },
     { provide: READ_STORE, useFactory: () => new MemoryReadStore() },
     { provide: PROJECTION_MODE, useValue: 'rebuild' satisfies ProjectionMode },
@@ -102,8 +113,13 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
     {
       provide: EVENT_STORE,
       useFactory: () => {
-        if (config.EVENTSTORE_URL) return new EsdbEventStore({ connectionString: config.EVENTSTORE_URL, caFile: config.EVENTSTORE_CA_FILE });
-        if (!config.ANALYST_EVENTSTORE?.startsWith('sqlite:')) throw new Error('EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path> is required');
+        if (config.EVENTSTORE_URL)
+          return new EsdbEventStore({
+            connectionString: config.EVENTSTORE_URL,
+            caFile: config.EVENTSTORE_CA_FILE,
+          });
+        if (!config.ANALYST_EVENTSTORE?.startsWith('sqlite:'))
+          throw new Error('EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path> is required');
         const filename = resolve(config.ANALYST_EVENTSTORE.slice('sqlite:'.length));
         mkdirSync(dirname(filename), { recursive: true });
         // Other processes' appends cannot wake this one: poll for them every 25 ms.
@@ -125,9 +141,18 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
           // replicationFactor, minInsyncReplicas (topic config min.insync.replicas) and ssl (CA) from the config.
           ...kafkaDeliverySettings(config),
         }),
-      inject: [{ token: HealthRegistry, optional: true }, { token: HttpMetrics, optional: true }],
+      inject: [
+        { token: HealthRegistry, optional: true },
+        { token: HttpMetrics, optional: true },
+      ],
     },
-    { provide: READ_STORE, useFactory: () => MongoReadStore.connect(config.MONGO_URL!, config.MONGO_DB, config.MONGO_CONDITIONAL_WRITES, { caFile: config.MONGO_CA_FILE }) },
+    {
+      provide: READ_STORE,
+      useFactory: () =>
+        MongoReadStore.connect(config.MONGO_URL!, config.MONGO_DB, config.MONGO_CONDITIONAL_WRITES, {
+          caFile: config.MONGO_CA_FILE,
+        }),
+    },
     {
       provide: CHECKPOINT_STORE,
       useFactory: (store: ReadStore) => new ReadStoreCheckpointStore(store),
@@ -145,13 +170,18 @@ export class PlatformModule {
   static forRoot(config: AnalystConfig, overrides: PlatformOverrides = {}): DynamicModule {
     const clock = overrides.clock ?? new SystemClock();
     const adapters =
-      config.ANALYST_MODE === 'standalone' ? standaloneAdapters(config, overrides) : distributedAdapters(config, overrides);
+      config.ANALYST_MODE === 'standalone'
+        ? standaloneAdapters(config, overrides)
+        : distributedAdapters(config, overrides);
     return {
       module: PlatformModule,
       providers: [
         { provide: ANALYST_CONFIG, useValue: config },
         { provide: CLOCK, useValue: clock },
-        { provide: ID_GENERATOR, useValue: overrides.ids ?? new RandomIdGenerator(() => clock.now().getTime()) },
+        {
+          provide: ID_GENERATOR,
+          useValue: overrides.ids ?? new RandomIdGenerator(() => clock.now().getTime()),
+        },
         ...adapters,
         {
           provide: EVENT_RELAY,

@@ -3,7 +3,11 @@ import { ANALYST_CONFIG, type AnalystConfig } from '../config/analyst-config';
 import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { DEFAULT_BACKOFF, Sleeper, backoffDelay, type Backoff } from '../projection/backoff';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../projection/checkpoint-store';
-import { DEFAULT_HEALTH_BOUNDS, ProjectionHealth, type ProjectionHealthBounds } from '../projection/projection-health';
+import {
+  DEFAULT_HEALTH_BOUNDS,
+  ProjectionHealth,
+  type ProjectionHealthBounds,
+} from '../projection/projection-health';
 import { ProjectionMetrics } from '../projection/projection-metrics';
 import { ProjectionRuntime } from '../projection/projection-runtime';
 import type { Projector } from '../projection/projector';
@@ -94,7 +98,10 @@ export class ProjectionService {
     this.supervised = new SupervisedProjection(this.events, runtime, {
       name: this.name,
       health: this.health,
-      checkpoint: this.mode === 'resume' ? { store: this.checkpoints, name: this.checkpointName, every: CHECKPOINT_EVERY } : null,
+      checkpoint:
+        this.mode === 'resume'
+          ? { store: this.checkpoints, name: this.checkpointName, every: CHECKPOINT_EVERY }
+          : null,
       metrics: this.metrics ?? undefined,
       backoff: this.options.backoff,
       headPollMs: this.options.headPollMs,

@@ -14,17 +14,39 @@ function text(value: unknown, name: string, code: string): string {
 }
 
 /** An integer query parameter from `min` to `max`; 400 (`code`) naming it otherwise. */
-export function queryInteger(value: unknown, name: string, min: number, max: number, code = 'invalid_request'): number {
+export function queryInteger(
+  value: unknown,
+  name: string,
+  min: number,
+  max: number,
+  code = 'invalid_request',
+): number {
   const raw = text(value, name, code);
   const n = Number(raw);
-  if (!INTEGER.test(raw) || n < min || n > max) throw new ApiError(400, `${name} must be an integer from ${min} to ${max} written in decimal digits, got "${raw}"`, code);
+  if (!INTEGER.test(raw) || n < min || n > max)
+    throw new ApiError(
+      400,
+      `${name} must be an integer from ${min} to ${max} written in decimal digits, got "${raw}"`,
+      code,
+    );
   return n;
 }
 
 /** A number query parameter from `min` to `max` ("7", "7.5", "1e-3"); 400 (`code`) naming it otherwise. */
-export function queryNumber(value: unknown, name: string, min: number, max: number, code = 'invalid_request'): number {
+export function queryNumber(
+  value: unknown,
+  name: string,
+  min: number,
+  max: number,
+  code = 'invalid_request',
+): number {
   const raw = text(value, name, code);
   const n = Number(raw);
-  if (!DECIMAL.test(raw) || n < min || n > max) throw new ApiError(400, `${name} must be a number from ${min} to ${max} (JSON number syntax), got "${raw}"`, code);
+  if (!DECIMAL.test(raw) || n < min || n > max)
+    throw new ApiError(
+      400,
+      `${name} must be a number from ${min} to ${max} (JSON number syntax), got "${raw}"`,
+      code,
+    );
   return n;
 }

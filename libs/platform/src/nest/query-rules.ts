@@ -31,7 +31,9 @@ export class QueryRules implements CanActivate {
       for (const method of METHODS) {
         const operation = item[method];
         if (!operation) continue;
-        const names = (operation.parameters ?? []).filter((p) => 'in' in p && p.in === 'query').map((p) => (p as { name: string }).name);
+        const names = (operation.parameters ?? [])
+          .filter((p) => 'in' in p && p.in === 'query')
+          .map((p) => (p as { name: string }).name);
         this.declared.set(`${method.toUpperCase()} ${route}`, new Set(names));
       }
     }
@@ -41,20 +43,37 @@ export class QueryRules implements CanActivate {
     if (context.getType() === 'http' && !Reflect.getMetadata(SKIP, context.getHandler())) {
       const request = context.switchToHttp().getRequest<FastifyRequest>();
       const allowed = this.declared.get(`${request.method} ${request.routeOptions.url}`);
-      if (allowed) check(request.query as Record<string, unknown> | undefined, allowed, `${request.method} ${request.routeOptions.url}`);
+      if (allowed)
+        check(
+          request.query as Record<string, unknown> | undefined,
+          allowed,
+          `${request.method} ${request.routeOptions.url}`,
+        );
     }
     return true;
   }
 }
 
-function check(query: Record<string, unknown> | undefined, allowed: ReadonlySet<string>, route: string): void {
+function check(
+  query: Record<string, unknown> | undefined,
+  allowed: ReadonlySet<string>,
+  route: string,
+): void {
   for (const [name, value] of Object.entries(query ?? {})) {
     if (!allowed.has(name)) {
       const takes = allowed.size === 0 ? 'takes no query parameters' : `takes ${[...allowed].join(', ')}`;
-      throw new ApiError(400, `unknown query parameter "${name}": ${route.replace(/^\w+ /, '')} ${takes}`, 'invalid_request');
+      throw new ApiError(
+        400,
+        `unknown query parameter "${name}": ${route.replace(/^\w+ /, '')} ${takes}`,
+        'invalid_request',
+      );
     }
     if (value === '' || (Array.isArray(value) && value.includes(''))) {
-      throw new ApiError(400, `query parameter "${name}" is empty; give it a value or leave it out`, 'invalid_request');
+      throw new ApiError(
+        400,
+        `query parameter "${name}" is empty; give it a value or leave it out`,
+        'invalid_request',
+      );
     }
   }
 }

@@ -27,9 +27,14 @@ export async function runService(definition: ServiceDefinition): Promise<NestFas
   let config: AnalystConfig;
   let tracing: TracingSettings | null;
   try {
-    config = loadConfig({ ...process.env, ANALYST_SERVICE: process.env.ANALYST_SERVICE ?? definition.service });
+    config = loadConfig({
+      ...process.env,
+      ANALYST_SERVICE: process.env.ANALYST_SERVICE ?? definition.service,
+    });
     if (config.ANALYST_MODE !== 'distributed') {
-      throw new ConfigError(`ANALYST_MODE: apps/${definition.service} runs only in the distributed topology (use npm start for standalone)`);
+      throw new ConfigError(
+        `ANALYST_MODE: apps/${definition.service} runs only in the distributed topology (use npm start for standalone)`,
+      );
     }
     tracing = tracingSettings(config.ANALYST_SERVICE);
   } catch (error) {

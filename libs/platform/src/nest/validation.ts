@@ -4,7 +4,9 @@ import { ApiError } from '@analyst/contracts';
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((m) => (m.startsWith(error.property) ? m.replace(error.property, path) : `${path}: ${m}`));
+    const own = Object.values(error.constraints ?? {}).map((m) =>
+      m.startsWith(error.property) ? m.replace(error.property, path) : `${path}: ${m}`,
+    );
     return [...own, ...describe(error.children ?? [], path)];
   });
 }
@@ -15,6 +17,7 @@ export function apiValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    exceptionFactory: (errors) => new ApiError(400, describe(errors).join('; ') || 'invalid request', 'invalid_request'),
+    exceptionFactory: (errors) =>
+      new ApiError(400, describe(errors).join('; ') || 'invalid request', 'invalid_request'),
   });
 }

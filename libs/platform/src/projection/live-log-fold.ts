@@ -33,7 +33,9 @@ export abstract class LiveLogFold<T> implements OnApplicationBootstrap, OnApplic
   async onApplicationBootstrap(): Promise<void> {
     const started = Date.now();
     await this.follower.start();
-    this.logger.log(`${this.names.state} at position ${this.follower.position} in ${Date.now() - started} ms`);
+    this.logger.log(
+      `${this.names.state} at position ${this.follower.position} in ${Date.now() - started} ms`,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -7,7 +7,10 @@ export interface ProjectionHealthBounds {
   deadAfterMs: number;
 }
 
-export const DEFAULT_HEALTH_BOUNDS: ProjectionHealthBounds = { stuckAfterMs: 60_000, deadAfterMs: 5 * 60_000 };
+export const DEFAULT_HEALTH_BOUNDS: ProjectionHealthBounds = {
+  stuckAfterMs: 60_000,
+  deadAfterMs: 5 * 60_000,
+};
 
 function seconds(ms: number): number {
   return Math.round(ms / 1000);
@@ -104,7 +107,11 @@ export class ProjectionHealth {
       const failing = now - this.failingSince;
       const live = failing <= this.bounds.deadAfterMs;
       const limit = live ? '' : ` (longer than ${seconds(this.bounds.deadAfterMs)} s)`;
-      return { ready: false, live, detail: `failing for ${seconds(failing)} s${limit}, retrying ${at}: ${this.lastError}` };
+      return {
+        ready: false,
+        live,
+        detail: `failing for ${seconds(failing)} s${limit}, retrying ${at}: ${this.lastError}`,
+      };
     }
     if (this.behindSince !== null) {
       const still = now - Math.max(this.behindSince, this.lastProgressAt);

@@ -1,13 +1,37 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ProjectionHealth } from './projection-health';
 
-function gauge(registry: Registry, name: string, help: string, collect: (g: Gauge<'projection'>) => void): Gauge<'projection'> {
+function gauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  collect: (g: Gauge<'projection'>) => void,
+): Gauge<'projection'> {
   const existing = registry.getSingleMetric(name) as Gauge<'projection'> | undefined;
-  return existing ?? new Gauge({ name, help, labelNames: ['projection'], registers: [registry], collect() { collect(this); } });
+  return (
+    existing ??
+    new Gauge({
+      name,
+      help,
+      labelNames: ['projection'],
+      registers: [registry],
+      collect() {
+        collect(this);
+      },
+    })
+  );
 }
 
-function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: L[]): Counter<L> {
-  return (registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [registry] });
+function counter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: L[],
+): Counter<L> {
+  return (
+    (registry.getSingleMetric(name) as Counter<L> | undefined) ??
+    new Counter({ name, help, labelNames, registers: [registry] })
+  );
 }
 
 /**
@@ -30,24 +54,51 @@ export class ProjectionMetrics {
       g.reset();
       for (const [projection, health] of sources) g.set({ projection }, value(health));
     };
-    gauge(registry, 'analyst_projection_lag_events', 'Global log positions between the last applied event and the log head (events on the SQLite log; commit-position bytes on EventStoreDB, where only zero vs not zero is exact)', (g) =>
-      each(g, (h) => h.lagPositions),
+    gauge(
+      registry,
+      'analyst_projection_lag_events',
+      'Global log positions between the last applied event and the log head (events on the SQLite log; commit-position bytes on EventStoreDB, where only zero vs not zero is exact)',
+      (g) => each(g, (h) => h.lagPositions),
     );
-    gauge(registry, 'analyst_projection_lag_seconds', 'Age of the last applied event while the log head is ahead of it; 0 when caught up', (g) =>
-      each(g, (h) => h.lagSeconds),
+    gauge(
+      registry,
+      'analyst_projection_lag_seconds',
+      'Age of the last applied event while the log head is ahead of it; 0 when caught up',
+      (g) => each(g, (h) => h.lagSeconds),
     );
-    gauge(registry, 'analyst_projection_position', 'Global log position of the last applied event', (g) => each(g, (h) => h.position));
-    gauge(registry, 'analyst_projection_head_position', 'Global log position of the log head at the last poll', (g) => each(g, (h) => h.head));
-    gauge(registry, 'analyst_projection_failing_seconds', 'How long the projection has been failing and retrying without success; 0 when healthy', (g) =>
-      each(g, (h) => h.failingForMs / 1000),
+    gauge(registry, 'analyst_projection_position', 'Global log position of the last applied event', (g) =>
+      each(g, (h) => h.position),
     );
-    this.conflicts = counter(registry, 'analyst_projection_conflicts_total', 'Document writes skipped because another document holds the same unique value', [
-      'projection',
-      'collection',
-      'index',
-    ]);
-    this.failures = counter(registry, 'analyst_projection_failures_total', 'Failed attempts to apply an event, each retried with backoff', ['projection']);
-    this.restarts = counter(registry, 'analyst_projection_restarts_total', 'Subscriptions to the log restarted after they ended with an error', ['projection']);
+    gauge(
+      registry,
+      'analyst_projection_head_position',
+      'Global log position of the log head at the last poll',
+      (g) => each(g, (h) => h.head),
+    );
+    gauge(
+      registry,
+      'analyst_projection_failing_seconds',
+      'How long the projection has been failing and retrying without success; 0 when healthy',
+      (g) => each(g, (h) => h.failingForMs / 1000),
+    );
+    this.conflicts = counter(
+      registry,
+      'analyst_projection_conflicts_total',
+      'Document writes skipped because another document holds the same unique value',
+      ['projection', 'collection', 'index'],
+    );
+    this.failures = counter(
+      registry,
+      'analyst_projection_failures_total',
+      'Failed attempts to apply an event, each retried with backoff',
+      ['projection'],
+    );
+    this.restarts = counter(
+      registry,
+      'analyst_projection_restarts_total',
+      'Subscriptions to the log restarted after they ended with an error',
+      ['projection'],
+    );
   }
 
   /** Reports `health` under `projection` on every scrape from now on. */

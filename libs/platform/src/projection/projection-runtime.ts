@@ -114,14 +114,22 @@ export class ProjectionRuntime {
               documentId: id,
               index: clash?.index ?? error.index,
               clashingId: clash?.clashingId ?? null,
-              event: { id: event.id, type: event.type, streamId: event.streamId, revision: event.revision, position: event.position },
+              event: {
+                id: event.id,
+                type: event.type,
+                streamId: event.streamId,
+                revision: event.revision,
+                position: event.position,
+              },
             });
             return 'skipped-conflict';
           } else await new Promise((resolve) => setTimeout(resolve, CLASH_PAUSE_MS * clashes));
         }
       }
       if (races > MAX_RACES) {
-        throw new Error(`${projector.name}: lost ${races} write races in a row on ${projector.collection}/${id} at ${event.streamId}@${event.revision}`);
+        throw new Error(
+          `${projector.name}: lost ${races} write races in a row on ${projector.collection}/${id} at ${event.streamId}@${event.revision}`,
+        );
       }
     }
   }

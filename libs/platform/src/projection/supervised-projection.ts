@@ -112,7 +112,9 @@ export class SupervisedProjection {
     this.health.failed(error);
     this.options.metrics?.restart(this.options.name);
     const delay = backoffDelay(this.backoff, this.restartsInARow++);
-    this.logger.error(`${this.options.name}: subscription to the log ended (${String(error)}); reopening after ${this.runtime.position} in ${delay} ms`);
+    this.logger.error(
+      `${this.options.name}: subscription to the log ended (${String(error)}); reopening after ${this.runtime.position} in ${delay} ms`,
+    );
     const old = this.subscription;
     this.subscription = null;
     await old?.close().catch(() => undefined);
@@ -145,14 +147,17 @@ export class SupervisedProjection {
     this.health.recovered();
     this.restartsInARow = 0;
     this.health.progressed(event.position, event.metadata?.occurredAt);
-    if (this.options.checkpoint && ++this.sinceSave >= this.options.checkpoint.every) await this.saveCheckpoint();
+    if (this.options.checkpoint && ++this.sinceSave >= this.options.checkpoint.every)
+      await this.saveCheckpoint();
   }
 
   /** During the first catch-up only: too long failing ends the start, so the process exits. */
   private givingUp(error: unknown): boolean {
     const limit = this.options.giveUpStartAfterMs;
     if (!this.startOutcome || limit === undefined || this.health.failingForMs < limit) return false;
-    this.logger.error(`${this.options.name}: giving up the first catch-up after failing for ${Math.round(this.health.failingForMs / 1000)} s`);
+    this.logger.error(
+      `${this.options.name}: giving up the first catch-up after failing for ${Math.round(this.health.failingForMs / 1000)} s`,
+    );
     this.startOutcome.reject(error);
     this.startOutcome = null;
     void this.stop();
@@ -167,7 +172,9 @@ export class SupervisedProjection {
       await checkpoint.store.save(checkpoint.name, this.runtime.position);
     } catch (error) {
       // A lost save costs only re-applying (idempotently) after a restart; the next one retries.
-      this.logger.warn(`${this.options.name}: checkpoint save at ${this.runtime.position} failed: ${String(error)}`);
+      this.logger.warn(
+        `${this.options.name}: checkpoint save at ${this.runtime.position} failed: ${String(error)}`,
+      );
     }
   }
 

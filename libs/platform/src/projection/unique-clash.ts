@@ -29,7 +29,9 @@ export async function findUniqueClash(
   doc: Doc,
   refusedBy: string,
 ): Promise<{ index: string; clashingId: string } | null> {
-  const uniques = indexes.filter((i) => i.unique && (refusedBy === UNKNOWN_INDEX || indexName(i) === refusedBy));
+  const uniques = indexes.filter(
+    (i) => i.unique && (refusedBy === UNKNOWN_INDEX || indexName(i) === refusedBy),
+  );
   for (const index of uniques) {
     const filter: Record<string, unknown> = { _id: { $ne: doc._id } };
     for (const key of Object.keys(index.keys)) filter[key] = valueAt(doc, key) ?? null;

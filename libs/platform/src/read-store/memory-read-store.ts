@@ -66,7 +66,10 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
       return doc && !options.skip ? [doc] : [];
     }
     if (keys.length === 0 && !options.sort && !options.skip && !options.limit) return [...this.docs.values()];
-    if (typeof filter._id === 'string' && keys.every((k) => !k.includes('.') && !k.startsWith('$') && isScalar(filter[k]))) {
+    if (
+      typeof filter._id === 'string' &&
+      keys.every((k) => !k.includes('.') && !k.startsWith('$') && isScalar(filter[k]))
+    ) {
       // `{ _id, _version }` (the projection runtime's conditional write) and similar plain equalities.
       const doc = this.docs.get(filter._id);
       return doc && !options.skip && keys.every((k) => doc[k] === filter[k]) ? [doc] : [];
@@ -112,7 +115,8 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
     const { $setOnInsert, ...rest } = update;
     if ($setOnInsert) applyUpdate(seed, { $set: $setOnInsert } as never);
     applyUpdate(seed, rest as never);
-    if (typeof seed._id !== 'string') throw new Error(`upsert into ${this.name} needs a string _id in the filter`);
+    if (typeof seed._id !== 'string')
+      throw new Error(`upsert into ${this.name} needs a string _id in the filter`);
     if (this.docs.has(seed._id)) throw new DuplicateKeyError(this.name, '_id');
     this.write(null, seed);
     return { matched: 0, modified: 0, upsertedId: seed._id };
@@ -191,7 +195,9 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
 }
 
 function project<T extends Doc>(doc: T, projection: Record<string, 0 | 1>): T {
-  const include = Object.entries(projection).filter(([, v]) => v === 1).map(([k]) => k);
+  const include = Object.entries(projection)
+    .filter(([, v]) => v === 1)
+    .map(([k]) => k);
   if (include.length === 0) {
     const copy = { ...doc } as Record<string, unknown>;
     for (const [key, value] of Object.entries(projection)) if (value === 0) delete copy[key];

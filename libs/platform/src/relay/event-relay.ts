@@ -90,7 +90,9 @@ export class EventRelay {
     this.stopped = false;
     const after = await this.checkpoints.load(this.name);
     this.saved = after;
-    this.subscription = await this.store.subscribeToAll((event) => this.publish(event), { afterPosition: after });
+    this.subscription = await this.store.subscribeToAll((event) => this.publish(event), {
+      afterPosition: after,
+    });
   }
 
   /** Queues the event; a full batch is flushed before the log is read further (backpressure). */
@@ -117,21 +119,28 @@ export class EventRelay {
   /** One batch: wait for room in the window, check the fence once, publish every event of it. */
   private async flushBatch(): Promise<void> {
     if (this.pending.length === 0 || this.fenced) return;
-    while (this.window.length > 0 && this.window.length + Math.min(this.pending.length, this.maxBatch) > this.maxInFlight) {
+    while (
+      this.window.length > 0 &&
+      this.window.length + Math.min(this.pending.length, this.maxBatch) > this.maxInFlight
+    ) {
       await this.window[0].settled;
     }
     const batch = this.pending.splice(0, this.maxBatch);
     if (batch.length === 0) return;
     if (!(await this.stillHeld())) return;
-    const generation = this.options.fence ? { [RELAY_GENERATION_HEADER]: String(this.options.fence.generation) } : undefined;
+    const generation = this.options.fence
+      ? { [RELAY_GENERATION_HEADER]: String(this.options.fence.generation) }
+      : undefined;
     // One publish per event, as before batching: each is acknowledged on its own, so the checkpoint
     // can stop exactly before an event whose consumers have not finished (in-process bus).
     for (const event of batch) {
       const entry = { position: event.position, done: false, settled: Promise.resolve() };
-      entry.settled = this.deliver(eventTopic(streamCategory(event.streamId)), [event], generation).then(() => {
-        entry.done = true;
-        this.advance();
-      });
+      entry.settled = this.deliver(eventTopic(streamCategory(event.streamId)), [event], generation).then(
+        () => {
+          entry.done = true;
+          this.advance();
+        },
+      );
       this.window.push(entry);
     }
   }
@@ -160,15 +169,29 @@ export class EventRelay {
 
   /** How long publishing has been failing without one success, and why; null while it works. */
   get failingPublish(): { forMs: number; error: string } | null {
-    return this.publishFailure ? { forMs: Date.now() - this.publishFailure.since, error: this.publishFailure.error } : null;
+    return this.publishFailure
+      ? { forMs: Date.now() - this.publishFailure.since, error: this.publishFailure.error }
+      : null;
   }
 
   /** Publishes until the bus takes the events; a refused publish is retried, never skipped. */
-  private async deliver(topic: string, events: RecordedEvent[], headers: Record<string, string> | undefined): Promise<void> {
+  private async deliver(
+    topic: string,
+    events: RecordedEvent[],
+    headers: Record<string, string> | undefined,
+  ): Promise<void> {
     const messages = events.map((event) => {
       // The trace of whoever appended the event; the bus makes its producer span a child of it.
-      const traced = event.metadata.traceparent ? { ...headers, [TRACEPARENT]: event.metadata.traceparent } : headers;
-      return { id: event.id, key: event.streamId, type: event.type, payload: event, ...(traced ? { headers: traced } : {}) };
+      const traced = event.metadata.traceparent
+        ? { ...headers, [TRACEPARENT]: event.metadata.traceparent }
+        : headers;
+      return {
+        id: event.id,
+        key: event.streamId,
+        type: event.type,
+        payload: event,
+        ...(traced ? { headers: traced } : {}),
+      };
     });
     for (;;) {
       try {
@@ -193,7 +216,8 @@ export class EventRelay {
       this.reached = this.window.shift()!.position;
       this.sinceSave += 1;
     }
-    if (this.sinceSave >= (this.options.checkpointEvery ?? 50) || (this.window.length === 0 && this.stopped)) this.save();
+    if (this.sinceSave >= (this.options.checkpointEvery ?? 50) || (this.window.length === 0 && this.stopped))
+      this.save();
   }
 
   private save(): void {

@@ -97,7 +97,10 @@ export class RelayLease {
     const latest = await this.current();
     if (latest && latest.expiresAt > now.toISOString()) return false;
     const generation = (latest?.generation ?? 0) + 1;
-    const carried = Math.max(latest?.position ?? -1, latest ? -1 : ((await this.legacyCheckpoints?.load(this.name)) ?? -1));
+    const carried = Math.max(
+      latest?.position ?? -1,
+      latest ? -1 : ((await this.legacyCheckpoints?.load(this.name)) ?? -1),
+    );
     const expiresAt = now.getTime() + this.ttlMs;
     try {
       await this.docs.insertOne({
@@ -148,6 +151,9 @@ export class RelayLease {
     const held = this.held;
     this.held = null;
     if (!held) return;
-    await this.docs.updateOne({ _id: this.id(held.generation), holder: this.holder }, { $set: { expiresAt: EPOCH } });
+    await this.docs.updateOne(
+      { _id: this.id(held.generation), holder: this.holder },
+      { $set: { expiresAt: EPOCH } },
+    );
   }
 }

@@ -26,7 +26,11 @@ export function startServerSpan(request: TracedRequest): void {
   const span = startSpan(route === undefined ? request.method : `${request.method} ${route}`, {
     kind: SpanKind.SERVER,
     parent: extractTraceContext(request.headers),
-    attributes: { [METHOD]: request.method, [PATH]: request.url.split('?')[0], ...(route === undefined ? {} : { [ROUTE]: route }) },
+    attributes: {
+      [METHOD]: request.method,
+      [PATH]: request.url.split('?')[0],
+      ...(route === undefined ? {} : { [ROUTE]: route }),
+    },
   });
   if (span) spans.set(request, span);
 }

@@ -25,15 +25,31 @@ const MESSAGE_TYPE = 'analyst.message.type';
 
 export type MessagingSystem = 'kafka' | 'in-process';
 
-export function producerAttributes(system: MessagingSystem, topic: string, message: { id: string; key: string; type: string }): Attributes {
-  return { [SYSTEM]: system, [DESTINATION]: topic, [OPERATION]: 'send', [MESSAGE_ID]: message.id, [KEY]: message.key, [MESSAGE_TYPE]: message.type };
+export function producerAttributes(
+  system: MessagingSystem,
+  topic: string,
+  message: { id: string; key: string; type: string },
+): Attributes {
+  return {
+    [SYSTEM]: system,
+    [DESTINATION]: topic,
+    [OPERATION]: 'send',
+    [MESSAGE_ID]: message.id,
+    [KEY]: message.key,
+    [MESSAGE_TYPE]: message.type,
+  };
 }
 
 /**
  * Runs a handler for one delivered message inside a CONSUMER span whose parent is the producer's
  * span, read from the message's `traceparent` header (a new trace when it has none).
  */
-export function consumeTraced<T>(system: MessagingSystem, group: string, message: BusMessage, handler: (span: Span | null) => Promise<T>): Promise<T> {
+export function consumeTraced<T>(
+  system: MessagingSystem,
+  group: string,
+  message: BusMessage,
+  handler: (span: Span | null) => Promise<T>,
+): Promise<T> {
   if (!tracingEnabled()) return handler(null);
   return withSpan(
     `process ${message.topic}`,
@@ -67,6 +83,10 @@ export function startProducerSpan(
 ): { span: Span; headers: Record<string, string> } | null {
   if (!tracingEnabled()) return null;
   const parent = message.headers?.[TRACEPARENT] ? extractTraceContext(message.headers) : context.active();
-  const span = startSpan(`${name} ${topic}`, { kind: SpanKind.PRODUCER, parent, attributes: producerAttributes(system, topic, message) })!;
+  const span = startSpan(`${name} ${topic}`, {
+    kind: SpanKind.PRODUCER,
+    parent,
+    attributes: producerAttributes(system, topic, message),
+  })!;
   return { span, headers: injectTraceHeaders<Record<string, string>>({}, contextWith(span, parent)) };
 }

@@ -12,9 +12,14 @@ export interface TracingSettings {
  * (and OTEL_SDK_DISABLED is not `true`). A malformed endpoint is a configuration error (exit 2),
  * like any other bad variable, rather than spans silently going nowhere.
  */
-export function tracingSettings(serviceName: string, env: NodeJS.ProcessEnv = process.env): TracingSettings | null {
+export function tracingSettings(
+  serviceName: string,
+  env: NodeJS.ProcessEnv = process.env,
+): TracingSettings | null {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return null;
-  const name = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+    ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
+    : 'OTEL_EXPORTER_OTLP_ENDPOINT';
   const endpoint = env[name]?.trim();
   if (!endpoint) return null;
   let url: URL;
@@ -24,7 +29,9 @@ export function tracingSettings(serviceName: string, env: NodeJS.ProcessEnv = pr
     throw new ConfigError(`${name}: "${endpoint}" is not a URL; expected e.g. http://otel-collector:4318`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${name}: "${endpoint}" must be an http:// or https:// OTLP/HTTP endpoint (port 4318 on a collector)`);
+    throw new ConfigError(
+      `${name}: "${endpoint}" must be an http:// or https:// OTLP/HTTP endpoint (port 4318 on a collector)`,
+    );
   }
   return { endpoint, serviceName: env.OTEL_SERVICE_NAME?.trim() || serviceName };
 }
@@ -38,15 +45,21 @@ let provider: { forceFlush(): Promise<void>; shutdown(): Promise<void> } | null 
  */
 export async function startTracing(settings: TracingSettings | null): Promise<boolean> {
   if (!settings || tracingEnabled()) return tracingEnabled();
-  const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { detectResources, envDetector, resourceFromAttributes }, { ATTR_SERVICE_NAME }] =
-    await Promise.all([
-      import('@opentelemetry/sdk-trace-node'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/semantic-conventions'),
-    ]);
+  const [
+    { NodeTracerProvider, BatchSpanProcessor },
+    { OTLPTraceExporter },
+    { detectResources, envDetector, resourceFromAttributes },
+    { ATTR_SERVICE_NAME },
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/semantic-conventions'),
+  ]);
   // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME (envDetector) win over the app's own name.
-  const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }).merge(detectResources({ detectors: [envDetector] }));
+  const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }).merge(
+    detectResources({ detectors: [envDetector] }),
+  );
   const sdk = new NodeTracerProvider({
     resource,
     // Batches (OTEL_BSP_SCHEDULE_DELAY, default 5 s) keep export off the request path.

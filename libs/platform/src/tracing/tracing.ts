@@ -48,8 +48,13 @@ export function disableTracing(): void {
 }
 
 /** Writes the `traceparent` (and `tracestate`) of the context's span into `headers`; nothing when it has none. */
-export function injectTraceHeaders<H extends Record<string, unknown>>(headers: H, ctx: Context = context.active()): H {
-  w3c.inject(ctx, headers, { set: (carrier, key, value) => ((carrier as Record<string, unknown>)[key] = value) });
+export function injectTraceHeaders<H extends Record<string, unknown>>(
+  headers: H,
+  ctx: Context = context.active(),
+): H {
+  w3c.inject(ctx, headers, {
+    set: (carrier, key, value) => ((carrier as Record<string, unknown>)[key] = value),
+  });
   return headers;
 }
 
@@ -76,7 +81,11 @@ export interface SpanStart {
 /** Starts a span (not made active); null when tracing is off, so callers skip all span work. */
 export function startSpan(name: string, start: SpanStart): Span | null {
   if (!tracer) return null;
-  return tracer.startSpan(name, { kind: start.kind, attributes: start.attributes }, start.parent ?? context.active());
+  return tracer.startSpan(
+    name,
+    { kind: start.kind, attributes: start.attributes },
+    start.parent ?? context.active(),
+  );
 }
 
 /** Ends a span with its error recorded, if any; 4xx-style outcomes are left to the caller. */
@@ -101,7 +110,11 @@ export function contextWith(span: Span, parent: Context = context.active()): Con
  * Runs `fn` inside a new active span, ended when `fn` settles (a throw marks it failed and is
  * rethrown). With tracing off this is `fn()` and nothing else.
  */
-export async function withSpan<T>(name: string, start: SpanStart, fn: (span: Span | null) => Promise<T> | T): Promise<T> {
+export async function withSpan<T>(
+  name: string,
+  start: SpanStart,
+  fn: (span: Span | null) => Promise<T> | T,
+): Promise<T> {
   const span = startSpan(name, start);
   if (!span) return fn(null);
   try {

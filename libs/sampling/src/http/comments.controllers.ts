@@ -1,11 +1,20 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiRoute, Principal } from '@analyst/gateway';
-import { ApiCommentSampleQueries, ApiEnvelopeResponse, ApiErrorResponses, ApiKeyAuth, listEnvelope, openApi, TEAM_NOT_FOUND } from '@analyst/platform';
+import {
+  ApiCommentSampleQueries,
+  ApiEnvelopeResponse,
+  ApiErrorResponses,
+  ApiKeyAuth,
+  listEnvelope,
+  openApi,
+  TEAM_NOT_FOUND,
+} from '@analyst/platform';
 import { SamplingService } from '../sampling.service';
 
 const SAMPLE = listEnvelope(openApi.ref('CommentRow'), openApi.ref('CommentSampleMeta'));
-const INVALID_QUERY = 'Unknown query parameter, an invalid limit, source or cursor, or an invalid bucket name (invalid_filter, invalid_bucket, invalid_cursor)';
+const INVALID_QUERY =
+  'Unknown query parameter, an invalid limit, source or cursor, or an invalid bucket name (invalid_filter, invalid_bucket, invalid_cursor)';
 
 /** GET /analyses/{analysisId}/comments: scopes analyses:read + comments:read, class analysis_comments (gateway). */
 @ApiTags('comments')
@@ -29,7 +38,11 @@ export class AnalysisCommentsController {
     404: `Unknown or expired analysis (analysis_not_found), or ${TEAM_NOT_FOUND}`,
     409: 'The analysis is queued or running (analysis_not_ready, with Retry-After) or failed (analysis_failed)',
   })
-  sample(@Principal() principal: Principal, @Param('analysisId') analysisId: string, @Query() query: Record<string, unknown>) {
+  sample(
+    @Principal() principal: Principal,
+    @Param('analysisId') analysisId: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.sampling.analysisSample(principal.targetTeamId, analysisId, query);
   }
 }
@@ -45,7 +58,8 @@ export class PostCommentsController {
   @ApiRoute('GET /posts/{postId}/analysis/comments')
   @ApiOperation({
     summary: 'A sample of the comments of one post',
-    description: 'Scopes posts:read and comments:read. Rate class comments. Same sampling, parameters and rows as the analysis comments route. Hidden comments are excluded.',
+    description:
+      'Scopes posts:read and comments:read. Rate class comments. Same sampling, parameters and rows as the analysis comments route. Hidden comments are excluded.',
   })
   @ApiCommentSampleQueries()
   @ApiEnvelopeResponse(200, SAMPLE, { description: 'Comment rows; meta carries filters and groups' })
@@ -53,7 +67,11 @@ export class PostCommentsController {
     400: INVALID_QUERY,
     404: `Not a post of the target team (post_not_found), not scored yet (comments_not_available), or ${TEAM_NOT_FOUND}`,
   })
-  sample(@Principal() principal: Principal, @Param('postId') postId: string, @Query() query: Record<string, unknown>) {
+  sample(
+    @Principal() principal: Principal,
+    @Param('postId') postId: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     return this.sampling.postSample(principal.targetTeamId, postId, query);
   }
 }

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ANALYST_CONFIG, EVENT_STORE, LiveLogFold, type AnalystConfig, type EventStore } from '@analyst/platform';
+import {
+  ANALYST_CONFIG,
+  EVENT_STORE,
+  LiveLogFold,
+  type AnalystConfig,
+  type EventStore,
+} from '@analyst/platform';
 import { SAMPLING_EVENT_TYPES, SamplingIndex } from './sampling-index';
 
 /**
@@ -10,9 +16,15 @@ import { SAMPLING_EVENT_TYPES, SamplingIndex } from './sampling-index';
 @Injectable()
 export class SamplingIndexService extends LiveLogFold<SamplingIndex> {
   constructor(@Inject(EVENT_STORE) events: EventStore, @Inject(ANALYST_CONFIG) config: AnalystConfig) {
-    super(events, new SamplingIndex({ minDeadRows: config.ANALYSIS_COMPACT_MIN_DEAD_ROWS }), SAMPLING_EVENT_TYPES, (index, event) => index.apply(event), {
-      logger: 'SamplingIndex',
-      state: 'sampling index',
-    });
+    super(
+      events,
+      new SamplingIndex({ minDeadRows: config.ANALYSIS_COMPACT_MIN_DEAD_ROWS }),
+      SAMPLING_EVENT_TYPES,
+      (index, event) => index.apply(event),
+      {
+        logger: 'SamplingIndex',
+        state: 'sampling index',
+      },
+    );
   }
 }

@@ -1,5 +1,13 @@
 import type { FetchedComment, ScoredComment } from '@analyst/contracts';
-import { analysesProjector, applyToIndex, CommentIndex, INDEX_EVENT_TYPES, type AnalysisDoc, type CompactionPolicy, type TeamIndex } from '@analyst/analysis';
+import {
+  analysesProjector,
+  applyToIndex,
+  CommentIndex,
+  INDEX_EVENT_TYPES,
+  type AnalysisDoc,
+  type CompactionPolicy,
+  type TeamIndex,
+} from '@analyst/analysis';
 import type { RecordedEvent } from '@analyst/platform';
 
 /**
@@ -119,12 +127,19 @@ export class SamplingIndex {
     if ((ANALYSIS_EVENT_TYPES as readonly string[]).includes(event.type)) {
       const id = (event.data as { analysisId: string }).analysisId;
       // The completed payload (mixes, clouds) is not needed to sample; keep memory to the filters.
-      this.analyses.set(id, { ...analysesProjector.evolve(this.analyses.get(id) ?? null, event, id), result: null });
+      this.analyses.set(id, {
+        ...analysesProjector.evolve(this.analyses.get(id) ?? null, event, id),
+        result: null,
+      });
       return;
     }
     applyToIndex(this.comments, event);
     if (event.type !== 'CommentsFetched' && event.type !== 'CommentsScored') return;
-    const data = event.data as { postId: string; dataVersion: number; comments: (FetchedComment | ScoredComment)[] };
+    const data = event.data as {
+      postId: string;
+      dataVersion: number;
+      comments: (FetchedComment | ScoredComment)[];
+    };
     const found = this.comments.postById(data.postId);
     const pending = found?.post.pending;
     if (!found || !pending || pending.dataVersion !== data.dataVersion) return;

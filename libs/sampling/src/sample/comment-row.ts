@@ -1,4 +1,10 @@
-import { type BucketKey, type CommentScores, type Dimension, type SampleReason, type ScoreVersion } from '@analyst/contracts';
+import {
+  type BucketKey,
+  type CommentScores,
+  type Dimension,
+  type SampleReason,
+  type ScoreVersion,
+} from '@analyst/contracts';
 import { commentBuckets, sentimentReadingAt } from '@analyst/domain-analysis';
 import type { TeamIndex } from '@analyst/analysis';
 import type { RowDetails } from '../index/sampling-index';
@@ -39,7 +45,13 @@ const nullIfNaN = (v: number): number | null => (v === v ? v : null);
  * the 50/50 average of content and topic), the value its sentiment bucket is taken from; `buckets`
  * come from `commentBuckets`, the rule every mix uses.
  */
-export function commentRow(team: TeamIndex, details: RowDetails, row: number, flags: number, context: RowContext): CommentRowView {
+export function commentRow(
+  team: TeamIndex,
+  details: RowDetails,
+  row: number,
+  flags: number,
+  context: RowContext,
+): CommentRowView {
   const c = team.columns;
   const post = team.posts[c.postIndex[row]];
   const stored: CommentScores = {
@@ -79,4 +91,3 @@ export function commentRow(team: TeamIndex, details: RowDetails, row: number, fl
     sampleReasons: reasons,
   };
 }
-

@@ -94,7 +94,8 @@ export function drawSample(input: SampleInput): SamplePage {
   const columns = team.columns;
   let rows = selectRows(columns, candidateRows(team, input.posts).rows, input.baseFilter, version);
   if (input.searchMatch) rows = rows.filter((r) => input.searchMatch!(r));
-  if (Object.keys(input.buckets).length > 0) rows = selectRows(columns, rows, { ...NO_COMMENT_FILTER, buckets: input.buckets }, version);
+  if (Object.keys(input.buckets).length > 0)
+    rows = selectRows(columns, rows, { ...NO_COMMENT_FILTER, buckets: input.buckets }, version);
 
   const floorByPost = new Map<number, number>();
   for (const p of input.posts) if (p.scored) floorByPost.set(p.index, engagementThreshold(team, p.scored));
@@ -138,7 +139,10 @@ export function drawSample(input: SampleInput): SamplePage {
 
   const ids = team.commentIds;
   const compare = (i: number, j: number): number =>
-    tier[i] - tier[j] || primary[i] - primary[j] || secondary[i] - secondary[j] || (ids[set[i]] < ids[set[j]] ? -1 : ids[set[i]] > ids[set[j]] ? 1 : 0);
+    tier[i] - tier[j] ||
+    primary[i] - primary[j] ||
+    secondary[i] - secondary[j] ||
+    (ids[set[i]] < ids[set[j]] ? -1 : ids[set[i]] > ids[set[j]] ? 1 : 0);
   const after = input.after;
   const isAfter = (i: number): boolean => {
     if (!after) return true;
@@ -177,9 +181,17 @@ export function drawSample(input: SampleInput): SamplePage {
 }
 
 /** Creator topics and messages of each post with the sample's comments on them, first comments in sample order. */
-function groupsOf(input: SampleInput, set: Uint32Array, size: number, compare: (i: number, j: number) => number): SampleGroup[] {
+function groupsOf(
+  input: SampleInput,
+  set: Uint32Array,
+  size: number,
+  compare: (i: number, j: number) => number,
+): SampleGroup[] {
   const { team, details } = input;
-  const byKey = new Map<number, { type: 'topic' | 'message'; postIndex: number; index: number; count: number; first: number[] }>();
+  const byKey = new Map<
+    number,
+    { type: 'topic' | 'message'; postIndex: number; index: number; count: number; first: number[] }
+  >();
   const add = (type: 'topic' | 'message', i: number, index: number): void => {
     const postIndex = team.columns.postIndex[set[i]];
     const key = (postIndex * 65_536 + index) * 2 + (type === 'message' ? 1 : 0);
@@ -203,7 +215,13 @@ function groupsOf(input: SampleInput, set: Uint32Array, size: number, compare: (
     const post = team.posts[g.postIndex];
     const known = g.type === 'topic' ? post.scored?.topics : post.scored?.messages;
     if (!known || g.index >= known.length) continue;
-    groups.push({ type: g.type, post, index: g.index, commentCount: g.count, sampleRows: g.first.map((i) => set[i]) });
+    groups.push({
+      type: g.type,
+      post,
+      index: g.index,
+      commentCount: g.count,
+      sampleRows: g.first.map((i) => set[i]),
+    });
   }
   groups.sort(
     (a, b) =>

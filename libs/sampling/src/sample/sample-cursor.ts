@@ -20,7 +20,11 @@ interface CursorPayload extends CursorBinding {
 
 const VERSION = 1;
 const invalid = (why: string): ApiError =>
-  new ApiError(400, `invalid cursor: ${why}; send the same analysis or post, source and filters as the request that returned it, or omit it to start again`, 'invalid_cursor');
+  new ApiError(
+    400,
+    `invalid cursor: ${why}; send the same analysis or post, source and filters as the request that returned it, or omit it to start again`,
+    'invalid_cursor',
+  );
 
 /**
  * Opaque next-page tokens: the binding and the last sort key sealed (SealedToken: AES-256-GCM with a
@@ -43,11 +47,19 @@ export class CursorCodec {
   /** The position after which the next page starts; 400 `invalid_cursor` on anything else. */
   decode(token: string, expected: CursorBinding): { after: SortKey; served: number } {
     const opened = this.sealer.open(token);
-    if (!Array.isArray(opened) || opened[0] !== VERSION || typeof opened[1] !== 'object' || opened[1] === null) throw invalid('not a cursor of this route');
+    if (
+      !Array.isArray(opened) ||
+      opened[0] !== VERSION ||
+      typeof opened[1] !== 'object' ||
+      opened[1] === null
+    )
+      throw invalid('not a cursor of this route');
     const payload = opened[1] as CursorPayload;
-    if (payload.teamId !== expected.teamId || payload.scope !== expected.scope) throw invalid('it belongs to another analysis or post, or the post was refreshed since');
+    if (payload.teamId !== expected.teamId || payload.scope !== expected.scope)
+      throw invalid('it belongs to another analysis or post, or the post was refreshed since');
     if (payload.query !== expected.query) throw invalid('it belongs to another source or other filters');
-    if (payload.scoreVersion !== expected.scoreVersion) throw invalid("the team's score version or the post's data changed since");
+    if (payload.scoreVersion !== expected.scoreVersion)
+      throw invalid("the team's score version or the post's data changed since");
     return { after: payload.after, served: payload.served };
   }
 }

@@ -1,4 +1,11 @@
-import { ApiError, BUCKET_KEYS, DIMENSIONS, parseBucket, type BucketKey, type Dimension } from '@analyst/contracts';
+import {
+  ApiError,
+  BUCKET_KEYS,
+  DIMENSIONS,
+  parseBucket,
+  type BucketKey,
+  type Dimension,
+} from '@analyst/contracts';
 import { queryInteger } from '@analyst/platform';
 
 export const SOURCES = ['notables', 'content', 'all'] as const;
@@ -33,7 +40,10 @@ function single(name: string, value: unknown): string {
  */
 export function parseSampleQuery(query: Record<string, unknown>): SampleQuery {
   for (const name of Object.keys(query)) {
-    if (!KNOWN.has(name)) throw bad(`unknown query parameter "${name}"; allowed: cursor, limit, source, ${DIMENSIONS.join(', ')}`);
+    if (!KNOWN.has(name))
+      throw bad(
+        `unknown query parameter "${name}"; allowed: cursor, limit, source, ${DIMENSIONS.join(', ')}`,
+      );
   }
   let limit = DEFAULT_LIMIT;
   if (query.limit !== undefined) {
@@ -42,7 +52,8 @@ export function parseSampleQuery(query: Record<string, unknown>): SampleQuery {
   let source: Source = DEFAULT_SOURCE;
   if (query.source !== undefined) {
     const raw = single('source', query.source);
-    if (!(SOURCES as readonly string[]).includes(raw)) throw bad(`source must be one of ${SOURCES.join(', ')}, got "${raw}"`);
+    if (!(SOURCES as readonly string[]).includes(raw))
+      throw bad(`source must be one of ${SOURCES.join(', ')}, got "${raw}"`);
     source = raw as Source;
   }
   let cursor: string | null = null;
@@ -54,11 +65,17 @@ export function parseSampleQuery(query: Record<string, unknown>): SampleQuery {
   for (const dimension of DIMENSIONS) {
     const raw = query[dimension];
     if (raw === undefined) continue;
-    const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((v) => v.trim());
+    const values = (Array.isArray(raw) ? raw : [raw])
+      .flatMap((v) => String(v).split(','))
+      .map((v) => v.trim());
     const keys = new Set<BucketKey>();
     for (const value of values) {
       const key = value === '' ? null : parseBucket(dimension, value);
-      if (!key) throw bad(`${dimension}: "${value}" is not a bucket of ${dimension}; use ${BUCKET_KEYS.join(', ')}${labelHint(dimension)}`, 'invalid_bucket');
+      if (!key)
+        throw bad(
+          `${dimension}: "${value}" is not a bucket of ${dimension}; use ${BUCKET_KEYS.join(', ')}${labelHint(dimension)}`,
+          'invalid_bucket',
+        );
       keys.add(key);
     }
     buckets[dimension] = BUCKET_KEYS.filter((k) => keys.has(k));

@@ -1,4 +1,11 @@
-import { Bm25SearchModel, searchMatchedRows, type PostEntry, type SearchModel, type SearchSpec, type TeamIndex } from '@analyst/analysis';
+import {
+  Bm25SearchModel,
+  searchMatchedRows,
+  type PostEntry,
+  type SearchModel,
+  type SearchSpec,
+  type TeamIndex,
+} from '@analyst/analysis';
 import { analysisStream, type AnalysisEvent } from '@analyst/domain-analysis';
 import type { EventStore } from '@analyst/platform';
 
@@ -22,7 +29,12 @@ export class SearchMatches {
   ) {}
 
   /** Callers hold the team until they are done with the matcher (the fallback keeps row numbers). */
-  async matcher(analysisId: string, team: TeamIndex, posts: readonly PostEntry[], search: SearchSpec): Promise<(row: number) => boolean> {
+  async matcher(
+    analysisId: string,
+    team: TeamIndex,
+    posts: readonly PostEntry[],
+    search: SearchSpec,
+  ): Promise<(row: number) => boolean> {
     const recorded = await this.cached(analysisId, () => this.recorded(analysisId));
     if (recorded) return (row) => recorded(team, row);
     const key = `${analysisId}@${team.generation}`;

@@ -74,7 +74,9 @@ export class RedditFake {
   async start(): Promise<void> {
     // Slow answers still pending must not hold up stop().
     const app = Fastify({ forceCloseConnections: true });
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
     app.addHook('onRequest', async (request, reply) => {
       const path = request.url.split('?')[0];
       this.calls.set(path, (this.calls.get(path) ?? 0) + 1);
@@ -82,7 +84,10 @@ export class RedditFake {
       const fault = this.faults.take(path);
       if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.ms));
       if (path === '/api/v1/access_token') return;
-      if (fault?.kind === 'auth' || !this.tokens.has(String(request.headers.authorization ?? '').replace(/^bearer /i, ''))) {
+      if (
+        fault?.kind === 'auth' ||
+        !this.tokens.has(String(request.headers.authorization ?? '').replace(/^bearer /i, ''))
+      ) {
         return reply.code(401).send({ message: 'Unauthorized', error: 401 });
       }
       if (fault?.kind === 'quota' || this.remaining <= 0) {
@@ -93,14 +98,36 @@ export class RedditFake {
       this.remaining--;
       this.rateHeaders(reply);
       if (fault?.kind === 'server' || fault?.kind === 'rate') {
-        return reply.code(fault.kind === 'server' ? (fault.status ?? 503) : 503).type('text/html').send('<html><body><h1>503 Service Unavailable</h1></body></html>');
+        return reply
+          .code(fault.kind === 'server' ? (fault.status ?? 503) : 503)
+          .type('text/html')
+          .send('<html><body><h1>503 Service Unavailable</h1></body></html>');
       }
     });
     app.post('/api/v1/access_token', async (request, reply) => this.token(request, reply));
-    app.get('/comments/:id', async (request, reply) => this.comments(request as FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>, reply));
-    app.get('/api/morechildren', async (request, reply) => this.moreChildren(request.query as Record<string, string>, reply));
-    app.get('/user/:name/submitted', async (request) => this.listing((request.params as { name: string }).name, 'author', request.query as Record<string, string>));
-    app.get('/r/:sub/new', async (request) => this.listing((request.params as { sub: string }).sub, 'subreddit', request.query as Record<string, string>));
+    app.get('/comments/:id', async (request, reply) =>
+      this.comments(
+        request as FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>,
+        reply,
+      ),
+    );
+    app.get('/api/morechildren', async (request, reply) =>
+      this.moreChildren(request.query as Record<string, string>, reply),
+    );
+    app.get('/user/:name/submitted', async (request) =>
+      this.listing(
+        (request.params as { name: string }).name,
+        'author',
+        request.query as Record<string, string>,
+      ),
+    );
+    app.get('/r/:sub/new', async (request) =>
+      this.listing(
+        (request.params as { sub: string }).sub,
+        'subreddit',
+        request.query as Record<string, string>,
+      ),
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
     this.app = app;
     const address = app.server.address() as { port: number };
@@ -114,14 +141,19 @@ export class RedditFake {
   }
 
   private rateHeaders(reply: FastifyReply): void {
-    reply.header('x-ratelimit-used', String(1000 - this.remaining)).header('x-ratelimit-remaining', String(this.remaining)).header('x-ratelimit-reset', String(this.resetSeconds));
+    reply
+      .header('x-ratelimit-used', String(1000 - this.remaining))
+      .header('x-ratelimit-remaining', String(this.remaining))
+      .header('x-ratelimit-reset', String(this.resetSeconds));
   }
 
   private token(request: FastifyRequest, reply: FastifyReply) {
     const expected = `Basic ${Buffer.from(`${this.clientId}:${this.clientSecret}`).toString('base64')}`;
     const body = request.body as Record<string, string> | undefined;
-    if (request.headers.authorization !== expected) return reply.code(401).send({ message: 'Unauthorized', error: 401 });
-    if (body?.grant_type !== 'client_credentials') return reply.code(400).send({ error: 'unsupported_grant_type' });
+    if (request.headers.authorization !== expected)
+      return reply.code(401).send({ message: 'Unauthorized', error: 401 });
+    if (body?.grant_type !== 'client_credentials')
+      return reply.code(400).send({ error: 'unsupported_grant_type' });
     const token = `fake-token-${++this.tokensIssued}`;
     this.tokens.add(token);
     return { access_token: token, token_type: 'bearer', expires_in: 86400, scope: '*' };
@@ -156,7 +188,13 @@ export class RedditFake {
     };
   }
 
-  private commentThing(c: FakeRedditComment, postId: string, parent: string, depth: number, replies: Thing[] | ''): Thing {
+  private commentThing(
+    c: FakeRedditComment,
+    postId: string,
+    parent: string,
+    depth: number,
+    replies: Thing[] | '',
+  ): Thing {
     return {
       kind: 't1',
       data: {
@@ -172,30 +210,66 @@ export class RedditFake {
         is_submitter: c.isSubmitter ?? false,
         collapsed: false,
         depth,
-        replies: replies === '' || replies.length === 0 ? '' : { kind: 'Listing', data: { after: null, before: null, children: replies } },
+        replies:
+          replies === '' || replies.length === 0
+            ? ''
+            : { kind: 'Listing', data: { after: null, before: null, children: replies } },
       },
     };
   }
 
   private moreThing(ids: string[], parent: string, depth: number, count: number): Thing {
-    return { kind: 'more', data: { count, name: `t1_${ids[0]}`, id: ids[0], parent_id: parent, depth, children: ids } };
+    return {
+      kind: 'more',
+      data: { count, name: `t1_${ids[0]}`, id: ids[0], parent_id: parent, depth, children: ids },
+    };
   }
 
   /** A level of the tree: the first `inlinePerLevel` comments rendered (up to `maxDepth`), the rest in one `more` node. */
-  private render(list: FakeRedditComment[], postId: string, parent: string, depth: number, budget: { left: number }, maxDepth: number): Thing[] {
+  private render(
+    list: FakeRedditComment[],
+    postId: string,
+    parent: string,
+    depth: number,
+    budget: { left: number },
+    maxDepth: number,
+  ): Thing[] {
     const out: Thing[] = [];
     const inline = list.slice(0, Math.min(this.inlinePerLevel, budget.left));
     for (const c of inline) {
       budget.left--;
-      const replies = c.replies.length === 0 ? '' : depth + 1 > maxDepth ? [this.moreThing(c.replies.map((r) => r.id), `t1_${c.id}`, depth + 1, countAll(c.replies))] : this.render(c.replies, postId, `t1_${c.id}`, depth + 1, budget, maxDepth);
+      const replies =
+        c.replies.length === 0
+          ? ''
+          : depth + 1 > maxDepth
+            ? [
+                this.moreThing(
+                  c.replies.map((r) => r.id),
+                  `t1_${c.id}`,
+                  depth + 1,
+                  countAll(c.replies),
+                ),
+              ]
+            : this.render(c.replies, postId, `t1_${c.id}`, depth + 1, budget, maxDepth);
       out.push(this.commentThing(c, postId, parent, depth, replies));
     }
     const rest = list.slice(inline.length);
-    if (rest.length > 0) out.push(this.moreThing(rest.map((r) => r.id), parent, depth, countAll(rest)));
+    if (rest.length > 0)
+      out.push(
+        this.moreThing(
+          rest.map((r) => r.id),
+          parent,
+          depth,
+          countAll(rest),
+        ),
+      );
     return out;
   }
 
-  private comments(request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>, reply: FastifyReply) {
+  private comments(
+    request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string> }>,
+    reply: FastifyReply,
+  ) {
     const post = this.posts.get(request.params.id);
     if (!post) return reply.code(404).send({ message: 'Not Found', error: 404 });
     if (post.private) return reply.code(403).send({ reason: 'private', message: 'Forbidden', error: 403 });
@@ -211,26 +285,45 @@ export class RedditFake {
   private moreChildren(q: Record<string, string>, reply: FastifyReply) {
     const post = this.posts.get((q.link_id ?? '').replace(/^t3_/, ''));
     const ids = (q.children ?? '').split(',').filter(Boolean);
-    if (!post || q.api_type !== 'json') return reply.code(400).send({ json: { errors: [['BAD_REQUEST', 'link_id and api_type=json are required', 'link_id']] } });
-    if (ids.length > 100) return reply.code(400).send({ json: { errors: [['TOO_MANY_CHILDREN', 'at most 100 children per request', 'children']] } });
+    if (!post || q.api_type !== 'json')
+      return reply
+        .code(400)
+        .send({ json: { errors: [['BAD_REQUEST', 'link_id and api_type=json are required', 'link_id']] } });
+    if (ids.length > 100)
+      return reply
+        .code(400)
+        .send({ json: { errors: [['TOO_MANY_CHILDREN', 'at most 100 children per request', 'children']] } });
     const things: Thing[] = [];
     // Each requested comment flat, with its own replies folded into a `more` node (the client expands again).
     for (const id of ids) {
       const found = findWithParent(post.comments, id, `t3_${post.id}`, 0);
       if (!found) continue;
       things.push(this.commentThing(found.comment, post.id, found.parent, found.depth, ''));
-      if (found.comment.replies.length > 0) things.push(this.moreThing(found.comment.replies.map((r) => r.id), `t1_${id}`, found.depth + 1, countAll(found.comment.replies)));
+      if (found.comment.replies.length > 0)
+        things.push(
+          this.moreThing(
+            found.comment.replies.map((r) => r.id),
+            `t1_${id}`,
+            found.depth + 1,
+            countAll(found.comment.replies),
+          ),
+        );
     }
     return { json: { errors: [], data: { things } } };
   }
 
   private listing(name: string, by: 'author' | 'subreddit', q: Record<string, string>) {
-    const all = [...this.posts.values()].filter((p) => p[by].toLowerCase() === name.toLowerCase()).sort((a, b) => b.createdUtc - a.createdUtc);
+    const all = [...this.posts.values()]
+      .filter((p) => p[by].toLowerCase() === name.toLowerCase())
+      .sort((a, b) => b.createdUtc - a.createdUtc);
     const limit = Math.min(100, Number(q.limit ?? 25));
     const start = q.after ? all.findIndex((p) => `t3_${p.id}` === q.after) + 1 : 0;
     const page = all.slice(start, start + limit);
     const after = start + limit < all.length ? `t3_${page[page.length - 1].id}` : null;
-    return { kind: 'Listing', data: { after, before: null, dist: page.length, children: page.map((p) => this.postThing(p)) } };
+    return {
+      kind: 'Listing',
+      data: { after, before: null, dist: page.length, children: page.map((p) => this.postThing(p)) },
+    };
   }
 }
 
@@ -238,7 +331,12 @@ function countAll(list: FakeRedditComment[]): number {
   return list.reduce((n, c) => n + 1 + countAll(c.replies), 0);
 }
 
-function findWithParent(list: FakeRedditComment[], id: string, parent: string, depth: number): { comment: FakeRedditComment; parent: string; depth: number } | null {
+function findWithParent(
+  list: FakeRedditComment[],
+  id: string,
+  parent: string,
+  depth: number,
+): { comment: FakeRedditComment; parent: string; depth: number } | null {
   for (const c of list) {
     if (c.id === id) return { comment: c, parent, depth };
     const deeper = findWithParent(c.replies, id, `t1_${c.id}`, depth + 1);

@@ -2,8 +2,20 @@ import type { FakeRedditComment, FakeRedditPost } from './reddit-fake';
 
 export const T0 = 1_772_000_000; // 2026-02-25T06:13:20Z
 
-export function comment(id: string, replies: FakeRedditComment[] = [], extra: Partial<FakeRedditComment> = {}): FakeRedditComment {
-  return { id, author: `user_${id}`, body: `body of ${id}`, score: id.length, createdUtc: T0 + 60, replies, ...extra };
+export function comment(
+  id: string,
+  replies: FakeRedditComment[] = [],
+  extra: Partial<FakeRedditComment> = {},
+): FakeRedditComment {
+  return {
+    id,
+    author: `user_${id}`,
+    body: `body of ${id}`,
+    score: id.length,
+    createdUtc: T0 + 60,
+    replies,
+    ...extra,
+  };
 }
 
 /**
@@ -33,4 +45,18 @@ export function threadPost(id = 'abc123', extra: Partial<FakeRedditPost> = {}): 
   };
 }
 
-export const READABLE_ORDER = ['c0', 'r0', 'n0', 'd0', 'n1', 'r1', 'r2', 'r3', 'r4', 'r5', 'x0', 'x1', ...Array.from({ length: 27 }, (_, i) => `c${i + 3}`)];
+export const READABLE_ORDER = [
+  'c0',
+  'r0',
+  'n0',
+  'd0',
+  'n1',
+  'r1',
+  'r2',
+  'r3',
+  'r4',
+  'r5',
+  'x0',
+  'x1',
+  ...Array.from({ length: 27 }, (_, i) => `c${i + 3}`),
+];

@@ -81,15 +81,32 @@ export class YouTubeFake {
       const query = request.query as Record<string, string>;
       const fault = this.faults.take(path);
       if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.ms));
-      if (fault?.kind === 'auth' || query.key !== this.apiKey) return this.error(reply, 400, 'badRequest', 'keyInvalid', 'API key not valid. Please pass a valid API key.');
+      if (fault?.kind === 'auth' || query.key !== this.apiKey)
+        return this.error(
+          reply,
+          400,
+          'badRequest',
+          'keyInvalid',
+          'API key not valid. Please pass a valid API key.',
+        );
       this.quotaUsed++;
       if (fault && fault.kind !== 'slow') return this.fault(reply, fault);
     });
-    app.get('/youtube/v3/videos', async (request) => this.listVideos(request.query as Record<string, string>));
-    app.get('/youtube/v3/channels', async (request) => this.listChannels(request.query as Record<string, string>));
-    app.get('/youtube/v3/playlistItems', async (request, reply) => this.listPlaylistItems(request.query as Record<string, string>, reply));
-    app.get('/youtube/v3/commentThreads', async (request, reply) => this.listThreads(request.query as Record<string, string>, reply));
-    app.get('/youtube/v3/comments', async (request, reply) => this.listComments(request.query as Record<string, string>, reply));
+    app.get('/youtube/v3/videos', async (request) =>
+      this.listVideos(request.query as Record<string, string>),
+    );
+    app.get('/youtube/v3/channels', async (request) =>
+      this.listChannels(request.query as Record<string, string>),
+    );
+    app.get('/youtube/v3/playlistItems', async (request, reply) =>
+      this.listPlaylistItems(request.query as Record<string, string>, reply),
+    );
+    app.get('/youtube/v3/commentThreads', async (request, reply) =>
+      this.listThreads(request.query as Record<string, string>, reply),
+    );
+    app.get('/youtube/v3/comments', async (request, reply) =>
+      this.listComments(request.query as Record<string, string>, reply),
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
     this.app = app;
     const address = app.server.address() as { port: number };
@@ -104,13 +121,32 @@ export class YouTubeFake {
 
   private fault(reply: FastifyReply, fault: Exclude<FakeFault, { kind: 'slow' | 'auth' }>): FastifyReply {
     if (fault.kind === 'quota') {
-      return this.error(reply, 403, 'youtube.quota', 'quotaExceeded', 'The request cannot be completed because you have exceeded your quota.');
+      return this.error(
+        reply,
+        403,
+        'youtube.quota',
+        'quotaExceeded',
+        'The request cannot be completed because you have exceeded your quota.',
+      );
     }
-    if (fault.kind === 'rate') return this.error(reply, 403, 'usageLimits', 'rateLimitExceeded', 'The request cannot be completed due to rate limiting.');
+    if (fault.kind === 'rate')
+      return this.error(
+        reply,
+        403,
+        'usageLimits',
+        'rateLimitExceeded',
+        'The request cannot be completed due to rate limiting.',
+      );
     return this.error(reply, fault.status ?? 503, 'global', 'backendError', 'Backend Error');
   }
 
-  private error(reply: FastifyReply, code: number, domain: string, reason: string, message: string): FastifyReply {
+  private error(
+    reply: FastifyReply,
+    code: number,
+    domain: string,
+    reason: string,
+    message: string,
+  ): FastifyReply {
     return reply.code(code).send({ error: { code, message, errors: [{ message, domain, reason }] } });
   }
 
@@ -128,7 +164,9 @@ export class YouTubeFake {
           channelId: v.channelId,
           title: v.title,
           description: v.description,
-          thumbnails: { high: { url: `https://i.ytimg.com/vi/${v.id}/hqdefault.jpg`, width: 480, height: 360 } },
+          thumbnails: {
+            high: { url: `https://i.ytimg.com/vi/${v.id}/hqdefault.jpg`, width: 480, height: 360 },
+          },
           channelTitle: this.channels.get(v.channelId)?.title ?? '',
           liveBroadcastContent: 'none',
         },
@@ -139,7 +177,12 @@ export class YouTubeFake {
           commentCount: String(v.threads.reduce((n, t) => n + 1 + t.replies.length, 0)),
         },
       }));
-    return { kind: 'youtube#videoListResponse', etag: 'etag', items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } };
+    return {
+      kind: 'youtube#videoListResponse',
+      etag: 'etag',
+      items,
+      pageInfo: { totalResults: items.length, resultsPerPage: items.length },
+    };
   }
 
   private listChannels(q: Record<string, string>) {
@@ -147,7 +190,11 @@ export class YouTubeFake {
     const found = q.id
       ? all.filter((c) => q.id.split(',').includes(c.id))
       : q.forHandle
-        ? all.filter((c) => c.handle.toLowerCase() === (q.forHandle.startsWith('@') ? q.forHandle : `@${q.forHandle}`).toLowerCase())
+        ? all.filter(
+            (c) =>
+              c.handle.toLowerCase() ===
+              (q.forHandle.startsWith('@') ? q.forHandle : `@${q.forHandle}`).toLowerCase(),
+          )
         : q.forUsername
           ? all.filter((c) => c.username?.toLowerCase() === q.forUsername.toLowerCase())
           : [];
@@ -155,19 +202,43 @@ export class YouTubeFake {
       kind: 'youtube#channel',
       etag: `etag-${c.id}`,
       id: c.id,
-      snippet: { title: c.title, description: '', customUrl: c.handle.toLowerCase(), publishedAt: '2015-01-01T00:00:00Z' },
+      snippet: {
+        title: c.title,
+        description: '',
+        customUrl: c.handle.toLowerCase(),
+        publishedAt: '2015-01-01T00:00:00Z',
+      },
       contentDetails: { relatedPlaylists: { likes: '', uploads: `UU${c.id.slice(2)}` } },
     }));
     // The API omits `items` when nothing matched.
-    return { kind: 'youtube#channelListResponse', etag: 'etag', pageInfo: { totalResults: items.length, resultsPerPage: 5 }, ...(items.length ? { items } : {}) };
+    return {
+      kind: 'youtube#channelListResponse',
+      etag: 'etag',
+      pageInfo: { totalResults: items.length, resultsPerPage: 5 },
+      ...(items.length ? { items } : {}),
+    };
   }
 
   private listPlaylistItems(q: Record<string, string>, reply: FastifyReply) {
     const channel = [...this.channels.values()].find((c) => `UU${c.id.slice(2)}` === q.playlistId);
-    if (!channel) return this.error(reply, 404, 'youtube.playlistItem', 'playlistNotFound', 'The playlist identified with the request\'s playlistId parameter cannot be found.');
+    if (!channel)
+      return this.error(
+        reply,
+        404,
+        'youtube.playlistItem',
+        'playlistNotFound',
+        "The playlist identified with the request's playlistId parameter cannot be found.",
+      );
     const max = Math.min(50, Number(q.maxResults ?? 5));
     const offset = pageToken.decode(q.pageToken);
-    if (offset === null) return this.error(reply, 400, 'youtube.parameter', 'invalidPageToken', 'The request specifies an invalid page token.');
+    if (offset === null)
+      return this.error(
+        reply,
+        400,
+        'youtube.parameter',
+        'invalidPageToken',
+        'The request specifies an invalid page token.',
+      );
     const slice = channel.uploads.slice(offset, offset + max);
     const items = slice.map((videoId, i) => {
       const v = this.videos.get(videoId)!;
@@ -188,8 +259,15 @@ export class YouTubeFake {
         contentDetails: { videoId, videoPublishedAt: v.publishedAt },
       };
     });
-    const next = offset + max < channel.uploads.length ? { nextPageToken: pageToken.encode(offset + max) } : {};
-    return { kind: 'youtube#playlistItemListResponse', etag: 'etag', ...next, items, pageInfo: { totalResults: channel.uploads.length, resultsPerPage: max } };
+    const next =
+      offset + max < channel.uploads.length ? { nextPageToken: pageToken.encode(offset + max) } : {};
+    return {
+      kind: 'youtube#playlistItemListResponse',
+      etag: 'etag',
+      ...next,
+      items,
+      pageInfo: { totalResults: channel.uploads.length, resultsPerPage: max },
+    };
   }
 
   private commentResource(c: FakeYouTubeComment, videoId: string, channelId: string, parentId?: string) {
@@ -218,14 +296,41 @@ export class YouTubeFake {
 
   private listThreads(q: Record<string, string>, reply: FastifyReply) {
     const video = this.videos.get(q.videoId);
-    if (!video) return this.error(reply, 404, 'youtube.commentThread', 'videoNotFound', 'The video identified by the videoId parameter could not be found.');
-    if (video.private) return this.error(reply, 403, 'youtube.commentThread', 'forbidden', 'The comment thread could not be retrieved due to insufficient permissions.');
+    if (!video)
+      return this.error(
+        reply,
+        404,
+        'youtube.commentThread',
+        'videoNotFound',
+        'The video identified by the videoId parameter could not be found.',
+      );
+    if (video.private)
+      return this.error(
+        reply,
+        403,
+        'youtube.commentThread',
+        'forbidden',
+        'The comment thread could not be retrieved due to insufficient permissions.',
+      );
     if (video.commentsDisabled) {
-      return this.error(reply, 403, 'youtube.commentThread', 'commentsDisabled', 'The video identified by the videoId parameter has disabled comments.');
+      return this.error(
+        reply,
+        403,
+        'youtube.commentThread',
+        'commentsDisabled',
+        'The video identified by the videoId parameter has disabled comments.',
+      );
     }
     const max = Math.min(100, Number(q.maxResults ?? 20));
     const offset = pageToken.decode(q.pageToken);
-    if (offset === null) return this.error(reply, 400, 'youtube.parameter', 'invalidPageToken', 'The request specifies an invalid page token.');
+    if (offset === null)
+      return this.error(
+        reply,
+        400,
+        'youtube.parameter',
+        'invalidPageToken',
+        'The request specifies an invalid page token.',
+      );
     const withReplies = (q.part ?? '').split(',').includes('replies');
     const items = video.threads.slice(offset, offset + max).map((t) => ({
       kind: 'youtube#commentThread',
@@ -240,11 +345,23 @@ export class YouTubeFake {
         isPublic: true,
       },
       ...(withReplies && t.replies.length > 0
-        ? { replies: { comments: t.replies.slice(0, INLINE_REPLIES).map((r) => this.commentResource(r, video.id, video.channelId, t.top.id)) } }
+        ? {
+            replies: {
+              comments: t.replies
+                .slice(0, INLINE_REPLIES)
+                .map((r) => this.commentResource(r, video.id, video.channelId, t.top.id)),
+            },
+          }
         : {}),
     }));
     const next = offset + max < video.threads.length ? { nextPageToken: pageToken.encode(offset + max) } : {};
-    return { kind: 'youtube#commentThreadListResponse', etag: 'etag', ...next, pageInfo: { totalResults: items.length, resultsPerPage: max }, items };
+    return {
+      kind: 'youtube#commentThreadListResponse',
+      etag: 'etag',
+      ...next,
+      pageInfo: { totalResults: items.length, resultsPerPage: max },
+      items,
+    };
   }
 
   private listComments(q: Record<string, string>, reply: FastifyReply) {
@@ -253,12 +370,35 @@ export class YouTubeFake {
       const thread = video.threads.find((t) => t.top.id === q.parentId);
       if (thread) found = { video, thread };
     }
-    if (!found) return this.error(reply, 404, 'youtube.comment', 'commentNotFound', 'One or more of the comments identified by the parentId parameter could not be found.');
+    if (!found)
+      return this.error(
+        reply,
+        404,
+        'youtube.comment',
+        'commentNotFound',
+        'One or more of the comments identified by the parentId parameter could not be found.',
+      );
     const max = Math.min(100, Number(q.maxResults ?? 20));
     const offset = pageToken.decode(q.pageToken);
-    if (offset === null) return this.error(reply, 400, 'youtube.parameter', 'invalidPageToken', 'The request specifies an invalid page token.');
-    const items = found.thread.replies.slice(offset, offset + max).map((r) => this.commentResource(r, found.video.id, found.video.channelId, found.thread.top.id));
-    const next = offset + max < found.thread.replies.length ? { nextPageToken: pageToken.encode(offset + max) } : {};
-    return { kind: 'youtube#commentListResponse', etag: 'etag', ...next, pageInfo: { totalResults: items.length, resultsPerPage: max }, items };
+    if (offset === null)
+      return this.error(
+        reply,
+        400,
+        'youtube.parameter',
+        'invalidPageToken',
+        'The request specifies an invalid page token.',
+      );
+    const items = found.thread.replies
+      .slice(offset, offset + max)
+      .map((r) => this.commentResource(r, found.video.id, found.video.channelId, found.thread.top.id));
+    const next =
+      offset + max < found.thread.replies.length ? { nextPageToken: pageToken.encode(offset + max) } : {};
+    return {
+      kind: 'youtube#commentListResponse',
+      etag: 'etag',
+      ...next,
+      pageInfo: { totalResults: items.length, resultsPerPage: max },
+      items,
+    };
   }
 }

@@ -6,7 +6,14 @@ export const VIDEO_ID = 'dQw4w9WgXcQ';
 /** `n` threads; thread i has `replies(i)` replies; the channel's own account writes every 4th reply. */
 export function threads(videoId: string, n: number, replies: (i: number) => number): FakeYouTubeThread[] {
   return Array.from({ length: n }, (_, i) => ({
-    top: { id: `Ug${videoId}${i}`, authorDisplayName: `@viewer${i}`, authorChannelId: `UCviewer${i}`, text: `comment ${i}`, likeCount: i * 3, publishedAt: `2026-02-01T10:${String(i % 60).padStart(2, '0')}:00Z` },
+    top: {
+      id: `Ug${videoId}${i}`,
+      authorDisplayName: `@viewer${i}`,
+      authorChannelId: `UCviewer${i}`,
+      text: `comment ${i}`,
+      likeCount: i * 3,
+      publishedAt: `2026-02-01T10:${String(i % 60).padStart(2, '0')}:00Z`,
+    },
     replies: Array.from({ length: replies(i) }, (_, j) => ({
       id: `Ug${videoId}${i}.r${j}`,
       authorDisplayName: j % 4 === 3 ? '@creatorhandle' : `@replier${j}`,
@@ -34,8 +41,22 @@ export function video(id: string, extra: Partial<FakeYouTubeVideo> = {}): FakeYo
 
 /** A channel with the given uploads (newest first), each a video with 2 comments. */
 export function seedChannel(fake: YouTubeFake, uploads: string[]): void {
-  fake.addChannel({ id: CHANNEL_ID, handle: '@CreatorHandle', title: 'Creator Name', username: 'creatorlegacy', uploads });
+  fake.addChannel({
+    id: CHANNEL_ID,
+    handle: '@CreatorHandle',
+    title: 'Creator Name',
+    username: 'creatorlegacy',
+    uploads,
+  });
   uploads.forEach((id, i) =>
-    fake.addVideo(video(id, { publishedAt: new Date(Date.UTC(2026, 1, 28 - i, 12)).toISOString(), title: i % 2 ? `Cooking ${i}` : `Rent ${i}`, viewCount: 1000 + i, likeCount: 10 + i, threads: threads(id, 2, () => 0) })),
+    fake.addVideo(
+      video(id, {
+        publishedAt: new Date(Date.UTC(2026, 1, 28 - i, 12)).toISOString(),
+        title: i % 2 ? `Cooking ${i}` : `Rent ${i}`,
+        viewCount: 1000 + i,
+        likeCount: 10 + i,
+        threads: threads(id, 2, () => 0),
+      }),
+    ),
   );
 }

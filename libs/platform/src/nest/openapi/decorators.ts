@@ -1,5 +1,14 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiQuery, ApiResponse, ApiSecurity, type HeaderObject, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiQuery,
+  ApiResponse,
+  ApiSecurity,
+  type HeaderObject,
+  type ReferenceObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
 import { int, obj, ref, str, type Schema } from './schema-helpers';
 
 /** Names of the two security schemes http-app declares; a key may be sent either way. */
@@ -13,7 +22,10 @@ export const OPENAPI_COMPONENT_HEADERS: Record<string, HeaderObject> = {
   RetryAfter: { description: 'Seconds to wait before polling or retrying.', schema: int() },
   XRateLimitDailyLimit: { description: 'The key’s global requests per UTC day.', schema: int() },
   XRateLimitDailyRemaining: { description: 'Global requests left today.', schema: int() },
-  XRateLimitClass: { description: 'The rate class the request was charged to (on a 429: the class that tripped).', schema: str() },
+  XRateLimitClass: {
+    description: 'The rate class the request was charged to (on a 429: the class that tripped).',
+    schema: str(),
+  },
   XRateLimitClassLimit: { description: 'The class’s requests per UTC minute.', schema: int() },
 };
 
@@ -30,7 +42,8 @@ export function envelope(data: Schema, meta: Schema = obj({}, [])): SchemaObject
 }
 
 /** A list response: `{ data: [...], meta }`. */
-export const listEnvelope = (item: Schema, meta: Schema = obj({}, [])): SchemaObject => envelope({ type: 'array', items: item }, meta);
+export const listEnvelope = (item: Schema, meta: Schema = obj({}, [])): SchemaObject =>
+  envelope({ type: 'array', items: item }, meta);
 
 export interface EnvelopeResponseOptions {
   description: string;
@@ -39,7 +52,11 @@ export interface EnvelopeResponseOptions {
 }
 
 /** A success response whose body is the `{ data, meta }` envelope. */
-export function ApiEnvelopeResponse(status: number, body: SchemaObject, options: EnvelopeResponseOptions): MethodDecorator & ClassDecorator {
+export function ApiEnvelopeResponse(
+  status: number,
+  body: SchemaObject,
+  options: EnvelopeResponseOptions,
+): MethodDecorator & ClassDecorator {
   return ApiResponse({
     status,
     description: options.description,
@@ -51,20 +68,32 @@ export function ApiEnvelopeResponse(status: number, body: SchemaObject, options:
 /** Headers of an accepted job or analysis: where to poll and when. */
 export function pollHeaders(location: string): Record<string, HeaderObject | ReferenceObject> {
   return {
-    Location: { description: `Where to poll, prefix included (${location}; with ?teamId= when acting for a sub-team).`, schema: str() },
+    Location: {
+      description: `Where to poll, prefix included (${location}; with ?teamId= when acting for a sub-team).`,
+      schema: str(),
+    },
     'Retry-After': headerRef('RetryAfter'),
   };
 }
 
 /** Error responses in the `{ error: { message, code?, candidates? } }` envelope, status by status. */
-export function ApiErrorResponses(errors: Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 413 | 429, string>>): MethodDecorator & ClassDecorator {
+export function ApiErrorResponses(
+  errors: Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 413 | 429, string>>,
+): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ...Object.entries(errors).map(([status, description]) =>
       ApiResponse({
         status: Number(status),
         description,
         schema: ref('ErrorEnvelope'),
-        ...(status === '429' ? { headers: { 'Retry-After': headerRef('RetryAfter'), 'X-RateLimit-Class': headerRef('XRateLimitClass') } } : {}),
+        ...(status === '429'
+          ? {
+              headers: {
+                'Retry-After': headerRef('RetryAfter'),
+                'X-RateLimit-Class': headerRef('XRateLimitClass'),
+              },
+            }
+          : {}),
       }),
     ),
   );
@@ -85,7 +114,8 @@ export function ApiKeyAuth(): ClassDecorator {
     ApiQuery({
       name: 'teamId',
       required: false,
-      description: 'Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404.',
+      description:
+        'Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404.',
       schema: str(),
     }),
     ApiErrorResponses({

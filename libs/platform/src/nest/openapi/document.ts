@@ -6,7 +6,8 @@ import { declareRequestRules } from './request-rules';
 import { declareTransportResponses } from './transport-responses';
 import { declareExamples } from './examples';
 
-const KEY_FORMAT = 'An API key looks like `ak_<key_id>.<secret>`; the secret is shown once when the key is created.';
+const KEY_FORMAT =
+  'An API key looks like `ak_<key_id>.<secret>`; the secret is shown once when the key is created.';
 
 /** Title, version and the two ways to send the key; the paths come from the controllers. */
 export function openApiConfig(): Omit<OpenAPIObject, 'paths'> {
@@ -18,8 +19,24 @@ export function openApiConfig(): Omit<OpenAPIObject, 'paths'> {
     )
     .setVersion('1.5.1')
     .setOpenAPIVersion('3.1.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'ak_<key_id>.<secret>', description: `\`Authorization: Bearer <API_KEY>\`. ${KEY_FORMAT}` }, BEARER_SCHEME)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: `\`X-Api-Key: <API_KEY>\`, the same key as the Bearer scheme. ${KEY_FORMAT}` }, API_KEY_SCHEME)
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'ak_<key_id>.<secret>',
+        description: `\`Authorization: Bearer <API_KEY>\`. ${KEY_FORMAT}`,
+      },
+      BEARER_SCHEME,
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Api-Key',
+        description: `\`X-Api-Key: <API_KEY>\`, the same key as the Bearer scheme. ${KEY_FORMAT}`,
+      },
+      API_KEY_SCHEME,
+    )
     .build();
 }
 
@@ -49,15 +66,28 @@ export function completeOpenApiDocument(document: OpenAPIObject): OpenAPIObject 
       summary: 'This OpenAPI document',
       tags: ['meta'],
       security: [],
-      responses: { '200': { description: 'The OpenAPI 3.1 document of the API', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        '200': {
+          description: 'The OpenAPI 3.1 document of the API',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+      },
     },
   };
   declareRequestRules(document);
   declareQueryRules(document);
   // Relative: the server that serves this document is the one to call.
-  document.servers = [{ url: '/', description: 'the server that serves this document (standalone default http://127.0.0.1:8080)' }];
+  document.servers = [
+    {
+      url: '/',
+      description: 'the server that serves this document (standalone default http://127.0.0.1:8080)',
+    },
+  ];
   // An SPDX LicenseRef: the API is not published under an open licence.
-  document.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as typeof document.info.license;
+  document.info.license = {
+    name: 'Proprietary',
+    identifier: 'LicenseRef-Proprietary',
+  } as typeof document.info.license;
   document.info.contact = { name: 'Analyst API' };
   for (const amendment of AMENDMENTS) amendment(document);
   // After the amendments: the examples are keyed by the operationIds the gateway's route table gives.
@@ -81,15 +111,33 @@ function declareQueryRules(document: OpenAPIObject): void {
       const operation = item[method];
       if (!operation) continue;
       for (const parameter of operation.parameters ?? []) {
-        if (!('in' in parameter) || parameter.in !== 'query' || !parameter.schema || '$ref' in parameter.schema) continue;
-        const schema = parameter.schema as { type?: string; minLength?: number; items?: { type?: string; minLength?: number } };
+        if (
+          !('in' in parameter) ||
+          parameter.in !== 'query' ||
+          !parameter.schema ||
+          '$ref' in parameter.schema
+        )
+          continue;
+        const schema = parameter.schema as {
+          type?: string;
+          minLength?: number;
+          items?: { type?: string; minLength?: number };
+        };
         if (schema.type === 'string' && schema.minLength === undefined) schema.minLength = 1;
-        if (schema.type === 'array' && schema.items?.type === 'string' && schema.items.minLength === undefined) schema.items.minLength = 1;
+        if (
+          schema.type === 'array' &&
+          schema.items?.type === 'string' &&
+          schema.items.minLength === undefined
+        )
+          schema.items.minLength = 1;
       }
       closeRequestBody(document, operation.requestBody);
       const responses = operation.responses;
       if (responses && !responses['400']) {
-        responses['400'] = { description: QUERY_RULE_400, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+        responses['400'] = {
+          description: QUERY_RULE_400,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+        };
       }
     }
   }
@@ -100,22 +148,35 @@ function declareQueryRules(document: OpenAPIObject): void {
  * so their object schemas say `additionalProperties: false`, down every nested object they declare.
  */
 function closeRequestBody(document: OpenAPIObject, body: unknown): void {
-  const schema = (body as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.['application/json']?.schema;
+  const schema = (body as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.[
+    'application/json'
+  ]?.schema;
   if (schema) closeObject(document, schema, new Set());
 }
 
 function closeObject(document: OpenAPIObject, schema: unknown, seen: Set<unknown>): void {
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
   seen.add(schema);
-  const s = schema as { $ref?: string; type?: string; properties?: Record<string, unknown>; additionalProperties?: unknown; items?: unknown; oneOf?: unknown[]; anyOf?: unknown[]; allOf?: unknown[] };
+  const s = schema as {
+    $ref?: string;
+    type?: string;
+    properties?: Record<string, unknown>;
+    additionalProperties?: unknown;
+    items?: unknown;
+    oneOf?: unknown[];
+    anyOf?: unknown[];
+    allOf?: unknown[];
+  };
   if (s.$ref) {
     const name = s.$ref.split('/').pop()!;
     closeObject(document, document.components?.schemas?.[name], seen);
     return;
   }
   // Only typed objects: an untyped subschema of a oneOf/anyOf (a rule such as `required`) is not a shape of its own.
-  if (s.type === 'object' && s.properties && s.additionalProperties === undefined) s.additionalProperties = false;
+  if (s.type === 'object' && s.properties && s.additionalProperties === undefined)
+    s.additionalProperties = false;
   for (const child of Object.values(s.properties ?? {})) closeObject(document, child, seen);
   if (s.items) closeObject(document, s.items, seen);
-  for (const child of [...(s.oneOf ?? []), ...(s.anyOf ?? []), ...(s.allOf ?? [])]) closeObject(document, child, seen);
+  for (const child of [...(s.oneOf ?? []), ...(s.anyOf ?? []), ...(s.allOf ?? [])])
+    closeObject(document, child, seen);
 }

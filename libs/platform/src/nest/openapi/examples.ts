@@ -11,11 +11,15 @@ export interface OperationExample {
 }
 
 /** Recorded from the standalone app by tools/record-openapi-examples.ts (npm run openapi:examples). */
-export const OPERATION_EXAMPLES: Record<string, OperationExample> = RECORDED as Record<string, OperationExample>;
+export const OPERATION_EXAMPLES: Record<string, OperationExample> = RECORDED as Record<
+  string,
+  OperationExample
+>;
 
 /** A parameter's example in its schema's type: lists for array parameters, numbers for numeric ones. */
 function typed(value: string, schema: SchemaObject | undefined): unknown {
-  if (schema?.type === 'array') return value.split(',').map((item) => typed(item, schema.items as SchemaObject | undefined));
+  if (schema?.type === 'array')
+    return value.split(',').map((item) => typed(item, schema.items as SchemaObject | undefined));
   if (schema?.type === 'integer' || schema?.type === 'number') return Number(value);
   return value;
 }
@@ -24,7 +28,10 @@ function typed(value: string, schema: SchemaObject | undefined): unknown {
  * Puts the recorded example of each operation (by operationId) on its parameters, its request body
  * and its success response, so every operation in the document shows a real call.
  */
-export function declareExamples(document: OpenAPIObject, examples: Record<string, OperationExample> = OPERATION_EXAMPLES): void {
+export function declareExamples(
+  document: OpenAPIObject,
+  examples: Record<string, OperationExample> = OPERATION_EXAMPLES,
+): void {
   for (const item of Object.values(document.paths)) {
     for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const operation = item[method];
@@ -32,12 +39,16 @@ export function declareExamples(document: OpenAPIObject, examples: Record<string
       if (!operation || !example) continue;
       for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
         const value = example.parameters?.[parameter.name];
-        if (value !== undefined && (parameter.in === 'path' || parameter.in === 'query')) parameter.example = typed(value, parameter.schema as SchemaObject | undefined);
+        if (value !== undefined && (parameter.in === 'path' || parameter.in === 'query'))
+          parameter.example = typed(value, parameter.schema as SchemaObject | undefined);
       }
-      const body = (operation.requestBody as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.['application/json'];
+      const body = (operation.requestBody as { content?: Record<string, { example?: unknown }> } | undefined)
+        ?.content?.['application/json'];
       if (body && example.requestBody !== undefined) body.example = example.requestBody;
       for (const [status, value] of Object.entries(example.responses)) {
-        const content = (operation.responses[status] as { content?: Record<string, { example?: unknown }> } | undefined)?.content?.['application/json'];
+        const content = (
+          operation.responses[status] as { content?: Record<string, { example?: unknown }> } | undefined
+        )?.content?.['application/json'];
         if (content) content.example = value;
       }
     }

@@ -13,15 +13,26 @@ export function declareRequestRules(document: OpenAPIObject): void {
 
   // POST /analyses: { postIds } alone, or { collectionId } and/or { posts }.
   const selection = schemas.AnalysisRequest?.properties?.selection as SchemaObject | undefined;
-  if (selection) selection.oneOf = [{ ...required('postIds'), maxProperties: 1 }, { anyOf: [required('collectionId'), required('posts')], not: required('postIds') }];
+  if (selection)
+    selection.oneOf = [
+      { ...required('postIds'), maxProperties: 1 },
+      { anyOf: [required('collectionId'), required('posts')], not: required('postIds') },
+    ];
 
   // A collection is named by id, or by name (with type and parentId), never both.
   const collectionRef = schemas.CollectionRefDto;
-  if (collectionRef) collectionRef.oneOf = [{ ...required('id'), maxProperties: 1 }, { ...required('name'), not: required('id') }];
+  if (collectionRef)
+    collectionRef.oneOf = [
+      { ...required('id'), maxProperties: 1 },
+      { ...required('name'), not: required('id') },
+    ];
 
   // Refresh needs something to refresh: a non-empty postIds or links.
   const refresh = schemas.RefreshPostsBody;
-  const nonEmpty = (name: string): SchemaObject => ({ required: [name], properties: { [name]: { minItems: 1 } } });
+  const nonEmpty = (name: string): SchemaObject => ({
+    required: [name],
+    properties: { [name]: { minItems: 1 } },
+  });
   if (refresh) refresh.anyOf = [nonEmpty('postIds'), nonEmpty('links')];
 
   // An account is an http(s) URL with a host.

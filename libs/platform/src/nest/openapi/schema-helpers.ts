@@ -8,12 +8,28 @@ export type Schema = SchemaObject | ReferenceObject;
 
 export const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 
-export const str = (description?: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'string', ...(description ? { description } : {}), ...extra });
-export const int = (description?: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'integer', ...(description ? { description } : {}), ...extra });
-export const num = (description?: string, extra: SchemaObject = {}): SchemaObject => ({ type: 'number', ...(description ? { description } : {}), ...extra });
-export const bool = (description?: string): SchemaObject => ({ type: 'boolean', ...(description ? { description } : {}) });
+export const str = (description?: string, extra: SchemaObject = {}): SchemaObject => ({
+  type: 'string',
+  ...(description ? { description } : {}),
+  ...extra,
+});
+export const int = (description?: string, extra: SchemaObject = {}): SchemaObject => ({
+  type: 'integer',
+  ...(description ? { description } : {}),
+  ...extra,
+});
+export const num = (description?: string, extra: SchemaObject = {}): SchemaObject => ({
+  type: 'number',
+  ...(description ? { description } : {}),
+  ...extra,
+});
+export const bool = (description?: string): SchemaObject => ({
+  type: 'boolean',
+  ...(description ? { description } : {}),
+});
 export const timestamp = (description?: string): SchemaObject => str(description, { format: 'date-time' });
-export const oneOfStrings = (values: readonly string[], description?: string): SchemaObject => str(description, { enum: [...values] });
+export const oneOfStrings = (values: readonly string[], description?: string): SchemaObject =>
+  str(description, { enum: [...values] });
 export const arrayOf = (items: Schema, description?: string, extra: SchemaObject = {}): SchemaObject => ({
   type: 'array',
   items,
@@ -22,7 +38,11 @@ export const arrayOf = (items: Schema, description?: string, extra: SchemaObject
 });
 
 /** An object; `required` defaults to every listed property (pass the list to relax it). */
-export function obj(properties: Record<string, Schema>, required: string[] = Object.keys(properties), extra: SchemaObject = {}): SchemaObject {
+export function obj(
+  properties: Record<string, Schema>,
+  required: string[] = Object.keys(properties),
+  extra: SchemaObject = {},
+): SchemaObject {
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), ...extra };
 }
 
@@ -31,9 +51,14 @@ export function nullable(schema: Schema): SchemaObject {
   const plain = schema as SchemaObject;
   // An enum must list null too, or a null value fails it whatever the type says.
   if (!('$ref' in schema) && typeof plain.type === 'string')
-    return { ...plain, type: [plain.type, 'null'] as unknown as string, ...(plain.enum ? { enum: [...plain.enum, null] } : {}) };
+    return {
+      ...plain,
+      type: [plain.type, 'null'] as unknown as string,
+      ...(plain.enum ? { enum: [...plain.enum, null] } : {}),
+    };
   return { anyOf: [schema, { type: 'null' }] };
 }
 
 /** A fixed score on the 1-10 scale, or null when nothing was scored. */
-export const score = (description?: string): SchemaObject => nullable(num(description, { minimum: 1, maximum: 10 }));
+export const score = (description?: string): SchemaObject =>
+  nullable(num(description, { minimum: 1, maximum: 10 }));

@@ -16,7 +16,20 @@ import {
   TOPIC_LABELS,
   type Dimension,
 } from '@analyst/contracts';
-import { arrayOf, bool, int, nullable, num, obj, oneOfStrings, ref, score, str, timestamp, type Schema } from './schema-helpers';
+import {
+  arrayOf,
+  bool,
+  int,
+  nullable,
+  num,
+  obj,
+  oneOfStrings,
+  ref,
+  score,
+  str,
+  timestamp,
+  type Schema,
+} from './schema-helpers';
 
 /**
  * Component schemas of the public document: the envelopes and the resources the spec names, with
@@ -37,7 +50,8 @@ export function bucketValues(dimension: Dimension): string[] {
 }
 
 const bucketKey = oneOfStrings(BUCKET_KEYS);
-const perDimension = (value: Schema): SchemaObject => obj(Object.fromEntries(DIMENSIONS.map((d) => [d, value])));
+const perDimension = (value: Schema): SchemaObject =>
+  obj(Object.fromEntries(DIMENSIONS.map((d) => [d, value])));
 
 const mix = obj(
   {
@@ -56,8 +70,13 @@ const errorEnvelope = obj(
     error: obj(
       {
         message: str('What went wrong, in words a person can act on.'),
-        code: str('Machine-readable cause, e.g. invalid_request, invalid_filter, missing_api_key, missing_scope, rate_limited, analysis_not_ready. Every 400 carries one.'),
-        candidates: arrayOf(str(), 'Collection ids an ambiguous collection name matched (409 collection_name_ambiguous).'),
+        code: str(
+          'Machine-readable cause, e.g. invalid_request, invalid_filter, missing_api_key, missing_scope, rate_limited, analysis_not_ready. Every 400 carries one.',
+        ),
+        candidates: arrayOf(
+          str(),
+          'Collection ids an ambiguous collection name matched (409 collection_name_ambiguous).',
+        ),
       },
       ['message'],
     ),
@@ -72,7 +91,11 @@ const errorEnvelope = obj(
  * Post filters as GET /posts echoes them in `meta.filters` and an analysis in `selection.posts`:
  * only the active ones, lists as arrays, links/accounts/tags normalized, dates as UTC instants.
  */
-const postFiltersEcho = (extra: Record<string, Schema>, required: string[], description: string): SchemaObject =>
+const postFiltersEcho = (
+  extra: Record<string, Schema>,
+  required: string[],
+  description: string,
+): SchemaObject =>
   obj(
     {
       ...extra,
@@ -85,20 +108,32 @@ const postFiltersEcho = (extra: Record<string, Schema>, required: string[], desc
       updated_since: timestamp(),
       min_score: num(undefined, { minimum: 1, maximum: 10 }),
       max_score: num(undefined, { minimum: 1, maximum: 10 }),
-      ...Object.fromEntries(BUCKET_KEYS.flatMap((b) => [[`min_${b}_percent`, num(undefined, { minimum: 0, maximum: 100 })], [`max_${b}_percent`, num(undefined, { minimum: 0, maximum: 100 })]])),
+      ...Object.fromEntries(
+        BUCKET_KEYS.flatMap((b) => [
+          [`min_${b}_percent`, num(undefined, { minimum: 0, maximum: 100 })],
+          [`max_${b}_percent`, num(undefined, { minimum: 0, maximum: 100 })],
+        ]),
+      ),
       collection_id: str(),
     },
     required,
     { additionalProperties: false, description },
   );
 
-const statusScope = oneOfStrings(['complete', 'pending', 'all'], 'Post status scope: complete (default), pending or all.');
+const statusScope = oneOfStrings(
+  ['complete', 'pending', 'all'],
+  'Post status scope: complete (default), pending or all.',
+);
 
 const selectionEcho = obj(
   {
     type: oneOfStrings(['collection', 'posts', 'postIds']),
     collectionId: str(),
-    posts: postFiltersEcho({}, [], 'Post filters as GET /posts echoes them (normalized; the status scope is echoed beside, as selection.status).'),
+    posts: postFiltersEcho(
+      {},
+      [],
+      'Post filters as GET /posts echoes them (normalized; the status scope is echoed beside, as selection.status).',
+    ),
     postIds: arrayOf(str()),
     status: statusScope,
   },
@@ -138,19 +173,40 @@ const emojiCloudItem = obj({
 });
 
 /** Post processing statuses (spec: Post processing status). */
-const POST_STATUSES = ['fetching', 'queued', 'processing', 'complete', 'failed', 'unreachable', 'holding', 'cancelled', 'archived'];
+const POST_STATUSES = [
+  'fetching',
+  'queued',
+  'processing',
+  'complete',
+  'failed',
+  'unreachable',
+  'holding',
+  'cancelled',
+  'archived',
+];
 
 const creatorContent = obj(
   {
     postCount: int(),
     posts: arrayOf(
-      obj({ id: str(), platform: str(), creator: obj({ username: nullable(str()) }), matchedComments: int() }),
+      obj({
+        id: str(),
+        platform: str(),
+        creator: obj({ username: nullable(str()) }),
+        matchedComments: int(),
+      }),
       'Up to 100 post cards.',
       { maxItems: 100 },
     ),
     postsTruncated: bool(),
-    topics: arrayOf(obj({ title: str(), description: nullable(str()), postCount: int() }), 'Deduplicated across the selection.'),
-    messages: arrayOf(obj({ topic: str(), stance: str(), postCount: int() }), 'Deduplicated across the selection.'),
+    topics: arrayOf(
+      obj({ title: str(), description: nullable(str()), postCount: int() }),
+      'Deduplicated across the selection.',
+    ),
+    messages: arrayOf(
+      obj({ topic: str(), stance: str(), postCount: int() }),
+      'Deduplicated across the selection.',
+    ),
     scores: obj({ content: score(), topic: score() }),
     mix: obj({ content: ref('Mix'), topic: ref('Mix') }),
   },
@@ -165,9 +221,16 @@ const commentAnalysis = obj(
     mix: perDimension(ref('Mix')),
     topics: arrayOf({}, 'Reserved; empty in this version.', { maxItems: 0 }),
     outliers: arrayOf({}, 'Reserved; empty in this version.', { maxItems: 0 }),
-    notableComments: arrayOf(obj({ postId: str(), commentId: str() }), 'Highest-engagement, most relevant matched comments.'),
-    wordCloud: nullable(arrayOf(ref('WordCloudItem'), 'Present when requested with include: wordCloud, otherwise null.')),
-    emojiCloud: nullable(arrayOf(emojiCloudItem, 'Present when requested with include: emojiCloud, otherwise null.')),
+    notableComments: arrayOf(
+      obj({ postId: str(), commentId: str() }),
+      'Highest-engagement, most relevant matched comments.',
+    ),
+    wordCloud: nullable(
+      arrayOf(ref('WordCloudItem'), 'Present when requested with include: wordCloud, otherwise null.'),
+    ),
+    emojiCloud: nullable(
+      arrayOf(emojiCloudItem, 'Present when requested with include: emojiCloud, otherwise null.'),
+    ),
     totalComments: int('Matched comments.'),
     completeness: oneOfStrings(['full', 'scores_and_content', 'scores_only', 'content_only', 'unavailable']),
   },
@@ -197,7 +260,12 @@ const commentFiltersEcho = obj(
     excludeKeywords: arrayOf(str()),
     usernames: arrayOf(str()),
     excludeUsernames: arrayOf(str()),
-    ...Object.fromEntries(['creator', 'replies', 'questions', 'mentions', 'emoji'].map((k) => [k, oneOfStrings(['include', 'exclude', 'only'])])),
+    ...Object.fromEntries(
+      ['creator', 'replies', 'questions', 'mentions', 'emoji'].map((k) => [
+        k,
+        oneOfStrings(['include', 'exclude', 'only']),
+      ]),
+    ),
     minLikes: num(),
     since: str(),
     until: str(),
@@ -222,7 +290,9 @@ const analysis = obj(
     postCount: int('Posts the selection resolved to.'),
     postIds: arrayOf(str(), 'Resolved posts, newest first.'),
     selectionTruncated: bool('True when more than 1,000 posts matched and the selection was cut.'),
-    progress: obj({ phase: str(), percent: num() }, undefined, { description: 'Only while queued or running.' }),
+    progress: obj({ phase: str(), percent: num() }, undefined, {
+      description: 'Only while queued or running.',
+    }),
     pollAfterMs: int('Only while queued or running.'),
     error: obj({ message: str() }, undefined, { description: 'Only when failed.' }),
     scope: nullable(ref('AnalysisScope')),
@@ -252,7 +322,10 @@ const analysis = obj(
     'comments',
     'computedAt',
   ],
-  { description: 'A snapshot or search analysis. scope, content and commentAnalysis are null until the analysis is ready.' },
+  {
+    description:
+      'A snapshot or search analysis. scope, content and commentAnalysis are null until the analysis is ready.',
+  },
 );
 
 const analysisSummary = obj(
@@ -276,7 +349,13 @@ const analysisSummary = obj(
   { description: 'A list row of GET /analyses: no result payloads.' },
 );
 
-const analysisMeta = obj({ status: oneOfStrings(['queued', 'running', 'ready', 'failed']), pollAfterMs: int('Only while not terminal (3000).') }, ['status']);
+const analysisMeta = obj(
+  {
+    status: oneOfStrings(['queued', 'running', 'ready', 'failed']),
+    pollAfterMs: int('Only while not terminal (3000).'),
+  },
+  ['status'],
+);
 
 // ---- Posts and collections ----------------------------------------------------------------
 
@@ -292,7 +371,9 @@ const post = obj(
     tags: arrayOf(str()),
     engagement: nullable(obj({ views: int(), likes: int(), comments: int(), shares: int() })),
     totalComments: int(),
-    scores: nullable(obj({ scoreVersion: int(undefined, { enum: [1, 2, 3] }), serviceScore: score(), sentiment: score() })),
+    scores: nullable(
+      obj({ scoreVersion: int(undefined, { enum: [1, 2, 3] }), serviceScore: score(), sentiment: score() }),
+    ),
     sentimentMix: nullable(ref('Mix')),
     postedAt: nullable(timestamp()),
     createdAt: timestamp(),
@@ -333,7 +414,10 @@ const postAnalysis = obj(
     comments: obj({ path: str('Relative to {base_url}, e.g. /posts/<post_id>/analysis/comments.') }),
   },
   undefined,
-  { description: 'The analysis materialized when the post was scored; never recomputed. Values never materialized are null or empty.' },
+  {
+    description:
+      'The analysis materialized when the post was scored; never recomputed. Values never materialized are null or empty.',
+  },
 );
 
 const collection = obj({
@@ -392,7 +476,9 @@ const contentJob = obj(
     updatedAt: timestamp(),
     completedAt: nullable(timestamp()),
     expiresAt: timestamp('30 days after creation.'),
-    account: obj({ url: str(), platform: oneOfStrings(PLATFORMS) }, undefined, { description: 'Account jobs only.' }),
+    account: obj({ url: str(), platform: oneOfStrings(PLATFORMS) }, undefined, {
+      description: 'Account jobs only.',
+    }),
     dryRun: bool('Account jobs only.'),
     filters: nullable(
       obj(
@@ -409,10 +495,21 @@ const contentJob = obj(
         { additionalProperties: false, description: 'Account jobs only: the filters actually applied.' },
       ),
     ),
-    collections: arrayOf(obj({ id: str(), name: str(), type: oneOfStrings(['campaign', 'group']), created: bool('True when a campaign was created by name.') })),
+    collections: arrayOf(
+      obj({
+        id: str(),
+        name: str(),
+        type: oneOfStrings(['campaign', 'group']),
+        created: bool('True when a campaign was created by name.'),
+      }),
+    ),
     tags: arrayOf(str(), 'Normalized.'),
     credits: obj(
-      { ...jobCredits, estimated: int('Dry runs only.'), included: int('Refresh jobs only: refreshes inside the plan cadence.') },
+      {
+        ...jobCredits,
+        estimated: int('Dry runs only.'),
+        included: int('Refresh jobs only: refreshes inside the plan cadence.'),
+      },
       ['source', 'perPost', 'reserved', 'settled', 'refunded'],
     ),
     counts: ref('ContentJobCounts'),
@@ -431,21 +528,51 @@ const contentJob = obj(
     ),
     skipped: arrayOf(
       obj(
-        { link: str(), reason: oneOfStrings(SKIP_REASONS), postId: str('Refresh jobs.'), nextRefreshAt: timestamp('With reason min_interval.') },
+        {
+          link: str(),
+          reason: oneOfStrings(SKIP_REASONS),
+          postId: str('Refresh jobs.'),
+          nextRefreshAt: timestamp('With reason min_interval.'),
+        },
         ['link', 'reason'],
       ),
     ),
     rejected: arrayOf(obj({ link: str(), reason: oneOfStrings(REJECT_REASONS) })),
     discovered: arrayOf(
-      obj({ link: str(), postedAt: timestamp(), postType: oneOfStrings(POST_TYPES), engagement: obj({ views: int(), likes: int() }) }),
+      obj({
+        link: str(),
+        postedAt: timestamp(),
+        postType: oneOfStrings(POST_TYPES),
+        engagement: obj({ views: int(), likes: int() }),
+      }),
       'Dry runs only.',
     ),
     minRefreshIntervalHours: int('Refresh jobs only: 12.'),
-    error: obj({ code: str('e.g. insufficient_credits, no_active_plan.'), message: str() }, undefined, { description: 'Failed jobs only.' }),
+    error: obj({ code: str('e.g. insufficient_credits, no_active_plan.'), message: str() }, undefined, {
+      description: 'Failed jobs only.',
+    }),
     pollAfterMs: int('5000 by default.'),
   },
-  ['id', 'kind', 'status', 'createdAt', 'updatedAt', 'completedAt', 'expiresAt', 'collections', 'tags', 'credits', 'counts', 'accepted', 'skipped', 'rejected', 'pollAfterMs'],
-  { description: 'A content job. Per-link outcomes are in accepted, skipped and rejected, never HTTP errors.' },
+  [
+    'id',
+    'kind',
+    'status',
+    'createdAt',
+    'updatedAt',
+    'completedAt',
+    'expiresAt',
+    'collections',
+    'tags',
+    'credits',
+    'counts',
+    'accepted',
+    'skipped',
+    'rejected',
+    'pollAfterMs',
+  ],
+  {
+    description: 'A content job. Per-link outcomes are in accepted, skipped and rejected, never HTTP errors.',
+  },
 );
 
 const contentJobSummary = obj(
@@ -464,7 +591,11 @@ const contentJobSummary = obj(
   { description: 'A row of GET /content/jobs.' },
 );
 
-const contentJobMeta = obj({ status: oneOfStrings(JOB_STATUSES), pollAfterMs: int(), replayed: bool('True when an identical earlier request’s job is returned.') });
+const contentJobMeta = obj({
+  status: oneOfStrings(JOB_STATUSES),
+  pollAfterMs: int(),
+  replayed: bool('True when an identical earlier request’s job is returned.'),
+});
 
 // ---- Comment samples ----------------------------------------------------------------------
 
@@ -479,13 +610,20 @@ const commentRow = obj(
     isReply: bool(),
     topic: nullable(str('Creator topic the comment was grouped onto.')),
     message: nullable(obj({ topic: str(), stance: str() })),
-    language: nullable(str('ISO 639-1 code of the comment’s language; null when it cannot be told (short comments, emoji). A comment in a language the scorer cannot read has null sentiment, content and topic scores: it is unscored, not neutral.')),
+    language: nullable(
+      str(
+        'ISO 639-1 code of the comment’s language; null when it cannot be told (short comments, emoji). A comment in a language the scorer cannot read has null sentiment, content and topic scores: it is unscored, not neutral.',
+      ),
+    ),
     scores: perDimension(score()),
     buckets: perDimension(nullable(bucketKey)),
     sampleReasons: arrayOf(oneOfStrings(SAMPLE_REASONS), undefined, { minItems: 1 }),
   },
   undefined,
-  { description: 'A sampled comment: scores 1 to 10, the mix-bar bucket per dimension, and why it is on the page.' },
+  {
+    description:
+      'A sampled comment: scores 1 to 10, the mix-bar bucket per dimension, and why it is on the page.',
+  },
 );
 
 const sampleMeta = obj(
@@ -496,7 +634,9 @@ const sampleMeta = obj(
     source: oneOfStrings(['notables', 'content', 'all']),
     scoreVersion: int(undefined, { enum: [1, 2, 3] }),
     limit: int(),
-    filters: obj(Object.fromEntries(DIMENSIONS.map((d) => [d, arrayOf(bucketKey)])), [], { description: 'The active bucket filters, as bucket keys.' }),
+    filters: obj(Object.fromEntries(DIMENSIONS.map((d) => [d, arrayOf(bucketKey)])), [], {
+      description: 'The active bucket filters, as bucket keys.',
+    }),
     total: int(),
     offset: int(),
     hasMore: bool(),
@@ -540,8 +680,14 @@ const postFilters = obj(
     max_score: num(undefined, { minimum: 1, maximum: 10 }),
     ...Object.fromEntries(
       BUCKET_KEYS.flatMap((b) => [
-        [`min_${b}_percent`, num(`Lower bound of the post's ${b} sentiment share, 0 to 100.`, { minimum: 0, maximum: 100 })],
-        [`max_${b}_percent`, num(`Upper bound of the post's ${b} sentiment share, 0 to 100.`, { minimum: 0, maximum: 100 })],
+        [
+          `min_${b}_percent`,
+          num(`Lower bound of the post's ${b} sentiment share, 0 to 100.`, { minimum: 0, maximum: 100 }),
+        ],
+        [
+          `max_${b}_percent`,
+          num(`Upper bound of the post's ${b} sentiment share, 0 to 100.`, { minimum: 0, maximum: 100 }),
+        ],
       ]),
     ),
     collection_id: str(),
@@ -554,7 +700,14 @@ const presence = oneOfStrings(['include', 'exclude', 'only']);
 const commentFilters = obj(
   {
     ...Object.fromEntries(
-      DIMENSIONS.map((d) => [d, arrayOf(oneOfStrings(bucketValues(d)), `Bucket keys${d === 'sentiment' ? '' : ' or labels'} of ${d}; a comma-separated string also works.`, { maxItems: 10 })]),
+      DIMENSIONS.map((d) => [
+        d,
+        arrayOf(
+          oneOfStrings(bucketValues(d)),
+          `Bucket keys${d === 'sentiment' ? '' : ' or labels'} of ${d}; a comma-separated string also works.`,
+          { maxItems: 10 },
+        ),
+      ]),
     ),
     keywords: arrayOf(str(), undefined, { maxItems: 50 }),
     keywordMatch: oneOfStrings(['any', 'all'], 'Default any.'),
@@ -571,7 +724,11 @@ const commentFilters = obj(
     until: str('ISO 8601 date or timestamp; a bare date covers the whole day.'),
   },
   [],
-  { additionalProperties: false, description: 'Comment filters: only comments matching every active filter count. Hidden comments are always excluded.' },
+  {
+    additionalProperties: false,
+    description:
+      'Comment filters: only comments matching every active filter count. Hidden comments are always excluded.',
+  },
 );
 
 const analysisRequest = obj(
@@ -580,20 +737,27 @@ const analysisRequest = obj(
       {
         collectionId: str('A collection; campaign ids include nested groups.'),
         posts: ref('PostFilters'),
-        postIds: arrayOf(str(), 'Explicit ids; cannot be combined with the other styles.', { minItems: 1, maxItems: 1000 }),
+        postIds: arrayOf(str(), 'Explicit ids; cannot be combined with the other styles.', {
+          minItems: 1,
+          maxItems: 1000,
+        }),
       },
       [],
       {
         additionalProperties: false,
         minProperties: 1,
-        description: 'Exactly one style: { collectionId }, { posts }, { collectionId, posts } or { postIds }. Resolves newest first and stops at 1,000 posts.',
+        description:
+          'Exactly one style: { collectionId }, { posts }, { collectionId, posts } or { postIds }. Resolves newest first and stops at 1,000 posts.',
       },
     ),
     filters: ref('CommentFilters'),
     search: obj(
       {
         query: str(undefined, { minLength: 1 }),
-        mode: oneOfStrings(['ai', 'keyword'], 'ai (default) runs as a job; keyword folds the query into filters.keywords and stays synchronous.'),
+        mode: oneOfStrings(
+          ['ai', 'keyword'],
+          'ai (default) runs as a job; keyword folds the query into filters.keywords and stays synchronous.',
+        ),
         minRelevance: num('Default 0.3.', { minimum: 0, maximum: 1 }),
       },
       ['query'],

@@ -1,4 +1,10 @@
-import type { HeaderObject, OpenAPIObject, ReferenceObject, ResponseObject, TagObject } from '@nestjs/swagger';
+import type {
+  HeaderObject,
+  OpenAPIObject,
+  ReferenceObject,
+  ResponseObject,
+  TagObject,
+} from '@nestjs/swagger';
 import { int, str } from './schema-helpers';
 
 /**
@@ -7,17 +13,36 @@ import { int, str } from './schema-helpers';
  * framework answers before a controller runs (405, 414, 415, 431), all in the error envelope.
  */
 export const TRANSPORT_HEADERS: Record<string, HeaderObject> = {
-  XCorrelationId: { description: 'Identifies the request in logs and traces; sent on every response (echoed when the request carried one).', required: true, schema: str() },
-  RateLimit: { description: 'Remaining requests (`r`) and seconds to reset (`t`) per policy, e.g. `"global-minute";r=299;t=13, "global-day";r=9999;t=64693`.', schema: str() },
-  RateLimitPolicy: { description: 'Quota (`q`) and window in seconds (`w`) per policy, e.g. `"global-minute";q=300;w=60, "global-day";q=10000;w=86400`.', schema: str() },
+  XCorrelationId: {
+    description:
+      'Identifies the request in logs and traces; sent on every response (echoed when the request carried one).',
+    required: true,
+    schema: str(),
+  },
+  RateLimit: {
+    description:
+      'Remaining requests (`r`) and seconds to reset (`t`) per policy, e.g. `"global-minute";r=299;t=13, "global-day";r=9999;t=64693`.',
+    schema: str(),
+  },
+  RateLimitPolicy: {
+    description:
+      'Quota (`q`) and window in seconds (`w`) per policy, e.g. `"global-minute";q=300;w=60, "global-day";q=10000;w=86400`.',
+    schema: str(),
+  },
   XRateLimitLimit: { description: 'The key’s global requests per UTC minute.', schema: int() },
   XRateLimitRemaining: { description: 'Global requests left this minute.', schema: int() },
   XRateLimitReset: { description: 'Seconds until the minute window resets.', schema: int() },
   XRateLimitClassRemaining: { description: 'Requests left this minute in the charged class.', schema: int() },
   XRateLimitClassDailyLimit: { description: 'The charged class’s requests per UTC day.', schema: int() },
   XRateLimitClassDailyRemaining: { description: 'Requests left today in the charged class.', schema: int() },
-  XRateLimitBytesRemaining: { description: 'Response bytes left today under the daily byte cap.', schema: int() },
-  WWWAuthenticate: { description: 'The authentication scheme to use (`Bearer realm="analyst"`).', schema: str() },
+  XRateLimitBytesRemaining: {
+    description: 'Response bytes left today under the daily byte cap.',
+    schema: int(),
+  },
+  WWWAuthenticate: {
+    description: 'The authentication scheme to use (`Bearer realm="analyst"`).',
+    schema: str(),
+  },
 };
 
 const headerRef = (name: string): ReferenceObject => ({ $ref: `#/components/headers/${name}` });
@@ -47,7 +72,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   collections: 'Campaigns and groups of posts, and the posts inside them.',
   analyses: 'Snapshot and search analyses over a selection of posts, and saved reports.',
   comments: 'Sampled comments as evidence behind an analysis or a post (never a full export).',
-  content: 'Adding posts or accounts and refreshing posts (these spend credits), and the content jobs that track them.',
+  content:
+    'Adding posts or accounts and refreshing posts (these spend credits), and the content jobs that track them.',
   insights: 'Analyses teammates saved or shared in the app.',
   meta: 'This document.',
 };
@@ -71,13 +97,20 @@ export function declareTransportResponses(document: OpenAPIObject, apiPrefix: st
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!response || '$ref' in response) continue;
-        const headers: Record<string, HeaderObject | ReferenceObject> = { 'X-Correlation-Id': headerRef('XCorrelationId') };
+        const headers: Record<string, HeaderObject | ReferenceObject> = {
+          'X-Correlation-Id': headerRef('XCorrelationId'),
+        };
         if (keyed && status.startsWith('2')) Object.assign(headers, ADMITTED_RATE_HEADERS);
         if (status === '401') headers['WWW-Authenticate'] = headerRef('WWWAuthenticate');
-        (response as ResponseObject).headers = { ...headers, ...((response as ResponseObject).headers ?? {}) };
+        (response as ResponseObject).headers = {
+          ...headers,
+          ...((response as ResponseObject).headers ?? {}),
+        };
       }
     }
   }
-  const tags: TagObject[] = [...used].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  const tags: TagObject[] = [...used]
+    .sort()
+    .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
   document.tags = tags;
 }
