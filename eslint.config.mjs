@@ -9,6 +9,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
+      // A warning, not an error: the functions above 25 are to be split (issue 19), the rest watched.
+      complexity: ['warn', 15],
     },
   },
   {
