@@ -1,6 +1,6 @@
 import { bucketOf, type BucketKey, type ScoreVersion } from '@analyst/contracts';
 import type { CommentColumns } from './columns';
-import { roundTo } from './rollup-settings';
+import { percentOf, roundTo } from './rollup-settings';
 import { sentimentReadingAt } from './sentiment-reading';
 import type { Vocabulary } from './vocabulary';
 
@@ -51,7 +51,7 @@ function items<T>(
         value: t.value,
         avgSentiment: roundTo(avg, 2),
         sentimentCategory: bucketOf('sentiment', avg, version),
-        mentionPercentage: roundTo((t.value / matched) * 100, 1),
+        mentionPercentage: percentOf(t.value, matched, 1),
       });
     });
 }

@@ -1,5 +1,5 @@
 import { BUCKET_KEYS, type BucketKey } from '@analyst/contracts';
-import { ROLLUP_CONSTANTS, roundTo } from './rollup-settings';
+import { ROLLUP_CONSTANTS, percentOf } from './rollup-settings';
 
 /** Five-bucket percentages, 0 to 100 each. */
 export interface Mix {
@@ -46,7 +46,7 @@ export function mixOf(counts: ArrayLike<number>): Mix {
   if (total === 0) return { ...EMPTY_MIX };
   const mix = {} as Mix;
   BUCKET_KEYS.forEach((key, i) => {
-    mix[MIX_FIELD[key]] = roundTo((counts[i] / total) * 100, ROLLUP_CONSTANTS.percentDecimals);
+    mix[MIX_FIELD[key]] = percentOf(counts[i], total, ROLLUP_CONSTANTS.percentDecimals);
   });
   return mix;
 }

@@ -39,3 +39,13 @@ export function roundTo(value: number, decimals: number): number {
   const f = 10 ** decimals;
   return Math.round(value * f) / f;
 }
+
+/**
+ * `part` as a percentage of `whole`, rounded half up to `decimals`. Scaling before the one division
+ * keeps whole counts exact: (979 / 2000) * 100 is 48.949999… in binary and would round to 48.9,
+ * while 979 * 1000 / 2000 is exactly 489.5 and rounds to 49.0, the true half-up answer.
+ */
+export function percentOf(part: number, whole: number, decimals: number): number {
+  const f = 10 ** decimals;
+  return Math.round((part * 100 * f) / whole) / f;
+}

@@ -217,6 +217,16 @@ describe('buckets and mixes', () => {
     });
     expect(mixOf([2, 0, 0, 0, 1])).toMatchObject({ positivePercent: 66.7, negativePercent: 33.3 });
   });
+  it('rounds an exact half up even where the binary quotient falls just below it', () => {
+    // 979 of 2000 is 48.95%; (979 / 2000) * 100 is 48.949999… in floating point (found by the property test).
+    expect(mixOf([1, 9, 470, 979, 541])).toEqual({
+      positivePercent: 0.1,
+      leanPositivePercent: 0.5,
+      neutralPercent: 23.5,
+      leanNegativePercent: 49,
+      negativePercent: 27.1,
+    });
+  });
 });
 
 describe('empty and unscored input', () => {
