@@ -17,7 +17,10 @@ import { IdentityCache } from './identity/identity-cache';
 import { IdentityService } from './identity/identity.service';
 import { GatewayHooks } from './limits/gateway-hooks';
 import { LIMITER_STORE } from './limits/limiter-store';
-import { MongoLimiterStore } from './limits/mongo-limiter-store';
+import { LimiterRateCounters } from './limits/limiter-rate-counters';
+import { MongoRateCounters } from './limits/mongo-rate-counters';
+import { RATE_COUNTERS } from './limits/rate-counters';
+import { RateCounterSweeper } from './limits/rate-counter-sweeper';
 import { RateLimitService } from './limits/rate-limit.service';
 import { SnapshotLimiterStore } from './limits/snapshot-limiter-store';
 import { MeController } from './public/me.controller';
@@ -50,6 +53,11 @@ amendOpenApi(policiesIntoOpenApi);
       useFactory: (state: GatewayStateDb) => new SnapshotLimiterStore(state),
     },
     {
+      provide: RATE_COUNTERS,
+      inject: [LIMITER_STORE],
+      useFactory: (store: SnapshotLimiterStore) => new LimiterRateCounters(store),
+    },
+    {
       provide: USAGE_STORE,
       inject: [GATEWAY_STATE_DB],
       useFactory: (state: GatewayStateDb) => new SqliteUsageStore(state),
@@ -65,16 +73,19 @@ amendOpenApi(policiesIntoOpenApi);
   exports: [IdentityService, RateLimitService, GatewayPipeline, UsageRecorder],
 })
 export class GatewayModule {
-  /** The gateway of the distributed topology: rate counters in MongoDB, shared by every replica. */
+  /** The gateway of the distributed topology: rate counters in MongoDB, shared by every replica and swept every minute. */
   static distributed(): DynamicModule {
     return {
       module: GatewayModule,
       providers: [
+        // One document per key and day: a request's charge is one atomic round trip (see MongoRateCounters).
         {
-          provide: LIMITER_STORE,
-          useFactory: (store: ReadStore) => MongoLimiterStore.connect((store as MongoReadStore).database),
+          provide: RATE_COUNTERS,
+          useFactory: (store: ReadStore) => MongoRateCounters.connect((store as MongoReadStore).database),
           inject: [READ_STORE],
         },
+        RateCounterSweeper,
+        { provide: LIMITER_STORE, useValue: null },
         {
           provide: USAGE_STORE,
           inject: [READ_STORE],

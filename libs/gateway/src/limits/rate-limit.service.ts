@@ -3,18 +3,12 @@ import { ANALYST_CONFIG, type AnalystConfig } from '@analyst/platform';
 import {
   FAILED_AUTH_PER_MINUTE,
   RATE_CLASS_IDS,
-  dayBucket,
-  minuteBucket,
   secondsUntilMidnight,
   secondsUntilNextMinute,
   type EffectiveLimits,
   type RateClassId,
 } from '@analyst/domain-identity';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { LIMITER_STORE, type LimiterStoreFactory } from './limiter-store';
-
-const MINUTE_TTL = 120;
-const DAY_TTL = 2 * 86_400 + 60;
+import { RATE_COUNTERS, type CounterReading, type RateCounters } from './rate-counters';
 
 export type Window = 'minute' | 'day';
 
@@ -23,8 +17,6 @@ interface Charge {
   rateClass: RateClassId;
   window: Window;
   cap: number;
-  limiter: RateLimiterAbstract;
-  key: string;
 }
 
 export interface ClassUsage {
@@ -64,69 +56,45 @@ export type Admission =
  */
 @Injectable()
 export class RateLimitService {
-  private readonly minute: RateLimiterAbstract;
-  private readonly day: RateLimiterAbstract;
-  private readonly bytes: RateLimiterAbstract;
-  private readonly authFailures: RateLimiterAbstract;
-
   /** Failed authentications per address and UTC minute before the address is refused (the spec's 30 by default). */
   readonly authFailuresPerMinute: number;
 
   constructor(
-    @Inject(LIMITER_STORE) store: LimiterStoreFactory,
+    @Inject(RATE_COUNTERS) private readonly counters: RateCounters,
     @Optional() @Inject(ANALYST_CONFIG) config?: AnalystConfig,
   ) {
     this.authFailuresPerMinute = config?.ANALYST_AUTH_FAILURES_PER_MINUTE ?? FAILED_AUTH_PER_MINUTE;
-    this.minute = store.create({ keyPrefix: 'gw_minute', durationSeconds: MINUTE_TTL });
-    this.day = store.create({ keyPrefix: 'gw_day', durationSeconds: DAY_TTL });
-    this.bytes = store.create({ keyPrefix: 'gw_bytes', durationSeconds: DAY_TTL });
-    this.authFailures = store.create({ keyPrefix: 'gw_authfail', durationSeconds: MINUTE_TTL });
   }
 
-  private charges(keyId: string, rateClass: RateClassId, limits: EffectiveLimits, now: Date): Charge[] {
-    const m = minuteBucket(now);
-    const d = dayBucket(now);
+  private charges(rateClass: RateClassId, limits: EffectiveLimits): Charge[] {
     const classes: RateClassId[] = rateClass === 'global' ? ['global'] : ['global', rateClass];
     return classes.flatMap((c) => [
-      {
-        rateClass: c,
-        window: 'minute' as const,
-        cap: limits.classes[c].perMinute,
-        limiter: this.minute,
-        key: `${keyId}:${c}:${m}`,
-      },
-      {
-        rateClass: c,
-        window: 'day' as const,
-        cap: limits.classes[c].perDay,
-        limiter: this.day,
-        key: `${keyId}:${c}:${d}`,
-      },
+      { rateClass: c, window: 'minute' as const, cap: limits.classes[c].perMinute },
+      { rateClass: c, window: 'day' as const, cap: limits.classes[c].perDay },
     ]);
   }
 
   async admit(keyId: string, rateClass: RateClassId, limits: EffectiveLimits, now: Date): Promise<Admission> {
-    const charges = this.charges(keyId, rateClass, limits, now);
-    // Charge and read the byte total together (one round trip to a shared store, not two).
-    const [bytesUsed, ...results] = await Promise.all([
-      this.bytesUsed(keyId, now),
-      ...charges.map((c) => c.limiter.penalty(c.key, 1)),
-    ]);
+    const charges = this.charges(rateClass, limits);
+    const classes: RateClassId[] = rateClass === 'global' ? ['global'] : ['global', rateClass];
+    // One call charges every counter and reads the day's bytes (one round trip to a shared store).
+    const reading = await this.counters.charge(keyId, classes, now);
+    const bytesUsed = reading.bytes;
+    const counts = charges.map((c) => countOf(reading, c));
     if (bytesUsed >= limits.dailyBytes) {
-      await this.handBack(charges);
-      const counts = results.map((r, i) => r.consumedPoints - (charges[i].rateClass === 'global' ? 0 : 1));
-      const snapshot = this.snapshot(rateClass, limits, charges, counts, bytesUsed, now);
+      await this.handBack(keyId, rateClass, now);
+      const after = counts.map((n, i) => n - (charges[i].rateClass === 'global' ? 0 : 1));
+      const snapshot = this.snapshot(rateClass, limits, charges, after, bytesUsed, now);
       return {
         admitted: false,
         trip: { kind: 'bytes', rateClass, cap: limits.dailyBytes, retryAfter: snapshot.secondsToMidnight },
         snapshot,
       };
     }
-    const counts = results.map((r) => r.consumedPoints);
     const over = charges.filter((c, i) => counts[i] > c.cap);
     if (over.length === 0)
       return { admitted: true, snapshot: this.snapshot(rateClass, limits, charges, counts, bytesUsed, now) };
-    await this.handBack(charges);
+    await this.handBack(keyId, rateClass, now);
     const after = counts.map((n, i) => n - (charges[i].rateClass === 'global' ? 0 : 1));
     const snapshot = this.snapshot(rateClass, limits, charges, after, bytesUsed, now);
     // The longest wait wins: a daily budget outlasts a burst cap; the route's class names it on a tie.
@@ -144,59 +112,47 @@ export class RateLimitService {
   }
 
   /** A refused request: the route class's charges are returned; the global ones stay counted. */
-  private async handBack(charges: Charge[]): Promise<void> {
-    await Promise.all(charges.filter((c) => c.rateClass !== 'global').map((c) => c.limiter.reward(c.key, 1)));
+  private async handBack(keyId: string, rateClass: RateClassId, now: Date): Promise<void> {
+    if (rateClass !== 'global') await this.counters.refund(keyId, [rateClass], now);
   }
 
-  /** Counts without charging: what `GET /me` reports for every class. */
-  async usage(keyId: string, limits: EffectiveLimits, now: Date): Promise<Record<RateClassId, ClassUsage>> {
-    const m = minuteBucket(now);
-    const d = dayBucket(now);
-    const counts = await Promise.all(
-      RATE_CLASS_IDS.flatMap((c) => [
-        this.count(this.minute, `${keyId}:${c}:${m}`),
-        this.count(this.day, `${keyId}:${c}:${d}`),
-      ]),
-    );
-    const usage = {} as Record<RateClassId, ClassUsage>;
-    RATE_CLASS_IDS.forEach((c, i) => {
+  /** Counts without charging: what `GET /me` reports for every class, and the day's bytes. */
+  async usage(
+    keyId: string,
+    limits: EffectiveLimits,
+    now: Date,
+  ): Promise<{ classes: Record<RateClassId, ClassUsage>; bytesUsed: number }> {
+    const reading = await this.counters.read(keyId, now);
+    const classes = {} as Record<RateClassId, ClassUsage>;
+    for (const c of RATE_CLASS_IDS) {
       const caps = limits.classes[c];
-      usage[c] = {
+      classes[c] = {
         perMinute: caps.perMinute,
         perDay: caps.perDay,
-        remainingPerMinute: Math.max(0, caps.perMinute - counts[2 * i]),
-        remainingPerDay: Math.max(0, caps.perDay - counts[2 * i + 1]),
+        remainingPerMinute: Math.max(0, caps.perMinute - (reading.minute[c] ?? 0)),
+        remainingPerDay: Math.max(0, caps.perDay - (reading.day[c] ?? 0)),
       };
-    });
-    return usage;
-  }
-
-  async bytesUsed(keyId: string, now: Date): Promise<number> {
-    return this.count(this.bytes, `${keyId}:${dayBucket(now)}`);
+    }
+    return { classes, bytesUsed: reading.bytes };
   }
 
   /** Adds sent bytes; returns the day's total. */
-  async addBytes(keyId: string, bytes: number, now: Date): Promise<number> {
-    if (bytes <= 0) return this.bytesUsed(keyId, now);
-    return (await this.bytes.penalty(`${keyId}:${dayBucket(now)}`, bytes)).consumedPoints;
+  addBytes(keyId: string, bytes: number, now: Date): Promise<number> {
+    return this.counters.addBytes(keyId, Math.max(0, bytes), now);
   }
 
   async removeBytes(keyId: string, bytes: number, now: Date): Promise<void> {
-    if (bytes > 0) await this.bytes.reward(`${keyId}:${dayBucket(now)}`, bytes);
+    if (bytes > 0) await this.counters.addBytes(keyId, -bytes, now);
   }
 
   /** Seconds to wait when this IP has used up its failed attempts this minute, otherwise null. */
   async authBlocked(ip: string, now: Date): Promise<number | null> {
-    const failures = await this.count(this.authFailures, `${ip}:${minuteBucket(now)}`);
+    const failures = await this.counters.authFailures(ip, now);
     return failures >= this.authFailuresPerMinute ? secondsUntilNextMinute(now) : null;
   }
 
-  async recordAuthFailure(ip: string, now: Date): Promise<void> {
-    await this.authFailures.penalty(`${ip}:${minuteBucket(now)}`, 1);
-  }
-
-  private async count(limiter: RateLimiterAbstract, key: string): Promise<number> {
-    return (await limiter.get(key))?.consumedPoints ?? 0;
+  recordAuthFailure(ip: string, now: Date): Promise<void> {
+    return this.counters.recordAuthFailure(ip, now);
   }
 
   private snapshot(
@@ -228,4 +184,8 @@ export class RateLimitService {
       secondsToMidnight: secondsUntilMidnight(now),
     };
   }
+}
+
+function countOf(reading: CounterReading, charge: Charge): number {
+  return (charge.window === 'minute' ? reading.minute : reading.day)[charge.rateClass] ?? 0;
 }

@@ -28,7 +28,7 @@ class TrackedMemoryLimiter extends RateLimiterMemory {
  * Standalone counters: rate-limiter-flexible's memory limiters (no I/O on the request path), whose
  * own `dump()` is saved to the gateway state db every `intervalMs` and at shutdown, and `restore()`d
  * when the limiter is created. A restart keeps every daily budget and the byte cap; a crash loses
- * at most the last interval's counts. The distributed gateway uses MongoLimiterStore instead.
+ * at most the last interval's counts. The distributed gateway uses MongoRateCounters instead.
  */
 export class SnapshotLimiterStore
   implements LimiterStoreFactory, BeforeApplicationShutdown, OnApplicationShutdown

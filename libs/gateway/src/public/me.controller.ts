@@ -73,10 +73,7 @@ export class MeController {
     ]);
     const limits = effectiveLimits(team?.rateLimits);
     const now = this.clock.now();
-    const [routeClasses, bytesUsed] = await Promise.all([
-      this.limits.usage(principal.keyId, limits, now),
-      this.limits.bytesUsed(principal.keyId, now),
-    ]);
+    const { classes: routeClasses, bytesUsed } = await this.limits.usage(principal.keyId, limits, now);
     const snapshot = accountOf(request)?.snapshot;
     return {
       data: {
