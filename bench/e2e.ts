@@ -146,6 +146,8 @@ async function standalone(): Promise<Figures> {
         PORT: String(port),
         HOST: '127.0.0.1',
         ANALYST_DATA_DIR: dataDir,
+        // The demo team (which the key belongs to) is only seeded when asked for.
+        ANALYST_DEMO: '1',
         ANALYST_DEMO_KEY: key,
         ANALYST_ADMIN_TOKEN: ADMIN,
         LOG_LEVEL: 'warn',
