@@ -141,3 +141,41 @@ describe('ReadStoreCheckpointStore (in memory)', () => {
     expect(await replicas[0].load('projections:other')).toBe(-1);
   });
 });
+
+describe('ProjectionRuntime.onApplied', () => {
+  it('hears each projected event after its documents are written, including one a replica wrote first', async () => {
+    const store = new MemoryReadStore();
+    const replica = new ProjectionRuntime(store, [teamsProjector]);
+    const runtime = new ProjectionRuntime(store, [teamsProjector]);
+    const heard: { type: string; position: number; comments: number | undefined }[] = [];
+    runtime.onApplied((event) => {
+      // The memory store answers synchronously underneath: the document already holds the event.
+      void store
+        .collection<TeamDoc>('teams')
+        .findOne({ _id: 't1' })
+        .then((doc) => heard.push({ type: event.type, position: event.position, comments: doc?.comments }));
+    });
+    runtime.onApplied(() => {
+      throw new Error('a failing listener must not stop the projection');
+    });
+    const log = new LogBuilder()
+      .add('Created', { postId: 'p1', team: 't1', link: 'https://x.test/1', title: 'a' })
+      .add('Titled', { postId: 'p1', team: 't1', title: 'b' }) // no projector here: not heard
+      .add('Commented', { postId: 'p1', team: 't1' }).events;
+    await replica.apply(log[0]); // the replica writes the first event's document first
+    for (const event of log) {
+      if (runtime.handles(event.type)) await runtime.apply(event);
+      else runtime.markApplied(event.position);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard.map((h) => [h.type, h.position, h.comments])).toEqual([
+      ['Created', 0, 0],
+      ['Commented', 2, 1],
+    ]);
+    expect(runtime.position).toBe(2);
+    expect(await store.collection<TeamDoc>('teams').findOne({ _id: 't1' })).toMatchObject({
+      posts: 1,
+      comments: 1,
+    });
+  });
+});

@@ -2,28 +2,36 @@ import { Inject, Injectable } from '@nestjs/common';
 import { READ_STORE, type ReadStore } from '@analyst/platform';
 import { findApiKey, findTeam, type ApiKeyDoc, type TeamDoc } from './identity-read-models';
 
-/** How long another replica's change can go unseen here; this process's own changes are seen at once. */
-export const IDENTITY_CACHE_TTL_MS = 1000;
+/**
+ * How long an entry is kept when no event about it arrives. Changes do not wait for it: every
+ * identity event this process projects (its own commands' and every other replica's, read from the
+ * log within tens of milliseconds) drops the entries it touched. It only bounds staleness if the
+ * projection itself stalls, which `/readyz` reports as not ready.
+ */
+export const IDENTITY_CACHE_TTL_MS = 10_000;
 
 /**
- * Keys and teams as the hot path reads them. IdentityService drops an entry as soon as a command
- * on it has been projected, so in one process a rotation or revocation takes effect at once; the
- * short TTL bounds staleness for changes made by other gateway replicas.
+ * Keys and teams as the hot path reads them: in memory, kept true by the identity events. A miss
+ * reads the projected document once. A read that straddles an event is not kept, so a rotation or
+ * revocation is never hidden by an answer fetched just before it.
  */
 @Injectable()
 export class IdentityCache {
   private readonly keys = new Map<string, { doc: ApiKeyDoc | null; at: number }>();
   private readonly teams = new Map<string, { doc: TeamDoc | null; at: number }>();
+  /** Bumped on every drop: a read that began before a drop must not store what it found. */
+  private generation = 0;
 
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
   async key(keyId: string): Promise<ApiKeyDoc | null> {
     const hit = this.keys.get(keyId);
     if (hit && Date.now() - hit.at < IDENTITY_CACHE_TTL_MS) return hit.doc;
-    // Stamped when the read starts, so a read that straddles a change is not kept past the TTL.
     const at = Date.now();
+    const generation = this.generation;
     const doc = await findApiKey(this.store, keyId);
-    if (doc) this.keys.set(keyId, { doc, at }); // unknown ids are not cached: guessing must not fill memory
+    // Unknown ids are not cached: guessing must not fill memory.
+    if (doc && generation === this.generation) this.keys.set(keyId, { doc, at });
     return doc;
   }
 
@@ -31,16 +39,19 @@ export class IdentityCache {
     const hit = this.teams.get(teamId);
     if (hit && Date.now() - hit.at < IDENTITY_CACHE_TTL_MS) return hit.doc;
     const at = Date.now();
+    const generation = this.generation;
     const doc = await findTeam(this.store, teamId);
-    if (doc) this.teams.set(teamId, { doc, at });
+    if (doc && generation === this.generation) this.teams.set(teamId, { doc, at });
     return doc;
   }
 
   forgetKey(keyId: string): void {
+    this.generation += 1;
     this.keys.delete(keyId);
   }
 
   forgetTeam(teamId: string): void {
+    this.generation += 1;
     this.teams.delete(teamId);
   }
 }

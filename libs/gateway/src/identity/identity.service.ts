@@ -65,6 +65,14 @@ export class IdentityService implements OnModuleInit {
   onModuleInit(): void {
     this.projections.register(teamsProjector);
     this.projections.register(apiKeysProjector);
+    // Every replica projects every identity event, whichever replica wrote it: each one drops
+    // what it changed from this process's cache, so the next request reads the new document.
+    const keyEvents = new Set(apiKeysProjector.eventTypes);
+    const teamEvents = new Set(teamsProjector.eventTypes);
+    this.projections.onApplied((event) => {
+      if (keyEvents.has(event.type)) this.cache.forgetKey((event.data as { keyId: string }).keyId);
+      else if (teamEvents.has(event.type)) this.cache.forgetTeam((event.data as { teamId: string }).teamId);
+    });
   }
 
   async createTeam(

@@ -11,6 +11,7 @@ import {
 import { ProjectionMetrics } from '../projection/projection-metrics';
 import { ProjectionRuntime } from '../projection/projection-runtime';
 import type { Projector } from '../projection/projector';
+import type { RecordedEvent } from '../event-store/event-store.port';
 import { SupervisedProjection } from '../projection/supervised-projection';
 import { READ_STORE, type Doc, type ReadStore } from '../read-store/read-store.port';
 import { HealthRegistry } from './health-registry';
@@ -45,6 +46,7 @@ const CHECKPOINT_EVERY = 200;
 export class ProjectionService {
   private readonly logger = new Logger('Projections');
   private readonly projectors: Projector[] = [];
+  private readonly listeners: ((event: RecordedEvent) => void)[] = [];
   private readonly bounds: ProjectionHealthBounds;
   private readonly health: ProjectionHealth;
   private readonly metrics: ProjectionMetrics | null;
@@ -86,10 +88,17 @@ export class ProjectionService {
     this.projectors.push(...(projectors as unknown as Projector[]));
   }
 
+  /** Hears every projected event after its documents are written (see ProjectionRuntime.onApplied). */
+  onApplied(listener: (event: RecordedEvent) => void): void {
+    if (this.runtime) throw new Error('listeners must be registered before the projections start');
+    this.listeners.push(listener);
+  }
+
   async start(): Promise<void> {
     const runtime = new ProjectionRuntime(this.store, this.projectors, {
       onConflict: (c) => this.metrics?.conflict(this.name, c.collection, c.index),
     });
+    for (const listener of this.listeners) runtime.onApplied(listener);
     this.runtime = runtime;
     this.registry?.register(this.healthName, () => this.health.check());
     this.metrics?.track(this.name, this.health);

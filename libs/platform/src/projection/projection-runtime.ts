@@ -36,6 +36,7 @@ function streamKey(streamId: string): string {
 export class ProjectionRuntime {
   private readonly byType = new Map<string, Projector[]>();
   private applied = new PositionWaiters();
+  private readonly listeners: ((event: RecordedEvent) => void)[] = [];
 
   private readonly logger = new Logger('Projections');
 
@@ -66,7 +67,26 @@ export class ProjectionRuntime {
     for (const projector of this.byType.get(event.type) ?? []) {
       for (const id of projector.documentIds(event)) await this.applyTo(projector, id, event);
     }
+    this.notify(event);
     this.markApplied(event.position);
+  }
+
+  /**
+   * Called with every projected event once its documents are written (or were found written by a
+   * replica), so an in-process cache of those documents can drop what the event changed.
+   */
+  onApplied(listener: (event: RecordedEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private notify(event: RecordedEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.error(`a listener failed on ${event.type} ${event.streamId}: ${String(error)}`);
+      }
+    }
   }
 
   /**
