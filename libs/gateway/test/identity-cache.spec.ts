@@ -1,5 +1,11 @@
 import { MemoryReadStore, type ReadStore } from '@analyst/platform';
-import { API_KEYS_COLLECTION, IdentityCache, type ApiKeyDoc } from '@analyst/gateway';
+import {
+  API_KEYS_COLLECTION,
+  IdentityCache,
+  TEAMS_COLLECTION,
+  type ApiKeyDoc,
+  type TeamDoc,
+} from '@analyst/gateway';
 
 function keyDoc(name: string): ApiKeyDoc {
   return {
@@ -70,5 +76,21 @@ describe('IdentityCache', () => {
     release();
     expect((await inFlight)?.name).toBe('before rotation');
     expect((await cache.key('ak_1'))?.name).toBe('after rotation');
+  });
+});
+
+describe('IdentityCache sub-team lists', () => {
+  it('keeps an Enterprise team’s sub-teams until any team event drops them', async () => {
+    const store = new MemoryReadStore();
+    const teams = store.collection<TeamDoc>(TEAMS_COLLECTION);
+    const team = (id: string, createdAt: string) =>
+      ({ _id: id, name: id, plan: 'pro', parentTeamId: 'tm_parent', createdAt }) as unknown as TeamDoc;
+    await teams.insertOne(team('tm_a', '2026-11-25T00:00:01.000Z'));
+    const cache = new IdentityCache(store);
+    expect((await cache.subTeams('tm_parent')).map((t) => t._id)).toEqual(['tm_a']);
+    await teams.insertOne(team('tm_b', '2026-11-25T00:00:02.000Z'));
+    expect((await cache.subTeams('tm_parent')).map((t) => t._id)).toEqual(['tm_a']);
+    cache.forgetTeam('tm_b');
+    expect((await cache.subTeams('tm_parent')).map((t) => t._id)).toEqual(['tm_a', 'tm_b']);
   });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { READ_STORE, type ReadStore } from '@analyst/platform';
-import { findApiKey, findTeam, type ApiKeyDoc, type TeamDoc } from './identity-read-models';
+import { findApiKey, findSubTeams, findTeam, type ApiKeyDoc, type TeamDoc } from './identity-read-models';
 
 /**
  * How long an entry is kept when no event about it arrives. Changes do not wait for it: every
@@ -19,6 +19,7 @@ export const IDENTITY_CACHE_TTL_MS = 10_000;
 export class IdentityCache {
   private readonly keys = new Map<string, { doc: ApiKeyDoc | null; at: number }>();
   private readonly teams = new Map<string, { doc: TeamDoc | null; at: number }>();
+  private readonly subTeamLists = new Map<string, { docs: TeamDoc[]; at: number }>();
   /** Bumped on every drop: a read that began before a drop must not store what it found. */
   private generation = 0;
 
@@ -45,13 +46,26 @@ export class IdentityCache {
     return doc;
   }
 
+  /** An Enterprise team's sub-teams, oldest first. */
+  async subTeams(parentTeamId: string): Promise<TeamDoc[]> {
+    const hit = this.subTeamLists.get(parentTeamId);
+    if (hit && Date.now() - hit.at < IDENTITY_CACHE_TTL_MS) return hit.docs;
+    const at = Date.now();
+    const generation = this.generation;
+    const docs = await findSubTeams(this.store, parentTeamId);
+    if (generation === this.generation) this.subTeamLists.set(parentTeamId, { docs, at });
+    return docs;
+  }
+
   forgetKey(keyId: string): void {
     this.generation += 1;
     this.keys.delete(keyId);
   }
 
+  /** Also drops every sub-team list: a team event does not say whose list it is on, and they are rare. */
   forgetTeam(teamId: string): void {
     this.generation += 1;
     this.teams.delete(teamId);
+    this.subTeamLists.clear();
   }
 }

@@ -15,7 +15,7 @@ import {
 } from '@analyst/platform';
 import { ApiRoute } from '../auth/gateway-decorators';
 import { Principal } from '../auth/principal';
-import { findSubTeams, findTeam } from '../identity/identity-read-models';
+import { IdentityCache } from '../identity/identity-cache';
 import { readCredits } from './team-credits';
 
 @ApiTags('identity')
@@ -25,6 +25,7 @@ export class TeamController {
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly identities: IdentityCache,
   ) {}
 
   @Get()
@@ -79,10 +80,15 @@ export class TeamController {
   )
   @ApiErrorResponses({ 404: TEAM_NOT_FOUND })
   async team(@Principal() principal: Principal) {
-    const team = await findTeam(this.store, principal.targetTeamId);
+    const team = await this.identities.team(principal.targetTeamId);
     if (!team) throw new ApiError(404, `team ${principal.targetTeamId} not found`, 'team_not_found');
     const plan = PLANS[team.plan];
-    const subTeams = plan.subTeams ? await findSubTeams(this.store, team._id) : [];
+    // The team and its sub-teams from memory (kept true by the identity events); credits change
+    // with every charge, so they are read from the ledger's read model each time.
+    const [subTeams, credits] = await Promise.all([
+      plan.subTeams ? this.identities.subTeams(team._id) : [],
+      readCredits(this.store, team._id, this.clock.now()),
+    ]);
     return {
       data: {
         id: team._id,
@@ -98,7 +104,7 @@ export class TeamController {
         parentTeamId: team.parentTeamId,
         subTeams: plan.subTeams ? subTeams.map((s) => ({ id: s._id, name: s.name, plan: s.plan })) : null,
         analysisSettings: team.analysisSettings,
-        credits: await readCredits(this.store, team._id, this.clock.now()),
+        credits,
         createdAt: team.createdAt,
       },
       meta: {},
