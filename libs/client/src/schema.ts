@@ -685,8 +685,7 @@ export interface components {
             /** Format: date-time */
             expiresAt: string | null;
             postCount: number;
-            /** @description Selection echo (for a report: the campaign). */
-            selection: unknown;
+            selection: components["schemas"]["AnalysisSelectionEcho"];
             /** @description Reports only. */
             title?: string;
             /** @description Reports only: the stored write-up. */

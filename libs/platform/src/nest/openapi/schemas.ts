@@ -337,7 +337,8 @@ const analysisSummary = obj(
     completedAt: nullable(timestamp()),
     expiresAt: nullable(timestamp()),
     postCount: int(),
-    selection: { description: 'Selection echo (for a report: the campaign).' },
+    // A report echoes its campaign as a collection selection.
+    selection: ref('AnalysisSelectionEcho'),
     title: str('Reports only.'),
     summary: str('Reports only: the stored write-up.'),
     campaignId: str('Reports only.'),
