@@ -1,4 +1,4 @@
-import type { Subscription } from '../event-store/event-store.port';
+import type { Subscription } from './event-store.port';
 
 export interface OutgoingMessage<T = unknown> {
   /** Unique message id; consumers use it (or the event id inside) for idempotency. */

@@ -1,22 +1,17 @@
-export * from './event-store/event-store.port';
-export * from './event-store/errors';
+// The framework-free core (ports, Decider, in-memory adapters), re-exported so services keep one import.
+export * from '@analyst/eventsourcing';
 export * from './event-store/categories';
 export * from './event-store/sqlite-event-store';
 export * from './event-store/sqlite-checkpoint-store';
 export * from './event-store/live-subscription';
-export * from './bus/message-bus.port';
 export * from './bus/in-process-bus';
 export * from './bus/keyed-queue';
-export * from './read-store/read-store.port';
-export * from './read-store/memory-read-store';
-export * from './time/clock';
-export * from './time/id-generator';
 export * from './projection/projector';
 export * from './projection/projection-runtime';
 export * from './projection/checkpoint-store';
 export * from './relay/event-relay';
-export * from './decider/decider';
-export * from './decider/command-runner';
+// Shadows the core's CommandRunner with the traced one (an explicit export wins over `export *`).
+export { CommandRunner } from './decider/command-runner';
 export * from './config/analyst-config';
 export * from './config/provider-routes';
 export * from './nest/projection.service';

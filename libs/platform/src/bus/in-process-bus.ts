@@ -1,16 +1,16 @@
-import type { Subscription } from '../event-store/event-store.port';
-import { consumeTraced } from '../tracing/messaging';
-import { TRACEPARENT, injectTraceHeaders, tracingEnabled } from '../tracing/tracing';
-import { KeyedQueue } from './keyed-queue';
 import {
-  RequestFailedError,
-  RequestTimeoutError,
   type BusMessage,
   type MessageBus,
   type MessageHandler,
   type OutgoingMessage,
+  RequestFailedError,
   type RequestHandler,
-} from './message-bus.port';
+  RequestTimeoutError,
+  type Subscription,
+} from '@analyst/eventsourcing';
+import { consumeTraced } from '../tracing/messaging';
+import { TRACEPARENT, injectTraceHeaders, tracingEnabled } from '../tracing/tracing';
+import { KeyedQueue } from './keyed-queue';
 
 export interface InProcessBusOptions {
   /** Test switch: deliver every message twice, to prove handlers are idempotent. */

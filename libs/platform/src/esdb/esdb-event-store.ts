@@ -13,16 +13,16 @@ import {
   type Position,
   type ReadPosition,
 } from '@eventstore/db-client';
-import { ConcurrencyError } from '../event-store/errors';
-import type {
-  AppendResult,
-  EventStore,
-  ExpectedRevision,
-  NewEvent,
-  RecordedEvent,
-  SubscribeOptions,
-  Subscription,
-} from '../event-store/event-store.port';
+import {
+  type AppendResult,
+  ConcurrencyError,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '@analyst/eventsourcing';
 import { isSystemEvent, positionNumber, toEventData, toRecorded } from './esdb-mapping';
 import { EsdbSubscription } from './esdb-subscription';
 

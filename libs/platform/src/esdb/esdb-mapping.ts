@@ -1,5 +1,5 @@
 import { jsonEvent, type EventData, type JSONType, type Position } from '@eventstore/db-client';
-import type { EventMetadata, NewEvent, RecordedEvent } from '../event-store/event-store.port';
+import type { EventMetadata, NewEvent, RecordedEvent } from '@analyst/eventsourcing';
 import { esdbEventId } from './esdb-event-id';
 
 /** Keys this adapter adds to an event's ESDB metadata next to ours. */

@@ -8,7 +8,7 @@ import {
   type Position,
   type ReadPosition,
 } from '@eventstore/db-client';
-import type { RecordedEvent, SubscribeOptions, Subscription } from '../event-store/event-store.port';
+import type { RecordedEvent, SubscribeOptions, Subscription } from '@analyst/eventsourcing';
 import type { EsdbEventStore } from './esdb-event-store';
 import { isSystemEvent, positionNumber, toRecorded } from './esdb-mapping';
 

@@ -1,4 +1,4 @@
-import type { EventStore, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
+import type { EventStore, RecordedEvent, SubscribeOptions, Subscription } from '@analyst/eventsourcing';
 
 /**
  * A pull-based catch-up subscription: it reads pages after the last delivered position until the

@@ -1,14 +1,14 @@
 import Database from 'better-sqlite3';
-import { ConcurrencyError } from './errors';
-import type {
-  AppendResult,
-  EventStore,
-  ExpectedRevision,
-  NewEvent,
-  RecordedEvent,
-  SubscribeOptions,
-  Subscription,
-} from './event-store.port';
+import {
+  type AppendResult,
+  ConcurrencyError,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '@analyst/eventsourcing';
 import { LiveSubscription } from './live-subscription';
 
 export interface SqliteEventStoreOptions {

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, type Admin, type EachBatchPayload, type IHeaders } from 'kafkajs';
 import type { Registry } from 'prom-client';
-import type { Subscription } from '../event-store/event-store.port';
 import {
-  RequestFailedError,
-  RequestTimeoutError,
   type BusMessage,
   type MessageBus,
   type MessageHandler,
   type OutgoingMessage,
+  RequestFailedError,
   type RequestHandler,
-} from '../bus/message-bus.port';
+  RequestTimeoutError,
+  type Subscription,
+} from '@analyst/eventsourcing';
 import type { HealthRegistry } from '../nest/health-registry';
 import { HEADER, decode, encode, headerValue } from './kafka-codec';
 import { SupervisedConsumer } from './kafka-consumer';

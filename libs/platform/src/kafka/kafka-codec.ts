@@ -1,5 +1,5 @@
 import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
-import type { BusMessage, OutgoingMessage } from '../bus/message-bus.port';
+import type { BusMessage, OutgoingMessage } from '@analyst/eventsourcing';
 
 /** Headers the adapter owns; they are set on every record and never handed to handlers as user headers. */
 export const HEADER = {

@@ -1,5 +1,5 @@
 import type { Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
-import type { Subscription } from '../event-store/event-store.port';
+import type { Subscription } from '@analyst/eventsourcing';
 import type { ComponentHealth } from '../nest/health-registry';
 
 export interface SupervisedConsumerOptions {

@@ -1,4 +1,4 @@
-import { UNKNOWN_INDEX } from '../read-store/read-store.port';
+import { UNKNOWN_INDEX } from '@analyst/eventsourcing';
 
 /** Codes MongoDB uses for a unique-index violation (11001 and 12582 are from older servers). */
 const DUPLICATE_KEY_CODES = new Set([11000, 11001, 12582]);

@@ -10,7 +10,7 @@ import {
   type ReadStore,
   type Update,
   type UpdateResult,
-} from '../read-store/read-store.port';
+} from '@analyst/eventsourcing';
 import { duplicateKeyIndex } from './duplicate-key';
 import { valueAt } from '../read-store/value-at';
 

@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { MESSAGE_BUS, type MessageBus } from '../bus/message-bus.port';
-import { READ_STORE, type ReadStore } from '../read-store/read-store.port';
+import { MESSAGE_BUS, type MessageBus, READ_STORE, type ReadStore } from '@analyst/eventsourcing';
 import { HealthRegistry } from './health-registry';
 import { ProjectionService } from './projection.service';
 

@@ -12,11 +12,24 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { InProcessBus } from '../bus/in-process-bus';
-import { MESSAGE_BUS, type MessageBus } from '../bus/message-bus.port';
+import {
+  CLOCK,
+  type Clock,
+  EVENT_STORE,
+  type EventStore,
+  ID_GENERATOR,
+  type IdGenerator,
+  MemoryReadStore,
+  MESSAGE_BUS,
+  type MessageBus,
+  RandomIdGenerator,
+  READ_STORE,
+  type ReadStore,
+  SystemClock,
+} from '@analyst/eventsourcing';
 import { ANALYST_CONFIG, kafkaDeliverySettings, type AnalystConfig } from '../config/analyst-config';
 import { CommandRunner } from '../decider/command-runner';
 import { EsdbEventStore } from '../esdb/esdb-event-store';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
 import { SqliteCheckpointStore } from '../event-store/sqlite-checkpoint-store';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { KafkaBus } from '../kafka/kafka-bus';
@@ -26,11 +39,7 @@ import {
   ReadStoreCheckpointStore,
   type CheckpointStore,
 } from '../projection/checkpoint-store';
-import { MemoryReadStore } from '../read-store/memory-read-store';
-import { READ_STORE, type ReadStore } from '../read-store/read-store.port';
 import { EventRelay } from '../relay/event-relay';
-import { CLOCK, SystemClock, type Clock } from '../time/clock';
-import { ID_GENERATOR, RandomIdGenerator, type IdGenerator } from '../time/id-generator';
 import { HealthRegistry } from './health-registry';
 import { HttpMetrics } from './metrics';
 import { PROJECTION_MODE, ProjectionService, type ProjectionMode } from './projection.service';

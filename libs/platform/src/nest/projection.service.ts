@@ -1,6 +1,13 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ANALYST_CONFIG, type AnalystConfig } from '../config/analyst-config';
-import { EVENT_STORE, type EventStore } from '../event-store/event-store.port';
+import {
+  type Doc,
+  EVENT_STORE,
+  type EventStore,
+  READ_STORE,
+  type ReadStore,
+  type RecordedEvent,
+} from '@analyst/eventsourcing';
 import { DEFAULT_BACKOFF, Sleeper, backoffDelay, type Backoff } from '../projection/backoff';
 import { CHECKPOINT_STORE, type CheckpointStore } from '../projection/checkpoint-store';
 import {
@@ -11,9 +18,7 @@ import {
 import { ProjectionMetrics } from '../projection/projection-metrics';
 import { ProjectionRuntime } from '../projection/projection-runtime';
 import type { Projector } from '../projection/projector';
-import type { RecordedEvent } from '../event-store/event-store.port';
 import { SupervisedProjection } from '../projection/supervised-projection';
-import { READ_STORE, type Doc, type ReadStore } from '../read-store/read-store.port';
 import { HealthRegistry } from './health-registry';
 import { HttpMetrics } from './metrics';
 

@@ -1,4 +1,4 @@
-import { DuplicateKeyError, type Doc, type ReadStore } from '../read-store/read-store.port';
+import { DuplicateKeyError, type Doc, type ReadStore } from '@analyst/eventsourcing';
 
 /**
  * Where a subscriber (relay, projections, process manager) remembers the last global position it

@@ -1,5 +1,5 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import type { EventStore, RecordedEvent } from '@analyst/eventsourcing';
 import { LogFollower } from './log-follower';
 
 /**

@@ -1,4 +1,4 @@
-import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import type { EventStore, RecordedEvent, Subscription } from '@analyst/eventsourcing';
 import { PositionWaiters } from './position-waiters';
 
 /**

@@ -1,6 +1,12 @@
 import { Logger } from '@nestjs/common';
-import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
-import { DuplicateKeyError, UNKNOWN_INDEX, type Doc, type ReadStore } from '../read-store/read-store.port';
+import {
+  type Doc,
+  DuplicateKeyError,
+  type EventStore,
+  type ReadStore,
+  type RecordedEvent,
+  UNKNOWN_INDEX,
+} from '@analyst/eventsourcing';
 import { PositionWaiters } from './position-waiters';
 import type { Projected, Projector } from './projector';
 import { findUniqueClash, type ProjectionConflict } from './unique-clash';

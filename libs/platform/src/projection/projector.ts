@@ -1,5 +1,4 @@
-import type { RecordedEvent } from '../event-store/event-store.port';
-import type { Doc, IndexSpec } from '../read-store/read-store.port';
+import type { Doc, IndexSpec, RecordedEvent } from '@analyst/eventsourcing';
 
 /** Bookkeeping a projected document carries next to its own fields. */
 export interface ProjectionMeta {

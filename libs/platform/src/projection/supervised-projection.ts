@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import type { EventStore, RecordedEvent, Subscription } from '@analyst/eventsourcing';
 import { DEFAULT_BACKOFF, Sleeper, backoffDelay, type Backoff } from './backoff';
 import type { CheckpointStore } from './checkpoint-store';
 import type { ProjectionHealth } from './projection-health';

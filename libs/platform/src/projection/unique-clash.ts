@@ -1,5 +1,10 @@
-import type { RecordedEvent } from '../event-store/event-store.port';
-import { UNKNOWN_INDEX, type Doc, type IndexSpec, type ReadCollection } from '../read-store/read-store.port';
+import {
+  type Doc,
+  type IndexSpec,
+  type ReadCollection,
+  type RecordedEvent,
+  UNKNOWN_INDEX,
+} from '@analyst/eventsourcing';
 import { valueAt } from '../read-store/value-at';
 
 /** A document write a projection skipped because another document holds the same unique value. */

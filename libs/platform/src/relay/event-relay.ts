@@ -1,6 +1,5 @@
-import type { MessageBus } from '../bus/message-bus.port';
+import type { EventStore, MessageBus, RecordedEvent, Subscription } from '@analyst/eventsourcing';
 import { eventTopic, streamCategory } from '../event-store/categories';
-import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import type { CheckpointStore } from '../projection/checkpoint-store';
 import { TRACEPARENT } from '../tracing/tracing';
 

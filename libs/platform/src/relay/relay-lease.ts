@@ -1,6 +1,5 @@
 import type { CheckpointStore } from '../projection/checkpoint-store';
-import { DuplicateKeyError, type Doc, type ReadStore } from '../read-store/read-store.port';
-import type { Clock } from '../time/clock';
+import { type Clock, type Doc, DuplicateKeyError, type ReadStore } from '@analyst/eventsourcing';
 
 /** One generation of the lease: created once by the replica that took it, renewed only by it. */
 interface GenerationDoc extends Doc {

@@ -1,5 +1,5 @@
 import { context, type Attributes } from '@opentelemetry/api';
-import type { BusMessage } from '../bus/message-bus.port';
+import type { BusMessage } from '@analyst/eventsourcing';
 import {
   SpanKind,
   TRACEPARENT,
