@@ -19,7 +19,8 @@ const LISTING_PAGE = 100;
 
 /**
  * Reddit through its OAuth API (application-only): the post and its comment tree from
- * `/comments/{id}`, `more` nodes expanded through `/api/morechildren` 100 ids at a time;
+ * `/comments/{id}`, `more` nodes expanded through `/api/morechildren` 100 ids at a time and
+ * "continue this thread" nodes through `/comments/{id}?comment=<parent>`;
  * accounts from `/user/{name}/submitted` and subreddits from `/r/{sub}/new`.
  */
 export class RedditProvider implements ContentProvider {
@@ -47,27 +48,19 @@ export class RedditProvider implements ContentProvider {
     }
     const id = match[1];
     const limit = options.fullRead ? Infinity : (options.commentLimit ?? Infinity);
+    /** `limit` for a `/comments` listing: what is still wanted, at most one page. */
+    const page = (have: number): string =>
+      String(Math.min(FIRST_PAGE, Math.max(1, limit === Infinity ? FIRST_PAGE : limit - have)));
     try {
       const [posts, comments] = await this.api.get<[Listing<Thing<'t3', LinkData>>, Listing<CommentOrMore>]>(
         `/comments/${id}`,
-        {
-          limit: String(Math.min(FIRST_PAGE, Math.max(1, limit === Infinity ? FIRST_PAGE : limit))),
-          sort: 'confidence',
-        },
+        { limit: page(0), sort: 'confidence' },
       );
       const post = posts.data.children[0]?.data;
       if (!post) return { status: 'unreachable', reason: `reddit: post ${id} was not found` };
       const tree = new CommentTree();
       tree.add(comments.data.children);
-      while (tree.size < limit && tree.pending.length > 0) {
-        const batch = tree.takeBatch();
-        if (batch.length === 0) continue;
-        const more = await this.api.get<{ json: { data?: { things: CommentOrMore[] } } }>(
-          '/api/morechildren',
-          { api_type: 'json', link_id: `t3_${id}`, children: batch.join(','), limit_children: 'false' },
-        );
-        tree.add(more.json.data?.things ?? []);
-      }
+      await this.expand(id, tree, limit, page);
       return { status: 'ok', post: mapLink(post, classified.normalized), comments: tree.flatten(limit) };
     } catch (error) {
       if (!(error instanceof ProviderFault)) return { status: 'failed', reason: `reddit: ${String(error)}` };
@@ -79,6 +72,40 @@ export class RedditProvider implements ContentProvider {
         };
       if (error.kind === 'gone') return { status: 'unreachable', reason: error.message };
       return { status: 'failed', reason: error.message };
+    }
+  }
+
+  /**
+   * Opens `more` nodes until `limit` readable comments are stored or none is left: ids first (100
+   * comments a call through morechildren), then "continue this thread" sub-threads (one
+   * `/comments/{id}?comment=<parent>` call each, whose second listing is the parent comment, already
+   * stored, with its replies). Either answer may queue more of both; each comment and each
+   * sub-thread is asked for once. Faults propagate as for the first listing.
+   */
+  private async expand(
+    id: string,
+    tree: CommentTree,
+    limit: number,
+    page: (have: number) => string,
+  ): Promise<void> {
+    while (tree.readable < limit && tree.hasMore) {
+      const batch = tree.takeBatch();
+      if (batch.length > 0) {
+        const more = await this.api.get<{ json: { data?: { things: CommentOrMore[] } } }>(
+          '/api/morechildren',
+          { api_type: 'json', link_id: `t3_${id}`, children: batch.join(','), limit_children: 'false' },
+        );
+        tree.add(more.json.data?.things ?? []);
+        continue;
+      }
+      const parent = tree.takeContinuation();
+      if (parent === null) return;
+      const [, thread] = await this.api.get<[unknown, Listing<CommentOrMore>]>(`/comments/${id}`, {
+        comment: parent,
+        limit: page(tree.readable),
+        sort: 'confidence',
+      });
+      tree.add(thread.data.children);
     }
   }
 

@@ -1,6 +1,15 @@
 import { ProviderUnavailableError } from '@analyst/contracts';
 import { TelemetryTally } from '@analyst/provider-core';
-import { READABLE_ORDER, RedditFake, T0, comment, threadPost } from '@analyst/testing';
+import {
+  DEEP_PARENTS,
+  DEEP_READABLE_ORDER,
+  READABLE_ORDER,
+  RedditFake,
+  T0,
+  comment,
+  deepThreadPost,
+  threadPost,
+} from '@analyst/testing';
 import { RedditProvider } from '../src';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -184,6 +193,164 @@ describe('RedditProvider over HTTP against the fake OAuth API', () => {
     expect((await good.fetchPost(LINK, { fullRead: false, commentLimit: 1 })).status).toBe('ok');
     expect(fake.tokensIssued).toBe(2);
     expect(good.health()).toEqual({ ready: true });
+  });
+
+  describe('"continue this thread" nodes', () => {
+    const DEEP = 'https://reddit.com/comments/deep01';
+    const ids = (r: Awaited<ReturnType<RedditProvider['fetchPost']>>): string[] => {
+      if (r.status !== 'ok') throw new Error(`${r.status}: ${r.reason}`);
+      return r.comments.map((c) => c.id);
+    };
+
+    beforeEach(() => {
+      fake.continueDepth = 3;
+    });
+
+    it('the fake answers a listing and a ?comment= request in the published shape', async () => {
+      fake.addPost(deepThreadPost());
+      const token = await fetch(fake.tokenUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${fake.clientId}:${fake.clientSecret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      }).then((r) => r.json() as Promise<{ access_token: string }>);
+      const get = (query: string): Promise<any> =>
+        fetch(`${fake.baseUrl}/comments/deep01?${query}`, {
+          headers: { authorization: `bearer ${token.access_token}` },
+        }).then((r) => r.json());
+      const [, top] = await get('limit=500');
+      const q2 = top.data.children[0].data.replies.data.children[0].data.replies.data.children[0].data;
+      expect(q2).toMatchObject({ id: 'q2', parent_id: 't1_q1', depth: 2 });
+      expect(q2.replies.data.children).toEqual([
+        {
+          kind: 'more',
+          data: { count: 0, name: 't1__', id: '_', parent_id: 't1_q2', depth: 3, children: [] },
+        },
+      ]);
+      const [post, sub] = await get('comment=q2&limit=500');
+      expect(post.data.children[0]).toMatchObject({ kind: 't3', data: { id: 'deep01' } });
+      expect(sub.data.children).toHaveLength(1);
+      const focal = sub.data.children[0].data;
+      expect(focal).toMatchObject({ id: 'q2', parent_id: 't1_q1', depth: 0 });
+      const q3 = focal.replies.data.children[0].data;
+      expect(q3).toMatchObject({ id: 'q3', parent_id: 't1_q2', depth: 1 });
+      expect(q3.replies.data.children.map((t: any) => [t.kind, t.data.id])).toEqual([
+        ['t1', 'q4'],
+        ['t1', 'w0'],
+        ['t1', 'w1'],
+        ['t1', 'w2'],
+        ['more', 'w3'],
+      ]);
+      expect(q3.replies.data.children[0].data.replies.data.children[0].data).toEqual({
+        count: 0,
+        name: 't1__',
+        id: '_',
+        parent_id: 't1_q4',
+        depth: 3,
+        children: [],
+      });
+    });
+
+    it('fullRead follows every one: exact comments, parents across the hops, none twice', async () => {
+      fake.addPost(deepThreadPost());
+      const result = await provider().fetchPost(DEEP, { fullRead: true });
+      expect(ids(result)).toEqual(DEEP_READABLE_ORDER);
+      expect(new Set(ids(result)).size).toBe(24);
+      const parents = Object.fromEntries(
+        (result.status === 'ok' ? result.comments : []).map((c) => [c.id, c.parentId]),
+      );
+      expect(parents).toEqual(DEEP_PARENTS);
+      expect(result.status === 'ok' && result.comments.find((c) => c.id === 'p3')!.authorIsCreator).toBe(
+        true,
+      );
+      // Ids before sub-threads; every sub-thread opened once, by its parent.
+      expect(fake.focalRequests).toEqual(['q2', 'p2', 't1', 'q4', 'w4', 'q6']);
+      expect(Object.fromEntries(fake.calls)).toEqual({
+        '/api/v1/access_token': 1,
+        '/comments/deep01': 7,
+        '/api/morechildren': 4,
+      });
+      expect(tally.calls.get('reddit /comments/{id}')).toBe(7);
+      expect(tally.lastRateLimit).toEqual({ remaining: 989, resetSeconds: 420 });
+    });
+
+    it('the fixture thread: d0 (below the limit) comes through its parent, not morechildren', async () => {
+      fake.addPost(threadPost());
+      const result = await provider().fetchPost(LINK, { fullRead: true });
+      expect(ids(result)).toEqual(READABLE_ORDER);
+      expect(result.status === 'ok' && result.comments.find((c) => c.id === 'd0')!.parentId).toBe('n0');
+      expect(fake.focalRequests).toEqual(['n0']);
+      expect(fake.calls.get('/comments/abc123')).toBe(2);
+      expect(fake.calls.get('/api/morechildren')).toBe(1);
+    });
+
+    it('commentLimit bounds the hops: a sub-thread is opened only while comments are still wanted', async () => {
+      fake.addPost(deepThreadPost());
+      expect(ids(await provider().fetchPost(DEEP, { fullRead: false, commentLimit: 12 }))).toEqual([
+        'q0',
+        'q1',
+        'q2',
+        'p0',
+        'p1',
+        'p2',
+        's0',
+        's1',
+        's2',
+        's3',
+        't0',
+        't1',
+      ]);
+      expect(fake.focalRequests).toEqual([]);
+      const result = await provider().fetchPost(DEEP, { fullRead: false, commentLimit: 14 });
+      expect(ids(result)).toEqual([
+        'q0',
+        'q1',
+        'q2',
+        'q3',
+        'q4',
+        'w0',
+        'w1',
+        'w2',
+        'w3',
+        'w4',
+        'p0',
+        'p1',
+        'p2',
+        's0',
+      ]);
+      expect(result.status === 'ok' && result.comments.find((c) => c.id === 'q3')!.parentId).toBe('q2');
+      expect(fake.focalRequests).toEqual(['q2']);
+    });
+
+    it('a 5xx on a sub-thread is retried like any call; a spent rate-limit window holds the post', async () => {
+      fake.addPost(
+        deepThreadPost('chain1', {
+          comments: [comment('a0', [comment('a1', [comment('a2', [comment('a3')])])])],
+        }),
+      );
+      fake.faults.add('/comments/chain1?comment=a2', { kind: 'server' }, 2);
+      const ok = await provider().fetchPost('https://reddit.com/comments/chain1', { fullRead: true });
+      expect(ok.status === 'ok' && ok.comments.map((c) => [c.id, c.parentId])).toEqual([
+        ['a0', null],
+        ['a1', 'a0'],
+        ['a2', 'a1'],
+        ['a3', 'a2'],
+      ]);
+      expect(waits).toEqual([50, 100]);
+      expect(fake.focalRequests).toEqual(['a2']); // the two 503s never reached the handler
+      expect(fake.calls.get('/comments/chain1')).toBe(4);
+
+      fake.remaining = 1; // the first listing spends the window; the sub-thread would be a certain 429
+      expect(await provider().fetchPost('https://reddit.com/comments/chain1', { fullRead: true })).toEqual({
+        status: 'holding',
+        reason:
+          'reddit: rate-limit window spent (X-Ratelimit-Remaining 0; retry after 2026-03-10T12:07:00.000Z)',
+        retryAt: '2026-03-10T12:07:00.000Z',
+      });
+      expect(fake.calls.get('/comments/chain1')).toBe(5);
+    });
   });
 
   describe('account discovery', () => {

@@ -7,7 +7,10 @@ export type FakeFault =
   | { kind: 'auth' }; // credentials refused
 
 export interface ScheduledFault {
-  /** Path prefix the fault applies to, e.g. `/commentThreads` or `/comments/abc`. */
+  /**
+   * Path prefix the fault applies to, e.g. `/commentThreads` or `/comments/abc`; the Reddit fake
+   * matches it against the whole URL, so `/comments/abc?comment=c0` aims at one sub-thread.
+   */
   path: string;
   fault: FakeFault;
   times: number;

@@ -35,8 +35,10 @@ interface Thing {
 
 /**
  * A local Reddit: the OAuth2 token endpoint (client credentials) and the OAuth API host's
- * `/comments/{id}`, `/api/morechildren`, `/user/{name}/submitted` and `/r/{sub}/new`, with Listing
- * and Thing shapes, `more` nodes, `X-Ratelimit-*` headers and 429s. See libs/provider-reddit/README.md.
+ * `/comments/{id}` (whole post, or one comment's sub-thread with `?comment=`), `/api/morechildren`,
+ * `/user/{name}/submitted` and `/r/{sub}/new`, with Listing and Thing shapes, `more` nodes (with ids,
+ * and "continue this thread" past `continueDepth`), `X-Ratelimit-*` headers and 429s.
+ * See libs/provider-reddit/README.md.
  */
 export class RedditFake {
   readonly posts = new Map<string, FakeRedditPost>();
@@ -51,6 +53,16 @@ export class RedditFake {
   inlinePerLevel = 4;
   /** Levels rendered inline below the top (Reddit's `depth`); deeper replies become `more` nodes. */
   inlineDepth = 2;
+  /**
+   * Depth (0 = top level) whose comments are not listed at all: a comment one level above that has
+   * replies ends in a "continue this thread" node (`id: "_"`, `count: 0`, no children) instead, in
+   * `/comments` and `morechildren` answers alike; only `/comments/{id}?comment=<parent>` opens it.
+   * Counted from the view's top, so a `?comment=` answer counts again from its focal comment
+   * (depth 0). Infinity: never.
+   */
+  continueDepth = Infinity;
+  /** The `comment` ids asked for through `/comments/{id}?comment=`, in order. */
+  readonly focalRequests: string[] = [];
   private readonly tokens = new Set<string>();
   private app: FastifyInstance | null = null;
   baseUrl = '';
@@ -81,7 +93,8 @@ export class RedditFake {
       const path = request.url.split('?')[0];
       this.calls.set(path, (this.calls.get(path) ?? 0) + 1);
       this.userAgents.add(String(request.headers['user-agent'] ?? ''));
-      const fault = this.faults.take(path);
+      // Matched against the whole URL, so a fault can aim at one query (`/comments/abc?comment=c0`).
+      const fault = this.faults.take(request.url);
       if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.ms));
       if (path === '/api/v1/access_token') return;
       if (
@@ -225,6 +238,36 @@ export class RedditFake {
     };
   }
 
+  /** "Continue this thread": Reddit's placeholder for replies past the depth limit, naming only their parent. */
+  private continueThing(parentId: string, depth: number): Thing {
+    return {
+      kind: 'more',
+      data: { count: 0, name: 't1__', id: '_', parent_id: `t1_${parentId}`, depth, children: [] },
+    };
+  }
+
+  /** What stands in a comment's `replies` at `depth`: a continue node, a `more` node of ids, or the rendered level. */
+  private repliesOf(
+    c: FakeRedditComment,
+    postId: string,
+    depth: number,
+    budget: { left: number },
+    maxDepth: number,
+  ): Thing[] | '' {
+    if (c.replies.length === 0) return '';
+    if (depth + 1 >= this.continueDepth) return [this.continueThing(c.id, depth + 1)];
+    if (depth + 1 > maxDepth)
+      return [
+        this.moreThing(
+          c.replies.map((r) => r.id),
+          `t1_${c.id}`,
+          depth + 1,
+          countAll(c.replies),
+        ),
+      ];
+    return this.render(c.replies, postId, `t1_${c.id}`, depth + 1, budget, maxDepth);
+  }
+
   /** A level of the tree: the first `inlinePerLevel` comments rendered (up to `maxDepth`), the rest in one `more` node. */
   private render(
     list: FakeRedditComment[],
@@ -235,23 +278,12 @@ export class RedditFake {
     maxDepth: number,
   ): Thing[] {
     const out: Thing[] = [];
-    const inline = list.slice(0, Math.min(this.inlinePerLevel, budget.left));
+    const inline = list.slice(0, Math.max(0, Math.min(this.inlinePerLevel, budget.left)));
     for (const c of inline) {
       budget.left--;
-      const replies =
-        c.replies.length === 0
-          ? ''
-          : depth + 1 > maxDepth
-            ? [
-                this.moreThing(
-                  c.replies.map((r) => r.id),
-                  `t1_${c.id}`,
-                  depth + 1,
-                  countAll(c.replies),
-                ),
-              ]
-            : this.render(c.replies, postId, `t1_${c.id}`, depth + 1, budget, maxDepth);
-      out.push(this.commentThing(c, postId, parent, depth, replies));
+      out.push(
+        this.commentThing(c, postId, parent, depth, this.repliesOf(c, postId, depth, budget, maxDepth)),
+      );
     }
     const rest = list.slice(inline.length);
     if (rest.length > 0)
@@ -275,7 +307,28 @@ export class RedditFake {
     if (post.private) return reply.code(403).send({ reason: 'private', message: 'Forbidden', error: 403 });
     const limit = Math.min(500, Number(request.query.limit ?? 200));
     const depth = Math.min(this.inlineDepth, Number(request.query.depth ?? this.inlineDepth));
-    const children = this.render(post.comments, post.id, `t3_${post.id}`, 0, { left: limit }, depth);
+    const budget = { left: limit };
+    let children: Thing[];
+    if (request.query.comment !== undefined) {
+      // One comment's sub-thread (context=0): the comment itself at depth 0, its replies rendered below it.
+      this.focalRequests.push(request.query.comment);
+      const found = findWithParent(post.comments, request.query.comment, `t3_${post.id}`, 0);
+      budget.left--;
+      // A comment id the post does not hold: the fake answers with no comments.
+      children = found
+        ? [
+            this.commentThing(
+              found.comment,
+              post.id,
+              found.parent,
+              0,
+              this.repliesOf(found.comment, post.id, 0, budget, depth),
+            ),
+          ]
+        : [];
+    } else {
+      children = this.render(post.comments, post.id, `t3_${post.id}`, 0, budget, depth);
+    }
     return [
       { kind: 'Listing', data: { after: null, before: null, children: [this.postThing(post)] } },
       { kind: 'Listing', data: { after: null, before: null, children } },
@@ -294,20 +347,14 @@ export class RedditFake {
         .code(400)
         .send({ json: { errors: [['TOO_MANY_CHILDREN', 'at most 100 children per request', 'children']] } });
     const things: Thing[] = [];
-    // Each requested comment flat, with its own replies folded into a `more` node (the client expands again).
+    // Each requested comment flat, with its own replies folded into a `more` node (the client expands
+    // again), or into a "continue this thread" node past `continueDepth` (counted from the post).
     for (const id of ids) {
       const found = findWithParent(post.comments, id, `t3_${post.id}`, 0);
       if (!found) continue;
       things.push(this.commentThing(found.comment, post.id, found.parent, found.depth, ''));
-      if (found.comment.replies.length > 0)
-        things.push(
-          this.moreThing(
-            found.comment.replies.map((r) => r.id),
-            `t1_${id}`,
-            found.depth + 1,
-            countAll(found.comment.replies),
-          ),
-        );
+      const replies = this.repliesOf(found.comment, post.id, found.depth, { left: 0 }, found.depth);
+      if (replies !== '') things.push(...replies);
     }
     return { json: { errors: [], data: { things } } };
   }

@@ -60,3 +60,94 @@ export const READABLE_ORDER = [
   'x1',
   ...Array.from({ length: 27 }, (_, i) => `c${i + 3}`),
 ];
+
+/**
+ * A tree deeper than "continue this thread" nodes let a listing go when the fake's `continueDepth`
+ * is 3 (comments at depth 3 and below are only reachable through `?comment=<parent>`):
+ *
+ * - q0 → q1 → q2 → q3 → (q4 → q5 (removed) → q6 → q7), w0..w3, w4 → z0: the q3 level holds six
+ *   replies, so a `?comment=q2` answer lists four and folds w3, w4 into a `more` node whose
+ *   morechildren answer carries a continue node for w4;
+ * - p0 → p1 → p2 → p3;
+ * - s0..s3 at the top, s2 and s3 past the four rendered inline; s3 → t0 → t1 → t2 comes through
+ *   morechildren until t1, whose reply needs `?comment=t1`.
+ *
+ * 25 comments, 24 readable (q5 removed; q6 hangs from q4).
+ */
+export function deepThreadPost(id = 'deep01', extra: Partial<FakeRedditPost> = {}): FakeRedditPost {
+  const q4 = comment('q4', [comment('q5', [comment('q6', [comment('q7')])], { gone: 'removed' })]);
+  const q3 = comment('q3', [
+    q4,
+    comment('w0'),
+    comment('w1'),
+    comment('w2'),
+    comment('w3'),
+    comment('w4', [comment('z0')]),
+  ]);
+  return threadPost(id, {
+    comments: [
+      comment('q0', [comment('q1', [comment('q2', [q3])])]),
+      comment('p0', [comment('p1', [comment('p2', [comment('p3', [], { isSubmitter: true })])])]),
+      comment('s0'),
+      comment('s1'),
+      comment('s2'),
+      comment('s3', [comment('t0', [comment('t1', [comment('t2')])])]),
+    ],
+    ...extra,
+  });
+}
+
+export const DEEP_READABLE_ORDER = [
+  'q0',
+  'q1',
+  'q2',
+  'q3',
+  'q4',
+  'q6',
+  'q7',
+  'w0',
+  'w1',
+  'w2',
+  'w3',
+  'w4',
+  'z0',
+  'p0',
+  'p1',
+  'p2',
+  'p3',
+  's0',
+  's1',
+  's2',
+  's3',
+  't0',
+  't1',
+  't2',
+];
+
+/** Each readable comment of `deepThreadPost` and the comment it replies to (q6 skips the removed q5). */
+export const DEEP_PARENTS: Record<string, string | null> = {
+  q0: null,
+  q1: 'q0',
+  q2: 'q1',
+  q3: 'q2',
+  q4: 'q3',
+  q6: 'q4',
+  q7: 'q6',
+  w0: 'q3',
+  w1: 'q3',
+  w2: 'q3',
+  w3: 'q3',
+  w4: 'q3',
+  z0: 'w4',
+  p0: null,
+  p1: 'p0',
+  p2: 'p1',
+  p3: 'p2',
+  s0: null,
+  s1: null,
+  s2: null,
+  s3: null,
+  t0: 's3',
+  t1: 't0',
+  t2: 't1',
+};
