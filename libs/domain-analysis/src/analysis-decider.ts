@@ -190,7 +190,7 @@ export function evolveAnalysis(state: AnalysisState, event: AnalysisEvent): Anal
   }
 }
 
-export const analysisDecider = {
+export const analysisDecider: Decider<AnalysisCommand, AnalysisEvent, AnalysisState> = {
   initialState: (): AnalysisState => ({ status: 'absent' }),
   decide: decideAnalysis,
   evolve: evolveAnalysis,
@@ -198,3 +198,4 @@ export const analysisDecider = {
 
 export const analysisStream = (analysisId: string): string => `analysis-${analysisId}`;
 export const ANALYSIS_RETENTION_MS = 7 * 24 * 3600 * 1000;
+import type { Decider } from '@analyst/eventsourcing';

@@ -1,3 +1,4 @@
+import type { Decider } from '@analyst/eventsourcing';
 import { ContentError } from './content-errors';
 
 export type CollectionType = 'campaign' | 'group';
@@ -93,7 +94,7 @@ export function evolveCollection(state: CollectionState, event: CollectionEvent)
   }
 }
 
-export const collectionDecider = {
+export const collectionDecider: Decider<CollectionCommand, CollectionEvent, CollectionState> = {
   initialState: (): CollectionState => ({ status: 'absent' }),
   decide: decideCollection,
   evolve: evolveCollection,

@@ -1,3 +1,4 @@
+import type { Decider } from '@analyst/eventsourcing';
 import type {
   CreditSource,
   JobKind,
@@ -370,7 +371,7 @@ export function evolveContentJob(state: ContentJobState, event: ContentJobEvent)
   }
 }
 
-export const contentJobDecider = {
+export const contentJobDecider: Decider<ContentJobCommand, ContentJobEvent, ContentJobState> = {
   initialState: (): ContentJobState => ({ status: 'absent' }),
   decide: decideContentJob,
   evolve: evolveContentJob,

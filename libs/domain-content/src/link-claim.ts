@@ -1,3 +1,4 @@
+import type { Decider } from '@analyst/eventsourcing';
 import { createHash } from 'node:crypto';
 
 /**
@@ -80,7 +81,7 @@ export function evolveLinkClaim(_state: LinkClaimState, event: LinkClaimEvent): 
   }
 }
 
-export const linkClaimDecider = {
+export const linkClaimDecider: Decider<LinkClaimCommand, LinkClaimEvent, LinkClaimState> = {
   initialState: (): LinkClaimState => ({ status: 'free' }),
   decide: decideLinkClaim,
   evolve: evolveLinkClaim,

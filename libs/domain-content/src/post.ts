@@ -1,3 +1,4 @@
+import type { Decider } from '@analyst/eventsourcing';
 import type {
   CreatorMessage,
   CreatorTopic,
@@ -510,7 +511,7 @@ function versionRequest(d: PostVersionRequest): PostVersionRequest {
   return { dataVersion, jobId, reservationId, creditSource, unitCost, fullRead, commentLimit, requestedAt };
 }
 
-export const postDecider = {
+export const postDecider: Decider<PostCommand, PostEvent, PostState> = {
   initialState: (): PostState => ({ status: 'absent' }),
   decide: decidePost,
   evolve: evolvePost,

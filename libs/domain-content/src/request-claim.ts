@@ -1,3 +1,4 @@
+import type { Decider } from '@analyst/eventsourcing';
 import { createHash } from 'node:crypto';
 import { ContentError } from './content-errors';
 
@@ -81,7 +82,7 @@ export function evolveRequestClaim(_state: RequestClaimState, event: RequestClai
   };
 }
 
-export const requestClaimDecider = {
+export const requestClaimDecider: Decider<ClaimRequest, RequestClaimEvent, RequestClaimState> = {
   initialState: (): RequestClaimState => ({ status: 'free' }),
   decide: decideRequestClaim,
   evolve: evolveRequestClaim,

@@ -1,3 +1,4 @@
+import type { Decider } from '@analyst/eventsourcing';
 import {
   OPT_IN_SCOPES,
   PLANS,
@@ -137,7 +138,7 @@ export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyStat
   }
 }
 
-export const apiKeyDecider = {
+export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   initialState: (): ApiKeyState => ({ status: 'none' }),
   decide: decideApiKey,
   evolve: evolveApiKey,

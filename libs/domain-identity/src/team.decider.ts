@@ -1,3 +1,4 @@
+import type { Decider } from '@analyst/eventsourcing';
 import {
   PLANS,
   isPlanId,
@@ -258,7 +259,7 @@ export function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
   }
 }
 
-export const teamDecider = {
+export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState> = {
   initialState: (): TeamState => ({ status: 'none' }),
   decide: decideTeam,
   evolve: evolveTeam,
