@@ -8,12 +8,15 @@ import {
 import { CommandRunner, HttpMetrics, READ_STORE, type ReadStore } from '@analyst/platform';
 import {
   CHANNEL_ID,
+  DEEP_PARENTS,
+  DEEP_READABLE_ORDER,
   READABLE_ORDER,
   RedditFake,
   VIDEO_ID,
   YouTubeFake,
   eventually,
   seedChannel,
+  deepThreadPost,
   threadPost,
   threads,
   video,
@@ -384,6 +387,27 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
       totalComments: 7,
       dataVersion: 2,
     });
+  });
+
+  it('a Reddit thread deeper than its listings go: "continue this thread" sub-threads stored once, each reply under its parent', async () => {
+    reddit.continueDepth = 3;
+    reddit.addPost(deepThreadPost());
+    const teamId = await f.team('scale', { maps: 0, adhoc: 3 });
+    const { key } = await f.key(teamId);
+    const res = await f.post('/content/posts/add', key, {
+      links: ['https://www.reddit.com/r/berlin/comments/deep01/deep/'],
+    });
+    const done = await f.settle(res.body.data.id, key);
+    reddit.continueDepth = Infinity;
+    expect(done.body.data).toMatchObject({ status: 'completed', credits: { settled: 1, refunded: 0 } });
+    const postId = done.body.data.accepted[0].postId as string;
+    const { post, comments } = await stored(f, postId);
+    expect(comments.map((c) => c.id)).toEqual(DEEP_READABLE_ORDER);
+    expect(new Set(comments.map((c) => c.id)).size).toBe(24);
+    expect(Object.fromEntries(comments.map((c) => [c.id, c.parentId]))).toEqual(DEEP_PARENTS);
+    expect(post.engagement.comments).toBe(25); // num_comments counts the removed q5
+    expect(reddit.focalRequests).toEqual(['q2', 'p2', 't1', 'q4', 'w4', 'q6']);
+    expect(await findPost(f.store, postId)).toMatchObject({ status: 'complete', totalComments: 24 });
   });
 });
 
