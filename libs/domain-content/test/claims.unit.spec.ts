@@ -8,11 +8,12 @@ import {
   type LinkClaimEvent,
   type RequestClaimEvent,
 } from '@analyst/domain-content';
-import { givenFor } from './given-when-then';
+import { DeciderSpecification } from '@analyst/eventsourcing/testing';
 
 const AT = '2026-03-10T12:00:00.000Z';
-const givenLink = givenFor(linkClaimDecider);
-const givenRequest = givenFor(requestClaimDecider);
+const givenLink = (events: LinkClaimEvent[]) => DeciderSpecification.for(linkClaimDecider).given(events);
+const givenRequest = (events: RequestClaimEvent[]) =>
+  DeciderSpecification.for(requestClaimDecider).given(events);
 
 const claimed = (postId: string, jobId: string): LinkClaimEvent => ({
   type: 'PostLinkClaimed',

@@ -1,7 +1,7 @@
-import { collectionDecider, type CollectionCommand } from '@analyst/domain-content';
-import { givenFor } from './given-when-then';
+import { collectionDecider, type CollectionCommand, type CollectionEvent } from '@analyst/domain-content';
+import { DeciderSpecification } from '@analyst/eventsourcing/testing';
 
-const given = givenFor(collectionDecider);
+const given = (events: CollectionEvent[]) => DeciderSpecification.for(collectionDecider).given(events);
 const AT = '2026-03-10T12:00:00.000Z';
 const base: CollectionCommand = {
   type: 'CreateCollection',

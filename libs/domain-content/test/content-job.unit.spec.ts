@@ -6,9 +6,9 @@ import {
   type ContentJobEvent,
   type JobRequest,
 } from '@analyst/domain-content';
-import { givenFor } from './given-when-then';
+import { DeciderSpecification } from '@analyst/eventsourcing/testing';
 
-const given = givenFor(contentJobDecider);
+const given = (events: ContentJobEvent[]) => DeciderSpecification.for(contentJobDecider).given(events);
 const AT = '2026-03-10T12:00:00.000Z';
 const request: JobRequest = {
   jobId: 'cj_1',

@@ -7,9 +7,9 @@ import {
   type PostEvent,
   type PostState,
 } from '@analyst/domain-content';
-import { givenFor } from './given-when-then';
+import { DeciderSpecification } from '@analyst/eventsourcing/testing';
 
-const given = givenFor(postDecider);
+const given = (events: PostEvent[]) => DeciderSpecification.for(postDecider).given(events);
 const AT = '2026-03-10T12:00:00.000Z';
 
 const created: PostCreated = {

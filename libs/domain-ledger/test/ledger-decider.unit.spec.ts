@@ -5,10 +5,14 @@ import {
   decide,
   evolve,
   initialLedgerState,
+  ledgerDecider,
   type LedgerCommand,
   type LedgerState,
 } from '@analyst/domain-ledger';
-import { given } from './given-when-then';
+import { DeciderSpecification } from '@analyst/eventsourcing/testing';
+
+/** No mocks, only the ledger decider's pure functions. */
+const given = (events: LedgerEvent[]) => DeciderSpecification.for(ledgerDecider).given(events);
 
 const AT = '2026-03-10T12:00:00.000Z';
 const APRIL = '2026-04-01T00:00:05.000Z';
