@@ -8,13 +8,8 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { GatewayModule } from '@analyst/gateway';
-import {
-  AnalysisModule,
-  AnalysisService,
-  CommentIndexService,
-  type PostEntry,
-  type TeamIndex,
-} from '@analyst/analysis';
+import { AnalysisModule, AnalysisService, CommentIndexService } from '@analyst/analysis';
+import type { PostEntry, TeamIndex } from '@analyst/comment-index';
 import { allRows, appendRow, ensureCapacity, rollup } from '@analyst/domain-analysis';
 import { createTestApp } from '@analyst/testing';
 

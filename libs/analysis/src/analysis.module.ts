@@ -1,16 +1,20 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { ANALYST_CONFIG, ProjectionService, type AnalystConfig } from '@analyst/platform';
 import { AnalysesController } from './analyses/analyses.controller';
-import { analysesProjector, savedAnalysesProjector } from './analyses/analyses.projector';
+import {
+  analysesProjector,
+  savedAnalysesProjector,
+  Bm25SearchModel,
+  EmbeddingsSearchModel,
+  SEARCH_MODEL,
+  type SearchModel,
+} from '@analyst/comment-index';
 import { AnalysisService } from './analyses/analysis.service';
 import { CommentIndexService } from './index/comment-index.service';
 import { POST_CURSORS, PostCursors } from './posts/post-cursor';
 import { CollectionsController, PostsController } from './posts/posts.controller';
 import { AdminReportsController } from './reports/admin-reports.controller';
 import { SavedAnalysesController } from './reports/saved-analyses.controller';
-import { Bm25SearchModel } from './search/bm25-search';
-import { EmbeddingsSearchModel } from './search/embeddings-search';
-import { SEARCH_MODEL, type SearchModel } from './search/search-model.port';
 
 /** The search model: an embeddings endpoint when ANALYST_EMBEDDINGS_URL is set, local BM25 otherwise. */
 export function searchModelFor(env: Record<string, string | undefined>) {

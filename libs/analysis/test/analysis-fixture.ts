@@ -3,7 +3,8 @@ import { GatewayModule } from '@analyst/gateway';
 import { normalizeLink } from '@analyst/links';
 import { EVENT_STORE, FixedClock, type EventStore, type NewEvent } from '@analyst/platform';
 import { createTestApp, type TestApp } from '@analyst/testing';
-import { AnalysisModule, AnalysisService, type SearchModel } from '@analyst/analysis';
+import { AnalysisModule, AnalysisService } from '@analyst/analysis';
+import type { SearchModel } from '@analyst/comment-index';
 
 export const START = '2026-03-10T12:00:00.000Z';
 export const ALL_SCOPES = [

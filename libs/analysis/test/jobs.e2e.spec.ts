@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
-import { CommentIndexService, EmbeddingsSearchModel } from '@analyst/analysis';
+import { CommentIndexService } from '@analyst/analysis';
+import { EmbeddingsSearchModel } from '@analyst/comment-index';
 import { postRefresh, postVersion } from '@analyst/testing';
 import { analysisTest } from './analysis-fixture';
 

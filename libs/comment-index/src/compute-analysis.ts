@@ -17,7 +17,7 @@ import {
   type Completeness,
 } from '@analyst/domain-analysis';
 import type { Dimension } from '@analyst/contracts';
-import type { PostEntry, TeamIndex } from '../index/comment-index';
+import type { PostEntry, TeamIndex } from './comment-index';
 
 export const POST_CARD_LIMIT = 100;
 

@@ -9,7 +9,7 @@ import {
   type RollupScores,
 } from '@analyst/domain-analysis';
 import type { RecordedEvent } from '@analyst/platform';
-import { computeAnalysis, type AnalysisResult } from '../analyses/compute-analysis';
+import { computeAnalysis, type AnalysisResult } from './compute-analysis';
 import type { CommentIndex, PostEntry, TeamIndex } from './comment-index';
 
 /** What the post routes serve once a version is scored: computed then, never again. */

@@ -7,7 +7,7 @@ import {
   postRefresh as refresh,
   postVersion as version,
 } from '@analyst/testing';
-import { applyToIndex, CommentIndex, type PostEntry, type TeamIndex } from '../src';
+import { applyToIndex, CommentIndex, type PostEntry, type TeamIndex } from '@analyst/comment-index';
 
 const TEAM = 'tm_compact';
 

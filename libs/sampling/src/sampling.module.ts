@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import type { SearchModel } from '@analyst/analysis';
+import type { SearchModel } from '@analyst/comment-index';
 import { ANALYST_CONFIG, EVENT_STORE, type AnalystConfig, type EventStore } from '@analyst/platform';
 import { AnalysisCommentsController, PostCommentsController } from './http/comments.controllers';
 import { SamplingIndexService } from './index/sampling-index.service';

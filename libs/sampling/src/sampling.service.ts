@@ -7,7 +7,7 @@ import {
   type PostEntry,
   type SearchSpec,
   type TeamIndex,
-} from '@analyst/analysis';
+} from '@analyst/comment-index';
 import { CLOCK, type Clock } from '@analyst/platform';
 import { fnv1a32, type AnalysisRecord, type RowDetails } from './index/sampling-index';
 import { SamplingIndexService } from './index/sampling-index.service';

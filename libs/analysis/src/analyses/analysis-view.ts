@@ -1,6 +1,5 @@
 import { relativePathOf } from '@analyst/gateway';
-import type { AnalysisDoc } from './analyses.projector';
-import type { AnalysisResult } from './compute-analysis';
+import type { AnalysisDoc, AnalysisResult } from '@analyst/comment-index';
 import { POLL_AFTER_MS } from './analysis.service';
 
 const open = (doc: AnalysisDoc): boolean => doc.status === 'queued' || doc.status === 'running';

@@ -19,20 +19,22 @@ import {
   type IdGenerator,
   type ReadStore,
 } from '@analyst/platform';
-import type { PostEntry, TeamIndex } from '../index/comment-index';
+import {
+  ANALYSES,
+  compileFilters,
+  computeAnalysis,
+  SEARCH_MODEL,
+  searchMatchedRows,
+  type AnalysisDoc,
+  type AnalysisResult,
+  type PostEntry,
+  type SearchModel,
+  type SearchSpec,
+  type TeamIndex,
+} from '@analyst/comment-index';
 import { CommentIndexService } from '../index/comment-index.service';
 import { findPosts, parsePostQuery } from '../posts/post-query';
-import { SEARCH_MODEL, type SearchModel } from '../search/search-model.port';
-import { searchMatchedRows } from '../search/search-rows';
-import { ANALYSES, type AnalysisDoc } from './analyses.projector';
-import {
-  compileFilters,
-  INLINE_LIMIT,
-  MAX_SELECTION,
-  type AnalysisRequest,
-  type SearchSpec,
-} from './analysis-request';
-import { computeAnalysis, type AnalysisResult } from './compute-analysis';
+import { INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest } from './analysis-request';
 
 export const POLL_AFTER_MS = 3000;
 

@@ -6,8 +6,7 @@ import {
   type AnalystConfig,
   type EventStore,
 } from '@analyst/platform';
-import { CommentIndex } from './comment-index';
-import { applyToIndex, INDEX_EVENT_TYPES } from './index-feed';
+import { CommentIndex, applyToIndex, INDEX_EVENT_TYPES } from '@analyst/comment-index';
 
 /**
  * Keeps the columnar comment index in memory, folded from the whole log and live on it. Requests

@@ -2,8 +2,7 @@ import { ApiError, BUCKET_KEYS, parseCalendarInstant, PLATFORMS, type BucketKey 
 import { queryNumber } from '@analyst/platform';
 import { normalizeLink } from '@analyst/links';
 import { mixPercent } from '@analyst/domain-analysis';
-import type { PostEntry, TeamIndex } from '../index/comment-index';
-import { materializedOf } from '../index/index-feed';
+import { type PostEntry, type TeamIndex, materializedOf } from '@analyst/comment-index';
 
 export type StatusScope = 'complete' | 'pending' | 'all';
 const PENDING = new Set(['fetching', 'queued', 'processing']);

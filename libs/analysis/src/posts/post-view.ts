@@ -1,6 +1,5 @@
 import { relativePathOf } from '@analyst/gateway';
-import type { PostEntry } from '../index/comment-index';
-import { materializedOf } from '../index/index-feed';
+import { type PostEntry, materializedOf } from '@analyst/comment-index';
 
 /** The post record the catalog routes return. */
 export function postView(post: PostEntry): Record<string, unknown> {

@@ -13,9 +13,8 @@ import {
   TEAM_NOT_FOUND,
 } from '@analyst/platform';
 import { parseLimit } from '../analyses/analyses.controller';
-import type { TeamIndex } from '../index/comment-index';
+import { type TeamIndex, materializedOf } from '@analyst/comment-index';
 import { CommentIndexService } from '../index/comment-index.service';
-import { materializedOf } from '../index/index-feed';
 import { POST_CURSORS, type PostCursors } from './post-cursor';
 import { afterCursor, echoPostQuery, findPosts, parsePostQuery, positionOf } from './post-query';
 import { postAnalysisView, postView } from './post-view';

@@ -13,7 +13,7 @@ import {
 import { AnalysisService } from '../analyses/analysis.service';
 import { analysisSummary } from '../analyses/analysis-view';
 import { CommentIndexService } from '../index/comment-index.service';
-import type { AnalysisSavedInApp } from '../analyses/analyses.projector';
+import type { AnalysisSavedInApp } from '@analyst/comment-index';
 
 const text = (v: unknown, name: string, max = 20_000): string => {
   if (typeof v !== 'string' || v.trim() === '' || v.length > max)

@@ -15,7 +15,7 @@ import {
   type ReadStore,
 } from '@analyst/platform';
 import { parseLimit } from '../analyses/analyses.controller';
-import { SAVED_ANALYSES, type SavedAnalysisDoc } from '../analyses/analyses.projector';
+import { SAVED_ANALYSES, type SavedAnalysisDoc } from '@analyst/comment-index';
 
 /** Sanitized row: never share tokens, invite emails or payloads. */
 const savedRow = (d: SavedAnalysisDoc) => ({

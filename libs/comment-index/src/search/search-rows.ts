@@ -1,5 +1,5 @@
-import type { PostEntry, TeamIndex } from '../index/comment-index';
-import type { SearchSpec } from '../analyses/analysis-request';
+import type { PostEntry, TeamIndex } from '../comment-index';
+import type { SearchSpec } from '../comment-filters';
 import type { SearchModel } from './search-model.port';
 
 /**

@@ -7,7 +7,7 @@ import {
   type AnalysisDoc,
   type CompactionPolicy,
   type TeamIndex,
-} from '@analyst/analysis';
+} from '@analyst/comment-index';
 import type { RecordedEvent } from '@analyst/platform';
 
 /**

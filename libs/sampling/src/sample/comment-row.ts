@@ -6,7 +6,7 @@ import {
   type ScoreVersion,
 } from '@analyst/contracts';
 import { commentBuckets, sentimentReadingAt } from '@analyst/domain-analysis';
-import type { TeamIndex } from '@analyst/analysis';
+import type { TeamIndex } from '@analyst/comment-index';
 import type { RowDetails } from '../index/sampling-index';
 import { HIGH_ENGAGEMENT, HIGH_RELEVANCE, MESSAGE_MATCH, TOPIC_MATCH } from './draw-sample';
 

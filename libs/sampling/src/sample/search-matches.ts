@@ -5,7 +5,7 @@ import {
   type SearchModel,
   type SearchSpec,
   type TeamIndex,
-} from '@analyst/analysis';
+} from '@analyst/comment-index';
 import { analysisStream, type AnalysisEvent } from '@analyst/domain-analysis';
 import type { EventStore } from '@analyst/platform';
 
