@@ -6,18 +6,10 @@ import {
   parseApiKey,
   type ApiKeyCommand,
 } from '@analyst/domain-identity';
+import { DeciderSpecification } from '@analyst/eventsourcing/testing';
 
-function decide(events: ApiKeyEvent[], command: ApiKeyCommand): ApiKeyEvent[] {
-  return apiKeyDecider.decide(command, events.reduce(apiKeyDecider.evolve, apiKeyDecider.initialState()));
-}
-function failure(events: ApiKeyEvent[], command: ApiKeyCommand): string {
-  try {
-    decide(events, command);
-  } catch (error) {
-    return (error as IdentityError).code;
-  }
-  return 'none';
-}
+/** No mocks, only the API key decider's pure functions; a failure must be an IdentityError with that code. */
+const given = (events: ApiKeyEvent[]) => DeciderSpecification.for(apiKeyDecider).given(events);
 
 const create: ApiKeyCommand = {
   type: 'CreateApiKey',
@@ -42,15 +34,33 @@ const created: ApiKeyEvent = {
 
 describe('api key decider', () => {
   it('creates a key with its scopes in contract order', () => {
-    expect(decide([], create)).toEqual([created]);
+    given([]).when(create).then([created]);
   });
 
-  it('refuses a fourth active key, unknown scopes, a plan without the API and a missing team', () => {
-    expect(failure([], { ...create, activeKeys: 3 })).toBe('key_limit_reached');
-    expect(failure([], { ...create, scopes: ['posts:delete'] })).toBe('invalid_scopes');
-    expect(failure([], { ...create, team: { plan: 'starter' } })).toBe('plan_without_api');
-    expect(failure([], { ...create, team: null })).toBe('team_not_found');
-    expect(failure([created], create)).toBe('key_exists');
+  describe('refuses a fourth active key, unknown scopes, a plan without the API and a missing team', () => {
+    it('refuses a fourth active key: key_limit_reached', () => {
+      given([])
+        .when({ ...create, activeKeys: 3 })
+        .thenFails('key_limit_reached', IdentityError);
+    });
+    it('refuses unknown scopes: invalid_scopes', () => {
+      given([])
+        .when({ ...create, scopes: ['posts:delete'] })
+        .thenFails('invalid_scopes', IdentityError);
+    });
+    it('refuses a plan without the API: plan_without_api', () => {
+      given([])
+        .when({ ...create, team: { plan: 'starter' } })
+        .thenFails('plan_without_api', IdentityError);
+    });
+    it('refuses a missing team: team_not_found', () => {
+      given([])
+        .when({ ...create, team: null })
+        .thenFails('team_not_found', IdentityError);
+    });
+    it('refuses a second creation: key_exists', () => {
+      given([created]).when(create).thenFails('key_exists', IdentityError);
+    });
   });
 
   it('leaves the credit-spending scopes out of the default set', () => {
@@ -59,15 +69,27 @@ describe('api key decider', () => {
     expect(DEFAULT_KEY_SCOPES).toHaveLength(7);
   });
 
-  it('rotates an active key and refuses to rotate a revoked one', () => {
-    expect(decide([created], { type: 'RotateApiKey', secretHash: 'h2' })).toEqual([
-      { type: 'ApiKeyRotated', data: { keyId: 'ak_00000001', teamId: 'tm_1', secretHash: 'h2' } },
-    ]);
+  describe('rotates an active key and refuses to rotate a revoked one', () => {
     const revoked: ApiKeyEvent = { type: 'ApiKeyRevoked', data: { keyId: 'ak_00000001', teamId: 'tm_1' } };
-    expect(failure([created, revoked], { type: 'RotateApiKey', secretHash: 'h2' })).toBe('key_revoked');
-    expect(decide([created], { type: 'RevokeApiKey' })).toEqual([revoked]);
-    expect(decide([created, revoked], { type: 'RevokeApiKey' })).toEqual([]);
-    expect(failure([], { type: 'RevokeApiKey' })).toBe('key_not_found');
+    it('rotates an active key', () => {
+      given([created])
+        .when({ type: 'RotateApiKey', secretHash: 'h2' })
+        .then([{ type: 'ApiKeyRotated', data: { keyId: 'ak_00000001', teamId: 'tm_1', secretHash: 'h2' } }]);
+    });
+    it('refuses to rotate a revoked key: key_revoked', () => {
+      given([created, revoked])
+        .when({ type: 'RotateApiKey', secretHash: 'h2' })
+        .thenFails('key_revoked', IdentityError);
+    });
+    it('revokes an active key', () => {
+      given([created]).when({ type: 'RevokeApiKey' }).then([revoked]);
+    });
+    it('writes nothing to revoke a revoked key', () => {
+      given([created, revoked]).when({ type: 'RevokeApiKey' }).then([]);
+    });
+    it('refuses to revoke a missing key: key_not_found', () => {
+      given([]).when({ type: 'RevokeApiKey' }).thenFails('key_not_found', IdentityError);
+    });
   });
 
   it('parses presented keys on the first dot', () => {

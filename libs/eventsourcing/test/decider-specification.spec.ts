@@ -70,6 +70,12 @@ describe('DeciderSpecification', () => {
     when.thenFails('not_positive');
   });
 
+  it('thenFails() with an error class also checks the class', () => {
+    const when = DeciderSpecification.for(counter).given([]).when({ type: 'Add', n: 0 });
+    when.thenFails('not_positive', CounterError);
+    expect(() => when.thenFails('not_positive', TypeError)).toThrow();
+  });
+
   it('events() hands back the decided events for assertions then() cannot state', () => {
     expect(DeciderSpecification.for(counter).given([]).when({ type: 'Add', n: 4 }).events()).toEqual([
       added(4),

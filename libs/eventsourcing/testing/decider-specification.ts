@@ -43,9 +43,10 @@ export class When<E> {
     expect(this.run()).toEqual(expected);
   }
 
-  /** `decide` throws a domain error with this `code`. */
-  thenFails(code: string): void {
+  /** `decide` throws a domain error with this `code` (and, when given, of this class). */
+  thenFails(code: string, errorType?: abstract new (...args: never[]) => Error): void {
     expect(() => this.run()).toThrow(expect.objectContaining({ code }));
+    if (errorType) expect(() => this.run()).toThrow(errorType);
   }
 
   /** The decided events, for the rare assertion `then` cannot state (a count, a projection of them). */
