@@ -1,10 +1,5 @@
-import {
-  analysisDecider,
-  AnalysisRuleError,
-  type AnalysisCommand,
-  type AnalysisEvent,
-  type AnalysisCreatedData,
-} from '../src';
+import { analysisDecider, AnalysisRuleError, type AnalysisEvent, type AnalysisCreatedData } from '../src';
+import { DeciderSpecification } from '@analyst/eventsourcing/testing';
 
 const created: AnalysisCreatedData = {
   analysisId: 'an_1',
@@ -21,117 +16,133 @@ const created: AnalysisCreatedData = {
   createdAt: '2026-03-10T12:00:00.000Z',
   expiresAt: '2026-03-17T12:00:00.000Z',
 };
-const given = (events: AnalysisEvent[]) => ({
-  when: (command: AnalysisCommand) =>
-    analysisDecider.decide(command, events.reduce(analysisDecider.evolve, analysisDecider.initialState())),
-});
+/** No mocks, only the analysis decider's pure functions. */
+const given = (events: AnalysisEvent[]) => DeciderSpecification.for(analysisDecider).given(events);
 const at = '2026-03-10T12:00:01.000Z';
 
 describe('analysis decider', () => {
-  it('creates queued, or ready in one append when the result comes with it', () => {
-    expect(given([]).when({ type: 'CreateAnalysis', data: created })).toEqual([
-      { type: 'AnalysisCreated', data: created },
-    ]);
-    expect(given([]).when({ type: 'CreateAnalysis', data: created, result: { x: 1 } })).toEqual([
-      { type: 'AnalysisCreated', data: created },
-      { type: 'AnalysisCompleted', data: { analysisId: 'an_1', result: { x: 1 }, at: created.createdAt } },
-    ]);
+  const createdEvent: AnalysisEvent = { type: 'AnalysisCreated', data: created };
+  const start: AnalysisEvent = {
+    type: 'AnalysisStarted',
+    data: { analysisId: 'an_1', phase: 'loading', percent: 0, at },
+  };
+
+  describe('creates queued, or ready in one append when the result comes with it', () => {
+    it('creates a queued analysis', () => {
+      given([])
+        .when({ type: 'CreateAnalysis', data: created })
+        .then([{ type: 'AnalysisCreated', data: created }]);
+    });
+    it('creates and completes in one append when the result comes with it', () => {
+      given([])
+        .when({ type: 'CreateAnalysis', data: created, result: { x: 1 } })
+        .then([
+          { type: 'AnalysisCreated', data: created },
+          {
+            type: 'AnalysisCompleted',
+            data: { analysisId: 'an_1', result: { x: 1 }, at: created.createdAt },
+          },
+        ]);
+    });
   });
-  it('queued → running → ready', () => {
-    const start: AnalysisEvent = {
-      type: 'AnalysisStarted',
-      data: { analysisId: 'an_1', phase: 'loading', percent: 0, at },
-    };
-    expect(
-      given([{ type: 'AnalysisCreated', data: created }]).when({
-        type: 'StartAnalysis',
-        phase: 'loading',
-        at,
-      }),
-    ).toEqual([start]);
-    expect(
-      given([{ type: 'AnalysisCreated', data: created }, start]).when({
-        type: 'StartAnalysis',
-        phase: 'loading',
-        at,
-      }),
-    ).toEqual([]);
-    expect(
-      given([{ type: 'AnalysisCreated', data: created }, start]).when({
-        type: 'ReportProgress',
-        phase: 'searching',
-        percent: 40,
-        at,
-      }),
-    ).toEqual([
-      { type: 'AnalysisProgressed', data: { analysisId: 'an_1', phase: 'searching', percent: 40, at } },
-    ]);
-    expect(
-      given([{ type: 'AnalysisCreated', data: created }, start]).when({
-        type: 'CompleteAnalysis',
-        result: 1,
-        at,
-      }),
-    ).toEqual([{ type: 'AnalysisCompleted', data: { analysisId: 'an_1', result: 1, at } }]);
+
+  describe('queued → running → ready', () => {
+    it('starts a queued analysis', () => {
+      given([createdEvent]).when({ type: 'StartAnalysis', phase: 'loading', at }).then([start]);
+    });
+    it('writes nothing to start a running analysis', () => {
+      given([createdEvent, start]).when({ type: 'StartAnalysis', phase: 'loading', at }).then([]);
+    });
+    it('reports the progress of a running analysis', () => {
+      given([createdEvent, start])
+        .when({ type: 'ReportProgress', phase: 'searching', percent: 40, at })
+        .then([
+          { type: 'AnalysisProgressed', data: { analysisId: 'an_1', phase: 'searching', percent: 40, at } },
+        ]);
+    });
+    it('completes a running analysis', () => {
+      given([createdEvent, start])
+        .when({ type: 'CompleteAnalysis', result: 1, at })
+        .then([{ type: 'AnalysisCompleted', data: { analysisId: 'an_1', result: 1, at } }]);
+    });
   });
-  it('fails from queued or running; terminal states never move', () => {
-    expect(
-      given([{ type: 'AnalysisCreated', data: created }]).when({ type: 'FailAnalysis', message: 'boom', at }),
-    ).toEqual([{ type: 'AnalysisFailed', data: { analysisId: 'an_1', message: 'boom', at } }]);
+
+  describe('fails from queued or running; terminal states never move', () => {
     const failed: AnalysisEvent[] = [
-      { type: 'AnalysisCreated', data: created },
+      createdEvent,
       { type: 'AnalysisFailed', data: { analysisId: 'an_1', message: 'x', at } },
     ];
-    expect(given(failed).when({ type: 'FailAnalysis', message: 'again', at })).toEqual([]);
-    expect(() => given(failed).when({ type: 'CompleteAnalysis', result: 1, at })).toThrow(AnalysisRuleError);
-    expect(() =>
-      given([{ type: 'AnalysisCreated', data: created }]).when({ type: 'CreateAnalysis', data: created }),
-    ).toThrow('exists');
+    it('fails a queued analysis', () => {
+      given([createdEvent])
+        .when({ type: 'FailAnalysis', message: 'boom', at })
+        .then([{ type: 'AnalysisFailed', data: { analysisId: 'an_1', message: 'boom', at } }]);
+    });
+    it('writes nothing to fail a failed analysis', () => {
+      given(failed).when({ type: 'FailAnalysis', message: 'again', at }).then([]);
+    });
+    it('refuses to complete a failed analysis', () => {
+      given(failed)
+        .when({ type: 'CompleteAnalysis', result: 1, at })
+        .thenFails('invalid_transition', AnalysisRuleError);
+    });
+    it('refuses to create an analysis that exists', () => {
+      expect(() => given([createdEvent]).when({ type: 'CreateAnalysis', data: created }).events()).toThrow(
+        'exists',
+      );
+    });
   });
-  it('records the matches of a running search in chunks of 5,000 ids, one empty chunk for none; only for a running search', () => {
+
+  describe('records the matches of a running search in chunks of 5,000 ids, one empty chunk for none; only for a running search', () => {
     const search: AnalysisEvent = { type: 'AnalysisCreated', data: { ...created, kind: 'search' } };
-    const start: AnalysisEvent = {
-      type: 'AnalysisStarted',
-      data: { analysisId: 'an_1', phase: 'loading', percent: 0, at },
-    };
     const ids = Array.from({ length: 12_001 }, (_, i) => `c${i}`);
-    const events = given([search, start]).when({ type: 'RecordSearchMatches', commentIds: ids, at });
-    expect(events.map((e) => e.type)).toEqual([
-      'AnalysisSearchMatched',
-      'AnalysisSearchMatched',
-      'AnalysisSearchMatched',
-    ]);
-    expect(
-      events.map((e) => [
-        (e.data as { chunk: number }).chunk,
-        (e.data as { chunks: number }).chunks,
-        (e.data as { commentIds: string[] }).commentIds.length,
-      ]),
-    ).toEqual([
-      [0, 3, 5000],
-      [1, 3, 5000],
-      [2, 3, 2001],
-    ]);
-    expect(events.flatMap((e) => (e.data as { commentIds: string[] }).commentIds)).toEqual(ids);
-    expect(given([search, start]).when({ type: 'RecordSearchMatches', commentIds: [], at })).toEqual([
-      {
-        type: 'AnalysisSearchMatched',
-        data: { analysisId: 'an_1', chunk: 0, chunks: 1, commentIds: [], at },
-      },
-    ]);
+    const events = given([search, start]).when({ type: 'RecordSearchMatches', commentIds: ids, at }).events();
+
+    it('records 12,001 ids in chunks of 5,000, in order', () => {
+      expect(events.map((e) => e.type)).toEqual([
+        'AnalysisSearchMatched',
+        'AnalysisSearchMatched',
+        'AnalysisSearchMatched',
+      ]);
+      expect(
+        events.map((e) => [
+          (e.data as { chunk: number }).chunk,
+          (e.data as { chunks: number }).chunks,
+          (e.data as { commentIds: string[] }).commentIds.length,
+        ]),
+      ).toEqual([
+        [0, 3, 5000],
+        [1, 3, 5000],
+        [2, 3, 2001],
+      ]);
+      expect(events.flatMap((e) => (e.data as { commentIds: string[] }).commentIds)).toEqual(ids);
+    });
+    it('records one empty chunk for no matches', () => {
+      given([search, start])
+        .when({ type: 'RecordSearchMatches', commentIds: [], at })
+        .then([
+          {
+            type: 'AnalysisSearchMatched',
+            data: { analysisId: 'an_1', chunk: 0, chunks: 1, commentIds: [], at },
+          },
+        ]);
+    });
     // Still running afterwards; a snapshot or a queued search records nothing.
-    expect(given([search, start, ...events]).when({ type: 'CompleteAnalysis', result: 1, at })).toHaveLength(
-      1,
-    );
-    expect(() =>
-      given([{ type: 'AnalysisCreated', data: created }, start]).when({
-        type: 'RecordSearchMatches',
-        commentIds: [],
-        at,
-      }),
-    ).toThrow(AnalysisRuleError);
-    expect(() => given([search]).when({ type: 'RecordSearchMatches', commentIds: [], at })).toThrow(
-      'not a running search',
-    );
+    it('leaves the search running afterwards', () => {
+      expect(
+        given([search, start, ...events])
+          .when({ type: 'CompleteAnalysis', result: 1, at })
+          .events(),
+      ).toHaveLength(1);
+    });
+    it('refuses to record matches for a snapshot', () => {
+      expect(() =>
+        given([createdEvent, start]).when({ type: 'RecordSearchMatches', commentIds: [], at }).events(),
+      ).toThrow(AnalysisRuleError);
+    });
+    it('refuses to record matches for a queued search', () => {
+      expect(() =>
+        given([search]).when({ type: 'RecordSearchMatches', commentIds: [], at }).events(),
+      ).toThrow('not a running search');
+    });
   });
 });
