@@ -1,5 +1,5 @@
 import { FixedClock } from '@analyst/platform';
-import { readTeamCredits, readTeamCreditsAt } from '@analyst/ledger';
+import { readTeamCredits, readTeamCreditsAt } from '@analyst/ledger-read';
 import { ingestTest, LINKS, type IngestTest } from './ingest-fixture';
 
 /**

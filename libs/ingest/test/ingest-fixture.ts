@@ -66,7 +66,7 @@ export async function ingestTest(
   });
   const store = t.app.get<ReadStore>(READ_STORE);
   const credits = async (teamId: string) => {
-    const { readTeamCredits } = await import('@analyst/ledger');
+    const { readTeamCredits } = await import('@analyst/ledger-read');
     return readTeamCredits(store, teamId);
   };
   const fixture: IngestTest = {

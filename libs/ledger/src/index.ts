@@ -4,7 +4,7 @@ export * from './ledger.tokens';
 export * from './ledger-streams';
 export * from './ledger-error.mapping';
 export * from './projections';
-export * from './queries/read-team-credits';
+export * from '@analyst/ledger-read';
 export * from './queries/read-reservations';
 export * from './queries/read-statement';
 export * from './bus/ledger-command.handler';

@@ -24,7 +24,7 @@ import {
   type ReadStore,
 } from '@analyst/platform';
 import { LedgerStreams, type LedgerOutcome } from './ledger-streams';
-import { readTeamCreditsAt } from './queries/read-team-credits';
+import { readTeamCreditsAt } from '@analyst/ledger-read';
 
 type AnswerOf<K extends LedgerAnswer['kind']> = Extract<LedgerAnswer, { kind: K }>['result'];
 

@@ -1,5 +1,5 @@
 import type { CreditBalances } from '@analyst/contracts';
-import { readTeamCreditsAt } from '@analyst/ledger';
+import { readTeamCreditsAt } from '@analyst/ledger-read';
 import type { ReadStore } from '@analyst/platform';
 
 /**

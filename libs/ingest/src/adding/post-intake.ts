@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CreditSource, Platform } from '@analyst/contracts';
-import { readTeamCreditsAt } from '@analyst/ledger';
+import { readTeamCreditsAt } from '@analyst/ledger-read';
 import {
   ContentError,
   IN_FLIGHT_STATUSES,

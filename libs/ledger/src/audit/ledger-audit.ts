@@ -19,7 +19,7 @@ import {
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
 import type { Doc, EventStore, Projector, ReadStore, RecordedEvent } from '@analyst/platform';
 import { readOutstandingReservations } from '../queries/read-reservations';
-import { readTeamCredits } from '../queries/read-team-credits';
+import { readTeamCredits } from '@analyst/ledger-read';
 import type { StatementWriter } from './statement-export';
 import { ProjectorFold } from './projector-fold';
 

@@ -6,20 +6,10 @@ import {
 } from '@analyst/contracts';
 import { balanceChange } from '@analyst/domain-ledger';
 import type { Projector, RecordedEvent } from '@analyst/platform';
-import { LEDGER_BALANCES } from '../ledger.tokens';
+import { LEDGER_BALANCES, type LedgerBalancesDoc } from '@analyst/ledger-read';
 
-/** Balance per pool for one team: what `GET /team` shows as `credits`. */
-export type LedgerBalancesDoc = {
-  _id: string;
-  teamId: string;
-  maps: number;
-  adhoc: number;
-  reserved: number;
-  /** MAP month the balances belong to. */
-  month: string;
-  allotment: number;
-  updatedAt: string;
-};
+/** The document shape is the read API's (`@analyst/ledger-read`), which gateway and ingest read. */
+export type { LedgerBalancesDoc };
 
 export function ledgerTeamIds(event: RecordedEvent): string[] {
   return event.streamId.startsWith(LEDGER_STREAM_PREFIX) ? [teamIdOfLedgerStream(event.streamId)] : [];

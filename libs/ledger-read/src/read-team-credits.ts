@@ -1,8 +1,7 @@
 import type { CreditBalances } from '@analyst/contracts';
 import { balancesAt } from '@analyst/domain-ledger';
-import type { ReadStore } from '@analyst/platform';
-import { LEDGER_BALANCES } from '../ledger.tokens';
-import type { LedgerBalancesDoc } from '../projections/ledger-balances.projector';
+import type { ReadStore } from '@analyst/eventsourcing';
+import { LEDGER_BALANCES, type LedgerBalancesDoc } from './ledger-balances';
 
 const NONE: CreditBalances = { maps: 0, adhoc: 0, reserved: 0 };
 

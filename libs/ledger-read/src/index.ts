@@ -1,0 +1,2 @@
+export * from './ledger-balances';
+export * from './read-team-credits';
