@@ -431,9 +431,18 @@ interface Team extends NewTeam {
       const pidsBefore = Object.fromEntries(SERVICES.map((s) => [s, replicaPid(cluster, s)]));
       const ready = await monitor!.allReady(SERVICES, Date.now(), 30_000);
       expect(ready.ok).toBe(true);
-      const groups = Object.fromEntries(
-        await Promise.all(SERVICES.map(async (s) => [s, await consumerGroups(port[s])] as const)),
+      // Consumer lag (where the groups are read from) is computed every 15 s: a service restarted in
+      // test (1) may not have reported its groups yet, so wait for every Kafka consumer to list one.
+      const scrapeGroups = async () =>
+        Object.fromEntries(
+          await Promise.all(SERVICES.map(async (s) => [s, await consumerGroups(port[s])] as const)),
+        );
+      const listed = await waitFor(
+        scrapeGroups,
+        (g) => KAFKA_CONSUMERS.every((s) => (g[s] ?? []).length > 0),
+        30_000,
       );
+      const groups = listed.value;
 
       const stoppedAt = Date.now();
       await broker!.stop();
