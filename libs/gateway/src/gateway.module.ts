@@ -3,6 +3,8 @@ import { policiesIntoOpenApi } from './auth/openapi-policies';
 import { Module, type DynamicModule } from '@nestjs/common';
 import {
   ANALYST_CONFIG,
+  CLOCK,
+  type Clock,
   READ_STORE,
   type AnalystConfig,
   type MongoReadStore,
@@ -16,13 +18,11 @@ import { GatewayGuard } from './auth/gateway.guard';
 import { IdentityCache } from './identity/identity-cache';
 import { IdentityService } from './identity/identity.service';
 import { GatewayHooks } from './limits/gateway-hooks';
-import { LIMITER_STORE } from './limits/limiter-store';
-import { LimiterRateCounters } from './limits/limiter-rate-counters';
+import { MemoryRateCounters } from './limits/memory-rate-counters';
 import { MongoRateCounters } from './limits/mongo-rate-counters';
 import { RATE_COUNTERS } from './limits/rate-counters';
 import { RateCounterSweeper } from './limits/rate-counter-sweeper';
 import { RateLimitService } from './limits/rate-limit.service';
-import { SnapshotLimiterStore } from './limits/snapshot-limiter-store';
 import { MeController } from './public/me.controller';
 import { TeamController } from './public/team.controller';
 import { GATEWAY_STATE_DB, GatewayStateDb } from './state/gateway-state-db';
@@ -48,14 +48,9 @@ amendOpenApi(policiesIntoOpenApi);
     GatewayHooks,
     UsageRecorder,
     {
-      provide: LIMITER_STORE,
-      inject: [GATEWAY_STATE_DB],
-      useFactory: (state: GatewayStateDb) => new SnapshotLimiterStore(state),
-    },
-    {
       provide: RATE_COUNTERS,
-      inject: [LIMITER_STORE],
-      useFactory: (store: SnapshotLimiterStore) => new LimiterRateCounters(store),
+      inject: [GATEWAY_STATE_DB, CLOCK],
+      useFactory: (state: GatewayStateDb, clock: Clock) => new MemoryRateCounters(state, 1000, clock),
     },
     {
       provide: USAGE_STORE,
@@ -85,7 +80,6 @@ export class GatewayModule {
           inject: [READ_STORE],
         },
         RateCounterSweeper,
-        { provide: LIMITER_STORE, useValue: null },
         {
           provide: USAGE_STORE,
           inject: [READ_STORE],

@@ -1,18 +1,16 @@
 import { MongoClient } from 'mongodb';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import {
   AUTH_FAILURE_CACHE_MS,
-  LimiterRateCounters,
+  MemoryRateCounters,
   MongoRateCounters,
   RATE_COUNTER_COLLECTION,
-  UNBOUNDED_POINTS,
   type RateCounters,
 } from '@analyst/gateway';
 import { unique } from '@analyst/testing';
 
 /**
- * The counters every gateway relies on, run against each implementation: the standalone one over
- * memory limiters, and the distributed one on a MongoDB-protocol server (FerretDB in CI) through
+ * The counters every gateway relies on, run against each implementation: the standalone one in
+ * memory (saved to its state db), and the distributed one on a MongoDB-protocol server (FerretDB in CI) through
  * two connections, as two gateway replicas would hold.
  */
 function contract(
@@ -115,18 +113,10 @@ function contract(
 }
 
 contract(
-  'LimiterRateCounters over memory limiters (standalone)',
+  'MemoryRateCounters (standalone)',
   async () => {
-    const store = {
-      create: (o: { keyPrefix: string; durationSeconds: number }) =>
-        new RateLimiterMemory({
-          keyPrefix: o.keyPrefix,
-          points: UNBOUNDED_POINTS,
-          duration: o.durationSeconds,
-        }),
-    };
     // One process holds the memory counters: both "replicas" are the same instance.
-    const counters = new LimiterRateCounters(store);
+    const counters = new MemoryRateCounters();
     return [counters, counters];
   },
   async () => true,

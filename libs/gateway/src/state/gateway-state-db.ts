@@ -21,7 +21,8 @@ export class GatewayStateDb implements OnApplicationShutdown {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.exec(`
-      CREATE TABLE IF NOT EXISTS limiter_snapshots (prefix TEXT PRIMARY KEY, dump TEXT NOT NULL, saved_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS rate_counters (id TEXT PRIMARY KEY, day INTEGER NOT NULL, doc TEXT NOT NULL);
+      DROP TABLE IF EXISTS limiter_snapshots;
       CREATE TABLE IF NOT EXISTS key_usage (
         id TEXT PRIMARY KEY, key_id TEXT NOT NULL, team_id TEXT NOT NULL, day TEXT NOT NULL,
         requests INTEGER NOT NULL, bytes INTEGER NOT NULL
