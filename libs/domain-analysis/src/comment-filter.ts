@@ -75,74 +75,83 @@ export function selectRows(
 ): Uint32Array {
   const out = new Uint32Array(candidates.length);
   let n = 0;
-  const bucketTests: { dimension: Dimension; mask: number }[] = [];
-  for (const [dimension, keys] of Object.entries(filter.buckets) as [Dimension, readonly BucketKey[]][]) {
-    if (!keys || keys.length === 0) continue;
-    let mask = 0;
-    for (const key of keys) mask |= 1 << BUCKET_INDEX[key];
-    bucketTests.push({ dimension, mask });
-  }
+  const bucketTests = bucketTestsOf(filter.buckets);
   const keywords = filter.keywords;
   const excluded = filter.excludeKeywords.filter((p): p is readonly number[] => p !== null);
   const allKeywords = filter.keywordMatch === 'all';
   const anyKeywordPossible = keywords.some((p) => p !== null);
-  const { since, until } = { since: filter.sinceSec, until: filter.untilSec };
 
   for (let i = 0; i < candidates.length; i++) {
     const r = candidates[i];
-    if (columns.hidden[r] === 1) continue;
-    if (columns.likes[r] < filter.minLikes) continue;
-    if (since !== null && columns.postedAt[r] < since) continue;
-    if (until !== null && columns.postedAt[r] > until) continue;
-    if (!passes(filter.creator, columns.isCreator[r])) continue;
-    if (!passes(filter.replies, columns.isReply[r])) continue;
-    if (!passes(filter.questions, columns.hasQuestion[r])) continue;
-    if (!passes(filter.mentions, columns.hasMention[r])) continue;
-    if (!passes(filter.emoji, columns.hasEmoji[r])) continue;
-    if (filter.authors && !filter.authors.has(columns.authorId[r])) continue;
-    if (filter.excludeAuthors && filter.excludeAuthors.has(columns.authorId[r])) continue;
-    let ok = true;
-    for (const test of bucketTests) {
-      const value =
-        test.dimension === 'sentiment' ? sentimentReadingAt(columns, r, version) : columns[test.dimension][r];
-      if (
-        value !== value ||
-        (test.mask & (1 << BUCKET_INDEX[bucketOf(test.dimension, value, version)])) === 0
-      ) {
-        ok = false;
-        break;
-      }
-    }
-    if (!ok) continue;
-    if (keywords.length > 0) {
-      if (allKeywords) {
-        for (const phrase of keywords) {
-          if (phrase === null || !containsPhrase(columns, r, phrase)) {
-            ok = false;
-            break;
-          }
-        }
-      } else {
-        ok = false;
-        if (anyKeywordPossible) {
-          for (const phrase of keywords) {
-            if (phrase !== null && containsPhrase(columns, r, phrase)) {
-              ok = true;
-              break;
-            }
-          }
-        }
-      }
-      if (!ok) continue;
-    }
-    for (const phrase of excluded) {
-      if (containsPhrase(columns, r, phrase)) {
-        ok = false;
-        break;
-      }
-    }
-    if (!ok) continue;
+    if (!passesFields(columns, r, filter)) continue;
+    if (!passesBuckets(columns, r, bucketTests, version)) continue;
+    if (keywords.length > 0 && !passesKeywords(columns, r, keywords, allKeywords, anyKeywordPossible))
+      continue;
+    if (excluded.some((phrase) => containsPhrase(columns, r, phrase))) continue;
     out[n++] = r;
   }
   return out.subarray(0, n);
+}
+
+interface BucketTest {
+  dimension: Dimension;
+  /** One bit per accepted bucket, at `BUCKET_INDEX`. */
+  mask: number;
+}
+
+/** The bucket filters as one bit mask per filtered dimension (an empty list filters nothing). */
+function bucketTestsOf(buckets: CompiledCommentFilter['buckets']): BucketTest[] {
+  const tests: BucketTest[] = [];
+  for (const [dimension, keys] of Object.entries(buckets) as [Dimension, readonly BucketKey[]][]) {
+    if (!keys || keys.length === 0) continue;
+    let mask = 0;
+    for (const key of keys) mask |= 1 << BUCKET_INDEX[key];
+    tests.push({ dimension, mask });
+  }
+  return tests;
+}
+
+/** Visibility, likes, the date range, the presence filters and the authors. */
+function passesFields(columns: CommentColumns, r: number, filter: CompiledCommentFilter): boolean {
+  if (columns.hidden[r] === 1) return false;
+  if (columns.likes[r] < filter.minLikes) return false;
+  if (filter.sinceSec !== null && columns.postedAt[r] < filter.sinceSec) return false;
+  if (filter.untilSec !== null && columns.postedAt[r] > filter.untilSec) return false;
+  if (!passes(filter.creator, columns.isCreator[r])) return false;
+  if (!passes(filter.replies, columns.isReply[r])) return false;
+  if (!passes(filter.questions, columns.hasQuestion[r])) return false;
+  if (!passes(filter.mentions, columns.hasMention[r])) return false;
+  if (!passes(filter.emoji, columns.hasEmoji[r])) return false;
+  if (filter.authors && !filter.authors.has(columns.authorId[r])) return false;
+  return !(filter.excludeAuthors && filter.excludeAuthors.has(columns.authorId[r]));
+}
+
+/** Every bucket test: the row is scored on the dimension and its bucket is one of the accepted. */
+function passesBuckets(
+  columns: CommentColumns,
+  r: number,
+  tests: readonly BucketTest[],
+  version: ScoreVersion,
+): boolean {
+  for (const test of tests) {
+    const value =
+      test.dimension === 'sentiment' ? sentimentReadingAt(columns, r, version) : columns[test.dimension][r];
+    if (value !== value || (test.mask & (1 << BUCKET_INDEX[bucketOf(test.dimension, value, version)])) === 0)
+      return false;
+  }
+  return true;
+}
+
+/** `all`: every phrase is in the comment (an unknown word matches nothing); `any`: at least one is. */
+function passesKeywords(
+  columns: CommentColumns,
+  r: number,
+  keywords: CompiledCommentFilter['keywords'],
+  allKeywords: boolean,
+  anyKeywordPossible: boolean,
+): boolean {
+  if (allKeywords) return keywords.every((phrase) => phrase !== null && containsPhrase(columns, r, phrase));
+  return (
+    anyKeywordPossible && keywords.some((phrase) => phrase !== null && containsPhrase(columns, r, phrase))
+  );
 }

@@ -1,4 +1,11 @@
-import { ANALYSIS_INCLUDES, ApiError, DIMENSIONS, parseBucket, type Dimension } from '@analyst/contracts';
+import {
+  ANALYSIS_INCLUDES,
+  ApiError,
+  DIMENSIONS,
+  parseBucket,
+  type BucketKey,
+  type Dimension,
+} from '@analyst/contracts';
 import type { CommentFilters, SearchSpec } from '@analyst/comment-index';
 import type { Presence } from '@analyst/domain-analysis';
 import { echoPostQuery, parseDate, parsePostQuery, type PostQuery } from '../posts/post-query';
@@ -95,54 +102,61 @@ function parseFilters(raw: unknown): CommentFilters | null {
   if (raw === undefined || raw === null) return null;
   if (!isObject(raw)) throw bad('filters must be an object');
   const out: CommentFilters = {};
-  for (const [key, value] of Object.entries(raw)) {
-    if ((DIMENSIONS as readonly string[]).includes(key)) {
-      const dimension = key as Dimension;
-      const values = typeof value === 'string' ? value.split(',') : value;
-      const list = strings(values, `filters.${key}`, 10);
-      out[dimension] = [
-        ...new Set(
-          list.map((v) => {
-            const bucket = parseBucket(dimension, v);
-            if (!bucket) throw bad(`filters.${key}: "${v}" is not a bucket key or label of ${key}`);
-            return bucket;
-          }),
-        ),
-      ];
-    } else if (
-      key === 'keywords' ||
-      key === 'excludeKeywords' ||
-      key === 'usernames' ||
-      key === 'excludeUsernames'
-    ) {
-      const list = terms(value, `filters.${key}`);
-      out[key] = key.toLowerCase().includes('username')
-        ? list.map((u) => u.replace(/^@/, '')).filter((u) => u.length > 0)
-        : list;
-    } else if (key === 'keywordMatch') {
-      if (value !== 'any' && value !== 'all') throw bad('filters.keywordMatch must be any or all');
-      out.keywordMatch = value;
-    } else if ((PRESENCE_FILTERS as readonly string[]).includes(key)) {
-      out[key as (typeof PRESENCE_FILTERS)[number]] = presence(value, key);
-    } else if (key === 'minLikes') {
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-        throw bad('filters.minLikes must be a number of at least 0');
-      out.minLikes = value;
-    } else if (key === 'since' || key === 'until') {
-      if (typeof value !== 'string') throw bad(`filters.${key} must be an ISO 8601 date or timestamp`);
-      out[key] = new Date(
-        parseDate(value, `filters.${key}`, key === 'until' ? 'end' : 'start')!,
-      ).toISOString();
-    } else {
-      throw bad(`filters.${key} is not a comment filter`);
-    }
-  }
+  for (const [key, value] of Object.entries(raw)) setFilter(out, key, value);
   if (out.since && out.until && out.since > out.until)
     throw bad('filters.since must not be after filters.until');
   // An empty list filters nothing (and is not echoed): "usernames: []" must not mean "no one".
   for (const [key, value] of Object.entries(out))
     if (Array.isArray(value) && value.length === 0) delete out[key as keyof CommentFilters];
   return out;
+}
+
+const TERM_FILTERS = ['keywords', 'excludeKeywords', 'usernames', 'excludeUsernames'] as const;
+
+/** One field of `filters`, validated into `out`. */
+function setFilter(out: CommentFilters, key: string, value: unknown): void {
+  if ((DIMENSIONS as readonly string[]).includes(key)) {
+    out[key as Dimension] = bucketFilter(key as Dimension, value);
+  } else if ((TERM_FILTERS as readonly string[]).includes(key)) {
+    out[key as (typeof TERM_FILTERS)[number]] = termFilter(key, value);
+  } else if (key === 'keywordMatch') {
+    if (value !== 'any' && value !== 'all') throw bad('filters.keywordMatch must be any or all');
+    out.keywordMatch = value;
+  } else if ((PRESENCE_FILTERS as readonly string[]).includes(key)) {
+    out[key as (typeof PRESENCE_FILTERS)[number]] = presence(value, key);
+  } else if (key === 'minLikes') {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw bad('filters.minLikes must be a number of at least 0');
+    out.minLikes = value;
+  } else if (key === 'since' || key === 'until') {
+    if (typeof value !== 'string') throw bad(`filters.${key} must be an ISO 8601 date or timestamp`);
+    out[key] = new Date(parseDate(value, `filters.${key}`, key === 'until' ? 'end' : 'start')!).toISOString();
+  } else {
+    throw bad(`filters.${key} is not a comment filter`);
+  }
+}
+
+/** A dimension's buckets (keys or labels, a list or a comma-separated string), deduplicated. */
+function bucketFilter(dimension: Dimension, value: unknown): BucketKey[] {
+  const values = typeof value === 'string' ? value.split(',') : value;
+  const list = strings(values, `filters.${dimension}`, 10);
+  return [
+    ...new Set(
+      list.map((v) => {
+        const bucket = parseBucket(dimension, v);
+        if (!bucket) throw bad(`filters.${dimension}: "${v}" is not a bucket key or label of ${dimension}`);
+        return bucket;
+      }),
+    ),
+  ];
+}
+
+/** Keyword or username terms; usernames without a leading `@`. */
+function termFilter(key: string, value: unknown): string[] {
+  const list = terms(value, `filters.${key}`);
+  return key.toLowerCase().includes('username')
+    ? list.map((u) => u.replace(/^@/, '')).filter((u) => u.length > 0)
+    : list;
 }
 
 function parseSearch(raw: unknown): SearchSpec | null {

@@ -165,8 +165,24 @@ export function matchesPost(
   q: PostQuery,
   collections: Set<string> | null,
 ): boolean {
-  if (q.status === 'complete' && post.status !== 'complete') return false;
-  if (q.status === 'pending' && !PENDING.has(post.status)) return false;
+  void team;
+  return (
+    matchesStatus(post, q.status) &&
+    matchesWhere(post, q, collections) &&
+    matchesDates(post, q) &&
+    matchesScores(post, q)
+  );
+}
+
+/** `status`: complete only (the default), pending only, or all. */
+function matchesStatus(post: PostEntry, status: PostQuery['status']): boolean {
+  if (status === 'complete') return post.status === 'complete';
+  if (status === 'pending') return PENDING.has(post.status);
+  return true;
+}
+
+/** Where the post is from: its collections, link, account, platform and tags. */
+function matchesWhere(post: PostEntry, q: PostQuery, collections: Set<string> | null): boolean {
   if (collections && !post.collectionIds.some((c) => collections.has(c))) return false;
   if (q.link.length && !q.link.includes(post.normalizedLink) && !q.link.includes(post.link)) return false;
   if (
@@ -175,30 +191,35 @@ export function matchesPost(
   )
     return false;
   if (q.platform.length && !q.platform.includes(post.platform)) return false;
-  if (q.tag.length && !post.tags.some((t) => q.tag.includes(t.toLowerCase()))) return false;
+  return !(q.tag.length && !post.tags.some((t) => q.tag.includes(t.toLowerCase())));
+}
+
+/** `posted_since`, `posted_until` (a post not yet published matches neither) and `updated_since`. */
+function matchesDates(post: PostEntry, q: PostQuery): boolean {
   const posted = post.postedAt ? Date.parse(post.postedAt) : null;
   if (q.postedSince !== null && (posted === null || posted < q.postedSince)) return false;
   if (q.postedUntil !== null && (posted === null || posted > q.postedUntil)) return false;
-  if (q.updatedSince !== null && Date.parse(post.updatedAt) < q.updatedSince) return false;
-  const needsScores =
-    q.minScore !== null ||
-    q.maxScore !== null ||
-    Object.keys(q.minPercent).length > 0 ||
-    Object.keys(q.maxPercent).length > 0;
-  if (needsScores) {
-    const m = materializedOf(post);
-    const score = m?.analysis.commentAnalysis.scores.serviceScore ?? null;
-    if ((q.minScore !== null || q.maxScore !== null) && score === null) return false;
-    if (q.minScore !== null && score! < q.minScore) return false;
-    if (q.maxScore !== null && score! > q.maxScore) return false;
-    const mix = m?.analysis.commentAnalysis.mix.sentiment;
-    for (const [b, v] of Object.entries(q.minPercent) as [BucketKey, number][])
-      if (!mix || mixPercent(mix, b) < v) return false;
-    for (const [b, v] of Object.entries(q.maxPercent) as [BucketKey, number][])
-      if (!mix || mixPercent(mix, b) > v) return false;
-  }
-  void team;
+  return !(q.updatedSince !== null && Date.parse(post.updatedAt) < q.updatedSince);
+}
+
+/** The score range and the sentiment mix percentages, against the post's materialized analysis. */
+function matchesScores(post: PostEntry, q: PostQuery): boolean {
+  const scoreRange = q.minScore !== null || q.maxScore !== null;
+  const percents = Object.keys(q.minPercent).length > 0 || Object.keys(q.maxPercent).length > 0;
+  if (!scoreRange && !percents) return true;
+  const m = materializedOf(post);
+  const score = m?.analysis.commentAnalysis.scores.serviceScore ?? null;
+  if (scoreRange && (score === null || !inRange(score, q.minScore, q.maxScore))) return false;
+  const mix = m?.analysis.commentAnalysis.mix.sentiment;
+  for (const [b, v] of Object.entries(q.minPercent) as [BucketKey, number][])
+    if (!mix || mixPercent(mix, b) < v) return false;
+  for (const [b, v] of Object.entries(q.maxPercent) as [BucketKey, number][])
+    if (!mix || mixPercent(mix, b) > v) return false;
   return true;
+}
+
+function inRange(value: number, min: number | null, max: number | null): boolean {
+  return (min === null || value >= min) && (max === null || value <= max);
 }
 
 /** Posts of the team matching the query, newest first. */

@@ -104,8 +104,69 @@ export interface AuditReport {
  */
 export async function auditLedger(events: EventStore, options: AuditOptions = {}): Promise<AuditReport> {
   const started = Date.now();
-  const auditor = new LedgerAuditor();
   const chargeAuditor = options.charges === false ? null : new ChargeAuditor();
+  const headPosition = await events.headPosition();
+  const replay = await replayLedger(events, options, chargeAuditor);
+  const { teams, violations } = replay.auditor.finish();
+  if (options.team && replay.ledgerEvents === 0) {
+    violations.push({
+      teamId: options.team,
+      eventId: null,
+      position: null,
+      revision: null,
+      type: null,
+      message: `team ${options.team} has no ledger events in this log`,
+    });
+  }
+  const charges =
+    chargeAuditor && options.charges !== false
+      ? chargeAuditor.finish({
+          now: options.charges?.now ?? new Date().toISOString(),
+          maxOpenMinutes: options.charges?.maxOpenMinutes ?? DEFAULT_MAX_OPEN_MINUTES,
+          team: options.team,
+        })
+      : null;
+  const rebuilt = await replay.fold.toReadStore();
+  const sources: [ReadModelComparison['source'], ReadStore][] = [['rebuilt', rebuilt]];
+  if (options.liveReadModels) sources.push(['live', options.liveReadModels]);
+  const comparisons = await compareReadModels(sources, teams, violations);
+  const served = options.served
+    ? await compareServedTeams(options.served, teams, replay.lastEvents, violations)
+    : [];
+  return {
+    ok: violations.length === 0 && (charges?.findings.length ?? 0) === 0,
+    events: replay.events,
+    ledgerEvents: replay.ledgerEvents,
+    headPosition,
+    teams,
+    comparisons,
+    violations,
+    charges,
+    served,
+    servedBy: options.served?.describe ?? null,
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+interface LedgerReplay {
+  auditor: LedgerAuditor;
+  fold: ProjectorFold;
+  /** Each team's last ledger event. */
+  lastEvents: Map<string, { revision: number; eventId: string }>;
+  events: number;
+  ledgerEvents: number;
+}
+
+/**
+ * One pass over the whole log: every event to the charge auditor, the ledger events (of the team,
+ * with `team`) to the ledger auditor, the projector fold and the statement.
+ */
+async function replayLedger(
+  events: EventStore,
+  options: AuditOptions,
+  chargeAuditor: ChargeAuditor | null,
+): Promise<LedgerReplay> {
+  const auditor = new LedgerAuditor();
   // The statement read model is a view of the same events; the balances and open reservations are
   // what the figures must agree on, so only those two are refolded (it keeps 1M events under 10 s).
   const fold = new ProjectorFold([
@@ -114,7 +175,6 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
   ] as unknown as Projector<Doc>[]);
   const running = new Map<string, CreditBalances>();
   const wantedStream = options.team ? ledgerStream(options.team) : null;
-  const headPosition = await events.headPosition();
   const lastEvents = new Map<string, { revision: number; eventId: string }>();
   let count = 0;
   let ledgerCount = 0;
@@ -136,29 +196,16 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
     }
     options.onProgress?.(page[page.length - 1].position, count);
   }
-  const { teams, violations } = auditor.finish();
-  if (options.team && ledgerCount === 0) {
-    violations.push({
-      teamId: options.team,
-      eventId: null,
-      position: null,
-      revision: null,
-      type: null,
-      message: `team ${options.team} has no ledger events in this log`,
-    });
-  }
-  const charges =
-    chargeAuditor && options.charges !== false
-      ? chargeAuditor.finish({
-          now: options.charges?.now ?? new Date().toISOString(),
-          maxOpenMinutes: options.charges?.maxOpenMinutes ?? DEFAULT_MAX_OPEN_MINUTES,
-          team: options.team,
-        })
-      : null;
+  return { auditor, fold, lastEvents, events: count, ledgerEvents: ledgerCount };
+}
+
+/** Each team's recomputed balances and open reservations against each read model; a difference is a violation. */
+async function compareReadModels(
+  sources: [ReadModelComparison['source'], ReadStore][],
+  teams: TeamAudit[],
+  violations: AuditViolation[],
+): Promise<ReadModelComparison[]> {
   const comparisons: ReadModelComparison[] = [];
-  const rebuilt = await fold.toReadStore();
-  const sources: [ReadModelComparison['source'], ReadStore][] = [['rebuilt', rebuilt]];
-  if (options.liveReadModels) sources.push(['live', options.liveReadModels]);
   for (const [source, store] of sources) {
     for (const team of teams) {
       const readModel = await readTeamCredits(store, team.teamId);
@@ -188,37 +235,33 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
       }
     }
   }
+  return comparisons;
+}
+
+/** Each team's recomputed balances against the served statement; a difference is a violation. */
+async function compareServedTeams(
+  servedLedger: ServedLedger,
+  teams: TeamAudit[],
+  lastEvents: Map<string, { revision: number; eventId: string }>,
+  violations: AuditViolation[],
+): Promise<ServedComparison[]> {
   const served: ServedComparison[] = [];
-  if (options.served) {
-    for (const team of teams) {
-      const last = lastEvents.get(team.teamId)!;
-      const comparison = await compareServed(options.served, team.teamId, last, team.balances);
-      served.push(comparison);
-      if (!comparison.ok) {
-        violations.push({
-          teamId: team.teamId,
-          eventId: null,
-          position: null,
-          revision: last.revision,
-          type: null,
-          message: `served by ${options.served.describe}: ${comparison.problem}`,
-        });
-      }
+  for (const team of teams) {
+    const last = lastEvents.get(team.teamId)!;
+    const comparison = await compareServed(servedLedger, team.teamId, last, team.balances);
+    served.push(comparison);
+    if (!comparison.ok) {
+      violations.push({
+        teamId: team.teamId,
+        eventId: null,
+        position: null,
+        revision: last.revision,
+        type: null,
+        message: `served by ${servedLedger.describe}: ${comparison.problem}`,
+      });
     }
   }
-  return {
-    ok: violations.length === 0 && (charges?.findings.length ?? 0) === 0,
-    events: count,
-    ledgerEvents: ledgerCount,
-    headPosition,
-    teams,
-    comparisons,
-    violations,
-    charges,
-    served,
-    servedBy: options.served?.describe ?? null,
-    seconds: (Date.now() - started) / 1000,
-  };
+  return served;
 }
 
 /**

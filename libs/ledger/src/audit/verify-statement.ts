@@ -103,24 +103,26 @@ export async function verifyStatement(path: string, options: VerifyOptions = {})
     input: createReadStream(path, { encoding: 'utf8' }),
     crlfDelay: Infinity,
   });
-  let prev = GENESIS_HASH;
+  const walk: StatementWalk = {
+    prev: GENESIS_HASH,
+    seq: 0,
+    ended: false,
+    version: 0,
+    team: null,
+    lastPosition: -Infinity,
+    signature: null,
+    teams: new Map<string, TeamRun>(),
+  };
   let fileLine = 0;
-  let seq = 0;
-  let ended = false;
-  let version = 0;
-  let team: string | null = null;
-  let lastPosition = -Infinity;
-  let signature: VerifyResult['signature'] = null;
-  const teams = new Map<string, TeamRun>();
   const fail = (problem: string, at: number | null = fileLine): VerifyResult => {
     reader.close();
     return {
       ok: false,
-      lines: seq,
+      lines: walk.seq,
       failedAt: at,
       problem,
       head: null,
-      teams: teams.size,
+      teams: walk.teams.size,
       headCheck: null,
       signature: null,
     };
@@ -128,92 +130,153 @@ export async function verifyStatement(path: string, options: VerifyOptions = {})
   for await (const text of reader) {
     fileLine += 1;
     if (text.trim() === '') continue;
-    if (ended) return fail('content after the end record');
-    if (fileLine === 1 && (path.toLowerCase().endsWith('.csv') || text.startsWith('seq,teamId,'))) {
-      return fail(
-        'this is a .csv statement: a spreadsheet view that carries the line hashes but not the header and end records of the chain, so it cannot be verified; verify the JSONL export (`ledger audit --out statement.jsonl`)',
-      );
-    }
-    let record: Record<string, unknown>;
-    try {
-      record = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      return fail(
-        `not a JSON record (a statement is JSON lines written by \`ledger audit --out statement.jsonl\`)`,
-      );
-    }
-    if (typeof record !== 'object' || record === null || Array.isArray(record))
-      return fail('not a JSON record');
-    const { hash, ...body } = record;
-    // The end record's HMAC signs the chain head, so it sits outside the chain.
-    const hmac = body.kind === 'end' ? body.hmac : undefined;
-    if (body.kind === 'end') delete body.hmac;
-    if (body.prev !== prev)
-      return fail(`does not follow the previous line (a line before it was edited, dropped or moved)`);
-    if (chainHash(prev, body) !== hash)
-      return fail('its content does not match its hash (the line was edited)');
-    prev = hash as string;
-    if (fileLine === 1) {
-      if (body.kind !== 'header' || body.format !== STATEMENT_FORMAT)
-        return fail(`not a ${STATEMENT_FORMAT} file: the header record is missing`);
-      if (!isCount(body.version) || body.version < 1 || body.version > STATEMENT_VERSION)
-        return fail(
-          `statement version ${String(body.version)} is not one this CLI reads (1 to ${STATEMENT_VERSION})`,
-        );
-      version = body.version;
-      team = typeof body.team === 'string' ? body.team : null;
-      continue;
-    }
-    if (body.kind === 'line') {
-      seq += 1;
-      if (body.seq !== seq) return fail(`line ${String(body.seq)} found where line ${seq} belongs`);
-      const problem = checkLine(body.line, team, teams, lastPosition);
-      if (problem) return fail(`statement line ${seq}: ${problem}`);
-      lastPosition = (body.line as { position: number }).position;
-    } else if (body.kind === 'end') {
-      if (body.lines !== seq)
-        return fail(`the end record counts ${String(body.lines)} lines but ${seq} precede it`);
-      if (version >= 2) {
-        const problem = checkTotals(body.teams, teams);
-        if (problem) return fail(`the end record disagrees with the lines: ${problem}`);
-      }
-      if (options.key !== undefined) {
-        if (typeof hmac !== 'string')
-          return fail(
-            'the end record is not signed, but a key was given: the statement was not exported with this key, or its signature was removed',
-          );
-        const expected = Buffer.from(statementHmac(options.key, prev), 'hex');
-        const given = Buffer.from(hmac, 'hex');
-        if (given.length !== expected.length || !timingSafeEqual(given, expected))
-          return fail(
-            'the end record HMAC does not match this key: the statement was rewritten, or signed with another key',
-          );
-        signature = 'valid';
-      } else {
-        signature = hmac === undefined ? 'unsigned' : 'not checked';
-      }
-      ended = true;
-    } else {
-      return fail(`unknown record kind ${String(body.kind)}`);
-    }
+    const problem = readRecord(walk, text, fileLine === 1, path, options);
+    if (problem) return fail(problem);
   }
   if (fileLine === 0) return fail('the file is empty', null);
-  if (!ended) return fail('the end record is missing (lines were dropped from the end)');
-  if (options.head !== undefined && options.head.toLowerCase() !== prev) {
+  if (!walk.ended) return fail('the end record is missing (lines were dropped from the end)');
+  if (options.head !== undefined && options.head.toLowerCase() !== walk.prev) {
     return fail(
-      `the chain head ${prev} is not the recorded head ${options.head}: the statement was rewritten (or it is another statement)`,
+      `the chain head ${walk.prev} is not the recorded head ${options.head}: the statement was rewritten (or it is another statement)`,
     );
   }
   return {
     ok: true,
-    lines: seq,
+    lines: walk.seq,
     failedAt: null,
     problem: null,
-    head: prev,
-    teams: teams.size,
+    head: walk.prev,
+    teams: walk.teams.size,
     headCheck: options.head === undefined ? 'not pinned' : 'matched',
-    signature,
+    signature: walk.signature,
   };
+}
+
+/** Where the check of a statement stands after the records read so far. */
+interface StatementWalk {
+  /** The hash of the last record (the chain head so far). */
+  prev: string;
+  /** Statement lines read. */
+  seq: number;
+  ended: boolean;
+  /** The header's statement version. */
+  version: number;
+  /** The header's team, when the statement is of one team. */
+  team: string | null;
+  lastPosition: number;
+  signature: VerifyResult['signature'];
+  teams: Map<string, TeamRun>;
+}
+
+/** Checks one non-blank record of the file and advances the walk; the problem, or null. */
+function readRecord(
+  walk: StatementWalk,
+  text: string,
+  first: boolean,
+  path: string,
+  options: VerifyOptions,
+): string | null {
+  if (walk.ended) return 'content after the end record';
+  if (first && (path.toLowerCase().endsWith('.csv') || text.startsWith('seq,teamId,'))) {
+    return 'this is a .csv statement: a spreadsheet view that carries the line hashes but not the header and end records of the chain, so it cannot be verified; verify the JSONL export (`ledger audit --out statement.jsonl`)';
+  }
+  const record = parseRecord(text);
+  if (typeof record === 'string') return record;
+  const { hash, ...body } = record;
+  // The end record's HMAC signs the chain head, so it sits outside the chain.
+  const hmac = body.kind === 'end' ? body.hmac : undefined;
+  if (body.kind === 'end') delete body.hmac;
+  const chain = chainProblem(walk.prev, body, hash);
+  if (chain) return chain;
+  walk.prev = hash as string;
+  if (first) return readHeader(walk, body);
+  if (body.kind === 'line') return readLine(walk, body);
+  if (body.kind === 'end') return readEnd(walk, body, hmac, options.key);
+  return `unknown record kind ${String(body.kind)}`;
+}
+
+/** A line of the file as a JSON object, or the problem. */
+function parseRecord(text: string): Record<string, unknown> | string {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return `not a JSON record (a statement is JSON lines written by \`ledger audit --out statement.jsonl\`)`;
+  }
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return 'not a JSON record';
+  return record;
+}
+
+/** Whether a record (without its hash) follows the previous one and matches its hash. */
+function chainProblem(prev: string, body: Record<string, unknown>, hash: unknown): string | null {
+  if (body.prev !== prev)
+    return `does not follow the previous line (a line before it was edited, dropped or moved)`;
+  if (chainHash(prev, body) !== hash) return 'its content does not match its hash (the line was edited)';
+  return null;
+}
+
+/** The header record: the format and a version this CLI reads; records the version and team. */
+function readHeader(walk: StatementWalk, body: Record<string, unknown>): string | null {
+  if (body.kind !== 'header' || body.format !== STATEMENT_FORMAT)
+    return `not a ${STATEMENT_FORMAT} file: the header record is missing`;
+  if (!isCount(body.version) || body.version < 1 || body.version > STATEMENT_VERSION)
+    return `statement version ${String(body.version)} is not one this CLI reads (1 to ${STATEMENT_VERSION})`;
+  walk.version = body.version;
+  walk.team = typeof body.team === 'string' ? body.team : null;
+  return null;
+}
+
+/** A statement line record: its sequence number and arithmetic. */
+function readLine(walk: StatementWalk, body: Record<string, unknown>): string | null {
+  walk.seq += 1;
+  const seq = walk.seq;
+  if (body.seq !== seq) return `line ${String(body.seq)} found where line ${seq} belongs`;
+  const problem = checkLine(body.line, walk.team, walk.teams, walk.lastPosition);
+  if (problem) return `statement line ${seq}: ${problem}`;
+  walk.lastPosition = (body.line as { position: number }).position;
+  return null;
+}
+
+/** The end record: its counts and totals against the lines, and its signature. */
+function readEnd(
+  walk: StatementWalk,
+  body: Record<string, unknown>,
+  hmac: unknown,
+  key: string | undefined,
+): string | null {
+  if (body.lines !== walk.seq)
+    return `the end record counts ${String(body.lines)} lines but ${walk.seq} precede it`;
+  if (walk.version >= 2) {
+    const problem = checkTotals(body.teams, walk.teams);
+    if (problem) return `the end record disagrees with the lines: ${problem}`;
+  }
+  const signature = checkSignature(hmac, key, walk.prev);
+  if ('problem' in signature) return signature.problem;
+  walk.signature = signature.signature;
+  walk.ended = true;
+  return null;
+}
+
+/** The end record's HMAC of the chain head against the key, when a key is given. */
+function checkSignature(
+  hmac: unknown,
+  key: string | undefined,
+  head: string,
+): { problem: string } | { signature: VerifyResult['signature'] } {
+  if (key === undefined) return { signature: hmac === undefined ? 'unsigned' : 'not checked' };
+  if (typeof hmac !== 'string')
+    return {
+      problem:
+        'the end record is not signed, but a key was given: the statement was not exported with this key, or its signature was removed',
+    };
+  const expected = Buffer.from(statementHmac(key, head), 'hex');
+  const given = Buffer.from(hmac, 'hex');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return {
+      problem:
+        'the end record HMAC does not match this key: the statement was rewritten, or signed with another key',
+    };
+  return { signature: 'valid' };
 }
 
 /** The arithmetic of one statement line against the team's previous line; advances the team's run. */

@@ -11,7 +11,12 @@ import {
 import { printChargeReport } from './charge-report';
 import { table } from './table';
 import { openEventLog } from '../audit/open-event-log';
-import { checkStatementKey, STATEMENT_KEY_ENV, StatementWriter } from '../audit/statement-export';
+import {
+  checkStatementKey,
+  STATEMENT_KEY_ENV,
+  StatementWriter,
+  type StatementClose,
+} from '../audit/statement-export';
 import { verifyStatement } from '../audit/verify-statement';
 import { STATEMENT_MAX_LIMIT } from '../queries/read-statement';
 
@@ -59,6 +64,27 @@ function fmt(b: CreditBalances): string {
 }
 
 export function printAuditReport(report: AuditReport, log: (line: string) => void = console.log): void {
+  log(table(balanceRows(report)));
+  log('(reserved row: reserved, released by settles, -, released by refunds, open reservations, balance)');
+  if (report.servedBy) {
+    log('');
+    log(
+      `served by ${report.servedBy} (the line of the last replayed event in GET /admin/v1/teams/{id}/ledger):`,
+    );
+    log(table(servedRows(report)));
+  }
+  if (report.charges) {
+    log('');
+    printChargeReport(report.charges, log);
+  }
+  log(
+    `${report.ledgerEvents} ledger events of ${report.events} in the log, ${report.teams.length} teams, ${report.seconds.toFixed(2)} s`,
+  );
+  printAuditVerdict(report, log);
+}
+
+/** Per team, a row per pool (flows, balance and the rebuilt read model's) and the reserved row. */
+function balanceRows(report: AuditReport): (string | number)[][] {
   const rows: (string | number)[][] = [
     [
       'team',
@@ -112,50 +138,44 @@ export function printAuditReport(report: AuditReport, log: (line: string) => voi
       reserved === team.balances.reserved ? 'yes' : 'NO',
     ]);
   }
-  log(table(rows));
-  log('(reserved row: reserved, released by settles, -, released by refunds, open reservations, balance)');
-  if (report.servedBy) {
-    log('');
-    log(
-      `served by ${report.servedBy} (the line of the last replayed event in GET /admin/v1/teams/{id}/ledger):`,
-    );
-    const served: (string | number)[][] = [
-      [
-        'team',
-        'revision',
-        'maps',
-        'adhoc',
-        'reserved',
-        'served maps',
-        'served adhoc',
-        'served reserved',
-        'newer lines',
-        'ok',
-      ],
-    ];
-    for (const c of report.served) {
-      served.push([
-        c.teamId,
-        c.revision,
-        c.recomputed.maps,
-        c.recomputed.adhoc,
-        c.recomputed.reserved,
-        c.served?.maps ?? '-',
-        c.served?.adhoc ?? '-',
-        c.served?.reserved ?? '-',
-        c.newerLines,
-        c.ok ? 'yes' : 'NO',
-      ]);
-    }
-    log(table(served));
+  return rows;
+}
+
+/** The recomputed balances against the served ones, a row per team. */
+function servedRows(report: AuditReport): (string | number)[][] {
+  const served: (string | number)[][] = [
+    [
+      'team',
+      'revision',
+      'maps',
+      'adhoc',
+      'reserved',
+      'served maps',
+      'served adhoc',
+      'served reserved',
+      'newer lines',
+      'ok',
+    ],
+  ];
+  for (const c of report.served) {
+    served.push([
+      c.teamId,
+      c.revision,
+      c.recomputed.maps,
+      c.recomputed.adhoc,
+      c.recomputed.reserved,
+      c.served?.maps ?? '-',
+      c.served?.adhoc ?? '-',
+      c.served?.reserved ?? '-',
+      c.newerLines,
+      c.ok ? 'yes' : 'NO',
+    ]);
   }
-  if (report.charges) {
-    log('');
-    printChargeReport(report.charges, log);
-  }
-  log(
-    `${report.ledgerEvents} ledger events of ${report.events} in the log, ${report.teams.length} teams, ${report.seconds.toFixed(2)} s`,
-  );
+  return served;
+}
+
+/** `audit passed` with what was checked, or `audit FAILED` with every violation and charge finding. */
+function printAuditVerdict(report: AuditReport, log: (line: string) => void): void {
   const findings = report.charges?.findings ?? [];
   if (report.violations.length === 0 && findings.length === 0) {
     const charges = report.charges
@@ -245,6 +265,90 @@ function changeText(change: CreditBalances): string {
   return parts.length ? parts.join(' ') : '-';
 }
 
+interface AuditSettings {
+  key: string | undefined;
+  adminToken: string | undefined;
+  maxOpenMinutes: number;
+  /** The instant open reservations are aged at. */
+  asOf: string;
+}
+
+/** The audit's flags checked against each other, with their environment defaults. */
+function auditSettings(flags: AuditFlags): AuditSettings {
+  const key = statementKey(flags.key);
+  if (key !== undefined && flags.out?.toLowerCase().endsWith('.csv'))
+    throw invalidArgument('--key signs the end record of a .jsonl statement; a .csv export has none');
+  const adminToken = flags.adminToken ?? process.env.ANALYST_ADMIN_TOKEN;
+  if (flags.against && !adminToken)
+    throw invalidArgument('--against needs the admin token: pass --admin-token or set ANALYST_ADMIN_TOKEN');
+  const maxOpenMinutes = positiveInt(flags.maxOpenMinutes, '--max-open-minutes');
+  if (
+    flags.asOf !== undefined &&
+    (!/^\d{4}-\d{2}-\d{2}T/.test(flags.asOf) || Number.isNaN(Date.parse(flags.asOf)))
+  ) {
+    throw invalidArgument('--as-of must be an ISO 8601 instant, e.g. 2026-03-10T12:00:00Z');
+  }
+  const asOf = flags.asOf === undefined ? new Date().toISOString() : new Date(flags.asOf).toISOString();
+  return { key, adminToken, maxOpenMinutes, asOf };
+}
+
+/** `--mongo-url`: the live MongoDB read models, if any. */
+async function openLiveReadModels(flags: AuditFlags): Promise<ReadStore | undefined> {
+  // MongoDB holds the live read models only in the distributed topology; standalone keeps them in memory.
+  const mongoUrl =
+    flags.mongoUrl ?? (process.env.ANALYST_MODE === 'distributed' ? process.env.MONGO_URL : undefined);
+  if (!mongoUrl) return undefined;
+  const { MongoReadStore } = await import('@analyst/platform');
+  return MongoReadStore.connect(mongoUrl, flags.mongoDb ?? process.env.MONGO_DB ?? 'analyst');
+}
+
+/** The audit's text output: the sources, the report and the exported statement. */
+function printAuditText(
+  report: AuditReport,
+  run: {
+    describe: string;
+    live: boolean;
+    out: string | undefined;
+    csv: boolean;
+    exported: StatementClose | null;
+  },
+): void {
+  console.log(`event log: ${run.describe}`);
+  if (!run.live) {
+    console.log(
+      `read models: rebuilt from the log through the ledger projectors (standalone keeps them in the server's memory)${report.servedBy ? `; served balances read from ${report.servedBy}` : '; pass --against <url> to compare with a running server'}`,
+    );
+  }
+  printAuditReport(report);
+  const exported = run.exported;
+  if (exported && run.csv) {
+    console.log(
+      `statement: ${exported.lines} lines written to ${run.out} (a spreadsheet view: it carries the line hashes but not the chain's header and end records, so \`ledger verify\` cannot check it; export .jsonl for a verifiable statement)`,
+    );
+  } else if (exported) {
+    printExportedStatement(exported, run.out);
+  }
+}
+
+/** A .jsonl statement written: its chain head and how to pin it. */
+function printExportedStatement(exported: StatementClose, out: string | undefined): void {
+  console.log(
+    `statement: ${exported.lines} lines written to ${out}${exported.signed ? ', end record signed with HMAC-SHA256' : ''}`,
+  );
+  console.log('');
+  console.log(`  chain head: ${exported.head}`);
+  console.log('');
+  console.log(
+    '  Record this chain head where whoever holds the statement cannot change it (the audit ticket, the finance system).',
+  );
+  console.log(
+    '  The chain and the arithmetic alone cannot tell a statement rewritten with a recomputed chain from this one;',
+  );
+  console.log(
+    `  \`analyst ledger verify ${out} --head ${exported.head}\` can${exported.signed ? ', as can `--key` with the signing key' : ''}.`,
+  );
+}
+
 /**
  * `analyst ledger audit|verify|lines` and `analyst credits grant`: finance's replay of the ledger,
  * the statement check, and a team's credits over the admin API.
@@ -295,41 +399,20 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
     )
     .action(async (flags: AuditFlags) => {
       const json = Boolean(program.opts().json);
-      const key = statementKey(flags.key);
-      if (key !== undefined && flags.out?.toLowerCase().endsWith('.csv'))
-        throw invalidArgument('--key signs the end record of a .jsonl statement; a .csv export has none');
-      const adminToken = flags.adminToken ?? process.env.ANALYST_ADMIN_TOKEN;
-      if (flags.against && !adminToken)
-        throw invalidArgument(
-          '--against needs the admin token: pass --admin-token or set ANALYST_ADMIN_TOKEN',
-        );
-      const maxOpenMinutes = positiveInt(flags.maxOpenMinutes, '--max-open-minutes');
-      if (
-        flags.asOf !== undefined &&
-        (!/^\d{4}-\d{2}-\d{2}T/.test(flags.asOf) || Number.isNaN(Date.parse(flags.asOf)))
-      ) {
-        throw invalidArgument('--as-of must be an ISO 8601 instant, e.g. 2026-03-10T12:00:00Z');
-      }
-      const asOf = flags.asOf === undefined ? new Date().toISOString() : new Date(flags.asOf).toISOString();
+      const settings = auditSettings(flags);
       const { store, describe } = await openEventLog({
         dataDir: flags.dataDir ?? process.env.ANALYST_DATA_DIR,
         eventStoreUrl: flags.eventstoreUrl ?? process.env.EVENTSTORE_URL,
       });
       let live: ReadStore | undefined;
-      // MongoDB holds the live read models only in the distributed topology; standalone keeps them in memory.
-      const mongoUrl =
-        flags.mongoUrl ?? (process.env.ANALYST_MODE === 'distributed' ? process.env.MONGO_URL : undefined);
       try {
-        if (mongoUrl) {
-          const { MongoReadStore } = await import('@analyst/platform');
-          live = await MongoReadStore.connect(mongoUrl, flags.mongoDb ?? process.env.MONGO_DB ?? 'analyst');
-        }
+        live = await openLiveReadModels(flags);
         const head = await store.headPosition();
         const writer = flags.out
           ? new StatementWriter(
               flags.out,
               { generatedAt: new Date().toISOString(), team: flags.team ?? null, headPosition: head },
-              { key },
+              { key: settings.key },
             )
           : undefined;
         const bar =
@@ -344,9 +427,9 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
           team: flags.team,
           statement: writer,
           liveReadModels: live,
-          served: flags.against ? servedLedger(deps.admin, flags.against, adminToken) : undefined,
+          served: flags.against ? servedLedger(deps.admin, flags.against, settings.adminToken) : undefined,
           onProgress: (position) => bar?.update(position),
-          charges: flags.ledgerOnly ? false : { now: asOf, maxOpenMinutes },
+          charges: flags.ledgerOnly ? false : { now: settings.asOf, maxOpenMinutes: settings.maxOpenMinutes },
         });
         bar?.update(Math.max(head, 0));
         bar?.stop();
@@ -365,34 +448,7 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
             ),
           );
         } else {
-          console.log(`event log: ${describe}`);
-          if (!live) {
-            console.log(
-              `read models: rebuilt from the log through the ledger projectors (standalone keeps them in the server's memory)${report.servedBy ? `; served balances read from ${report.servedBy}` : '; pass --against <url> to compare with a running server'}`,
-            );
-          }
-          printAuditReport(report);
-          if (exported && csv) {
-            console.log(
-              `statement: ${exported.lines} lines written to ${flags.out} (a spreadsheet view: it carries the line hashes but not the chain's header and end records, so \`ledger verify\` cannot check it; export .jsonl for a verifiable statement)`,
-            );
-          } else if (exported) {
-            console.log(
-              `statement: ${exported.lines} lines written to ${flags.out}${exported.signed ? ', end record signed with HMAC-SHA256' : ''}`,
-            );
-            console.log('');
-            console.log(`  chain head: ${exported.head}`);
-            console.log('');
-            console.log(
-              '  Record this chain head where whoever holds the statement cannot change it (the audit ticket, the finance system).',
-            );
-            console.log(
-              '  The chain and the arithmetic alone cannot tell a statement rewritten with a recomputed chain from this one;',
-            );
-            console.log(
-              `  \`analyst ledger verify ${flags.out} --head ${exported.head}\` can${exported.signed ? ', as can `--key` with the signing key' : ''}.`,
-            );
-          }
+          printAuditText(report, { describe, live: Boolean(live), out: flags.out, csv, exported });
         }
         if (!report.ok) process.exitCode = 1;
       } finally {

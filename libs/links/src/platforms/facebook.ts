@@ -80,39 +80,80 @@ function page(name: string): Recognised {
  */
 export function facebook(link: ParsedLink): Recognised | null {
   const s = link.segments;
-  const p = link.params;
-  if (link.host === 'fb.watch') {
-    return s.length === 1 && SHARE_CODE.test(s[0])
-      ? { kind: 'post', platform: 'facebook', normalized: `https://fb.watch/${s[0]}` }
-      : null;
-  }
+  if (link.host === 'fb.watch') return fbWatch(s);
   if (s.length === 0) return null;
   const first = s[0].toLowerCase();
-  if (first === 'watch') {
-    const v = p.get('v');
-    return v && NUMERIC.test(v) && s.length === 1 ? post(`watch?v=${v}`) : null;
-  }
-  if (first === 'reel') return s.length === 2 && NUMERIC.test(s[1]) ? post(`reel/${s[1]}`) : null;
-  if (first === 'share') {
-    return s.length === 3 && ['p', 'v', 'r'].includes(s[1]) && SHARE_CODE.test(s[2])
-      ? post(`share/${s[1]}/${s[2]}`)
-      : null;
-  }
-  if (first === 'photo' || first === 'photo.php') {
-    const fbid = p.get('fbid');
-    return fbid && NUMERIC.test(fbid) && s.length === 1 ? post(`photo?fbid=${fbid}`) : null;
-  }
-  if (first === 'permalink.php' || first === 'story.php') {
-    const story = p.get('story_fbid');
-    const owner = p.get('id');
-    return story && owner && POST_ID.test(story) && NUMERIC.test(owner)
-      ? post(`permalink.php?story_fbid=${story}&id=${owner}`)
-      : null;
-  }
-  if (first === 'people') {
-    return s.length >= 3 && NUMERIC.test(s[2]) ? page(s[2]) : null;
-  }
-  if (first === 'pg') return s.length >= 2 && PAGE_NAME.test(s[1]) ? page(s[1].toLowerCase()) : null;
+  const special = BY_FIRST_SEGMENT.get(first);
+  return special ? special(s, link.params) : pagePath(s, first);
+}
+
+type SegmentParser = (s: readonly string[], p: URLSearchParams) => Recognised | null;
+
+/** `fb.watch/<code>` share links. */
+function fbWatch(s: readonly string[]): Recognised | null {
+  return s.length === 1 && SHARE_CODE.test(s[0])
+    ? { kind: 'post', platform: 'facebook', normalized: `https://fb.watch/${s[0]}` }
+    : null;
+}
+
+/** `/watch?v=<id>`. */
+function watch(s: readonly string[], p: URLSearchParams): Recognised | null {
+  const v = p.get('v');
+  return v && NUMERIC.test(v) && s.length === 1 ? post(`watch?v=${v}`) : null;
+}
+
+/** `/reel/<id>`. */
+function reel(s: readonly string[]): Recognised | null {
+  return s.length === 2 && NUMERIC.test(s[1]) ? post(`reel/${s[1]}`) : null;
+}
+
+/** `/share/p|v|r/<code>`. */
+function share(s: readonly string[]): Recognised | null {
+  return s.length === 3 && ['p', 'v', 'r'].includes(s[1]) && SHARE_CODE.test(s[2])
+    ? post(`share/${s[1]}/${s[2]}`)
+    : null;
+}
+
+/** `/photo?fbid=<id>` and `/photo.php?fbid=<id>`. */
+function photo(s: readonly string[], p: URLSearchParams): Recognised | null {
+  const fbid = p.get('fbid');
+  return fbid && NUMERIC.test(fbid) && s.length === 1 ? post(`photo?fbid=${fbid}`) : null;
+}
+
+/** `permalink.php` and `story.php` with `story_fbid` and `id`. */
+function permalink(_s: readonly string[], p: URLSearchParams): Recognised | null {
+  const story = p.get('story_fbid');
+  const owner = p.get('id');
+  return story && owner && POST_ID.test(story) && NUMERIC.test(owner)
+    ? post(`permalink.php?story_fbid=${story}&id=${owner}`)
+    : null;
+}
+
+/** `/people/<name>/<id>`. */
+function people(s: readonly string[]): Recognised | null {
+  return s.length >= 3 && NUMERIC.test(s[2]) ? page(s[2]) : null;
+}
+
+/** `/pg/<page>`. */
+function pg(s: readonly string[]): Recognised | null {
+  return s.length >= 2 && PAGE_NAME.test(s[1]) ? page(s[1].toLowerCase()) : null;
+}
+
+/** First segments with a form of their own (checked before the page paths). */
+const BY_FIRST_SEGMENT = new Map<string, SegmentParser>([
+  ['watch', watch],
+  ['reel', reel],
+  ['share', share],
+  ['photo', photo],
+  ['photo.php', photo],
+  ['permalink.php', permalink],
+  ['story.php', permalink],
+  ['people', people],
+  ['pg', pg],
+]);
+
+/** `/<page>` (and its tabs), `/<page>/posts/<id>`, page videos and page photos. */
+function pagePath(s: readonly string[], first: string): Recognised | null {
   if (NOT_A_PAGE.has(first) || !PAGE_NAME.test(s[0])) return null;
   const name = first;
   if (s.length === 1 || (s.length === 2 && PAGE_TABS.has(s[1].toLowerCase()))) return page(name);

@@ -36,25 +36,30 @@ function account(path: string): Recognised {
  * Channels: `@handle` (lowercased), `/channel/UC…` (kept as is), legacy `/c/` and `/user/` names (lowercased).
  */
 export function youtube(link: ParsedLink): Recognised | null {
-  const [first, second, third] = link.segments;
-  if (link.host === 'youtu.be') {
-    return first && VIDEO_ID.test(first) && link.segments.length === 1 ? post(first) : null;
-  }
-  if (first === 'watch' && link.segments.length === 1) {
+  const s = link.segments;
+  if (link.host === 'youtu.be') return s[0] && VIDEO_ID.test(s[0]) && s.length === 1 ? post(s[0]) : null;
+  if (s[0] === 'watch' && s.length === 1) {
     const v = link.params.get('v');
     return v && VIDEO_ID.test(v) ? post(v) : null;
   }
-  if (first && VIDEO_PATHS.has(first.toLowerCase())) {
-    return second && VIDEO_ID.test(second) && link.segments.length === 2 ? post(second) : null;
+  if (s[0] && VIDEO_PATHS.has(s[0].toLowerCase())) {
+    return s[1] && VIDEO_ID.test(s[1]) && s.length === 2 ? post(s[1]) : null;
   }
-  const tabOk = third === undefined || (CHANNEL_TABS.has(third.toLowerCase()) && link.segments.length === 3);
-  if (first && HANDLE.test(first)) {
-    const tabAfterHandle =
-      second === undefined || (CHANNEL_TABS.has(second.toLowerCase()) && link.segments.length === 2);
-    return tabAfterHandle ? account(first.toLowerCase()) : null;
-  }
-  if (first === 'channel' && second && CHANNEL_ID.test(second) && tabOk) return account(`channel/${second}`);
-  if ((first === 'c' || first === 'user') && second && LEGACY_NAME.test(second) && tabOk) {
+  return channel(s);
+}
+
+/** Whether the segment at `at`, when present, is a channel tab ending the path. */
+function endsInTab(s: readonly string[], at: number): boolean {
+  return s[at] === undefined || (CHANNEL_TABS.has(s[at].toLowerCase()) && s.length === at + 1);
+}
+
+/** `/@handle`, `/channel/UC…` and legacy `/c/` and `/user/` names, each optionally with a tab. */
+function channel(s: readonly string[]): Recognised | null {
+  const [first, second] = s;
+  if (first && HANDLE.test(first)) return endsInTab(s, 1) ? account(first.toLowerCase()) : null;
+  if (!second || !endsInTab(s, 2)) return null;
+  if (first === 'channel' && CHANNEL_ID.test(second)) return account(`channel/${second}`);
+  if ((first === 'c' || first === 'user') && LEGACY_NAME.test(second)) {
     return account(`${first}/${second.toLowerCase()}`);
   }
   return null;

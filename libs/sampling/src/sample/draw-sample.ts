@@ -90,54 +90,10 @@ export function engagementThreshold(team: TeamIndex, scored: ScoredVersion): num
  * after the cursor's key, found in one pass without sorting the whole sample.
  */
 export function drawSample(input: SampleInput): SamplePage {
-  const { team, details, version, seed } = input;
-  const columns = team.columns;
-  let rows = selectRows(columns, candidateRows(team, input.posts).rows, input.baseFilter, version);
-  if (input.searchMatch) rows = rows.filter((r) => input.searchMatch!(r));
-  if (Object.keys(input.buckets).length > 0)
-    rows = selectRows(columns, rows, { ...NO_COMMENT_FILTER, buckets: input.buckets }, version);
-
-  const floorByPost = new Map<number, number>();
-  for (const p of input.posts) if (p.scored) floorByPost.set(p.index, engagementThreshold(team, p.scored));
-
-  const n = rows.length;
-  const set = new Uint32Array(n);
-  const flagsOf = new Uint8Array(n);
-  const tier = new Uint8Array(n);
-  const primary = new Float64Array(n);
-  const secondary = new Float64Array(n);
-  let size = 0;
-  for (let i = 0; i < n; i++) {
-    const r = rows[i];
-    const rel = columns.relevance[r];
-    let flags = 0;
-    if (columns.likes[r] >= (floorByPost.get(columns.postIndex[r]) ?? Infinity)) flags |= HIGH_ENGAGEMENT;
-    if (rel === rel) {
-      const bucket = bucketOf('relevance', rel, version);
-      if (bucket === 'positive' || bucket === 'lean_positive') flags |= HIGH_RELEVANCE;
-    }
-    if (details.topicIndex[r] >= 0) flags |= TOPIC_MATCH;
-    if (details.messageIndex[r] >= 0) flags |= MESSAGE_MATCH;
-    const notable = (flags & (HIGH_ENGAGEMENT | HIGH_RELEVANCE)) === (HIGH_ENGAGEMENT | HIGH_RELEVANCE);
-    const onContent = (flags & (TOPIC_MATCH | MESSAGE_MATCH)) !== 0;
-    if (input.source === 'notables' && !notable) continue;
-    if (input.source === 'content' && !onContent) continue;
-    const hash = details.idHash[r];
-    set[size] = r;
-    flagsOf[size] = flags;
-    if (notable && input.source !== 'content') {
-      tier[size] = 0;
-      primary[size] = -(1 + Math.log1p(columns.likes[r])) * (rel / 10);
-      secondary[size] = mix32(hash ^ seed);
-    } else {
-      tier[size] = onContent ? 1 : 2;
-      primary[size] = mix32(hash ^ seed);
-      secondary[size] = hash;
-    }
-    size++;
-  }
-
-  const ids = team.commentIds;
+  const rows = sampleRows(input);
+  const keys = sortKeys(input, rows);
+  const { set, tier, primary, secondary, size } = keys;
+  const ids = input.team.commentIds;
   const compare = (i: number, j: number): number =>
     tier[i] - tier[j] ||
     primary[i] - primary[j] ||
@@ -149,11 +105,133 @@ export function drawSample(input: SampleInput): SamplePage {
     const d = tier[i] - after[0] || primary[i] - after[1] || secondary[i] - after[2];
     return d > 0 || (d === 0 && ids[set[i]] > after[3]);
   };
+  const { best, eligible } = smallestAfter(size, input.limit, isAfter, compare);
 
-  // The page: the `limit` smallest keys after the cursor, kept sorted by binary insertion.
+  const lastAt = best.length > 0 ? best[best.length - 1] : -1;
+  return {
+    rows: best.map((i) => set[i]),
+    flags: best.map((i) => keys.flags[i]),
+    total: size,
+    remaining: eligible - best.length,
+    last: lastAt < 0 ? null : [tier[lastAt], primary[lastAt], secondary[lastAt], ids[set[lastAt]]],
+    groups: groupsOf(input, set, size, compare),
+  };
+}
+
+/** The visible comments of the posts that pass the analysis's filters and search, then the query's bucket filters. */
+function sampleRows(input: SampleInput): Uint32Array {
+  const { team, version } = input;
+  const columns = team.columns;
+  let rows = selectRows(columns, candidateRows(team, input.posts).rows, input.baseFilter, version);
+  const searchMatch = input.searchMatch;
+  if (searchMatch) rows = rows.filter((r) => searchMatch(r));
+  if (Object.keys(input.buckets).length > 0)
+    rows = selectRows(columns, rows, { ...NO_COMMENT_FILTER, buckets: input.buckets }, version);
+  return rows;
+}
+
+/** A row's flags: high engagement (likes at or above its post's floor), high relevance, topic and message match. */
+export function rowFlags(
+  likes: number,
+  engagementFloor: number,
+  relevance: number,
+  topicIndex: number,
+  messageIndex: number,
+  version: ScoreVersion,
+): number {
+  let flags = 0;
+  if (likes >= engagementFloor) flags |= HIGH_ENGAGEMENT;
+  if (relevance === relevance) {
+    const bucket = bucketOf('relevance', relevance, version);
+    if (bucket === 'positive' || bucket === 'lean_positive') flags |= HIGH_RELEVANCE;
+  }
+  if (topicIndex >= 0) flags |= TOPIC_MATCH;
+  if (messageIndex >= 0) flags |= MESSAGE_MATCH;
+  return flags;
+}
+
+const NOTABLE = HIGH_ENGAGEMENT | HIGH_RELEVANCE;
+const ON_CONTENT = TOPIC_MATCH | MESSAGE_MATCH;
+
+/** Whether a row with these flags belongs to the source's sample. */
+export function inSource(source: Source, flags: number): boolean {
+  if (source === 'notables') return (flags & NOTABLE) === NOTABLE;
+  if (source === 'content') return (flags & ON_CONTENT) !== 0;
+  return true;
+}
+
+interface SortKeys {
+  /** Sample position → row. */
+  set: Uint32Array;
+  flags: Uint8Array;
+  tier: Uint8Array;
+  primary: Float64Array;
+  secondary: Float64Array;
+  size: number;
+}
+
+/**
+ * The sample's rows of the source with their sort keys: notable comments (outside `content`)
+ * in tier 0 by likes and relevance, then comments on a topic or message (tier 1), then the rest
+ * (tier 2), the latter two in the seed's order.
+ */
+function sortKeys(input: SampleInput, rows: ArrayLike<number>): SortKeys {
+  const { team, details, version, seed } = input;
+  const columns = team.columns;
+  const floorByPost = new Map<number, number>();
+  for (const p of input.posts) if (p.scored) floorByPost.set(p.index, engagementThreshold(team, p.scored));
+
+  const n = rows.length;
+  const keys: SortKeys = {
+    set: new Uint32Array(n),
+    flags: new Uint8Array(n),
+    tier: new Uint8Array(n),
+    primary: new Float64Array(n),
+    secondary: new Float64Array(n),
+    size: 0,
+  };
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    const rel = columns.relevance[r];
+    const floor = floorByPost.get(columns.postIndex[r]) ?? Infinity;
+    const flags = rowFlags(
+      columns.likes[r],
+      floor,
+      rel,
+      details.topicIndex[r],
+      details.messageIndex[r],
+      version,
+    );
+    if (!inSource(input.source, flags)) continue;
+    const hash = details.idHash[r];
+    const at = keys.size++;
+    keys.set[at] = r;
+    keys.flags[at] = flags;
+    if ((flags & NOTABLE) === NOTABLE && input.source !== 'content') {
+      keys.tier[at] = 0;
+      keys.primary[at] = -(1 + Math.log1p(columns.likes[r])) * (rel / 10);
+      keys.secondary[at] = mix32(hash ^ seed);
+    } else {
+      keys.tier[at] = (flags & ON_CONTENT) !== 0 ? 1 : 2;
+      keys.primary[at] = mix32(hash ^ seed);
+      keys.secondary[at] = hash;
+    }
+  }
+  return keys;
+}
+
+/**
+ * The `limit` smallest of positions `0..size-1` that are after the cursor, in order, kept sorted
+ * by binary insertion (one pass, without sorting them all), and how many are after the cursor.
+ */
+export function smallestAfter(
+  size: number,
+  limit: number,
+  isAfter: (i: number) => boolean,
+  compare: (i: number, j: number) => number,
+): { best: number[]; eligible: number } {
   const best: number[] = [];
   let eligible = 0;
-  const limit = input.limit;
   for (let i = 0; i < size; i++) {
     if (!isAfter(i)) continue;
     eligible++;
@@ -168,16 +246,7 @@ export function drawSample(input: SampleInput): SamplePage {
     best.splice(lo, 0, i);
     if (best.length > limit) best.pop();
   }
-
-  const lastAt = best.length > 0 ? best[best.length - 1] : -1;
-  return {
-    rows: best.map((i) => set[i]),
-    flags: best.map((i) => flagsOf[i]),
-    total: size,
-    remaining: eligible - best.length,
-    last: lastAt < 0 ? null : [tier[lastAt], primary[lastAt], secondary[lastAt], ids[set[lastAt]]],
-    groups: groupsOf(input, set, size, compare),
-  };
+  return { best, eligible };
 }
 
 /** Creator topics and messages of each post with the sample's comments on them, first comments in sample order. */
