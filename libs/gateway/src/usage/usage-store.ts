@@ -1,4 +1,4 @@
-import type { ReadStore } from '@analyst/platform';
+import { DuplicateKeyError, type ReadStore } from '@analyst/platform';
 import type { GatewayStateDb } from '../state/gateway-state-db';
 
 export const KEY_USAGE_COLLECTION = 'identity_key_usage';
@@ -16,27 +16,68 @@ export interface KeyUsageDoc {
 
 /** Where per-key usage per UTC day is kept: added to in batches, read per team. */
 export interface UsageStore {
+  /** Adds each entry's counts; on failure throws UsageNotWritten naming the entries not added. */
   add(batch: readonly KeyUsageDoc[]): Promise<void>;
   forTeam(teamId: string, days: readonly string[]): Promise<KeyUsageDoc[]>;
 }
 
 export const USAGE_STORE = Symbol('UsageStore');
 
+/** Some entries of a batch were not added (the rest were): the caller keeps those for the next try. */
+export class UsageNotWritten extends Error {
+  override readonly name = 'UsageNotWritten';
+  constructor(
+    readonly unwritten: readonly KeyUsageDoc[],
+    override readonly cause: unknown,
+  ) {
+    super(
+      `${unwritten.length} usage entries not written: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+  }
+}
+
+/** Tries of one entry's upsert when another replica inserts the same new document at the same moment. */
+const UPSERT_TRIES = 3;
+
 /** Usage as a collection of the read store: MongoDB in the distributed topology, shared by every replica. */
 export class ReadStoreUsageStore implements UsageStore {
   constructor(private readonly store: ReadStore) {}
 
   async add(batch: readonly KeyUsageDoc[]): Promise<void> {
-    const collection = this.store.collection<KeyUsageDoc>(KEY_USAGE_COLLECTION);
+    const unwritten: KeyUsageDoc[] = [];
+    let cause: unknown;
     for (const u of batch) {
-      await collection.updateOne(
-        { _id: u._id },
-        {
-          $setOnInsert: { keyId: u.keyId, teamId: u.teamId, day: u.day },
-          $inc: { requests: u.requests, bytes: u.bytes },
-        },
-        { upsert: true },
-      );
+      try {
+        await this.upsert(u);
+      } catch (error) {
+        unwritten.push(u);
+        cause = error;
+      }
+    }
+    if (unwritten.length > 0) throw new UsageNotWritten(unwritten, cause);
+  }
+
+  /**
+   * Two gateway replicas flushing the first usage of a key's day at once both upsert a new document;
+   * where the server does not retry that itself (FerretDB) the loser gets a duplicate key. Its retry
+   * finds the document and increments it.
+   */
+  private async upsert(u: KeyUsageDoc): Promise<void> {
+    const collection = this.store.collection<KeyUsageDoc>(KEY_USAGE_COLLECTION);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await collection.updateOne(
+          { _id: u._id },
+          {
+            $setOnInsert: { keyId: u.keyId, teamId: u.teamId, day: u.day },
+            $inc: { requests: u.requests, bytes: u.bytes },
+          },
+          { upsert: true },
+        );
+        return;
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError) || attempt >= UPSERT_TRIES) throw error;
+      }
     }
   }
 
@@ -55,17 +96,22 @@ export class SqliteUsageStore implements UsageStore {
       `INSERT INTO key_usage (id, key_id, team_id, day, requests, bytes) VALUES (@_id, @keyId, @teamId, @day, @requests, @bytes)
        ON CONFLICT(id) DO UPDATE SET requests = requests + excluded.requests, bytes = bytes + excluded.bytes`,
     );
-    this.state.db.transaction(() => {
-      for (const u of batch)
-        upsert.run({
-          _id: u._id,
-          keyId: u.keyId,
-          teamId: u.teamId,
-          day: u.day,
-          requests: u.requests,
-          bytes: u.bytes,
-        });
-    })();
+    try {
+      this.state.db.transaction(() => {
+        for (const u of batch)
+          upsert.run({
+            _id: u._id,
+            keyId: u.keyId,
+            teamId: u.teamId,
+            day: u.day,
+            requests: u.requests,
+            bytes: u.bytes,
+          });
+      })();
+    } catch (error) {
+      // One transaction: nothing of the batch was written.
+      throw new UsageNotWritten(batch, error);
+    }
   }
 
   async forTeam(teamId: string, days: readonly string[]): Promise<KeyUsageDoc[]> {
