@@ -1,15 +1,7 @@
 import type { Decider } from '@analyst/eventsourcing';
-import type {
-  CreditSource,
-  JobKind,
-  JobStatus,
-  Platform,
-  PostType,
-  RejectReason,
-  SkipReason,
-} from '@analyst/contracts';
+import type { CreditSource, JobStatus, PostType, RejectReason, SkipReason } from '@analyst/contracts';
 import { ContentError } from './content-errors';
-import type { CollectionType } from './collection';
+import type { JobRequest } from './job-request';
 import type { PostStatus } from './post';
 
 // The vocabulary clients see lives in contracts; re-exported so the domain's users keep one import.
@@ -24,7 +16,6 @@ export {
   type SkipReason,
 } from '@analyst/contracts';
 export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'partial', 'failed'];
-export const JOB_RETENTION_DAYS = 30;
 export const JOB_POLL_AFTER_MS = 5000;
 export const MIN_REFRESH_INTERVAL_HOURS = 12;
 
@@ -53,12 +44,6 @@ export interface DiscoveredEntry {
   postType: PostType;
   engagement: { views: number; likes: number };
 }
-export interface JobCollection {
-  id: string;
-  name: string;
-  type: CollectionType;
-  created: boolean;
-}
 export interface JobError {
   code: string;
   message: string;
@@ -67,33 +52,6 @@ export interface JobError {
 export interface JobOutcome {
   status: PostStatus;
   charged: boolean;
-}
-
-/** What a job is about, fixed when it opens. */
-export interface JobRequest {
-  jobId: string;
-  teamId: string;
-  kind: JobKind;
-  /** Hash of the request for the replay check; null for refresh jobs, which are never replayed. */
-  fingerprint: string | null;
-  createdAt: string;
-  expiresAt: string;
-  collections: JobCollection[];
-  tags: string[];
-  credits: { source: CreditSource; perPost: number };
-  capture: { fullRead: boolean; commentLimit: number | null };
-  requested: number;
-  /**
-   * The links as the client sent them (posts jobs), so a process manager can finish a job whose
-   * request was interrupted. Absent on jobs opened before this field existed.
-   */
-  links?: string[];
-  /** The posts a refresh job set out to refresh (after its rules), for the same reason. */
-  refreshPosts?: { postId: string; link: string }[];
-  addedBy: { id: string; name: string };
-  account: { url: string; platform: Platform } | null;
-  dryRun: boolean | null;
-  filters: Record<string, unknown> | null;
 }
 
 export interface ContentJobOpened {
@@ -161,7 +119,8 @@ export interface JobCredits {
   included: number | null;
 }
 
-export interface ContentJob extends JobRequest {
+/** A job: its request and how far it got. */
+export interface ContentJobProgress {
   status: JobStatus;
   updatedAt: string;
   completedAt: string | null;
@@ -174,6 +133,7 @@ export interface ContentJob extends JobRequest {
   outcomes: Record<string, JobOutcome>;
   error: JobError | null;
 }
+export type ContentJob = JobRequest & ContentJobProgress;
 export type ContentJobState = { status: 'absent' } | ContentJob;
 
 const FINAL_POST_OUTCOMES: readonly PostStatus[] = ['complete', 'failed', 'unreachable', 'cancelled'];

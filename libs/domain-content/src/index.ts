@@ -5,3 +5,6 @@ export * from './collection';
 export * from './content-job';
 export * from './link-claim';
 export * from './request-claim';
+export * from './job-request';
+export * from './account-filters';
+export * from './refresh-rules';

@@ -1,4 +1,5 @@
 import {
+  applyAccountFilters,
   contentJobDecider,
   jobCounts,
   jobCredits,
@@ -28,6 +29,14 @@ const request: JobRequest = {
   filters: null,
 };
 const opened: ContentJobEvent = { type: 'ContentJobOpened', data: request };
+/** An account job of the same request (the decider reads only `dryRun` of the account fields). */
+const accountRequest = (dryRun: boolean): JobRequest => ({
+  ...request,
+  kind: 'account',
+  account: { url: 'https://x.com/a', platform: 'x' },
+  dryRun,
+  filters: applyAccountFilters(undefined, new Date(AT)),
+});
 const accepted = (postId: string) => ({
   link: `https://x.com/a/status/${postId}`,
   postId,
@@ -46,9 +55,7 @@ const fold = (events: ContentJobEvent[]) =>
 describe('content job decider', () => {
   it('opens posts jobs as queuing and account jobs as discovering', () => {
     expect(fold([opened]).status).toBe('queuing');
-    expect(
-      fold([{ type: 'ContentJobOpened', data: { ...request, kind: 'account', dryRun: false } }]).status,
-    ).toBe('discovering');
+    expect(fold([{ type: 'ContentJobOpened', data: accountRequest(false) }]).status).toBe('discovering');
   });
 
   it('queues accepted posts and moves to syncing', () => {
@@ -229,7 +236,7 @@ describe('content job decider', () => {
   it('completes a dry run or an account with no match at discovery, with the estimate', () => {
     const account: ContentJobEvent = {
       type: 'ContentJobOpened',
-      data: { ...request, kind: 'account', dryRun: true, credits: { source: 'auto', perPost: 5 } },
+      data: { ...accountRequest(true), credits: { source: 'auto', perPost: 5 } },
     };
     const found = [
       { link: 'l', postedAt: AT, postType: 'video' as const, engagement: { views: 1, likes: 1 } },
@@ -238,7 +245,7 @@ describe('content job decider', () => {
     const job = fold([account, ...events]);
     expect(job).toMatchObject({ status: 'completed', discovered: found, estimated: 5 });
     expect(jobCounts(job).discovered).toBe(1);
-    const none = given([{ type: 'ContentJobOpened', data: { ...request, kind: 'account', dryRun: false } }])
+    const none = given([{ type: 'ContentJobOpened', data: accountRequest(false) }])
       .when({ type: 'RecordDiscovery', discovered: [], at: AT })
       .events();
     expect(none.map((e) => e.type)).toEqual(['AccountDiscovered', 'JobSettled']);

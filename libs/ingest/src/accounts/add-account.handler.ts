@@ -3,10 +3,10 @@ import { ApiError, CONTENT_PROVIDER, type ContentProvider } from '@analyst/contr
 import { classifyAccountLink } from '@analyst/links';
 import {
   ContentError,
+  accountJobRequest,
   contentJobDecider,
   contentJobStream,
   type ContentJob,
-  type JobRequest,
 } from '@analyst/domain-content';
 import {
   CLOCK,
@@ -23,6 +23,7 @@ import { CollectionsResolver } from '../adding/collections-resolver';
 import { requestFingerprint } from '../adding/request-fingerprint';
 import type { Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
+import { WriteFence } from '../adding/write-fence';
 import { findJob } from '../queries/jobs';
 import { RequestClaims } from '../adding/request-claims';
 import { applyAccountFilters, requestedAccountFilters } from './account-filters';
@@ -100,25 +101,19 @@ export class AddAccountHandler {
     const { state: earlier } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
     if (earlier.status !== 'absent')
       return { job: (await findJob(this.store, teamId, jobId, now)) ?? earlier, replayed: true };
+    const fence = new WriteFence();
     // A dry run adds nothing, so it creates no collection either.
-    let position = dryRun ? -1 : await this.collections.create(requester, resolved.toCreate);
-    const job: JobRequest = {
-      jobId,
-      teamId,
-      kind: 'account',
-      fingerprint,
-      createdAt: now.toISOString(),
-      expiresAt: expiresAt(now),
-      collections: resolved.collections,
-      tags: options.tags,
-      credits: { source: options.source, perPost: options.perPost },
-      capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
-      requested: filters.limit,
-      addedBy: { id: requester.keyId, name: requester.keyName },
-      account: { url: account.normalized, platform: account.platform },
-      dryRun,
-      filters,
-    };
+    if (!dryRun) await this.collections.create(requester, resolved.toCreate, fence);
+    const job = accountJobRequest(
+      { jobId, teamId, addedBy: { id: requester.keyId, name: requester.keyName }, now, options },
+      {
+        fingerprint,
+        collections: resolved.collections,
+        account: { url: account.normalized, platform: account.platform },
+        dryRun,
+        filters,
+      },
+    );
     let opened;
     try {
       opened = await this.runner.run(
@@ -133,8 +128,8 @@ export class AddAccountHandler {
       const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
       return { job: state as ContentJob, replayed: true };
     }
-    position = Math.max(position, opened.position);
-    await this.projections.waitFor(position);
+    fence.record(opened);
+    await fence.waitForReadModels(this.projections);
     // Answered from the state just written: the worker may already be past `discovering`.
     return { job: opened.state as ContentJob, replayed: false };
   }

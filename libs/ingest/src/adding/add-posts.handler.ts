@@ -8,13 +8,15 @@ import {
 import { classifyPostLink } from '@analyst/links';
 import {
   ContentError,
-  JOB_RETENTION_DAYS,
   contentJobDecider,
   contentJobStream,
+  jobExpiresAt,
   normalizeTags,
-  type ContentJob,
-  type JobCollection,
+  postsJobRequest,
   type JobRequest,
+  type ContentJob,
+  type JobOptions,
+  type PostsJobRequest,
   type RejectedEntry,
 } from '@analyst/domain-content';
 import {
@@ -33,6 +35,7 @@ import { RequestClaims } from './request-claims';
 import { requestFingerprint } from './request-fingerprint';
 import type { Requester } from './requester';
 import { TeamQueue } from './team-queue';
+import { WriteFence } from './write-fence';
 
 export interface AddOutcome {
   job: ContentJob;
@@ -40,13 +43,7 @@ export interface AddOutcome {
 }
 
 /** The options every content route shares, normalized once. */
-export interface ContentOptions {
-  tags: string[];
-  source: 'auto' | 'adhoc';
-  fullRead: boolean;
-  commentLimit: number | null;
-  perPost: number;
-}
+export type ContentOptions = JobOptions;
 
 export function contentOptions(body: ContentOptionsDto): ContentOptions {
   const fullRead = body.capture?.fullRead === true;
@@ -60,9 +57,7 @@ export function contentOptions(body: ContentOptionsDto): ContentOptions {
   };
 }
 
-export function expiresAt(createdAt: Date): string {
-  return new Date(createdAt.getTime() + JOB_RETENTION_DAYS * 86_400_000).toISOString();
-}
+export const expiresAt = jobExpiresAt;
 
 /**
  * POST /content/posts/add, the spec's eight steps in order. What must be unique across replicas
@@ -92,12 +87,11 @@ export class AddPostsHandler {
    * queuing): steps 5, 7 and 8 again over the links it recorded. Every step is idempotent, so this
    * is safe while the original request is, after all, still running on another replica.
    */
-  resume(job: ContentJob): Promise<AddOutcome> {
+  resume(job: ContentJob & PostsJobRequest): Promise<AddOutcome> {
     const requester: Requester = {
       keyId: job.addedBy.id,
       keyName: job.addedBy.name,
       teamId: job.teamId,
-      plan: 'enterprise',
       correlationId: `resume-${job.jobId}`,
     };
     // Nobody waits on an HTTP answer here: no read-your-writes wait for the read models.
@@ -158,15 +152,11 @@ export class AddPostsHandler {
     const winner = jobId === known ? null : await this.loadJob(jobId);
     if (winner) return this.joinEarlier(requester, winner, classified);
     // 7. Open the job under the claimed id, then reserve and create.
-    const collectionsAt = await this.collections.create(requester, resolved.toCreate);
-    const request = this.jobRequest(
-      requester,
-      jobId,
-      fingerprint,
-      resolved.collections,
-      options,
-      body.links,
-      now,
+    const fence = new WriteFence();
+    await this.collections.create(requester, resolved.toCreate, fence);
+    const request = postsJobRequest(
+      { jobId, teamId, addedBy: { id: requester.keyId, name: requester.keyName }, now, options },
+      { fingerprint, collections: resolved.collections, links: body.links },
     );
     try {
       await this.runner.run(
@@ -184,7 +174,7 @@ export class AddPostsHandler {
       replayed: false,
       answering: true,
       deduped,
-      after: collectionsAt,
+      fence,
     });
   }
 
@@ -200,43 +190,41 @@ export class AddPostsHandler {
 
   /**
    * Steps 5, 7 and 8 for an open job. `replayed`: another request opened it. `answering`: an HTTP
-   * answer follows, so wait until the read models have every write (from `after` on).
+   * answer follows, so wait until the read models have every write of the request (`fence`).
    */
   private async intakeAndQueue(
     requester: Requester,
     job: JobRequest,
     classified: Classified,
-    how: { replayed: boolean; answering: boolean; deduped?: DedupeResult; after?: number },
+    how: { replayed: boolean; answering: boolean; deduped?: DedupeResult; fence?: WriteFence },
   ): Promise<AddOutcome> {
+    const fence = how.fence ?? new WriteFence();
     // 5. Dedupe against the team's posts (the claims in step 7 decide the links the read model has not seen).
     const dd = how.deduped ?? (await this.intake.dedupe(job.teamId, job.jobId, classified.candidates));
-    const created = await this.intake.reserveAndCreate(requester, job, dd.fresh);
-    const collectionIds = job.collections.map((c) => c.id);
-    let position = Math.max(
-      how.after ?? -1,
-      created.position,
-      await this.intake.tagPresent(
-        requester,
-        [...dd.present.map((p) => p.id), ...created.taken],
-        collectionIds,
-        job.tags,
-      ),
+    const created = await this.intake.reserveAndCreate(requester, job, dd.fresh, fence);
+    await this.intake.tagPresent(
+      requester,
+      [...dd.present.map((p) => p.id), ...created.taken],
+      job.collections.map((c) => c.id),
+      job.tags,
+      fence,
     );
     // 8. Queue: accepted, skipped and rejected are final from here.
-    const queued = await this.runner.run(
-      contentJobStream(job.jobId),
-      contentJobDecider,
-      {
-        type: 'QueueJob',
-        accepted: created.accepted,
-        skipped: [...dd.skipped, ...created.skipped],
-        rejected: [...classified.rejected, ...created.rejected],
-        at: this.clock.now().toISOString(),
-      },
-      this.ctx(requester),
+    const queued = fence.record(
+      await this.runner.run(
+        contentJobStream(job.jobId),
+        contentJobDecider,
+        {
+          type: 'QueueJob',
+          accepted: created.accepted,
+          skipped: [...dd.skipped, ...created.skipped],
+          rejected: [...classified.rejected, ...created.rejected],
+          at: this.clock.now().toISOString(),
+        },
+        this.ctx(requester),
+      ),
     );
-    position = Math.max(position, queued.position);
-    if (how.answering) await this.projections.waitFor(position);
+    if (how.answering) await fence.waitForReadModels(this.projections);
     const answered = queued.state as ContentJob;
     await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), this.ctx(requester));
     return { job: answered, replayed: how.replayed };
@@ -245,35 +233,6 @@ export class AddPostsHandler {
   private async loadJob(jobId: string): Promise<ContentJob | null> {
     const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
     return state.status === 'absent' ? null : state;
-  }
-
-  private jobRequest(
-    requester: Requester,
-    jobId: string,
-    fingerprint: string,
-    collections: JobCollection[],
-    options: ContentOptions,
-    links: string[],
-    now: Date,
-  ): JobRequest {
-    return {
-      jobId,
-      teamId: requester.teamId,
-      kind: 'posts',
-      fingerprint,
-      createdAt: now.toISOString(),
-      expiresAt: expiresAt(now),
-      collections,
-      tags: options.tags,
-      credits: { source: options.source, perPost: options.perPost },
-      capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
-      requested: links.length,
-      links,
-      addedBy: { id: requester.keyId, name: requester.keyName },
-      account: null,
-      dryRun: null,
-      filters: null,
-    };
   }
 
   private ctx(requester: Requester) {

@@ -18,6 +18,7 @@ import {
 import { findCollection, findCollectionsByName } from '../queries/collections';
 import type { CollectionRefDto } from './content-request.dto';
 import type { Requester } from './requester';
+import type { WriteFence } from './write-fence';
 
 export interface PlannedCollection {
   collectionId: string;
@@ -123,9 +124,8 @@ export class CollectionsResolver {
     return { collections, toCreate };
   }
 
-  /** Creates the planned collections; returns the position of the last append. */
-  async create(requester: Requester, planned: PlannedCollection[]): Promise<number> {
-    let position = -1;
+  /** Creates the planned collections, recording each append on the request's fence. */
+  async create(requester: Requester, planned: PlannedCollection[], fence: WriteFence): Promise<void> {
     for (const p of planned) {
       const parent = p.parentId ? await findCollection(this.store, requester.teamId, p.parentId) : null;
       const outcome = await this.runner.run(
@@ -144,8 +144,7 @@ export class CollectionsResolver {
         },
         { correlationId: requester.correlationId, teamId: requester.teamId },
       );
-      position = Math.max(position, outcome.position);
+      fence.record(outcome);
     }
-    return position;
   }
 }

@@ -8,6 +8,7 @@ import {
   linkClaimStream,
   postDecider,
   postStream,
+  type LinkClaimCommand,
   type LinkClaimState,
   type PostStatus,
   type AcceptedEntry,
@@ -29,6 +30,8 @@ import type { PostDoc } from '../projections/post-doc';
 import { findPostsByLinks } from '../queries/posts';
 import { reservationIdFor } from './request-fingerprint';
 import type { Requester } from './requester';
+import { withReservation } from './with-reservation';
+import { WriteFence } from './write-fence';
 
 /** A link that passed classification. `link` is what the client sent; `normalized` is the dedupe key. */
 export interface LinkCandidate {
@@ -53,7 +56,6 @@ export interface IntakeResult {
   skipped: SkippedEntry[];
   /** Ids of the existing posts behind `skipped`: they still get the request's collections and tags. */
   taken: string[];
-  position: number;
 }
 
 /**
@@ -121,19 +123,19 @@ export class PostIntake {
     postIds: string[],
     collectionIds: string[],
     tags: string[],
-  ): Promise<number> {
-    let position = -1;
-    if (collectionIds.length === 0 && tags.length === 0) return position;
+    fence = new WriteFence(),
+  ): Promise<void> {
+    if (collectionIds.length === 0 && tags.length === 0) return;
     for (const postId of postIds) {
-      const outcome = await this.runner.run(
-        postStream(postId),
-        postDecider,
-        { type: 'TagPost', collectionIds, tags, at: this.clock.now().toISOString() },
-        { correlationId: requester.correlationId, teamId: requester.teamId },
+      fence.record(
+        await this.runner.run(
+          postStream(postId),
+          postDecider,
+          { type: 'TagPost', collectionIds, tags, at: this.now() },
+          { correlationId: requester.correlationId, teamId: requester.teamId },
+        ),
       );
-      position = Math.max(position, outcome.position);
     }
-    return position;
   }
 
   /**
@@ -149,89 +151,78 @@ export class PostIntake {
     requester: Requester,
     job: JobRequest,
     fresh: LinkCandidate[],
+    fence = new WriteFence(),
   ): Promise<IntakeResult> {
-    const accepted: AcceptedEntry[] = [];
-    const rejected: RejectedEntry[] = [];
-    const skipped: SkippedEntry[] = [];
-    const taken: string[] = [];
-    let position = -1;
+    const result: IntakeResult = { accepted: [], rejected: [], skipped: [], taken: [] };
+    const link = new LinkIntake(this, requester, job, fence);
     let exhausted = false;
-    const unitCost = job.credits.perPost;
-    const ctx = { correlationId: requester.correlationId, teamId: requester.teamId };
     for (const c of fresh) {
-      const claimStream = linkClaimStream(requester.teamId, c.normalized);
-      const claim = await this.runner.run(
-        claimStream,
-        linkClaimDecider,
-        {
-          type: 'ClaimLink',
-          teamId: requester.teamId,
-          normalizedLink: c.normalized,
-          postId: this.ids.next('po_'),
-          jobId: job.jobId,
-          at: this.now(),
-        },
-        ctx,
-      );
-      const holder = claim.state as Extract<LinkClaimState, { status: 'claimed' }>;
-      position = Math.max(position, claim.position);
+      const holder = await link.claim(c);
       if (holder.jobId !== job.jobId) {
         const existing = await this.postStatus(holder.postId);
-        skipped.push({
+        result.skipped.push({
           link: c.link,
           reason: existing === null ? 'already_processing' : skipReason(existing),
         });
-        if (existing !== null) taken.push(holder.postId);
+        if (existing !== null) result.taken.push(holder.postId);
         continue;
       }
       const resumed = await this.createdByJob(holder.postId, c.normalized, job.jobId);
       if (resumed !== null) {
         // Created by this job before it was interrupted: accepted, charged through its reservation.
-        accepted.push({
-          link: c.link,
-          postId: holder.postId,
-          postStatus: resumed,
-          creditSource: 'credit',
-          creditCost: unitCost,
-          dataVersion: 1,
-        });
+        result.accepted.push(link.accepted(c, holder.postId, resumed));
         continue;
       }
-      const release = async (reason: 'insufficient_credits' | 'create_failed') => {
-        const released = await this.runner.run(
-          claimStream,
-          linkClaimDecider,
-          { type: 'ReleaseLink', postId: holder.postId, jobId: job.jobId, reason, at: this.now() },
-          ctx,
-        );
-        position = Math.max(position, released.position);
-      };
-      if (exhausted) {
-        await release('insufficient_credits');
-        rejected.push({ link: c.link, reason: 'insufficient_credits' });
-        continue;
-      }
-      const reservationId = reservationIdFor(job.jobId, c.normalized);
-      const reserved = await this.ledger.reserve(
-        requester.teamId,
-        {
-          commandId: `reserve-${reservationId}`,
-          reservationId,
-          units: 1,
-          unitCost,
-          source: job.credits.source,
-        },
-        requester.correlationId,
-      );
-      if (reserved.fundedUnits < 1) {
-        exhausted = true;
-        await release('insufficient_credits');
-        rejected.push({ link: c.link, reason: 'insufficient_credits' });
-        continue;
-      }
-      const postId = holder.postId;
-      try {
-        const outcome = await this.runner.run(
+      const outcome = exhausted
+        ? 'insufficient_credits'
+        : await this.reserveAndCreateOne(link, c, holder.postId);
+      if (outcome === 'insufficient_credits') exhausted = true;
+      if (typeof outcome === 'string') {
+        await link.release(c, holder.postId, outcome);
+        result.rejected.push({ link: c.link, reason: outcome });
+      } else result.accepted.push(outcome);
+    }
+    return result;
+  }
+
+  /** One claimed link: reserve, create the post; a failed create refunds its reservation. */
+  private async reserveAndCreateOne(
+    link: LinkIntake,
+    c: LinkCandidate,
+    postId: string,
+  ): Promise<AcceptedEntry | 'insufficient_credits' | 'create_failed'> {
+    const { requester, job } = link;
+    const reservationId = reservationIdFor(job.jobId, c.normalized);
+    const reserved = await withReservation(
+      this.ledger,
+      {
+        teamId: requester.teamId,
+        reservationId,
+        unitCost: job.credits.perPost,
+        source: job.credits.source,
+        correlationId: requester.correlationId,
+      },
+      () => this.createPost(link, c, postId, reservationId),
+    );
+    if (reserved.outcome === 'unfunded') return 'insufficient_credits';
+    if (reserved.outcome === 'done') return link.accepted(c, postId, reserved.value);
+    this.logger.warn(
+      `creating the post for ${c.normalized} failed: ${String(reserved.error)}; its reservation was returned`,
+    );
+    return 'create_failed';
+  }
+
+  /** Creates the post; its status. A `post_exists` that is this job's own post (another replica resuming it) is that post. */
+  private async createPost(
+    link: LinkIntake,
+    c: LinkCandidate,
+    postId: string,
+    reservationId: string,
+  ): Promise<PostStatus> {
+    const { requester, job } = link;
+    try {
+      link.fence.record(
+        await this.runner.run(
           postStream(postId),
           postDecider,
           {
@@ -251,53 +242,40 @@ export class PostIntake {
               jobId: job.jobId,
               reservationId,
               creditSource: 'credit',
-              unitCost,
+              unitCost: job.credits.perPost,
               fullRead: job.capture.fullRead,
               commentLimit: job.capture.commentLimit,
               requestedAt: this.now(),
             },
           },
-          ctx,
-        );
-        position = Math.max(position, outcome.position);
-        accepted.push({
-          link: c.link,
-          postId,
-          postStatus: 'fetching',
-          creditSource: 'credit',
-          creditCost: unitCost,
-          dataVersion: 1,
-        });
-      } catch (error) {
-        const mine =
-          error instanceof ContentError && error.code === 'post_exists'
-            ? await this.createdByJob(postId, c.normalized, job.jobId)
-            : null;
-        if (mine) {
-          // Another replica resuming this same job created it a moment ago: one post, one reservation.
-          accepted.push({
-            link: c.link,
-            postId,
-            postStatus: mine,
-            creditSource: 'credit',
-            creditCost: unitCost,
-            dataVersion: 1,
-          });
-          continue;
-        }
-        this.logger.warn(
-          `creating the post for ${c.normalized} failed: ${String(error)}; returning its reservation`,
-        );
-        await this.ledger.refund(
-          requester.teamId,
-          { commandId: `refund-${reservationId}`, reservationId, reason: 'create_failed' },
-          requester.correlationId,
-        );
-        await release('create_failed');
-        rejected.push({ link: c.link, reason: 'create_failed' });
-      }
+          link.ctx,
+        ),
+      );
+      return 'fetching';
+    } catch (error) {
+      const mine =
+        error instanceof ContentError && error.code === 'post_exists'
+          ? await this.createdByJob(postId, c.normalized, job.jobId)
+          : null;
+      // Another replica resuming this same job created it a moment ago: one post, one reservation.
+      if (mine) return mine;
+      throw error;
     }
-    return { accepted, rejected, skipped, taken, position };
+  }
+
+  /** Appends to a link's claim stream, recording the position on the request's fence. */
+  async appendClaim(link: LinkIntake, c: LinkCandidate, command: LinkClaimCommand): Promise<LinkClaimState> {
+    const outcome = await this.runner.run(
+      linkClaimStream(link.requester.teamId, c.normalized),
+      linkClaimDecider,
+      command,
+      link.ctx,
+    );
+    return link.fence.record(outcome).state;
+  }
+
+  newPostId(): string {
+    return this.ids.next('po_');
   }
 
   /** The post's status as its own stream says, or null when it does not exist (yet). */
@@ -318,7 +296,7 @@ export class PostIntake {
     return state.status;
   }
 
-  private now(): string {
+  now(): string {
     return this.clock.now().toISOString();
   }
 }
@@ -327,4 +305,57 @@ function skipReason(status: PostStatus): SkippedEntry['reason'] {
   return IN_FLIGHT_STATUSES.includes(status) || status === 'holding'
     ? 'already_processing'
     : 'already_complete';
+}
+
+/** One request's link intake: who asks, for which job, and the request's write fence. */
+class LinkIntake {
+  readonly ctx: { correlationId: string; teamId: string };
+
+  constructor(
+    private readonly intake: PostIntake,
+    readonly requester: Requester,
+    readonly job: JobRequest,
+    readonly fence: WriteFence,
+  ) {
+    this.ctx = { correlationId: requester.correlationId, teamId: requester.teamId };
+  }
+
+  /** Claims the link for a new post of this job; the claim's holder (this job or another). */
+  async claim(c: LinkCandidate): Promise<Extract<LinkClaimState, { status: 'claimed' }>> {
+    const state = await this.intake.appendClaim(this, c, {
+      type: 'ClaimLink',
+      teamId: this.requester.teamId,
+      normalizedLink: c.normalized,
+      postId: this.intake.newPostId(),
+      jobId: this.job.jobId,
+      at: this.intake.now(),
+    });
+    return state as Extract<LinkClaimState, { status: 'claimed' }>;
+  }
+
+  async release(
+    c: LinkCandidate,
+    postId: string,
+    reason: 'insufficient_credits' | 'create_failed',
+  ): Promise<void> {
+    await this.intake.appendClaim(this, c, {
+      type: 'ReleaseLink',
+      postId,
+      jobId: this.job.jobId,
+      reason,
+      at: this.intake.now(),
+    });
+  }
+
+  /** A post of this job accepted at the job's price (added posts are always paid). */
+  accepted(c: LinkCandidate, postId: string, postStatus: PostStatus): AcceptedEntry {
+    return {
+      link: c.link,
+      postId,
+      postStatus,
+      creditSource: 'credit',
+      creditCost: this.job.credits.perPost,
+      dataVersion: 1,
+    };
+  }
 }

@@ -5,8 +5,18 @@ export interface Requester {
   keyId: string;
   keyName: string;
   teamId: string;
-  plan: PlanId;
   correlationId: string;
   /** Demo seeding marks its posts `isDemo`. */
   isDemo?: boolean;
+  /**
+   * Not read: adding posts or an account does not depend on the plan (the gateway checked it).
+   * Only so that callers that still set it compile; refresh takes a `RefreshRequester`.
+   * @deprecated remove once discovery.manager stops setting it.
+   */
+  plan?: PlanId;
+}
+
+/** A refresh depends on the target team's plan (its cadence and whether refreshes may spend credits). */
+export interface RefreshRequester extends Requester {
+  plan: PlanId;
 }

@@ -48,7 +48,6 @@ export async function seedDemoContent(
     keyId: key.id,
     keyName: key.name,
     teamId,
-    plan: 'enterprise',
     correlationId: 'demo-content',
     isDemo: true,
   };

@@ -1,14 +1,15 @@
 import { ApiError } from '@analyst/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@analyst/gateway';
-import type { Requester } from '../adding/requester';
+import type { RefreshRequester } from '../adding/requester';
 
 export function correlationIdOf(request: FastifyRequest): string {
   const header = request.headers['x-correlation-id'];
   return (Array.isArray(header) ? header[0] : header) ?? String(request.id);
 }
 
-export function requesterOf(principal: Principal, request: FastifyRequest): Requester {
+/** The requester of a content route; the target's plan is only read by refresh. */
+export function requesterOf(principal: Principal, request: FastifyRequest): RefreshRequester {
   return {
     keyId: principal.keyId,
     keyName: principal.keyName,

@@ -7,7 +7,7 @@ import {
   type ContentJob,
   type PostStatus,
 } from '@analyst/domain-content';
-import { appliedUntil, type AppliedAccountFilters } from '../accounts/account-filters';
+import { appliedUntil } from '../accounts/account-filters';
 import type { PostDoc } from '../projections/post-doc';
 
 /** A member's status for the data version the job asked for. */
@@ -40,9 +40,8 @@ export function renderJob(job: ContentJob, posts: Map<string, PostDoc>): Record<
   if (job.kind === 'account') {
     view.account = job.account;
     view.dryRun = job.dryRun;
-    const filters = job.filters as AppliedAccountFilters | null;
     // Jobs opened before `until` was recorded were bounded by their acceptance time: echo that.
-    view.filters = filters ? { ...filters, until: appliedUntil(filters, job.createdAt) } : filters;
+    view.filters = { ...job.filters, until: appliedUntil(job.filters, job.createdAt) };
   }
   view.collections = job.collections;
   view.tags = job.tags;

@@ -5,6 +5,7 @@ import {
   postStream,
   type AcceptedEntry,
   type ContentJob,
+  type RefreshJobRequest,
   type RejectedEntry,
 } from '@analyst/domain-content';
 import type { Clock, CommandRunner } from '@analyst/platform';
@@ -21,7 +22,7 @@ const NOTHING_TO_REFUND = new Set(['reservation_not_found', 'reservation_already
  * state after that is returned.
  */
 export async function finishInterruptedRefresh(
-  job: ContentJob,
+  job: ContentJob & RefreshJobRequest,
   deps: { runner: CommandRunner; ledger: LedgerClient; clock: Clock },
 ): Promise<ContentJob> {
   const { runner, ledger, clock } = deps;

@@ -26,7 +26,7 @@ import {
 import { contentOptions, expiresAt } from '../adding/add-posts.handler';
 import { PostIntake } from '../adding/post-intake';
 import { reservationIdFor } from '../adding/request-fingerprint';
-import type { Requester } from '../adding/requester';
+import type { RefreshRequester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { LedgerClient } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
@@ -64,7 +64,7 @@ export class RefreshPostsHandler {
     private readonly teams: TeamQueue,
   ) {}
 
-  refresh(requester: Requester, body: RefreshPostsBody): Promise<ContentJob> {
+  refresh(requester: RefreshRequester, body: RefreshPostsBody): Promise<ContentJob> {
     const requested = (body.postIds?.length ?? 0) + (body.links?.length ?? 0);
     if (requested === 0) throw new ApiError(400, 'give postIds or links (at least one)');
     if (requested > 100) throw new ApiError(400, 'at most 100 posts per refresh call');
@@ -72,7 +72,7 @@ export class RefreshPostsHandler {
   }
 
   private async refreshNow(
-    requester: Requester,
+    requester: RefreshRequester,
     body: RefreshPostsBody,
     requested: number,
   ): Promise<ContentJob> {
