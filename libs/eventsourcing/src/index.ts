@@ -7,3 +7,4 @@ export * from './read-store/read-store.port';
 export * from './read-store/memory-read-store';
 export * from './clock';
 export * from './id-generator';
+export * from './event-boundary';

@@ -6,6 +6,7 @@ export * from './event-store/sqlite-checkpoint-store';
 export * from './event-store/live-subscription';
 export * from './bus/in-process-bus';
 export * from './bus/keyed-queue';
+export * from './bus/event-consumer';
 export * from './projection/projector';
 export * from './projection/projection-runtime';
 export * from './projection/checkpoint-store';

@@ -9,3 +9,4 @@ export * from './fakes/youtube-fake';
 export * from './fakes/reddit-fake';
 export * from './fakes/youtube-fixtures';
 export * from './fakes/reddit-fixtures';
+export * from './delivered-events';

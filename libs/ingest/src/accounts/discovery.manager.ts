@@ -1,11 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Optional,
-  Logger,
-  type OnModuleDestroy,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CONTENT_PROVIDER, type ContentProvider, type DiscoveredPost } from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
 import {
@@ -18,13 +11,13 @@ import {
 import {
   CLOCK,
   CommandRunner,
+  EventConsumer,
   MESSAGE_BUS,
+  causedBy,
   eventTopic,
-  type BusMessage,
   type Clock,
   type MessageBus,
-  type RecordedEvent,
-  type Subscription,
+  type Recorded,
 } from '@analyst/platform';
 import { PostIntake, type LinkCandidate } from '../adding/post-intake';
 import type { Requester } from '../adding/requester';
@@ -43,42 +36,30 @@ import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
  * event or a restart continues where it stopped (the provider is deterministic per account and query).
  */
 @Injectable()
-export class DiscoveryManager implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger('AccountDiscovery');
-  private subscription: Subscription | null = null;
-
+export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
   constructor(
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(MESSAGE_BUS) bus: MessageBus,
     @Inject(CONTENT_PROVIDER) private readonly provider: ContentProvider,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
     private readonly runner: CommandRunner,
     private readonly intake: PostIntake,
     private readonly teams: TeamQueue,
-    @Optional() private readonly metrics?: IngestMetrics,
-  ) {}
-
-  async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(
-      DISCOVERY_GROUP,
-      [eventTopic('contentjob')],
-      countFailures(this.metrics, DISCOVERY_GROUP, (message: BusMessage) => this.handle(message)),
-    );
+    @Optional() metrics?: IngestMetrics,
+  ) {
+    super(bus, {
+      name: 'AccountDiscovery',
+      group: DISCOVERY_GROUP,
+      topics: [eventTopic('contentjob')],
+      types: ['ContentJobOpened'],
+      wrap: (handler) => countFailures(metrics, DISCOVERY_GROUP, handler),
+    });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.subscription?.close();
-  }
-
-  async handle(message: BusMessage): Promise<void> {
-    const event = message.payload as RecordedEvent<string, ContentJobOpened['data']>;
-    if (event.type !== 'ContentJobOpened' || event.data.kind !== 'account') return;
+  protected async on(event: Recorded<ContentJobOpened>): Promise<void> {
+    if (event.data.kind !== 'account') return;
     const stream = contentJobStream(event.data.jobId);
-    const ctx = {
-      correlationId: event.metadata.correlationId,
-      causationId: event.id,
-      teamId: event.data.teamId,
-    };
+    const ctx = causedBy(event, event.data.teamId);
     const job = (await this.runner.load(stream, contentJobDecider)).state as ContentJob;
     if (job.status !== 'discovering') return;
     const filters = job.filters as AppliedAccountFilters;

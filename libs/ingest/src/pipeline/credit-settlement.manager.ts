@@ -1,20 +1,11 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
-  Inject,
-  Injectable,
-  Optional,
-  Logger,
-  type OnModuleDestroy,
-  type OnModuleInit,
-} from '@nestjs/common';
-import { asPostOutcome, outcomeStatus, versionIsCharged } from '@analyst/domain-content';
-import {
-  MESSAGE_BUS,
-  eventTopic,
-  type BusMessage,
-  type MessageBus,
-  type RecordedEvent,
-  type Subscription,
-} from '@analyst/platform';
+  POST_OUTCOME_EVENT_TYPES,
+  outcomeStatus,
+  versionIsCharged,
+  type PostOutcomeEvent,
+} from '@analyst/domain-content';
+import { EventConsumer, MESSAGE_BUS, eventTopic, type MessageBus, type Recorded } from '@analyst/platform';
 import { CREDITS_GROUP } from '../ingest.tokens';
 import { LedgerClient, LedgerRuleError } from './ledger-client';
 import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
@@ -28,60 +19,41 @@ const RESOLVED = new Set(['reservation_already_settled', 'reservation_already_re
  * The command id is the outcome event's id, so a redelivered event cannot settle twice.
  */
 @Injectable()
-export class CreditSettlementManager implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger('CreditSettlement');
-  private subscription: Subscription | null = null;
-
+export class CreditSettlementManager extends EventConsumer<PostOutcomeEvent> {
   constructor(
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(MESSAGE_BUS) bus: MessageBus,
     private readonly ledger: LedgerClient,
-    @Optional() private readonly metrics?: IngestMetrics,
-  ) {}
-
-  async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(
-      CREDITS_GROUP,
-      [eventTopic('post')],
-      countFailures(this.metrics, CREDITS_GROUP, (message: BusMessage) => this.handle(message)),
-    );
+    @Optional() metrics?: IngestMetrics,
+  ) {
+    super(bus, {
+      name: 'CreditSettlement',
+      group: CREDITS_GROUP,
+      topics: [eventTopic('post')],
+      types: POST_OUTCOME_EVENT_TYPES,
+      wrap: (handler) => countFailures(metrics, CREDITS_GROUP, handler),
+    });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.subscription?.close();
-  }
-
-  async handle(message: BusMessage): Promise<void> {
-    const recorded = message.payload as RecordedEvent;
-    const event = asPostOutcome(recorded);
-    if (!event) return;
+  protected async on(event: Recorded<PostOutcomeEvent>): Promise<void> {
     const { reservationId } = event.data;
-    const teamId = recorded.metadata.teamId;
+    const teamId = event.metadata.teamId;
     if (!reservationId || !teamId) return; // an included refresh holds no credits
-    try {
-      if (versionIsCharged(event)) {
-        await this.ledger.settle(
-          teamId,
-          { commandId: recorded.id, reservationId, consumed: 1 },
-          recorded.metadata.correlationId,
-        );
-      } else {
-        const status = outcomeStatus(event);
-        const reason = status === 'complete' ? 'no_comments' : status;
-        await this.ledger.refund(
-          teamId,
-          { commandId: recorded.id, reservationId, reason },
-          recorded.metadata.correlationId,
-        );
-      }
-    } catch (error) {
-      if (error instanceof LedgerRuleError && RESOLVED.has(error.code)) return;
-      if (error instanceof LedgerRuleError) {
-        this.logger.error(
-          `ledger refused the outcome of ${recorded.streamId} v${event.data.dataVersion}: ${error.message}`,
-        );
-        return;
-      }
-      throw error; // transport failure: the bus delivers the event again
+    const { correlationId } = event.metadata;
+    if (versionIsCharged(event)) {
+      await this.ledger.settle(teamId, { commandId: event.id, reservationId, consumed: 1 }, correlationId);
+    } else {
+      const status = outcomeStatus(event);
+      const reason = status === 'complete' ? 'no_comments' : status;
+      await this.ledger.refund(teamId, { commandId: event.id, reservationId, reason }, correlationId);
     }
+  }
+
+  protected override alreadyHandled(error: unknown): boolean {
+    return error instanceof LedgerRuleError && RESOLVED.has(error.code);
+  }
+
+  /** Any other rule the ledger states (e.g. an unknown reservation) will not change on redelivery. */
+  protected override refused(error: unknown): boolean {
+    return error instanceof LedgerRuleError;
   }
 }

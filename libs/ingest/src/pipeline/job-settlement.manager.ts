@@ -1,22 +1,23 @@
-import { Inject, Injectable, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   CLOCK,
   CommandRunner,
+  EventConsumer,
   MESSAGE_BUS,
+  causedBy,
   eventTopic,
-  type BusMessage,
   type Clock,
   type MessageBus,
-  type RecordedEvent,
-  type Subscription,
+  type Recorded,
 } from '@analyst/platform';
 import {
   ContentError,
-  asPostOutcome,
+  POST_OUTCOME_EVENT_TYPES,
   contentJobDecider,
   contentJobStream,
   outcomeStatus,
   versionIsCharged,
+  type PostOutcomeEvent,
 } from '@analyst/domain-content';
 import { JOBS_GROUP } from '../ingest.tokens';
 import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
@@ -26,51 +27,39 @@ import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
  * once every member has one, so a job nobody polls still settles. Recording is idempotent per post.
  */
 @Injectable()
-export class JobSettlementManager implements OnModuleInit, OnModuleDestroy {
-  private subscription: Subscription | null = null;
-
+export class JobSettlementManager extends EventConsumer<PostOutcomeEvent> {
   constructor(
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(MESSAGE_BUS) bus: MessageBus,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly runner: CommandRunner,
-    @Optional() private readonly metrics?: IngestMetrics,
-  ) {}
+    @Optional() metrics?: IngestMetrics,
+  ) {
+    super(bus, {
+      name: 'JobSettlement',
+      group: JOBS_GROUP,
+      topics: [eventTopic('post')],
+      types: POST_OUTCOME_EVENT_TYPES,
+      wrap: (handler) => countFailures(metrics, JOBS_GROUP, handler),
+    });
+  }
 
-  async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(
-      JOBS_GROUP,
-      [eventTopic('post')],
-      countFailures(this.metrics, JOBS_GROUP, (message: BusMessage) => this.handle(message)),
+  protected async on(event: Recorded<PostOutcomeEvent>): Promise<void> {
+    await this.runner.run(
+      contentJobStream(event.data.jobId),
+      contentJobDecider,
+      {
+        type: 'RecordPostOutcomes',
+        outcomes: [
+          { postId: event.data.postId, status: outcomeStatus(event), charged: versionIsCharged(event) },
+        ],
+        at: this.clock.now().toISOString(),
+      },
+      causedBy(event),
     );
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.subscription?.close();
-  }
-
-  async handle(message: BusMessage): Promise<void> {
-    const recorded = message.payload as RecordedEvent;
-    const event = asPostOutcome(recorded);
-    if (!event) return;
-    const status = outcomeStatus(event);
-    await this.runner
-      .run(
-        contentJobStream(event.data.jobId),
-        contentJobDecider,
-        {
-          type: 'RecordPostOutcomes',
-          outcomes: [{ postId: event.data.postId, status, charged: versionIsCharged(event) }],
-          at: this.clock.now().toISOString(),
-        },
-        {
-          correlationId: recorded.metadata.correlationId,
-          causationId: recorded.id,
-          teamId: recorded.metadata.teamId,
-        },
-      )
-      .catch((error: unknown) => {
-        // A post is always created after its job opened; a missing job means nothing to settle.
-        if (!(error instanceof ContentError && error.code === 'job_not_found')) throw error;
-      });
+  /** A post is always created after its job opened; a missing job means nothing to settle. */
+  protected override alreadyHandled(error: unknown): boolean {
+    return error instanceof ContentError && error.code === 'job_not_found';
   }
 }

@@ -1,11 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Optional,
-  Logger,
-  type OnModuleDestroy,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   COMMENT_SCORER,
   CONTENT_PROVIDER,
@@ -15,22 +8,37 @@ import {
   type FetchResult,
   type FetchedComment,
 } from '@analyst/contracts';
-import { postDecider, postStream, type CommentsFetched, type PostFetched } from '@analyst/domain-content';
+import {
+  postDecider,
+  postStream,
+  type CommentsFetched,
+  type PostCreated,
+  type PostFetched,
+  type PostHoldResumed,
+  type PostRefreshRequested,
+} from '@analyst/domain-content';
 import {
   CLOCK,
   CommandRunner,
   EVENT_STORE,
+  EventConsumer,
   MESSAGE_BUS,
+  causedBy,
   eventTopic,
-  type BusMessage,
+  eventsOf,
   type Clock,
   type EventStore,
   type MessageBus,
-  type RecordedEvent,
-  type Subscription,
+  type Recorded,
 } from '@analyst/platform';
 import { FETCH_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
+
+/** The events that open a data version, which the pipeline then fetches. */
+type VersionOpened = PostCreated | PostRefreshRequested | PostHoldResumed;
+type PipelineEvent = VersionOpened | PostFetched;
+
+const isCommentsFetched = eventsOf<CommentsFetched>(['CommentsFetched']);
 
 /**
  * Process manager of a post's data version: `PostCreated` / `PostRefreshRequested` / `PostHoldResumed` → fetch from the
@@ -39,46 +47,32 @@ import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
  * decider command that does nothing once the version moved on, so redelivery is harmless.
  */
 @Injectable()
-export class PostPipelineManager implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger('PostPipeline');
-  private subscription: Subscription | null = null;
-
+export class PostPipelineManager extends EventConsumer<PipelineEvent> {
   constructor(
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(MESSAGE_BUS) bus: MessageBus,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CONTENT_PROVIDER) private readonly provider: ContentProvider,
     @Inject(COMMENT_SCORER) private readonly scorer: CommentScorer,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
     private readonly runner: CommandRunner,
-    @Optional() private readonly metrics?: IngestMetrics,
-  ) {}
-
-  async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.subscribe(
-      FETCH_GROUP,
-      [eventTopic('post')],
-      countFailures(this.metrics, FETCH_GROUP, (message: BusMessage) => this.handle(message)),
-    );
+    @Optional() metrics?: IngestMetrics,
+  ) {
+    super(bus, {
+      name: 'PostPipeline',
+      group: FETCH_GROUP,
+      topics: [eventTopic('post')],
+      types: ['PostCreated', 'PostRefreshRequested', 'PostHoldResumed', 'PostFetched'],
+      wrap: (handler) => countFailures(metrics, FETCH_GROUP, handler),
+    });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.subscription?.close();
+  protected async on(event: Recorded<PipelineEvent>): Promise<void> {
+    if (event.type === 'PostFetched') await this.score(event);
+    else await this.fetch(event);
   }
 
-  async handle(message: BusMessage): Promise<void> {
-    const event = message.payload as RecordedEvent;
-    if (
-      event.type === 'PostCreated' ||
-      event.type === 'PostRefreshRequested' ||
-      event.type === 'PostHoldResumed'
-    )
-      await this.fetch(event as RecordedEvent<string, { postId: string; dataVersion: number }>);
-    else if (event.type === 'PostFetched')
-      await this.score(event as RecordedEvent<string, PostFetched['data']>);
-  }
-
-  private async fetch(event: RecordedEvent<string, { postId: string; dataVersion: number }>): Promise<void> {
+  private async fetch(event: Recorded<VersionOpened>): Promise<void> {
     const { postId, dataVersion } = event.data;
     const { state } = await this.runner.load(postStream(postId), postDecider);
     if (state.status !== 'fetching' || state.dataVersion !== dataVersion) return; // already fetched
@@ -92,7 +86,7 @@ export class PostPipelineManager implements OnModuleInit, OnModuleDestroy {
       postStream(postId),
       postDecider,
       { type: 'RecordFetch', dataVersion, at: this.clock.now().toISOString(), result },
-      { correlationId: event.metadata.correlationId, causationId: event.id, teamId: event.metadata.teamId },
+      causedBy(event),
     );
   }
 
@@ -123,13 +117,12 @@ export class PostPipelineManager implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private async score(event: RecordedEvent<string, PostFetched['data']>): Promise<void> {
+  private async score(event: Recorded<PostFetched>): Promise<void> {
     const { postId, dataVersion, post } = event.data;
     const stream = await this.events.readStream(postStream(postId), event.revision);
     const comments: FetchedComment[] = [];
     for (const e of stream) {
-      if (e.type === 'CommentsFetched' && (e.data as CommentsFetched['data']).dataVersion === dataVersion)
-        comments.push(...(e.data as CommentsFetched['data']).comments);
+      if (isCommentsFetched(e) && e.data.dataVersion === dataVersion) comments.push(...e.data.comments);
     }
     const { state } = await this.runner.load(postStream(postId), postDecider);
     if (state.status !== 'processing' || state.dataVersion !== dataVersion) return; // already scored
@@ -146,7 +139,7 @@ export class PostPipelineManager implements OnModuleInit, OnModuleDestroy {
         messages: scoring.messages,
         comments: scoring.comments,
       },
-      { correlationId: event.metadata.correlationId, causationId: event.id, teamId: event.metadata.teamId },
+      causedBy(event),
     );
   }
 }
