@@ -56,8 +56,6 @@ const EXCEPTIONS = {
   'libs/analysis': ['gateway'],
   'libs/ingest': ['gateway'],
   'libs/sampling': ['gateway'],
-  // The charge cross-check of the audit reads the post and job events (libs/domain-ledger/README.md).
-  'libs/domain-ledger': ['domain-content'],
 };
 
 /** Frameworks and I/O clients the framework-free layers may not load. */

@@ -87,6 +87,10 @@ const domainAllowed = snippet(
 );
 const composedInTest = snippet('libs/sampling/test/x.ts', use('AnalysisModule', '@analyst/analysis'));
 const composedInApp = snippet('apps/sampling/src/x.ts', use('AnalysisModule', '@analyst/analysis'));
+const domainToDomain = snippet(
+  'libs/domain-ledger/src/x.ts',
+  use('asPostOutcome', '@analyst/domain-content'),
+);
 const principalElsewhere = ['libs/ledger/src/x.ts', 'libs/comment-index/src/x.ts'].map((file) =>
   snippet(file, use('Principal', '@analyst/gateway', true)),
 );
@@ -139,5 +143,14 @@ describe('layer rules (eslint.config.mjs)', () => {
 
   it('the gateway exception is only for the services that use Principal and the route decorators', () => {
     for (const s of principalElsewhere) expect(s.errors).toHaveLength(1);
+  });
+
+  it('a domain library importing another domain library is an error (no exception left)', () => {
+    expect(domainToDomain.errors).toEqual([
+      expect.objectContaining({
+        severity: ERROR,
+        message: expect.stringContaining("'@analyst/domain-content' import is restricted"),
+      }),
+    ]);
   });
 });

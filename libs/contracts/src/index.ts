@@ -8,3 +8,4 @@ export * from './comments';
 export * from './content';
 export * from './calendar-date';
 export * from './analysis';
+export * from './content-events';

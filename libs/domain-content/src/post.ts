@@ -1,14 +1,44 @@
 import type { Decider } from '@analyst/eventsourcing';
-import type {
-  CreatorMessage,
-  CreatorTopic,
-  FetchedComment,
-  Platform,
-  ProviderPost,
-  ScoredComment,
+import {
+  asPostOutcome,
+  outcomeStatus,
+  POST_OUTCOME_EVENT_TYPES,
+  versionIsCharged,
+  type AddedVia,
+  type CreatorMessage,
+  type CreatorTopic,
+  type CreditSourceOfVersion,
+  type FetchedComment,
+  type Platform,
+  type PostCancelled,
+  type PostCreated,
+  type PostFetchFailed,
+  type PostHoldResumed,
+  type PostOutcomeEvent,
+  type PostRefreshRequested,
+  type PostScored,
+  type PostVersionRequest,
+  type ProviderPost,
+  type ScoredComment,
 } from '@analyst/contracts';
 import { ContentError } from './content-errors';
 import { newTags, normalizeTags } from './tags';
+
+// The post events the ledger's charge cross-check reads, and their outcome helpers, live in
+// @analyst/contracts (the ledger domain may not import this library); this barrel still offers them.
+export { asPostOutcome, outcomeStatus, POST_OUTCOME_EVENT_TYPES, versionIsCharged };
+export type {
+  AddedVia,
+  CreditSourceOfVersion,
+  PostCancelled,
+  PostCreated,
+  PostFetchFailed,
+  PostHoldResumed,
+  PostOutcomeEvent,
+  PostRefreshRequested,
+  PostScored,
+  PostVersionRequest,
+};
 
 export const POST_STATUSES = [
   'fetching',
@@ -33,47 +63,12 @@ export const OUTCOME_STATUSES: readonly PostStatus[] = [
   'cancelled',
 ];
 
-export type AddedVia = 'dashboard' | 'api' | 'automation';
-export type CreditSourceOfVersion = 'credit' | 'included';
-
 export const COMMENT_CHUNK_SIZE = 250;
 
-/** How one data version of a post is fetched and paid for. */
-export interface PostVersionRequest {
-  dataVersion: number;
-  jobId: string;
-  /** Null when the version costs nothing (an included refresh). */
-  reservationId: string | null;
-  creditSource: CreditSourceOfVersion;
-  unitCost: number;
-  fullRead: boolean;
-  commentLimit: number | null;
-  requestedAt: string;
-}
-
-export interface PostCreated {
-  type: 'PostCreated';
-  data: PostVersionRequest & {
-    postId: string;
-    teamId: string;
-    link: string;
-    normalizedLink: string;
-    platform: Platform;
-    collectionIds: string[];
-    tags: string[];
-    addedVia: AddedVia;
-    addedBy: { id: string; name: string };
-    isDemo: boolean;
-  };
-}
 /** Collections and tags merged onto the post; only what was new is listed. */
 export interface PostTagged {
   type: 'PostTagged';
   data: { postId: string; addedCollectionIds: string[]; addedTags: string[]; at: string };
-}
-export interface PostRefreshRequested {
-  type: 'PostRefreshRequested';
-  data: PostVersionRequest & { postId: string };
 }
 export interface PostFetched {
   type: 'PostFetched';
@@ -98,54 +93,6 @@ export interface CommentsScored {
     chunk: number;
     scorer: { name: string; version: string };
     comments: ScoredComment[];
-  };
-}
-export interface PostScored {
-  type: 'PostScored';
-  data: {
-    postId: string;
-    dataVersion: number;
-    jobId: string;
-    reservationId: string | null;
-    scorer: { name: string; version: string };
-    topics: CreatorTopic[];
-    messages: CreatorMessage[];
-    totalComments: number;
-    at: string;
-  };
-}
-/** The version ended without scores: the source failed, could not be reached, or holds it for now. */
-export interface PostFetchFailed {
-  type: 'PostFetchFailed';
-  data: {
-    postId: string;
-    dataVersion: number;
-    jobId: string;
-    reservationId: string | null;
-    outcome: 'failed' | 'unreachable' | 'holding';
-    reason: string;
-    /** Holding only: when the platform's quota or rate-limit window reopens, if it said. */
-    retryAt?: string | null;
-    at: string;
-  };
-}
-/**
- * A held version is fetched again once its platform's window reopens: same data version and job,
- * a fresh reservation (the hold's was refunded), or none for an included refresh.
- */
-export interface PostHoldResumed {
-  type: 'PostHoldResumed';
-  data: { postId: string; dataVersion: number; jobId: string; reservationId: string | null; at: string };
-}
-export interface PostCancelled {
-  type: 'PostCancelled';
-  data: {
-    postId: string;
-    dataVersion: number;
-    jobId: string;
-    reservationId: string | null;
-    reason: string;
-    at: string;
   };
 }
 
@@ -175,14 +122,6 @@ const POST_EVENT_TYPE_MAP: { [K in PostEventType]: true } = {
   PostCancelled: true,
 };
 export const POST_EVENT_TYPES = Object.keys(POST_EVENT_TYPE_MAP) as PostEventType[];
-
-/** Events that end a data version; the credit and job process managers react to these. */
-export type PostOutcomeEvent = PostScored | PostFetchFailed | PostCancelled;
-export const POST_OUTCOME_EVENT_TYPES: readonly PostOutcomeEvent['type'][] = [
-  'PostScored',
-  'PostFetchFailed',
-  'PostCancelled',
-];
 
 export const postStream = (postId: string): string => `post-${postId}`;
 
@@ -516,26 +455,3 @@ export const postDecider: Decider<PostCommand, PostEvent, PostState> = {
   decide: decidePost,
   evolve: evolvePost,
 };
-
-/** The outcome event of a post version, or null for any other event. */
-export function asPostOutcome(event: { type: string; data: unknown }): PostOutcomeEvent | null {
-  return (POST_OUTCOME_EVENT_TYPES as readonly string[]).includes(event.type)
-    ? ({ type: event.type, data: event.data } as PostOutcomeEvent)
-    : null;
-}
-
-/** Where a finished version left its post: complete, cancelled, or the fetch failure's outcome. */
-export function outcomeStatus(
-  event: PostOutcomeEvent,
-): 'complete' | 'cancelled' | PostFetchFailed['data']['outcome'] {
-  return event.type === 'PostScored'
-    ? 'complete'
-    : event.type === 'PostCancelled'
-      ? 'cancelled'
-      : event.data.outcome;
-}
-
-/** Credits of a finished version: consumed when it was scored with at least one comment, returned otherwise. */
-export function versionIsCharged(event: PostOutcomeEvent): boolean {
-  return event.type === 'PostScored' && event.data.totalComments > 0;
-}

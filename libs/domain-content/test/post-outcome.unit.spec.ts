@@ -1,4 +1,11 @@
-import { asPostOutcome, outcomeStatus, versionIsCharged } from '@analyst/domain-content';
+import * as contracts from '@analyst/contracts';
+import type { ContentJobOpenedTeam } from '@analyst/contracts';
+import {
+  asPostOutcome,
+  outcomeStatus,
+  versionIsCharged,
+  type ContentJobOpened,
+} from '@analyst/domain-content';
 
 const base = { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'res_1' };
 
@@ -51,5 +58,21 @@ describe('post outcomes, as the settlement process managers read them', () => {
       false,
       false,
     ]);
+  });
+
+  it('are the ones @analyst/contracts defines (the ledger domain reads them from there)', () => {
+    expect(asPostOutcome).toBe(contracts.asPostOutcome);
+    expect(outcomeStatus).toBe(contracts.outcomeStatus);
+    expect(versionIsCharged).toBe(contracts.versionIsCharged);
+  });
+
+  it('ContentJobOpened carries the job and team the ledger audit reads (ContentJobOpenedTeam)', () => {
+    const opened = {
+      type: 'ContentJobOpened',
+      data: { jobId: 'cj_1', teamId: 'team_1' },
+    } as ContentJobOpened;
+    // Type-checked: this assignment stops compiling if the two shapes part.
+    const read: ContentJobOpenedTeam = opened;
+    expect(read.data).toEqual({ jobId: 'cj_1', teamId: 'team_1' });
   });
 });

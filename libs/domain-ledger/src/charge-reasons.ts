@@ -1,19 +1,17 @@
 import {
+  asPostOutcome,
   isLedgerEventType,
   LEDGER_STREAM_PREFIX,
-  teamIdOfLedgerStream,
-  type LedgerEvent,
-} from '@analyst/contracts';
-import {
-  asPostOutcome,
   outcomeStatus,
+  teamIdOfLedgerStream,
   versionIsCharged,
-  type ContentJobOpened,
+  type ContentJobOpenedTeam,
+  type LedgerEvent,
   type PostCreated,
   type PostHoldResumed,
   type PostOutcomeEvent,
   type PostRefreshRequested,
-} from '@analyst/domain-content';
+} from '@analyst/contracts';
 import type { LedgerRecord } from './ledger-record';
 import {
   CHARGE_RULES,
@@ -114,7 +112,7 @@ export class ChargeAuditor {
         return;
       }
       case 'ContentJobOpened': {
-        const d = (record as unknown as ContentJobOpened).data;
+        const d = (record as unknown as ContentJobOpenedTeam).data;
         this.jobs.set(d.jobId, d.teamId);
         return;
       }
