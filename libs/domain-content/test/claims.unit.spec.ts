@@ -35,27 +35,45 @@ describe('link claim: one post per (team, normalized link)', () => {
       .then([claimed('po_1', 'cj_1')]);
   });
 
-  it('writes nothing for a held link; the state names the holder, whoever asks', () => {
+  describe('a held link', () => {
     const given = givenLink([claimed('po_1', 'cj_1')]);
-    given.when(claim('po_2', 'cj_2')).then([]);
-    given.when(claim('po_3', 'cj_1')).then([]);
-    expect(given.state).toEqual({ status: 'claimed', postId: 'po_1', jobId: 'cj_1' });
+
+    it('writes nothing for another job', () => {
+      given.when(claim('po_2', 'cj_2')).then([]);
+    });
+
+    it('writes nothing for the holder job asking for another post', () => {
+      given.when(claim('po_3', 'cj_1')).then([]);
+    });
+
+    it('has a state that names the holder, whoever asks', () => {
+      expect(given.state).toEqual({ status: 'claimed', postId: 'po_1', jobId: 'cj_1' });
+    });
   });
 
-  it('releases only the holder post, and a released link can be claimed again', () => {
-    givenLink([claimed('po_1', 'cj_1')])
-      .when({ type: 'ReleaseLink', postId: 'po_9', jobId: 'cj_9', reason: 'create_failed', at: AT })
-      .then([]);
+  describe('release', () => {
     const released: LinkClaimEvent = {
       type: 'PostLinkReleased',
       data: { postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT },
     };
-    givenLink([claimed('po_1', 'cj_1')])
-      .when({ type: 'ReleaseLink', postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT })
-      .then([released]);
-    givenLink([claimed('po_1', 'cj_1'), released])
-      .when(claim('po_2', 'cj_2'))
-      .then([claimed('po_2', 'cj_2')]);
+
+    it('ignores a release by a post that does not hold the link', () => {
+      givenLink([claimed('po_1', 'cj_1')])
+        .when({ type: 'ReleaseLink', postId: 'po_9', jobId: 'cj_9', reason: 'create_failed', at: AT })
+        .then([]);
+    });
+
+    it('releases the link for its holder post', () => {
+      givenLink([claimed('po_1', 'cj_1')])
+        .when({ type: 'ReleaseLink', postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT })
+        .then([released]);
+    });
+
+    it('lets a released link be claimed again', () => {
+      givenLink([claimed('po_1', 'cj_1'), released])
+        .when(claim('po_2', 'cj_2'))
+        .then([claimed('po_2', 'cj_2')]);
+    });
   });
 
   it('names one stream per team and link, whatever the link holds', () => {
@@ -93,10 +111,13 @@ describe('request claim: one job per request fingerprint and per Idempotency-Key
     givenRequest([]).when(request()).then([claimedBy()]);
   });
 
-  it('keeps the first job while the claim lives, and lets a lapsed claim go to a new job', () => {
+  it('keeps the first job while the claim lives', () => {
     givenRequest([claimedBy()])
       .when(request({ jobId: 'cj_2' }))
       .then([]);
+  });
+
+  it('lets a lapsed claim go to a new job', () => {
     const later = '2026-04-09T12:00:00.001Z';
     givenRequest([claimedBy()])
       .when(request({ jobId: 'cj_2', at: later, expiresAt: '2026-05-09T12:00:00.001Z' }))
@@ -107,6 +128,9 @@ describe('request claim: one job per request fingerprint and per Idempotency-Key
     givenRequest([claimedBy({ idempotencyKey: 'k1' })])
       .when(request({ jobId: 'cj_2', fingerprint: 'fp2', idempotencyKey: 'k1' }))
       .thenFails('idempotency_key_reused');
+  });
+
+  it('keeps the first job for an Idempotency-Key reused with the same body', () => {
     givenRequest([claimedBy({ idempotencyKey: 'k1' })])
       .when(request({ jobId: 'cj_2', idempotencyKey: 'k1' }))
       .then([]);

@@ -100,6 +100,9 @@ describe('post decider', () => {
           data: { postId: 'po_1', addedCollectionIds: ['col_2'], addedTags: ['Summer'], at: AT },
         },
       ]);
+  });
+
+  it('writes nothing when every collection and tag is already there, whatever its case', () => {
     given([created])
       .when({ type: 'TagPost', collectionIds: ['col_1'], tags: ['LAUNCH'], at: AT })
       .then([]);
@@ -149,7 +152,7 @@ describe('post decider', () => {
     },
   );
 
-  it('records a held fetch with the reservation to return and when the window reopens', () => {
+  describe('a held fetch', () => {
     const reopens = '2026-03-11T08:00:00.000Z';
     const base = given([created]);
     const held = base.when({
@@ -158,30 +161,39 @@ describe('post decider', () => {
       at: AT,
       result: { status: 'holding', reason: 'quota', retryAt: reopens },
     });
-    held.then([
-      {
-        type: 'PostFetchFailed',
-        data: {
-          postId: 'po_1',
-          dataVersion: 1,
-          jobId: 'cj_1',
-          reservationId: 'rs_1',
-          outcome: 'holding',
-          reason: 'quota',
-          retryAt: reopens,
-          at: AT,
+
+    it('is recorded with the reservation to return and when the window reopens', () => {
+      held.then([
+        {
+          type: 'PostFetchFailed',
+          data: {
+            postId: 'po_1',
+            dataVersion: 1,
+            jobId: 'cj_1',
+            reservationId: 'rs_1',
+            outcome: 'holding',
+            reason: 'quota',
+            retryAt: reopens,
+            at: AT,
+          },
         },
-      },
-    ]);
-    expect(held.events().reduce(evolvePost, base.state)).toMatchObject({
-      status: 'holding',
-      holds: 1,
-      heldUntil: reopens,
+      ]);
     });
-    const unknown = given([created])
-      .when({ type: 'RecordFetch', dataVersion: 1, at: AT, result: { status: 'holding', reason: 'quota' } })
-      .events();
-    expect(unknown[0].data).toMatchObject({ retryAt: null });
+
+    it('leaves the post holding, counting the hold and until when', () => {
+      expect(held.events().reduce(evolvePost, base.state)).toMatchObject({
+        status: 'holding',
+        holds: 1,
+        heldUntil: reopens,
+      });
+    });
+
+    it('records a null retryAt when the platform did not say when the window reopens', () => {
+      const unknown = given([created])
+        .when({ type: 'RecordFetch', dataVersion: 1, at: AT, result: { status: 'holding', reason: 'quota' } })
+        .events();
+      expect(unknown[0].data).toMatchObject({ retryAt: null });
+    });
   });
 });
 
@@ -201,35 +213,43 @@ describe('post decider: a held version', () => {
   };
   const later = '2026-03-11T12:00:00.000Z';
 
-  it('is resumed as the same version and job with a fresh reservation, and fetched again', () => {
+  describe('resumed', () => {
     const state = given([created, held]);
     const events = state
       .when({ type: 'ResumeHeld', dataVersion: 1, reservationId: 'rs_2', at: later })
       .events();
-    expect(events).toEqual([
-      {
-        type: 'PostHoldResumed',
-        data: { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'rs_2', at: later },
-      },
-    ]);
     const resumed = events.reduce(evolvePost, state.state);
-    expect(resumed).toMatchObject({
-      status: 'fetching',
-      dataVersion: 1,
-      holds: 1,
-      heldUntil: null,
-      current: { jobId: 'cj_1', reservationId: 'rs_2' },
+
+    it('as the same version and job with a fresh reservation', () => {
+      expect(events).toEqual([
+        {
+          type: 'PostHoldResumed',
+          data: { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'rs_2', at: later },
+        },
+      ]);
     });
-    // The resumed fetch ends with the new reservation, which the credit manager settles.
-    const scored = postDecider.decide(
-      { type: 'RecordFetch', dataVersion: 1, at: later, result: { status: 'holding', reason: 'again' } },
-      resumed,
-    );
-    expect(scored[0].data).toMatchObject({ reservationId: 'rs_2', outcome: 'holding' });
-    expect(postDecider.evolve(resumed, scored[0])).toMatchObject({ holds: 2 });
+
+    it('is fetched again, no longer held', () => {
+      expect(resumed).toMatchObject({
+        status: 'fetching',
+        dataVersion: 1,
+        holds: 1,
+        heldUntil: null,
+        current: { jobId: 'cj_1', reservationId: 'rs_2' },
+      });
+    });
+
+    it('ends its fetch with the new reservation, which the credit manager settles', () => {
+      const scored = postDecider.decide(
+        { type: 'RecordFetch', dataVersion: 1, at: later, result: { status: 'holding', reason: 'again' } },
+        resumed,
+      );
+      expect(scored[0].data).toMatchObject({ reservationId: 'rs_2', outcome: 'holding' });
+      expect(postDecider.evolve(resumed, scored[0])).toMatchObject({ holds: 2 });
+    });
   });
 
-  it('is resumed once: a second resume, or one for another version, does nothing', () => {
+  it('is resumed once: a second resume does nothing', () => {
     const resumed: PostEvent = {
       type: 'PostHoldResumed',
       data: { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'rs_2', at: later },
@@ -237,9 +257,15 @@ describe('post decider: a held version', () => {
     given([created, held, resumed])
       .when({ type: 'ResumeHeld', dataVersion: 1, reservationId: 'rs_2', at: later })
       .then([]);
+  });
+
+  it('is not resumed by a resume for another version', () => {
     given([created, held])
       .when({ type: 'ResumeHeld', dataVersion: 2, reservationId: 'rs_2', at: later })
       .then([]);
+  });
+
+  it('a resume of a post that is not held does nothing', () => {
     given([created]).when({ type: 'ResumeHeld', dataVersion: 1, reservationId: 'rs_2', at: later }).then([]);
   });
 
@@ -260,6 +286,9 @@ describe('post decider: a held version', () => {
           },
         },
       ]);
+  });
+
+  it('an abandon of a post that is not held does nothing', () => {
     given([created]).when({ type: 'AbandonHeld', dataVersion: 1, reason: 'x', at: later }).then([]);
   });
 
@@ -311,10 +340,13 @@ describe('post decider: a held version', () => {
     expect(versionIsCharged(events[0] as never)).toBe(false);
   });
 
-  it('refreshes a finished post into a new data version, never one in flight', () => {
+  it('never refreshes a post in flight', () => {
     given([created])
       .when({ type: 'RequestRefresh', request: { ...created.data, requestedAt: AT } })
       .thenFails('post_in_flight');
+  });
+
+  it('refreshes a finished post into a new data version', () => {
     const done = given([
       created,
       {
@@ -357,10 +389,13 @@ describe('post decider: a held version', () => {
     });
   });
 
-  it('cancels only a post in flight', () => {
+  it('cancels a post that is fetching', () => {
     expect(given([created]).when({ type: 'CancelPost', reason: 'x', at: AT }).events()[0].type).toBe(
       'PostCancelled',
     );
+  });
+
+  it('decides a cancel of a post that is processing without throwing', () => {
     given([created, ...fetched(0)])
       .when({ type: 'CancelPost', reason: 'x', at: AT })
       .events();

@@ -105,23 +105,15 @@ describe('ledger decider: grant', () => {
       ]);
   });
 
-  it('rejects a non-positive or fractional amount with a typed error', () => {
+  it.each([
+    ['a zero amount', 'adhoc', 0],
+    ['a fractional amount', 'map', 1.5],
+    ['an unknown pool', 'gold', 1],
+  ] as const)('rejects a grant of %s with a typed error', (_case, pool, amount) => {
     given([opened()])
       .when({
         type: 'GrantCredits',
-        data: { commandId: 'g1', pool: 'adhoc', amount: 0, reason: 'x', at: AT },
-      })
-      .thenFails('invalid_command');
-    given([opened()])
-      .when({
-        type: 'GrantCredits',
-        data: { commandId: 'g1', pool: 'map', amount: 1.5, reason: 'x', at: AT },
-      })
-      .thenFails('invalid_command');
-    given([opened()])
-      .when({
-        type: 'GrantCredits',
-        data: { commandId: 'g1', pool: 'gold' as never, amount: 1, reason: 'x', at: AT },
+        data: { commandId: 'g1', pool: pool as never, amount, reason: 'x', at: AT },
       })
       .thenFails('invalid_command');
   });
@@ -188,39 +180,51 @@ describe('ledger decider: reserve', () => {
       .then([reserved('p1', 3, 7, { unitCost: 5, requested: 4 })]);
   });
 
-  it('records a rejected reservation when nothing can be funded, and holds nothing', () => {
+  describe('a reservation nothing can fund', () => {
     const g = given([opened(), granted('adhoc', 4)]);
-    g.when(reserve('p1', 1, 5)).then([
-      {
-        type: 'CreditsReservationRejected',
-        data: {
-          commandId: 'r-p1',
-          month: '2026-03',
-          reservationId: 'p1',
-          source: 'auto',
-          requestedUnits: 1,
-          unitCost: 5,
-          reason: 'insufficient_credits',
-          available: { maps: 0, adhoc: 4 },
+
+    it('is recorded as rejected', () => {
+      g.when(reserve('p1', 1, 5)).then([
+        {
+          type: 'CreditsReservationRejected',
+          data: {
+            commandId: 'r-p1',
+            month: '2026-03',
+            reservationId: 'p1',
+            source: 'auto',
+            requestedUnits: 1,
+            unitCost: 5,
+            reason: 'insufficient_credits',
+            available: { maps: 0, adhoc: 4 },
+          },
         },
-      },
-    ]);
-    const after = g
-      .when(reserve('p1', 1, 5))
-      .events()
-      .reduce(evolve, g.state);
-    expect(after.reservations.has('p1')).toBe(false);
-    expect(answerOf(after, 'r-p1')).toMatchObject({
-      kind: 'reserve',
-      result: { reservationId: 'p1', fundedUnits: 0, amount: 0, fromMaps: 0, fromAdhoc: 0 },
+      ]);
     });
+
+    it('holds nothing, and answers with nothing funded', () => {
+      const after = g
+        .when(reserve('p1', 1, 5))
+        .events()
+        .reduce(evolve, g.state);
+      expect(after.reservations.has('p1')).toBe(false);
+      expect(answerOf(after, 'r-p1')).toMatchObject({
+        kind: 'reserve',
+        result: { reservationId: 'p1', fundedUnits: 0, amount: 0, fromMaps: 0, fromAdhoc: 0 },
+      });
+    });
+
     // A retry of the rejected reserve gets the rejection back; the same id asking for other units is refused.
-    given([opened(), granted('adhoc', 4), ...g.when(reserve('p1', 1, 5)).events()])
-      .when(reserve('p1', 1, 5))
-      .then([]);
-    given([opened(), granted('adhoc', 4), ...g.when(reserve('p1', 1, 5)).events()])
-      .when(reserve('p1', 1, 1))
-      .thenFails('idempotency_key_reused');
+    it('answers a retry with the rejection', () => {
+      given([opened(), granted('adhoc', 4), ...g.when(reserve('p1', 1, 5)).events()])
+        .when(reserve('p1', 1, 5))
+        .then([]);
+    });
+
+    it('refuses its command id asking for other units', () => {
+      given([opened(), granted('adhoc', 4), ...g.when(reserve('p1', 1, 5)).events()])
+        .when(reserve('p1', 1, 1))
+        .thenFails('idempotency_key_reused');
+    });
   });
 
   it('refuses a second reservation with the same id', () => {
@@ -241,15 +245,21 @@ describe('ledger decider: reserve', () => {
     });
   });
 
-  it('refuses a repeated reserve command id that asks for other units, cost, source or reservation', () => {
-    const g = given([opened(), granted('adhoc', 10), reserved('p1', 0, 4)]);
-    g.when(reserve('p1', 5)).thenFails('idempotency_key_reused');
-    g.when(reserve('p1', 4, 5)).thenFails('idempotency_key_reused');
-    g.when(reserve('p1', 4, 1, 'adhoc')).thenFails('idempotency_key_reused');
-    g.when({
-      type: 'ReserveCredits',
-      data: { commandId: 'r-p1', reservationId: 'p2', units: 4, unitCost: 1, source: 'auto', at: AT },
-    }).thenFails('idempotency_key_reused');
+  it.each([
+    ['units', reserve('p1', 5)],
+    ['cost', reserve('p1', 4, 5)],
+    ['source', reserve('p1', 4, 1, 'adhoc')],
+    [
+      'reservation',
+      {
+        type: 'ReserveCredits',
+        data: { commandId: 'r-p1', reservationId: 'p2', units: 4, unitCost: 1, source: 'auto', at: AT },
+      } as const,
+    ],
+  ])('refuses a repeated reserve command id that asks for other %s', (_field, command) => {
+    given([opened(), granted('adhoc', 10), reserved('p1', 0, 4)])
+      .when(command)
+      .thenFails('idempotency_key_reused');
   });
 
   it('holds the reserved credits out of both balances', () => {
@@ -314,12 +324,21 @@ describe('ledger decider: settle', () => {
       .thenFails('reservation_already_settled');
   });
 
-  it('answers a repeated settle command id with the first answer (idempotent by ingest event id)', () => {
+  describe('a repeated settle command id (idempotent by ingest event id)', () => {
     const first = decide(settle('p1', 5, 'ev_ingest_1'), given(history).state);
     const g = given([...history, ...first]);
-    g.when(settle('p1', 5, 'ev_ingest_1')).then([]);
-    expect(answerOf(g.state, 'ev_ingest_1')?.kind).toBe('settle');
-    g.when(settle('p1', 4, 'ev_ingest_1')).thenFails('idempotency_key_reused');
+
+    it('writes nothing', () => {
+      g.when(settle('p1', 5, 'ev_ingest_1')).then([]);
+    });
+
+    it('keeps the first answer', () => {
+      expect(answerOf(g.state, 'ev_ingest_1')?.kind).toBe('settle');
+    });
+
+    it('is refused for another amount', () => {
+      g.when(settle('p1', 4, 'ev_ingest_1')).thenFails('idempotency_key_reused');
+    });
   });
 
   it('refuses a settle after a refund', () => {
@@ -352,6 +371,10 @@ describe('ledger decider: refund', () => {
         },
       },
     ]);
+  });
+
+  it('leaves nothing reserved after a refund', () => {
+    const g = given(history);
     const after = g.when(refund('p1')).events().reduce(evolve, g.state);
     expect({ maps: after.maps, adhoc: after.adhoc, reserved: after.reserved }).toEqual({
       maps: 3,
@@ -360,21 +383,31 @@ describe('ledger decider: refund', () => {
     });
   });
 
-  it('answers a repeated refund command id with the first answer, and refuses it with another reason', () => {
+  it('answers a repeated refund command id with the first answer', () => {
     const first = decide(refund('p1'), given(history).state);
-    const g = given([...history, ...first]);
-    g.when(refund('p1')).then([]);
-    g.when({
-      type: 'RefundCredits',
-      data: { commandId: 'f-p1', reservationId: 'p1', reason: 'unreachable', at: AT },
-    }).thenFails('idempotency_key_reused');
+    given([...history, ...first])
+      .when(refund('p1'))
+      .then([]);
   });
 
-  it('refuses a refund after a settle, and a second refund', () => {
+  it('refuses a repeated refund command id with another reason', () => {
+    const first = decide(refund('p1'), given(history).state);
+    given([...history, ...first])
+      .when({
+        type: 'RefundCredits',
+        data: { commandId: 'f-p1', reservationId: 'p1', reason: 'unreachable', at: AT },
+      })
+      .thenFails('idempotency_key_reused');
+  });
+
+  it('refuses a refund after a settle', () => {
     const settled = decide(settle('p1', 1), given(history).state);
     given([...history, ...settled])
       .when(refund('p1'))
       .thenFails('reservation_already_settled');
+  });
+
+  it('refuses a second refund', () => {
     const refunded = decide(refund('p1'), given(history).state);
     given([...history, ...refunded])
       .when(refund('p1', 'f-2'))
@@ -423,7 +456,7 @@ describe('ledger decider: months', () => {
       .then([]);
   });
 
-  it('a mid-month allotment change moves this month’s MAPs by the difference, never below zero', () => {
+  it('a mid-month allotment change moves this month’s MAPs by the difference', () => {
     given(march)
       .when({ type: 'SetMapAllotment', data: { commandId: 'plan-1', allotment: 30, at: AT } })
       .then([
@@ -432,6 +465,9 @@ describe('ledger decider: months', () => {
           data: { commandId: 'plan-1', month: '2026-03', allotment: 30, previous: 10, adjustment: 20 },
         },
       ]);
+  });
+
+  it('a mid-month allotment cut never takes MAPs below zero', () => {
     // 6 MAPs left: a cut from 10 to 0 can only take those 6.
     given(march)
       .when({ type: 'SetMapAllotment', data: { commandId: 'plan-2', allotment: 0, at: AT } })
