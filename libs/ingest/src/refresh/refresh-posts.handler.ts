@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiError } from '@analyst/contracts';
+import { ApiError, type PlanId } from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
 import {
   ContentError,
@@ -7,9 +7,12 @@ import {
   contentJobStream,
   postDecider,
   postStream,
+  decideRefresh,
+  refreshJobRequest,
   type AcceptedEntry,
   type ContentJob,
-  type JobRequest,
+  type ContentJobCommand,
+  type RefreshJobRequest,
   type RejectedEntry,
   type SkippedEntry,
 } from '@analyst/domain-content';
@@ -23,23 +26,27 @@ import {
   type IdGenerator,
   type ReadStore,
 } from '@analyst/platform';
-import { contentOptions, expiresAt } from '../adding/add-posts.handler';
+import { contentOptions, type ContentOptions } from '../adding/add-posts.handler';
 import { PostIntake } from '../adding/post-intake';
 import { reservationIdFor } from '../adding/request-fingerprint';
 import type { RefreshRequester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
+import { withReservation, type ReservationSpec } from '../adding/with-reservation';
+import { WriteFence } from '../adding/write-fence';
 import { LedgerClient } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 import { findJob } from '../queries/jobs';
 import { findPost, findPostsByLinks } from '../queries/posts';
-import { decideRefresh } from './refresh-rules';
 import type { RefreshPostsBody } from './refresh.dto';
 
-interface Candidate {
+interface Found {
   post: PostDoc;
-  /** The id or link the client sent. */
+  /** The link the client sent, or the post's link when it was named by id. */
   given: string;
+}
+
+interface Candidate extends Found {
   paid: boolean;
 }
 
@@ -71,6 +78,7 @@ export class RefreshPostsHandler {
     return this.teams.run(requester.teamId, () => this.refreshNow(requester, body, requested));
   }
 
+  /** The steps of a refresh, in order; every append is recorded on one write fence. */
   private async refreshNow(
     requester: RefreshRequester,
     body: RefreshPostsBody,
@@ -79,14 +87,48 @@ export class RefreshPostsHandler {
     const teamId = requester.teamId;
     const options = contentOptions(body);
     const now = this.clock.now();
-    const rejected: RejectedEntry[] = [];
-    const skipped: SkippedEntry[] = [];
-    const found: { post: PostDoc; given: string }[] = [];
+    const entries: Entries = { accepted: [], skipped: [], rejected: [] };
+    const found = await this.findPosts(teamId, body, entries);
+    const candidates = applyRefreshRules(found, requester.plan, now, entries);
+    await this.checkFunding(teamId, candidates, options);
+    const job = refreshJobRequest(
+      {
+        jobId: this.ids.next('cj_'),
+        teamId,
+        addedBy: { id: requester.keyId, name: requester.keyName },
+        now,
+        options,
+      },
+      { requested, refreshPosts: candidates.map((c) => ({ postId: c.post.id, link: c.given })) },
+    );
+    const run = {
+      requester,
+      job,
+      fence: new WriteFence(),
+      ctx: { correlationId: requester.correlationId, teamId },
+    };
+    run.fence.record(await this.appendJob(run, { type: 'OpenJob', request: job }));
+    await this.requestRefreshes(run, candidates, entries);
+    const queued = run.fence.record(
+      await this.appendJob(run, { type: 'QueueJob', ...entries, at: this.clock.now().toISOString() }),
+    );
+    await run.fence.waitForReadModels(this.projections);
+    const answered =
+      (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? (queued.state as ContentJob);
+    await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), run.ctx);
+    return answered;
+  }
+
+  /**
+   * The posts the request names, on the target team. Another team's post is "not found", exactly
+   * like an unknown id; entries name the post by its URL (`link`) and id (`postId`), however the
+   * request named it (an id is answered with the post's link).
+   */
+  private async findPosts(teamId: string, body: RefreshPostsBody, entries: Entries): Promise<Found[]> {
+    const found: Found[] = [];
     for (const postId of body.postIds ?? []) {
       const post = await findPost(this.store, postId);
-      // Another team's post is "not found", exactly like an unknown id.
-      if (!post || post.teamId !== teamId) rejected.push({ link: postId, reason: 'not_found' });
-      // Entries name the post by its URL (`link`) and id (`postId`), however the request named it.
+      if (!post || post.teamId !== teamId) entries.rejected.push({ link: postId, reason: 'not_found' });
       else found.push({ post, given: post.link });
     }
     const links = (body.links ?? []).map((link) => ({ link, c: classifyPostLink(link) }));
@@ -96,148 +138,143 @@ export class RefreshPostsHandler {
       links.flatMap(({ c }) => (c.ok ? [c.normalized] : [])),
     );
     for (const { link, c } of links) {
-      if (!c.ok) rejected.push({ link, reason: c.reason });
-      else if (!onTeam.has(c.normalized)) rejected.push({ link, reason: 'not_on_team' });
+      if (!c.ok) entries.rejected.push({ link, reason: c.reason });
+      else if (!onTeam.has(c.normalized)) entries.rejected.push({ link, reason: 'not_on_team' });
       else found.push({ post: onTeam.get(c.normalized)!, given: link });
     }
-    const seen = new Set<string>();
-    const candidates: Candidate[] = [];
-    for (const { post, given } of found) {
-      if (seen.has(post.id)) {
-        skipped.push({ link: given, reason: 'duplicate_in_batch', postId: post.id });
-        continue;
-      }
-      seen.add(post.id);
-      const decision = decideRefresh(post, requester.plan, now);
-      if (decision.kind === 'skip')
-        skipped.push({
-          link: given,
-          reason: decision.reason,
-          postId: post.id,
-          ...(decision.nextRefreshAt ? { nextRefreshAt: decision.nextRefreshAt } : {}),
-        });
-      else candidates.push({ post, given, paid: decision.kind === 'credit' });
-    }
-    const paid = candidates.filter((c) => c.paid);
-    if (
-      paid.length > 0 &&
-      paid.length === candidates.length &&
-      !(await this.intake.canFundOne(teamId, options.source, options.perPost))
-    ) {
-      throw new ApiError(
-        402,
-        `insufficient credits: ${paid.length} refresh(es) at ${options.perPost} credit(s) each cannot be funded`,
-        'insufficient_credits',
-      );
-    }
+    return found;
+  }
 
-    const job: JobRequest = {
-      jobId: this.ids.next('cj_'),
-      teamId,
-      kind: 'refresh',
-      fingerprint: null,
-      createdAt: now.toISOString(),
-      expiresAt: expiresAt(now),
-      collections: [],
-      tags: [],
-      credits: { source: options.source, perPost: options.perPost },
-      capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
-      requested,
-      refreshPosts: candidates.map((c) => ({ postId: c.post.id, link: c.given })),
-      addedBy: { id: requester.keyId, name: requester.keyName },
-      account: null,
-      dryRun: null,
-      filters: null,
-    };
-    const ctx = { correlationId: requester.correlationId, teamId };
-    let position = (
-      await this.runner.run(
-        contentJobStream(job.jobId),
-        contentJobDecider,
-        { type: 'OpenJob', request: job },
-        ctx,
-      )
-    ).position;
-    const accepted: AcceptedEntry[] = [];
+  /** When every post to refresh is paid and not even one can be funded: 402, nothing created. */
+  private async checkFunding(
+    teamId: string,
+    candidates: Candidate[],
+    options: ContentOptions,
+  ): Promise<void> {
+    const paid = candidates.filter((c) => c.paid).length;
+    if (paid === 0 || paid < candidates.length) return;
+    if (await this.intake.canFundOne(teamId, options.source, options.perPost)) return;
+    throw new ApiError(
+      402,
+      `insufficient credits: ${paid} refresh(es) at ${options.perPost} credit(s) each cannot be funded`,
+      'insufficient_credits',
+    );
+  }
+
+  /** Each candidate in turn; once a reservation comes back unfunded, the paid ones left are `insufficient_credits`. */
+  private async requestRefreshes(run: RefreshRun, candidates: Candidate[], entries: Entries): Promise<void> {
     let exhausted = false;
     for (const c of candidates) {
-      let reservationId: string | null = null;
-      if (c.paid) {
-        if (exhausted) {
-          rejected.push({ link: c.given, reason: 'insufficient_credits' });
-          continue;
-        }
-        reservationId = reservationIdFor(job.jobId, c.post.id);
-        const reserved = await this.ledger.reserve(
-          teamId,
-          {
-            commandId: `reserve-${reservationId}`,
-            reservationId,
-            units: 1,
-            unitCost: options.perPost,
-            source: options.source,
-          },
-          requester.correlationId,
-        );
-        if (reserved.fundedUnits < 1) {
-          exhausted = true;
-          rejected.push({ link: c.given, reason: 'insufficient_credits' });
-          continue;
-        }
+      if (c.paid && exhausted) {
+        entries.rejected.push({ link: c.given, reason: 'insufficient_credits' });
+        continue;
       }
-      try {
-        const outcome = await this.runner.run(
-          postStream(c.post.id),
-          postDecider,
-          {
-            type: 'RequestRefresh',
-            request: {
-              jobId: job.jobId,
-              reservationId,
-              creditSource: c.paid ? 'credit' : 'included',
-              unitCost: c.paid ? options.perPost : 0,
-              fullRead: options.fullRead,
-              commentLimit: options.commentLimit,
-              requestedAt: this.clock.now().toISOString(),
-            },
-          },
-          ctx,
-        );
-        position = Math.max(position, outcome.position);
-        const dataVersion = (outcome.events[0].data as { dataVersion: number }).dataVersion;
-        accepted.push({
-          link: c.given,
-          postId: c.post.id,
-          postStatus: 'fetching',
-          creditSource: c.paid ? 'credit' : 'included',
-          creditCost: c.paid ? options.perPost : 0,
-          dataVersion,
-        });
-      } catch (error) {
-        if (reservationId)
-          await this.ledger.refund(
-            teamId,
-            { commandId: `refund-${reservationId}`, reservationId, reason: 'create_failed' },
-            requester.correlationId,
-          );
-        if (error instanceof ContentError && error.code === 'post_in_flight')
-          skipped.push({ link: c.given, reason: 'already_processing', postId: c.post.id });
-        else {
-          this.logger.warn(`refreshing ${c.post.id} failed: ${String(error)}`);
-          rejected.push({ link: c.given, reason: 'create_failed' });
-        }
+      const reservationId = c.paid ? reservationIdFor(run.job.jobId, c.post.id) : null;
+      const reservation: ReservationSpec | null = reservationId
+        ? {
+            teamId: run.job.teamId,
+            reservationId,
+            unitCost: run.job.credits.perPost,
+            source: run.job.credits.source,
+            correlationId: run.requester.correlationId,
+          }
+        : null;
+      const done = await withReservation(this.ledger, reservation, () =>
+        this.requestRefresh(run, c, reservationId),
+      );
+      if (done.outcome === 'unfunded') {
+        exhausted = true;
+        entries.rejected.push({ link: c.given, reason: 'insufficient_credits' });
+      } else if (done.outcome === 'done') entries.accepted.push(done.value);
+      else if (done.error instanceof ContentError && done.error.code === 'post_in_flight')
+        entries.skipped.push({ link: c.given, reason: 'already_processing', postId: c.post.id });
+      else {
+        this.logger.warn(`refreshing ${c.post.id} failed: ${String(done.error)}`);
+        entries.rejected.push({ link: c.given, reason: 'create_failed' });
       }
     }
-    const queued = await this.runner.run(
-      contentJobStream(job.jobId),
-      contentJobDecider,
-      { type: 'QueueJob', accepted, skipped, rejected, at: this.clock.now().toISOString() },
-      ctx,
-    );
-    await this.projections.waitFor(Math.max(position, queued.position));
-    const answered =
-      (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? (queued.state as ContentJob);
-    await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), ctx);
-    return answered;
   }
+
+  /** Asks the post for a new data version; its accepted entry. */
+  private async requestRefresh(
+    run: RefreshRun,
+    c: Candidate,
+    reservationId: string | null,
+  ): Promise<AcceptedEntry> {
+    const { credits, capture } = run.job;
+    const creditSource = c.paid ? 'credit' : 'included';
+    const unitCost = c.paid ? credits.perPost : 0;
+    const outcome = run.fence.record(
+      await this.runner.run(
+        postStream(c.post.id),
+        postDecider,
+        {
+          type: 'RequestRefresh',
+          request: {
+            jobId: run.job.jobId,
+            reservationId,
+            creditSource,
+            unitCost,
+            fullRead: capture.fullRead,
+            commentLimit: capture.commentLimit,
+            requestedAt: this.clock.now().toISOString(),
+          },
+        },
+        run.ctx,
+      ),
+    );
+    const dataVersion = (outcome.events[0].data as { dataVersion: number }).dataVersion;
+    return {
+      link: c.given,
+      postId: c.post.id,
+      postStatus: 'fetching',
+      creditSource,
+      creditCost: unitCost,
+      dataVersion,
+    };
+  }
+
+  private appendJob(run: RefreshRun, command: ContentJobCommand) {
+    return this.runner.run(contentJobStream(run.job.jobId), contentJobDecider, command, run.ctx);
+  }
+}
+
+interface Entries {
+  accepted: AcceptedEntry[];
+  skipped: SkippedEntry[];
+  rejected: RejectedEntry[];
+}
+
+/** One refresh request on its way: who asks, the job, its write fence and the command context. */
+interface RefreshRun {
+  requester: RefreshRequester;
+  job: RefreshJobRequest;
+  fence: WriteFence;
+  ctx: { correlationId: string; teamId: string };
+}
+
+/**
+ * The refresh rules for each post found, once per post: a post named twice is
+ * `duplicate_in_batch`; a post the rules skip is skipped (with `nextRefreshAt` when known).
+ */
+function applyRefreshRules(found: Found[], plan: PlanId, now: Date, entries: Entries): Candidate[] {
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  for (const { post, given } of found) {
+    if (seen.has(post.id)) {
+      entries.skipped.push({ link: given, reason: 'duplicate_in_batch', postId: post.id });
+      continue;
+    }
+    seen.add(post.id);
+    const decision = decideRefresh(post, plan, now);
+    if (decision.kind !== 'skip') candidates.push({ post, given, paid: decision.kind === 'credit' });
+    else
+      entries.skipped.push({
+        link: given,
+        reason: decision.reason,
+        postId: post.id,
+        ...(decision.nextRefreshAt ? { nextRefreshAt: decision.nextRefreshAt } : {}),
+      });
+  }
+  return candidates;
 }
