@@ -191,67 +191,16 @@ export class LexiconScorer implements CommentScorer {
     let creatorCompound = toCreator ? compound : null;
     let topicCompound = toTopic ? compound : null;
     if (toCreator && toTopic) {
-      const clauses = text.split(CLAUSE);
-      if (clauses.length > 1) {
-        let sc = 0,
-          nc = 0,
-          st = 0,
-          nt = 0;
-        for (const clause of clauses) {
-          const ct = words(clause);
-          if (ct.length === 0) continue;
-          // Clause text has emoji names spelled out; they are not creator or topic words, so matching stays the same.
-          const cr = refersToCreator(ct, clause.toLowerCase(), ctx);
-          const tr = refersToTopic(contentStems(ct), ctx);
-          if (!cr && !tr) continue;
-          const c = vaderCompound(clause);
-          if (cr) {
-            sc += c;
-            nc++;
-          }
-          if (tr) {
-            st += c;
-            nt++;
-          }
-        }
-        creatorCompound = nc ? sc / nc : creatorCompound;
-        topicCompound = nt ? st / nt : topicCompound;
+      const byClause = clauseCompounds(text, ctx);
+      if (byClause) {
+        creatorCompound = byClause.creator ?? creatorCompound;
+        topicCompound = byClause.topic ?? topicCompound;
       }
     }
-
-    // Topic engaged with: the one whose stems the comment uses most (first on ties).
-    let topicIndex: number | null = null;
-    let matchedTopicStems = 0;
-    let matchedPostStems = 0;
-    if (stems.length) {
-      const hits = new Map<number, number>();
-      const distinct = new Set(stems);
-      for (const s of distinct) {
-        const topics = ctx.topicOfStem.get(s);
-        if (topics) {
-          matchedTopicStems++;
-          for (const t of topics) hits.set(t, (hits.get(t) ?? 0) + 1);
-        } else if (ctx.side.postStems.has(s)) matchedPostStems++;
-      }
-      let best = 0;
-      for (const [t, n] of hits) {
-        if (n > best || (n === best && topicIndex !== null && t < topicIndex)) {
-          best = n;
-          topicIndex = t;
-        }
-      }
-    }
-
-    let ownRelevance: number;
-    if (spam) ownRelevance = 1.5;
-    else {
-      const base = toCreator
-        ? 5.2
-        : matchedTopicStems + matchedPostStems === 0 && stems.length >= 3
-          ? 2.5
-          : 4;
-      ownRelevance = base + 1.6 * matchedTopicStems + 0.9 * matchedPostStems;
-    }
+    const { topicIndex, matchedTopicStems, matchedPostStems } = topicEngaged(stems, ctx);
+    const ownRelevance = spam
+      ? 1.5
+      : ownRelevanceOf(toCreator, matchedTopicStems, matchedPostStems, stems.length);
     return {
       compound,
       scored: readable && isScorable(body),
@@ -368,4 +317,80 @@ function likesReference(comments: FetchedComment[]): number {
   if (comments.length === 0) return 10;
   const likes = comments.map((c) => c.likes).sort((a, b) => a - b);
   return Math.max(10, likes[Math.floor(0.95 * (likes.length - 1))]);
+}
+
+/**
+ * A comment that refers to both the creator and a topic, split into clauses: the mean compound of
+ * the clauses on the creator and of those on the topic (null for a side no clause names), or null
+ * when the comment is one clause.
+ */
+function clauseCompounds(
+  text: string,
+  ctx: PostContext,
+): { creator: number | null; topic: number | null } | null {
+  const clauses = text.split(CLAUSE);
+  if (clauses.length <= 1) return null;
+  let sc = 0,
+    nc = 0,
+    st = 0,
+    nt = 0;
+  for (const clause of clauses) {
+    const ct = words(clause);
+    if (ct.length === 0) continue;
+    // Clause text has emoji names spelled out; they are not creator or topic words, so matching stays the same.
+    const cr = refersToCreator(ct, clause.toLowerCase(), ctx);
+    const tr = refersToTopic(contentStems(ct), ctx);
+    if (!cr && !tr) continue;
+    const c = vaderCompound(clause);
+    if (cr) {
+      sc += c;
+      nc++;
+    }
+    if (tr) {
+      st += c;
+      nt++;
+    }
+  }
+  return { creator: nc ? sc / nc : null, topic: nt ? st / nt : null };
+}
+
+/**
+ * The topic engaged with: the one whose stems the comment uses most (first on ties), and how many of
+ * the comment's distinct stems are topic stems and post stems.
+ */
+function topicEngaged(
+  stems: readonly string[],
+  ctx: PostContext,
+): { topicIndex: number | null; matchedTopicStems: number; matchedPostStems: number } {
+  let topicIndex: number | null = null;
+  let matchedTopicStems = 0;
+  let matchedPostStems = 0;
+  if (stems.length === 0) return { topicIndex, matchedTopicStems, matchedPostStems };
+  const hits = new Map<number, number>();
+  for (const s of new Set(stems)) {
+    const topics = ctx.topicOfStem.get(s);
+    if (topics) {
+      matchedTopicStems++;
+      for (const t of topics) hits.set(t, (hits.get(t) ?? 0) + 1);
+    } else if (ctx.side.postStems.has(s)) matchedPostStems++;
+  }
+  let best = 0;
+  for (const [t, n] of hits) {
+    if (n > best || (n === best && topicIndex !== null && t < topicIndex)) {
+      best = n;
+      topicIndex = t;
+    }
+  }
+  return { topicIndex, matchedTopicStems, matchedPostStems };
+}
+
+/** A comment's own relevance (not spam): from whom it addresses and the topic and post stems it uses. */
+function ownRelevanceOf(
+  toCreator: boolean,
+  matchedTopicStems: number,
+  matchedPostStems: number,
+  stemCount: number,
+): number {
+  const base = toCreator ? 5.2 : matchedTopicStems + matchedPostStems === 0 && stemCount >= 3 ? 2.5 : 4;
+  return base + 1.6 * matchedTopicStems + 0.9 * matchedPostStems;
 }

@@ -122,88 +122,123 @@ const TRAILING_PUNCTUATION = /[!?.,:;)]+$/;
  * slang only in capitals (the lexicon has "l" 2.0, which lowercase keeps).
  */
 export function slangValences(words: string[], lower: string[], known: (number | undefined)[]): void {
-  const n = words.length;
-  for (let i = 0; i < n; i++) {
-    const w = lower[i];
-    // Part of a title or a name ("The Banger Sisters", "Fire Island"): not slang.
-    if (
-      i > 0 &&
-      CAPITALISED.test(words[i]) &&
-      !isUpperWord(words[i]) &&
-      (CAPITALISED.test(words[i - 1]) || (i < n - 1 && CAPITALISED.test(words[i + 1])))
-    )
-      continue;
-    const fixed = SLANG.get(w);
+  for (let i = 0; i < words.length; i++) {
+    if (inTitle(words, i)) continue;
+    const fixed = SLANG.get(lower[i]);
     if (fixed !== undefined) {
       known[i] = fixed;
       continue;
     }
-    const prev = i > 0 ? lower[i - 1] : '';
-    const next = i < n - 1 ? lower[i + 1] : '';
-    const short = n <= 3;
-    // "its" stands for "it's" only at the start ("its fire"); after a verb it is the possessive ("loses its fire").
-    const predicateWord = PREDICATE.has(prev) && !(prev === 'its' && i >= 2);
-    const predicate = predicateWord || PRAISED.has(next) || short;
-    switch (w) {
-      case 'fire':
-      case 'lit':
-      case 'fye':
-        if (predicate) known[i] = 2.2;
-        break;
-      case 'cringe':
-        // "so cringe", "cringe video", "made me cringe" judge; "they probably cringe when …" reports someone else's wince.
-        if (predicate || prev === 'me' || prev === 'i' || prev === 'us' || prev === 'the' || i === 0)
-          known[i] = -1.8;
-        break;
-      case 'dope':
-        // "that's dope", "dope beat"; "inside dope" (information) and "to dope out" stay unread.
-        if (predicate) known[i] = 1.9;
-        break;
-      case 'trash':
-        // "this is trash", "absolute trash", "trash take"; "the trash can", "in the trash" are the bin.
-        if (predicate && !(next !== '' && !PRAISED.has(next) && prev === 'the')) known[i] = -2.0;
-        break;
-      case 'sick':
-        // "this is sick", "so sick", "sick edit"; "I'm sick", "sick of it", "how sick I get" keep the lexicon's -2.3.
-        if (
-          next !== 'of' &&
-          !SUBJECTS.has(next) &&
-          prev !== "i'm" &&
-          prev !== 'im' &&
-          (predicate || (prev === 'is' && (i < 2 || lower[i - 2] === 'this' || lower[i - 2] === 'that')))
-        )
-          known[i] = 2.0;
-        break;
-      case 'slaps':
-      case 'slapped':
-        if (predicate || prev === 'it' || prev === 'song' || prev === 'track' || prev === 'beat')
-          known[i] = 2.3;
-        break;
-      case 'mid':
-        if (predicate) known[i] = -1.4;
-        break;
-      case 'ratio':
-        // A reply saying "ratio" (this reply will out-like yours) is a put-down; "aspect ratio" is not.
-        if (i === 0 || short) known[i] = -1.6;
-        break;
-      case 'cap':
-        if (prev === 'no') {
-          lower[i - 1] = 'nocap';
-          known[i - 1] = undefined;
-          lower[i] = 'really';
-          known[i] = undefined;
-        } else if (prev === "that's" || prev === 'thats' || prev === 'is' || prev === 'big') known[i] = -1.5;
-        break;
-      case 'it':
-        if (PRAISE_IT.has(prev)) known[i - 1] = 2.6;
-        break;
-      default: {
-        const bare = words[i].replace(TRAILING_PUNCTUATION, '');
-        if ((bare === 'W' || bare === 'Ws' || bare === 'L' || bare === 'Ls') && !isInitial(words, i))
-          known[i] = bare[0] === 'W' ? 2.0 : -2.0;
-      }
+    const c = contextAt(words, lower, i);
+    const reading = READINGS.get(lower[i]);
+    if (reading) {
+      if (reading.when(c)) known[i] = reading.valence;
+    } else if (lower[i] === 'cap') {
+      noCap(c, known);
+    } else if (lower[i] === 'it') {
+      if (PRAISE_IT.has(c.prev)) known[i - 1] = 2.6;
+    } else {
+      const letter = winOrLoss(words, i);
+      if (letter !== undefined) known[i] = letter;
     }
   }
+}
+
+/** Part of a title or a name ("The Banger Sisters", "Fire Island"): not slang. */
+function inTitle(words: readonly string[], i: number): boolean {
+  return (
+    i > 0 &&
+    CAPITALISED.test(words[i]) &&
+    !isUpperWord(words[i]) &&
+    (CAPITALISED.test(words[i - 1]) || (i < words.length - 1 && CAPITALISED.test(words[i + 1])))
+  );
+}
+
+/** A word with its neighbours, as the slang readings decide on them. */
+interface SlangContext {
+  lower: string[];
+  i: number;
+  prev: string;
+  next: string;
+  /** Three words or fewer: a short comment is a judgement ("fire", "so mid"). */
+  short: boolean;
+  /** After a predicate word ("is", "so", "its" at the start), before a praised word, or short. */
+  predicate: boolean;
+}
+
+function contextAt(words: readonly string[], lower: string[], i: number): SlangContext {
+  const n = words.length;
+  const prev = i > 0 ? lower[i - 1] : '';
+  const next = i < n - 1 ? lower[i + 1] : '';
+  const short = n <= 3;
+  // "its" stands for "it's" only at the start ("its fire"); after a verb it is the possessive ("loses its fire").
+  const predicateWord = PREDICATE.has(prev) && !(prev === 'its' && i >= 2);
+  return { lower, i, prev, next, short, predicate: predicateWord || PRAISED.has(next) || short };
+}
+
+/** "this is sick", "so sick", "sick edit"; "I'm sick", "sick of it", "how sick I get" keep the lexicon's -2.3. */
+function sickIsPraise(c: SlangContext): boolean {
+  if (c.next === 'of' || SUBJECTS.has(c.next) || c.prev === "i'm" || c.prev === 'im') return false;
+  const before = c.lower[c.i - 2];
+  return c.predicate || (c.prev === 'is' && (c.i < 2 || before === 'this' || before === 'that'));
+}
+
+/** Slang words read with a valence when their context says they judge. */
+const READINGS = new Map<string, { valence: number; when: (c: SlangContext) => boolean }>([
+  ...['fire', 'lit', 'fye'].map(
+    (w) => [w, { valence: 2.2, when: (c: SlangContext) => c.predicate }] as const,
+  ),
+  [
+    'cringe',
+    {
+      valence: -1.8,
+      // "so cringe", "cringe video", "made me cringe" judge; "they probably cringe when …" reports someone else's wince.
+      when: (c) => c.predicate || ['me', 'i', 'us', 'the'].includes(c.prev) || c.i === 0,
+    },
+  ],
+  // "that's dope", "dope beat"; "inside dope" (information) and "to dope out" stay unread.
+  ['dope', { valence: 1.9, when: (c) => c.predicate }],
+  [
+    'trash',
+    {
+      valence: -2.0,
+      // "this is trash", "absolute trash", "trash take"; "the trash can", "in the trash" are the bin.
+      when: (c) => c.predicate && !(c.next !== '' && !PRAISED.has(c.next) && c.prev === 'the'),
+    },
+  ],
+  ['sick', { valence: 2.0, when: sickIsPraise }],
+  ...['slaps', 'slapped'].map(
+    (w) =>
+      [
+        w,
+        {
+          valence: 2.3,
+          when: (c: SlangContext) => c.predicate || ['it', 'song', 'track', 'beat'].includes(c.prev),
+        },
+      ] as const,
+  ),
+  ['mid', { valence: -1.4, when: (c) => c.predicate }],
+  // A reply saying "ratio" (this reply will out-like yours) is a put-down; "aspect ratio" is not.
+  ['ratio', { valence: -1.6, when: (c) => c.i === 0 || c.short }],
+]);
+
+/** "no cap" becomes the booster "nocap really" (its "no" negates nothing); "that's cap", "big cap" are a lie. */
+function noCap(c: SlangContext, known: (number | undefined)[]): void {
+  if (c.prev === 'no') {
+    c.lower[c.i - 1] = 'nocap';
+    known[c.i - 1] = undefined;
+    c.lower[c.i] = 'really';
+    known[c.i] = undefined;
+  } else if (c.prev === "that's" || c.prev === 'thats' || c.prev === 'is' || c.prev === 'big')
+    known[c.i] = -1.5;
+}
+
+/** "W" / "Ws" a win, "L" / "Ls" a loss, in capitals and not an initial; undefined otherwise. */
+function winOrLoss(words: readonly string[], i: number): number | undefined {
+  const bare = words[i].replace(TRAILING_PUNCTUATION, '');
+  if ((bare === 'W' || bare === 'Ws' || bare === 'L' || bare === 'Ls') && !isInitial(words, i))
+    return bare[0] === 'W' ? 2.0 : -2.0;
+  return undefined;
 }
 
 const CAPITALISED = /^\p{Lu}/u;
@@ -215,7 +250,7 @@ const isUpperWord = (w: string): boolean => w === w.toUpperCase();
  * "H. L. Mencken", "L. Nolan Ryan"), not a win or a loss: a capitalised word before it (other than
  * the first word, "Massive W") or after it.
  */
-function isInitial(words: string[], i: number): boolean {
+function isInitial(words: readonly string[], i: number): boolean {
   const before = i > 1 ? words[i - 1] : '';
   const after = i < words.length - 1 ? words[i + 1] : '';
   return CAPITALISED.test(before) || CAPITALISED.test(after);

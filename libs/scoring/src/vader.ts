@@ -284,38 +284,7 @@ function valenceSum(text: string): { sum: number; signal: boolean } {
   const sentiments: number[] = new Array(n);
   let signal = false;
   for (let i = 0; i < n; i++) {
-    const il = lower[i];
-    if (BOOSTER.has(il) || (i < n - 1 && il === 'kind' && lower[i + 1] === 'of')) {
-      sentiments[i] = 0;
-      continue;
-    }
-    const base = known[i];
-    if (base === undefined) {
-      sentiments[i] = 0;
-      continue;
-    }
-    let valence = base;
-    // "no" before a lexicon word negates that word instead of counting as a word of its own.
-    if (il === 'no' && i !== n - 1 && known[i + 1] !== undefined) valence = 0;
-    if (
-      (i > 0 && lower[i - 1] === 'no') ||
-      (i > 1 && lower[i - 2] === 'no') ||
-      (i > 2 && lower[i - 3] === 'no' && (lower[i - 1] === 'or' || lower[i - 1] === 'nor'))
-    )
-      valence = base * N_SCALAR;
-    if (isCapDiff && isUpper(words[i])) valence += valence > 0 ? C_INCR : -C_INCR;
-    for (let startI = 0; startI < 3; startI++) {
-      const j = i - (startI + 1);
-      if (j >= 0 && known[j] === undefined) {
-        let s = scalarIncDec(words[j], lower[j], valence, isCapDiff);
-        if (startI === 1 && s !== 0) s *= 0.95;
-        if (startI === 2 && s !== 0) s *= 0.9;
-        valence += s;
-        valence = negationCheck(valence, lower, startI, i);
-        if (startI === 2) valence = specialIdioms(valence, lower, i);
-      }
-    }
-    valence = leastCheck(valence, lower, known, i);
+    const valence = wordValence(words, lower, known, i, isCapDiff);
     if (valence !== 0) signal = true;
     sentiments[i] = valence;
   }
@@ -323,6 +292,50 @@ function valenceSum(text: string): { sum: number; signal: boolean } {
   let sum = 0;
   for (const s of sentiments) sum += s;
   return { sum, signal };
+}
+
+/** Whether the word is a booster ("very", "kind of"): it scales its neighbour and carries nothing itself. */
+function isBoosterAt(lower: readonly string[], i: number): boolean {
+  return BOOSTER.has(lower[i]) || (i < lower.length - 1 && lower[i] === 'kind' && lower[i + 1] === 'of');
+}
+
+/** Whether "no" comes one or two words before, or three words before with "or"/"nor" between. */
+function negatedByNo(lower: readonly string[], i: number): boolean {
+  return (
+    (i > 0 && lower[i - 1] === 'no') ||
+    (i > 1 && lower[i - 2] === 'no') ||
+    (i > 2 && lower[i - 3] === 'no' && (lower[i - 1] === 'or' || lower[i - 1] === 'nor'))
+  );
+}
+
+/** One word's rule-adjusted valence (VADER's `sentiment_valence`): 0 for a booster or a word without one. */
+function wordValence(
+  words: readonly string[],
+  lower: string[],
+  known: (number | undefined)[],
+  i: number,
+  isCapDiff: boolean,
+): number {
+  const n = words.length;
+  const base = known[i];
+  if (isBoosterAt(lower, i) || base === undefined) return 0;
+  let valence = base;
+  // "no" before a lexicon word negates that word instead of counting as a word of its own.
+  if (lower[i] === 'no' && i !== n - 1 && known[i + 1] !== undefined) valence = 0;
+  if (negatedByNo(lower, i)) valence = base * N_SCALAR;
+  if (isCapDiff && isUpper(words[i])) valence += valence > 0 ? C_INCR : -C_INCR;
+  for (let startI = 0; startI < 3; startI++) {
+    const j = i - (startI + 1);
+    if (j >= 0 && known[j] === undefined) {
+      let s = scalarIncDec(words[j], lower[j], valence, isCapDiff);
+      if (startI === 1 && s !== 0) s *= 0.95;
+      if (startI === 2 && s !== 0) s *= 0.9;
+      valence += s;
+      valence = negationCheck(valence, lower, startI, i);
+      if (startI === 2) valence = specialIdioms(valence, lower, i);
+    }
+  }
+  return leastCheck(valence, lower, known, i);
 }
 
 /**
