@@ -6,7 +6,7 @@ import {
   type KeyUsageDoc,
   type UsageStore,
 } from '@analyst/gateway';
-import { DuplicateKeyError, MemoryReadStore, type ReadStore } from '@analyst/platform';
+import { DuplicateKeyError, MemoryReadStore, type Doc, type ReadCollection } from '@analyst/platform';
 
 /** A usage store that sums what it is given and fails the way it is told to, once per queued failure. */
 class FlakyUsageStore implements UsageStore {
@@ -69,14 +69,13 @@ describe('ReadStoreUsageStore: two replicas upserting the same new key-day', () 
     const real = memory.collection<KeyUsageDoc>(KEY_USAGE_COLLECTION);
     let raced = 0;
     // The first upsert behaves as the loser of a race: the other replica's insert lands, then E11000.
-    const racing: ReadStore = {
-      ...memory,
-      collection: (<T extends { _id: string }>(name: string) => {
+    class RacingStore extends MemoryReadStore {
+      override collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
         const collection = memory.collection<T>(name);
         return new Proxy(collection, {
           get(target, prop, receiver) {
             if (prop !== 'updateOne' || raced > 0) return Reflect.get(target, prop, receiver);
-            return async (...args: Parameters<typeof collection.updateOne>) => {
+            return async () => {
               raced++;
               await real.updateOne(
                 { _id: 'ak_r:2026-11-25' },
@@ -86,13 +85,13 @@ describe('ReadStoreUsageStore: two replicas upserting the same new key-day', () 
                 },
                 { upsert: true },
               );
-              void args;
               throw new DuplicateKeyError(KEY_USAGE_COLLECTION, '_id');
             };
           },
         });
-      }) as ReadStore['collection'],
-    };
+      }
+    }
+    const racing = new RacingStore();
     const store = new ReadStoreUsageStore(racing);
     await store.add([
       { _id: 'ak_r:2026-11-25', keyId: 'ak_r', teamId: 'tm_1', day: '2026-11-25', requests: 2, bytes: 20 },
