@@ -63,54 +63,14 @@ export class CollectionsResolver {
       if ((ref.id === undefined) === (ref.name === undefined)) {
         throw new ApiError(400, `collections[${index}]: give either id or name`);
       }
-      if (ref.id !== undefined) {
-        if (ref.type !== undefined || ref.parentId !== undefined)
-          throw new ApiError(400, `collections[${index}]: type and parentId go with name, not id`);
-        const found = await findCollection(this.store, teamId, ref.id);
-        if (!found)
-          throw new ApiError(
-            400,
-            `collections[${index}]: collection ${ref.id} not found`,
-            'collection_not_found',
-          );
-        add({ id: found.id, name: found.name, type: found.type, created: false });
-        continue;
-      }
-      const name = ref.name!.trim();
-      if (!name) throw new ApiError(400, `collections[${index}].name must not be blank`);
-      const type: CollectionType = ref.type ?? (ref.parentId ? 'group' : 'campaign');
-      if (type === 'group' && !ref.parentId)
-        throw new ApiError(400, `collections[${index}]: a group needs parentId (a campaign id)`);
-      if (type === 'campaign' && ref.parentId)
-        throw new ApiError(400, `collections[${index}]: a campaign has no parentId; use type group`);
-      if (ref.parentId) {
-        const parent = await findCollection(this.store, teamId, ref.parentId);
-        if (!parent)
-          throw new ApiError(
-            400,
-            `collections[${index}]: parent collection ${ref.parentId} not found`,
-            'collection_not_found',
-          );
-        if (parent.type !== 'campaign')
-          throw new ApiError(
-            400,
-            `collections[${index}]: parent collection ${ref.parentId} is not a campaign`,
-          );
-      }
-      const matches = await findCollectionsByName(this.store, teamId, name);
-      if (matches.length > 1) {
-        throw new ApiError(
-          409,
-          `collection name "${name}" matches ${matches.length} collections; pass one of their ids`,
-          'collection_name_ambiguous',
-          matches.map((m) => m.id),
-        );
-      }
-      if (matches.length === 1) {
-        add({ id: matches[0].id, name: matches[0].name, type: matches[0].type, created: false });
+      const resolved =
+        ref.id !== undefined ? await this.byId(teamId, index, ref) : await this.byName(teamId, index, ref);
+      if (!('create' in resolved)) {
+        add(resolved);
         continue;
       }
       // Named twice in one request (any case): the first reference plans it, the second reuses it.
+      const { name, type } = resolved.create;
       if (toCreate.some((p) => p.name.toLowerCase() === name.toLowerCase())) continue;
       const plan: PlannedCollection = {
         collectionId: this.ids.next('col_'),
@@ -122,6 +82,61 @@ export class CollectionsResolver {
       collections.push({ id: plan.collectionId, name, type, created: true });
     }
     return { collections, toCreate };
+  }
+
+  /** A reference by id: the team's collection, as it is. */
+  private async byId(teamId: string, index: number, ref: CollectionRefDto): Promise<JobCollection> {
+    if (ref.type !== undefined || ref.parentId !== undefined)
+      throw new ApiError(400, `collections[${index}]: type and parentId go with name, not id`);
+    const found = await findCollection(this.store, teamId, ref.id!);
+    if (!found)
+      throw new ApiError(
+        400,
+        `collections[${index}]: collection ${ref.id} not found`,
+        'collection_not_found',
+      );
+    return { id: found.id, name: found.name, type: found.type, created: false };
+  }
+
+  /** A reference by name: the one collection of that name, or what to create when there is none. */
+  private async byName(
+    teamId: string,
+    index: number,
+    ref: CollectionRefDto,
+  ): Promise<JobCollection | { create: { name: string; type: CollectionType } }> {
+    const name = ref.name!.trim();
+    if (!name) throw new ApiError(400, `collections[${index}].name must not be blank`);
+    const type: CollectionType = ref.type ?? (ref.parentId ? 'group' : 'campaign');
+    if (type === 'group' && !ref.parentId)
+      throw new ApiError(400, `collections[${index}]: a group needs parentId (a campaign id)`);
+    if (type === 'campaign' && ref.parentId)
+      throw new ApiError(400, `collections[${index}]: a campaign has no parentId; use type group`);
+    if (ref.parentId) await this.checkParent(teamId, index, ref.parentId);
+    const matches = await findCollectionsByName(this.store, teamId, name);
+    if (matches.length > 1) {
+      throw new ApiError(
+        409,
+        `collection name "${name}" matches ${matches.length} collections; pass one of their ids`,
+        'collection_name_ambiguous',
+        matches.map((m) => m.id),
+      );
+    }
+    if (matches.length === 1)
+      return { id: matches[0].id, name: matches[0].name, type: matches[0].type, created: false };
+    return { create: { name, type } };
+  }
+
+  /** A group's parent must be a campaign of the team. */
+  private async checkParent(teamId: string, index: number, parentId: string): Promise<void> {
+    const parent = await findCollection(this.store, teamId, parentId);
+    if (!parent)
+      throw new ApiError(
+        400,
+        `collections[${index}]: parent collection ${parentId} not found`,
+        'collection_not_found',
+      );
+    if (parent.type !== 'campaign')
+      throw new ApiError(400, `collections[${index}]: parent collection ${parentId} is not a campaign`);
   }
 
   /** Creates the planned collections, recording each append on the request's fence. */

@@ -2,7 +2,7 @@ import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiRoute, Principal, locationOf } from '@analyst/gateway';
-import { AddPostsHandler } from '../adding/add-posts.handler';
+import { AddPostsHandler, type AddOutcome } from '../adding/add-posts.handler';
 import { AddPostsBody } from '../adding/content-request.dto';
 import { jobHeaders, jobMeta, renderJob } from '../jobs/job-view';
 import { findPostsByIds } from '../queries/posts';
@@ -75,12 +75,10 @@ export class ContentController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    try {
-      const job = await this.refreshPosts.refresh(requesterOf(principal, request), body);
-      await this.respond(reply, job, false, principal);
-    } catch (error) {
-      throw toApiError(error);
-    }
+    await this.answer(reply, principal, async () => ({
+      job: await this.refreshPosts.refresh(requesterOf(principal, request), body),
+      replayed: false,
+    }));
   }
 
   @Post('accounts/add')
@@ -104,16 +102,9 @@ export class ContentController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    try {
-      const { job, replayed } = await this.addAccounts.add(
-        requesterOf(principal, request),
-        body,
-        idempotencyKeyOf(request),
-      );
-      await this.respond(reply, job, replayed, principal);
-    } catch (error) {
-      throw toApiError(error);
-    }
+    await this.answer(reply, principal, () =>
+      this.addAccounts.add(requesterOf(principal, request), body, idempotencyKeyOf(request)),
+    );
   }
 
   @Post('posts/add')
@@ -138,12 +129,19 @@ export class ContentController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    await this.answer(reply, principal, () =>
+      this.addPosts.add(requesterOf(principal, request), body, idempotencyKeyOf(request)),
+    );
+  }
+
+  /** Runs a content request and answers with its job; any failure is mapped to its API error. */
+  private async answer(
+    reply: FastifyReply,
+    principal: Principal,
+    work: () => Promise<AddOutcome>,
+  ): Promise<void> {
     try {
-      const { job, replayed } = await this.addPosts.add(
-        requesterOf(principal, request),
-        body,
-        idempotencyKeyOf(request),
-      );
+      const { job, replayed } = await work();
       await this.respond(reply, job, replayed, principal);
     } catch (error) {
       throw toApiError(error);

@@ -5,6 +5,7 @@ import {
   jobCounts,
   jobCredits,
   type ContentJob,
+  type JobCredits,
   type PostStatus,
 } from '@analyst/domain-content';
 import { appliedUntil } from '../accounts/account-filters';
@@ -46,11 +47,7 @@ export function renderJob(job: ContentJob, posts: Map<string, PostDoc>): Record<
   view.collections = job.collections;
   view.tags = job.tags;
   view.credits = {
-    source: credits.source,
-    perPost: credits.perPost,
-    reserved: credits.reserved,
-    settled: credits.settled,
-    refunded: credits.refunded,
+    ...creditsView(credits),
     ...(job.dryRun ? { estimated: credits.estimated ?? 0 } : {}),
     ...(refresh ? { included: credits.included ?? 0 } : {}),
   };
@@ -88,6 +85,17 @@ export function jobHeaders(job: ContentJob): Record<string, string> {
   return isTerminalJob(job.status) ? {} : { 'Retry-After': String(JOB_POLL_AFTER_MS / 1000) };
 }
 
+/** The credits every job shows (a dry run adds `estimated`, a refresh `included`). */
+function creditsView(credits: JobCredits): Record<string, unknown> {
+  return {
+    source: credits.source,
+    perPost: credits.perPost,
+    reserved: credits.reserved,
+    settled: credits.settled,
+    refunded: credits.refunded,
+  };
+}
+
 /** A row of GET /content/jobs. */
 export function jobSummary(job: ContentJob): Record<string, unknown> {
   const { discovered, ...counts } = jobCounts(job);
@@ -100,13 +108,7 @@ export function jobSummary(job: ContentJob): Record<string, unknown> {
     updatedAt: job.updatedAt,
     completedAt: job.completedAt,
     counts: job.kind === 'account' ? { ...counts, discovered } : counts,
-    credits: {
-      source: credits.source,
-      perPost: credits.perPost,
-      reserved: credits.reserved,
-      settled: credits.settled,
-      refunded: credits.refunded,
-    },
+    credits: creditsView(credits),
     ...(job.error ? { error: job.error } : {}),
   };
 }
