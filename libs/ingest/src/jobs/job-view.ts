@@ -29,15 +29,7 @@ export function renderJob(job: ContentJob, posts: Map<string, PostDoc>): Record<
   const refresh = job.kind === 'refresh';
   const credits = jobCredits(job);
   const counts = jobCounts(job);
-  const view: Record<string, unknown> = {
-    id: job.jobId,
-    kind: job.kind,
-    status: job.status,
-    createdAt: job.createdAt,
-    updatedAt: job.updatedAt,
-    completedAt: job.completedAt,
-    expiresAt: job.expiresAt,
-  };
+  const view: Record<string, unknown> = { ...jobHead(job), expiresAt: job.expiresAt };
   if (job.kind === 'account') {
     view.account = job.account;
     view.dryRun = job.dryRun;
@@ -85,6 +77,18 @@ export function jobHeaders(job: ContentJob): Record<string, string> {
   return isTerminalJob(job.status) ? {} : { 'Retry-After': String(JOB_POLL_AFTER_MS / 1000) };
 }
 
+/** What every job shows first: its id, kind, status and times. */
+function jobHead(job: ContentJob): Record<string, unknown> {
+  return {
+    id: job.jobId,
+    kind: job.kind,
+    status: job.status,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    completedAt: job.completedAt,
+  };
+}
+
 /** The credits every job shows (a dry run adds `estimated`, a refresh `included`). */
 function creditsView(credits: JobCredits): Record<string, unknown> {
   return {
@@ -101,12 +105,7 @@ export function jobSummary(job: ContentJob): Record<string, unknown> {
   const { discovered, ...counts } = jobCounts(job);
   const credits = jobCredits(job);
   return {
-    id: job.jobId,
-    kind: job.kind,
-    status: job.status,
-    createdAt: job.createdAt,
-    updatedAt: job.updatedAt,
-    completedAt: job.completedAt,
+    ...jobHead(job),
     counts: job.kind === 'account' ? { ...counts, discovered } : counts,
     credits: creditsView(credits),
     ...(job.error ? { error: job.error } : {}),
