@@ -56,7 +56,11 @@ function listTsFiles(dir, out = []) {
     if (entry.isDirectory()) {
       if (entry.name === 'node_modules' || entry.name === 'test') continue;
       listTsFiles(full, out);
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')) {
+    } else if (
+      entry.name.endsWith('.ts') &&
+      !entry.name.endsWith('.spec.ts') &&
+      !entry.name.endsWith('.d.ts')
+    ) {
       out.push(full);
     }
   }
@@ -96,9 +100,16 @@ function parsePromQL(expr) {
   tree.iterate({
     enter(node) {
       if (node.type.isError) {
-        const near = expr.slice(Math.max(0, node.from - 10), node.to + 10).replace(/\s+/g, ' ').trim();
+        const near = expr
+          .slice(Math.max(0, node.from - 10), node.to + 10)
+          .replace(/\s+/g, ' ')
+          .trim();
         errors.push(`syntax error at offset ${node.from} near "${near}"`);
-      } else if (node.name === 'Identifier' && node.node.parent && node.node.parent.name === 'VectorSelector') {
+      } else if (
+        node.name === 'Identifier' &&
+        node.node.parent &&
+        node.node.parent.name === 'VectorSelector'
+      ) {
         metrics.push(expr.slice(node.from, node.to));
       }
     },
@@ -111,7 +122,10 @@ function checkExpr(where, expr, known) {
   const { errors, metrics } = parsePromQL(expr);
   const out = errors.map((e) => `${where}: PromQL ${e}`);
   for (const name of new Set(metrics)) {
-    if (!isKnown(name, known)) out.push(`${where}: unknown metric "${name}" (not a default and not defined in libs/ or apps/ sources)`);
+    if (!isKnown(name, known))
+      out.push(
+        `${where}: unknown metric "${name}" (not a default and not defined in libs/ or apps/ sources)`,
+      );
   }
   return out;
 }
@@ -145,46 +159,73 @@ function validateRules(text, known, runbook) {
   } catch (error) {
     return [`rules: not valid YAML: ${error.message.split('\n')[0]}`];
   }
-  if (!isObject(doc) || !Array.isArray(doc.groups) || doc.groups.length === 0) return ['rules: the file must be an object with a non-empty "groups" list'];
-  for (const key of Object.keys(doc)) if (key !== 'groups') errors.push(`rules: unknown top-level key "${key}"`);
+  if (!isObject(doc) || !Array.isArray(doc.groups) || doc.groups.length === 0)
+    return ['rules: the file must be an object with a non-empty "groups" list'];
+  for (const key of Object.keys(doc))
+    if (key !== 'groups') errors.push(`rules: unknown top-level key "${key}"`);
   const documented = runbook === null ? null : runbookAlerts(runbook);
-  if (runbook !== null && documented === null) errors.push(`rules: deploy/k8s/README.md has no "${RUNBOOK_HEADING}" section`);
+  if (runbook !== null && documented === null)
+    errors.push(`rules: deploy/k8s/README.md has no "${RUNBOOK_HEADING}" section`);
   const groupNames = new Set();
   const alertNames = new Set();
   doc.groups.forEach((group, gi) => {
     const gw = `rules: groups[${gi}]`;
     if (!isObject(group)) return errors.push(`${gw}: must be an object`);
-    for (const key of Object.keys(group)) if (!GROUP_KEYS.has(key)) errors.push(`${gw}: unknown key "${key}"`);
-    if (typeof group.name !== 'string' || group.name === '') errors.push(`${gw}: "name" must be a non-empty string`);
+    for (const key of Object.keys(group))
+      if (!GROUP_KEYS.has(key)) errors.push(`${gw}: unknown key "${key}"`);
+    if (typeof group.name !== 'string' || group.name === '')
+      errors.push(`${gw}: "name" must be a non-empty string`);
     else if (groupNames.has(group.name)) errors.push(`${gw}: group name "${group.name}" is used twice`);
     else groupNames.add(group.name);
-    if (group.interval !== undefined && !(typeof group.interval === 'string' && DURATION.test(group.interval))) errors.push(`${gw}: "interval" must be a duration`);
-    if (!Array.isArray(group.rules) || group.rules.length === 0) return errors.push(`${gw}: "rules" must be a non-empty list`);
+    if (
+      group.interval !== undefined &&
+      !(typeof group.interval === 'string' && DURATION.test(group.interval))
+    )
+      errors.push(`${gw}: "interval" must be a duration`);
+    if (!Array.isArray(group.rules) || group.rules.length === 0)
+      return errors.push(`${gw}: "rules" must be a non-empty list`);
     group.rules.forEach((rule, ri) => {
       const name = isObject(rule) && typeof rule.alert === 'string' ? rule.alert : `rules[${ri}]`;
       const w = `rules: ${group.name}/${name}`;
       if (!isObject(rule)) return errors.push(`${w}: must be an object`);
       for (const key of Object.keys(rule)) if (!RULE_KEYS.has(key)) errors.push(`${w}: unknown key "${key}"`);
-      if (typeof rule.alert !== 'string' || !/^[A-Z][A-Za-z0-9]*$/.test(rule.alert)) errors.push(`${w}: "alert" must be a CamelCase name`);
+      if (typeof rule.alert !== 'string' || !/^[A-Z][A-Za-z0-9]*$/.test(rule.alert))
+        errors.push(`${w}: "alert" must be a CamelCase name`);
       else if (alertNames.has(rule.alert)) errors.push(`${w}: alert name used twice`);
       else {
         alertNames.add(rule.alert);
-        if (documented && !documented.has(rule.alert)) errors.push(`${w}: no "### ${rule.alert}" entry in the runbook of deploy/k8s/README.md`);
+        if (documented && !documented.has(rule.alert))
+          errors.push(`${w}: no "### ${rule.alert}" entry in the runbook of deploy/k8s/README.md`);
       }
       if (typeof rule.expr !== 'string') errors.push(`${w}: "expr" must be a string`);
       else errors.push(...checkExpr(w, rule.expr, known));
-      if (typeof rule.for !== 'string' || !DURATION.test(rule.for)) errors.push(`${w}: "for" must be a duration such as 5m`);
-      if (rule.keep_firing_for !== undefined && !(typeof rule.keep_firing_for === 'string' && DURATION.test(rule.keep_firing_for))) errors.push(`${w}: "keep_firing_for" must be a duration`);
+      if (typeof rule.for !== 'string' || !DURATION.test(rule.for))
+        errors.push(`${w}: "for" must be a duration such as 5m`);
+      if (
+        rule.keep_firing_for !== undefined &&
+        !(typeof rule.keep_firing_for === 'string' && DURATION.test(rule.keep_firing_for))
+      )
+        errors.push(`${w}: "keep_firing_for" must be a duration`);
       if (!isObject(rule.labels)) errors.push(`${w}: "labels" with a severity is required`);
       else {
-        if (!SEVERITIES.includes(rule.labels.severity)) errors.push(`${w}: labels.severity must be one of ${SEVERITIES.join(', ')}`);
-        for (const [k, v] of Object.entries(rule.labels)) if (typeof v !== 'string') errors.push(`${w}: label "${k}" must be a string`);
+        if (!SEVERITIES.includes(rule.labels.severity))
+          errors.push(`${w}: labels.severity must be one of ${SEVERITIES.join(', ')}`);
+        for (const [k, v] of Object.entries(rule.labels))
+          if (typeof v !== 'string') errors.push(`${w}: label "${k}" must be a string`);
       }
-      if (!isObject(rule.annotations)) errors.push(`${w}: "annotations" with ${ANNOTATIONS.join(', ')} is required`);
+      if (!isObject(rule.annotations))
+        errors.push(`${w}: "annotations" with ${ANNOTATIONS.join(', ')} is required`);
       else {
-        for (const a of ANNOTATIONS) if (typeof rule.annotations[a] !== 'string' || rule.annotations[a].trim() === '') errors.push(`${w}: annotations.${a} is required`);
-        if (typeof rule.annotations.runbook === 'string' && !rule.annotations.runbook.endsWith(`#${String(rule.alert).toLowerCase()}`)) {
-          errors.push(`${w}: annotations.runbook must link to deploy/k8s/README.md#${String(rule.alert).toLowerCase()}`);
+        for (const a of ANNOTATIONS)
+          if (typeof rule.annotations[a] !== 'string' || rule.annotations[a].trim() === '')
+            errors.push(`${w}: annotations.${a} is required`);
+        if (
+          typeof rule.annotations.runbook === 'string' &&
+          !rule.annotations.runbook.endsWith(`#${String(rule.alert).toLowerCase()}`)
+        ) {
+          errors.push(
+            `${w}: annotations.runbook must link to deploy/k8s/README.md#${String(rule.alert).toLowerCase()}`,
+          );
         }
       }
     });
@@ -195,14 +236,27 @@ function validateRules(text, known, runbook) {
 // ---------------------------------------------------------------------------------------------
 // Dashboard
 
-const GRAFANA_BUILTINS = new Set(['__rate_interval', '__interval', '__interval_ms', '__range', '__range_s', '__range_ms', '__dashboard', '__from', '__to']);
+const GRAFANA_BUILTINS = new Set([
+  '__rate_interval',
+  '__interval',
+  '__interval_ms',
+  '__range',
+  '__range_s',
+  '__range_ms',
+  '__dashboard',
+  '__from',
+  '__to',
+]);
 
 /** Substitutes Grafana variables so the expr is plain PromQL; reports variables nobody defined. */
 function substituteVariables(expr, defined) {
   const undefinedVars = [];
   const text = expr.replace(/\$\{(\w+)(?::\w+)?\}|\[\[(\w+)\]\]|\$(\w+)/g, (_m, a, b, c) => {
     const name = a || b || c;
-    if (GRAFANA_BUILTINS.has(name)) return name.startsWith('__range') || name.startsWith('__interval') || name === '__rate_interval' ? '5m' : '0';
+    if (GRAFANA_BUILTINS.has(name))
+      return name.startsWith('__range') || name.startsWith('__interval') || name === '__rate_interval'
+        ? '5m'
+        : '0';
     if (!defined.has(name)) undefinedVars.push(name);
     return 'var';
   });
@@ -222,7 +276,12 @@ function validateDashboard(dashboard, schema, known) {
   const validate = ajv.compile(schema);
   if (!validate(dashboard)) {
     // An if/then/else failure is reported again as 'must match "then" schema': the branch's own errors say it.
-    return validate.errors.filter((e) => e.keyword !== 'if').map((e) => `dashboard: ${e.instancePath || '/'} ${e.message}${e.params && e.params.additionalProperty ? ` ("${e.params.additionalProperty}")` : ''}`);
+    return validate.errors
+      .filter((e) => e.keyword !== 'if')
+      .map(
+        (e) =>
+          `dashboard: ${e.instancePath || '/'} ${e.message}${e.params && e.params.additionalProperty ? ` ("${e.params.additionalProperty}")` : ''}`,
+      );
   }
   const errors = [];
   const defined = new Set(dashboard.templating.list.map((v) => v.name));
@@ -236,7 +295,8 @@ function validateDashboard(dashboard, schema, known) {
       if (refIds.has(target.refId)) errors.push(`${w}: refId ${target.refId} used twice`);
       refIds.add(target.refId);
       const { text, undefinedVars } = substituteVariables(target.expr, defined);
-      for (const v of undefinedVars) errors.push(`${w} ${target.refId}: variable $${v} is not defined in templating`);
+      for (const v of undefinedVars)
+        errors.push(`${w} ${target.refId}: variable $${v} is not defined in templating`);
       errors.push(...checkExpr(`${w} ${target.refId}`, text, known));
     }
   });
@@ -244,8 +304,16 @@ function validateDashboard(dashboard, schema, known) {
     if (variable.type === 'query') {
       const query = typeof variable.query === 'string' ? variable.query : variable.query.query;
       const m = /^label_values\((.*),\s*(\w+)\)$/.exec(query);
-      if (!m) errors.push(`dashboard: variable ${variable.name}: query must be label_values(<selector>, <label>)`);
-      else errors.push(...checkExpr(`dashboard: variable ${variable.name}`, substituteVariables(m[1], defined).text, known));
+      if (!m)
+        errors.push(`dashboard: variable ${variable.name}: query must be label_values(<selector>, <label>)`);
+      else
+        errors.push(
+          ...checkExpr(
+            `dashboard: variable ${variable.name}`,
+            substituteVariables(m[1], defined).text,
+            known,
+          ),
+        );
     }
   }
   return errors;
@@ -275,8 +343,18 @@ if (require.main === module) {
     errors = [`could not run: ${error.message}`];
   }
   for (const e of errors) console.error(e);
-  console.log(errors.length === 0 ? 'validate-observability: ok' : `validate-observability: ${errors.length} error(s)`);
+  console.log(
+    errors.length === 0 ? 'validate-observability: ok' : `validate-observability: ${errors.length} error(s)`,
+  );
   process.exitCode = errors.length === 0 ? 0 : 1;
 }
 
-module.exports = { validateRules, validateDashboard, parsePromQL, knownMetrics, metricNamesInSources, substituteVariables, run };
+module.exports = {
+  validateRules,
+  validateDashboard,
+  parsePromQL,
+  knownMetrics,
+  metricNamesInSources,
+  substituteVariables,
+  run,
+};
