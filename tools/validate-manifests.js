@@ -521,149 +521,195 @@ const labelsMatch = (selector, labels) =>
   Object.entries(selector).every(([k, v]) => labels && labels[k] === v);
 
 function checkRendered(objects, name) {
-  const errors = [];
-  const notes = [];
-  const err = (o, msg) =>
-    errors.push(`${name}: ${o ? `${o.kind} ${o.metadata && o.metadata.name}` : ''}: ${msg}`);
-  const byKind = (kind) => objects.filter((o) => o.kind === kind);
-  const find = (kind, n, ns) =>
-    objects.find(
-      (o) => o.kind === kind && o.metadata.name === n && (o.metadata.namespace || '') === (ns || ''),
-    );
-  const workloads = objects.filter((o) => WORKLOAD_KINDS.has(o.kind));
-  const nsOf = (o) => o.metadata.namespace || '';
-  const podLabels = (w) => (w.spec.template.metadata && w.spec.template.metadata.labels) || {};
-  const secretsPresent = byKind('Secret').length > 0;
-
-  for (const w of workloads) {
-    if (!labelsMatch(w.spec.selector && w.spec.selector.matchLabels, podLabels(w)))
-      err(w, 'spec.selector.matchLabels must be non-empty and match the pod template labels');
-    const pod = podSpecOf(w);
-    for (const c of pod.containers || []) {
-      const portNames = new Set((c.ports || []).map((p) => p.name).filter(Boolean));
-      for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
-        const port = c[probe] && c[probe].httpGet && c[probe].httpGet.port;
-        if (typeof port === 'string' && !portNames.has(port))
-          err(w, `${c.name}.${probe} uses port "${port}" that the container does not declare`);
-      }
-      for (const from of c.envFrom || []) {
-        if (
-          from.configMapRef &&
-          !from.configMapRef.optional &&
-          !find('ConfigMap', from.configMapRef.name, nsOf(w))
-        )
-          err(w, `envFrom ConfigMap ${from.configMapRef.name} does not exist`);
-        if (from.secretRef && !from.secretRef.optional && !find('Secret', from.secretRef.name, nsOf(w))) {
-          if (secretsPresent) err(w, `envFrom Secret ${from.secretRef.name} does not exist`);
-          else
-            notes.push(`${name}: Secret ${from.secretRef.name} is created out of band (not in this render)`);
-        }
-      }
-    }
-  }
-  for (const s of byKind('Service')) {
-    const targets = workloads.filter(
-      (w) => nsOf(w) === nsOf(s) && labelsMatch(s.spec.selector, podLabels(w)),
-    );
-    if (targets.length === 0) {
-      err(s, 'selector matches no workload');
-      continue;
-    }
-    for (const p of s.spec.ports || []) {
-      if (typeof p.targetPort !== 'string') continue;
-      const ok = targets.every((w) =>
-        podSpecOf(w).containers.some((c) => (c.ports || []).some((cp) => cp.name === p.targetPort)),
-      );
-      if (!ok) err(s, `targetPort "${p.targetPort}" is not a named container port of the selected pods`);
-    }
-    if (['LoadBalancer', 'NodePort'].includes(s.spec.type) && s.metadata.name !== 'gateway')
-      err(s, `type ${s.spec.type}: only the gateway is exposed outside the cluster`);
-  }
-  const common = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'analyst-common');
-  const partitions = common && Number(common.data && common.data.KAFKA_PARTITIONS);
-  if (!common) err(null, 'ConfigMap analyst-common is missing');
-  else if (!Number.isInteger(partitions) || partitions < 1)
-    err(common, 'data.KAFKA_PARTITIONS must be a positive integer');
-  for (const h of byKind('HorizontalPodAutoscaler')) {
-    const ref = h.spec.scaleTargetRef;
-    if (!find(ref.kind, ref.name, nsOf(h))) err(h, `scaleTargetRef ${ref.kind} ${ref.name} does not exist`);
-    if ((h.spec.minReplicas || 1) > h.spec.maxReplicas) err(h, 'minReplicas > maxReplicas');
-    if (partitions && h.spec.maxReplicas > partitions)
-      err(
-        h,
-        `maxReplicas ${h.spec.maxReplicas} > KAFKA_PARTITIONS ${partitions}: the extra consumers would sit idle`,
-      );
-  }
-  for (const p of byKind('PodDisruptionBudget')) {
+  const r = renderedContext(objects, name);
+  for (const w of r.workloads) checkWorkloadRefs(r, w);
+  for (const s of r.byKind('Service')) checkService(r, s);
+  const partitions = checkCommonConfig(r);
+  for (const h of r.byKind('HorizontalPodAutoscaler')) checkAutoscaler(r, h, partitions);
+  for (const p of r.byKind('PodDisruptionBudget')) {
     if (
-      !workloads.some(
+      !r.workloads.some(
         (w) =>
-          nsOf(w) === nsOf(p) && labelsMatch(p.spec.selector && p.spec.selector.matchLabels, podLabels(w)),
+          r.nsOf(w) === r.nsOf(p) &&
+          labelsMatch(p.spec.selector && p.spec.selector.matchLabels, r.podLabels(w)),
       )
     )
-      err(p, 'selector matches no workload');
+      r.err(p, 'selector matches no workload');
   }
+  for (const app of APPS) checkApp(r, app, partitions);
+  return { errors: r.errors, notes: r.notes };
+}
 
-  for (const app of APPS) {
-    const d = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app);
-    if (!d) {
-      err(null, `Deployment ${app} is missing`);
-      continue;
+/** One rendered set of objects with its lookups, and the errors and notes found in it so far. */
+function renderedContext(objects, name) {
+  const errors = [];
+  const nsOf = (o) => o.metadata.namespace || '';
+  return {
+    objects,
+    name,
+    errors,
+    notes: [],
+    err: (o, msg) => errors.push(`${name}: ${o ? `${o.kind} ${o.metadata && o.metadata.name}` : ''}: ${msg}`),
+    byKind: (kind) => objects.filter((o) => o.kind === kind),
+    find: (kind, n, ns) =>
+      objects.find((o) => o.kind === kind && o.metadata.name === n && nsOf(o) === (ns || '')),
+    workloads: objects.filter((o) => WORKLOAD_KINDS.has(o.kind)),
+    nsOf,
+    podLabels: (w) => (w.spec.template.metadata && w.spec.template.metadata.labels) || {},
+    secretsPresent: objects.some((o) => o.kind === 'Secret'),
+  };
+}
+
+/** A workload's selector, its probes' named ports and the ConfigMaps and Secrets its containers load. */
+function checkWorkloadRefs(r, w) {
+  if (!labelsMatch(w.spec.selector && w.spec.selector.matchLabels, r.podLabels(w)))
+    r.err(w, 'spec.selector.matchLabels must be non-empty and match the pod template labels');
+  const pod = podSpecOf(w);
+  for (const c of pod.containers || []) {
+    const portNames = new Set((c.ports || []).map((p) => p.name).filter(Boolean));
+    for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
+      const port = c[probe] && c[probe].httpGet && c[probe].httpGet.port;
+      if (typeof port === 'string' && !portNames.has(port))
+        r.err(w, `${c.name}.${probe} uses port "${port}" that the container does not declare`);
     }
-    const ns = nsOf(d);
-    if (!find('Service', app, ns)) err(d, `Service ${app} is missing`);
-    if (!find('ConfigMap', `${app}-config`, ns)) err(d, `ConfigMap ${app}-config is missing`);
-    const hpa = byKind('HorizontalPodAutoscaler').find(
-      (h) =>
-        h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === app && nsOf(h) === ns,
-    );
-    if (HPA_APPS.includes(app) && !hpa) err(d, 'needs a HorizontalPodAutoscaler');
-    if (hpa && d.spec.replicas !== undefined)
-      err(d, 'spec.replicas is set although an HPA owns the replica count');
-    const maxReplicas = hpa ? hpa.spec.maxReplicas : d.spec.replicas === undefined ? 1 : d.spec.replicas;
-    const pdb = byKind('PodDisruptionBudget').find(
-      (p) => nsOf(p) === ns && labelsMatch(p.spec.selector && p.spec.selector.matchLabels, podLabels(d)),
-    );
-    if (maxReplicas > 1 && !pdb) err(d, 'runs more than one replica but has no PodDisruptionBudget');
-    if (app === 'relay') {
-      if (d.spec.replicas !== 1 || hpa) err(d, 'the relay must be exactly one replica (no HPA)');
-      if (!d.spec.strategy || d.spec.strategy.type !== 'Recreate')
-        err(d, 'the relay must use strategy Recreate (never two relays at once)');
-    } else if (!hpa && partitions && maxReplicas > partitions) {
-      err(d, `replicas ${maxReplicas} > KAFKA_PARTITIONS ${partitions}`);
-    }
-    const pod = podSpecOf(d);
-    const c = (pod.containers || []).find((x) => x.name === app);
-    if (!c) {
-      err(d, `no container named ${app}`);
-      continue;
-    }
-    const image = splitImage(String(c.image)).name;
-    if (image !== `analyst/${app}` && !image.endsWith(`/analyst/${app}`))
-      err(d, `image ${c.image} is not analyst/${app}`);
-    if (!(c.env || []).some((e) => e.name === 'ANALYST_SERVICE' && e.value === app))
-      err(d, `env ANALYST_SERVICE=${app} is missing`);
-    if (!(c.envFrom || []).some((f) => f.configMapRef && f.configMapRef.name === 'analyst-common'))
-      err(d, 'envFrom analyst-common is missing');
-    if (!(c.envFrom || []).some((f) => f.secretRef && f.secretRef.name === `${app}-secrets`))
-      err(d, `envFrom Secret ${app}-secrets is missing (one Secret per app)`);
-    const httpPath = (probe) => c[probe] && c[probe].httpGet && c[probe].httpGet.path;
-    if (httpPath('readinessProbe') !== '/readyz') err(d, 'readinessProbe must GET /readyz');
-    if (httpPath('livenessProbe') !== '/healthz') err(d, 'livenessProbe must GET /healthz');
-    const r = c.resources || {};
-    for (const kind of ['requests', 'limits'])
-      for (const res of ['cpu', 'memory'])
-        if (!(r[kind] && r[kind][res] !== undefined)) err(d, `resources.${kind}.${res} is missing`);
-    const psc = pod.securityContext || {};
-    const csc = c.securityContext || {};
-    if (psc.runAsNonRoot !== true && csc.runAsNonRoot !== true) err(d, 'runAsNonRoot must be true');
-    if (csc.readOnlyRootFilesystem !== true) err(d, 'readOnlyRootFilesystem must be true');
-    if (csc.allowPrivilegeEscalation !== false) err(d, 'allowPrivilegeEscalation must be false');
-    if (!(c.lifecycle && c.lifecycle.preStop)) err(d, 'needs a preStop hook (drain before SIGTERM)');
-    const grace = pod.terminationGracePeriodSeconds;
-    if (!(grace >= 20 && grace <= 60)) err(d, 'terminationGracePeriodSeconds should be about 30');
+    for (const from of c.envFrom || []) checkEnvFrom(r, w, from);
   }
-  return { errors, notes };
+}
+
+function checkEnvFrom(r, w, from) {
+  if (
+    from.configMapRef &&
+    !from.configMapRef.optional &&
+    !r.find('ConfigMap', from.configMapRef.name, r.nsOf(w))
+  )
+    r.err(w, `envFrom ConfigMap ${from.configMapRef.name} does not exist`);
+  if (from.secretRef && !from.secretRef.optional && !r.find('Secret', from.secretRef.name, r.nsOf(w))) {
+    if (r.secretsPresent) r.err(w, `envFrom Secret ${from.secretRef.name} does not exist`);
+    else r.notes.push(`${r.name}: Secret ${from.secretRef.name} is created out of band (not in this render)`);
+  }
+}
+
+/** A Service selects pods, its named target ports exist on them, and only the gateway is exposed. */
+function checkService(r, s) {
+  const targets = r.workloads.filter(
+    (w) => r.nsOf(w) === r.nsOf(s) && labelsMatch(s.spec.selector, r.podLabels(w)),
+  );
+  if (targets.length === 0) {
+    r.err(s, 'selector matches no workload');
+    return;
+  }
+  for (const p of s.spec.ports || []) {
+    if (typeof p.targetPort !== 'string') continue;
+    const ok = targets.every((w) =>
+      podSpecOf(w).containers.some((c) => (c.ports || []).some((cp) => cp.name === p.targetPort)),
+    );
+    if (!ok) r.err(s, `targetPort "${p.targetPort}" is not a named container port of the selected pods`);
+  }
+  if (['LoadBalancer', 'NodePort'].includes(s.spec.type) && s.metadata.name !== 'gateway')
+    r.err(s, `type ${s.spec.type}: only the gateway is exposed outside the cluster`);
+}
+
+/** ConfigMap analyst-common and its KAFKA_PARTITIONS (returned; falsy when missing). */
+function checkCommonConfig(r) {
+  const common = r.objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'analyst-common');
+  const partitions = common && Number(common.data && common.data.KAFKA_PARTITIONS);
+  if (!common) r.err(null, 'ConfigMap analyst-common is missing');
+  else if (!Number.isInteger(partitions) || partitions < 1)
+    r.err(common, 'data.KAFKA_PARTITIONS must be a positive integer');
+  return partitions;
+}
+
+function checkAutoscaler(r, h, partitions) {
+  const ref = h.spec.scaleTargetRef;
+  if (!r.find(ref.kind, ref.name, r.nsOf(h)))
+    r.err(h, `scaleTargetRef ${ref.kind} ${ref.name} does not exist`);
+  if ((h.spec.minReplicas || 1) > h.spec.maxReplicas) r.err(h, 'minReplicas > maxReplicas');
+  if (partitions && h.spec.maxReplicas > partitions)
+    r.err(
+      h,
+      `maxReplicas ${h.spec.maxReplicas} > KAFKA_PARTITIONS ${partitions}: the extra consumers would sit idle`,
+    );
+}
+
+/** An app's Deployment with its Service, config, scaling and disruption budget, then its container. */
+function checkApp(r, app, partitions) {
+  const d = r.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === app);
+  if (!d) {
+    r.err(null, `Deployment ${app} is missing`);
+    return;
+  }
+  const ns = r.nsOf(d);
+  if (!r.find('Service', app, ns)) r.err(d, `Service ${app} is missing`);
+  if (!r.find('ConfigMap', `${app}-config`, ns)) r.err(d, `ConfigMap ${app}-config is missing`);
+  checkAppReplicas(r, app, d, partitions);
+  const pod = podSpecOf(d);
+  const c = (pod.containers || []).find((x) => x.name === app);
+  if (!c) {
+    r.err(d, `no container named ${app}`);
+    return;
+  }
+  checkAppContainer(r, app, d, c);
+  checkAppHardening(r, d, pod, c);
+}
+
+/** Who owns the replica count (an HPA or spec.replicas), the disruption budget, the relay's single replica. */
+function checkAppReplicas(r, app, d, partitions) {
+  const ns = r.nsOf(d);
+  const hpa = r
+    .byKind('HorizontalPodAutoscaler')
+    .find(
+      (h) =>
+        h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === app && r.nsOf(h) === ns,
+    );
+  if (HPA_APPS.includes(app) && !hpa) r.err(d, 'needs a HorizontalPodAutoscaler');
+  if (hpa && d.spec.replicas !== undefined)
+    r.err(d, 'spec.replicas is set although an HPA owns the replica count');
+  const maxReplicas = hpa ? hpa.spec.maxReplicas : d.spec.replicas === undefined ? 1 : d.spec.replicas;
+  const pdb = r
+    .byKind('PodDisruptionBudget')
+    .find(
+      (p) => r.nsOf(p) === ns && labelsMatch(p.spec.selector && p.spec.selector.matchLabels, r.podLabels(d)),
+    );
+  if (maxReplicas > 1 && !pdb) r.err(d, 'runs more than one replica but has no PodDisruptionBudget');
+  if (app === 'relay') {
+    if (d.spec.replicas !== 1 || hpa) r.err(d, 'the relay must be exactly one replica (no HPA)');
+    if (!d.spec.strategy || d.spec.strategy.type !== 'Recreate')
+      r.err(d, 'the relay must use strategy Recreate (never two relays at once)');
+  } else if (!hpa && partitions && maxReplicas > partitions) {
+    r.err(d, `replicas ${maxReplicas} > KAFKA_PARTITIONS ${partitions}`);
+  }
+}
+
+/** The app container's image, service env, shared and own config, and probe paths. */
+function checkAppContainer(r, app, d, c) {
+  const image = splitImage(String(c.image)).name;
+  if (image !== `analyst/${app}` && !image.endsWith(`/analyst/${app}`))
+    r.err(d, `image ${c.image} is not analyst/${app}`);
+  if (!(c.env || []).some((e) => e.name === 'ANALYST_SERVICE' && e.value === app))
+    r.err(d, `env ANALYST_SERVICE=${app} is missing`);
+  if (!(c.envFrom || []).some((f) => f.configMapRef && f.configMapRef.name === 'analyst-common'))
+    r.err(d, 'envFrom analyst-common is missing');
+  if (!(c.envFrom || []).some((f) => f.secretRef && f.secretRef.name === `${app}-secrets`))
+    r.err(d, `envFrom Secret ${app}-secrets is missing (one Secret per app)`);
+  const httpPath = (probe) => c[probe] && c[probe].httpGet && c[probe].httpGet.path;
+  if (httpPath('readinessProbe') !== '/readyz') r.err(d, 'readinessProbe must GET /readyz');
+  if (httpPath('livenessProbe') !== '/healthz') r.err(d, 'livenessProbe must GET /healthz');
+}
+
+/** Resources, the security context, the preStop hook and the grace period. */
+function checkAppHardening(r, d, pod, c) {
+  const res = c.resources || {};
+  for (const kind of ['requests', 'limits'])
+    for (const what of ['cpu', 'memory'])
+      if (!(res[kind] && res[kind][what] !== undefined)) r.err(d, `resources.${kind}.${what} is missing`);
+  const psc = pod.securityContext || {};
+  const csc = c.securityContext || {};
+  if (psc.runAsNonRoot !== true && csc.runAsNonRoot !== true) r.err(d, 'runAsNonRoot must be true');
+  if (csc.readOnlyRootFilesystem !== true) r.err(d, 'readOnlyRootFilesystem must be true');
+  if (csc.allowPrivilegeEscalation !== false) r.err(d, 'allowPrivilegeEscalation must be false');
+  if (!(c.lifecycle && c.lifecycle.preStop)) r.err(d, 'needs a preStop hook (drain before SIGTERM)');
+  const grace = pod.terminationGracePeriodSeconds;
+  if (!(grace >= 20 && grace <= 60)) r.err(d, 'terminationGracePeriodSeconds should be about 30');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -674,103 +720,138 @@ function checkCompose(text, where = 'docker-compose.yml', root = ROOT) {
   const err = (msg) => errors.push(`${where}: ${msg}`);
   let compose;
   try {
-    const docs = YAML.parseAllDocuments(text, { merge: true, uniqueKeys: true });
-    if (docs.length !== 1) throw new Error(`one YAML document expected, found ${docs.length}`);
-    if (docs[0].errors.length) throw new Error(docs[0].errors.map((e) => e.message).join('; '));
-    compose = docs[0].toJS({ maxAliasCount: 200 });
+    compose = parseCompose(text);
   } catch (e) {
     return [`${where}: ${e.message}`];
   }
   const services = (compose && compose.services) || {};
   if (!isMap(services) || Object.keys(services).length === 0) return [`${where}: no services`];
-  const appServices = new Map();
+  const c = { err, root, services, appServices: new Map() };
   for (const [name, s] of Object.entries(services)) {
     if (!isMap(s)) {
       err(`service ${name} is not a mapping`);
       continue;
     }
-    if (s.build !== undefined) {
-      const b = typeof s.build === 'string' ? { context: s.build } : s.build;
-      if (path.resolve(root, b.context || '.') !== root)
-        err(`service ${name}: build.context must be the repository root`);
-      if ((b.dockerfile || 'Dockerfile') !== 'Dockerfile')
-        err(`service ${name}: must build from ./Dockerfile`);
-      const args = Array.isArray(b.args)
-        ? Object.fromEntries(b.args.map((a) => String(a).split('=')))
-        : b.args || {};
-      const app = args.APP;
-      if (!APPS.includes(app)) err(`service ${name}: build arg APP=${app} is not one of ${APPS.join(', ')}`);
-      else {
-        if (!fs.existsSync(path.join(root, 'apps', app)))
-          err(`service ${name}: APP=${app} but apps/${app} does not exist`);
-        if (appServices.has(app)) err(`APP=${app} is built by both ${appServices.get(app)} and ${name}`);
-        appServices.set(app, name);
-      }
-      const env = Array.isArray(s.environment)
-        ? Object.fromEntries(
-            s.environment.map((e) => {
-              const i = String(e).indexOf('=');
-              return [String(e).slice(0, i), String(e).slice(i + 1)];
-            }),
-          )
-        : s.environment || {};
-      if (env.ANALYST_MODE !== 'distributed') err(`service ${name}: ANALYST_MODE must be distributed`);
-      for (const key of [
-        'KAFKA_BROKERS',
-        'MONGO_URL',
-        'EVENTSTORE_URL',
-        'ANALYST_INTERNAL_SECRET',
-        'KAFKA_PARTITIONS',
-      ])
-        if (!env[key]) err(`service ${name}: environment ${key} is missing`);
-      if (app && env.ANALYST_SERVICE !== undefined && env.ANALYST_SERVICE !== app)
-        err(`service ${name}: ANALYST_SERVICE=${env.ANALYST_SERVICE} but APP=${app}`);
-      if (app === 'gateway') {
-        if (!env.ANALYST_ADMIN_TOKEN) err(`service ${name}: environment ANALYST_ADMIN_TOKEN is missing`);
-        for (const up of ['INGEST', 'LEDGER', 'ANALYSIS', 'SAMPLING']) {
-          const url = env[`ANALYST_UPSTREAM_${up}`];
-          const m = /^http:\/\/([a-z0-9-]+):(\d+)$/.exec(url || '');
-          if (!m)
-            err(
-              `service ${name}: ANALYST_UPSTREAM_${up} must be http://<service>:<port>, is ${JSON.stringify(url)}`,
-            );
-          else if (!services[m[1]])
-            err(`service ${name}: ANALYST_UPSTREAM_${up} points at unknown service ${m[1]}`);
-        }
-      }
-    } else if (typeof s.image !== 'string') err(`service ${name}: needs an image or a build`);
-    if (s.image !== undefined && s.build === undefined) {
-      const tag = splitImage(s.image).tag;
-      if (!tag || tag === 'latest') err(`service ${name}: image ${s.image} must be pinned to a version tag`);
-    }
-    if (!isMap(s.healthcheck) || !s.healthcheck.test || s.healthcheck.disable)
-      err(`service ${name}: needs a healthcheck`);
-    if (
-      s.ports !== undefined &&
-      appServices.get('gateway') !== name &&
-      !(s.build && (s.build.args || {}).APP === 'gateway')
-    )
-      err(`service ${name}: publishes ports; only the gateway is exposed`);
-    const deps =
-      s.depends_on === undefined
-        ? {}
-        : Array.isArray(s.depends_on)
-          ? Object.fromEntries(s.depends_on.map((d) => [d, { condition: 'service_started' }]))
-          : s.depends_on;
-    for (const [dep, spec] of Object.entries(deps)) {
-      if (!services[dep]) {
-        err(`service ${name}: depends_on ${dep}, which is not a service`);
-        continue;
-      }
-      const condition = (spec && spec.condition) || 'service_started';
-      if (!['service_started', 'service_healthy', 'service_completed_successfully'].includes(condition))
-        err(`service ${name}: depends_on ${dep}: unknown condition ${condition}`);
-      if (condition === 'service_healthy' && !(services[dep] && services[dep].healthcheck))
-        err(`service ${name}: depends_on ${dep} service_healthy, but ${dep} has no healthcheck`);
-    }
+    checkComposeService(c, name, s);
   }
-  for (const app of APPS) if (!appServices.has(app)) err(`no service builds APP=${app}`);
-  // depends_on must not form a cycle
+  for (const app of APPS) if (!c.appServices.has(app)) err(`no service builds APP=${app}`);
+  checkDependsOnCycles(services, err);
+  return errors;
+}
+
+/** The one YAML document of a compose file (merge keys allowed, duplicate keys refused). */
+function parseCompose(text) {
+  const docs = YAML.parseAllDocuments(text, { merge: true, uniqueKeys: true });
+  if (docs.length !== 1) throw new Error(`one YAML document expected, found ${docs.length}`);
+  if (docs[0].errors.length) throw new Error(docs[0].errors.map((e) => e.message).join('; '));
+  return docs[0].toJS({ maxAliasCount: 200 });
+}
+
+/** `KEY=value` list or mapping, as a mapping. */
+function composeEnvironment(environment) {
+  return Array.isArray(environment)
+    ? Object.fromEntries(
+        environment.map((e) => {
+          const i = String(e).indexOf('=');
+          return [String(e).slice(0, i), String(e).slice(i + 1)];
+        }),
+      )
+    : environment || {};
+}
+
+/** One compose service: its build (an app) or pinned image, healthcheck, ports and depends_on. */
+function checkComposeService(c, name, s) {
+  const { err } = c;
+  if (s.build !== undefined) checkComposeBuild(c, name, s);
+  else if (typeof s.image !== 'string') err(`service ${name}: needs an image or a build`);
+  if (s.image !== undefined && s.build === undefined) {
+    const tag = splitImage(s.image).tag;
+    if (!tag || tag === 'latest') err(`service ${name}: image ${s.image} must be pinned to a version tag`);
+  }
+  if (!isMap(s.healthcheck) || !s.healthcheck.test || s.healthcheck.disable)
+    err(`service ${name}: needs a healthcheck`);
+  if (
+    s.ports !== undefined &&
+    c.appServices.get('gateway') !== name &&
+    !(s.build && (s.build.args || {}).APP === 'gateway')
+  )
+    err(`service ${name}: publishes ports; only the gateway is exposed`);
+  checkComposeDependsOn(c, name, s);
+}
+
+/** A built service: the root Dockerfile with an APP build arg naming an app, and that app's environment. */
+function checkComposeBuild(c, name, s) {
+  const { err, root } = c;
+  const b = typeof s.build === 'string' ? { context: s.build } : s.build;
+  if (path.resolve(root, b.context || '.') !== root)
+    err(`service ${name}: build.context must be the repository root`);
+  if ((b.dockerfile || 'Dockerfile') !== 'Dockerfile') err(`service ${name}: must build from ./Dockerfile`);
+  const args = Array.isArray(b.args)
+    ? Object.fromEntries(b.args.map((a) => String(a).split('=')))
+    : b.args || {};
+  const app = args.APP;
+  if (!APPS.includes(app)) err(`service ${name}: build arg APP=${app} is not one of ${APPS.join(', ')}`);
+  else {
+    if (!fs.existsSync(path.join(root, 'apps', app)))
+      err(`service ${name}: APP=${app} but apps/${app} does not exist`);
+    if (c.appServices.has(app)) err(`APP=${app} is built by both ${c.appServices.get(app)} and ${name}`);
+    c.appServices.set(app, name);
+  }
+  const env = composeEnvironment(s.environment);
+  if (env.ANALYST_MODE !== 'distributed') err(`service ${name}: ANALYST_MODE must be distributed`);
+  for (const key of [
+    'KAFKA_BROKERS',
+    'MONGO_URL',
+    'EVENTSTORE_URL',
+    'ANALYST_INTERNAL_SECRET',
+    'KAFKA_PARTITIONS',
+  ])
+    if (!env[key]) err(`service ${name}: environment ${key} is missing`);
+  if (app && env.ANALYST_SERVICE !== undefined && env.ANALYST_SERVICE !== app)
+    err(`service ${name}: ANALYST_SERVICE=${env.ANALYST_SERVICE} but APP=${app}`);
+  if (app === 'gateway') checkGatewayUpstreams(c, name, env);
+}
+
+/** The gateway's admin token and its upstream URLs, each http://<a compose service>:<port>. */
+function checkGatewayUpstreams(c, name, env) {
+  const { err, services } = c;
+  if (!env.ANALYST_ADMIN_TOKEN) err(`service ${name}: environment ANALYST_ADMIN_TOKEN is missing`);
+  for (const up of ['INGEST', 'LEDGER', 'ANALYSIS', 'SAMPLING']) {
+    const url = env[`ANALYST_UPSTREAM_${up}`];
+    const m = /^http:\/\/([a-z0-9-]+):(\d+)$/.exec(url || '');
+    if (!m)
+      err(
+        `service ${name}: ANALYST_UPSTREAM_${up} must be http://<service>:<port>, is ${JSON.stringify(url)}`,
+      );
+    else if (!services[m[1]])
+      err(`service ${name}: ANALYST_UPSTREAM_${up} points at unknown service ${m[1]}`);
+  }
+}
+
+/** Each depends_on names a service, with a known condition; service_healthy needs a healthcheck. */
+function checkComposeDependsOn(c, name, s) {
+  const { err, services } = c;
+  const deps =
+    s.depends_on === undefined
+      ? {}
+      : Array.isArray(s.depends_on)
+        ? Object.fromEntries(s.depends_on.map((d) => [d, { condition: 'service_started' }]))
+        : s.depends_on;
+  for (const [dep, spec] of Object.entries(deps)) {
+    if (!services[dep]) {
+      err(`service ${name}: depends_on ${dep}, which is not a service`);
+      continue;
+    }
+    const condition = (spec && spec.condition) || 'service_started';
+    if (!['service_started', 'service_healthy', 'service_completed_successfully'].includes(condition))
+      err(`service ${name}: depends_on ${dep}: unknown condition ${condition}`);
+    if (condition === 'service_healthy' && !(services[dep] && services[dep].healthcheck))
+      err(`service ${name}: depends_on ${dep} service_healthy, but ${dep} has no healthcheck`);
+  }
+}
+
+/** depends_on must not form a cycle. */
+function checkDependsOnCycles(services, err) {
   const state = new Map();
   const visit = (n, trail) => {
     if (state.get(n) === 'done') return;
@@ -783,7 +864,6 @@ function checkCompose(text, where = 'docker-compose.yml', root = ROOT) {
     state.set(n, 'done');
   };
   for (const n of Object.keys(services)) visit(n, []);
-  return errors;
 }
 
 // ---------------------------------------------------------------------------------------------

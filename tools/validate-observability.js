@@ -184,53 +184,67 @@ function validateRules(text, known, runbook) {
       errors.push(`${gw}: "interval" must be a duration`);
     if (!Array.isArray(group.rules) || group.rules.length === 0)
       return errors.push(`${gw}: "rules" must be a non-empty list`);
-    group.rules.forEach((rule, ri) => {
-      const name = isObject(rule) && typeof rule.alert === 'string' ? rule.alert : `rules[${ri}]`;
-      const w = `rules: ${group.name}/${name}`;
-      if (!isObject(rule)) return errors.push(`${w}: must be an object`);
-      for (const key of Object.keys(rule)) if (!RULE_KEYS.has(key)) errors.push(`${w}: unknown key "${key}"`);
-      if (typeof rule.alert !== 'string' || !/^[A-Z][A-Za-z0-9]*$/.test(rule.alert))
-        errors.push(`${w}: "alert" must be a CamelCase name`);
-      else if (alertNames.has(rule.alert)) errors.push(`${w}: alert name used twice`);
-      else {
-        alertNames.add(rule.alert);
-        if (documented && !documented.has(rule.alert))
-          errors.push(`${w}: no "### ${rule.alert}" entry in the runbook of deploy/k8s/README.md`);
-      }
-      if (typeof rule.expr !== 'string') errors.push(`${w}: "expr" must be a string`);
-      else errors.push(...checkExpr(w, rule.expr, known));
-      if (typeof rule.for !== 'string' || !DURATION.test(rule.for))
-        errors.push(`${w}: "for" must be a duration such as 5m`);
-      if (
-        rule.keep_firing_for !== undefined &&
-        !(typeof rule.keep_firing_for === 'string' && DURATION.test(rule.keep_firing_for))
-      )
-        errors.push(`${w}: "keep_firing_for" must be a duration`);
-      if (!isObject(rule.labels)) errors.push(`${w}: "labels" with a severity is required`);
-      else {
-        if (!SEVERITIES.includes(rule.labels.severity))
-          errors.push(`${w}: labels.severity must be one of ${SEVERITIES.join(', ')}`);
-        for (const [k, v] of Object.entries(rule.labels))
-          if (typeof v !== 'string') errors.push(`${w}: label "${k}" must be a string`);
-      }
-      if (!isObject(rule.annotations))
-        errors.push(`${w}: "annotations" with ${ANNOTATIONS.join(', ')} is required`);
-      else {
-        for (const a of ANNOTATIONS)
-          if (typeof rule.annotations[a] !== 'string' || rule.annotations[a].trim() === '')
-            errors.push(`${w}: annotations.${a} is required`);
-        if (
-          typeof rule.annotations.runbook === 'string' &&
-          !rule.annotations.runbook.endsWith(`#${String(rule.alert).toLowerCase()}`)
-        ) {
-          errors.push(
-            `${w}: annotations.runbook must link to deploy/k8s/README.md#${String(rule.alert).toLowerCase()}`,
-          );
-        }
-      }
-    });
+    group.rules.forEach((rule, ri) =>
+      checkRule(rule, ri, group.name, { errors, alertNames, documented, known }),
+    );
   });
   return errors;
+}
+
+/** One alerting rule of a group: its keys, name (CamelCase, unique, in the runbook), expr, durations, labels and annotations. */
+function checkRule(rule, ri, groupName, c) {
+  const { errors } = c;
+  const name = isObject(rule) && typeof rule.alert === 'string' ? rule.alert : `rules[${ri}]`;
+  const w = `rules: ${groupName}/${name}`;
+  if (!isObject(rule)) return errors.push(`${w}: must be an object`);
+  for (const key of Object.keys(rule)) if (!RULE_KEYS.has(key)) errors.push(`${w}: unknown key "${key}"`);
+  checkAlertName(w, rule.alert, c);
+  if (typeof rule.expr !== 'string') errors.push(`${w}: "expr" must be a string`);
+  else errors.push(...checkExpr(w, rule.expr, c.known));
+  if (typeof rule.for !== 'string' || !DURATION.test(rule.for))
+    errors.push(`${w}: "for" must be a duration such as 5m`);
+  if (
+    rule.keep_firing_for !== undefined &&
+    !(typeof rule.keep_firing_for === 'string' && DURATION.test(rule.keep_firing_for))
+  )
+    errors.push(`${w}: "keep_firing_for" must be a duration`);
+  checkRuleLabels(w, rule.labels, errors);
+  checkRuleAnnotations(w, rule, errors);
+}
+
+function checkAlertName(w, alert, { errors, alertNames, documented }) {
+  if (typeof alert !== 'string' || !/^[A-Z][A-Za-z0-9]*$/.test(alert))
+    errors.push(`${w}: "alert" must be a CamelCase name`);
+  else if (alertNames.has(alert)) errors.push(`${w}: alert name used twice`);
+  else {
+    alertNames.add(alert);
+    if (documented && !documented.has(alert))
+      errors.push(`${w}: no "### ${alert}" entry in the runbook of deploy/k8s/README.md`);
+  }
+}
+
+function checkRuleLabels(w, labels, errors) {
+  if (!isObject(labels)) return errors.push(`${w}: "labels" with a severity is required`);
+  if (!SEVERITIES.includes(labels.severity))
+    errors.push(`${w}: labels.severity must be one of ${SEVERITIES.join(', ')}`);
+  for (const [k, v] of Object.entries(labels))
+    if (typeof v !== 'string') errors.push(`${w}: label "${k}" must be a string`);
+}
+
+function checkRuleAnnotations(w, rule, errors) {
+  if (!isObject(rule.annotations))
+    return errors.push(`${w}: "annotations" with ${ANNOTATIONS.join(', ')} is required`);
+  for (const a of ANNOTATIONS)
+    if (typeof rule.annotations[a] !== 'string' || rule.annotations[a].trim() === '')
+      errors.push(`${w}: annotations.${a} is required`);
+  if (
+    typeof rule.annotations.runbook === 'string' &&
+    !rule.annotations.runbook.endsWith(`#${String(rule.alert).toLowerCase()}`)
+  ) {
+    errors.push(
+      `${w}: annotations.runbook must link to deploy/k8s/README.md#${String(rule.alert).toLowerCase()}`,
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
