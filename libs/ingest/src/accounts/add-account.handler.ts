@@ -1,13 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, CONTENT_PROVIDER, type ContentProvider } from '@analyst/contracts';
 import { classifyAccountLink } from '@analyst/links';
-import {
-  ContentError,
-  accountJobRequest,
-  contentJobDecider,
-  contentJobStream,
-  type ContentJob,
-} from '@analyst/domain-content';
+import { accountJobRequest, type ContentJob } from '@analyst/domain-content';
 import {
   CLOCK,
   CommandRunner,
@@ -24,6 +18,7 @@ import { requestFingerprint } from '../adding/request-fingerprint';
 import type { Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { WriteFence } from '../adding/write-fence';
+import { loadJob, openJob } from '../adding/content-job-stream';
 import { findJob } from '../queries/jobs';
 import { RequestClaims } from '../adding/request-claims';
 import { applyAccountFilters, requestedAccountFilters } from './account-filters';
@@ -98,9 +93,8 @@ export class AddAccountHandler {
       correlationId: requester.correlationId,
       teamId,
     });
-    const { state: earlier } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
-    if (earlier.status !== 'absent')
-      return { job: (await findJob(this.store, teamId, jobId, now)) ?? earlier, replayed: true };
+    const earlier = await loadJob(this.runner, jobId);
+    if (earlier) return { job: (await findJob(this.store, teamId, jobId, now)) ?? earlier, replayed: true };
     const fence = new WriteFence();
     // A dry run adds nothing, so it creates no collection either.
     if (!dryRun) await this.collections.create(requester, resolved.toCreate, fence);
@@ -114,20 +108,9 @@ export class AddAccountHandler {
         filters,
       },
     );
-    let opened;
-    try {
-      opened = await this.runner.run(
-        contentJobStream(job.jobId),
-        contentJobDecider,
-        { type: 'OpenJob', request: job },
-        { correlationId: requester.correlationId, teamId },
-      );
-    } catch (error) {
-      // The same request, retried on another replica, opened it a moment ago.
-      if (!(error instanceof ContentError && error.code === 'job_exists')) throw error;
-      const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
-      return { job: state as ContentJob, replayed: true };
-    }
+    const opened = await openJob(this.runner, job, { correlationId: requester.correlationId, teamId });
+    // The same request, retried on another replica, opened it a moment ago.
+    if (!opened) return { job: (await loadJob(this.runner, jobId))!, replayed: true };
     fence.record(opened);
     await fence.waitForReadModels(this.projections);
     // Answered from the state just written: the worker may already be past `discovering`.

@@ -7,7 +7,6 @@ import {
 } from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
 import {
-  ContentError,
   contentJobDecider,
   contentJobStream,
   jobExpiresAt,
@@ -36,6 +35,7 @@ import { requestFingerprint } from './request-fingerprint';
 import type { Requester } from './requester';
 import { TeamQueue } from './team-queue';
 import { WriteFence } from './write-fence';
+import { loadJob, openJob } from './content-job-stream';
 
 export interface AddOutcome {
   job: ContentJob;
@@ -158,18 +158,9 @@ export class AddPostsHandler {
       { jobId, teamId, addedBy: { id: requester.keyId, name: requester.keyName }, now, options },
       { fingerprint, collections: resolved.collections, links: body.links },
     );
-    try {
-      await this.runner.run(
-        contentJobStream(jobId),
-        contentJobDecider,
-        { type: 'OpenJob', request },
-        this.ctx(requester),
-      );
-    } catch (error) {
-      // A retry of this request on another replica opened it a moment ago: finish it together.
-      if (!(error instanceof ContentError && error.code === 'job_exists')) throw error;
+    // A retry of this request on another replica opened it a moment ago: finish it together.
+    if (!(await openJob(this.runner, request, this.ctx(requester))))
       return this.joinEarlier(requester, (await this.loadJob(jobId))!, classified);
-    }
     return this.intakeAndQueue(requester, request, classified, {
       replayed: false,
       answering: true,
@@ -230,9 +221,8 @@ export class AddPostsHandler {
     return { job: answered, replayed: how.replayed };
   }
 
-  private async loadJob(jobId: string): Promise<ContentJob | null> {
-    const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
-    return state.status === 'absent' ? null : state;
+  private loadJob(jobId: string): Promise<ContentJob | null> {
+    return loadJob(this.runner, jobId);
   }
 
   private ctx(requester: Requester) {

@@ -1,0 +1,34 @@
+import {
+  ContentError,
+  contentJobDecider,
+  contentJobStream,
+  type ContentJob,
+  type JobRequest,
+} from '@analyst/domain-content';
+import type { CommandRunner } from '@analyst/platform';
+
+type Ctx = Parameters<CommandRunner['run']>[3];
+
+/**
+ * Opens a job under its id. Null when the id is taken: a retry of the same request on another
+ * replica opened it a moment ago (both claimed the same id), and the caller joins that job.
+ */
+export async function openJob(runner: CommandRunner, request: JobRequest, ctx: Ctx) {
+  try {
+    return await runner.run(
+      contentJobStream(request.jobId),
+      contentJobDecider,
+      { type: 'OpenJob', request },
+      ctx,
+    );
+  } catch (error) {
+    if (error instanceof ContentError && error.code === 'job_exists') return null;
+    throw error;
+  }
+}
+
+/** The job as its own stream says, or null when it was never opened. */
+export async function loadJob(runner: CommandRunner, jobId: string): Promise<ContentJob | null> {
+  const { state } = await runner.load(contentJobStream(jobId), contentJobDecider);
+  return state.status === 'absent' ? null : state;
+}
