@@ -53,8 +53,11 @@ const fold = (events: ContentJobEvent[]) =>
   events.reduce(contentJobDecider.evolve, contentJobDecider.initialState()) as ContentJob;
 
 describe('content job decider', () => {
-  it('opens posts jobs as queuing and account jobs as discovering', () => {
+  it('opens posts jobs as queuing', () => {
     expect(fold([opened]).status).toBe('queuing');
+  });
+
+  it('opens account jobs as discovering', () => {
     expect(fold([{ type: 'ContentJobOpened', data: accountRequest(false) }]).status).toBe('discovering');
   });
 
@@ -78,7 +81,7 @@ describe('content job decider', () => {
     });
   });
 
-  it('queues a job with nothing accepted as syncing, then settles it failed on the next outcome record, naming insufficient credits when that was the cause', () => {
+  describe('a job with nothing accepted', () => {
     const unfunded = given([opened])
       .when({
         type: 'QueueJob',
@@ -88,36 +91,48 @@ describe('content job decider', () => {
         at: AT,
       })
       .events();
-    expect(unfunded.map((e) => e.type)).toEqual(['ContentJobQueued']);
-    expect(fold([opened, ...unfunded]).status).toBe('syncing');
-    expect(
-      given([opened, ...unfunded])
-        .when({ type: 'RecordPostOutcomes', outcomes: [], at: AT })
-        .events(),
-    ).toEqual([
-      {
-        type: 'JobSettled',
-        data: {
-          status: 'failed',
-          error: { code: 'insufficient_credits', message: 'no post could be funded' },
-          at: AT,
+
+    it('is queued', () => {
+      expect(unfunded.map((e) => e.type)).toEqual(['ContentJobQueued']);
+    });
+
+    it('is syncing once queued', () => {
+      expect(fold([opened, ...unfunded]).status).toBe('syncing');
+    });
+
+    it('settles failed on the next outcome record, naming insufficient credits when that was the cause', () => {
+      expect(
+        given([opened, ...unfunded])
+          .when({ type: 'RecordPostOutcomes', outcomes: [], at: AT })
+          .events(),
+      ).toEqual([
+        {
+          type: 'JobSettled',
+          data: {
+            status: 'failed',
+            error: { code: 'insufficient_credits', message: 'no post could be funded' },
+            at: AT,
+          },
         },
-      },
-    ]);
-    const dup = given([opened])
-      .when({
-        type: 'QueueJob',
-        accepted: [],
-        skipped: [{ link: 'l', reason: 'already_complete' }],
-        rejected: [],
-        at: AT,
-      })
-      .events();
-    expect(
-      given([opened, ...dup])
-        .when({ type: 'RecordPostOutcomes', outcomes: [], at: AT })
-        .events()[0].data,
-    ).toMatchObject({ status: 'failed', error: { code: 'nothing_added' } });
+      ]);
+    });
+
+    it('settles failed with nothing_added when every link was skipped', () => {
+      const dup = given([opened])
+        .when({
+          type: 'QueueJob',
+          accepted: [],
+          skipped: [{ link: 'l', reason: 'already_complete' }],
+          rejected: [],
+          at: AT,
+        })
+        .events();
+      expect(
+        given([opened, ...dup])
+          .when({ type: 'RecordPostOutcomes', outcomes: [], at: AT })
+          .events()[0].data,
+      ).toMatchObject({ status: 'failed', error: { code: 'nothing_added' } });
+    });
   });
 
   it('settles completed when every member completed and nothing was skipped', () => {
@@ -141,7 +156,7 @@ describe('content job decider', () => {
     expect(jobCredits(job)).toMatchObject({ reserved: 2, settled: 1, refunded: 1 });
   });
 
-  it('settles partial when some member failed, failed when none completed', () => {
+  it('settles partial when some member failed', () => {
     const partial = given([opened, queued])
       .when({
         type: 'RecordPostOutcomes',
@@ -153,6 +168,9 @@ describe('content job decider', () => {
       })
       .events();
     expect(partial[2].data).toMatchObject({ status: 'partial' });
+  });
+
+  it('settles failed when no member completed', () => {
     const failed = given([opened, queued])
       .when({
         type: 'RecordPostOutcomes',
@@ -166,7 +184,7 @@ describe('content job decider', () => {
     expect(failed[2].data).toMatchObject({ status: 'failed', error: { code: 'processing_failed' } });
   });
 
-  it('keeps syncing while a member is holding, and records each outcome once', () => {
+  describe('a member holding', () => {
     const first = given([opened, queued])
       .when({
         type: 'RecordPostOutcomes',
@@ -177,18 +195,27 @@ describe('content job decider', () => {
         at: AT,
       })
       .events();
-    expect(first.map((e) => e.type)).toEqual(['JobPostOutcomeRecorded', 'JobPostOutcomeRecorded']);
-    expect(fold([opened, queued, ...first]).status).toBe('syncing');
-    given([opened, queued, ...first])
-      .when({
-        type: 'RecordPostOutcomes',
-        outcomes: [
-          { postId: 'po_1', status: 'complete', charged: true },
-          { postId: 'po_2', status: 'holding', charged: false },
-        ],
-        at: AT,
-      })
-      .then([]);
+
+    it('has its outcome recorded without settling the job', () => {
+      expect(first.map((e) => e.type)).toEqual(['JobPostOutcomeRecorded', 'JobPostOutcomeRecorded']);
+    });
+
+    it('keeps the job syncing', () => {
+      expect(fold([opened, queued, ...first]).status).toBe('syncing');
+    });
+
+    it('has each outcome recorded once', () => {
+      given([opened, queued, ...first])
+        .when({
+          type: 'RecordPostOutcomes',
+          outcomes: [
+            { postId: 'po_1', status: 'complete', charged: true },
+            { postId: 'po_2', status: 'holding', charged: false },
+          ],
+          at: AT,
+        })
+        .then([]);
+    });
   });
 
   it('settles once a held member is resumed and completes, charging the resumed fetch', () => {
@@ -216,24 +243,20 @@ describe('content job decider', () => {
     expect(job.outcomes.po_2).toEqual({ status: 'complete', charged: true });
   });
 
-  it('never reopens a terminal job', () => {
+  it.each([
+    {
+      type: 'RecordPostOutcomes' as const,
+      outcomes: [{ postId: 'po_1', status: 'complete' as const, charged: true }],
+      at: AT,
+    },
+    { type: 'QueueJob' as const, accepted: [], skipped: [], rejected: [], at: AT },
+    { type: 'FailJob' as const, error: { code: 'x', message: 'x' }, at: AT },
+  ])('never reopens a terminal job with $type', (command) => {
     const settled: ContentJobEvent = { type: 'JobSettled', data: { status: 'failed', error: null, at: AT } };
-    given([opened, queued, settled])
-      .when({
-        type: 'RecordPostOutcomes',
-        outcomes: [{ postId: 'po_1', status: 'complete', charged: true }],
-        at: AT,
-      })
-      .then([]);
-    given([opened, queued, settled])
-      .when({ type: 'QueueJob', accepted: [], skipped: [], rejected: [], at: AT })
-      .then([]);
-    given([opened, queued, settled])
-      .when({ type: 'FailJob', error: { code: 'x', message: 'x' }, at: AT })
-      .then([]);
+    given([opened, queued, settled]).when(command).then([]);
   });
 
-  it('completes a dry run or an account with no match at discovery, with the estimate', () => {
+  it('completes a dry run at discovery, with the estimate', () => {
     const account: ContentJobEvent = {
       type: 'ContentJobOpened',
       data: { ...accountRequest(true), credits: { source: 'auto', perPost: 5 } },
@@ -245,6 +268,9 @@ describe('content job decider', () => {
     const job = fold([account, ...events]);
     expect(job).toMatchObject({ status: 'completed', discovered: found, estimated: 5 });
     expect(jobCounts(job).discovered).toBe(1);
+  });
+
+  it('completes an account job with no match at discovery', () => {
     const none = given([{ type: 'ContentJobOpened', data: accountRequest(false) }])
       .when({ type: 'RecordDiscovery', discovered: [], at: AT })
       .events();
@@ -253,18 +279,22 @@ describe('content job decider', () => {
 });
 
 describe('content job decider: outcomes that arrive before the job is queued', () => {
-  it('keeps them while queuing and settles when the job is queued', () => {
-    const early = given([opened])
-      .when({
-        type: 'RecordPostOutcomes',
-        outcomes: [
-          { postId: 'po_1', status: 'complete', charged: true },
-          { postId: 'po_2', status: 'complete', charged: true },
-        ],
-        at: AT,
-      })
-      .events();
+  const early = given([opened])
+    .when({
+      type: 'RecordPostOutcomes',
+      outcomes: [
+        { postId: 'po_1', status: 'complete', charged: true },
+        { postId: 'po_2', status: 'complete', charged: true },
+      ],
+      at: AT,
+    })
+    .events();
+
+  it('keeps them while queuing', () => {
     expect(early.map((e) => e.type)).toEqual(['JobPostOutcomeRecorded', 'JobPostOutcomeRecorded']);
+  });
+
+  it('settles when the job is queued', () => {
     const events = given([opened, ...early])
       .when({ type: 'QueueJob', accepted: queued.data.accepted, skipped: [], rejected: [], at: AT })
       .events();
