@@ -1,5 +1,5 @@
 import type { AnalysisEvent } from '@analyst/domain-analysis';
-import type { Doc, Projector, RecordedEvent } from '@analyst/platform';
+import type { Doc, Projector } from '@analyst/platform';
 
 export const ANALYSES = 'analyses';
 
@@ -51,7 +51,10 @@ export interface AnalysisDoc extends Doc {
 }
 
 /** `analyses`: one document per analysis or report, rebuilt from the `analysis-<id>` streams. */
-export const analysesProjector: Projector<AnalysisDoc> = {
+/** The analysis events the `analyses` read model folds (not the search's matched chunks). */
+type ProjectedAnalysisEvent = Exclude<AnalysisEvent, { type: 'AnalysisSearchMatched' }>;
+
+export const analysesProjector: Projector<AnalysisDoc, ProjectedAnalysisEvent> = {
   name: 'analyses',
   collection: ANALYSES,
   eventTypes: [
@@ -63,9 +66,8 @@ export const analysesProjector: Projector<AnalysisDoc> = {
     'ReportSaved',
   ],
   indexes: [{ keys: { teamId: 1, createdAt: -1 } }],
-  documentIds: (event: RecordedEvent) => [(event.data as { analysisId: string }).analysisId],
-  evolve(doc, recorded) {
-    const event = { type: recorded.type, data: recorded.data } as AnalysisEvent;
+  documentIds: (event) => [event.data.analysisId],
+  evolve(doc, event) {
     switch (event.type) {
       case 'AnalysisCreated': {
         const d = event.data;
@@ -168,13 +170,13 @@ export interface AnalysisSavedInApp {
 }
 
 /** `saved_analyses`: what teammates saved or shared in the app (stream `saved-analysis-<id>`). */
-export const savedAnalysesProjector: Projector<SavedAnalysisDoc> = {
+export const savedAnalysesProjector: Projector<SavedAnalysisDoc, AnalysisSavedInApp> = {
   name: 'saved-analyses',
   collection: SAVED_ANALYSES,
   eventTypes: ['AnalysisSavedInApp'],
-  documentIds: (event) => [(event.data as AnalysisSavedInApp['data']).savedId],
+  documentIds: (event) => [event.data.savedId],
   evolve(_doc, event) {
-    const { savedId, at, ...rest } = event.data as AnalysisSavedInApp['data'];
+    const { savedId, at, ...rest } = event.data;
     return { _id: savedId, createdAt: at, ...rest } as SavedAnalysisDoc;
   },
 };

@@ -8,7 +8,7 @@ import {
   type Mix,
   type RollupScores,
 } from '@analyst/domain-analysis';
-import type { RecordedEvent } from '@analyst/platform';
+import { eventsOf, type RecordedEvent } from '@analyst/platform';
 import { computeAnalysis, type AnalysisResult } from './compute-analysis';
 import type { CommentIndex, PostEntry, TeamIndex } from './comment-index';
 
@@ -75,10 +75,12 @@ function materialize(team: TeamIndex, post: PostEntry): void {
 
 /** The events the index folds, typed as their producers declare them (ingest, gateway). */
 type IndexedEvent = TeamCreated | TeamAnalysisSettingsChanged | CollectionCreated | PostEvent;
+const isIndexed = eventsOf<IndexedEvent>(INDEX_EVENT_TYPES);
 
 /** Folds one event into the index. Unknown posts (another service's stream out of order) are ignored. */
 export function applyToIndex(index: CommentIndex, recorded: RecordedEvent): void {
-  const event = { type: recorded.type, data: recorded.data } as IndexedEvent;
+  if (!isIndexed(recorded)) return;
+  const event = recorded;
   switch (event.type) {
     case 'TeamCreated':
       index.team(event.data.teamId);

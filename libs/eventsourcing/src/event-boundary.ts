@@ -23,7 +23,7 @@ export function eventsOf<E extends DomainEvent>(types: readonly E['type'][]): Ev
   return (event): event is Recorded<E> => known.has(event.type);
 }
 
-/** A bus payload that has the shape of a stored event (the relay publishes `RecordedEvent`s as is). */
+/** A bus payload that has the shape of a stored event (the relay publishes each `RecordedEvent` unchanged). */
 export function isRecordedEvent(payload: unknown): payload is RecordedEvent {
   return (
     typeof payload === 'object' &&

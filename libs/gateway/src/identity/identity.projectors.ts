@@ -3,14 +3,12 @@ import { DEFAULT_ANALYSIS_SETTINGS } from '@analyst/domain-identity';
 import type { Projector, RecordedEvent } from '@analyst/platform';
 import { API_KEYS_COLLECTION, TEAMS_COLLECTION, type ApiKeyDoc, type TeamDoc } from './identity-read-models';
 
-type Recorded<E extends { type: string; data: unknown }> = RecordedEvent<E['type'], E['data']>;
-
 function missing(name: string, event: RecordedEvent): Error {
   return new Error(`${name}: ${event.type} on ${event.streamId} before the document exists`);
 }
 
 /** One document per team: plan, allotment, analysis settings and rate-limit raises. */
-export const teamsProjector: Projector<TeamDoc> = {
+export const teamsProjector: Projector<TeamDoc, TeamEvent> = {
   name: 'identity-teams',
   collection: TEAMS_COLLECTION,
   eventTypes: [
@@ -21,11 +19,9 @@ export const teamsProjector: Projector<TeamDoc> = {
     'TeamRateLimitsSet',
   ],
   indexes: [{ keys: { parentTeamId: 1 } }],
-  documentIds: (event) => [(event.data as { teamId: string }).teamId],
-  evolve(doc, raw) {
-    const event = raw as Recorded<TeamEvent>;
-    const at = raw.metadata.occurredAt;
-    const e = { type: event.type, data: event.data } as TeamEvent;
+  documentIds: (event) => [event.data.teamId],
+  evolve(doc, e) {
+    const at = e.metadata.occurredAt;
     if (e.type === 'TeamCreated') {
       return {
         _id: e.data.teamId,
@@ -39,7 +35,7 @@ export const teamsProjector: Projector<TeamDoc> = {
         updatedAt: at,
       };
     }
-    if (!doc) throw missing('identity-teams', raw);
+    if (!doc) throw missing('identity-teams', e);
     switch (e.type) {
       case 'TeamPlanChanged':
         return { ...doc, plan: e.data.plan, monthlyMapAllotment: e.data.monthlyMapAllotment, updatedAt: at };
@@ -69,15 +65,14 @@ export const teamsProjector: Projector<TeamDoc> = {
 };
 
 /** One document per key, with the secret's hash (the only copy the read side holds). */
-export const apiKeysProjector: Projector<ApiKeyDoc> = {
+export const apiKeysProjector: Projector<ApiKeyDoc, ApiKeyEvent> = {
   name: 'identity-api-keys',
   collection: API_KEYS_COLLECTION,
   eventTypes: ['ApiKeyCreated', 'ApiKeyRotated', 'ApiKeyRevoked'],
   indexes: [{ keys: { teamId: 1 } }],
-  documentIds: (event) => [(event.data as { keyId: string }).keyId],
-  evolve(doc, raw) {
-    const at = raw.metadata.occurredAt;
-    const e = { type: raw.type, data: raw.data } as ApiKeyEvent;
+  documentIds: (event) => [event.data.keyId],
+  evolve(doc, e) {
+    const at = e.metadata.occurredAt;
     if (e.type === 'ApiKeyCreated') {
       return {
         _id: e.data.keyId,
@@ -91,7 +86,7 @@ export const apiKeysProjector: Projector<ApiKeyDoc> = {
         revokedAt: null,
       };
     }
-    if (!doc) throw missing('identity-api-keys', raw);
+    if (!doc) throw missing('identity-api-keys', e);
     switch (e.type) {
       case 'ApiKeyRotated':
         return { ...doc, secretHash: e.data.secretHash, rotatedAt: at };

@@ -22,6 +22,7 @@ import {
   type CommandContext,
   type IdGenerator,
   type ReadStore,
+  projects,
 } from '@analyst/platform';
 import { IdentityCache } from './identity-cache';
 import { toApiError } from './identity-http-errors';
@@ -67,11 +68,9 @@ export class IdentityService implements OnModuleInit {
     this.projections.register(apiKeysProjector);
     // Every replica projects every identity event, whichever replica wrote it: each one drops
     // what it changed from this process's cache, so the next request reads the new document.
-    const keyEvents = new Set(apiKeysProjector.eventTypes);
-    const teamEvents = new Set(teamsProjector.eventTypes);
     this.projections.onApplied((event) => {
-      if (keyEvents.has(event.type)) this.cache.forgetKey((event.data as { keyId: string }).keyId);
-      else if (teamEvents.has(event.type)) this.cache.forgetTeam((event.data as { teamId: string }).teamId);
+      if (projects(apiKeysProjector, event)) this.cache.forgetKey(event.data.keyId);
+      else if (projects(teamsProjector, event)) this.cache.forgetTeam(event.data.teamId);
     });
   }
 

@@ -1,4 +1,4 @@
-import type { Projector, RecordedEvent } from '@analyst/platform';
+import type { Projector } from '@analyst/platform';
 import type { ContentJobOpened } from '@analyst/domain-content';
 import { ACCOUNTS } from '../ingest.tokens';
 
@@ -14,16 +14,16 @@ export interface AccountDoc {
   [key: string]: unknown;
 }
 
-export const accountsProjector: Projector<AccountDoc> = {
+export const accountsProjector: Projector<AccountDoc, ContentJobOpened> = {
   name: 'ingest-accounts',
   collection: ACCOUNTS,
   eventTypes: ['ContentJobOpened'],
   documentIds(event) {
-    const d = event.data as ContentJobOpened['data'];
+    const d = event.data;
     return d.kind === 'account' && d.account ? [`${d.teamId}:${d.account.url}`] : [];
   },
-  evolve(doc, event: RecordedEvent, id) {
-    const d = event.data as ContentJobOpened['data'];
+  evolve(doc, event, id) {
+    const d = event.data;
     return {
       _id: id,
       teamId: d.teamId,

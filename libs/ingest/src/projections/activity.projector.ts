@@ -1,4 +1,4 @@
-import type { Projector, RecordedEvent } from '@analyst/platform';
+import type { Projector } from '@analyst/platform';
 import type { PostCreated } from '@analyst/domain-content';
 import { ACTIVITY } from '../ingest.tokens';
 
@@ -15,14 +15,14 @@ export interface ActivityDoc {
   [key: string]: unknown;
 }
 
-export const activityProjector: Projector<ActivityDoc> = {
+export const activityProjector: Projector<ActivityDoc, PostCreated> = {
   name: 'ingest-activity',
   collection: ACTIVITY,
   eventTypes: ['PostCreated'],
   indexes: [{ keys: { teamId: 1, at: -1 } }],
-  documentIds: (event) => ((event.data as PostCreated['data']).addedVia === 'api' ? [event.id] : []),
-  evolve(_doc, event: RecordedEvent, id) {
-    const d = event.data as PostCreated['data'];
+  documentIds: (event) => (event.data.addedVia === 'api' ? [event.id] : []),
+  evolve(_doc, event, id) {
+    const d = event.data;
     return {
       _id: id,
       teamId: d.teamId,

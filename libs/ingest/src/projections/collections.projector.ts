@@ -1,4 +1,4 @@
-import type { Projector, RecordedEvent } from '@analyst/platform';
+import type { Projector } from '@analyst/platform';
 import type { CollectionCreated, CollectionType, PostCreated, PostTagged } from '@analyst/domain-content';
 import { COLLECTIONS } from '../ingest.tokens';
 
@@ -20,20 +20,20 @@ export interface CollectionDoc {
 
 export const collectionNameKey = (name: string): string => name.trim().toLowerCase();
 
-export const collectionsProjector: Projector<CollectionDoc> = {
+export const collectionsProjector: Projector<CollectionDoc, CollectionCreated | PostCreated | PostTagged> = {
   name: 'ingest-collections',
   collection: COLLECTIONS,
   eventTypes: ['CollectionCreated', 'PostCreated', 'PostTagged'],
   indexes: [{ keys: { teamId: 1, nameKey: 1 } }],
   documentIds(event) {
-    if (event.type === 'CollectionCreated') return [(event.data as CollectionCreated['data']).collectionId];
-    if (event.type === 'PostCreated') return (event.data as PostCreated['data']).collectionIds;
-    return (event.data as PostTagged['data']).addedCollectionIds;
+    if (event.type === 'CollectionCreated') return [event.data.collectionId];
+    if (event.type === 'PostCreated') return event.data.collectionIds;
+    return event.data.addedCollectionIds;
   },
-  evolve(doc, event: RecordedEvent, id) {
+  evolve(doc, event, id) {
     const at = event.metadata.occurredAt;
     if (event.type === 'CollectionCreated') {
-      const d = event.data as CollectionCreated['data'];
+      const d = event.data;
       return {
         _id: id,
         id,

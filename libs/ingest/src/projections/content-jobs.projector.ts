@@ -1,4 +1,4 @@
-import type { Projector, RecordedEvent } from '@analyst/platform';
+import type { Projector } from '@analyst/platform';
 import {
   CONTENT_JOB_EVENT_TYPES,
   evolveContentJob,
@@ -10,7 +10,7 @@ import { CONTENT_JOBS } from '../ingest.tokens';
 /** A content job (`_id` = job id): the job decider's own state, folded by its own `evolve`. */
 export type ContentJobDoc = ContentJob & { _id: string; [key: string]: unknown };
 
-export const contentJobsProjector: Projector<ContentJobDoc> = {
+export const contentJobsProjector: Projector<ContentJobDoc, ContentJobEvent> = {
   name: 'ingest-content-jobs',
   collection: CONTENT_JOBS,
   eventTypes: CONTENT_JOB_EVENT_TYPES,
@@ -21,12 +21,9 @@ export const contentJobsProjector: Projector<ContentJobDoc> = {
     { keys: { status: 1, updatedAt: 1 } },
   ],
   documentIds: (event) => [event.streamId.slice('contentjob-'.length)],
-  evolve(doc, event: RecordedEvent, id) {
+  evolve(doc, event, id) {
     const { _id: _ignored, ...job } = doc ?? ({ status: 'absent' } as unknown as ContentJobDoc);
-    const next = evolveContentJob(
-      job as ContentJob,
-      { type: event.type, data: event.data } as ContentJobEvent,
-    ) as ContentJob;
+    const next = evolveContentJob(job as ContentJob, event) as ContentJob;
     return { ...next, _id: id };
   },
 };

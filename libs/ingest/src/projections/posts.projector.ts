@@ -1,4 +1,4 @@
-import type { Projector, RecordedEvent } from '@analyst/platform';
+import type { Projector } from '@analyst/platform';
 import { versionIsCharged, type PostEvent } from '@analyst/domain-content';
 import { POSTS } from '../ingest.tokens';
 import type { PostDoc } from './post-doc';
@@ -14,7 +14,10 @@ const TYPES = [
   'PostCancelled',
 ] as const;
 
-export const postsProjector: Projector<PostDoc> = {
+/** The post events the posts read model folds. */
+type ProjectedPostEvent = Extract<PostEvent, { type: (typeof TYPES)[number] }>;
+
+export const postsProjector: Projector<PostDoc, ProjectedPostEvent> = {
   name: 'ingest-posts',
   collection: POSTS,
   eventTypes: TYPES,
@@ -26,10 +29,9 @@ export const postsProjector: Projector<PostDoc> = {
     { keys: { teamId: 1, updatedAt: -1 } },
     { keys: { status: 1, updatedAt: 1 }, name: 'status_updated' },
   ],
-  documentIds: (event) => [(event.data as { postId: string }).postId],
-  evolve(doc, recorded: RecordedEvent) {
-    const event = { type: recorded.type, data: recorded.data } as PostEvent;
-    const at = recorded.metadata.occurredAt;
+  documentIds: (event) => [event.data.postId],
+  evolve(doc, event) {
+    const at = event.metadata.occurredAt;
     if (event.type === 'PostCreated') {
       const d = event.data;
       return {

@@ -1,10 +1,13 @@
 import type { EventStore, ReadStore } from '@analyst/platform';
-import { withoutMeta } from '@analyst/platform';
+import { eventsOf, withoutMeta } from '@analyst/platform';
 import type { FetchedComment, ScoredComment } from '@analyst/contracts';
 import type { CommentsFetched, CommentsScored } from '@analyst/domain-content';
 import { POSTS } from '../ingest.tokens';
 import type { CommentDoc } from '../projections/comment-doc';
 import type { PostDoc } from '../projections/post-doc';
+
+const isCommentsFetched = eventsOf<CommentsFetched>(['CommentsFetched']);
+const isCommentsScored = eventsOf<CommentsScored>(['CommentsScored']);
 
 export interface PostComments {
   post: PostDoc;
@@ -32,11 +35,11 @@ export async function readPostComments(
   const fetched: FetchedComment[] = [];
   const scores = new Map<string, { scored: ScoredComment; scorer: { name: string; version: string } }>();
   for (const event of await events.readStream(`post-${postId}`)) {
-    if (event.type === 'CommentsFetched') {
-      const data = event.data as CommentsFetched['data'];
+    if (isCommentsFetched(event)) {
+      const data = event.data;
       if (data.dataVersion === version) fetched.push(...data.comments);
-    } else if (event.type === 'CommentsScored') {
-      const data = event.data as CommentsScored['data'];
+    } else if (isCommentsScored(event)) {
+      const data = event.data;
       if (data.dataVersion === version)
         for (const s of data.comments) scores.set(s.commentId, { scored: s, scorer: data.scorer });
     }

@@ -17,7 +17,7 @@ import {
   type TeamAudit,
 } from '@analyst/domain-ledger';
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
-import type { Doc, EventStore, Projector, ReadStore, RecordedEvent } from '@analyst/platform';
+import type { EventStore, ReadStore, RecordedEvent } from '@analyst/platform';
 import { readOutstandingReservations } from '../queries/read-reservations';
 import { readTeamCredits } from '@analyst/ledger-read';
 import type { StatementWriter } from './statement-export';
@@ -169,10 +169,7 @@ async function replayLedger(
   const auditor = new LedgerAuditor();
   // The statement read model is a view of the same events; the balances and open reservations are
   // what the figures must agree on, so only those two are refolded (it keeps 1M events under 10 s).
-  const fold = new ProjectorFold([
-    ledgerBalancesProjector,
-    ledgerReservationsProjector,
-  ] as unknown as Projector<Doc>[]);
+  const fold = new ProjectorFold([ledgerBalancesProjector, ledgerReservationsProjector]);
   const running = new Map<string, CreditBalances>();
   const wantedStream = options.team ? ledgerStream(options.team) : null;
   const lastEvents = new Map<string, { revision: number; eventId: string }>();

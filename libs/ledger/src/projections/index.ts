@@ -12,4 +12,4 @@ export const ledgerProjectors: Projector<Doc>[] = [
   ledgerBalancesProjector,
   ledgerReservationsProjector,
   ledgerStatementProjector,
-] as unknown as Projector<Doc>[];
+];

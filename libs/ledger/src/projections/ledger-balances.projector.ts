@@ -15,13 +15,12 @@ export function ledgerTeamIds(event: RecordedEvent): string[] {
   return event.streamId.startsWith(LEDGER_STREAM_PREFIX) ? [teamIdOfLedgerStream(event.streamId)] : [];
 }
 
-export const ledgerBalancesProjector: Projector<LedgerBalancesDoc> = {
+export const ledgerBalancesProjector: Projector<LedgerBalancesDoc, LedgerEvent> = {
   name: 'ledger-balances',
   collection: LEDGER_BALANCES,
   eventTypes: LEDGER_EVENT_TYPES,
   documentIds: ledgerTeamIds,
-  evolve(doc, recorded, id) {
-    const event = { type: recorded.type, data: recorded.data } as LedgerEvent;
+  evolve(doc, event, id) {
     const change = balanceChange(event);
     const current = doc ?? {
       _id: id,
@@ -40,7 +39,7 @@ export const ledgerBalancesProjector: Projector<LedgerBalancesDoc> = {
       reserved: current.reserved + change.reserved,
       month: event.type === 'MapsReset' ? event.data.month : current.month,
       allotment: event.type === 'MapAllotmentSet' ? event.data.allotment : current.allotment,
-      updatedAt: recorded.metadata.occurredAt,
+      updatedAt: event.metadata.occurredAt,
     };
   },
 };

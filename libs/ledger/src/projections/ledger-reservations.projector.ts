@@ -23,14 +23,19 @@ export type LedgerReservationsDoc = {
   amount: number;
 };
 
-export const ledgerReservationsProjector: Projector<LedgerReservationsDoc> = {
+/** The ledger events that open or resolve a reservation. */
+type ReservationEvent = Extract<
+  LedgerEvent,
+  { type: 'CreditsReserved' | 'CreditsSettled' | 'CreditsRefunded' }
+>;
+
+export const ledgerReservationsProjector: Projector<LedgerReservationsDoc, ReservationEvent> = {
   name: 'ledger-reservations',
   collection: LEDGER_RESERVATIONS,
   eventTypes: ['CreditsReserved', 'CreditsSettled', 'CreditsRefunded'],
   documentIds: ledgerTeamIds,
-  evolve(doc, recorded, id) {
+  evolve(doc, event, id) {
     const current = doc ?? { _id: id, teamId: id, open: [], amount: 0 };
-    const event = { type: recorded.type, data: recorded.data } as LedgerEvent;
     let open = current.open;
     if (event.type === 'CreditsReserved') {
       const d = event.data;
@@ -45,7 +50,7 @@ export const ledgerReservationsProjector: Projector<LedgerReservationsDoc> = {
           fromMaps: d.fromMaps,
           fromAdhoc: d.fromAdhoc,
           month: d.month,
-          reservedAt: recorded.metadata.occurredAt,
+          reservedAt: event.metadata.occurredAt,
         },
       ];
     } else if (event.type === 'CreditsSettled' || event.type === 'CreditsRefunded') {

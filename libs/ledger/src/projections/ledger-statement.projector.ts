@@ -1,6 +1,6 @@
-import { LEDGER_EVENT_TYPES, type CreditBalances } from '@analyst/contracts';
+import { LEDGER_EVENT_TYPES, type CreditBalances, type LedgerEvent } from '@analyst/contracts';
 import { statementLine } from '@analyst/domain-ledger';
-import type { Projector, RecordedEvent } from '@analyst/platform';
+import type { Projector } from '@analyst/platform';
 import { LEDGER_STATEMENT, STATEMENT_CHUNK } from '../ledger.tokens';
 import { ledgerTeamIds } from './ledger-balances.projector';
 
@@ -22,12 +22,12 @@ export function statementChunkId(teamId: string, chunk: number): string {
   return `${teamId}:${String(chunk).padStart(9, '0')}`;
 }
 
-export const ledgerStatementProjector: Projector<LedgerStatementDoc> = {
+export const ledgerStatementProjector: Projector<LedgerStatementDoc, LedgerEvent> = {
   name: 'ledger-statement',
   collection: LEDGER_STATEMENT,
   eventTypes: LEDGER_EVENT_TYPES,
   indexes: [{ keys: { teamId: 1, chunk: 1 }, unique: true, name: 'team_chunk' }],
-  documentIds(event: RecordedEvent) {
+  documentIds(event) {
     return ledgerTeamIds(event).map((teamId) =>
       statementChunkId(teamId, Math.floor(event.revision / STATEMENT_CHUNK)),
     );

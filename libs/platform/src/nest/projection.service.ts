@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ANALYST_CONFIG, type AnalystConfig } from '../config/analyst-config';
 import {
-  type Doc,
   EVENT_STORE,
   type EventStore,
   READ_STORE,
@@ -88,9 +87,9 @@ export class ProjectionService {
     return `projection:${this.name}`;
   }
 
-  register<D extends Doc>(...projectors: Projector<D>[]): void {
+  register(...projectors: Projector[]): void {
     if (this.runtime) throw new Error('projectors must be registered before the projections start');
-    this.projectors.push(...(projectors as unknown as Projector[]));
+    this.projectors.push(...projectors);
   }
 
   /** Hears every projected event after its documents are written (see ProjectionRuntime.onApplied). */

@@ -1,4 +1,4 @@
-import type { Doc, IndexSpec, RecordedEvent } from '@analyst/eventsourcing';
+import type { Doc, DomainEvent, IndexSpec, Recorded, RecordedEvent } from '@analyst/eventsourcing';
 
 /** Bookkeeping a projected document carries next to its own fields. */
 export interface ProjectionMeta {
@@ -13,19 +13,34 @@ export type Projected<D extends Doc> = D & ProjectionMeta;
 /**
  * A read model as a fold: `evolve(document | null, event) -> document`. The runtime supplies the
  * idempotency (an event at or below a stream's applied revision is skipped) and the storage.
+ *
+ * `E` is the union of domain events it folds, and `eventTypes` lists their types: the runtime hands
+ * a projector only the events of those types, so `documentIds` and `evolve` receive `Recorded<E>`
+ * (a switch on `event.type` narrows `event.data`) and never cast a stored event.
  */
-export interface Projector<D extends Doc = Doc> {
+export interface Projector<D extends Doc = Doc, E extends DomainEvent = DomainEvent> {
   readonly name: string;
   readonly collection: string;
-  readonly eventTypes: readonly string[];
+  readonly eventTypes: readonly E['type'][];
   readonly indexes?: readonly IndexSpec[];
   /** Ids of the documents this event changes; empty when none. */
-  documentIds(event: RecordedEvent): string[];
-  evolve(doc: D | null, event: RecordedEvent, id: string): D;
+  documentIds(event: Recorded<E>): string[];
+  evolve(doc: D | null, event: Recorded<E>, id: string): D;
 }
 
 /** Strips the runtime's bookkeeping before a document leaves a query handler. */
 export function withoutMeta<D extends Doc>(doc: D & Partial<ProjectionMeta>): D {
   const { _streams: _s, _version: _v, ...rest } = doc;
   return rest as unknown as D;
+}
+
+/**
+ * The projector boundary: whether a stored event is one `projector` folds (its type is listed), and
+ * then typed as the projector's union. The runtime routes by the same list.
+ */
+export function projects<D extends Doc, E extends DomainEvent>(
+  projector: Projector<D, E>,
+  event: RecordedEvent,
+): event is Recorded<E> {
+  return projector.eventTypes.some((type) => type === event.type);
 }

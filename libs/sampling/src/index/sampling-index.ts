@@ -8,7 +8,7 @@ import {
   type CompactionPolicy,
   type TeamIndex,
 } from '@analyst/comment-index';
-import type { RecordedEvent } from '@analyst/platform';
+import { projects, type RecordedEvent } from '@analyst/platform';
 
 /**
  * What a sample row needs beyond the analysis index's numeric columns, by the same row numbers:
@@ -124,8 +124,8 @@ export class SamplingIndex {
   }
 
   apply(event: RecordedEvent): void {
-    if ((ANALYSIS_EVENT_TYPES as readonly string[]).includes(event.type)) {
-      const id = (event.data as { analysisId: string }).analysisId;
+    if (projects(analysesProjector, event)) {
+      const id = event.data.analysisId;
       // The completed payload (mixes, clouds) is not needed to sample; keep memory to the filters.
       this.analyses.set(id, {
         ...analysesProjector.evolve(this.analyses.get(id) ?? null, event, id),
