@@ -25,7 +25,8 @@ import { TeamQueue } from '../adding/team-queue';
 import { DISCOVERY_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { accountQuery, narrowDiscovered, type AppliedAccountFilters } from './account-filters';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
-import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
+import { IngestMetrics } from '../metrics/ingest-metrics';
+import { countedSubscription } from '../pipeline/counted-subscription';
 
 /**
  * The account worker: on `ContentJobOpened` of an account job it pulls the account's recent posts
@@ -47,13 +48,12 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
     private readonly teams: TeamQueue,
     @Optional() metrics?: IngestMetrics,
   ) {
-    super(bus, {
-      name: 'AccountDiscovery',
-      group: DISCOVERY_GROUP,
-      topics: [eventTopic('contentjob')],
-      types: ['ContentJobOpened'],
-      wrap: (handler) => countFailures(metrics, DISCOVERY_GROUP, handler),
-    });
+    super(
+      bus,
+      countedSubscription(metrics, 'AccountDiscovery', DISCOVERY_GROUP, eventTopic('contentjob'), [
+        'ContentJobOpened',
+      ]),
+    );
   }
 
   protected async on(event: Recorded<ContentJobOpened>): Promise<void> {

@@ -8,7 +8,8 @@ import {
 import { EventConsumer, MESSAGE_BUS, eventTopic, type MessageBus, type Recorded } from '@analyst/platform';
 import { CREDITS_GROUP } from '../ingest.tokens';
 import { LedgerClient, LedgerRuleError } from './ledger-client';
-import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
+import { IngestMetrics } from '../metrics/ingest-metrics';
+import { countedSubscription } from './counted-subscription';
 
 /** Already resolved by an earlier delivery (or by the create_failed path): nothing left to do. */
 const RESOLVED = new Set(['reservation_already_settled', 'reservation_already_refunded']);
@@ -25,13 +26,16 @@ export class CreditSettlementManager extends EventConsumer<PostOutcomeEvent> {
     private readonly ledger: LedgerClient,
     @Optional() metrics?: IngestMetrics,
   ) {
-    super(bus, {
-      name: 'CreditSettlement',
-      group: CREDITS_GROUP,
-      topics: [eventTopic('post')],
-      types: POST_OUTCOME_EVENT_TYPES,
-      wrap: (handler) => countFailures(metrics, CREDITS_GROUP, handler),
-    });
+    super(
+      bus,
+      countedSubscription(
+        metrics,
+        'CreditSettlement',
+        CREDITS_GROUP,
+        eventTopic('post'),
+        POST_OUTCOME_EVENT_TYPES,
+      ),
+    );
   }
 
   protected async on(event: Recorded<PostOutcomeEvent>): Promise<void> {

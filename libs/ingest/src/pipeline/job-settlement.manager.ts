@@ -20,7 +20,8 @@ import {
   type PostOutcomeEvent,
 } from '@analyst/domain-content';
 import { JOBS_GROUP } from '../ingest.tokens';
-import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
+import { IngestMetrics } from '../metrics/ingest-metrics';
+import { countedSubscription } from './counted-subscription';
 
 /**
  * Records each post outcome on the job that asked for that data version, which settles the job
@@ -34,13 +35,10 @@ export class JobSettlementManager extends EventConsumer<PostOutcomeEvent> {
     private readonly runner: CommandRunner,
     @Optional() metrics?: IngestMetrics,
   ) {
-    super(bus, {
-      name: 'JobSettlement',
-      group: JOBS_GROUP,
-      topics: [eventTopic('post')],
-      types: POST_OUTCOME_EVENT_TYPES,
-      wrap: (handler) => countFailures(metrics, JOBS_GROUP, handler),
-    });
+    super(
+      bus,
+      countedSubscription(metrics, 'JobSettlement', JOBS_GROUP, eventTopic('post'), POST_OUTCOME_EVENT_TYPES),
+    );
   }
 
   protected async on(event: Recorded<PostOutcomeEvent>): Promise<void> {

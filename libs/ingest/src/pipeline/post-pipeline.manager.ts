@@ -32,13 +32,21 @@ import {
   type Recorded,
 } from '@analyst/platform';
 import { FETCH_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
-import { countFailures, IngestMetrics } from '../metrics/ingest-metrics';
+import { IngestMetrics } from '../metrics/ingest-metrics';
+import { countedSubscription } from './counted-subscription';
 
 /** The events that open a data version, which the pipeline then fetches. */
 type VersionOpened = PostCreated | PostRefreshRequested | PostHoldResumed;
 type PipelineEvent = VersionOpened | PostFetched;
 
 const isCommentsFetched = eventsOf<CommentsFetched>(['CommentsFetched']);
+
+const PIPELINE_EVENT_TYPES: readonly PipelineEvent['type'][] = [
+  'PostCreated',
+  'PostRefreshRequested',
+  'PostHoldResumed',
+  'PostFetched',
+];
 
 /**
  * Process manager of a post's data version: `PostCreated` / `PostRefreshRequested` / `PostHoldResumed` → fetch from the
@@ -58,13 +66,10 @@ export class PostPipelineManager extends EventConsumer<PipelineEvent> {
     private readonly runner: CommandRunner,
     @Optional() metrics?: IngestMetrics,
   ) {
-    super(bus, {
-      name: 'PostPipeline',
-      group: FETCH_GROUP,
-      topics: [eventTopic('post')],
-      types: ['PostCreated', 'PostRefreshRequested', 'PostHoldResumed', 'PostFetched'],
-      wrap: (handler) => countFailures(metrics, FETCH_GROUP, handler),
-    });
+    super(
+      bus,
+      countedSubscription(metrics, 'PostPipeline', FETCH_GROUP, eventTopic('post'), PIPELINE_EVENT_TYPES),
+    );
   }
 
   protected async on(event: Recorded<PipelineEvent>): Promise<void> {
