@@ -1,12 +1,6 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
-  Inject,
-  Injectable,
-  Logger,
-  Optional,
-  type OnModuleDestroy,
-  type OnModuleInit,
-} from '@nestjs/common';
-import {
+  BusListener,
   commandTopic,
   MESSAGE_BUS,
   type BusMessage,
@@ -26,24 +20,19 @@ export const LEDGER_SERVICE_GROUP = 'ledger';
  * order. Rule breaks come back as `{ error: { code, message } }`; anything else fails the request.
  */
 @Injectable()
-export class LedgerCommandHandler implements OnModuleInit, OnModuleDestroy {
+export class LedgerCommandHandler extends BusListener {
   private readonly logger = new Logger('LedgerCommands');
-  private subscription: Subscription | null = null;
 
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly ledger: LedgerService,
     @Optional() private readonly metrics?: LedgerMetrics,
-  ) {}
-
-  async onModuleInit(): Promise<void> {
-    this.subscription = await this.bus.serve(commandTopic('ledger'), LEDGER_SERVICE_GROUP, (message) =>
-      this.handle(message),
-    );
+  ) {
+    super();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.subscription?.close();
+  protected listen(): Promise<Subscription> {
+    return this.bus.serve(commandTopic('ledger'), LEDGER_SERVICE_GROUP, (message) => this.handle(message));
   }
 
   async handle(message: BusMessage): Promise<unknown> {

@@ -24,6 +24,27 @@ export interface EventConsumerOptions<E extends DomainEvent> {
 }
 
 /**
+ * The lifecycle of one bus subscription: opened at module start, closed (once) at module end. The
+ * base of every class that listens on the bus, so none writes its own subscribe/close pair.
+ */
+export abstract class BusListener implements OnModuleInit, OnModuleDestroy {
+  private subscription: Subscription | null = null;
+
+  /** Subscribes (or serves); called once, at module start. */
+  protected abstract listen(): Promise<Subscription>;
+
+  async onModuleInit(): Promise<void> {
+    this.subscription = await this.listen();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const subscription = this.subscription;
+    this.subscription = null;
+    await subscription?.close();
+  }
+}
+
+/**
  * A process manager's bus side: it subscribes at module start and closes at module end, narrows each
  * relayed event to the union `E` (the one place a bus payload becomes a domain event: a guard on
  * `type`, no cast), and settles what a failure means. A subclass only says what to do with an event.
@@ -32,32 +53,26 @@ export interface EventConsumerOptions<E extends DomainEvent> {
  * done already (`alreadyHandled`) or can never be done (`refused`). Any other error is logged and
  * rethrown, and the bus delivers the event again.
  */
-export abstract class EventConsumer<E extends DomainEvent> implements OnModuleInit, OnModuleDestroy {
+export abstract class EventConsumer<E extends DomainEvent> extends BusListener {
   protected readonly logger: Logger;
   private readonly handles: EventGuard<E>;
-  private subscription: Subscription | null = null;
 
   protected constructor(
     private readonly consumerBus: MessageBus,
     private readonly consumer: EventConsumerOptions<E>,
   ) {
+    super();
     this.logger = new Logger(consumer.name);
     this.handles = eventsOf<E>(consumer.types);
   }
 
-  async onModuleInit(): Promise<void> {
+  protected listen(): Promise<Subscription> {
     const handler: MessageHandler = (message) => this.handle(message);
-    this.subscription = await this.consumerBus.subscribe(
+    return this.consumerBus.subscribe(
       this.consumer.group,
       [...this.consumer.topics],
       this.consumer.wrap ? this.consumer.wrap(handler) : handler,
     );
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    const subscription = this.subscription;
-    this.subscription = null;
-    await subscription?.close();
   }
 
   /** One delivery; public so tests can feed a message without a bus. */
