@@ -1,4 +1,5 @@
 import type { FetchedComment, ScoredComment } from '@analyst/contracts';
+import type { CommentsFetched, CommentsScored } from '@analyst/domain-content';
 import {
   analysesProjector,
   applyToIndex,
@@ -8,7 +9,7 @@ import {
   type CompactionPolicy,
   type TeamIndex,
 } from '@analyst/comment-index';
-import { projects, type RecordedEvent } from '@analyst/platform';
+import { eventsOf, projects, type RecordedEvent } from '@analyst/platform';
 
 /**
  * What a sample row needs beyond the analysis index's numeric columns, by the same row numbers:
@@ -86,6 +87,7 @@ export function fnv1a32(text: string): number {
   return h >>> 0;
 }
 
+const isComments = eventsOf<CommentsFetched | CommentsScored>(['CommentsFetched', 'CommentsScored']);
 const ANALYSIS_EVENT_TYPES = analysesProjector.eventTypes;
 
 /** Event types the sampling index folds: the analysis index's feed plus the analysis streams. */
@@ -134,23 +136,19 @@ export class SamplingIndex {
       return;
     }
     applyToIndex(this.comments, event);
-    if (event.type !== 'CommentsFetched' && event.type !== 'CommentsScored') return;
-    const data = event.data as {
-      postId: string;
-      dataVersion: number;
-      comments: (FetchedComment | ScoredComment)[];
-    };
+    if (!isComments(event)) return;
+    const data = event.data;
     const found = this.comments.postById(data.postId);
     const pending = found?.post.pending;
     if (!found || !pending || pending.dataVersion !== data.dataVersion) return;
     const details = this.detailsOf(found.team);
     if (event.type === 'CommentsFetched') {
-      for (const c of data.comments as FetchedComment[]) {
+      for (const c of event.data.comments) {
         const row = pending.rowById.get(c.id);
         if (row !== undefined) details.fetched(row, c);
       }
     } else {
-      for (const c of data.comments as ScoredComment[]) {
+      for (const c of event.data.comments) {
         const row = pending.rowById.get(c.commentId);
         if (row !== undefined) details.scored(row, c);
       }
