@@ -1,6 +1,7 @@
 import type { Clock } from './clock';
 import type { Decider, DomainEvent } from './decider';
 import { ConcurrencyError } from './errors';
+import { deciderEvent } from './event-boundary';
 import type { EventStore, NewEvent, RecordedEvent } from './event-store.port';
 import type { IdGenerator } from './id-generator';
 
@@ -47,10 +48,7 @@ export class CommandRunner {
     decider: Pick<Decider<unknown, E, S>, 'initialState' | 'evolve'>,
   ): Promise<{ state: S; revision: number; events: RecordedEvent[] }> {
     const events = await this.store.readStream(streamId);
-    const state = events.reduce(
-      (s, e) => decider.evolve(s, { type: e.type, data: e.data } as E),
-      decider.initialState(),
-    );
+    const state = events.reduce((s, e) => decider.evolve(s, deciderEvent<E>(e)), decider.initialState());
     return { state, revision: events.length === 0 ? -1 : events[events.length - 1].revision, events };
   }
 

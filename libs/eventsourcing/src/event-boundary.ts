@@ -23,6 +23,15 @@ export function eventsOf<E extends DomainEvent>(types: readonly E['type'][]): Ev
   return (event): event is Recorded<E> => known.has(event.type);
 }
 
+/**
+ * A stored event of a stream that one decider alone writes, as that decider's event: how a decider's
+ * state is folded from its own stream. The only cast of a stored event, trusted because the
+ * decider's stream holds nothing else (a runner never appends another decider's events to it).
+ */
+export function deciderEvent<E extends DomainEvent>(event: RecordedEvent): E {
+  return { type: event.type, data: event.data } as E;
+}
+
 /** A bus payload that has the shape of a stored event (the relay publishes each `RecordedEvent` unchanged). */
 export function isRecordedEvent(payload: unknown): payload is RecordedEvent {
   return (

@@ -15,6 +15,7 @@ import {
   type EventStore,
   type IdGenerator,
   type NewEvent,
+  deciderEvent,
 } from '@analyst/platform';
 
 interface Cached {
@@ -64,10 +65,7 @@ export class LedgerStreams {
     let cached = this.cache.get(teamId) ?? { state: initialLedgerState(), revision: -1 };
     const fresh = await this.store.readStream(streamId, cached.revision + 1);
     if (fresh.length > 0) {
-      const state = fresh.reduce(
-        (s, e) => evolve(s, { type: e.type, data: e.data } as LedgerEvent),
-        cached.state,
-      );
+      const state = fresh.reduce((s, e) => evolve(s, deciderEvent<LedgerEvent>(e)), cached.state);
       cached = { state, revision: fresh[fresh.length - 1].revision };
     }
     this.cache.set(teamId, cached);

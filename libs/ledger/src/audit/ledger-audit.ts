@@ -17,7 +17,7 @@ import {
   type TeamAudit,
 } from '@analyst/domain-ledger';
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
-import type { EventStore, ReadStore, RecordedEvent } from '@analyst/platform';
+import { deciderEvent, type EventStore, type ReadStore, type RecordedEvent } from '@analyst/platform';
 import { readOutstandingReservations } from '../queries/read-reservations';
 import { readTeamCredits } from '@analyst/ledger-read';
 import type { StatementWriter } from './statement-export';
@@ -351,10 +351,7 @@ function writeLine(
 ): Promise<void> | undefined {
   const before = running.get(event.streamId) ?? { maps: 0, adhoc: 0, reserved: 0 };
   const line = statementLine(event, before);
-  running.set(
-    event.streamId,
-    applyChange(before, balanceChange({ type: event.type, data: event.data } as LedgerEvent)),
-  );
+  running.set(event.streamId, applyChange(before, balanceChange(deciderEvent<LedgerEvent>(event))));
   return writer.write(line);
 }
 
