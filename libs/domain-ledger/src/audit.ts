@@ -1,12 +1,15 @@
 import {
-  isLedgerEventType,
+  LEDGER_EVENT_TYPES,
   teamIdOfLedgerStream,
   type CreditBalances,
   type CreditPool,
   type LedgerEvent,
 } from '@analyst/contracts';
+import { recordsOf } from '@analyst/eventsourcing';
 import { applyChange, balanceChange } from './ledger-state';
 import type { LedgerRecord } from './ledger-record';
+
+const isLedgerRecord = recordsOf<LedgerEvent>(LEDGER_EVENT_TYPES);
 
 export interface PoolTotals {
   granted: number;
@@ -107,11 +110,11 @@ export class LedgerAuditor {
     }
     book.lastRevision = record.revision;
     book.events += 1;
-    if (!isLedgerEventType(record.type)) {
+    if (!isLedgerRecord(record)) {
       flag(`unknown event type ${record.type} in a ledger stream`);
       return;
     }
-    const event = { type: record.type, data: record.data } as LedgerEvent;
+    const event = record;
     if (book.commandIds.has(event.data.commandId)) flag(`command ${event.data.commandId} was applied twice`);
     book.commandIds.add(event.data.commandId);
     this.check(book, event, flag);

@@ -1,6 +1,6 @@
 import {
   asPostOutcome,
-  isLedgerEventType,
+  LEDGER_EVENT_TYPES,
   LEDGER_STREAM_PREFIX,
   outcomeStatus,
   teamIdOfLedgerStream,
@@ -12,6 +12,7 @@ import {
   type PostOutcomeEvent,
   type PostRefreshRequested,
 } from '@analyst/contracts';
+import { recordsOf } from '@analyst/eventsourcing';
 import type { LedgerRecord } from './ledger-record';
 import {
   CHARGE_RULES,
@@ -22,6 +23,12 @@ import {
   type PostVersionRef,
   type TeamCharges,
 } from './charge-findings';
+
+const isLedgerRecord = recordsOf<LedgerEvent>(LEDGER_EVENT_TYPES);
+/** The content events that name a reservation for a post version, or a job's team. */
+const isRequestRecord = recordsOf<
+  PostCreated | PostRefreshRequested | PostHoldResumed | ContentJobOpenedTeam
+>(['PostCreated', 'PostRefreshRequested', 'PostHoldResumed', 'ContentJobOpened']);
 
 export interface ChargeCheckOptions {
   /** ISO instant open reservations are aged against (the caller's clock: this code reads none). */
@@ -80,13 +87,13 @@ export class ChargeAuditor {
 
   feed(record: LedgerRecord): void {
     if (record.streamId.startsWith(LEDGER_STREAM_PREFIX)) {
-      if (isLedgerEventType(record.type))
-        this.ledgerEvent(record, { type: record.type, data: record.data } as LedgerEvent);
+      if (isLedgerRecord(record)) this.ledgerEvent(record, record);
       return;
     }
-    switch (record.type) {
+    const request = isRequestRecord(record) ? record : null;
+    switch (request?.type) {
       case 'PostCreated': {
-        const d = (record as unknown as PostCreated).data;
+        const d = request.data;
         const post: Post = this.posts.get(d.postId) ?? {
           postId: d.postId,
           teamId: d.teamId,
@@ -99,20 +106,20 @@ export class ChargeAuditor {
         return;
       }
       case 'PostRefreshRequested': {
-        const d = (record as unknown as PostRefreshRequested).data;
+        const d = request.data;
         const post = this.posts.get(d.postId);
         if (post) this.request(post, d.dataVersion, d.reservationId);
         return;
       }
       case 'PostHoldResumed': {
         // A held version fetched again under a fresh reservation: the same version names both.
-        const d = (record as unknown as PostHoldResumed).data;
+        const d = request.data;
         const post = this.posts.get(d.postId);
         if (post) this.request(post, d.dataVersion, d.reservationId);
         return;
       }
       case 'ContentJobOpened': {
-        const d = (record as unknown as ContentJobOpenedTeam).data;
+        const d = request.data;
         this.jobs.set(d.jobId, d.teamId);
         return;
       }

@@ -4,6 +4,7 @@ import {
   type LedgerEvent,
   type StatementLine,
 } from '@analyst/contracts';
+import { deciderEvent } from '@analyst/eventsourcing';
 import { applyChange, balanceChange } from './ledger-state';
 import type { LedgerRecord } from './ledger-record';
 
@@ -32,9 +33,9 @@ function noteOf(event: LedgerEvent): string {
 
 /** One statement line: the event, its change to each figure, and the figures after it. */
 export function statementLine(record: LedgerRecord, before: CreditBalances): StatementLine {
-  const event = { type: record.type, data: record.data } as LedgerEvent;
+  const event = deciderEvent<LedgerEvent>(record);
   const change = balanceChange(event);
-  const data = event.data as { commandId: string; month: string; reservationId?: string };
+  const data: { commandId: string; month: string; reservationId?: string } = event.data;
   return {
     teamId: teamIdOfLedgerStream(record.streamId),
     revision: record.revision,

@@ -23,12 +23,29 @@ export function eventsOf<E extends DomainEvent>(types: readonly E['type'][]): Ev
   return (event): event is Recorded<E> => known.has(event.type);
 }
 
+/** Any shape of a stored event that carries its type and data (a `RecordedEvent`, or a domain's own subset of it). */
+export interface EventRecord {
+  type: string;
+  data: unknown;
+}
+
+/**
+ * `eventsOf` for a record of any shape: it keeps the record's own fields and types its `type` and
+ * `data` as the member of `E` it is (for code that reads a domain's subset of a stored event).
+ */
+export function recordsOf<E extends DomainEvent>(
+  types: readonly E['type'][],
+): <R extends EventRecord>(record: R) => record is R & E {
+  const known = new Set<string>(types);
+  return <R extends EventRecord>(record: R): record is R & E => known.has(record.type);
+}
+
 /**
  * A stored event of a stream that one decider alone writes, as that decider's event: how a decider's
  * state is folded from its own stream. The only cast of a stored event, trusted because the
  * decider's stream holds nothing else (a runner never appends another decider's events to it).
  */
-export function deciderEvent<E extends DomainEvent>(event: RecordedEvent): E {
+export function deciderEvent<E extends DomainEvent>(event: EventRecord): E {
   return { type: event.type, data: event.data } as E;
 }
 
