@@ -14,7 +14,6 @@ import {
   EventConsumer,
   MESSAGE_BUS,
   causedBy,
-  eventTopic,
   type Clock,
   type MessageBus,
   type Recorded,
@@ -50,9 +49,7 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
   ) {
     super(
       bus,
-      countedSubscription(metrics, 'AccountDiscovery', DISCOVERY_GROUP, eventTopic('contentjob'), [
-        'ContentJobOpened',
-      ]),
+      countedSubscription(metrics, 'AccountDiscovery', DISCOVERY_GROUP, 'contentjob', ['ContentJobOpened']),
     );
   }
 

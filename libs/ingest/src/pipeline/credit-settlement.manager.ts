@@ -5,7 +5,7 @@ import {
   versionIsCharged,
   type PostOutcomeEvent,
 } from '@analyst/domain-content';
-import { EventConsumer, MESSAGE_BUS, eventTopic, type MessageBus, type Recorded } from '@analyst/platform';
+import { EventConsumer, MESSAGE_BUS, type MessageBus, type Recorded } from '@analyst/platform';
 import { CREDITS_GROUP } from '../ingest.tokens';
 import { LedgerClient, LedgerRuleError } from './ledger-client';
 import { IngestMetrics } from '../metrics/ingest-metrics';
@@ -28,13 +28,7 @@ export class CreditSettlementManager extends EventConsumer<PostOutcomeEvent> {
   ) {
     super(
       bus,
-      countedSubscription(
-        metrics,
-        'CreditSettlement',
-        CREDITS_GROUP,
-        eventTopic('post'),
-        POST_OUTCOME_EVENT_TYPES,
-      ),
+      countedSubscription(metrics, 'CreditSettlement', CREDITS_GROUP, 'post', POST_OUTCOME_EVENT_TYPES),
     );
   }
 

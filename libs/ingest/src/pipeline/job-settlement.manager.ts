@@ -5,7 +5,6 @@ import {
   EventConsumer,
   MESSAGE_BUS,
   causedBy,
-  eventTopic,
   type Clock,
   type MessageBus,
   type Recorded,
@@ -35,10 +34,7 @@ export class JobSettlementManager extends EventConsumer<PostOutcomeEvent> {
     private readonly runner: CommandRunner,
     @Optional() metrics?: IngestMetrics,
   ) {
-    super(
-      bus,
-      countedSubscription(metrics, 'JobSettlement', JOBS_GROUP, eventTopic('post'), POST_OUTCOME_EVENT_TYPES),
-    );
+    super(bus, countedSubscription(metrics, 'JobSettlement', JOBS_GROUP, 'post', POST_OUTCOME_EVENT_TYPES));
   }
 
   protected async on(event: Recorded<PostOutcomeEvent>): Promise<void> {

@@ -24,7 +24,6 @@ import {
   EventConsumer,
   MESSAGE_BUS,
   causedBy,
-  eventTopic,
   eventsOf,
   type Clock,
   type EventStore,
@@ -66,10 +65,7 @@ export class PostPipelineManager extends EventConsumer<PipelineEvent> {
     private readonly runner: CommandRunner,
     @Optional() metrics?: IngestMetrics,
   ) {
-    super(
-      bus,
-      countedSubscription(metrics, 'PostPipeline', FETCH_GROUP, eventTopic('post'), PIPELINE_EVENT_TYPES),
-    );
+    super(bus, countedSubscription(metrics, 'PostPipeline', FETCH_GROUP, 'post', PIPELINE_EVENT_TYPES));
   }
 
   protected async on(event: Recorded<PipelineEvent>): Promise<void> {
