@@ -29,6 +29,8 @@ const isLedgerRecord = recordsOf<LedgerEvent>(LEDGER_EVENT_TYPES);
 const isRequestRecord = recordsOf<
   PostCreated | PostRefreshRequested | PostHoldResumed | ContentJobOpenedTeam
 >(['PostCreated', 'PostRefreshRequested', 'PostHoldResumed', 'ContentJobOpened']);
+/** The record as one of those content events, or null. */
+const requestOf = (record: LedgerRecord) => (isRequestRecord(record) ? record : null);
 
 export interface ChargeCheckOptions {
   /** ISO instant open reservations are aged against (the caller's clock: this code reads none). */
@@ -90,7 +92,7 @@ export class ChargeAuditor {
       if (isLedgerRecord(record)) this.ledgerEvent(record, record);
       return;
     }
-    const request = isRequestRecord(record) ? record : null;
+    const request = requestOf(record);
     switch (request?.type) {
       case 'PostCreated': {
         const d = request.data;
