@@ -50,13 +50,8 @@ const ALLOWED = {
 };
 
 /** Imports allowed beyond the tags, each with its reason. */
-const EXCEPTIONS = {
-  // Principal and the route decorators (ApiRoute, locationOf, teamQueryOf, relativePathOf): to move
-  // with the Nest platform library (issue 19, step 2 of "What to build").
-  'libs/analysis': ['gateway'],
-  'libs/ingest': ['gateway'],
-  'libs/sampling': ['gateway'],
-};
+/** Imports a library's tag does not allow, allowed for one folder with a reason. None today. */
+const EXCEPTIONS = {};
 
 /** Frameworks and I/O clients the framework-free layers may not load. */
 const FRAMEWORKS = [

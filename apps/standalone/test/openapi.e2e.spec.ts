@@ -13,7 +13,7 @@ import {
   SAMPLE_REASONS,
   SKIP_REASONS,
 } from '@analyst/contracts';
-import { ROUTE_POLICIES } from '@analyst/gateway';
+import { ROUTE_POLICIES } from '@analyst/contracts';
 import { FixedClock, createHttpApp, loadConfig } from '@analyst/platform';
 import { StandaloneModule } from '../src/app.module';
 import { DemoSeeder } from '../src/demo-seeder';

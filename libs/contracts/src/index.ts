@@ -9,3 +9,5 @@ export * from './content';
 export * from './calendar-date';
 export * from './analysis';
 export * from './content-events';
+export * from './rate-class-ids';
+export * from './route-policies';

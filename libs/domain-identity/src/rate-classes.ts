@@ -1,21 +1,7 @@
-/**
- * The contract's rate classes (spec, Limits). Burst caps are per UTC minute, budgets per UTC day,
- * per key. Every request counts against `global`; expensive routes also against their own class.
- */
-export const RATE_CLASS_IDS = [
-  'global',
-  'comments',
-  'analysis_comments',
-  'collection_posts',
-  'analysis_read',
-  'analysis_create',
-  'analysis_search',
-  'content_add_posts',
-  'content_add_accounts',
-  'content_refresh',
-  'content_jobs',
-] as const;
-export type RateClassId = (typeof RATE_CLASS_IDS)[number];
+import { RATE_CLASS_IDS, type RateClassId } from '@analyst/contracts';
+
+// The class ids are part of the contract (its route table names them); re-exported for callers here.
+export { RATE_CLASS_IDS, type RateClassId };
 
 export interface RateCaps {
   perMinute: number;

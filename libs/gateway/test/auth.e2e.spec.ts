@@ -1,5 +1,5 @@
 import { EVENT_STORE, FixedClock, type EventStore } from '@analyst/platform';
-import { locationOf, relativePathOf } from '@analyst/gateway';
+import { locationOf, relativePathOf } from '@analyst/platform';
 import { gatewayTest, type GatewayTest } from './gateway-fixture';
 
 describe('gateway authentication (spec: Authentication)', () => {

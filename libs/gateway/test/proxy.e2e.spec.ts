@@ -5,17 +5,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  GatewayModule,
-  GatewayProxyModule,
-  INTERNAL_AUTH_HEADER,
-  InternalAuthGuard,
-  Principal,
-} from '@analyst/gateway';
+import { GatewayModule, GatewayProxyModule, INTERNAL_AUTH_HEADER, InternalAuthGuard } from '@analyst/gateway';
 import {
   FixedClock,
   ObservabilityModule,
   PlatformModule,
+  Principal,
   createHttpApp,
   loadConfig,
 } from '@analyst/platform';

@@ -1,5 +1,5 @@
 import { SCOPES, type Scope } from '@analyst/contracts';
-import { ROUTE_POLICIES, type RoutePolicy } from '@analyst/gateway';
+import { ROUTE_POLICIES, type RoutePolicy } from '@analyst/contracts';
 import { gatewayTest, type GatewayTest } from './gateway-fixture';
 import { SpecRoutesModule } from './spec-routes';
 

@@ -1,5 +1,5 @@
 import { Controller, Get, Module, Post, Query } from '@nestjs/common';
-import { Principal, RateClass, RequireScopes } from '@analyst/gateway';
+import { Principal, RateClass, RequireScopes } from '@analyst/platform';
 
 /**
  * Stand-ins for the routes later services will own, mounted at the spec's paths with no gateway

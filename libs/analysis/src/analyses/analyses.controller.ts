@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '@analyst/contracts';
-import { locationOf, Principal, teamQueryOf } from '@analyst/gateway';
+import { locationOf, Principal, teamQueryOf } from '@analyst/platform';
 import {
   ApiEnvelopeResponse,
   ApiErrorResponses,

@@ -1,4 +1,4 @@
-import { relativePathOf } from '@analyst/gateway';
+import { relativePathOf } from '@analyst/platform';
 import type { AnalysisDoc, AnalysisResult } from '@analyst/comment-index';
 import { POLL_AFTER_MS } from './analysis.service';
 

@@ -1,4 +1,4 @@
-import { relativePathOf } from '@analyst/gateway';
+import { relativePathOf } from '@analyst/platform';
 import { type PostEntry, materializedOf } from '@analyst/comment-index';
 
 /** The post record the catalog routes return. */

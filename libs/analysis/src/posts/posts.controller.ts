@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@analyst/contracts';
-import { Principal, teamQueryOf } from '@analyst/gateway';
+import { Principal, teamQueryOf } from '@analyst/platform';
 import {
   ApiEnvelopeResponse,
   ApiErrorResponses,

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@analyst/contracts';
-import { Principal } from '@analyst/gateway';
+import { Principal } from '@analyst/platform';
 import {
   ApiEnvelopeResponse,
   ApiErrorResponses,

@@ -14,8 +14,8 @@ import { keySecretMatches } from '../identity/secret-hash';
 import { rateLimitHeaders } from '../limits/rate-limit-headers';
 import { RateLimitService, type LimitSnapshot } from '../limits/rate-limit.service';
 import { presentedKey } from './credentials';
-import { attachPrincipal, type Principal } from './principal';
-import { rateClassForRequest } from './route-policies';
+import { attachPrincipal, type Principal } from '@analyst/platform';
+import { rateClassForRequest } from '@analyst/contracts';
 
 /** `X-RateLimit-Class` of a 429 from the daily response-byte cap. */
 export const BYTE_CAP_CLASS = 'response_bytes';

@@ -4,9 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '@analyst/contracts';
 import type { RateClassId } from '@analyst/domain-identity';
 import { API_PREFIX } from '@analyst/platform';
-import { RATE_CLASS_METADATA, SCOPES_METADATA } from './gateway-decorators';
+import { RATE_CLASS_METADATA, SCOPES_METADATA } from '@analyst/platform';
 import { GatewayPipeline, type AdmissionPolicy } from './gateway-pipeline';
-import { findRoutePolicy } from './route-policies';
+import { findRoutePolicy } from '@analyst/contracts';
 
 /** Public routes live under `/analyst/v1` (the `/v1/client` alias is rewritten onto it first). */
 export function isPublicApiPath(url: string): boolean {

@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { API_PREFIX, BEARER_SCHEME, API_KEY_SCHEME } from '@analyst/platform';
-import { ROUTE_POLICIES } from './route-policies';
+import { ROUTE_POLICIES } from '@analyst/contracts';
 
 /**
  * Writes the route table into the OpenAPI document: each operation gets the SDK name of the

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '@analyst/platform';
 
 /** Header the gateway adds to every forwarded request; services accept nothing without it. */
 export const INTERNAL_AUTH_HEADER = 'x-analyst-internal-auth';

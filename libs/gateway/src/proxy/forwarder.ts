@@ -11,7 +11,7 @@ import {
   type AnalystConfig,
   type Clock,
 } from '@analyst/platform';
-import { principalOf, type Principal } from '../auth/principal';
+import { principalOf, type Principal } from '@analyst/platform';
 import { INTERNAL_AUTH_HEADER, signInternalAuth } from '../internal/internal-auth';
 import type { UpstreamService } from './upstreams';
 

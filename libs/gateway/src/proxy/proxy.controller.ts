@@ -14,7 +14,7 @@ import {
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminTokenGuard, ApiKeyAuth, SkipQueryRules } from '@analyst/platform';
-import type { HttpMethod } from '../auth/route-policies';
+import type { HttpMethod } from '@analyst/contracts';
 import { Forwarder } from './forwarder';
 import { routerPath, type ForwardedRoute } from './upstreams';
 

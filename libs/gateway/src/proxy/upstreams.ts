@@ -1,4 +1,4 @@
-import { ROUTE_POLICIES, type HttpMethod } from '../auth/route-policies';
+import { ROUTE_POLICIES, type HttpMethod } from '@analyst/contracts';
 
 export type UpstreamService = 'ingest' | 'ledger' | 'analysis' | 'sampling';
 

@@ -3,9 +3,9 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { effectiveLimits, RATE_CLASS_IDS } from '@analyst/domain-identity';
 import { ApiEnvelopeResponse, ApiKeyAuth, CLOCK, envelope, openApi, type Clock } from '@analyst/platform';
-import { ApiRoute } from '../auth/gateway-decorators';
+import { ApiRoute } from '@analyst/platform';
 import { accountOf } from '../auth/gateway-pipeline';
-import { Principal } from '../auth/principal';
+import { Principal } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
 import { RateLimitService } from '../limits/rate-limit.service';
 

@@ -13,8 +13,8 @@ import {
   type Clock,
   type ReadStore,
 } from '@analyst/platform';
-import { ApiRoute } from '../auth/gateway-decorators';
-import { Principal } from '../auth/principal';
+import { ApiRoute } from '@analyst/platform';
+import { Principal } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
 import { readCredits } from './team-credits';
 

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@analyst/contracts';
-import { ApiRoute, Principal } from '@analyst/gateway';
+import { ApiRoute, Principal } from '@analyst/platform';
 import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
 import {
   ApiEnvelopeResponse,

@@ -1,7 +1,7 @@
 import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiRoute, Principal, locationOf } from '@analyst/gateway';
+import { ApiRoute, Principal, locationOf } from '@analyst/platform';
 import { AddPostsHandler, type AddOutcome } from '../adding/add-posts.handler';
 import { AddPostsBody } from '../adding/content-request.dto';
 import { jobHeaders, jobMeta, renderJob } from '../jobs/job-view';

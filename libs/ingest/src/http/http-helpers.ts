@@ -1,6 +1,6 @@
 import { ApiError } from '@analyst/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '@analyst/gateway';
+import type { Principal } from '@analyst/platform';
 import type { RefreshRequester } from '../adding/requester';
 
 export function correlationIdOf(request: FastifyRequest): string {

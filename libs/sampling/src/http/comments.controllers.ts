@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiRoute, Principal } from '@analyst/gateway';
+import { ApiRoute, Principal } from '@analyst/platform';
 import {
   ApiCommentSampleQueries,
   ApiEnvelopeResponse,

@@ -1,4 +1,4 @@
-import { API_PREFIX } from '@analyst/platform';
+import { API_PREFIX } from './api-paths';
 
 /**
  * `Location` header values include the public prefix (`/analyst/v1/content/jobs/cj_1`), whichever

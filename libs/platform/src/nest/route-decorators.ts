@@ -1,7 +1,5 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
-import type { Scope } from '@analyst/contracts';
-import type { RateClassId } from '@analyst/domain-identity';
-import { routePolicy, type HttpMethod } from './route-policies';
+import { routePolicy, type HttpMethod, type RateClassId, type Scope } from '@analyst/contracts';
 
 export const SCOPES_METADATA = 'analyst:gateway:scopes';
 export const RATE_CLASS_METADATA = 'analyst:gateway:rate-class';

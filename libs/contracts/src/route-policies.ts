@@ -1,5 +1,5 @@
-import type { Scope } from '@analyst/contracts';
-import type { RateClassId } from '@analyst/domain-identity';
+import type { RateClassId } from './rate-class-ids';
+import type { Scope } from './scopes';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
