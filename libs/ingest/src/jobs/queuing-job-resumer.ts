@@ -1,19 +1,7 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { contentJobDecider, contentJobStream, type ContentJob } from '@analyst/domain-content';
-import {
-  CLOCK,
-  CommandRunner,
-  PeriodicTask,
-  READ_STORE,
-  type Clock,
-  type ReadStore,
-} from '@analyst/platform';
+import { CLOCK, CommandRunner, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { StreamSweeper } from '../pipeline/stream-sweeper';
 import { AddPostsHandler } from '../adding/add-posts.handler';
 import { CONTENT_JOBS, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { LedgerClient } from '../pipeline/ledger-client';
@@ -34,13 +22,7 @@ export interface ResumeRun {
  * sweeping at once, or a live request still running, is harmless.
  */
 @Injectable()
-export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('QueuingJobResumer');
-  private readonly task: PeriodicTask;
-  private stopped = false;
-  /** Resume attempts that threw, for /metrics and the logs. */
-  errors = 0;
-
+export class QueuingJobResumer extends StreamSweeper<'resumed' | 'waiting'> {
   constructor(
     private readonly addPosts: AddPostsHandler,
     private readonly ledger: LedgerClient,
@@ -49,50 +31,27 @@ export class QueuingJobResumer implements OnApplicationBootstrap, OnModuleDestro
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
   ) {
-    // runOnce counts and logs each job's failure itself; this catches a failing sweep query.
-    this.task = new PeriodicTask(
-      this.options.queuingSweepMs,
-      () => this.runOnce(),
-      (error) => {
-        this.errors += 1;
-        this.logger.error(`sweeping for jobs left in queuing failed: ${String(error)}`);
-      },
-    );
-  }
-
-  onApplicationBootstrap(): void {
-    this.task.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    await this.task.stop();
+    super('QueuingJobResumer', options.queuingSweepMs, 'jobs left in queuing');
   }
 
   /** Finishes every job quiet in `queuing` for longer than the bound; returns their ids. */
   async runOnce(): Promise<ResumeRun> {
-    const run: ResumeRun = { resumed: [], failed: [] };
     const quietSince = new Date(this.clock.now().getTime() - this.options.queuingResumeAfterMs).toISOString();
     // The read model only nominates; the job's own stream decides whether it is still queuing.
     const stale = await this.store
       .collection(CONTENT_JOBS)
       .find({ status: 'queuing', updatedAt: { $lte: quietSince } }, { projection: { _id: 1 }, limit: 100 });
-    for (const doc of stale) {
-      if (this.stopped) break;
-      const jobId = String(doc._id);
-      try {
+    const result = await this.sweep(
+      stale.map((doc) => String(doc._id)),
+      async (jobId) => {
         const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
-        if (state.status !== 'queuing') continue;
+        if (state.status !== 'queuing') return 'waiting';
         await this.finish(state);
-        run.resumed.push(jobId);
-      } catch (error) {
-        this.errors += 1;
-        run.failed.push(jobId);
-        this.logger.error(
-          `finishing job ${jobId} left in queuing failed: ${String(error)}; retrying on the next sweep`,
-        );
-      }
-    }
+        return 'resumed';
+      },
+      (jobId) => `finishing job ${jobId} left in queuing`,
+    );
+    const run: ResumeRun = { resumed: StreamSweeper.idsWith(result, 'resumed'), failed: result.failed };
     if (run.resumed.length > 0)
       this.logger.warn(`finished ${run.resumed.length} job(s) left in queuing: ${run.resumed.join(', ')}`);
     return run;

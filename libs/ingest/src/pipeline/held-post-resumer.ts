@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   contentJobDecider,
   contentJobStream,
@@ -12,14 +6,8 @@ import {
   postStream,
   type ExistingPost,
 } from '@analyst/domain-content';
-import {
-  CLOCK,
-  CommandRunner,
-  PeriodicTask,
-  READ_STORE,
-  type Clock,
-  type ReadStore,
-} from '@analyst/platform';
+import { CLOCK, CommandRunner, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { StreamSweeper } from './stream-sweeper';
 import { reservationIdFor } from '../adding/request-fingerprint';
 import { INGEST_OPTIONS, POSTS, type IngestOptions } from '../ingest.tokens';
 import { LedgerClient } from './ledger-client';
@@ -46,13 +34,7 @@ export function resumeReservationId(post: ExistingPost): string {
  * with YouTube's daily quota, ten days).
  */
 @Injectable()
-export class HeldPostResumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('HeldPostResumer');
-  private readonly task: PeriodicTask;
-  private stopped = false;
-  /** Resumptions that threw, for the logs and tests. */
-  errors = 0;
-
+export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'waiting'> {
   constructor(
     private readonly ledger: LedgerClient,
     private readonly runner: CommandRunner,
@@ -60,47 +42,25 @@ export class HeldPostResumer implements OnApplicationBootstrap, OnModuleDestroy 
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
   ) {
-    this.task = new PeriodicTask(
-      this.options.holdSweepMs,
-      () => this.runOnce(),
-      (error) => {
-        this.errors += 1;
-        this.logger.error(`sweeping for held posts failed: ${String(error)}`);
-      },
-    );
-  }
-
-  onApplicationBootstrap(): void {
-    this.task.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    await this.task.stop();
+    super('HeldPostResumer', options.holdSweepMs, 'held posts');
   }
 
   /** Resumes every held post whose window has reopened; returns their ids. */
   async runOnce(): Promise<HoldSweep> {
-    const sweep: HoldSweep = { resumed: [], abandoned: [], failed: [] };
     // The read model only nominates; each post's own stream decides whether it is still held.
     const held = await this.store
       .collection(POSTS)
       .find({ status: 'holding' }, { projection: { _id: 1 }, sort: { updatedAt: 1 }, limit: 200 });
-    for (const doc of held) {
-      if (this.stopped) break;
-      const postId = String(doc._id);
-      try {
-        const outcome = await this.resume(postId);
-        if (outcome === 'resumed') sweep.resumed.push(postId);
-        if (outcome === 'abandoned') sweep.abandoned.push(postId);
-      } catch (error) {
-        this.errors += 1;
-        sweep.failed.push(postId);
-        this.logger.error(
-          `resuming held post ${postId} failed: ${String(error)}; retrying on the next sweep`,
-        );
-      }
-    }
+    const result = await this.sweep(
+      held.map((doc) => String(doc._id)),
+      (postId) => this.resume(postId),
+      (postId) => `resuming held post ${postId}`,
+    );
+    const sweep: HoldSweep = {
+      resumed: StreamSweeper.idsWith(result, 'resumed'),
+      abandoned: StreamSweeper.idsWith(result, 'abandoned'),
+      failed: result.failed,
+    };
     if (sweep.resumed.length + sweep.abandoned.length > 0)
       this.logger.log(
         `held posts: ${sweep.resumed.length} resumed, ${sweep.abandoned.length} could not be funded`,
