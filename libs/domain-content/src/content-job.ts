@@ -182,80 +182,101 @@ export function settledStatus(
   return { status: clean ? 'completed' : 'partial', error: null, at: '' };
 }
 
+type JobCommand<T extends ContentJobCommand['type']> = Extract<ContentJobCommand, { type: T }>;
+
+function openJob(command: JobCommand<'OpenJob'>, state: ContentJobState): ContentJobEvent[] {
+  if (state.status !== 'absent')
+    throw new ContentError('job_exists', `content job ${command.request.jobId} already exists`);
+  return [{ type: 'ContentJobOpened', data: command.request }];
+}
+
+function recordDiscovery(command: JobCommand<'RecordDiscovery'>, state: ContentJobState): ContentJobEvent[] {
+  const job = requireJob(state);
+  if (job.status !== 'discovering' || job.discoveredCount !== null) return [];
+  const count = command.discovered.length;
+  const estimated = job.dryRun ? count * job.credits.perPost : null;
+  const events: ContentJobEvent[] = [
+    {
+      type: 'AccountDiscovered',
+      data: { count, discovered: job.dryRun ? command.discovered : null, estimated, at: command.at },
+    },
+  ];
+  if (job.dryRun || count === 0)
+    events.push({ type: 'JobSettled', data: { status: 'completed', error: null, at: command.at } });
+  return events;
+}
+
+function queueJob(command: JobCommand<'QueueJob'>, state: ContentJobState): ContentJobEvent[] {
+  const job = requireJob(state);
+  if (job.status !== 'queuing' && job.status !== 'discovering') return [];
+  const queued: ContentJobQueued = {
+    type: 'ContentJobQueued',
+    data: {
+      accepted: command.accepted,
+      skipped: command.skipped,
+      rejected: command.rejected,
+      at: command.at,
+    },
+  };
+  // Posts may have finished while the request was still creating the rest of the batch. A job
+  // with nothing accepted is answered `syncing` (the spec's creation row) and settles right
+  // after, through RecordPostOutcomes with no outcomes (see settleIfNothingAccepted).
+  if (command.accepted.length === 0) return [queued];
+  const settled = settledStatus(
+    { ...job, accepted: command.accepted, skipped: command.skipped, rejected: command.rejected },
+    job.outcomes,
+  );
+  return settled ? [queued, { type: 'JobSettled', data: { ...settled, at: command.at } }] : [queued];
+}
+
+function failJob(command: JobCommand<'FailJob'>, state: ContentJobState): ContentJobEvent[] {
+  const job = requireJob(state);
+  if (job.status !== 'discovering' && job.status !== 'queuing') return [];
+  return [{ type: 'ContentJobFailed', data: { error: command.error, at: command.at } }];
+}
+
+function recordPostOutcomes(
+  command: JobCommand<'RecordPostOutcomes'>,
+  state: ContentJobState,
+): ContentJobEvent[] {
+  const job = requireJob(state);
+  if (isTerminalJob(job.status)) return []; // a terminal job never reopens
+  // Before the job is queued its members are not known yet: keep every outcome, settle later.
+  const queued = job.status === 'syncing';
+  const members = new Set(job.accepted.map((a) => a.postId));
+  const outcomes = { ...job.outcomes };
+  const events: ContentJobEvent[] = [];
+  for (const o of command.outcomes) {
+    if (queued && !members.has(o.postId)) continue;
+    const known = outcomes[o.postId];
+    if (known && (FINAL_POST_OUTCOMES.includes(known.status) || known.status === o.status)) continue;
+    if (!FINAL_POST_OUTCOMES.includes(o.status) && o.status !== 'holding') continue;
+    // A held post's credit was returned when it was held; the resumed fetch reserved again, so
+    // what it finally charges is its own outcome's.
+    const charged = o.charged;
+    outcomes[o.postId] = { status: o.status, charged };
+    events.push({
+      type: 'JobPostOutcomeRecorded',
+      data: { postId: o.postId, status: o.status, charged, at: command.at },
+    });
+  }
+  const settled = queued ? settledStatus(job, outcomes) : null;
+  if (settled) events.push({ type: 'JobSettled', data: { ...settled, at: command.at } });
+  return events;
+}
+
 export function decideContentJob(command: ContentJobCommand, state: ContentJobState): ContentJobEvent[] {
   switch (command.type) {
     case 'OpenJob':
-      if (state.status !== 'absent')
-        throw new ContentError('job_exists', `content job ${command.request.jobId} already exists`);
-      return [{ type: 'ContentJobOpened', data: command.request }];
-    case 'RecordDiscovery': {
-      const job = requireJob(state);
-      if (job.status !== 'discovering' || job.discoveredCount !== null) return [];
-      const count = command.discovered.length;
-      const estimated = job.dryRun ? count * job.credits.perPost : null;
-      const events: ContentJobEvent[] = [
-        {
-          type: 'AccountDiscovered',
-          data: { count, discovered: job.dryRun ? command.discovered : null, estimated, at: command.at },
-        },
-      ];
-      if (job.dryRun || count === 0)
-        events.push({ type: 'JobSettled', data: { status: 'completed', error: null, at: command.at } });
-      return events;
-    }
-    case 'QueueJob': {
-      const job = requireJob(state);
-      if (job.status !== 'queuing' && job.status !== 'discovering') return [];
-      const queued: ContentJobQueued = {
-        type: 'ContentJobQueued',
-        data: {
-          accepted: command.accepted,
-          skipped: command.skipped,
-          rejected: command.rejected,
-          at: command.at,
-        },
-      };
-      // Posts may have finished while the request was still creating the rest of the batch. A job
-      // with nothing accepted is answered `syncing` (the spec's creation row) and settles right
-      // after, through RecordPostOutcomes with no outcomes (see settleIfNothingAccepted).
-      if (command.accepted.length === 0) return [queued];
-      const settled = settledStatus(
-        { ...job, accepted: command.accepted, skipped: command.skipped, rejected: command.rejected },
-        job.outcomes,
-      );
-      return settled ? [queued, { type: 'JobSettled', data: { ...settled, at: command.at } }] : [queued];
-    }
-    case 'FailJob': {
-      const job = requireJob(state);
-      if (job.status !== 'discovering' && job.status !== 'queuing') return [];
-      return [{ type: 'ContentJobFailed', data: { error: command.error, at: command.at } }];
-    }
-    case 'RecordPostOutcomes': {
-      const job = requireJob(state);
-      if (isTerminalJob(job.status)) return []; // a terminal job never reopens
-      // Before the job is queued its members are not known yet: keep every outcome, settle later.
-      const queued = job.status === 'syncing';
-      const members = new Set(job.accepted.map((a) => a.postId));
-      const outcomes = { ...job.outcomes };
-      const events: ContentJobEvent[] = [];
-      for (const o of command.outcomes) {
-        if (queued && !members.has(o.postId)) continue;
-        const known = outcomes[o.postId];
-        if (known && (FINAL_POST_OUTCOMES.includes(known.status) || known.status === o.status)) continue;
-        if (!FINAL_POST_OUTCOMES.includes(o.status) && o.status !== 'holding') continue;
-        // A held post's credit was returned when it was held; the resumed fetch reserved again, so
-        // what it finally charges is its own outcome's.
-        const charged = o.charged;
-        outcomes[o.postId] = { status: o.status, charged };
-        events.push({
-          type: 'JobPostOutcomeRecorded',
-          data: { postId: o.postId, status: o.status, charged, at: command.at },
-        });
-      }
-      const settled = queued ? settledStatus(job, outcomes) : null;
-      if (settled) events.push({ type: 'JobSettled', data: { ...settled, at: command.at } });
-      return events;
-    }
+      return openJob(command, state);
+    case 'RecordDiscovery':
+      return recordDiscovery(command, state);
+    case 'QueueJob':
+      return queueJob(command, state);
+    case 'FailJob':
+      return failJob(command, state);
+    case 'RecordPostOutcomes':
+      return recordPostOutcomes(command, state);
     default: {
       const _never: never = command;
       return _never;

@@ -195,162 +195,188 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
   return chunks;
 }
 
+type PostCommandOf<T extends PostCommand['type']> = Extract<PostCommand, { type: T }>;
+
+function createPost(command: PostCommandOf<'CreatePost'>, state: PostState): PostEvent[] {
+  if (state.status !== 'absent')
+    throw new ContentError('post_exists', `post ${command.data.postId} already exists`);
+  return [
+    {
+      type: 'PostCreated',
+      data: { ...command.data, tags: normalizeTags(command.data.tags), dataVersion: 1 },
+    },
+  ];
+}
+
+function tagPost(command: PostCommandOf<'TagPost'>, state: PostState): PostEvent[] {
+  const post = requireExisting(state);
+  const addedCollectionIds = [...new Set(command.collectionIds)].filter(
+    (id) => !post.collectionIds.includes(id),
+  );
+  const addedTags = newTags(post.tags, command.tags);
+  if (addedCollectionIds.length === 0 && addedTags.length === 0) return [];
+  return [
+    { type: 'PostTagged', data: { postId: post.postId, addedCollectionIds, addedTags, at: command.at } },
+  ];
+}
+
+function requestRefresh(command: PostCommandOf<'RequestRefresh'>, state: PostState): PostEvent[] {
+  const post = requireExisting(state);
+  // A held version still belongs to its job, which waits for it: it is resumed, not replaced.
+  if (IN_FLIGHT_STATUSES.includes(post.status) || post.status === 'holding')
+    throw new ContentError('post_in_flight', `post ${post.postId} is still processing`);
+  return [
+    {
+      type: 'PostRefreshRequested',
+      data: { ...command.request, postId: post.postId, dataVersion: post.dataVersion + 1 },
+    },
+  ];
+}
+
+function recordFetch(command: PostCommandOf<'RecordFetch'>, state: PostState): PostEvent[] {
+  // A redelivered or stale fetch finds the version already past `fetching`: nothing to record.
+  if (state.status !== 'fetching' || state.dataVersion !== command.dataVersion) return [];
+  const { result } = command;
+  if (result.status !== 'ok') {
+    return [
+      {
+        type: 'PostFetchFailed',
+        data: {
+          postId: state.postId,
+          dataVersion: state.dataVersion,
+          jobId: state.current.jobId,
+          reservationId: state.current.reservationId,
+          outcome: result.status,
+          reason: result.reason,
+          ...(result.status === 'holding' ? { retryAt: result.retryAt ?? null } : {}),
+          at: command.at,
+        },
+      },
+    ];
+  }
+  const chunks = chunked(result.comments, command.chunkSize ?? COMMENT_CHUNK_SIZE);
+  return [
+    {
+      type: 'PostFetched',
+      data: {
+        postId: state.postId,
+        dataVersion: state.dataVersion,
+        post: result.post,
+        totalComments: result.comments.length,
+        chunks: chunks.length,
+        at: command.at,
+      },
+    },
+    ...chunks.map((comments, chunk): CommentsFetched => ({
+      type: 'CommentsFetched',
+      data: { postId: state.postId, dataVersion: state.dataVersion, chunk, comments },
+    })),
+  ];
+}
+
+function recordScores(command: PostCommandOf<'RecordScores'>, state: PostState): PostEvent[] {
+  if (state.status !== 'processing' || state.dataVersion !== command.dataVersion) return [];
+  const chunks = chunked(command.comments, command.chunkSize ?? COMMENT_CHUNK_SIZE);
+  return [
+    ...chunks.map((comments, chunk): CommentsScored => ({
+      type: 'CommentsScored',
+      data: {
+        postId: state.postId,
+        dataVersion: state.dataVersion,
+        chunk,
+        scorer: command.scorer,
+        comments,
+      },
+    })),
+    {
+      type: 'PostScored',
+      data: {
+        postId: state.postId,
+        dataVersion: state.dataVersion,
+        jobId: state.current.jobId,
+        reservationId: state.current.reservationId,
+        scorer: command.scorer,
+        topics: command.topics,
+        messages: command.messages,
+        totalComments: state.fetchedComments ?? command.comments.length,
+        at: command.at,
+      },
+    },
+  ];
+}
+
+function resumeHeld(command: PostCommandOf<'ResumeHeld'>, state: PostState): PostEvent[] {
+  // Another replica resumed (or abandoned) it first, or the hold is of an older version: nothing to do.
+  if (state.status !== 'holding' || state.dataVersion !== command.dataVersion) return [];
+  return [
+    {
+      type: 'PostHoldResumed',
+      data: {
+        postId: state.postId,
+        dataVersion: state.dataVersion,
+        jobId: state.current.jobId,
+        reservationId: command.reservationId,
+        at: command.at,
+      },
+    },
+  ];
+}
+
+function abandonHeld(command: PostCommandOf<'AbandonHeld'>, state: PostState): PostEvent[] {
+  if (state.status !== 'holding' || state.dataVersion !== command.dataVersion) return [];
+  return [
+    {
+      type: 'PostFetchFailed',
+      // The hold's reservation was refunded when it was held: this outcome holds no credits.
+      data: {
+        postId: state.postId,
+        dataVersion: state.dataVersion,
+        jobId: state.current.jobId,
+        reservationId: null,
+        outcome: 'failed',
+        reason: command.reason,
+        at: command.at,
+      },
+    },
+  ];
+}
+
+function cancelPost(command: PostCommandOf<'CancelPost'>, state: PostState): PostEvent[] {
+  const post = requireExisting(state);
+  if (!IN_FLIGHT_STATUSES.includes(post.status)) return [];
+  return [
+    {
+      type: 'PostCancelled',
+      data: {
+        postId: post.postId,
+        dataVersion: post.dataVersion,
+        jobId: post.current.jobId,
+        reservationId: post.current.reservationId,
+        reason: command.reason,
+        at: command.at,
+      },
+    },
+  ];
+}
+
 export function decidePost(command: PostCommand, state: PostState): PostEvent[] {
   switch (command.type) {
-    case 'CreatePost': {
-      if (state.status !== 'absent')
-        throw new ContentError('post_exists', `post ${command.data.postId} already exists`);
-      return [
-        {
-          type: 'PostCreated',
-          data: { ...command.data, tags: normalizeTags(command.data.tags), dataVersion: 1 },
-        },
-      ];
-    }
-    case 'TagPost': {
-      const post = requireExisting(state);
-      const addedCollectionIds = [...new Set(command.collectionIds)].filter(
-        (id) => !post.collectionIds.includes(id),
-      );
-      const addedTags = newTags(post.tags, command.tags);
-      if (addedCollectionIds.length === 0 && addedTags.length === 0) return [];
-      return [
-        { type: 'PostTagged', data: { postId: post.postId, addedCollectionIds, addedTags, at: command.at } },
-      ];
-    }
-    case 'RequestRefresh': {
-      const post = requireExisting(state);
-      // A held version still belongs to its job, which waits for it: it is resumed, not replaced.
-      if (IN_FLIGHT_STATUSES.includes(post.status) || post.status === 'holding')
-        throw new ContentError('post_in_flight', `post ${post.postId} is still processing`);
-      return [
-        {
-          type: 'PostRefreshRequested',
-          data: { ...command.request, postId: post.postId, dataVersion: post.dataVersion + 1 },
-        },
-      ];
-    }
-    case 'RecordFetch': {
-      // A redelivered or stale fetch finds the version already past `fetching`: nothing to record.
-      if (state.status !== 'fetching' || state.dataVersion !== command.dataVersion) return [];
-      const { result } = command;
-      if (result.status !== 'ok') {
-        return [
-          {
-            type: 'PostFetchFailed',
-            data: {
-              postId: state.postId,
-              dataVersion: state.dataVersion,
-              jobId: state.current.jobId,
-              reservationId: state.current.reservationId,
-              outcome: result.status,
-              reason: result.reason,
-              ...(result.status === 'holding' ? { retryAt: result.retryAt ?? null } : {}),
-              at: command.at,
-            },
-          },
-        ];
-      }
-      const chunks = chunked(result.comments, command.chunkSize ?? COMMENT_CHUNK_SIZE);
-      return [
-        {
-          type: 'PostFetched',
-          data: {
-            postId: state.postId,
-            dataVersion: state.dataVersion,
-            post: result.post,
-            totalComments: result.comments.length,
-            chunks: chunks.length,
-            at: command.at,
-          },
-        },
-        ...chunks.map((comments, chunk): CommentsFetched => ({
-          type: 'CommentsFetched',
-          data: { postId: state.postId, dataVersion: state.dataVersion, chunk, comments },
-        })),
-      ];
-    }
-    case 'RecordScores': {
-      if (state.status !== 'processing' || state.dataVersion !== command.dataVersion) return [];
-      const chunks = chunked(command.comments, command.chunkSize ?? COMMENT_CHUNK_SIZE);
-      return [
-        ...chunks.map((comments, chunk): CommentsScored => ({
-          type: 'CommentsScored',
-          data: {
-            postId: state.postId,
-            dataVersion: state.dataVersion,
-            chunk,
-            scorer: command.scorer,
-            comments,
-          },
-        })),
-        {
-          type: 'PostScored',
-          data: {
-            postId: state.postId,
-            dataVersion: state.dataVersion,
-            jobId: state.current.jobId,
-            reservationId: state.current.reservationId,
-            scorer: command.scorer,
-            topics: command.topics,
-            messages: command.messages,
-            totalComments: state.fetchedComments ?? command.comments.length,
-            at: command.at,
-          },
-        },
-      ];
-    }
-    case 'ResumeHeld': {
-      // Another replica resumed (or abandoned) it first, or the hold is of an older version: nothing to do.
-      if (state.status !== 'holding' || state.dataVersion !== command.dataVersion) return [];
-      return [
-        {
-          type: 'PostHoldResumed',
-          data: {
-            postId: state.postId,
-            dataVersion: state.dataVersion,
-            jobId: state.current.jobId,
-            reservationId: command.reservationId,
-            at: command.at,
-          },
-        },
-      ];
-    }
-    case 'AbandonHeld': {
-      if (state.status !== 'holding' || state.dataVersion !== command.dataVersion) return [];
-      return [
-        {
-          type: 'PostFetchFailed',
-          // The hold's reservation was refunded when it was held: this outcome holds no credits.
-          data: {
-            postId: state.postId,
-            dataVersion: state.dataVersion,
-            jobId: state.current.jobId,
-            reservationId: null,
-            outcome: 'failed',
-            reason: command.reason,
-            at: command.at,
-          },
-        },
-      ];
-    }
-    case 'CancelPost': {
-      const post = requireExisting(state);
-      if (!IN_FLIGHT_STATUSES.includes(post.status)) return [];
-      return [
-        {
-          type: 'PostCancelled',
-          data: {
-            postId: post.postId,
-            dataVersion: post.dataVersion,
-            jobId: post.current.jobId,
-            reservationId: post.current.reservationId,
-            reason: command.reason,
-            at: command.at,
-          },
-        },
-      ];
-    }
+    case 'CreatePost':
+      return createPost(command, state);
+    case 'TagPost':
+      return tagPost(command, state);
+    case 'RequestRefresh':
+      return requestRefresh(command, state);
+    case 'RecordFetch':
+      return recordFetch(command, state);
+    case 'RecordScores':
+      return recordScores(command, state);
+    case 'ResumeHeld':
+      return resumeHeld(command, state);
+    case 'AbandonHeld':
+      return abandonHeld(command, state);
+    case 'CancelPost':
+      return cancelPost(command, state);
     default: {
       const _never: never = command;
       return _never;

@@ -64,6 +64,126 @@ interface TeamBook {
 
 const emptyPool = () => ({ granted: 0, consumed: 0, refundedToNothing: 0, expired: 0 });
 
+type Flag = (message: string) => void;
+type LedgerEventOf<T extends LedgerEvent['type']> = Extract<LedgerEvent, { type: T }>;
+
+function checkGrant(book: TeamBook, event: LedgerEventOf<'CreditsGranted'>, flag: Flag): void {
+  if (event.data.amount <= 0) flag(`grant of ${event.data.amount} is not positive`);
+  book.pools[event.data.pool].granted += event.data.amount;
+}
+
+function checkMapsReset(book: TeamBook, event: LedgerEventOf<'MapsReset'>, flag: Flag): void {
+  if (event.data.expired !== book.balances.maps) {
+    flag(`reset expired ${event.data.expired} MAPs but ${book.balances.maps} were left`);
+  }
+  book.pools.map.granted += event.data.granted;
+  book.pools.map.expired += event.data.expired;
+}
+
+function applyMapAllotment(book: TeamBook, event: LedgerEventOf<'MapAllotmentSet'>): void {
+  if (event.data.adjustment >= 0) book.pools.map.granted += event.data.adjustment;
+  else book.pools.map.expired -= event.data.adjustment;
+}
+
+function checkReserve(book: TeamBook, event: LedgerEventOf<'CreditsReserved'>, flag: Flag): void {
+  const d = event.data;
+  if (book.reservations.has(d.reservationId)) flag(`reservation ${d.reservationId} was reserved twice`);
+  if (d.fundedUnits <= 0 || d.fundedUnits > d.requestedUnits)
+    flag(`funded ${d.fundedUnits} of ${d.requestedUnits} units`);
+  if (
+    d.amount !== d.fundedUnits * d.unitCost ||
+    d.fromMaps + d.fromAdhoc !== d.amount ||
+    d.fromMaps < 0 ||
+    d.fromAdhoc < 0
+  ) {
+    flag(`reservation ${d.reservationId} amounts do not add up`);
+  }
+  book.reservations.set(d.reservationId, {
+    fromMaps: d.fromMaps,
+    fromAdhoc: d.fromAdhoc,
+    amount: d.amount,
+    unitCost: d.unitCost,
+    fundedUnits: d.fundedUnits,
+    status: 'open',
+  });
+  book.counts.reserved += 1;
+  book.reservedFlow.reserved += d.amount;
+}
+
+type ReleaseEvent = LedgerEventOf<'CreditsSettled' | 'CreditsRefunded'>;
+
+/** The open reservation a settle or refund releases; flags (and gives none) when there is none. */
+function reservationToRelease(
+  book: TeamBook,
+  d: ReleaseEvent['data'],
+  verb: string,
+  flag: Flag,
+): OpenReservation | null {
+  const reservation = book.reservations.get(d.reservationId);
+  if (!reservation) {
+    flag(`reservation ${d.reservationId} ${verb} but never reserved`);
+    return null;
+  }
+  if (reservation.status !== 'open') {
+    flag(`reservation ${d.reservationId} ${verb} after it was already ${reservation.status}`);
+    return null;
+  }
+  return reservation;
+}
+
+function checkSettleUnits(
+  event: LedgerEventOf<'CreditsSettled'>,
+  reservation: OpenReservation,
+  flag: Flag,
+): void {
+  const d = event.data;
+  if (d.charged.maps + d.charged.adhoc !== d.consumedUnits * reservation.unitCost) {
+    flag(
+      `settle of ${d.reservationId} charged ${d.charged.maps + d.charged.adhoc} for ${d.consumedUnits} units`,
+    );
+  }
+  if (d.consumedUnits > reservation.fundedUnits) {
+    flag(`settle of ${d.reservationId} consumed more units than were funded`);
+  }
+}
+
+function checkReleasePerPool(
+  d: ReleaseEvent['data'],
+  charged: { maps: number; adhoc: number },
+  reservation: OpenReservation,
+  verb: string,
+  flag: Flag,
+): void {
+  if (
+    charged.maps + d.returned.maps + d.expiredOnReturn !== reservation.fromMaps ||
+    charged.adhoc + d.returned.adhoc !== reservation.fromAdhoc
+  ) {
+    flag(`${verb} ${d.reservationId} does not release exactly what was reserved per pool`);
+  }
+}
+
+function checkRelease(book: TeamBook, event: ReleaseEvent, flag: Flag): void {
+  const d = event.data;
+  const verb = event.type === 'CreditsSettled' ? 'settled' : 'refunded';
+  const reservation = reservationToRelease(book, d, verb, flag);
+  if (!reservation) return;
+  const charged = event.type === 'CreditsSettled' ? event.data.charged : { maps: 0, adhoc: 0 };
+  if (event.type === 'CreditsSettled') checkSettleUnits(event, reservation, flag);
+  checkReleasePerPool(d, charged, reservation, verb, flag);
+  reservation.status = event.type === 'CreditsSettled' ? 'settled' : 'refunded';
+  book.pools.map.consumed += charged.maps;
+  book.pools.adhoc.consumed += charged.adhoc;
+  book.pools.map.refundedToNothing += d.expiredOnReturn;
+  const released = charged.maps + charged.adhoc + d.returned.maps + d.returned.adhoc + d.expiredOnReturn;
+  if (event.type === 'CreditsSettled') {
+    book.counts.settled += 1;
+    book.reservedFlow.settled += released;
+  } else {
+    book.counts.refunded += 1;
+    book.reservedFlow.refunded += released;
+  }
+}
+
 /**
  * Recomputes every team's balances from the ledger events alone, in log order, and checks the
  * invariants finance relies on. Pure bookkeeping: feed it records, then ask for the result.
@@ -124,98 +244,22 @@ export class LedgerAuditor {
     }
   }
 
-  private check(book: TeamBook, event: LedgerEvent, flag: (m: string) => void): void {
-    const { pools, reservations } = book;
+  private check(book: TeamBook, event: LedgerEvent, flag: Flag): void {
     switch (event.type) {
       case 'CreditsGranted':
-        if (event.data.amount <= 0) flag(`grant of ${event.data.amount} is not positive`);
-        pools[event.data.pool].granted += event.data.amount;
-        return;
+        return checkGrant(book, event, flag);
       case 'MapsReset':
-        if (event.data.expired !== book.balances.maps) {
-          flag(`reset expired ${event.data.expired} MAPs but ${book.balances.maps} were left`);
-        }
-        pools.map.granted += event.data.granted;
-        pools.map.expired += event.data.expired;
-        return;
+        return checkMapsReset(book, event, flag);
       case 'MapAllotmentSet':
-        if (event.data.adjustment >= 0) pools.map.granted += event.data.adjustment;
-        else pools.map.expired -= event.data.adjustment;
-        return;
-      case 'CreditsReserved': {
-        const d = event.data;
-        if (reservations.has(d.reservationId)) flag(`reservation ${d.reservationId} was reserved twice`);
-        if (d.fundedUnits <= 0 || d.fundedUnits > d.requestedUnits)
-          flag(`funded ${d.fundedUnits} of ${d.requestedUnits} units`);
-        if (
-          d.amount !== d.fundedUnits * d.unitCost ||
-          d.fromMaps + d.fromAdhoc !== d.amount ||
-          d.fromMaps < 0 ||
-          d.fromAdhoc < 0
-        ) {
-          flag(`reservation ${d.reservationId} amounts do not add up`);
-        }
-        reservations.set(d.reservationId, {
-          fromMaps: d.fromMaps,
-          fromAdhoc: d.fromAdhoc,
-          amount: d.amount,
-          unitCost: d.unitCost,
-          fundedUnits: d.fundedUnits,
-          status: 'open',
-        });
-        book.counts.reserved += 1;
-        book.reservedFlow.reserved += d.amount;
-        return;
-      }
+        return applyMapAllotment(book, event);
+      case 'CreditsReserved':
+        return checkReserve(book, event, flag);
       case 'CreditsReservationRejected':
         book.counts.rejected += 1;
         return;
       case 'CreditsSettled':
-      case 'CreditsRefunded': {
-        const d = event.data;
-        const reservation = reservations.get(d.reservationId);
-        const verb = event.type === 'CreditsSettled' ? 'settled' : 'refunded';
-        if (!reservation) {
-          flag(`reservation ${d.reservationId} ${verb} but never reserved`);
-          return;
-        }
-        if (reservation.status !== 'open') {
-          flag(`reservation ${d.reservationId} ${verb} after it was already ${reservation.status}`);
-          return;
-        }
-        const charged = event.type === 'CreditsSettled' ? event.data.charged : { maps: 0, adhoc: 0 };
-        if (
-          event.type === 'CreditsSettled' &&
-          charged.maps + charged.adhoc !== event.data.consumedUnits * reservation.unitCost
-        ) {
-          flag(
-            `settle of ${d.reservationId} charged ${charged.maps + charged.adhoc} for ${event.data.consumedUnits} units`,
-          );
-        }
-        if (event.type === 'CreditsSettled' && event.data.consumedUnits > reservation.fundedUnits) {
-          flag(`settle of ${d.reservationId} consumed more units than were funded`);
-        }
-        if (
-          charged.maps + d.returned.maps + d.expiredOnReturn !== reservation.fromMaps ||
-          charged.adhoc + d.returned.adhoc !== reservation.fromAdhoc
-        ) {
-          flag(`${verb} ${d.reservationId} does not release exactly what was reserved per pool`);
-        }
-        reservation.status = event.type === 'CreditsSettled' ? 'settled' : 'refunded';
-        pools.map.consumed += charged.maps;
-        pools.adhoc.consumed += charged.adhoc;
-        pools.map.refundedToNothing += d.expiredOnReturn;
-        const released =
-          charged.maps + charged.adhoc + d.returned.maps + d.returned.adhoc + d.expiredOnReturn;
-        if (event.type === 'CreditsSettled') {
-          book.counts.settled += 1;
-          book.reservedFlow.settled += released;
-        } else {
-          book.counts.refunded += 1;
-          book.reservedFlow.refunded += released;
-        }
-        return;
-      }
+      case 'CreditsRefunded':
+        return checkRelease(book, event, flag);
       default: {
         const _never: never = event;
         return _never;

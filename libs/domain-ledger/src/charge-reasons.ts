@@ -47,13 +47,15 @@ const POSTLESS_REFUND_REASONS = new Set(['create_failed', 'insufficient_credits'
 /** Ingest derives a post's reservation id from its job (`reservationIdFor`): `rs_<jobId>_<16 hex>`. */
 const RESERVATION_OF_JOB = /^rs_(.+)_[0-9a-f]{16}$/;
 
+type Refund = LedgerEventRef & { reason: string };
+
 interface Reservation {
   teamId: string;
   reservationId: string;
   reserved: LedgerEventRef;
   amount: number;
   settles: LedgerEventRef[];
-  refunds: (LedgerEventRef & { reason: string })[];
+  refunds: Refund[];
 }
 
 interface Version {
@@ -213,99 +215,12 @@ export class ChargeAuditor {
 
     for (const r of this.reservations.values()) {
       if (!wanted(r.teamId)) continue;
-      const c = team(r.teamId);
-      c.reservations += 1;
-      c.settled += r.settles.length > 0 ? 1 : 0;
-      c.refunded += r.refunds.length > 0 ? 1 : 0;
-      const namers = this.namers.get(r.reservationId) ?? [];
-      const own = namers.filter((n) => n.post.teamId === r.teamId);
-      const others = namers.filter((n) => n.post.teamId !== r.teamId);
-      const ownRefs = own.map((n) => versionRef(n.post, n.version.dataVersion));
-      for (const settle of r.settles) {
-        if (own.length === 0 && others.length === 0) {
-          findings.push({
-            rule: 'charge_without_post',
-            teamId: r.teamId,
-            posts: [],
-            events: [r.reserved, settle],
-            message: `${charge(settle)} names no post: no post creation or refresh names reservation ${r.reservationId}`,
-          });
-        } else if (own.length === 0) {
-          const refs = others.map((n) => versionRef(n.post, n.version.dataVersion));
-          findings.push({
-            rule: 'charge_for_other_team',
-            teamId: r.teamId,
-            posts: refs,
-            events: [r.reserved, settle],
-            message: `${charge(settle)} is for ${refs.map((p) => `${postText(p)} of team ${p.teamId}`).join(', ')}, not a post of team ${r.teamId}`,
-          });
-        } else if (!own.some((n) => n.version.outcomes.some(versionIsCharged))) {
-          findings.push({
-            rule: 'charge_without_outcome',
-            teamId: r.teamId,
-            posts: ownRefs,
-            events: [r.reserved, settle],
-            message: `${charge(settle)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a complete outcome with comments`,
-          });
-        }
-      }
-      for (const refund of r.refunds) {
-        if (own.length > 0) {
-          if (!own.some((n) => n.version.outcomes.some((o) => !versionIsCharged(o)))) {
-            findings.push({
-              rule: 'refund_without_outcome',
-              teamId: r.teamId,
-              posts: ownRefs,
-              events: [r.reserved, refund],
-              message: `${refundText(refund)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a failed, empty, holding, unreachable or cancelled outcome`,
-            });
-          }
-          continue;
-        }
-        const jobId = RESERVATION_OF_JOB.exec(r.reservationId)?.[1] ?? null;
-        const jobTeam = jobId === null ? undefined : this.jobs.get(jobId);
-        if (!POSTLESS_REFUND_REASONS.has(refund.reason) || jobTeam !== r.teamId) {
-          const why = !POSTLESS_REFUND_REASONS.has(refund.reason)
-            ? `no post names reservation ${r.reservationId}, and only a create_failed or insufficient_credits refund of a job needs none`
-            : jobId === null || jobTeam === undefined
-              ? `no post names reservation ${r.reservationId} and it belongs to no content job in the log`
-              : `no post names reservation ${r.reservationId} and its job ${jobId} is team ${jobTeam}'s`;
-          const refs = others.map((n) => versionRef(n.post, n.version.dataVersion));
-          findings.push({
-            rule: 'refund_without_post',
-            teamId: r.teamId,
-            posts: refs,
-            events: [r.reserved, refund],
-            message: `${refundText(refund)}: ${why}`,
-          });
-        }
-      }
-      if (r.settles.length === 0 && r.refunds.length === 0) {
-        c.open += 1;
-        const ageMs = now - Date.parse(r.reserved.occurredAt);
-        const row: OpenReservationRow = {
-          teamId: r.teamId,
-          reservationId: r.reservationId,
-          eventId: r.reserved.eventId,
-          position: r.reserved.position,
-          revision: r.reserved.revision,
-          reservedAt: r.reserved.occurredAt,
-          amount: r.amount,
-          ageMinutes: Math.floor(ageMs / 60_000),
-          post: ownRefs[0] ?? null,
-          stale: ageMs > options.maxOpenMinutes * 60_000,
-        };
-        open.push(row);
-        if (row.stale) {
-          findings.push({
-            rule: 'stale_open_reservation',
-            teamId: r.teamId,
-            posts: ownRefs,
-            events: [r.reserved],
-            message: `reservation ${r.reservationId} (CreditsReserved ${r.reserved.eventId} at position ${r.reserved.position}, ${r.amount} credits${row.post ? ` for ${postText(row.post)}` : ''}) has been open ${row.ageMinutes} min, longer than ${options.maxOpenMinutes} min`,
-          });
-        }
-      }
+      this.checkReservation(
+        r,
+        team(r.teamId),
+        { now, maxOpenMinutes: options.maxOpenMinutes },
+        { findings, open },
+      );
     }
 
     for (const post of this.posts.values()) {
@@ -327,6 +242,36 @@ export class ChargeAuditor {
       open,
       findings,
     };
+  }
+
+  /** One reservation: counted, each settle and refund weighed against its posts, and aged while open. */
+  private checkReservation(
+    r: Reservation,
+    c: TeamCharges,
+    clock: { now: number; maxOpenMinutes: number },
+    out: { findings: ChargeFinding[]; open: OpenReservationRow[] },
+  ): void {
+    c.reservations += 1;
+    c.settled += r.settles.length > 0 ? 1 : 0;
+    c.refunded += r.refunds.length > 0 ? 1 : 0;
+    const namers = splitNamers(r, this.namers.get(r.reservationId) ?? []);
+    for (const settle of r.settles) {
+      const finding = settleFinding(r, settle, namers);
+      if (finding) out.findings.push(finding);
+    }
+    for (const refund of r.refunds) {
+      const finding =
+        namers.own.length > 0
+          ? refundWithoutOutcome(r, refund, namers)
+          : refundWithoutPost(r, refund, namers.others, this.jobs);
+      if (finding) out.findings.push(finding);
+    }
+    if (r.settles.length === 0 && r.refunds.length === 0) {
+      c.open += 1;
+      const row = openRow(r, namers.ownRefs, clock.now, clock.maxOpenMinutes);
+      out.open.push(row);
+      if (row.stale) out.findings.push(staleOpenReservation(r, row, namers.ownRefs, clock.maxOpenMinutes));
+    }
   }
 
   /** One data version is paid for once: at most one settle, at most one live reservation. */
@@ -415,6 +360,136 @@ export function checkChargeReasons(
   const auditor = new ChargeAuditor();
   for (const record of records) auditor.feed(record);
   return auditor.finish(options);
+}
+
+type Namer = { post: Post; version: Version };
+
+/** The post versions naming a reservation: its own team's, and any other team's. */
+interface ReservationNamers {
+  own: Namer[];
+  others: Namer[];
+  ownRefs: PostVersionRef[];
+}
+
+function splitNamers(r: Reservation, namers: Namer[]): ReservationNamers {
+  const own = namers.filter((n) => n.post.teamId === r.teamId);
+  const others = namers.filter((n) => n.post.teamId !== r.teamId);
+  const ownRefs = own.map((n) => versionRef(n.post, n.version.dataVersion));
+  return { own, others, ownRefs };
+}
+
+/** A charge needs a post of the reservation's team whose version ended charged. */
+function settleFinding(
+  r: Reservation,
+  settle: LedgerEventRef,
+  { own, others, ownRefs }: ReservationNamers,
+): ChargeFinding | null {
+  if (own.length === 0 && others.length === 0) {
+    return {
+      rule: 'charge_without_post',
+      teamId: r.teamId,
+      posts: [],
+      events: [r.reserved, settle],
+      message: `${charge(settle)} names no post: no post creation or refresh names reservation ${r.reservationId}`,
+    };
+  }
+  if (own.length === 0) {
+    const refs = others.map((n) => versionRef(n.post, n.version.dataVersion));
+    return {
+      rule: 'charge_for_other_team',
+      teamId: r.teamId,
+      posts: refs,
+      events: [r.reserved, settle],
+      message: `${charge(settle)} is for ${refs.map((p) => `${postText(p)} of team ${p.teamId}`).join(', ')}, not a post of team ${r.teamId}`,
+    };
+  }
+  if (!own.some((n) => n.version.outcomes.some(versionIsCharged))) {
+    return {
+      rule: 'charge_without_outcome',
+      teamId: r.teamId,
+      posts: ownRefs,
+      events: [r.reserved, settle],
+      message: `${charge(settle)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a complete outcome with comments`,
+    };
+  }
+  return null;
+}
+
+/** A refund of a reservation its own posts name needs one of them to have ended uncharged. */
+function refundWithoutOutcome(
+  r: Reservation,
+  refund: Refund,
+  { own, ownRefs }: ReservationNamers,
+): ChargeFinding | null {
+  if (own.some((n) => n.version.outcomes.some((o) => !versionIsCharged(o)))) return null;
+  return {
+    rule: 'refund_without_outcome',
+    teamId: r.teamId,
+    posts: ownRefs,
+    events: [r.reserved, refund],
+    message: `${refundText(refund)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a failed, empty, holding, unreachable or cancelled outcome`,
+  };
+}
+
+/** A refund no post of the team names is fine only for a postless reason, of a job of the same team. */
+function refundWithoutPost(
+  r: Reservation,
+  refund: Refund,
+  others: Namer[],
+  jobs: ReadonlyMap<string, string>,
+): ChargeFinding | null {
+  const jobId = RESERVATION_OF_JOB.exec(r.reservationId)?.[1] ?? null;
+  const jobTeam = jobId === null ? undefined : jobs.get(jobId);
+  if (POSTLESS_REFUND_REASONS.has(refund.reason) && jobTeam === r.teamId) return null;
+  const why = !POSTLESS_REFUND_REASONS.has(refund.reason)
+    ? `no post names reservation ${r.reservationId}, and only a create_failed or insufficient_credits refund of a job needs none`
+    : jobId === null || jobTeam === undefined
+      ? `no post names reservation ${r.reservationId} and it belongs to no content job in the log`
+      : `no post names reservation ${r.reservationId} and its job ${jobId} is team ${jobTeam}'s`;
+  const refs = others.map((n) => versionRef(n.post, n.version.dataVersion));
+  return {
+    rule: 'refund_without_post',
+    teamId: r.teamId,
+    posts: refs,
+    events: [r.reserved, refund],
+    message: `${refundText(refund)}: ${why}`,
+  };
+}
+
+function openRow(
+  r: Reservation,
+  ownRefs: PostVersionRef[],
+  now: number,
+  maxOpenMinutes: number,
+): OpenReservationRow {
+  const ageMs = now - Date.parse(r.reserved.occurredAt);
+  return {
+    teamId: r.teamId,
+    reservationId: r.reservationId,
+    eventId: r.reserved.eventId,
+    position: r.reserved.position,
+    revision: r.reserved.revision,
+    reservedAt: r.reserved.occurredAt,
+    amount: r.amount,
+    ageMinutes: Math.floor(ageMs / 60_000),
+    post: ownRefs[0] ?? null,
+    stale: ageMs > maxOpenMinutes * 60_000,
+  };
+}
+
+function staleOpenReservation(
+  r: Reservation,
+  row: OpenReservationRow,
+  ownRefs: PostVersionRef[],
+  maxOpenMinutes: number,
+): ChargeFinding {
+  return {
+    rule: 'stale_open_reservation',
+    teamId: r.teamId,
+    posts: ownRefs,
+    events: [r.reserved],
+    message: `reservation ${r.reservationId} (CreditsReserved ${r.reserved.eventId} at position ${r.reserved.position}, ${r.amount} credits${row.post ? ` for ${postText(row.post)}` : ''}) has been open ${row.ageMinutes} min, longer than ${maxOpenMinutes} min`,
+  };
 }
 
 function versionRef(post: Post, dataVersion: number | null): PostVersionRef {
