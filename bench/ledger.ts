@@ -9,8 +9,8 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ledgerStream, type LedgerEvent } from '@analyst/contracts';
 import {
-  decide,
-  evolve,
+  decideLedger,
+  evolveLedger,
   initialLedgerState,
   type LedgerCommand,
   type LedgerState,
@@ -100,8 +100,8 @@ async function writeLedgerLog(filename: string, total: number): Promise<void> {
     let state: LedgerState = initialLedgerState();
     const batch: NewEvent[] = [];
     const run = (command: LedgerCommand) => {
-      for (const event of decide(command, state) as LedgerEvent[]) {
-        state = evolve(state, event);
+      for (const event of decideLedger(command, state) as LedgerEvent[]) {
+        state = evolveLedger(state, event);
         batch.push({
           id: `ev_${++id}`,
           type: event.type,

@@ -12,4 +12,4 @@ export * from './notables';
 export * from './completeness';
 export * from './creator-content';
 export * from './daily-metrics';
-export * from './analysis-decider';
+export * from './analysis.decider';

@@ -1,6 +1,6 @@
 import { PLANS, type PlanId, type RefreshCadence } from '@analyst/contracts';
-import { MIN_REFRESH_INTERVAL_HOURS, type SkipReason } from './content-job';
-import { IN_FLIGHT_STATUSES, type PostStatus } from './post';
+import { MIN_REFRESH_INTERVAL_HOURS, type SkipReason } from './content-job.decider';
+import { IN_FLIGHT_STATUSES, type PostStatus } from './post.decider';
 
 const HOUR = 3_600_000;
 export const CADENCE_MS: Record<RefreshCadence, number> = {

@@ -3,8 +3,8 @@ import { ledgerStream, type LedgerEvent } from '@analyst/contracts';
 import {
   LedgerAuditor,
   answerOf,
-  decide,
-  evolve,
+  decideLedger,
+  evolveLedger,
   initialLedgerState,
   isLedgerError,
   type LedgerCommand,
@@ -75,7 +75,7 @@ function run(
 ): { events: LedgerEvent[]; error: string | null } {
   let events: LedgerEvent[];
   try {
-    events = decide(command, world.states[t]);
+    events = decideLedger(command, world.states[t]);
   } catch (error) {
     if (!isLedgerError(error)) throw error;
     return { events: [], error: error.code };
@@ -92,7 +92,7 @@ function run(
       data: event.data,
       metadata: { occurredAt: at(world) },
     });
-    world.states[t] = evolve(world.states[t], event);
+    world.states[t] = evolveLedger(world.states[t], event);
   }
   return { events, error: null };
 }
@@ -216,7 +216,7 @@ describe('ledger properties (random interleavings across teams)', () => {
           const events = world.records
             .filter((r) => r.streamId === ledgerStream(TEAMS[t]))
             .map((r) => ({ type: r.type, data: r.data }) as LedgerEvent);
-          const replayed = events.reduce(evolve, initialLedgerState());
+          const replayed = events.reduce(evolveLedger, initialLedgerState());
           const live = world.states[t];
           expect({
             ...replayed,
@@ -278,10 +278,10 @@ describe('ledger properties (random interleavings across teams)', () => {
             ['prop-away', other],
             ['prop-back', before.allotment],
           ] as const) {
-            state = decide({ type: 'SetMapAllotment', data: { commandId, allotment, at } }, state).reduce(
-              evolve,
+            state = decideLedger(
+              { type: 'SetMapAllotment', data: { commandId, allotment, at } },
               state,
-            );
+            ).reduce(evolveLedger, state);
             expect(state.maps).toBe(Math.max(0, allotment + state.mapsGranted - state.mapsUsed));
           }
           expect(state.maps).toBeLessThanOrEqual(before.maps);
@@ -307,7 +307,7 @@ describe('ledger properties (random interleavings across teams)', () => {
           ...earlier.command,
           data: { ...earlier.command.data, amount: data.amount + 1 },
         } as LedgerCommand;
-        expect(() => decide(changed, world.states[earlier.team])).toThrow(
+        expect(() => decideLedger(changed, world.states[earlier.team])).toThrow(
           expect.objectContaining({ code: 'idempotency_key_reused' }),
         );
       }),

@@ -1,8 +1,8 @@
 import type { LedgerEvent } from '@analyst/contracts';
 import { ledgerStream } from '@analyst/contracts';
 import {
-  decide,
-  evolve,
+  decideLedger,
+  evolveLedger,
   initialLedgerState,
   type LedgerCommand,
   type LedgerState,
@@ -65,7 +65,7 @@ export class LedgerStreams {
     let cached = this.cache.get(teamId) ?? { state: initialLedgerState(), revision: -1 };
     const fresh = await this.store.readStream(streamId, cached.revision + 1);
     if (fresh.length > 0) {
-      const state = fresh.reduce((s, e) => evolve(s, deciderEvent<LedgerEvent>(e)), cached.state);
+      const state = fresh.reduce((s, e) => evolveLedger(s, deciderEvent<LedgerEvent>(e)), cached.state);
       cached = { state, revision: fresh[fresh.length - 1].revision };
     }
     this.cache.set(teamId, cached);
@@ -76,7 +76,7 @@ export class LedgerStreams {
     const streamId = ledgerStream(teamId);
     for (let attempt = 0; ; attempt++) {
       const { state, revision } = await this.catchUp(teamId);
-      const events = decide(command, state);
+      const events = decideLedger(command, state);
       if (events.length === 0) return { state, events, position: -1 };
       const occurredAt = command.data.at;
       // The ledger appends without CommandRunner; it carries the trace on its events the same way.
@@ -96,7 +96,7 @@ export class LedgerStreams {
       }));
       try {
         const result = await this.store.append(streamId, records, revision < 0 ? 'no_stream' : revision);
-        const next = events.reduce(evolve, state);
+        const next = events.reduce(evolveLedger, state);
         this.cache.set(teamId, { state: next, revision: result.nextExpectedRevision });
         return { state: next, events, position: result.position };
       } catch (error) {

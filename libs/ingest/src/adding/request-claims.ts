@@ -17,7 +17,7 @@ export interface RequestIdentity {
 
 /**
  * Step 4 of the add path across replicas: which job a request belongs to, decided by claim streams
- * in the event store (see request-claim.ts), never by the jobs read model, which lags the log.
+ * in the event store (see request-claim.decider.ts), never by the jobs read model, which lags the log.
  */
 @Injectable()
 export class RequestClaims {

@@ -1,8 +1,8 @@
 import type { Decider } from '@analyst/eventsourcing';
-import type { CreditSource, JobStatus, PostType, RejectReason, SkipReason } from '@analyst/contracts';
+import type { JobStatus, PostType, RejectReason, SkipReason } from '@analyst/contracts';
 import { ContentError } from './content-errors';
 import type { JobRequest } from './job-request';
-import type { PostStatus } from './post';
+import type { PostStatus } from './post.decider';
 
 // The vocabulary clients see lives in contracts; re-exported so the domain's users keep one import.
 export {
@@ -98,27 +98,6 @@ export const CONTENT_JOB_EVENT_TYPES = Object.keys(JOB_EVENT_TYPE_MAP) as Conten
 
 export const contentJobStream = (jobId: string): string => `contentjob-${jobId}`;
 
-export interface JobCounts {
-  requested: number;
-  discovered: number | null;
-  accepted: number;
-  skipped: number;
-  rejected: number;
-  syncing: number;
-  complete: number;
-  failed: number;
-}
-
-export interface JobCredits {
-  source: CreditSource;
-  perPost: number;
-  reserved: number;
-  settled: number;
-  refunded: number;
-  estimated: number | null;
-  included: number | null;
-}
-
 /** A job: its request and how far it got. */
 export interface ContentJobProgress {
   status: JobStatus;
@@ -136,7 +115,8 @@ export interface ContentJobProgress {
 export type ContentJob = JobRequest & ContentJobProgress;
 export type ContentJobState = { status: 'absent' } | ContentJob;
 
-const FINAL_POST_OUTCOMES: readonly PostStatus[] = ['complete', 'failed', 'unreachable', 'cancelled'];
+/** Post statuses a job counts as its last word on that post. */
+export const FINAL_POST_OUTCOMES: readonly PostStatus[] = ['complete', 'failed', 'unreachable', 'cancelled'];
 
 export type ContentJobCommand =
   | { type: 'OpenJob'; request: JobRequest }
@@ -357,52 +337,3 @@ export const contentJobDecider: Decider<ContentJobCommand, ContentJobEvent, Cont
   decide: decideContentJob,
   evolve: evolveContentJob,
 };
-
-/** `counts` as the API shows them; in-flight and held posts count as `syncing`. */
-export function jobCounts(job: ContentJob): JobCounts {
-  let complete = 0;
-  let failed = 0;
-  for (const a of job.accepted) {
-    const o = job.outcomes[a.postId];
-    if (o?.status === 'complete') complete += 1;
-    else if (o && FINAL_POST_OUTCOMES.includes(o.status)) failed += 1;
-  }
-  return {
-    requested: job.requested,
-    discovered: job.kind === 'account' ? (job.discoveredCount ?? 0) : null,
-    accepted: job.accepted.length,
-    skipped: job.skipped.length,
-    rejected: job.rejected.length,
-    syncing: job.accepted.length - complete - failed,
-    complete,
-    failed,
-  };
-}
-
-/** `credits` as the API shows them: what is held, what was consumed, what went back. */
-export function jobCredits(job: ContentJob): JobCredits {
-  let reserved = 0;
-  let settled = 0;
-  let refunded = 0;
-  let included = 0;
-  for (const a of job.accepted) {
-    if (a.creditSource === 'included') {
-      included += 1;
-      continue;
-    }
-    reserved += a.creditCost;
-    const o = job.outcomes[a.postId];
-    if (!o) continue;
-    if (o.charged) settled += a.creditCost;
-    else refunded += a.creditCost;
-  }
-  return {
-    source: job.credits.source,
-    perPost: job.credits.perPost,
-    reserved,
-    settled,
-    refunded,
-    estimated: job.estimated,
-    included: job.kind === 'refresh' ? included : null,
-  };
-}

@@ -1,8 +1,21 @@
-import { CREDIT_POOLS, type CreditPool, type CreditSource, type LedgerEvent } from '@analyst/contracts';
+import type { Decider } from '@analyst/eventsourcing';
+import {
+  CREDIT_POOLS,
+  type CreditPool,
+  type CreditSource,
+  type LedgerEvent,
+  type ReserveResult,
+} from '@analyst/contracts';
 import type { LedgerCommand } from './ledger-commands';
-import { commandFingerprint } from './fingerprint';
+import { commandFingerprint, eventFingerprint } from './fingerprint';
 import { LedgerError } from './ledger-errors';
-import { evolve, type LedgerAnswer, type LedgerState } from './ledger-state';
+import {
+  balanceChange,
+  initialLedgerState,
+  type LedgerAnswer,
+  type LedgerState,
+  type ReservationStatus,
+} from './ledger-state';
 import { mapsResetCommandId, monthOf } from './month';
 
 const KIND_OF: Record<Exclude<LedgerCommand['type'], 'ResetMaps'>, LedgerAnswer['kind']> = {
@@ -268,7 +281,7 @@ function decideInMonth(
  * the stream with the same content yields no events (the caller reads the first answer from the
  * state); with other content it is `idempotency_key_reused`, with another kind `command_id_conflict`.
  */
-export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[] {
+export function decideLedger(command: LedgerCommand, state: LedgerState): LedgerEvent[] {
   validate(command);
   if (command.type === 'ResetMaps') return rollover(state, effectiveMonth(state, command.data.at));
   const previous = state.answers.get(command.data.commandId);
@@ -290,7 +303,7 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
   }
   const month = effectiveMonth(state, command.data.at);
   const reset = rollover(state, month);
-  const current = reset.reduce(evolve, state);
+  const current = reset.reduce(evolveLedger, state);
   return [...reset, ...decideInMonth(command, current, month)];
 }
 
@@ -298,3 +311,149 @@ export function decide(command: LedgerCommand, state: LedgerState): LedgerEvent[
 export function answerOf(state: LedgerState, commandId: string): LedgerAnswer | undefined {
   return state.answers.get(commandId);
 }
+
+/** Folds one event into a team's ledger state. */
+function resolve(
+  state: LedgerState,
+  reservationId: string,
+  status: ReservationStatus,
+): LedgerState['reservations'] {
+  const reservation = state.reservations.get(reservationId);
+  return reservation ? state.reservations.set(reservationId, { ...reservation, status }) : state.reservations;
+}
+
+/**
+ * MAPs a settle or refund stops using this month: the MAPs it released (returned or expired on
+ * return), when the reservation drew them this month. An earlier month's reservation never counted.
+ */
+function releasedThisMonth(state: LedgerState, reservationId: string, releasedMaps: number): number {
+  const reservation = state.reservations.get(reservationId);
+  return reservation !== undefined && reservation.month === state.month ? releasedMaps : 0;
+}
+
+export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerState {
+  const change = balanceChange(event);
+  const next: LedgerState = {
+    ...state,
+    maps: state.maps + change.maps,
+    adhoc: state.adhoc + change.adhoc,
+    reserved: state.reserved + change.reserved,
+  };
+  const fingerprint = eventFingerprint(event);
+  switch (event.type) {
+    case 'CreditsGranted':
+      return {
+        ...next,
+        mapsGranted: event.data.pool === 'map' ? state.mapsGranted + event.data.amount : state.mapsGranted,
+        answers: state.answers.set(event.data.commandId, {
+          kind: 'grant',
+          result: { pool: event.data.pool, amount: event.data.amount },
+          fingerprint,
+        }),
+      };
+    case 'MapsReset': {
+      const { month, expired, granted } = event.data;
+      return {
+        ...next,
+        month,
+        mapsGranted: 0,
+        mapsUsed: 0,
+        answers: state.answers.set(event.data.commandId, {
+          kind: 'reset',
+          result: { month, expired, granted },
+          fingerprint,
+        }),
+      };
+    }
+    case 'MapAllotmentSet': {
+      const { allotment, adjustment } = event.data;
+      return {
+        ...next,
+        month: state.month ?? event.data.month,
+        allotment,
+        answers: state.answers.set(event.data.commandId, {
+          kind: 'allotment',
+          result: { allotment, adjustment },
+          fingerprint,
+        }),
+      };
+    }
+    case 'CreditsReserved': {
+      const d = event.data;
+      const result: ReserveResult = {
+        reservationId: d.reservationId,
+        fundedUnits: d.fundedUnits,
+        amount: d.amount,
+        fromMaps: d.fromMaps,
+        fromAdhoc: d.fromAdhoc,
+      };
+      return {
+        ...next,
+        // The decider resets before reserving, so a reservation always draws on the stream's month.
+        mapsUsed: d.month === next.month ? state.mapsUsed + d.fromMaps : state.mapsUsed,
+        reservations: state.reservations.set(d.reservationId, {
+          reservationId: d.reservationId,
+          month: d.month,
+          source: d.source,
+          unitCost: d.unitCost,
+          fundedUnits: d.fundedUnits,
+          amount: d.amount,
+          fromMaps: d.fromMaps,
+          fromAdhoc: d.fromAdhoc,
+          status: 'open',
+        }),
+        answers: state.answers.set(d.commandId, { kind: 'reserve', result, fingerprint }),
+      };
+    }
+    case 'CreditsReservationRejected': {
+      const result: ReserveResult = {
+        reservationId: event.data.reservationId,
+        fundedUnits: 0,
+        amount: 0,
+        fromMaps: 0,
+        fromAdhoc: 0,
+      };
+      return {
+        ...next,
+        answers: state.answers.set(event.data.commandId, { kind: 'reserve', result, fingerprint }),
+      };
+    }
+    case 'CreditsSettled': {
+      const { commandId, reservationId, consumedUnits, charged, returned, expiredOnReturn } = event.data;
+      return {
+        ...next,
+        mapsUsed: state.mapsUsed - releasedThisMonth(state, reservationId, returned.maps + expiredOnReturn),
+        reservations: resolve(state, reservationId, 'settled'),
+        answers: state.answers.set(commandId, {
+          kind: 'settle',
+          result: { reservationId, consumedUnits, charged, returned, expiredOnReturn },
+          fingerprint,
+        }),
+      };
+    }
+    case 'CreditsRefunded': {
+      const { commandId, reservationId, returned, expiredOnReturn } = event.data;
+      return {
+        ...next,
+        mapsUsed: state.mapsUsed - releasedThisMonth(state, reservationId, returned.maps + expiredOnReturn),
+        reservations: resolve(state, reservationId, 'refunded'),
+        answers: state.answers.set(commandId, {
+          kind: 'refund',
+          result: { reservationId, returned, expiredOnReturn },
+          fingerprint,
+        }),
+      };
+    }
+    default: {
+      const _never: never = event;
+      return _never;
+    }
+  }
+}
+
+/** The ledger aggregate (stream `ledger-<teamId>`) as a decider. */
+export const ledgerDecider: Decider<LedgerCommand, LedgerEvent, LedgerState> = {
+  initialState: initialLedgerState,
+  decide: decideLedger,
+  evolve: evolveLedger,
+};

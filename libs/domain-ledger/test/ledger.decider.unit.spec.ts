@@ -2,8 +2,8 @@ import type { LedgerEvent } from '@analyst/contracts';
 import {
   answerOf,
   balancesAt,
-  decide,
-  evolve,
+  decideLedger,
+  evolveLedger,
   initialLedgerState,
   ledgerDecider,
   type LedgerCommand,
@@ -141,7 +141,7 @@ describe('ledger decider: grant', () => {
       );
     }
     expect(() =>
-      decide(
+      decideLedger(
         {
           type: 'GrantCredits',
           data: { commandId: 'admin-grant-inv-42', pool: 'map', amount: 7000, reason: 'purchase', at: AT },
@@ -205,7 +205,7 @@ describe('ledger decider: reserve', () => {
       const after = g
         .when(reserve('p1', 1, 5))
         .events()
-        .reduce(evolve, g.state);
+        .reduce(evolveLedger, g.state);
       expect(after.reservations.has('p1')).toBe(false);
       expect(answerOf(after, 'r-p1')).toMatchObject({
         kind: 'reserve',
@@ -318,14 +318,14 @@ describe('ledger decider: settle', () => {
   });
 
   it('refuses a second settle with a typed error', () => {
-    const first = decide(settle('p1', 5), given(history).state);
+    const first = decideLedger(settle('p1', 5), given(history).state);
     given([...history, ...first])
       .when(settle('p1', 5, 's-again'))
       .thenFails('reservation_already_settled');
   });
 
   describe('a repeated settle command id (idempotent by ingest event id)', () => {
-    const first = decide(settle('p1', 5, 'ev_ingest_1'), given(history).state);
+    const first = decideLedger(settle('p1', 5, 'ev_ingest_1'), given(history).state);
     const g = given([...history, ...first]);
 
     it('writes nothing', () => {
@@ -342,7 +342,7 @@ describe('ledger decider: settle', () => {
   });
 
   it('refuses a settle after a refund', () => {
-    const first = decide(refund('p1'), given(history).state);
+    const first = decideLedger(refund('p1'), given(history).state);
     given([...history, ...first])
       .when(settle('p1', 1))
       .thenFails('reservation_already_refunded');
@@ -375,7 +375,7 @@ describe('ledger decider: refund', () => {
 
   it('leaves nothing reserved after a refund', () => {
     const g = given(history);
-    const after = g.when(refund('p1')).events().reduce(evolve, g.state);
+    const after = g.when(refund('p1')).events().reduce(evolveLedger, g.state);
     expect({ maps: after.maps, adhoc: after.adhoc, reserved: after.reserved }).toEqual({
       maps: 3,
       adhoc: 10,
@@ -384,14 +384,14 @@ describe('ledger decider: refund', () => {
   });
 
   it('answers a repeated refund command id with the first answer', () => {
-    const first = decide(refund('p1'), given(history).state);
+    const first = decideLedger(refund('p1'), given(history).state);
     given([...history, ...first])
       .when(refund('p1'))
       .then([]);
   });
 
   it('refuses a repeated refund command id with another reason', () => {
-    const first = decide(refund('p1'), given(history).state);
+    const first = decideLedger(refund('p1'), given(history).state);
     given([...history, ...first])
       .when({
         type: 'RefundCredits',
@@ -401,14 +401,14 @@ describe('ledger decider: refund', () => {
   });
 
   it('refuses a refund after a settle', () => {
-    const settled = decide(settle('p1', 1), given(history).state);
+    const settled = decideLedger(settle('p1', 1), given(history).state);
     given([...history, ...settled])
       .when(refund('p1'))
       .thenFails('reservation_already_settled');
   });
 
   it('refuses a second refund', () => {
-    const refunded = decide(refund('p1'), given(history).state);
+    const refunded = decideLedger(refund('p1'), given(history).state);
     given([...history, ...refunded])
       .when(refund('p1', 'f-2'))
       .thenFails('reservation_already_refunded');
@@ -480,11 +480,11 @@ describe('ledger decider: months', () => {
   });
 
   it('a new team gets its allotment for the current month', () => {
-    const events = decide(
+    const events = decideLedger(
       { type: 'SetMapAllotment', data: { commandId: 'ev_team_created', allotment: 500, at: AT } },
       initialLedgerState(),
     );
-    const state = events.reduce(evolve, initialLedgerState());
+    const state = events.reduce(evolveLedger, initialLedgerState());
     expect(state).toMatchObject({ month: '2026-03', allotment: 500, maps: 500, adhoc: 0, reserved: 0 });
   });
 });
@@ -496,8 +496,8 @@ describe('ledger decider: allotment changes within a month', () => {
     data: { commandId, allotment, at },
   });
   const run = (state: LedgerState, command: LedgerCommand) => {
-    const events = decide(command, state);
-    return { events, state: events.reduce(evolve, state) };
+    const events = decideLedger(command, state);
+    return { events, state: events.reduce(evolveLedger, state) };
   };
   const figures = (state: LedgerState) => ({
     maps: state.maps,
@@ -655,7 +655,7 @@ describe('ledger decider: allotment changes within a month', () => {
         data: { commandId: 'to-growth', month: '2025-12', allotment: 500, previous: 100, adjustment: 400 },
       },
     ];
-    const state = old.reduce(evolve, initialLedgerState());
+    const state = old.reduce(evolveLedger, initialLedgerState());
     expect(figures(state)).toEqual({ maps: 400, adhoc: 0, reserved: 0 });
     expect(state.mapsUsed).toBe(465);
     // The old events keep their meaning; a later change in the month is decided by the new rule.
@@ -698,10 +698,10 @@ describe('balancesAt: the balances a reader sees at an instant', () => {
         data: { commandId: 'r', reservationId: 'res', units: 101, unitCost: 5, source: 'auto', at: DEC },
       },
     ] as LedgerCommand[]) {
-      state = decide(command, state).reduce(evolve, state);
+      state = decideLedger(command, state).reduce(evolveLedger, state);
     }
     const jan = '2026-01-01T00:00:01.000Z';
-    const reset = decide({ type: 'ResetMaps', data: { at: jan } }, state).reduce(evolve, state);
+    const reset = decideLedger({ type: 'ResetMaps', data: { at: jan } }, state).reduce(evolveLedger, state);
     expect(balancesAt(state, jan)).toEqual({
       maps: reset.maps,
       adhoc: reset.adhoc,
