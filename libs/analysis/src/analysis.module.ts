@@ -1,5 +1,10 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { ANALYST_CONFIG, ProjectionService, type AnalystConfig } from '@analyst/platform';
+import {
+  ANALYST_CONFIG,
+  ProjectionService,
+  registerOpenApiSchemas,
+  type AnalystConfig,
+} from '@analyst/platform';
 import { AnalysesController } from './analyses/analyses.controller';
 import {
   analysesProjector,
@@ -14,6 +19,7 @@ import { CommentIndexService } from './index/comment-index.service';
 import { POST_CURSORS, PostCursors } from './posts/post-cursor';
 import { CollectionsController, PostsController } from './posts/posts.controller';
 import { AdminReportsController } from './reports/admin-reports.controller';
+import { ANALYSIS_OPENAPI_SCHEMAS } from './openapi-schemas';
 import { SavedAnalysesController } from './reports/saved-analyses.controller';
 
 /** The search model: an embeddings endpoint when ANALYST_EMBEDDINGS_URL is set, local BM25 otherwise. */
@@ -26,6 +32,9 @@ export function searchModelFor(env: Record<string, string | undefined>) {
       })
     : new Bm25SearchModel();
 }
+
+// The schemas the controllers reference, in every document an app with this module serves.
+registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
 
 /** Analyses, post analyses and metrics, the post and collection catalog, reports, saved analyses. */
 @Module({

@@ -16,6 +16,22 @@ export type Platform = (typeof PLATFORMS)[number];
 export const POST_TYPES = ['video', 'image', 'carousel', 'reel', 'short', 'story', 'text', 'other'] as const;
 export type PostType = (typeof POST_TYPES)[number];
 
+/**
+ * Post processing statuses as the API reports them (spec: Post processing status): the domain's
+ * statuses plus archived. The post and content-job schemas of the OpenAPI document share them.
+ */
+export const API_POST_STATUSES = [
+  'fetching',
+  'queued',
+  'processing',
+  'complete',
+  'failed',
+  'unreachable',
+  'holding',
+  'cancelled',
+  'archived',
+] as const;
+
 /** Content job vocabulary, as clients see it (the domain and the OpenAPI document share these). */
 export const JOB_KINDS = ['posts', 'account', 'refresh'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];

@@ -5,13 +5,20 @@ import {
   type CommentScorer,
   type ContentProvider,
 } from '@analyst/contracts';
-import { ANALYST_CONFIG, HealthRegistry, ProjectionService, type AnalystConfig } from '@analyst/platform';
+import {
+  ANALYST_CONFIG,
+  HealthRegistry,
+  ProjectionService,
+  registerOpenApiSchemas,
+  type AnalystConfig,
+} from '@analyst/platform';
 import { LexiconScorer } from '@analyst/scoring';
 import { AddPostsHandler } from './adding/add-posts.handler';
 import { CollectionsResolver } from './adding/collections-resolver';
 import { PostIntake } from './adding/post-intake';
 import { ContentJobsController } from './http/content-jobs.controller';
 import { ContentController } from './http/content.controller';
+import { INGEST_OPENAPI_SCHEMAS } from './http/openapi-schemas';
 import {
   DEFAULT_INGEST_OPTIONS,
   INGEST_OPTIONS,
@@ -75,6 +82,9 @@ function contentProvider(given?: ContentProvider): Provider {
       given ?? contentProviderFromConfig(config ?? { ANALYST_MODE: 'standalone' }, metrics, health),
   };
 }
+
+// The schemas the controllers reference, in every document an app with this module serves.
+registerOpenApiSchemas(INGEST_OPENAPI_SCHEMAS);
 
 /**
  * The ingest service: content routes, content jobs, the fetch and scoring pipeline and the credit

@@ -1,11 +1,21 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { SearchModel } from '@analyst/comment-index';
-import { ANALYST_CONFIG, EVENT_STORE, type AnalystConfig, type EventStore } from '@analyst/platform';
+import {
+  ANALYST_CONFIG,
+  EVENT_STORE,
+  registerOpenApiSchemas,
+  type AnalystConfig,
+  type EventStore,
+} from '@analyst/platform';
 import { AnalysisCommentsController, PostCommentsController } from './http/comments.controllers';
+import { SAMPLING_OPENAPI_SCHEMAS } from './http/openapi-schemas';
 import { SamplingIndexService } from './index/sampling-index.service';
 import { CursorCodec } from './sample/sample-cursor';
 import { SearchMatches } from './sample/search-matches';
 import { CURSOR_CODEC, SamplingService, SEARCH_MATCHES } from './sampling.service';
+
+// The schemas the controllers reference, in every document an app with this module serves.
+registerOpenApiSchemas(SAMPLING_OPENAPI_SCHEMAS);
 
 /**
  * Comment samples behind analyses and posts. Builds its own index from the event log (it never

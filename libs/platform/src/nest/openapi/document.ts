@@ -1,7 +1,7 @@
 import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
 import { API_PREFIX } from '../api-paths';
 import { API_KEY_SCHEME, BEARER_SCHEME, OPENAPI_COMPONENT_HEADERS } from './decorators';
-import { OPENAPI_COMPONENT_SCHEMAS } from './schemas';
+import { openApiComponentSchemas } from './component-schemas';
 import { declareRequestRules } from './request-rules';
 import { declareTransportResponses } from './transport-responses';
 import { declareExamples } from './examples';
@@ -50,14 +50,14 @@ export function amendOpenApi(amendment: OpenApiAmendment): void {
 }
 
 /**
- * Adds what no controller declares: the shared component schemas and headers, and the document's
+ * Adds what no controller declares: the registered component schemas, the shared headers, and the document's
  * own route (served without a key, so its security is empty).
  */
 export function completeOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
   const components = document.components ?? {};
   document.components = {
     ...components,
-    schemas: { ...OPENAPI_COMPONENT_SCHEMAS, ...(components.schemas ?? {}) },
+    schemas: { ...openApiComponentSchemas(), ...(components.schemas ?? {}) },
     headers: { ...OPENAPI_COMPONENT_HEADERS, ...(components.headers ?? {}) },
   };
   document.paths[`${API_PREFIX}/openapi.json`] = {

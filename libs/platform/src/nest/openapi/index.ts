@@ -1,6 +1,6 @@
 /** Shared OpenAPI helpers for the public controllers; the schema builders live under the `openApi` namespace. */
 export * as openApi from './schema-helpers';
-export { OPENAPI_COMPONENT_SCHEMAS } from './schemas';
+export { openApiComponentSchemas, registerOpenApiSchemas } from './component-schemas';
 export * from './parameters';
 export * from './decorators';
 export * from './document';

@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiQuery, type SchemaObject } from '@nestjs/swagger';
 import { BUCKET_KEYS, DIMENSIONS, PLATFORMS } from '@analyst/contracts';
-import { arrayOf, int, num, oneOfStrings, str } from './schema-helpers';
-import { bucketValues } from './schemas';
+import { arrayOf, bucketValues, int, num, oneOfStrings, str } from './schema-helpers';
 
 /**
  * What the date filters accept (parseCalendarInstant): a date the calendar has (month lengths and

@@ -1,4 +1,13 @@
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import {
+  BUCKET_KEYS,
+  CONSENSUS_LABELS,
+  CONTENT_LABELS,
+  DIMENSIONS,
+  RELEVANCE_LABELS,
+  TOPIC_LABELS,
+  type Dimension,
+} from '@analyst/contracts';
 
 /**
  * Small builders for the OpenAPI 3.1 (JSON Schema 2020-12) objects the public document uses.
@@ -62,3 +71,24 @@ export function nullable(schema: Schema): SchemaObject {
 /** A fixed score on the 1-10 scale, or null when nothing was scored. */
 export const score = (description?: string): SchemaObject =>
   nullable(num(description, { minimum: 1, maximum: 10 }));
+
+// Pieces the analysis and sampling schemas and the comment-sample query share: buckets per dimension.
+
+/** Filter values a dimension accepts: the canonical bucket keys plus that dimension's labels. */
+export function bucketValues(dimension: Dimension): string[] {
+  const labels: Record<Dimension, Record<string, string>> = {
+    sentiment: {},
+    content: CONTENT_LABELS,
+    topic: TOPIC_LABELS,
+    relevance: RELEVANCE_LABELS,
+    consensus: CONSENSUS_LABELS,
+  };
+  return [...BUCKET_KEYS, ...Object.keys(labels[dimension])];
+}
+
+/** One of the canonical bucket keys. */
+export const bucketKey = oneOfStrings(BUCKET_KEYS);
+
+/** An object with the same schema under each of the five dimensions. */
+export const perDimension = (value: Schema): SchemaObject =>
+  obj(Object.fromEntries(DIMENSIONS.map((d) => [d, value])));

@@ -1,57 +1,38 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import {
   ANALYSIS_INCLUDES,
+  API_POST_STATUSES,
   BUCKET_KEYS,
-  CONSENSUS_LABELS,
-  CONTENT_LABELS,
   DIMENSIONS,
-  JOB_KINDS,
-  JOB_STATUSES,
   PLATFORMS,
   POST_TYPES,
-  REJECT_REASONS,
-  RELEVANCE_LABELS,
-  SAMPLE_REASONS,
-  SKIP_REASONS,
-  TOPIC_LABELS,
-  type Dimension,
 } from '@analyst/contracts';
-import {
+import { openApi } from '@analyst/platform';
+
+const {
   arrayOf,
   bool,
+  bucketKey,
+  bucketValues,
   int,
   nullable,
   num,
   obj,
   oneOfStrings,
+  perDimension,
   ref,
   score,
   str,
   timestamp,
-  type Schema,
-} from './schema-helpers';
+} = openApi;
+type Schema = openApi.Schema;
 
 /**
- * Component schemas of the public document: the envelopes and the resources the spec names, with
- * the top-level fields the view functions return (analysisView, postView, renderJob, commentRow,
- * ...). Nested objects the spec leaves open ("not shown") stay open objects here. Enumerations
- * come from @analyst/contracts, where the libraries that use them take them too.
+ * Component schemas of the analysis service's routes (analyses, posts, collections): the envelopes'
+ * resources with the top-level fields the view functions return (analysisView, postView, ...).
+ * Nested objects the spec leaves open ("not shown") stay open objects here. AnalysisModule
+ * registers them into the served document (registerOpenApiSchemas).
  */
-/** Filter values a dimension accepts: the canonical bucket keys plus that dimension's labels. */
-export function bucketValues(dimension: Dimension): string[] {
-  const labels: Record<Dimension, Record<string, string>> = {
-    sentiment: {},
-    content: CONTENT_LABELS,
-    topic: TOPIC_LABELS,
-    relevance: RELEVANCE_LABELS,
-    consensus: CONSENSUS_LABELS,
-  };
-  return [...BUCKET_KEYS, ...Object.keys(labels[dimension])];
-}
-
-const bucketKey = oneOfStrings(BUCKET_KEYS);
-const perDimension = (value: Schema): SchemaObject =>
-  obj(Object.fromEntries(DIMENSIONS.map((d) => [d, value])));
 
 const mix = obj(
   {
@@ -63,26 +44,6 @@ const mix = obj(
   },
   undefined,
   { description: 'Five-bucket percentages, each 0 to 100.' },
-);
-
-const errorEnvelope = obj(
-  {
-    error: obj(
-      {
-        message: str('What went wrong, in words a person can act on.'),
-        code: str(
-          'Machine-readable cause, e.g. invalid_request, invalid_filter, missing_api_key, missing_scope, rate_limited, analysis_not_ready. Every 400 carries one.',
-        ),
-        candidates: arrayOf(
-          str(),
-          'Collection ids an ambiguous collection name matched (409 collection_name_ambiguous).',
-        ),
-      },
-      ['message'],
-    ),
-  },
-  ['error'],
-  { description: 'Every error response: { error: { message, code?, candidates? } }.' },
 );
 
 // ---- Analyses ------------------------------------------------------------------------------
@@ -171,19 +132,6 @@ const emojiCloudItem = obj({
   sentimentCategory: str('Sentiment bucket of avgSentiment, e.g. positive, negative.'),
   mentionPercentage: num('Percent of matched comments.'),
 });
-
-/** Post processing statuses (spec: Post processing status). */
-const POST_STATUSES = [
-  'fetching',
-  'queued',
-  'processing',
-  'complete',
-  'failed',
-  'unreachable',
-  'holding',
-  'cancelled',
-  'archived',
-];
 
 const creatorContent = obj(
   {
@@ -383,7 +331,7 @@ const post = obj(
     collectionIds: arrayOf(str()),
     thumbnail: nullable(str()),
     postType: nullable(oneOfStrings(POST_TYPES)),
-    status: oneOfStrings(POST_STATUSES, 'Processing status.'),
+    status: oneOfStrings(API_POST_STATUSES, 'Processing status.'),
     dataVersion: int('Incremented by every refresh.'),
     isDemo: bool(),
     addedVia: oneOfStrings(['dashboard', 'api', 'automation']),
@@ -442,224 +390,6 @@ const pageMeta = obj(
     ),
   },
   undefined,
-);
-
-// ---- Content jobs -------------------------------------------------------------------------
-
-const jobCounts = obj(
-  {
-    requested: int(),
-    discovered: nullable(int('Account jobs only.')),
-    accepted: int(),
-    skipped: int(),
-    rejected: int(),
-    syncing: int(),
-    complete: int(),
-    failed: int(),
-  },
-  ['requested', 'accepted', 'skipped', 'rejected', 'syncing', 'complete', 'failed'],
-);
-const jobCredits = {
-  source: oneOfStrings(['auto', 'adhoc']),
-  perPost: int('1, or 5 with capture.fullRead.'),
-  reserved: int(),
-  settled: int(),
-  refunded: int(),
-};
-const jobError = obj({ code: str('e.g. insufficient_credits, no_active_plan.'), message: str() });
-
-const contentJob = obj(
-  {
-    id: str('Begins with cj_.'),
-    kind: oneOfStrings(JOB_KINDS),
-    status: oneOfStrings(JOB_STATUSES),
-    createdAt: timestamp(),
-    updatedAt: timestamp(),
-    completedAt: nullable(timestamp()),
-    expiresAt: timestamp('30 days after creation.'),
-    account: obj({ url: str(), platform: oneOfStrings(PLATFORMS) }, undefined, {
-      description: 'Account jobs only.',
-    }),
-    dryRun: bool('Account jobs only.'),
-    filters: nullable(
-      obj(
-        {
-          since: nullable(timestamp()),
-          until: timestamp('The request’s until, or the time the request was accepted.'),
-          limit: int(undefined, { minimum: 1 }),
-          keywords: nullable(obj({ term: str(), match: oneOfStrings(['includes', 'exact', 'excludes']) })),
-          minViews: nullable(int(undefined, { minimum: 0 })),
-          minLikes: nullable(int(undefined, { minimum: 0 })),
-          postType: nullable(oneOfStrings(POST_TYPES)),
-        },
-        undefined,
-        { additionalProperties: false, description: 'Account jobs only: the filters actually applied.' },
-      ),
-    ),
-    collections: arrayOf(
-      obj({
-        id: str(),
-        name: str(),
-        type: oneOfStrings(['campaign', 'group']),
-        created: bool('True when a campaign was created by name.'),
-      }),
-    ),
-    tags: arrayOf(str(), 'Normalized.'),
-    credits: obj(
-      {
-        ...jobCredits,
-        estimated: int('Dry runs only.'),
-        included: int('Refresh jobs only: refreshes inside the plan cadence.'),
-      },
-      ['source', 'perPost', 'reserved', 'settled', 'refunded'],
-    ),
-    counts: ref('ContentJobCounts'),
-    accepted: arrayOf(
-      obj(
-        {
-          link: str(),
-          postId: str(),
-          postStatus: oneOfStrings(POST_STATUSES),
-          creditSource: oneOfStrings(['included', 'credit'], 'Refresh jobs only.'),
-          creditCost: int('Refresh jobs only.'),
-          dataVersion: int('Refresh jobs only.'),
-        },
-        ['link', 'postId', 'postStatus'],
-      ),
-    ),
-    skipped: arrayOf(
-      obj(
-        {
-          link: str(),
-          reason: oneOfStrings(SKIP_REASONS),
-          postId: str('Refresh jobs.'),
-          nextRefreshAt: timestamp('With reason min_interval.'),
-        },
-        ['link', 'reason'],
-      ),
-    ),
-    rejected: arrayOf(obj({ link: str(), reason: oneOfStrings(REJECT_REASONS) })),
-    discovered: arrayOf(
-      obj({
-        link: str(),
-        postedAt: timestamp(),
-        postType: oneOfStrings(POST_TYPES),
-        engagement: obj({ views: int(), likes: int() }),
-      }),
-      'Dry runs only.',
-    ),
-    minRefreshIntervalHours: int('Refresh jobs only: 12.'),
-    error: obj({ code: str('e.g. insufficient_credits, no_active_plan.'), message: str() }, undefined, {
-      description: 'Failed jobs only.',
-    }),
-    pollAfterMs: int('5000 by default.'),
-  },
-  [
-    'id',
-    'kind',
-    'status',
-    'createdAt',
-    'updatedAt',
-    'completedAt',
-    'expiresAt',
-    'collections',
-    'tags',
-    'credits',
-    'counts',
-    'accepted',
-    'skipped',
-    'rejected',
-    'pollAfterMs',
-  ],
-  {
-    description: 'A content job. Per-link outcomes are in accepted, skipped and rejected, never HTTP errors.',
-  },
-);
-
-const contentJobSummary = obj(
-  {
-    id: str(),
-    kind: oneOfStrings(JOB_KINDS),
-    status: oneOfStrings(JOB_STATUSES),
-    createdAt: timestamp(),
-    updatedAt: timestamp(),
-    completedAt: nullable(timestamp()),
-    counts: ref('ContentJobCounts'),
-    credits: obj(jobCredits),
-    error: jobError,
-  },
-  ['id', 'kind', 'status', 'createdAt', 'updatedAt', 'completedAt', 'counts', 'credits'],
-  { description: 'A row of GET /content/jobs.' },
-);
-
-const contentJobMeta = obj({
-  status: oneOfStrings(JOB_STATUSES),
-  pollAfterMs: int(),
-  replayed: bool('True when an identical earlier request’s job is returned.'),
-});
-
-// ---- Comment samples ----------------------------------------------------------------------
-
-const commentRow = obj(
-  {
-    commentId: str(),
-    postId: str(),
-    authorUsername: str(),
-    body: str(),
-    likes: int(),
-    postedAt: timestamp(),
-    isReply: bool(),
-    topic: nullable(str('Creator topic the comment was grouped onto.')),
-    message: nullable(obj({ topic: str(), stance: str() })),
-    language: nullable(
-      str(
-        'ISO 639-1 code of the comment’s language; null when it cannot be told (short comments, emoji). A comment in a language the scorer cannot read has null sentiment, content and topic scores: it is unscored, not neutral.',
-      ),
-    ),
-    scores: perDimension(score()),
-    buckets: perDimension(nullable(bucketKey)),
-    sampleReasons: arrayOf(oneOfStrings(SAMPLE_REASONS), undefined, { minItems: 1 }),
-  },
-  undefined,
-  {
-    description:
-      'A sampled comment: scores 1 to 10, the mix-bar bucket per dimension, and why it is on the page.',
-  },
-);
-
-const sampleMeta = obj(
-  {
-    analysisId: str('Analysis route.'),
-    postId: str('Post route.'),
-    dataVersion: int('Post route.'),
-    source: oneOfStrings(['notables', 'content', 'all']),
-    scoreVersion: int(undefined, { enum: [1, 2, 3] }),
-    limit: int(),
-    filters: obj(Object.fromEntries(DIMENSIONS.map((d) => [d, arrayOf(bucketKey)])), [], {
-      description: 'The active bucket filters, as bucket keys.',
-    }),
-    total: int(),
-    offset: int(),
-    hasMore: bool(),
-    nextCursor: nullable(str('Opaque; pass back as cursor.')),
-    groups: arrayOf(
-      obj(
-        {
-          type: oneOfStrings(['topic', 'message']),
-          postId: str('When more than one post is included.'),
-          title: str('Topic groups.'),
-          description: nullable(str('Topic groups.')),
-          topic: str('Message groups.'),
-          stance: str('Message groups.'),
-          commentCount: int(),
-          sampleCommentIds: arrayOf(str()),
-        },
-        ['type', 'commentCount', 'sampleCommentIds'],
-      ),
-      'Creator topics and messages with their comments.',
-    ),
-  },
-  ['source', 'scoreVersion', 'limit', 'filters', 'total', 'offset', 'hasMore', 'nextCursor', 'groups'],
 );
 
 // ---- Requests -----------------------------------------------------------------------------
@@ -771,9 +501,8 @@ const analysisRequest = obj(
   { additionalProperties: false, description: 'Body of POST /analyses.' },
 );
 
-/** Every named schema the public document references; http-app adds them to `components.schemas`. */
-export const OPENAPI_COMPONENT_SCHEMAS: Record<string, SchemaObject> = {
-  ErrorEnvelope: errorEnvelope,
+/** The named schemas the analysis controllers reference, in the order the document lists them. */
+export const ANALYSIS_OPENAPI_SCHEMAS: Record<string, SchemaObject> = {
   Mix: mix,
   RollupScores: rollupScores,
   WordCloudItem: wordCloudItem,
@@ -791,10 +520,4 @@ export const OPENAPI_COMPONENT_SCHEMAS: Record<string, SchemaObject> = {
   PostAnalysis: postAnalysis,
   PostPageMeta: pageMeta,
   Collection: collection,
-  ContentJobCounts: jobCounts,
-  ContentJob: contentJob,
-  ContentJobSummary: contentJobSummary,
-  ContentJobMeta: contentJobMeta,
-  CommentRow: commentRow,
-  CommentSampleMeta: sampleMeta,
 };
