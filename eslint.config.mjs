@@ -22,6 +22,9 @@ const PROJECTS = {
   'libs/comment-index': 'shared',
   'libs/ledger-read': 'shared',
   'libs/platform': 'platform',
+  'libs/adapter-sqlite': 'adapter',
+  'libs/adapter-mongo': 'adapter',
+  'libs/adapter-eventstoredb': 'adapter',
   'libs/provider-core': 'adapter',
   'libs/provider-reddit': 'adapter',
   'libs/provider-sim': 'adapter',
@@ -42,8 +45,11 @@ const ALLOWED = {
   core: ['contracts'],
   domain: ['contracts', 'core'],
   shared: ['contracts', 'core', 'domain', 'platform', 'shared'],
-  platform: ['contracts', 'core'],
-  adapter: ['contracts', 'core', 'shared', 'platform', 'adapter'],
+  // The platform composes the storage and messaging adapters by config (PlatformModule) and
+  // re-exports them from its barrel (issue 19), so it imports adapters; adapters therefore may not
+  // import the platform (no cycle), and none of them needs it.
+  platform: ['contracts', 'core', 'adapter'],
+  adapter: ['contracts', 'core', 'shared', 'adapter'],
   testing: ['contracts', 'core', 'platform'],
   service: ['contracts', 'core', 'domain', 'platform', 'shared', 'adapter'],
   app: ['contracts', 'core', 'domain', 'platform', 'shared', 'adapter', 'service'],

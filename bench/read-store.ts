@@ -2,7 +2,7 @@
 // Run: npm run bench -- bench/read-store.ts [docs=10000]
 import { randomBytes } from 'node:crypto';
 import { MemoryReadStore, type ReadStore } from '@analyst/platform';
-import { MongoReadStore } from '../libs/platform/src/mongo/mongo-read-store';
+import { MongoReadStore } from '../libs/adapter-mongo/src/mongo-read-store';
 
 const DOCS = Number(process.argv[2] ?? 10_000);
 const QUERIES = 500;

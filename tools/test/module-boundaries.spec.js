@@ -91,6 +91,13 @@ const domainToDomain = snippet(
   'libs/domain-ledger/src/x.ts',
   use('asPostOutcome', '@analyst/domain-content'),
 );
+const platformToAdapter = snippet(
+  'libs/platform/src/x.ts',
+  use('SqliteEventStore', '@analyst/adapter-sqlite'),
+);
+const adapterToPlatform = ['libs/adapter-sqlite/src/x.ts', 'libs/provider-reddit/src/x.ts'].map((file) =>
+  snippet(file, use('HealthRegistry', '@analyst/platform')),
+);
 const principalFromGateway = ['libs/analysis/src/x.ts', 'libs/ingest/src/x.ts', 'libs/sampling/src/x.ts'].map(
   (file) => snippet(file, use('Principal', '@analyst/gateway', true)),
 );
@@ -139,6 +146,14 @@ describe('layer rules (eslint.config.mjs)', () => {
     expect(domainAllowed.errors).toEqual([]);
     expect(composedInTest.errors).toEqual([]);
     expect(composedInApp.errors).toEqual([]);
+  });
+
+  it('the platform composes the adapters; an adapter importing the platform is an error (no cycle)', () => {
+    expect(platformToAdapter.errors).toEqual([]);
+    for (const s of adapterToPlatform)
+      expect(s.errors).toEqual([
+        expect.objectContaining({ severity: ERROR, message: expect.stringContaining("tagged 'adapter'") }),
+      ]);
   });
 
   it('no service reaches into the gateway for Principal or the route decorators any more (no exception left)', () => {

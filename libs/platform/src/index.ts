@@ -1,9 +1,8 @@
 // The framework-free core (ports, Decider, in-memory adapters), re-exported so services keep one import.
 export * from '@analyst/eventsourcing';
 export * from './event-store/categories';
-export * from './event-store/sqlite-event-store';
-export * from './event-store/sqlite-checkpoint-store';
-export * from './event-store/live-subscription';
+// The adapters live in their own libraries (issue 19), re-exported so services keep one import.
+export * from '@analyst/adapter-sqlite';
 export * from './bus/in-process-bus';
 export * from './bus/keyed-queue';
 export * from './bus/event-consumer';
@@ -31,10 +30,10 @@ export * from './nest/health-registry';
 export * from './time/periodic-task';
 export * from './nest/observability.module';
 export * from './nest/http-app';
-export * from './mongo/mongo-read-store';
+export * from '@analyst/adapter-mongo';
 export * from './kafka/kafka-bus';
 export * from './kafka/kafka-log';
-export * from './esdb/esdb-event-store';
+export * from '@analyst/adapter-eventstoredb';
 export * from './relay/relay-lease';
 export * from './nest/run-service';
 export * from './nest/pino-nest-logger';

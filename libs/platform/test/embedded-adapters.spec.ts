@@ -1,19 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { InProcessBus, MemoryReadStore, SqliteEventStore } from '@analyst/platform';
-import { eventStoreContract, messageBusContract, readStoreContract } from '@analyst/testing';
+import { InProcessBus, MemoryReadStore } from '@analyst/platform';
+import { messageBusContract, readStoreContract } from '@analyst/testing';
 
-eventStoreContract('SQLite (file, WAL)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'analyst-es-'));
-  const filename = join(dir, 'events.db');
-  return {
-    store: new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
-    peer: () => new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
-    teardown: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-});
-
+// The SQLite event store's contract run moved to libs/adapter-sqlite/test (issue 19).
 messageBusContract('in-process', async () => ({ bus: new InProcessBus({ retryDelayMs: 5 }) }));
 
 messageBusContract('in-process, every message delivered twice', async () => ({
@@ -22,39 +10,3 @@ messageBusContract('in-process, every message delivered twice', async () => ({
 }));
 
 readStoreContract('in-memory (mingo)', async () => ({ store: new MemoryReadStore() }));
-
-describe('SQLite event store shared by two processes', () => {
-  it('delivers appends made through another handle on the same file when polling', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'analyst-es-shared-'));
-    const file = join(dir, 'events.db');
-    const reader = new SqliteEventStore({ filename: file, synchronous: 'NORMAL', pollIntervalMs: 20 });
-    const writer = new SqliteEventStore({ filename: file, synchronous: 'NORMAL' });
-    const seen: string[] = [];
-    const subscription = await reader.subscribeToAll(async (e) => void seen.push(e.type));
-    await writer.append(
-      'other-1',
-      [
-        {
-          id: 'e1',
-          type: 'FromElsewhere',
-          schemaVersion: 1,
-          data: {},
-          metadata: {
-            correlationId: 'c',
-            causationId: null,
-            teamId: null,
-            occurredAt: '2026-01-01T00:00:00.000Z',
-          },
-        },
-      ],
-      'no_stream',
-    );
-    const deadline = Date.now() + 5000;
-    while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    await subscription.close();
-    await reader.close();
-    await writer.close();
-    rmSync(dir, { recursive: true, force: true });
-    expect(seen).toEqual(['FromElsewhere']);
-  });
-});

@@ -27,13 +27,12 @@ import {
   type ReadStore,
   SystemClock,
 } from '@analyst/eventsourcing';
+import { EsdbEventStore } from '@analyst/adapter-eventstoredb';
+import { MongoReadStore } from '@analyst/adapter-mongo';
+import { SqliteCheckpointStore, SqliteEventStore } from '@analyst/adapter-sqlite';
 import { ANALYST_CONFIG, kafkaDeliverySettings, type AnalystConfig } from '../config/analyst-config';
 import { CommandRunner } from '../decider/command-runner';
-import { EsdbEventStore } from '../esdb/esdb-event-store';
-import { SqliteCheckpointStore } from '../event-store/sqlite-checkpoint-store';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { KafkaBus } from '../kafka/kafka-bus';
-import { MongoReadStore } from '../mongo/mongo-read-store';
 import {
   CHECKPOINT_STORE,
   ReadStoreCheckpointStore,

@@ -1,15 +1,8 @@
-import { DuplicateKeyError, type Doc, type ReadStore } from '@analyst/eventsourcing';
+import { DuplicateKeyError, type CheckpointStore, type Doc, type ReadStore } from '@analyst/eventsourcing';
 
-/**
- * Where a subscriber (relay, projections, process manager) remembers the last global position it
- * handled. Several replicas may share one name: `save` never moves a checkpoint backwards, so the
- * stored position is always one that at least one replica has fully handled.
- */
-export interface CheckpointStore {
-  load(name: string): Promise<number>;
-  /** Moves the checkpoint forward to `position`; a lower position than the stored one changes nothing. */
-  save(name: string, position: number): Promise<void>;
-}
+// The port moved to the core (issue 19) so the SQLite adapter can implement it without platform;
+// re-exported here for the platform files that import it from this path.
+export type { CheckpointStore };
 
 export const CHECKPOINT_STORE = Symbol('CheckpointStore');
 

@@ -4,8 +4,8 @@ import {
   type ReadCollection,
   type RecordedEvent,
   UNKNOWN_INDEX,
+  valueAt,
 } from '@analyst/eventsourcing';
-import { valueAt } from '../read-store/value-at';
 
 /** A document write a projection skipped because another document holds the same unique value. */
 export interface ProjectionConflict {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { CheckpointStore } from '../projection/checkpoint-store';
+import type { CheckpointStore } from '@analyst/eventsourcing';
 
 /** Checkpoints kept beside the embedded event log, so standalone subscribers resume after a restart. */
 export class SqliteCheckpointStore implements CheckpointStore {

@@ -1,4 +1,4 @@
-import { MongoReadStore } from '@analyst/platform';
+import { MongoReadStore } from '@analyst/adapter-mongo';
 import { readStoreContract } from '@analyst/testing';
 
 const url = process.env.MONGO_URL;

@@ -10,9 +10,9 @@ import {
   type ReadStore,
   type Update,
   type UpdateResult,
+  valueAt,
 } from '@analyst/eventsourcing';
 import { duplicateKeyIndex } from './duplicate-key';
-import { valueAt } from '../read-store/value-at';
 
 /** The server's answer when a collection (hence its index list) does not exist yet. */
 const NAMESPACE_NOT_FOUND = 26;

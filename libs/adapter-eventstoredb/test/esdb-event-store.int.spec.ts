@@ -8,8 +8,8 @@ import {
   type Position,
 } from '@eventstore/db-client';
 import { eventStoreContract, unique } from '@analyst/testing';
-import { EsdbEventStore } from '../src/esdb/esdb-event-store';
-import { esdbEventId } from '../src/esdb/esdb-event-id';
+import { EsdbEventStore } from '../src/esdb-event-store';
+import { esdbEventId } from '../src/esdb-event-id';
 
 // ---------------------------------------------------------------------------------------------
 // Against a real EventStoreDB: EVENTSTORE_URL, else a container when a Docker engine answers.

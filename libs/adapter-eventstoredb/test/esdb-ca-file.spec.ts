@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EsdbEventStore, withCaFile } from '@analyst/platform';
+import { EsdbEventStore, withCaFile } from '@analyst/adapter-eventstoredb';
 
 describe('EventStoreDB CA file (EVENTSTORE_CA_FILE)', () => {
   it('is added to the connection string as tlsCAFile, replacing one already there', () => {

@@ -1,0 +1,3 @@
+export * from './sqlite-event-store';
+export * from './sqlite-checkpoint-store';
+export * from './live-subscription';

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventStoreContract } from '@analyst/testing';
+import { SqliteCheckpointStore, SqliteEventStore } from '@analyst/adapter-sqlite';
+
+eventStoreContract('SQLite (file, WAL)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'analyst-es-'));
+  const filename = join(dir, 'events.db');
+  return {
+    store: new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
+    peer: () => new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
+    teardown: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+describe('SQLite event store shared by two processes', () => {
+  it('delivers appends made through another handle on the same file when polling', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'analyst-es-shared-'));
+    const file = join(dir, 'events.db');
+    const reader = new SqliteEventStore({ filename: file, synchronous: 'NORMAL', pollIntervalMs: 20 });
+    const writer = new SqliteEventStore({ filename: file, synchronous: 'NORMAL' });
+    const seen: string[] = [];
+    const subscription = await reader.subscribeToAll(async (e) => void seen.push(e.type));
+    await writer.append(
+      'other-1',
+      [
+        {
+          id: 'e1',
+          type: 'FromElsewhere',
+          schemaVersion: 1,
+          data: {},
+          metadata: {
+            correlationId: 'c',
+            causationId: null,
+            teamId: null,
+            occurredAt: '2026-01-01T00:00:00.000Z',
+          },
+        },
+      ],
+      'no_stream',
+    );
+    const deadline = Date.now() + 5000;
+    while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await subscription.close();
+    await reader.close();
+    await writer.close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(seen).toEqual(['FromElsewhere']);
+  });
+});
+
+describe('SQLite checkpoint store', () => {
+  it('starts at -1, never moves backwards, and keeps positions across handles on one file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'analyst-cp-'));
+    const file = join(dir, 'checkpoints.db');
+    const first = new SqliteCheckpointStore(file);
+    expect(await first.load('relay')).toBe(-1);
+    await first.save('relay', 7);
+    await first.save('relay', 3);
+    first.close();
+    const second = new SqliteCheckpointStore(file);
+    expect(await second.load('relay')).toBe(7);
+    expect(await second.load('projections:ingest')).toBe(-1);
+    second.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
