@@ -1,7 +1,6 @@
 export * from './ledger.module';
 export * from './ledger.service';
 export * from './ledger.tokens';
-export * from './ledger-streams';
 export * from './ledger-error.mapping';
 export * from './projections';
 export * from '@analyst/ledger-read';

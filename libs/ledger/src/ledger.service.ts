@@ -4,6 +4,7 @@ import type {
   GrantCreditsCommand,
   GrantResult,
   LedgerContext,
+  LedgerEvent,
   RefundCreditsCommand,
   RefundResult,
   ReserveCreditsCommand,
@@ -11,40 +12,57 @@ import type {
   SettleCreditsCommand,
   SettleResult,
 } from '@analyst/contracts';
-import { LedgerError, type LedgerAnswer, type LedgerCommand, type LedgerState } from '@analyst/domain-ledger';
+import { ledgerStream } from '@analyst/contracts';
+import {
+  LedgerError,
+  ledgerDecider,
+  type LedgerAnswer,
+  type LedgerCommand,
+  type LedgerState,
+} from '@analyst/domain-ledger';
 import {
   CLOCK,
+  CatchUpStateSource,
+  CommandRunner,
   EVENT_STORE,
-  ID_GENERATOR,
+  KeyedQueue,
   ProjectionService,
   READ_STORE,
   type Clock,
+  type CommandOutcome,
   type EventStore,
-  type IdGenerator,
   type ReadStore,
 } from '@analyst/platform';
-import { LedgerStreams, type LedgerOutcome } from './ledger-streams';
 import { readTeamCreditsAt } from '@analyst/ledger-read';
 
 type AnswerOf<K extends LedgerAnswer['kind']> = Extract<LedgerAnswer, { kind: K }>['result'];
 
+type LedgerOutcome = CommandOutcome<LedgerState, LedgerEvent>;
+
 /**
  * The ledger's write side for other services and the admin API. Each method is idempotent by
  * `commandId`: a repeat writes nothing and returns the first answer.
+ *
+ * Commands go through the shared CommandRunner (expected-revision append, reload and decide again
+ * on a concurrent writer, trace context on the events), one at a time per team in this process (a
+ * keyed queue). The state comes from a CatchUpStateSource: each team's folded state is kept and
+ * caught up with the events after its revision before every decision, so a command is decided
+ * against the latest stream, also when another process appended, without re-reading the stream.
  */
 @Injectable()
 export class LedgerService {
-  private readonly streams: LedgerStreams;
+  private readonly states: CatchUpStateSource<LedgerEvent, LedgerState>;
+  private readonly queue = new KeyedQueue();
   private lastPosition = -1;
 
   constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(EVENT_STORE) events: EventStore,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ID_GENERATOR) ids: IdGenerator,
+    private readonly runner: CommandRunner,
     private readonly projections: ProjectionService,
   ) {
-    this.streams = new LedgerStreams(events, ids);
+    this.states = new CatchUpStateSource(events, ledgerDecider);
   }
 
   async grant(teamId: string, command: GrantCreditsCommand, ctx: LedgerContext): Promise<GrantResult> {
@@ -108,7 +126,7 @@ export class LedgerService {
 
   /** The aggregate itself, folded from the log (for checks that must not trust a read model). */
   async state(teamId: string): Promise<LedgerState> {
-    return this.streams.state(teamId);
+    return (await this.states.load(ledgerStream(teamId))).state;
   }
 
   /** Read-your-writes: waits until the read models include every ledger event this process wrote. */
@@ -123,9 +141,22 @@ export class LedgerService {
   private async execute(teamId: string, command: LedgerCommand, ctx: LedgerContext): Promise<LedgerOutcome> {
     if (typeof teamId !== 'string' || teamId.length === 0)
       throw new LedgerError('invalid_command', 'teamId must be a non-empty string');
-    const outcome = await this.streams.execute(teamId, command, { ...ctx, teamId });
+    const outcome = await this.run(teamId, command, { ...ctx, teamId });
     if (outcome.position > this.lastPosition) this.lastPosition = outcome.position;
     return outcome;
+  }
+
+  /** Runs one command after the team's earlier ones; its events carry the command's `at`. */
+  private run(teamId: string, command: LedgerCommand, ctx: LedgerContext): Promise<LedgerOutcome> {
+    let outcome: LedgerOutcome | undefined;
+    return this.queue
+      .push(teamId, async () => {
+        outcome = await this.runner.run(ledgerStream(teamId), ledgerDecider, command, ctx, {
+          source: this.states,
+          occurredAt: (c) => c.data.at,
+        });
+      })
+      .then(() => outcome as LedgerOutcome);
   }
 
   private async answer<K extends LedgerAnswer['kind']>(
