@@ -1,4 +1,4 @@
-import type { AnalysisEvent } from '@analyst/domain-analysis';
+import type { AnalysisEvent, AnalysisResult } from '@analyst/domain-analysis';
 import type { Doc, Projector } from '@analyst/platform';
 
 export const ANALYSES = 'analyses';
@@ -8,15 +8,14 @@ export interface ResultSummary {
   serviceScore: number | null;
 }
 
-/** Tolerant of any shape: a projector that threw would stop every later event. */
-function summaryOf(result: unknown): ResultSummary | null {
-  const r = result as {
-    scope?: { matchedComments?: number };
-    commentAnalysis?: { scores?: { serviceScore?: number | null } };
-  } | null;
-  const matched = r?.scope?.matchedComments;
+/**
+ * Tolerant of any shape, hence the optional chaining on a typed result: a projector that threw would
+ * stop every later event, and an event recorded with a malformed result must not.
+ */
+function summaryOf(result: AnalysisResult | null | undefined): ResultSummary | null {
+  const matched = result?.scope?.matchedComments;
   return typeof matched === 'number'
-    ? { matchedComments: matched, serviceScore: r?.commentAnalysis?.scores?.serviceScore ?? null }
+    ? { matchedComments: matched, serviceScore: result?.commentAnalysis?.scores?.serviceScore ?? null }
     : null;
 }
 export const SAVED_ANALYSES = 'saved_analyses';
@@ -46,7 +45,7 @@ export interface AnalysisDoc extends Doc {
    */
   resultSummary: ResultSummary | null;
   /** Only in documents projected before resultSummary: the whole result. */
-  result?: unknown;
+  result?: AnalysisResult | null;
   report: { campaignId: string; title: string; summary: string; savedBy: string | null } | null;
 }
 

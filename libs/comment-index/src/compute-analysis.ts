@@ -6,52 +6,16 @@ import {
   rollup,
   selectRows,
   wordCloud,
+  type AnalysisResult,
   type CompiledCommentFilter,
-  type EmojiCloudItem,
-  type MessageSummary,
-  type Mix,
-  type RollupScores,
   type RollupSettings,
-  type TopicSummary,
-  type WordCloudItem,
-  type Completeness,
 } from '@analyst/domain-analysis';
-import type { Dimension } from '@analyst/contracts';
 import type { PostEntry, TeamIndex } from './comment-index';
 
 export const POST_CARD_LIMIT = 100;
 
-export interface AnalysisResult {
-  scope: {
-    postCount: number;
-    totalComments: number;
-    matchedComments: number;
-    matchedPosts: number;
-    shareOfComments: number;
-    shareOfContent: number;
-  };
-  content: {
-    postCount: number;
-    posts: { id: string; platform: string; creator: { username: string | null }; matchedComments: number }[];
-    postsTruncated: boolean;
-    topics: TopicSummary[];
-    messages: MessageSummary[];
-    scores: { content: number | null; topic: number | null };
-    mix: { content: Mix; topic: Mix };
-  };
-  commentAnalysis: {
-    briefSummary: null;
-    scores: RollupScores;
-    mix: Record<Dimension, Mix>;
-    topics: [];
-    outliers: [];
-    notableComments: { postId: string; commentId: string }[];
-    wordCloud: WordCloudItem[] | null;
-    emojiCloud: EmojiCloudItem[] | null;
-    totalComments: number;
-    completeness: Completeness;
-  };
-}
+/** What an analysis computes; the type lives with the event that records it (AnalysisCompleted). */
+export type { AnalysisResult };
 
 export interface ComputeInput {
   team: TeamIndex;

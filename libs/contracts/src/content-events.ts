@@ -102,11 +102,29 @@ export const POST_OUTCOME_EVENT_TYPES: readonly PostOutcomeEvent['type'][] = [
   'PostCancelled',
 ];
 
-/** The outcome event of a post version, or null for any other event. */
+const OUTCOME_TYPES = new Set<string>(POST_OUTCOME_EVENT_TYPES);
+
+/** Whether a record is a post version's outcome event: by its type, the data trusted as at the event boundary. */
+export function isPostOutcome<R extends { type: string; data: unknown }>(
+  record: R,
+): record is R & PostOutcomeEvent {
+  return OUTCOME_TYPES.has(record.type);
+}
+
+/**
+ * The outcome event of a post version, or null for any other event. A copy of the type and data
+ * only: the auditors keep outcomes, not the stored records they came in.
+ */
 export function asPostOutcome(event: { type: string; data: unknown }): PostOutcomeEvent | null {
-  return (POST_OUTCOME_EVENT_TYPES as readonly string[]).includes(event.type)
-    ? ({ type: event.type, data: event.data } as PostOutcomeEvent)
-    : null;
+  if (!isPostOutcome(event)) return null;
+  switch (event.type) {
+    case 'PostScored':
+      return { type: event.type, data: event.data };
+    case 'PostFetchFailed':
+      return { type: event.type, data: event.data };
+    case 'PostCancelled':
+      return { type: event.type, data: event.data };
+  }
 }
 
 /** Where a finished version left its post: complete, cancelled, or the fetch failure's outcome. */

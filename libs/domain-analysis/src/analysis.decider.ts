@@ -35,7 +35,7 @@ export type AnalysisEvent =
       type: 'AnalysisSearchMatched';
       data: { analysisId: string; chunk: number; chunks: number; commentIds: string[]; at: string };
     }
-  | { type: 'AnalysisCompleted'; data: { analysisId: string; result: unknown; at: string } }
+  | { type: 'AnalysisCompleted'; data: { analysisId: string; result: AnalysisResult; at: string } }
   | { type: 'AnalysisFailed'; data: { analysisId: string; message: string; at: string } }
   | {
       type: 'ReportSaved';
@@ -53,11 +53,11 @@ export type AnalysisEvent =
     };
 
 export type AnalysisCommand =
-  | { type: 'CreateAnalysis'; data: AnalysisCreatedData; result?: unknown }
+  | { type: 'CreateAnalysis'; data: AnalysisCreatedData; result?: AnalysisResult }
   | { type: 'StartAnalysis'; phase: string; at: string }
   | { type: 'ReportProgress'; phase: string; percent: number; at: string }
   | { type: 'RecordSearchMatches'; commentIds: readonly string[]; at: string }
-  | { type: 'CompleteAnalysis'; result: unknown; at: string }
+  | { type: 'CompleteAnalysis'; result: AnalysisResult; at: string }
   | { type: 'FailAnalysis'; message: string; at: string }
   | { type: 'SaveReport'; data: Extract<AnalysisEvent, { type: 'ReportSaved' }>['data'] };
 
@@ -199,3 +199,4 @@ export const analysisDecider: Decider<AnalysisCommand, AnalysisEvent, AnalysisSt
 export const analysisStream = (analysisId: string): string => `analysis-${analysisId}`;
 export const ANALYSIS_RETENTION_MS = 7 * 24 * 3600 * 1000;
 import type { Decider } from '@analyst/eventsourcing';
+import type { AnalysisResult } from './analysis-result';

@@ -12,4 +12,5 @@ export * from './notables';
 export * from './completeness';
 export * from './creator-content';
 export * from './daily-metrics';
+export * from './analysis-result';
 export * from './analysis.decider';

@@ -1,4 +1,10 @@
-import { analysisDecider, AnalysisRuleError, type AnalysisEvent, type AnalysisCreatedData } from '../src';
+import {
+  analysisDecider,
+  AnalysisRuleError,
+  type AnalysisEvent,
+  type AnalysisCreatedData,
+  type AnalysisResult,
+} from '../src';
 import { DeciderSpecification } from '@analyst/eventsourcing/testing';
 
 const created: AnalysisCreatedData = {
@@ -15,6 +21,53 @@ const created: AnalysisCreatedData = {
   settings: { scoreVersion: 3, engagementWeight: 1 },
   createdAt: '2026-03-10T12:00:00.000Z',
   expiresAt: '2026-03-17T12:00:00.000Z',
+};
+/** A result the decider carries unread: an empty selection's. */
+const mix = {
+  positivePercent: 0,
+  leanPositivePercent: 0,
+  neutralPercent: 0,
+  leanNegativePercent: 0,
+  negativePercent: 0,
+};
+const result: AnalysisResult = {
+  scope: {
+    postCount: 1,
+    totalComments: 0,
+    matchedComments: 0,
+    matchedPosts: 0,
+    shareOfComments: 0,
+    shareOfContent: 0,
+  },
+  content: {
+    postCount: 1,
+    posts: [],
+    postsTruncated: false,
+    topics: [],
+    messages: [],
+    scores: { content: null, topic: null },
+    mix: { content: mix, topic: mix },
+  },
+  commentAnalysis: {
+    briefSummary: null,
+    scores: {
+      scoreVersion: 3,
+      serviceScore: null,
+      sentiment: null,
+      relevance: null,
+      consensus: null,
+      content: null,
+      topic: null,
+    },
+    mix: { sentiment: mix, content: mix, topic: mix, relevance: mix, consensus: mix },
+    topics: [],
+    outliers: [],
+    notableComments: [],
+    wordCloud: null,
+    emojiCloud: null,
+    totalComments: 0,
+    completeness: 'unavailable',
+  },
 };
 /** No mocks, only the analysis decider's pure functions. */
 const given = (events: AnalysisEvent[]) => DeciderSpecification.for(analysisDecider).given(events);
@@ -35,12 +88,12 @@ describe('analysis decider', () => {
     });
     it('creates and completes in one append when the result comes with it', () => {
       given([])
-        .when({ type: 'CreateAnalysis', data: created, result: { x: 1 } })
+        .when({ type: 'CreateAnalysis', data: created, result })
         .then([
           { type: 'AnalysisCreated', data: created },
           {
             type: 'AnalysisCompleted',
-            data: { analysisId: 'an_1', result: { x: 1 }, at: created.createdAt },
+            data: { analysisId: 'an_1', result, at: created.createdAt },
           },
         ]);
     });
@@ -62,8 +115,8 @@ describe('analysis decider', () => {
     });
     it('completes a running analysis', () => {
       given([createdEvent, start])
-        .when({ type: 'CompleteAnalysis', result: 1, at })
-        .then([{ type: 'AnalysisCompleted', data: { analysisId: 'an_1', result: 1, at } }]);
+        .when({ type: 'CompleteAnalysis', result, at })
+        .then([{ type: 'AnalysisCompleted', data: { analysisId: 'an_1', result, at } }]);
     });
   });
 
@@ -82,7 +135,7 @@ describe('analysis decider', () => {
     });
     it('refuses to complete a failed analysis', () => {
       given(failed)
-        .when({ type: 'CompleteAnalysis', result: 1, at })
+        .when({ type: 'CompleteAnalysis', result, at })
         .thenFails('invalid_transition', AnalysisRuleError);
     });
     it('refuses to create an analysis that exists', () => {
@@ -130,7 +183,7 @@ describe('analysis decider', () => {
     it('leaves the search running afterwards', () => {
       expect(
         given([search, start, ...events])
-          .when({ type: 'CompleteAnalysis', result: 1, at })
+          .when({ type: 'CompleteAnalysis', result, at })
           .events(),
       ).toHaveLength(1);
     });

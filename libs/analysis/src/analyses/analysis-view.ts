@@ -47,7 +47,7 @@ export function analysisMeta(doc: AnalysisDoc): Record<string, unknown> {
 
 /** A list row: no result payloads (those are on GET /analyses/{id}). */
 export function analysisSummary(doc: AnalysisDoc): Record<string, unknown> {
-  const legacy = doc.result as AnalysisResult | null | undefined;
+  const legacy = doc.result;
   const summary =
     doc.resultSummary ??
     (legacy

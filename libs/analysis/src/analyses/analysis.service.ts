@@ -6,7 +6,9 @@ import {
   ANALYSIS_RETENTION_MS,
   type AnalysisCommand,
   type AnalysisCreatedData,
+  type AnalysisEvent,
 } from '@analyst/domain-analysis';
+import { eventsOf } from '@analyst/eventsourcing';
 import {
   CLOCK,
   CommandRunner,
@@ -37,6 +39,8 @@ import { findPosts, parsePostQuery } from '../posts/post-query';
 import { INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest } from './analysis-request';
 
 export const POLL_AFTER_MS = 3000;
+
+const isCompleted = eventsOf<Extract<AnalysisEvent, { type: 'AnalysisCompleted' }>>(['AnalysisCompleted']);
 
 /** Creates analyses, runs their jobs, and reads them back. */
 @Injectable()
@@ -147,11 +151,9 @@ export class AnalysisService {
   /** A ready analysis's result, from its AnalysisCompleted event (the read model keeps only a summary). */
   async resultOf(doc: AnalysisDoc): Promise<AnalysisResult | null> {
     if (doc.status !== 'ready' || doc.kind === 'report') return null;
-    if (doc.result) return doc.result as AnalysisResult; // projected before results moved to the log
-    const completed = (await this.events.readStream(analysisStream(doc._id))).find(
-      (e) => e.type === 'AnalysisCompleted',
-    );
-    return completed ? (completed.data as { result: AnalysisResult }).result : null;
+    if (doc.result) return doc.result; // projected before results moved to the log
+    const completed = (await this.events.readStream(analysisStream(doc._id))).find(isCompleted);
+    return completed ? completed.data.result : null;
   }
 
   enqueue(analysisId: string): void {

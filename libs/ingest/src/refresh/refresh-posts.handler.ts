@@ -223,7 +223,11 @@ export class RefreshPostsHandler {
         run.ctx,
       ),
     );
-    const dataVersion = (outcome.events[0].data as { dataVersion: number }).dataVersion;
+    // RequestRefresh decides exactly one PostRefreshRequested (or throws): its version is the new one.
+    const [requested] = outcome.events;
+    if (requested?.type !== 'PostRefreshRequested')
+      throw new Error(`RequestRefresh on ${c.post.id} decided ${requested?.type ?? 'nothing'}`);
+    const { dataVersion } = requested.data;
     return {
       link: c.given,
       postId: c.post.id,
