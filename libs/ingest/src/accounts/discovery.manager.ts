@@ -57,10 +57,12 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
     if (event.data.kind !== 'account') return;
     const stream = contentJobStream(event.data.jobId);
     const ctx = causedBy(event, event.data.teamId);
-    const job = (await this.runner.load(stream, contentJobDecider)).state as ContentJob;
-    if (job.status !== 'discovering') return;
-    const filters = job.filters as AppliedAccountFilters;
-    const found = await this.discover(job.account!.url, filters, job.createdAt);
+    const { state } = await this.runner.load(stream, contentJobDecider);
+    // The stream is an account job's (its opening event said so); only one still discovering has work left.
+    if (state.status !== 'discovering' || state.kind !== 'account') return;
+    const job = state;
+    const filters = job.filters;
+    const found = await this.discover(job.account.url, filters, job.createdAt);
     if (found === 'unavailable') {
       await this.runner.run(
         stream,
@@ -90,12 +92,11 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
       ctx,
     );
     if (isTerminalJob((recorded.state as ContentJob).status)) return; // dry run, or nothing matched
-    // The plan only matters to refresh; the gateway checked the target's plan when the job was asked for.
+    // No plan: adding posts does not depend on it (the gateway checked the target's plan when the job was asked for).
     const requester: Requester = {
       keyId: job.addedBy.id,
       keyName: job.addedBy.name,
       teamId: job.teamId,
-      plan: 'enterprise',
       correlationId: event.metadata.correlationId,
     };
     await this.teams.run(job.teamId, () =>

@@ -28,6 +28,7 @@ const filters = {
 };
 const discovering = {
   status: 'discovering',
+  kind: 'account',
   jobId: 'j1',
   teamId: 'team-1',
   createdAt: CREATED,
