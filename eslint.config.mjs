@@ -25,6 +25,7 @@ const PROJECTS = {
   'libs/adapter-sqlite': 'adapter',
   'libs/adapter-mongo': 'adapter',
   'libs/adapter-eventstoredb': 'adapter',
+  'libs/adapter-kafka': 'adapter',
   'libs/provider-core': 'adapter',
   'libs/provider-reddit': 'adapter',
   'libs/provider-sim': 'adapter',

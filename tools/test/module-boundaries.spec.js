@@ -95,9 +95,11 @@ const platformToAdapter = snippet(
   'libs/platform/src/x.ts',
   use('SqliteEventStore', '@analyst/adapter-sqlite'),
 );
-const adapterToPlatform = ['libs/adapter-sqlite/src/x.ts', 'libs/provider-reddit/src/x.ts'].map((file) =>
-  snippet(file, use('HealthRegistry', '@analyst/platform')),
-);
+const adapterToPlatform = [
+  'libs/adapter-sqlite/src/x.ts',
+  'libs/adapter-kafka/src/x.ts',
+  'libs/provider-reddit/src/x.ts',
+].map((file) => snippet(file, use('HealthRegistry', '@analyst/platform')));
 const principalFromGateway = ['libs/analysis/src/x.ts', 'libs/ingest/src/x.ts', 'libs/sampling/src/x.ts'].map(
   (file) => snippet(file, use('Principal', '@analyst/gateway', true)),
 );

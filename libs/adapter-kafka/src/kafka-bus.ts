@@ -11,14 +11,12 @@ import {
   RequestTimeoutError,
   type Subscription,
 } from '@analyst/eventsourcing';
-import type { HealthRegistry } from '../nest/health-registry';
 import { HEADER, decode, encode, headerValue } from './kafka-codec';
+import { NO_KAFKA_TRACING, type KafkaHealthReporter, type KafkaTracing } from './kafka-hooks';
 import { SupervisedConsumer } from './kafka-consumer';
 import { kafkaLogging, type KafkaLogSink } from './kafka-log';
 import { KafkaMetrics, updateLag } from './kafka-metrics';
 import { ResilientProducer, isTopicMetadataError } from './kafka-producer';
-import { consumeTraced, startProducerSpan } from '../tracing/messaging';
-import { endSpan } from '../tracing/tracing';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -57,9 +55,14 @@ export interface KafkaBusOptions {
   /** How often consumer lag is computed for `analyst_kafka_consumer_lag`. Default 15 s. */
   lagIntervalMs?: number;
   /** Each consumer group reports here as `consumer:<group>` (also possible later with `attachHealth`). */
-  health?: HealthRegistry;
+  health?: KafkaHealthReporter;
   /** Lag, restart and request-timeout metrics go here (also possible later with `attachMetrics`). */
   metricsRegistry?: Registry;
+  /**
+   * Producer and consumer spans (`@analyst/platform`'s `KafkaBus` passes its OpenTelemetry helpers).
+   * Default: none.
+   */
+  tracing?: KafkaTracing;
   /** Test switch: the producer sends every message twice with the same id (genuine duplicates on the log). */
   duplicateDelivery?: boolean;
   onHandlerError?: (error: unknown, message: BusMessage | null) => void;
@@ -130,7 +133,8 @@ export class KafkaBus implements MessageBus {
   private readonly producer: ResilientProducer;
   private admin: Promise<Admin> | null = null;
   private replies: Promise<SupervisedConsumer> | null = null;
-  private health: HealthRegistry | null = null;
+  private health: KafkaHealthReporter | null = null;
+  private readonly tracing: KafkaTracing;
   private metrics: KafkaMetrics | null = null;
   private lagTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -143,6 +147,7 @@ export class KafkaBus implements MessageBus {
     this.replyGroup = `${this.namespace}${REPLIES}-${this.instanceId}`;
     this.partitions = options.partitions ?? 4;
     this.replicationFactor = options.replicationFactor ?? 1;
+    this.tracing = options.tracing ?? NO_KAFKA_TRACING;
     this.kafka = new Kafka({
       clientId: options.clientId ?? 'analyst',
       brokers: options.brokers,
@@ -155,7 +160,7 @@ export class KafkaBus implements MessageBus {
   }
 
   /** Registers every consumer group of this bus, now and later, as `consumer:<group>`. */
-  attachHealth(registry: HealthRegistry): void {
+  attachHealth(registry: KafkaHealthReporter): void {
     this.health = registry;
     for (const consumer of this.consumers) this.register(consumer);
   }
@@ -197,17 +202,17 @@ export class KafkaBus implements MessageBus {
     this.assertOpen();
     await this.ensureTopics([topic]);
     const copies = this.options.duplicateDelivery ? 2 : 1;
-    const traced = messages.map((m) => startProducerSpan('kafka', 'publish', logicalTopic, m));
+    const traced = messages.map((m) => this.tracing.startProducer('publish', logicalTopic, m));
     const records = messages.flatMap((m, i) =>
       Array.from({ length: copies }, () => encode(m, traced[i]?.headers)),
     );
     try {
       await this.producer.send(topic, records, { retryIf: (error) => this.recreateIfMissing(topic, error) });
     } catch (error) {
-      for (const t of traced) endSpan(t?.span ?? null, error);
+      for (const t of traced) t?.end(error);
       throw error;
     }
-    for (const t of traced) endSpan(t?.span ?? null);
+    for (const t of traced) t?.end();
   }
 
   async subscribe(group: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
@@ -215,7 +220,7 @@ export class KafkaBus implements MessageBus {
       group,
       this.scoped(group),
       topics.map((t) => this.scoped(t)),
-      (message) => consumeTraced('kafka', group, message, () => handler(message)),
+      (message) => this.tracing.consume(group, message, () => handler(message)),
       {
         fromBeginning: true,
       },
@@ -239,7 +244,7 @@ export class KafkaBus implements MessageBus {
           return;
         }
         // The command runs in a span whose parent is the requester's, so its events join the trace.
-        await consumeTraced('kafka', group, message, async (span) => {
+        await this.tracing.consume(group, message, async (span) => {
           let reply: Reply;
           try {
             reply = { result: await handler(message) };
@@ -265,7 +270,7 @@ export class KafkaBus implements MessageBus {
     const correlationId = randomUUID();
     const deadline = Date.now() + timeoutMs;
     // One span from send to reply (or timeout); the server's span is its child.
-    const traced = startProducerSpan('kafka', 'request', logicalTopic, message);
+    const traced = this.tracing.startProducer('request', logicalTopic, message);
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
@@ -291,8 +296,8 @@ export class KafkaBus implements MessageBus {
     send.catch((error: unknown) => this.settle(correlationId, (p) => p.reject(asError(error))));
     if (traced) {
       answer.then(
-        () => endSpan(traced.span),
-        (error: unknown) => endSpan(traced.span, error),
+        () => traced.end(),
+        (error: unknown) => traced.end(error),
       );
     }
     return answer as Promise<TRes>;

@@ -1,6 +1,6 @@
 import type { Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Subscription } from '@analyst/eventsourcing';
-import type { ComponentHealth } from '../nest/health-registry';
+import type { KafkaComponentHealth } from './kafka-hooks';
 
 export interface SupervisedConsumerOptions {
   kafka: Kafka;
@@ -104,7 +104,7 @@ export class SupervisedConsumer implements Subscription {
     this.onCrash(this.generation, reason);
   }
 
-  health(now = Date.now()): ComponentHealth {
+  health(now = Date.now()): KafkaComponentHealth {
     const group = `group ${this.options.name}`;
     const lastError = this.lastError ? `; last error: ${this.lastError}` : '';
     const live = now - this.lastProgressAt < this.options.deadAfterMs;

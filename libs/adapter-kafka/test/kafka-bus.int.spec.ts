@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Partitioners } from 'kafkajs';
-import { RequestTimeoutError, type BusMessage } from '@analyst/platform';
+import { RequestTimeoutError, type BusMessage } from '@analyst/eventsourcing';
 import { eventually, messageBusContract, unique } from '@analyst/testing';
-import { KafkaBus, type KafkaBusOptions } from '../src/kafka/kafka-bus';
+import { KafkaBus, type KafkaBusOptions } from '../src/kafka-bus';
 
 const brokers = process.env.KAFKA_BROKERS?.split(',')
   .map((b) => b.trim())

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { KafkaJSNonRetriableError } from 'kafkajs';
 import { Registry } from 'prom-client';
-import { RequestTimeoutError } from '@analyst/platform';
+import { RequestTimeoutError } from '@analyst/eventsourcing';
+import { HealthRegistry } from '@analyst/platform';
 import { eventually, unique } from '@analyst/testing';
-import { KafkaBus, type KafkaBusOptions } from '../src/kafka/kafka-bus';
-import { HealthRegistry } from '../src/nest/health-registry';
+import { KafkaBus, type KafkaBusOptions } from '../src/kafka-bus';
 
 const brokers = process.env.KAFKA_BROKERS?.split(',')
   .map((b) => b.trim())

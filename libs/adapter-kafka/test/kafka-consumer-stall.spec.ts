@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Kafka } from 'kafkajs';
 import { eventually } from '@analyst/testing';
-import { SupervisedConsumer } from '../src/kafka/kafka-consumer';
+import { SupervisedConsumer } from '../src/kafka-consumer';
 
 /**
  * A kafkajs consumer that connects, subscribes and runs, then never joins, fetches or heartbeats

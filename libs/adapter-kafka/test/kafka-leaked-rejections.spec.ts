@@ -1,5 +1,5 @@
 import { KafkaJSProtocolError, KafkaJSNonRetriableError } from 'kafkajs';
-import { isLeakedRetriableKafkaError } from '../src/kafka/kafka-leaked-rejections';
+import { isLeakedRetriableKafkaError } from '../src/kafka-leaked-rejections';
 
 describe('leaked kafkajs rejections', () => {
   it('tolerates only retriable kafkajs errors; anything else stays fatal', () => {

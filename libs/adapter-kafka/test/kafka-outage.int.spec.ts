@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Registry } from 'prom-client';
-import type { BusMessage } from '@analyst/platform';
+import type { BusMessage } from '@analyst/eventsourcing';
+import { HealthRegistry } from '@analyst/platform';
 import { eventually } from '@analyst/testing';
-import { KafkaBus } from '../src/kafka/kafka-bus';
-import { HealthRegistry } from '../src/nest/health-registry';
+import { KafkaBus } from '../src/kafka-bus';
 
 /**
  * Takes a broker away and brings it back. Runs on a broker of its own (deploy/local/kafka-only.sh,

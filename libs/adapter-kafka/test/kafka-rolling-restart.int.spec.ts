@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { unique } from '@analyst/testing';
-import { KafkaBus, type KafkaBusOptions } from '../src/kafka/kafka-bus';
+import { KafkaBus, type KafkaBusOptions } from '../src/kafka-bus';
 
 const brokers = process.env.KAFKA_BROKERS?.split(',')
   .map((b) => b.trim())

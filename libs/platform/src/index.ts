@@ -31,8 +31,9 @@ export * from './time/periodic-task';
 export * from './nest/observability.module';
 export * from './nest/http-app';
 export * from '@analyst/adapter-mongo';
-export * from './kafka/kafka-bus';
-export * from './kafka/kafka-log';
+// Shadows the adapter's KafkaBus with the traced one (an explicit export wins over `export *`).
+export * from '@analyst/adapter-kafka';
+export { KafkaBus, KAFKA_TRACING } from './kafka/kafka-bus';
 export * from '@analyst/adapter-eventstoredb';
 export * from './relay/relay-lease';
 export * from './nest/run-service';

@@ -1,9 +1,9 @@
 import type { Provider } from '@nestjs/common';
 import { Logger, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { tolerateLeakedKafkaRejections } from '@analyst/adapter-kafka';
 import { ConfigError, loadConfig, type AnalystConfig } from '../config/analyst-config';
 import { startTracing, tracingSettings, type TracingSettings } from '../tracing/start-tracing';
-import { tolerateLeakedKafkaRejections } from '../kafka/kafka-leaked-rejections';
 import { createHttpApp } from './http-app';
 import { ObservabilityModule } from './observability.module';
 import { PlatformModule, type PlatformOverrides } from './platform.module';
