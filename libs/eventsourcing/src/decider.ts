@@ -8,6 +8,15 @@ export interface Decider<Command, Event, State> {
   evolve: (state: State, event: Event) => State;
 }
 
+/** Command as deciders see it: a stable type string and its data, the same shape as an event. */
+export interface Command<TType extends string = string, TData = unknown> {
+  type: TType;
+  data: TData;
+}
+
+/** A command as deciders take it: a stable type string and its data, the same shape as an event. */
+export type Command<T extends string, D> = { type: T; data: D };
+
 /** Domain event as deciders see it: a stable type string and its data. */
 export interface DomainEvent<TType extends string = string, TData = unknown> {
   type: TType;
