@@ -14,9 +14,6 @@ export interface Command<TType extends string = string, TData = unknown> {
   data: TData;
 }
 
-/** A command as deciders take it: a stable type string and its data, the same shape as an event. */
-export type Command<T extends string, D> = { type: T; data: D };
-
 /** Domain event as deciders see it: a stable type string and its data. */
 export interface DomainEvent<TType extends string = string, TData = unknown> {
   type: TType;
