@@ -53,13 +53,14 @@ export type AnalysisEvent =
     };
 
 export type AnalysisCommand =
-  | { type: 'CreateAnalysis'; data: AnalysisCreatedData; result?: AnalysisResult }
-  | { type: 'StartAnalysis'; phase: string; at: string }
-  | { type: 'ReportProgress'; phase: string; percent: number; at: string }
-  | { type: 'RecordSearchMatches'; commentIds: readonly string[]; at: string }
-  | { type: 'CompleteAnalysis'; result: AnalysisResult; at: string }
-  | { type: 'FailAnalysis'; message: string; at: string }
-  | { type: 'SaveReport'; data: Extract<AnalysisEvent, { type: 'ReportSaved' }>['data'] };
+  /** With a result, the analysis was computed inline: created and completed in one step. */
+  | Command<'CreateAnalysis', AnalysisCreatedData & { result?: AnalysisResult }>
+  | Command<'StartAnalysis', { phase: string; at: string }>
+  | Command<'ReportProgress', { phase: string; percent: number; at: string }>
+  | Command<'RecordSearchMatches', { commentIds: readonly string[]; at: string }>
+  | Command<'CompleteAnalysis', { result: AnalysisResult; at: string }>
+  | Command<'FailAnalysis', { message: string; at: string }>
+  | Command<'SaveReport', Extract<AnalysisEvent, { type: 'ReportSaved' }>['data']>;
 
 export type AnalysisState =
   { status: 'absent' } | { status: AnalysisStatus | 'saved'; analysisId: string; kind: AnalysisKind };
@@ -84,14 +85,12 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
     case 'CreateAnalysis': {
       if (state.status !== 'absent')
         throw new AnalysisRuleError('analysis_exists', `analysis ${command.data.analysisId} exists`);
-      const created: AnalysisEvent = { type: 'AnalysisCreated', data: command.data };
-      if (command.result === undefined) return [created];
+      const { result, ...data } = command.data;
+      const created: AnalysisEvent = { type: 'AnalysisCreated', data };
+      if (result === undefined) return [created];
       return [
         created,
-        {
-          type: 'AnalysisCompleted',
-          data: { analysisId: command.data.analysisId, result: command.result, at: command.data.createdAt },
-        },
+        { type: 'AnalysisCompleted', data: { analysisId: data.analysisId, result, at: data.createdAt } },
       ];
     }
     case 'StartAnalysis': {
@@ -100,7 +99,7 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
       return [
         {
           type: 'AnalysisStarted',
-          data: { analysisId: s.analysisId, phase: command.phase, percent: 0, at: command.at },
+          data: { analysisId: s.analysisId, phase: command.data.phase, percent: 0, at: command.data.at },
         },
       ];
     }
@@ -111,7 +110,12 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
       return [
         {
           type: 'AnalysisProgressed',
-          data: { analysisId: s.analysisId, phase: command.phase, percent: command.percent, at: command.at },
+          data: {
+            analysisId: s.analysisId,
+            phase: command.data.phase,
+            percent: command.data.percent,
+            at: command.data.at,
+          },
         },
       ];
     }
@@ -123,15 +127,18 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
           `analysis is a ${s.status} ${s.kind}, not a running search`,
         );
       // Always at least one event, so "no matches" is on record too (and tells it from "not recorded").
-      const chunks = Math.max(1, Math.ceil(command.commentIds.length / SEARCH_MATCH_CHUNK));
+      const chunks = Math.max(1, Math.ceil(command.data.commentIds.length / SEARCH_MATCH_CHUNK));
       return Array.from({ length: chunks }, (_, chunk) => ({
         type: 'AnalysisSearchMatched' as const,
         data: {
           analysisId: s.analysisId,
           chunk,
           chunks,
-          commentIds: command.commentIds.slice(chunk * SEARCH_MATCH_CHUNK, (chunk + 1) * SEARCH_MATCH_CHUNK),
-          at: command.at,
+          commentIds: command.data.commentIds.slice(
+            chunk * SEARCH_MATCH_CHUNK,
+            (chunk + 1) * SEARCH_MATCH_CHUNK,
+          ),
+          at: command.data.at,
         },
       }));
     }
@@ -142,7 +149,7 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
       return [
         {
           type: 'AnalysisCompleted',
-          data: { analysisId: s.analysisId, result: command.result, at: command.at },
+          data: { analysisId: s.analysisId, result: command.data.result, at: command.data.at },
         },
       ];
     }
@@ -152,7 +159,7 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
       return [
         {
           type: 'AnalysisFailed',
-          data: { analysisId: s.analysisId, message: command.message, at: command.at },
+          data: { analysisId: s.analysisId, message: command.data.message, at: command.data.at },
         },
       ];
     }
@@ -198,5 +205,5 @@ export const analysisDecider: Decider<AnalysisCommand, AnalysisEvent, AnalysisSt
 
 export const analysisStream = (analysisId: string): string => `analysis-${analysisId}`;
 export const ANALYSIS_RETENTION_MS = 7 * 24 * 3600 * 1000;
-import type { Decider } from '@analyst/eventsourcing';
+import type { Command, Decider } from '@analyst/eventsourcing';
 import type { AnalysisResult } from './analysis-result';

@@ -88,7 +88,7 @@ describe('analysis decider', () => {
     });
     it('creates and completes in one append when the result comes with it', () => {
       given([])
-        .when({ type: 'CreateAnalysis', data: created, result })
+        .when({ type: 'CreateAnalysis', data: { ...created, result } })
         .then([
           { type: 'AnalysisCreated', data: created },
           {
@@ -101,21 +101,25 @@ describe('analysis decider', () => {
 
   describe('queued → running → ready', () => {
     it('starts a queued analysis', () => {
-      given([createdEvent]).when({ type: 'StartAnalysis', phase: 'loading', at }).then([start]);
+      given([createdEvent])
+        .when({ type: 'StartAnalysis', data: { phase: 'loading', at } })
+        .then([start]);
     });
     it('writes nothing to start a running analysis', () => {
-      given([createdEvent, start]).when({ type: 'StartAnalysis', phase: 'loading', at }).then([]);
+      given([createdEvent, start])
+        .when({ type: 'StartAnalysis', data: { phase: 'loading', at } })
+        .then([]);
     });
     it('reports the progress of a running analysis', () => {
       given([createdEvent, start])
-        .when({ type: 'ReportProgress', phase: 'searching', percent: 40, at })
+        .when({ type: 'ReportProgress', data: { phase: 'searching', percent: 40, at } })
         .then([
           { type: 'AnalysisProgressed', data: { analysisId: 'an_1', phase: 'searching', percent: 40, at } },
         ]);
     });
     it('completes a running analysis', () => {
       given([createdEvent, start])
-        .when({ type: 'CompleteAnalysis', result, at })
+        .when({ type: 'CompleteAnalysis', data: { result, at } })
         .then([{ type: 'AnalysisCompleted', data: { analysisId: 'an_1', result, at } }]);
     });
   });
@@ -127,15 +131,17 @@ describe('analysis decider', () => {
     ];
     it('fails a queued analysis', () => {
       given([createdEvent])
-        .when({ type: 'FailAnalysis', message: 'boom', at })
+        .when({ type: 'FailAnalysis', data: { message: 'boom', at } })
         .then([{ type: 'AnalysisFailed', data: { analysisId: 'an_1', message: 'boom', at } }]);
     });
     it('writes nothing to fail a failed analysis', () => {
-      given(failed).when({ type: 'FailAnalysis', message: 'again', at }).then([]);
+      given(failed)
+        .when({ type: 'FailAnalysis', data: { message: 'again', at } })
+        .then([]);
     });
     it('refuses to complete a failed analysis', () => {
       given(failed)
-        .when({ type: 'CompleteAnalysis', result, at })
+        .when({ type: 'CompleteAnalysis', data: { result, at } })
         .thenFails('invalid_transition', AnalysisRuleError);
     });
     it('refuses to create an analysis that exists', () => {
@@ -148,7 +154,9 @@ describe('analysis decider', () => {
   describe('records the matches of a running search in chunks of 5,000 ids, one empty chunk for none; only for a running search', () => {
     const search: AnalysisEvent = { type: 'AnalysisCreated', data: { ...created, kind: 'search' } };
     const ids = Array.from({ length: 12_001 }, (_, i) => `c${i}`);
-    const events = given([search, start]).when({ type: 'RecordSearchMatches', commentIds: ids, at }).events();
+    const events = given([search, start])
+      .when({ type: 'RecordSearchMatches', data: { commentIds: ids, at } })
+      .events();
 
     it('records 12,001 ids in chunks of 5,000, in order', () => {
       expect(events.map((e) => e.type)).toEqual([
@@ -171,7 +179,7 @@ describe('analysis decider', () => {
     });
     it('records one empty chunk for no matches', () => {
       given([search, start])
-        .when({ type: 'RecordSearchMatches', commentIds: [], at })
+        .when({ type: 'RecordSearchMatches', data: { commentIds: [], at } })
         .then([
           {
             type: 'AnalysisSearchMatched',
@@ -183,18 +191,22 @@ describe('analysis decider', () => {
     it('leaves the search running afterwards', () => {
       expect(
         given([search, start, ...events])
-          .when({ type: 'CompleteAnalysis', result, at })
+          .when({ type: 'CompleteAnalysis', data: { result, at } })
           .events(),
       ).toHaveLength(1);
     });
     it('refuses to record matches for a snapshot', () => {
       expect(() =>
-        given([createdEvent, start]).when({ type: 'RecordSearchMatches', commentIds: [], at }).events(),
+        given([createdEvent, start])
+          .when({ type: 'RecordSearchMatches', data: { commentIds: [], at } })
+          .events(),
       ).toThrow(AnalysisRuleError);
     });
     it('refuses to record matches for a queued search', () => {
       expect(() =>
-        given([search]).when({ type: 'RecordSearchMatches', commentIds: [], at }).events(),
+        given([search])
+          .when({ type: 'RecordSearchMatches', data: { commentIds: [], at } })
+          .events(),
       ).toThrow('not a running search');
     });
   });

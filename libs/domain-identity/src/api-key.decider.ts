@@ -1,4 +1,4 @@
-import type { Decider } from '@analyst/eventsourcing';
+import type { Command, Decider } from '@analyst/eventsourcing';
 import {
   OPT_IN_SCOPES,
   PLANS,
@@ -27,20 +27,22 @@ export type ApiKeyState =
     };
 
 export type ApiKeyCommand =
-  | {
-      type: 'CreateApiKey';
-      keyId: string;
-      teamId: string;
-      name: string;
-      scopes: string[];
-      secretHash: string;
-      /** The owning team as the service read it; null when it does not exist. */
-      team: { plan: PlanId } | null;
-      /** Keys of the team that are active right now. */
-      activeKeys: number;
-    }
-  | { type: 'RotateApiKey'; secretHash: string }
-  | { type: 'RevokeApiKey' };
+  | Command<
+      'CreateApiKey',
+      {
+        keyId: string;
+        teamId: string;
+        name: string;
+        scopes: string[];
+        secretHash: string;
+        /** The owning team as the service read it; null when it does not exist. */
+        team: { plan: PlanId } | null;
+        /** Keys of the team that are active right now. */
+        activeKeys: number;
+      }
+    >
+  | Command<'RotateApiKey', { secretHash: string }>
+  | Command<'RevokeApiKey', Record<string, never>>;
 
 /** Scopes a key gets when none are named: everything except the credit-spending opt-ins. */
 export const DEFAULT_KEY_SCOPES: readonly Scope[] = SCOPES.filter((s) => !OPT_IN_SCOPES.includes(s));
@@ -61,20 +63,21 @@ function createKey(
   command: Extract<ApiKeyCommand, { type: 'CreateApiKey' }>,
   state: ApiKeyState,
 ): ApiKeyEvent[] {
-  if (state.status !== 'none') throw new IdentityError('key_exists', `key ${command.keyId} already exists`);
-  if (!isKeyId(command.keyId))
+  if (state.status !== 'none')
+    throw new IdentityError('key_exists', `key ${command.data.keyId} already exists`);
+  if (!isKeyId(command.data.keyId))
     throw new IdentityError('invalid_key_id', 'key id must look like ak_<8+ url-safe characters>');
-  if (!command.team) throw new IdentityError('team_not_found', `team ${command.teamId} not found`);
-  if (!PLANS[command.team.plan].api) {
+  if (!command.data.team) throw new IdentityError('team_not_found', `team ${command.data.teamId} not found`);
+  if (!PLANS[command.data.team.plan].api) {
     throw new IdentityError(
       'plan_without_api',
-      `the team's ${command.team.plan} plan does not include the API`,
+      `the team's ${command.data.team.plan} plan does not include the API`,
     );
   }
-  const name = command.name.trim();
+  const name = command.data.name.trim();
   if (name.length === 0 || name.length > 100)
     throw new IdentityError('invalid_key_name', 'name must be 1 to 100 characters');
-  if (command.activeKeys >= MAX_ACTIVE_KEYS) {
+  if (command.data.activeKeys >= MAX_ACTIVE_KEYS) {
     throw new IdentityError(
       'key_limit_reached',
       `a team may have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first`,
@@ -83,11 +86,11 @@ function createKey(
   const created: ApiKeyCreated = {
     type: 'ApiKeyCreated',
     data: {
-      keyId: command.keyId,
-      teamId: command.teamId,
+      keyId: command.data.keyId,
+      teamId: command.data.teamId,
       name,
-      scopes: normalizeScopes(command.scopes),
-      secretHash: command.secretHash,
+      scopes: normalizeScopes(command.data.scopes),
+      secretHash: command.data.secretHash,
     },
   };
   return [created];
@@ -103,7 +106,7 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
         throw new IdentityError('key_revoked', `key ${state.keyId} is revoked and cannot be rotated`);
       const rotated: ApiKeyRotated = {
         type: 'ApiKeyRotated',
-        data: { keyId: state.keyId, teamId: state.teamId, secretHash: command.secretHash },
+        data: { keyId: state.keyId, teamId: state.teamId, secretHash: command.data.secretHash },
       };
       return [rotated];
     }

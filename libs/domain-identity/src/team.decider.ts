@@ -1,4 +1,4 @@
-import type { Decider } from '@analyst/eventsourcing';
+import type { Command, Decider } from '@analyst/eventsourcing';
 import {
   PLANS,
   isPlanId,
@@ -42,18 +42,20 @@ export interface ParentTeamFacts {
 }
 
 export type TeamCommand =
-  | {
-      type: 'CreateTeam';
-      teamId: string;
-      name: string;
-      plan: string;
-      parentTeamId: string | null;
-      parent: ParentTeamFacts | null;
-    }
-  | { type: 'ChangePlan'; plan: string }
-  | { type: 'SetMapAllotment'; monthlyMapAllotment: number }
-  | { type: 'ChangeAnalysisSettings'; scoreVersion: number; engagementWeight: number }
-  | { type: 'SetRateLimits'; limits: Record<string, Partial<RateCaps>>; dailyBytes?: number };
+  | Command<
+      'CreateTeam',
+      {
+        teamId: string;
+        name: string;
+        plan: string;
+        parentTeamId: string | null;
+        parent: ParentTeamFacts | null;
+      }
+    >
+  | Command<'ChangePlan', { plan: string }>
+  | Command<'SetMapAllotment', { monthlyMapAllotment: number }>
+  | Command<'ChangeAnalysisSettings', { scoreVersion: number; engagementWeight: number }>
+  | Command<'SetRateLimits', { limits: Record<string, Partial<RateCaps>>; dailyBytes?: number }>;
 
 function requireActive(state: TeamState): Extract<TeamState, { status: 'active' }> {
   if (state.status !== 'active') throw new IdentityError('team_not_found', 'team not found');
@@ -68,15 +70,15 @@ function requirePlan(plan: string): PlanId {
 
 function createTeam(command: Extract<TeamCommand, { type: 'CreateTeam' }>, state: TeamState): TeamEvent[] {
   if (state.status !== 'none')
-    throw new IdentityError('team_exists', `team ${command.teamId} already exists`);
-  const name = command.name.trim();
+    throw new IdentityError('team_exists', `team ${command.data.teamId} already exists`);
+  const name = command.data.name.trim();
   if (name.length === 0 || name.length > 200)
     throw new IdentityError('invalid_team_name', 'name must be 1 to 200 characters');
-  const plan = requirePlan(command.plan);
-  if (command.parentTeamId !== null) {
-    const parent = command.parent;
-    if (!parent || parent.teamId !== command.parentTeamId) {
-      throw new IdentityError('parent_team_not_found', `parent team ${command.parentTeamId} not found`);
+  const plan = requirePlan(command.data.plan);
+  if (command.data.parentTeamId !== null) {
+    const parent = command.data.parent;
+    if (!parent || parent.teamId !== command.data.parentTeamId) {
+      throw new IdentityError('parent_team_not_found', `parent team ${command.data.parentTeamId} not found`);
     }
     if (!PLANS[parent.plan].subTeams) {
       throw new IdentityError(
@@ -90,10 +92,10 @@ function createTeam(command: Extract<TeamCommand, { type: 'CreateTeam' }>, state
   const created: TeamCreated = {
     type: 'TeamCreated',
     data: {
-      teamId: command.teamId,
+      teamId: command.data.teamId,
       name,
       plan,
-      parentTeamId: command.parentTeamId,
+      parentTeamId: command.data.parentTeamId,
       monthlyMapAllotment: PLANS[plan].monthlyMapAllotment,
     },
   };
@@ -105,7 +107,7 @@ function setRateLimits(
   teamId: string,
 ): TeamRateLimitsSet {
   const limits: Record<string, Partial<RateCaps>> = {};
-  for (const [id, caps] of Object.entries(command.limits)) {
+  for (const [id, caps] of Object.entries(command.data.limits)) {
     if (!isRateClassId(id)) throw new IdentityError('invalid_rate_limits', `unknown rate class ${id}`);
     if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) {
       throw new IdentityError(
@@ -140,8 +142,8 @@ function setRateLimits(
     limits[id] = raised;
   }
   if (
-    command.dailyBytes !== undefined &&
-    (!Number.isInteger(command.dailyBytes) || command.dailyBytes < DAILY_RESPONSE_BYTES)
+    command.data.dailyBytes !== undefined &&
+    (!Number.isInteger(command.data.dailyBytes) || command.data.dailyBytes < DAILY_RESPONSE_BYTES)
   ) {
     throw new IdentityError(
       'invalid_rate_limits',
@@ -150,7 +152,11 @@ function setRateLimits(
   }
   return {
     type: 'TeamRateLimitsSet',
-    data: { teamId, limits, ...(command.dailyBytes !== undefined ? { dailyBytes: command.dailyBytes } : {}) },
+    data: {
+      teamId,
+      limits,
+      ...(command.data.dailyBytes !== undefined ? { dailyBytes: command.data.dailyBytes } : {}),
+    },
   };
 }
 
@@ -160,7 +166,7 @@ export function decideTeam(command: TeamCommand, state: TeamState): TeamEvent[] 
       return createTeam(command, state);
     case 'ChangePlan': {
       const team = requireActive(state);
-      const plan = requirePlan(command.plan);
+      const plan = requirePlan(command.data.plan);
       if (plan === team.plan) return [];
       // A plan change brings the new plan's allotment; an operator override must be set again.
       const changed: TeamPlanChanged = {
@@ -171,22 +177,22 @@ export function decideTeam(command: TeamCommand, state: TeamState): TeamEvent[] 
     }
     case 'SetMapAllotment': {
       const team = requireActive(state);
-      if (!Number.isInteger(command.monthlyMapAllotment) || command.monthlyMapAllotment < 0) {
+      if (!Number.isInteger(command.data.monthlyMapAllotment) || command.data.monthlyMapAllotment < 0) {
         throw new IdentityError(
           'invalid_map_allotment',
           'monthlyMapAllotment must be an integer of at least 0',
         );
       }
-      if (command.monthlyMapAllotment === team.monthlyMapAllotment) return [];
+      if (command.data.monthlyMapAllotment === team.monthlyMapAllotment) return [];
       const set: TeamMapAllotmentSet = {
         type: 'TeamMapAllotmentSet',
-        data: { teamId: team.teamId, monthlyMapAllotment: command.monthlyMapAllotment },
+        data: { teamId: team.teamId, monthlyMapAllotment: command.data.monthlyMapAllotment },
       };
       return [set];
     }
     case 'ChangeAnalysisSettings': {
       const team = requireActive(state);
-      const { scoreVersion, engagementWeight } = command;
+      const { scoreVersion, engagementWeight } = command.data;
       if (scoreVersion !== 1 && scoreVersion !== 2 && scoreVersion !== 3) {
         throw new IdentityError('invalid_analysis_settings', 'scoreVersion must be 1, 2 or 3');
       }

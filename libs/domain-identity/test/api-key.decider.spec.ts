@@ -11,15 +11,17 @@ import { DeciderSpecification } from '@analyst/eventsourcing/testing';
 /** No mocks, only the API key decider's pure functions; a failure must be an IdentityError with that code. */
 const given = (events: ApiKeyEvent[]) => DeciderSpecification.for(apiKeyDecider).given(events);
 
-const create: ApiKeyCommand = {
+const create: Extract<ApiKeyCommand, { type: 'CreateApiKey' }> = {
   type: 'CreateApiKey',
-  keyId: 'ak_00000001',
-  teamId: 'tm_1',
-  name: 'ci',
-  scopes: ['posts:read', 'analyses:read'],
-  secretHash: 'h1',
-  team: { plan: 'growth' },
-  activeKeys: 2,
+  data: {
+    keyId: 'ak_00000001',
+    teamId: 'tm_1',
+    name: 'ci',
+    scopes: ['posts:read', 'analyses:read'],
+    secretHash: 'h1',
+    team: { plan: 'growth' },
+    activeKeys: 2,
+  },
 };
 const created: ApiKeyEvent = {
   type: 'ApiKeyCreated',
@@ -40,22 +42,22 @@ describe('api key decider', () => {
   describe('refuses a fourth active key, unknown scopes, a plan without the API and a missing team', () => {
     it('refuses a fourth active key: key_limit_reached', () => {
       given([])
-        .when({ ...create, activeKeys: 3 })
+        .when({ ...create, data: { ...create.data, activeKeys: 3 } })
         .thenFails('key_limit_reached', IdentityError);
     });
     it('refuses unknown scopes: invalid_scopes', () => {
       given([])
-        .when({ ...create, scopes: ['posts:delete'] })
+        .when({ ...create, data: { ...create.data, scopes: ['posts:delete'] } })
         .thenFails('invalid_scopes', IdentityError);
     });
     it('refuses a plan without the API: plan_without_api', () => {
       given([])
-        .when({ ...create, team: { plan: 'starter' } })
+        .when({ ...create, data: { ...create.data, team: { plan: 'starter' } } })
         .thenFails('plan_without_api', IdentityError);
     });
     it('refuses a missing team: team_not_found', () => {
       given([])
-        .when({ ...create, team: null })
+        .when({ ...create, data: { ...create.data, team: null } })
         .thenFails('team_not_found', IdentityError);
     });
     it('refuses a second creation: key_exists', () => {
@@ -73,22 +75,22 @@ describe('api key decider', () => {
     const revoked: ApiKeyEvent = { type: 'ApiKeyRevoked', data: { keyId: 'ak_00000001', teamId: 'tm_1' } };
     it('rotates an active key', () => {
       given([created])
-        .when({ type: 'RotateApiKey', secretHash: 'h2' })
+        .when({ type: 'RotateApiKey', data: { secretHash: 'h2' } })
         .then([{ type: 'ApiKeyRotated', data: { keyId: 'ak_00000001', teamId: 'tm_1', secretHash: 'h2' } }]);
     });
     it('refuses to rotate a revoked key: key_revoked', () => {
       given([created, revoked])
-        .when({ type: 'RotateApiKey', secretHash: 'h2' })
+        .when({ type: 'RotateApiKey', data: { secretHash: 'h2' } })
         .thenFails('key_revoked', IdentityError);
     });
     it('revokes an active key', () => {
-      given([created]).when({ type: 'RevokeApiKey' }).then([revoked]);
+      given([created]).when({ type: 'RevokeApiKey', data: {} }).then([revoked]);
     });
     it('writes nothing to revoke a revoked key', () => {
-      given([created, revoked]).when({ type: 'RevokeApiKey' }).then([]);
+      given([created, revoked]).when({ type: 'RevokeApiKey', data: {} }).then([]);
     });
     it('refuses to revoke a missing key: key_not_found', () => {
-      given([]).when({ type: 'RevokeApiKey' }).thenFails('key_not_found', IdentityError);
+      given([]).when({ type: 'RevokeApiKey', data: {} }).thenFails('key_not_found', IdentityError);
     });
   });
 

@@ -15,11 +15,13 @@ describe('team decider', () => {
     given([])
       .when({
         type: 'CreateTeam',
-        teamId: 'tm_1',
-        name: ' Acme ',
-        plan: 'enterprise',
-        parentTeamId: null,
-        parent: null,
+        data: {
+          teamId: 'tm_1',
+          name: ' Acme ',
+          plan: 'enterprise',
+          parentTeamId: null,
+          parent: null,
+        },
       })
       .then([created]);
   });
@@ -29,11 +31,13 @@ describe('team decider', () => {
       given([])
         .when({
           type: 'CreateTeam',
-          teamId: 'tm_1',
-          name: 'A',
-          plan: 'gold',
-          parentTeamId: null,
-          parent: null,
+          data: {
+            teamId: 'tm_1',
+            name: 'A',
+            plan: 'gold',
+            parentTeamId: null,
+            parent: null,
+          },
         })
         .thenFails('invalid_plan', IdentityError);
     });
@@ -41,11 +45,13 @@ describe('team decider', () => {
       given([])
         .when({
           type: 'CreateTeam',
-          teamId: 'tm_1',
-          name: ' ',
-          plan: 'growth',
-          parentTeamId: null,
-          parent: null,
+          data: {
+            teamId: 'tm_1',
+            name: ' ',
+            plan: 'growth',
+            parentTeamId: null,
+            parent: null,
+          },
         })
         .thenFails('invalid_team_name', IdentityError);
     });
@@ -53,11 +59,13 @@ describe('team decider', () => {
       given([created])
         .when({
           type: 'CreateTeam',
-          teamId: 'tm_1',
-          name: 'A',
-          plan: 'growth',
-          parentTeamId: null,
-          parent: null,
+          data: {
+            teamId: 'tm_1',
+            name: 'A',
+            plan: 'growth',
+            parentTeamId: null,
+            parent: null,
+          },
         })
         .thenFails('team_exists', IdentityError);
     });
@@ -65,7 +73,6 @@ describe('team decider', () => {
 
   describe('creates sub-teams only under an Enterprise team that is not itself a sub-team', () => {
     const base = {
-      type: 'CreateTeam' as const,
       teamId: 'tm_2',
       name: 'Sub',
       plan: 'growth',
@@ -73,7 +80,10 @@ describe('team decider', () => {
     };
     it('emits TeamCreated', () => {
       given([])
-        .when({ ...base, parent: { teamId: 'tm_1', plan: 'enterprise', parentTeamId: null } })
+        .when({
+          type: 'CreateTeam',
+          data: { ...base, parent: { teamId: 'tm_1', plan: 'enterprise', parentTeamId: null } },
+        })
         .then([
           {
             type: 'TeamCreated',
@@ -89,17 +99,23 @@ describe('team decider', () => {
     });
     it('refuses: parent_team_not_found', () => {
       given([])
-        .when({ ...base, parent: null })
+        .when({ type: 'CreateTeam', data: { ...base, parent: null } })
         .thenFails('parent_team_not_found', IdentityError);
     });
     it('refuses: parent_plan_without_sub_teams', () => {
       given([])
-        .when({ ...base, parent: { teamId: 'tm_1', plan: 'scale', parentTeamId: null } })
+        .when({
+          type: 'CreateTeam',
+          data: { ...base, parent: { teamId: 'tm_1', plan: 'scale', parentTeamId: null } },
+        })
         .thenFails('parent_plan_without_sub_teams', IdentityError);
     });
     it('refuses: nested_sub_team', () => {
       given([])
-        .when({ ...base, parent: { teamId: 'tm_1', plan: 'enterprise', parentTeamId: 'tm_0' } })
+        .when({
+          type: 'CreateTeam',
+          data: { ...base, parent: { teamId: 'tm_1', plan: 'enterprise', parentTeamId: 'tm_0' } },
+        })
         .thenFails('nested_sub_team', IdentityError);
     });
   });
@@ -107,28 +123,32 @@ describe('team decider', () => {
   describe('changes plan with the new allotment, and ignores a change to the same plan', () => {
     it('emits TeamPlanChanged', () => {
       given([created])
-        .when({ type: 'ChangePlan', plan: 'starter' })
+        .when({ type: 'ChangePlan', data: { plan: 'starter' } })
         .then([
           { type: 'TeamPlanChanged', data: { teamId: 'tm_1', plan: 'starter', monthlyMapAllotment: 100 } },
         ]);
     });
     it('writes nothing', () => {
-      given([created]).when({ type: 'ChangePlan', plan: 'enterprise' }).then([]);
+      given([created])
+        .when({ type: 'ChangePlan', data: { plan: 'enterprise' } })
+        .then([]);
     });
     it('refuses: team_not_found', () => {
-      given([]).when({ type: 'ChangePlan', plan: 'growth' }).thenFails('team_not_found', IdentityError);
+      given([])
+        .when({ type: 'ChangePlan', data: { plan: 'growth' } })
+        .thenFails('team_not_found', IdentityError);
     });
   });
 
   describe('overrides the MAP allotment', () => {
     it('emits TeamMapAllotmentSet', () => {
       given([created])
-        .when({ type: 'SetMapAllotment', monthlyMapAllotment: 42 })
+        .when({ type: 'SetMapAllotment', data: { monthlyMapAllotment: 42 } })
         .then([{ type: 'TeamMapAllotmentSet', data: { teamId: 'tm_1', monthlyMapAllotment: 42 } }]);
     });
     it('refuses: invalid_map_allotment', () => {
       given([created])
-        .when({ type: 'SetMapAllotment', monthlyMapAllotment: -1 })
+        .when({ type: 'SetMapAllotment', data: { monthlyMapAllotment: -1 } })
         .thenFails('invalid_map_allotment', IdentityError);
     });
   });
@@ -136,7 +156,7 @@ describe('team decider', () => {
   describe('changes analysis settings within range', () => {
     it('emits TeamAnalysisSettingsChanged', () => {
       given([created])
-        .when({ type: 'ChangeAnalysisSettings', scoreVersion: 2, engagementWeight: 0.5 })
+        .when({ type: 'ChangeAnalysisSettings', data: { scoreVersion: 2, engagementWeight: 0.5 } })
         .then([
           {
             type: 'TeamAnalysisSettingsChanged',
@@ -146,17 +166,17 @@ describe('team decider', () => {
     });
     it('writes nothing for the settings already in force', () => {
       given([created])
-        .when({ type: 'ChangeAnalysisSettings', scoreVersion: 3, engagementWeight: 1 })
+        .when({ type: 'ChangeAnalysisSettings', data: { scoreVersion: 3, engagementWeight: 1 } })
         .then([]);
     });
     it('refuses score version 4: invalid_analysis_settings', () => {
       given([created])
-        .when({ type: 'ChangeAnalysisSettings', scoreVersion: 4, engagementWeight: 1 })
+        .when({ type: 'ChangeAnalysisSettings', data: { scoreVersion: 4, engagementWeight: 1 } })
         .thenFails('invalid_analysis_settings', IdentityError);
     });
     it('refuses engagement weight 11: invalid_analysis_settings', () => {
       given([created])
-        .when({ type: 'ChangeAnalysisSettings', scoreVersion: 3, engagementWeight: 11 })
+        .when({ type: 'ChangeAnalysisSettings', data: { scoreVersion: 3, engagementWeight: 11 } })
         .thenFails('invalid_analysis_settings', IdentityError);
     });
   });
@@ -166,8 +186,7 @@ describe('team decider', () => {
       given([created])
         .when({
           type: 'SetRateLimits',
-          limits: { analysis_create: { perMinute: 20 } },
-          dailyBytes: 1024 ** 3,
+          data: { limits: { analysis_create: { perMinute: 20 } }, dailyBytes: 1024 ** 3 },
         })
         .then([
           {
@@ -178,33 +197,33 @@ describe('team decider', () => {
     });
     it('refuses a cap below the contract: invalid_rate_limits', () => {
       given([created])
-        .when({ type: 'SetRateLimits', limits: { analysis_create: { perMinute: 9 } } })
+        .when({ type: 'SetRateLimits', data: { limits: { analysis_create: { perMinute: 9 } } } })
         .thenFails('invalid_rate_limits', IdentityError);
     });
     it('refuses an unknown rate class: invalid_rate_limits', () => {
       given([created])
-        .when({ type: 'SetRateLimits', limits: { nope: { perMinute: 900 } } })
+        .when({ type: 'SetRateLimits', data: { limits: { nope: { perMinute: 900 } } } })
         .thenFails('invalid_rate_limits', IdentityError);
     });
     it('refuses a daily byte cap below the contract: invalid_rate_limits', () => {
       given([created])
-        .when({ type: 'SetRateLimits', limits: {}, dailyBytes: 1 })
+        .when({ type: 'SetRateLimits', data: { limits: {}, dailyBytes: 1 } })
         .thenFails('invalid_rate_limits', IdentityError);
     });
     // A cap given as a bare number (or an object naming no window) must not be stored as an empty raise.
     it('refuses a cap given as a bare number: invalid_rate_limits', () => {
       given([created])
-        .when({ type: 'SetRateLimits', limits: { global: 5 as never } })
+        .when({ type: 'SetRateLimits', data: { limits: { global: 5 as never } } })
         .thenFails('invalid_rate_limits', IdentityError);
     });
     it('refuses a cap naming no window: invalid_rate_limits', () => {
       given([created])
-        .when({ type: 'SetRateLimits', limits: { global: {} } })
+        .when({ type: 'SetRateLimits', data: { limits: { global: {} } } })
         .thenFails('invalid_rate_limits', IdentityError);
     });
     it('refuses a cap naming an unknown window: invalid_rate_limits', () => {
       given([created])
-        .when({ type: 'SetRateLimits', limits: { global: { perHour: 900 } as never } })
+        .when({ type: 'SetRateLimits', data: { limits: { global: { perHour: 900 } as never } } })
         .thenFails('invalid_rate_limits', IdentityError);
     });
   });

@@ -139,7 +139,7 @@ export class AnalysisService {
         settings: data.settings,
         include: request.include,
       });
-      await this.run(analysisId, teamId, { type: 'CreateAnalysis', data, result });
+      await this.run(analysisId, teamId, { type: 'CreateAnalysis', data: { ...data, result } });
     } else {
       await this.run(analysisId, teamId, { type: 'CreateAnalysis', data });
       this.enqueue(analysisId);
@@ -185,7 +185,10 @@ export class AnalysisService {
     if (!doc || (doc.status !== 'queued' && doc.status !== 'running')) return;
     const at = (): string => this.clock.now().toISOString();
     try {
-      await this.run(analysisId, doc.teamId, { type: 'StartAnalysis', phase: 'loading_comments', at: at() });
+      await this.run(analysisId, doc.teamId, {
+        type: 'StartAnalysis',
+        data: { phase: 'loading_comments', at: at() },
+      });
       const index = await this.index.current();
       const team = index.team(doc.teamId);
       // Search matches are row numbers: no compaction may renumber rows until the rollup is done.
@@ -202,24 +205,19 @@ export class AnalysisService {
         if (search?.mode === 'ai') {
           await this.run(analysisId, doc.teamId, {
             type: 'ReportProgress',
-            phase: 'searching',
-            percent: 10,
-            at: at(),
+            data: { phase: 'searching', percent: 10, at: at() },
           });
           const matched = await searchMatchedRows(this.searchModel, team, posts, search);
           // On record, so samples of this analysis return exactly these comments (see SearchMatches).
           await this.run(analysisId, doc.teamId, {
             type: 'RecordSearchMatches',
-            commentIds: Array.from(matched, (r) => team.commentIds[r]),
-            at: at(),
+            data: { commentIds: Array.from(matched, (r) => team.commentIds[r]), at: at() },
           });
           searchMatch = (row) => matched.has(row);
         }
         await this.run(analysisId, doc.teamId, {
           type: 'ReportProgress',
-          phase: 'rolling_up',
-          percent: 90,
-          at: at(),
+          data: { phase: 'rolling_up', percent: 90, at: at() },
         });
         await hooks.beforeRollup?.();
         result = computeAnalysis({
@@ -233,14 +231,13 @@ export class AnalysisService {
       } finally {
         release();
       }
-      await this.run(analysisId, doc.teamId, { type: 'CompleteAnalysis', result, at: at() });
+      await this.run(analysisId, doc.teamId, { type: 'CompleteAnalysis', data: { result, at: at() } });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.logger.warn(`analysis ${analysisId} failed: ${message}`);
       await this.run(analysisId, doc.teamId, {
         type: 'FailAnalysis',
-        message: `analysis failed: ${message}`,
-        at: at(),
+        data: { message: `analysis failed: ${message}`, at: at() },
       });
     }
   }

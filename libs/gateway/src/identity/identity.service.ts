@@ -83,22 +83,24 @@ export class IdentityService implements OnModuleInit {
     const parent = parentTeamId ? await findTeam(this.store, parentTeamId) : null;
     const command: TeamCommand = {
       type: 'CreateTeam',
-      teamId,
-      name: input.name,
-      plan: input.plan,
-      parentTeamId,
-      parent: parent ? { teamId: parent._id, plan: parent.plan, parentTeamId: parent.parentTeamId } : null,
+      data: {
+        teamId,
+        name: input.name,
+        plan: input.plan,
+        parentTeamId,
+        parent: parent ? { teamId: parent._id, plan: parent.plan, parentTeamId: parent.parentTeamId } : null,
+      },
     };
     const position = await this.runTeam(teamId, command, { ...ctx, teamId });
     return { teamId, position };
   }
 
   changePlan(teamId: string, plan: string, ctx: IdentityContext): Promise<number> {
-    return this.runTeam(teamId, { type: 'ChangePlan', plan }, ctx);
+    return this.runTeam(teamId, { type: 'ChangePlan', data: { plan } }, ctx);
   }
 
   setMapAllotment(teamId: string, monthlyMapAllotment: number, ctx: IdentityContext): Promise<number> {
-    return this.runTeam(teamId, { type: 'SetMapAllotment', monthlyMapAllotment }, ctx);
+    return this.runTeam(teamId, { type: 'SetMapAllotment', data: { monthlyMapAllotment } }, ctx);
   }
 
   setAnalysisSettings(
@@ -106,7 +108,7 @@ export class IdentityService implements OnModuleInit {
     settings: { scoreVersion: number; engagementWeight: number },
     ctx: IdentityContext,
   ): Promise<number> {
-    return this.runTeam(teamId, { type: 'ChangeAnalysisSettings', ...settings }, ctx);
+    return this.runTeam(teamId, { type: 'ChangeAnalysisSettings', data: { ...settings } }, ctx);
   }
 
   setRateLimits(
@@ -116,7 +118,7 @@ export class IdentityService implements OnModuleInit {
   ): Promise<number> {
     return this.runTeam(
       teamId,
-      { type: 'SetRateLimits', limits: input.limits, dailyBytes: input.dailyBytes },
+      { type: 'SetRateLimits', data: { limits: input.limits, dailyBytes: input.dailyBytes } },
       ctx,
     );
   }
@@ -141,13 +143,15 @@ export class IdentityService implements OnModuleInit {
         .count({ teamId, status: 'active' });
       const command: ApiKeyCommand = {
         type: 'CreateApiKey',
-        keyId,
-        teamId,
-        name: input.name,
-        scopes: [...(input.scopes ?? DEFAULT_KEY_SCOPES)],
-        secretHash: hashSecret(secret),
-        team: team ? { plan: team.plan } : null,
-        activeKeys,
+        data: {
+          keyId,
+          teamId,
+          name: input.name,
+          scopes: [...(input.scopes ?? DEFAULT_KEY_SCOPES)],
+          secretHash: hashSecret(secret),
+          team: team ? { plan: team.plan } : null,
+          activeKeys,
+        },
       };
       const result = await this.run(apiKeyStream(keyId), apiKeyDecider, command, { ...ctx, teamId });
       if (result.state.status === 'none') throw new Error('key was not created');
@@ -173,7 +177,7 @@ export class IdentityService implements OnModuleInit {
     const result = await this.run(
       apiKeyStream(keyId),
       apiKeyDecider,
-      { type: 'RotateApiKey', secretHash: hashSecret(secret) },
+      { type: 'RotateApiKey', data: { secretHash: hashSecret(secret) } },
       { ...ctx, teamId: key.teamId },
     );
     this.cache.forgetKey(keyId);
@@ -196,7 +200,7 @@ export class IdentityService implements OnModuleInit {
     const result = await this.run(
       apiKeyStream(keyId),
       apiKeyDecider,
-      { type: 'RevokeApiKey' },
+      { type: 'RevokeApiKey', data: {} },
       { ...ctx, teamId: key.teamId },
     );
     this.cache.forgetKey(keyId);
