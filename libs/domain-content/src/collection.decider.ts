@@ -1,4 +1,4 @@
-import type { Decider } from '@analyst/eventsourcing';
+import type { Command, Decider } from '@analyst/eventsourcing';
 import { ContentError } from './content-errors';
 
 export type CollectionType = 'campaign' | 'group';
@@ -37,46 +37,41 @@ export interface ParentCollectionFacts {
   type: CollectionType;
 }
 
-export type CollectionCommand = {
-  type: 'CreateCollection';
-  collectionId: string;
-  teamId: string;
-  name: string;
-  collectionType: CollectionType;
-  parentId: string | null;
-  parent: ParentCollectionFacts | null;
-  createdVia: 'api' | 'demo';
-  at: string;
-};
+export type CollectionCommand = Command<
+  'CreateCollection',
+  {
+    collectionId: string;
+    teamId: string;
+    name: string;
+    collectionType: CollectionType;
+    parentId: string | null;
+    parent: ParentCollectionFacts | null;
+    createdVia: 'api' | 'demo';
+    at: string;
+  }
+>;
 
 export function decideCollection(command: CollectionCommand, state: CollectionState): CollectionEvent[] {
+  const { collectionId, teamId, collectionType, parentId, parent, createdVia, at } = command.data;
   if (state.status !== 'absent')
-    throw new ContentError('collection_exists', `collection ${command.collectionId} already exists`);
-  const name = command.name.trim();
+    throw new ContentError('collection_exists', `collection ${collectionId} already exists`);
+  const name = command.data.name.trim();
   // Campaigns are top level; a group sits inside a campaign of the same team.
-  if (command.collectionType === 'campaign' && command.parentId !== null) {
+  if (collectionType === 'campaign' && parentId !== null) {
     throw new ContentError('invalid_parent', 'a campaign cannot have a parent; use type group');
   }
-  if (command.collectionType === 'group') {
-    if (!command.parentId) throw new ContentError('invalid_parent', 'a group needs parentId (a campaign)');
-    if (!command.parent || command.parent.collectionId !== command.parentId) {
-      throw new ContentError('invalid_parent', `parent collection ${command.parentId} not found`);
+  if (collectionType === 'group') {
+    if (!parentId) throw new ContentError('invalid_parent', 'a group needs parentId (a campaign)');
+    if (!parent || parent.collectionId !== parentId) {
+      throw new ContentError('invalid_parent', `parent collection ${parentId} not found`);
     }
-    if (command.parent.type !== 'campaign')
-      throw new ContentError('invalid_parent', `parent collection ${command.parentId} is not a campaign`);
+    if (parent.type !== 'campaign')
+      throw new ContentError('invalid_parent', `parent collection ${parentId} is not a campaign`);
   }
   return [
     {
       type: 'CollectionCreated',
-      data: {
-        collectionId: command.collectionId,
-        teamId: command.teamId,
-        name,
-        type: command.collectionType,
-        parentId: command.parentId,
-        createdVia: command.createdVia,
-        at: command.at,
-      },
+      data: { collectionId, teamId, name, type: collectionType, parentId, createdVia, at },
     },
   ];
 }

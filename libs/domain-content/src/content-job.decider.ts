@@ -1,4 +1,4 @@
-import type { Decider } from '@analyst/eventsourcing';
+import type { Command, Decider } from '@analyst/eventsourcing';
 import type { JobStatus, PostType, RejectReason, SkipReason } from '@analyst/contracts';
 import { ContentError } from './content-errors';
 import type { JobRequest } from './job-request';
@@ -119,17 +119,14 @@ export type ContentJobState = { status: 'absent' } | ContentJob;
 export const FINAL_POST_OUTCOMES: readonly PostStatus[] = ['complete', 'failed', 'unreachable', 'cancelled'];
 
 export type ContentJobCommand =
-  | { type: 'OpenJob'; request: JobRequest }
-  | { type: 'RecordDiscovery'; discovered: DiscoveredEntry[]; at: string }
-  | {
-      type: 'QueueJob';
-      accepted: AcceptedEntry[];
-      skipped: SkippedEntry[];
-      rejected: RejectedEntry[];
-      at: string;
-    }
-  | { type: 'FailJob'; error: JobError; at: string }
-  | { type: 'RecordPostOutcomes'; outcomes: ({ postId: string } & JobOutcome)[]; at: string };
+  | Command<'OpenJob', JobRequest>
+  | Command<'RecordDiscovery', { discovered: DiscoveredEntry[]; at: string }>
+  | Command<
+      'QueueJob',
+      { accepted: AcceptedEntry[]; skipped: SkippedEntry[]; rejected: RejectedEntry[]; at: string }
+    >
+  | Command<'FailJob', { error: JobError; at: string }>
+  | Command<'RecordPostOutcomes', { outcomes: ({ postId: string } & JobOutcome)[]; at: string }>;
 
 export function isTerminalJob(status: JobStatus): boolean {
   return TERMINAL_JOB_STATUSES.includes(status);
@@ -166,23 +163,28 @@ type JobCommand<T extends ContentJobCommand['type']> = Extract<ContentJobCommand
 
 function openJob(command: JobCommand<'OpenJob'>, state: ContentJobState): ContentJobEvent[] {
   if (state.status !== 'absent')
-    throw new ContentError('job_exists', `content job ${command.request.jobId} already exists`);
-  return [{ type: 'ContentJobOpened', data: command.request }];
+    throw new ContentError('job_exists', `content job ${command.data.jobId} already exists`);
+  return [{ type: 'ContentJobOpened', data: command.data }];
 }
 
 function recordDiscovery(command: JobCommand<'RecordDiscovery'>, state: ContentJobState): ContentJobEvent[] {
   const job = requireJob(state);
   if (job.status !== 'discovering' || job.discoveredCount !== null) return [];
-  const count = command.discovered.length;
+  const count = command.data.discovered.length;
   const estimated = job.dryRun ? count * job.credits.perPost : null;
   const events: ContentJobEvent[] = [
     {
       type: 'AccountDiscovered',
-      data: { count, discovered: job.dryRun ? command.discovered : null, estimated, at: command.at },
+      data: {
+        count,
+        discovered: job.dryRun ? command.data.discovered : null,
+        estimated,
+        at: command.data.at,
+      },
     },
   ];
   if (job.dryRun || count === 0)
-    events.push({ type: 'JobSettled', data: { status: 'completed', error: null, at: command.at } });
+    events.push({ type: 'JobSettled', data: { status: 'completed', error: null, at: command.data.at } });
   return events;
 }
 
@@ -192,27 +194,32 @@ function queueJob(command: JobCommand<'QueueJob'>, state: ContentJobState): Cont
   const queued: ContentJobQueued = {
     type: 'ContentJobQueued',
     data: {
-      accepted: command.accepted,
-      skipped: command.skipped,
-      rejected: command.rejected,
-      at: command.at,
+      accepted: command.data.accepted,
+      skipped: command.data.skipped,
+      rejected: command.data.rejected,
+      at: command.data.at,
     },
   };
   // Posts may have finished while the request was still creating the rest of the batch. A job
   // with nothing accepted is answered `syncing` (the spec's creation row) and settles right
   // after, through RecordPostOutcomes with no outcomes (see settleIfNothingAccepted).
-  if (command.accepted.length === 0) return [queued];
+  if (command.data.accepted.length === 0) return [queued];
   const settled = settledStatus(
-    { ...job, accepted: command.accepted, skipped: command.skipped, rejected: command.rejected },
+    {
+      ...job,
+      accepted: command.data.accepted,
+      skipped: command.data.skipped,
+      rejected: command.data.rejected,
+    },
     job.outcomes,
   );
-  return settled ? [queued, { type: 'JobSettled', data: { ...settled, at: command.at } }] : [queued];
+  return settled ? [queued, { type: 'JobSettled', data: { ...settled, at: command.data.at } }] : [queued];
 }
 
 function failJob(command: JobCommand<'FailJob'>, state: ContentJobState): ContentJobEvent[] {
   const job = requireJob(state);
   if (job.status !== 'discovering' && job.status !== 'queuing') return [];
-  return [{ type: 'ContentJobFailed', data: { error: command.error, at: command.at } }];
+  return [{ type: 'ContentJobFailed', data: { error: command.data.error, at: command.data.at } }];
 }
 
 function recordPostOutcomes(
@@ -226,7 +233,7 @@ function recordPostOutcomes(
   const members = new Set(job.accepted.map((a) => a.postId));
   const outcomes = { ...job.outcomes };
   const events: ContentJobEvent[] = [];
-  for (const o of command.outcomes) {
+  for (const o of command.data.outcomes) {
     if (queued && !members.has(o.postId)) continue;
     const known = outcomes[o.postId];
     if (known && (FINAL_POST_OUTCOMES.includes(known.status) || known.status === o.status)) continue;
@@ -237,11 +244,11 @@ function recordPostOutcomes(
     outcomes[o.postId] = { status: o.status, charged };
     events.push({
       type: 'JobPostOutcomeRecorded',
-      data: { postId: o.postId, status: o.status, charged, at: command.at },
+      data: { postId: o.postId, status: o.status, charged, at: command.data.at },
     });
   }
   const settled = queued ? settledStatus(job, outcomes) : null;
-  if (settled) events.push({ type: 'JobSettled', data: { ...settled, at: command.at } });
+  if (settled) events.push({ type: 'JobSettled', data: { ...settled, at: command.data.at } });
   return events;
 }
 

@@ -1,4 +1,4 @@
-import type { Decider } from '@analyst/eventsourcing';
+import type { Command, Decider } from '@analyst/eventsourcing';
 import { createHash } from 'node:crypto';
 
 /**
@@ -22,14 +22,14 @@ export const LINK_CLAIM_EVENT_TYPES: LinkClaimEvent['type'][] = ['PostLinkClaime
 export type LinkClaimState = { status: 'free' } | { status: 'claimed'; postId: string; jobId: string };
 
 export type LinkClaimCommand =
-  | { type: 'ClaimLink'; teamId: string; normalizedLink: string; postId: string; jobId: string; at: string }
-  | {
-      type: 'ReleaseLink';
-      postId: string;
-      jobId: string;
-      reason: PostLinkReleased['data']['reason'];
-      at: string;
-    };
+  | Command<
+      'ClaimLink',
+      { teamId: string; normalizedLink: string; postId: string; jobId: string; at: string }
+    >
+  | Command<
+      'ReleaseLink',
+      { postId: string; jobId: string; reason: PostLinkReleased['data']['reason']; at: string }
+    >;
 
 /** Hashed, so any link (length, characters) makes a valid stream id; the link itself is in the event. */
 export function linkClaimStream(teamId: string, normalizedLink: string): string {
@@ -45,20 +45,25 @@ export function decideLinkClaim(command: LinkClaimCommand, state: LinkClaimState
         {
           type: 'PostLinkClaimed',
           data: {
-            teamId: command.teamId,
-            normalizedLink: command.normalizedLink,
-            postId: command.postId,
-            jobId: command.jobId,
-            at: command.at,
+            teamId: command.data.teamId,
+            normalizedLink: command.data.normalizedLink,
+            postId: command.data.postId,
+            jobId: command.data.jobId,
+            at: command.data.at,
           },
         },
       ];
     case 'ReleaseLink':
-      if (state.status !== 'claimed' || state.postId !== command.postId) return [];
+      if (state.status !== 'claimed' || state.postId !== command.data.postId) return [];
       return [
         {
           type: 'PostLinkReleased',
-          data: { postId: command.postId, jobId: command.jobId, reason: command.reason, at: command.at },
+          data: {
+            postId: command.data.postId,
+            jobId: command.data.jobId,
+            reason: command.data.reason,
+            at: command.data.at,
+          },
         },
       ];
     default: {

@@ -1,4 +1,4 @@
-import type { Decider } from '@analyst/eventsourcing';
+import type { Command, Decider } from '@analyst/eventsourcing';
 import {
   asPostOutcome,
   outcomeStatus,
@@ -155,34 +155,38 @@ export type PostState =
 export type ExistingPost = Exclude<PostState, { status: 'absent' }>;
 
 export type PostCommand =
-  | { type: 'CreatePost'; data: PostCreated['data'] }
-  | { type: 'TagPost'; collectionIds: string[]; tags: string[]; at: string }
-  | { type: 'RequestRefresh'; request: Omit<PostVersionRequest, 'dataVersion'> }
-  | {
-      type: 'RecordFetch';
-      dataVersion: number;
-      at: string;
-      result:
-        | { status: 'ok'; post: ProviderPost; comments: FetchedComment[] }
-        | { status: 'failed' | 'unreachable'; reason: string }
-        | { status: 'holding'; reason: string; retryAt?: string };
-      chunkSize?: number;
-    }
-  | {
-      type: 'RecordScores';
-      dataVersion: number;
-      at: string;
-      scorer: { name: string; version: string };
-      topics: CreatorTopic[];
-      messages: CreatorMessage[];
-      comments: ScoredComment[];
-      chunkSize?: number;
-    }
-  | { type: 'CancelPost'; reason: string; at: string }
+  | Command<'CreatePost', PostCreated['data']>
+  | Command<'TagPost', { collectionIds: string[]; tags: string[]; at: string }>
+  | Command<'RequestRefresh', Omit<PostVersionRequest, 'dataVersion'>>
+  | Command<
+      'RecordFetch',
+      {
+        dataVersion: number;
+        at: string;
+        result:
+          | { status: 'ok'; post: ProviderPost; comments: FetchedComment[] }
+          | { status: 'failed' | 'unreachable'; reason: string }
+          | { status: 'holding'; reason: string; retryAt?: string };
+        chunkSize?: number;
+      }
+    >
+  | Command<
+      'RecordScores',
+      {
+        dataVersion: number;
+        at: string;
+        scorer: { name: string; version: string };
+        topics: CreatorTopic[];
+        messages: CreatorMessage[];
+        comments: ScoredComment[];
+        chunkSize?: number;
+      }
+    >
+  | Command<'CancelPost', { reason: string; at: string }>
   /** Fetch a held version again; `reservationId` funds it (null for an included refresh). */
-  | { type: 'ResumeHeld'; dataVersion: number; reservationId: string | null; at: string }
+  | Command<'ResumeHeld', { dataVersion: number; reservationId: string | null; at: string }>
   /** A held version that cannot be resumed (its credits could not be reserved again) fails. */
-  | { type: 'AbandonHeld'; dataVersion: number; reason: string; at: string };
+  | Command<'AbandonHeld', { dataVersion: number; reason: string; at: string }>;
 
 function requireExisting(state: PostState): ExistingPost {
   if (state.status === 'absent') throw new ContentError('post_not_found', 'post not found');
@@ -210,13 +214,13 @@ function createPost(command: PostCommandOf<'CreatePost'>, state: PostState): Pos
 
 function tagPost(command: PostCommandOf<'TagPost'>, state: PostState): PostEvent[] {
   const post = requireExisting(state);
-  const addedCollectionIds = [...new Set(command.collectionIds)].filter(
+  const addedCollectionIds = [...new Set(command.data.collectionIds)].filter(
     (id) => !post.collectionIds.includes(id),
   );
-  const addedTags = newTags(post.tags, command.tags);
+  const addedTags = newTags(post.tags, command.data.tags);
   if (addedCollectionIds.length === 0 && addedTags.length === 0) return [];
   return [
-    { type: 'PostTagged', data: { postId: post.postId, addedCollectionIds, addedTags, at: command.at } },
+    { type: 'PostTagged', data: { postId: post.postId, addedCollectionIds, addedTags, at: command.data.at } },
   ];
 }
 
@@ -228,15 +232,15 @@ function requestRefresh(command: PostCommandOf<'RequestRefresh'>, state: PostSta
   return [
     {
       type: 'PostRefreshRequested',
-      data: { ...command.request, postId: post.postId, dataVersion: post.dataVersion + 1 },
+      data: { ...command.data, postId: post.postId, dataVersion: post.dataVersion + 1 },
     },
   ];
 }
 
 function recordFetch(command: PostCommandOf<'RecordFetch'>, state: PostState): PostEvent[] {
   // A redelivered or stale fetch finds the version already past `fetching`: nothing to record.
-  if (state.status !== 'fetching' || state.dataVersion !== command.dataVersion) return [];
-  const { result } = command;
+  if (state.status !== 'fetching' || state.dataVersion !== command.data.dataVersion) return [];
+  const { result } = command.data;
   if (result.status !== 'ok') {
     return [
       {
@@ -249,12 +253,12 @@ function recordFetch(command: PostCommandOf<'RecordFetch'>, state: PostState): P
           outcome: result.status,
           reason: result.reason,
           ...(result.status === 'holding' ? { retryAt: result.retryAt ?? null } : {}),
-          at: command.at,
+          at: command.data.at,
         },
       },
     ];
   }
-  const chunks = chunked(result.comments, command.chunkSize ?? COMMENT_CHUNK_SIZE);
+  const chunks = chunked(result.comments, command.data.chunkSize ?? COMMENT_CHUNK_SIZE);
   return [
     {
       type: 'PostFetched',
@@ -264,7 +268,7 @@ function recordFetch(command: PostCommandOf<'RecordFetch'>, state: PostState): P
         post: result.post,
         totalComments: result.comments.length,
         chunks: chunks.length,
-        at: command.at,
+        at: command.data.at,
       },
     },
     ...chunks.map((comments, chunk): CommentsFetched => ({
@@ -275,8 +279,8 @@ function recordFetch(command: PostCommandOf<'RecordFetch'>, state: PostState): P
 }
 
 function recordScores(command: PostCommandOf<'RecordScores'>, state: PostState): PostEvent[] {
-  if (state.status !== 'processing' || state.dataVersion !== command.dataVersion) return [];
-  const chunks = chunked(command.comments, command.chunkSize ?? COMMENT_CHUNK_SIZE);
+  if (state.status !== 'processing' || state.dataVersion !== command.data.dataVersion) return [];
+  const chunks = chunked(command.data.comments, command.data.chunkSize ?? COMMENT_CHUNK_SIZE);
   return [
     ...chunks.map((comments, chunk): CommentsScored => ({
       type: 'CommentsScored',
@@ -284,7 +288,7 @@ function recordScores(command: PostCommandOf<'RecordScores'>, state: PostState):
         postId: state.postId,
         dataVersion: state.dataVersion,
         chunk,
-        scorer: command.scorer,
+        scorer: command.data.scorer,
         comments,
       },
     })),
@@ -295,11 +299,11 @@ function recordScores(command: PostCommandOf<'RecordScores'>, state: PostState):
         dataVersion: state.dataVersion,
         jobId: state.current.jobId,
         reservationId: state.current.reservationId,
-        scorer: command.scorer,
-        topics: command.topics,
-        messages: command.messages,
-        totalComments: state.fetchedComments ?? command.comments.length,
-        at: command.at,
+        scorer: command.data.scorer,
+        topics: command.data.topics,
+        messages: command.data.messages,
+        totalComments: state.fetchedComments ?? command.data.comments.length,
+        at: command.data.at,
       },
     },
   ];
@@ -307,7 +311,7 @@ function recordScores(command: PostCommandOf<'RecordScores'>, state: PostState):
 
 function resumeHeld(command: PostCommandOf<'ResumeHeld'>, state: PostState): PostEvent[] {
   // Another replica resumed (or abandoned) it first, or the hold is of an older version: nothing to do.
-  if (state.status !== 'holding' || state.dataVersion !== command.dataVersion) return [];
+  if (state.status !== 'holding' || state.dataVersion !== command.data.dataVersion) return [];
   return [
     {
       type: 'PostHoldResumed',
@@ -315,15 +319,15 @@ function resumeHeld(command: PostCommandOf<'ResumeHeld'>, state: PostState): Pos
         postId: state.postId,
         dataVersion: state.dataVersion,
         jobId: state.current.jobId,
-        reservationId: command.reservationId,
-        at: command.at,
+        reservationId: command.data.reservationId,
+        at: command.data.at,
       },
     },
   ];
 }
 
 function abandonHeld(command: PostCommandOf<'AbandonHeld'>, state: PostState): PostEvent[] {
-  if (state.status !== 'holding' || state.dataVersion !== command.dataVersion) return [];
+  if (state.status !== 'holding' || state.dataVersion !== command.data.dataVersion) return [];
   return [
     {
       type: 'PostFetchFailed',
@@ -334,8 +338,8 @@ function abandonHeld(command: PostCommandOf<'AbandonHeld'>, state: PostState): P
         jobId: state.current.jobId,
         reservationId: null,
         outcome: 'failed',
-        reason: command.reason,
-        at: command.at,
+        reason: command.data.reason,
+        at: command.data.at,
       },
     },
   ];
@@ -352,8 +356,8 @@ function cancelPost(command: PostCommandOf<'CancelPost'>, state: PostState): Pos
         dataVersion: post.dataVersion,
         jobId: post.current.jobId,
         reservationId: post.current.reservationId,
-        reason: command.reason,
-        at: command.at,
+        reason: command.data.reason,
+        at: command.data.at,
       },
     },
   ];

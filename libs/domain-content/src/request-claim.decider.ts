@@ -1,4 +1,4 @@
-import type { Decider } from '@analyst/eventsourcing';
+import type { Command, Decider } from '@analyst/eventsourcing';
 import { createHash } from 'node:crypto';
 import { ContentError } from './content-errors';
 
@@ -26,15 +26,17 @@ export const REQUEST_CLAIM_EVENT_TYPES: RequestClaimEvent['type'][] = ['ContentR
 export type RequestClaimState =
   { status: 'free' } | { status: 'claimed'; jobId: string; fingerprint: string; expiresAt: string };
 
-export interface ClaimRequest {
-  type: 'ClaimRequest';
-  teamId: string;
-  jobId: string;
-  fingerprint: string;
-  idempotencyKey: string | null;
-  expiresAt: string;
-  at: string;
-}
+export type ClaimRequest = Command<
+  'ClaimRequest',
+  {
+    teamId: string;
+    jobId: string;
+    fingerprint: string;
+    idempotencyKey: string | null;
+    expiresAt: string;
+    at: string;
+  }
+>;
 
 function hash(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 40);
@@ -57,17 +59,17 @@ export function liveClaim(
 }
 
 export function decideRequestClaim(command: ClaimRequest, state: RequestClaimState): RequestClaimEvent[] {
-  if (liveClaim(state, command.at)) {
+  if (liveClaim(state, command.data.at)) {
     // An Idempotency-Key names one request: the same key with another body is refused, not replayed.
-    if (command.idempotencyKey !== null && state.fingerprint !== command.fingerprint) {
+    if (command.data.idempotencyKey !== null && state.fingerprint !== command.data.fingerprint) {
       throw new ContentError(
         'idempotency_key_reused',
-        `Idempotency-Key "${command.idempotencyKey}" was already used for a different request (job ${state.jobId})`,
+        `Idempotency-Key "${command.data.idempotencyKey}" was already used for a different request (job ${state.jobId})`,
       );
     }
     return [];
   }
-  const { teamId, jobId, fingerprint, idempotencyKey, expiresAt, at } = command;
+  const { teamId, jobId, fingerprint, idempotencyKey, expiresAt, at } = command.data;
   return [
     { type: 'ContentRequestClaimed', data: { teamId, jobId, fingerprint, idempotencyKey, expiresAt, at } },
   ];

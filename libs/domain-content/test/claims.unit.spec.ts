@@ -21,11 +21,7 @@ const claimed = (postId: string, jobId: string): LinkClaimEvent => ({
 });
 const claim = (postId: string, jobId: string) => ({
   type: 'ClaimLink' as const,
-  teamId: 'tm_1',
-  normalizedLink: 'youtube.com/watch?v=abc',
-  postId,
-  jobId,
-  at: AT,
+  data: { teamId: 'tm_1', normalizedLink: 'youtube.com/watch?v=abc', postId, jobId, at: AT },
 });
 
 describe('link claim: one post per (team, normalized link)', () => {
@@ -59,13 +55,19 @@ describe('link claim: one post per (team, normalized link)', () => {
 
     it('ignores a release by a post that does not hold the link', () => {
       givenLink([claimed('po_1', 'cj_1')])
-        .when({ type: 'ReleaseLink', postId: 'po_9', jobId: 'cj_9', reason: 'create_failed', at: AT })
+        .when({
+          type: 'ReleaseLink',
+          data: { postId: 'po_9', jobId: 'cj_9', reason: 'create_failed', at: AT },
+        })
         .then([]);
     });
 
     it('releases the link for its holder post', () => {
       givenLink([claimed('po_1', 'cj_1')])
-        .when({ type: 'ReleaseLink', postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT })
+        .when({
+          type: 'ReleaseLink',
+          data: { postId: 'po_1', jobId: 'cj_1', reason: 'insufficient_credits', at: AT },
+        })
         .then([released]);
     });
 
@@ -84,15 +86,17 @@ describe('link claim: one post per (team, normalized link)', () => {
 });
 
 describe('request claim: one job per request fingerprint and per Idempotency-Key', () => {
-  const request = (over: Partial<ClaimRequest> = {}): ClaimRequest => ({
+  const request = (over: Partial<ClaimRequest['data']> = {}): ClaimRequest => ({
     type: 'ClaimRequest',
-    teamId: 'tm_1',
-    jobId: 'cj_1',
-    fingerprint: 'fp1',
-    idempotencyKey: null,
-    expiresAt: '2026-04-09T12:00:00.000Z',
-    at: AT,
-    ...over,
+    data: {
+      teamId: 'tm_1',
+      jobId: 'cj_1',
+      fingerprint: 'fp1',
+      idempotencyKey: null,
+      expiresAt: '2026-04-09T12:00:00.000Z',
+      at: AT,
+      ...over,
+    },
   });
   const claimedBy = (over: Partial<RequestClaimEvent['data']> = {}): RequestClaimEvent => ({
     type: 'ContentRequestClaimed',

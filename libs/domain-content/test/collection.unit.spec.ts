@@ -5,14 +5,16 @@ const given = (events: CollectionEvent[]) => DeciderSpecification.for(collection
 const AT = '2026-03-10T12:00:00.000Z';
 const base: CollectionCommand = {
   type: 'CreateCollection',
-  collectionId: 'col_1',
-  teamId: 'tm_1',
-  name: ' Launch ',
-  collectionType: 'campaign',
-  parentId: null,
-  parent: null,
-  createdVia: 'api',
-  at: AT,
+  data: {
+    collectionId: 'col_1',
+    teamId: 'tm_1',
+    name: ' Launch ',
+    collectionType: 'campaign',
+    parentId: null,
+    parent: null,
+    createdVia: 'api',
+    at: AT,
+  },
 };
 
 describe('collection decider', () => {
@@ -38,9 +40,12 @@ describe('collection decider', () => {
     const events = given([])
       .when({
         ...base,
-        collectionType: 'group',
-        parentId: 'col_0',
-        parent: { collectionId: 'col_0', type: 'campaign' },
+        data: {
+          ...base.data,
+          collectionType: 'group',
+          parentId: 'col_0',
+          parent: { collectionId: 'col_0', type: 'campaign' },
+        },
       })
       .events();
     expect(events[0].data).toMatchObject({ type: 'group', parentId: 'col_0' });
@@ -59,7 +64,7 @@ describe('collection decider', () => {
     [{ parentId: 'col_0' }, 'invalid_parent'],
   ])('refuses %j', (patch, code) => {
     given([])
-      .when({ ...base, ...patch })
+      .when({ ...base, data: { ...base.data, ...patch } })
       .thenFails(code);
   });
   it('refuses to create the same collection twice', () => {

@@ -65,7 +65,10 @@ describe('content job decider', () => {
     const job = fold([
       opened,
       ...given([opened])
-        .when({ type: 'QueueJob', accepted: queued.data.accepted, skipped: [], rejected: [], at: AT })
+        .when({
+          type: 'QueueJob',
+          data: { accepted: queued.data.accepted, skipped: [], rejected: [], at: AT },
+        })
         .events(),
     ]);
     expect(job.status).toBe('syncing');
@@ -85,10 +88,12 @@ describe('content job decider', () => {
     const unfunded = given([opened])
       .when({
         type: 'QueueJob',
-        accepted: [],
-        skipped: [],
-        rejected: [{ link: 'l', reason: 'insufficient_credits' }],
-        at: AT,
+        data: {
+          accepted: [],
+          skipped: [],
+          rejected: [{ link: 'l', reason: 'insufficient_credits' }],
+          at: AT,
+        },
       })
       .events();
 
@@ -103,7 +108,7 @@ describe('content job decider', () => {
     it('settles failed on the next outcome record, naming insufficient credits when that was the cause', () => {
       expect(
         given([opened, ...unfunded])
-          .when({ type: 'RecordPostOutcomes', outcomes: [], at: AT })
+          .when({ type: 'RecordPostOutcomes', data: { outcomes: [], at: AT } })
           .events(),
       ).toEqual([
         {
@@ -121,15 +126,12 @@ describe('content job decider', () => {
       const dup = given([opened])
         .when({
           type: 'QueueJob',
-          accepted: [],
-          skipped: [{ link: 'l', reason: 'already_complete' }],
-          rejected: [],
-          at: AT,
+          data: { accepted: [], skipped: [{ link: 'l', reason: 'already_complete' }], rejected: [], at: AT },
         })
         .events();
       expect(
         given([opened, ...dup])
-          .when({ type: 'RecordPostOutcomes', outcomes: [], at: AT })
+          .when({ type: 'RecordPostOutcomes', data: { outcomes: [], at: AT } })
           .events()[0].data,
       ).toMatchObject({ status: 'failed', error: { code: 'nothing_added' } });
     });
@@ -139,11 +141,13 @@ describe('content job decider', () => {
     const events = given([opened, queued])
       .when({
         type: 'RecordPostOutcomes',
-        outcomes: [
-          { postId: 'po_1', status: 'complete', charged: true },
-          { postId: 'po_2', status: 'complete', charged: false },
-        ],
-        at: AT,
+        data: {
+          outcomes: [
+            { postId: 'po_1', status: 'complete', charged: true },
+            { postId: 'po_2', status: 'complete', charged: false },
+          ],
+          at: AT,
+        },
       })
       .events();
     expect(events.map((e) => e.type)).toEqual([
@@ -160,11 +164,13 @@ describe('content job decider', () => {
     const partial = given([opened, queued])
       .when({
         type: 'RecordPostOutcomes',
-        outcomes: [
-          { postId: 'po_1', status: 'complete', charged: true },
-          { postId: 'po_2', status: 'unreachable', charged: false },
-        ],
-        at: AT,
+        data: {
+          outcomes: [
+            { postId: 'po_1', status: 'complete', charged: true },
+            { postId: 'po_2', status: 'unreachable', charged: false },
+          ],
+          at: AT,
+        },
       })
       .events();
     expect(partial[2].data).toMatchObject({ status: 'partial' });
@@ -174,11 +180,13 @@ describe('content job decider', () => {
     const failed = given([opened, queued])
       .when({
         type: 'RecordPostOutcomes',
-        outcomes: [
-          { postId: 'po_1', status: 'failed', charged: false },
-          { postId: 'po_2', status: 'cancelled', charged: false },
-        ],
-        at: AT,
+        data: {
+          outcomes: [
+            { postId: 'po_1', status: 'failed', charged: false },
+            { postId: 'po_2', status: 'cancelled', charged: false },
+          ],
+          at: AT,
+        },
       })
       .events();
     expect(failed[2].data).toMatchObject({ status: 'failed', error: { code: 'processing_failed' } });
@@ -188,11 +196,13 @@ describe('content job decider', () => {
     const first = given([opened, queued])
       .when({
         type: 'RecordPostOutcomes',
-        outcomes: [
-          { postId: 'po_1', status: 'complete', charged: true },
-          { postId: 'po_2', status: 'holding', charged: false },
-        ],
-        at: AT,
+        data: {
+          outcomes: [
+            { postId: 'po_1', status: 'complete', charged: true },
+            { postId: 'po_2', status: 'holding', charged: false },
+          ],
+          at: AT,
+        },
       })
       .events();
 
@@ -208,11 +218,13 @@ describe('content job decider', () => {
       given([opened, queued, ...first])
         .when({
           type: 'RecordPostOutcomes',
-          outcomes: [
-            { postId: 'po_1', status: 'complete', charged: true },
-            { postId: 'po_2', status: 'holding', charged: false },
-          ],
-          at: AT,
+          data: {
+            outcomes: [
+              { postId: 'po_1', status: 'complete', charged: true },
+              { postId: 'po_2', status: 'holding', charged: false },
+            ],
+            at: AT,
+          },
         })
         .then([]);
     });
@@ -222,18 +234,19 @@ describe('content job decider', () => {
     const first = given([opened, queued])
       .when({
         type: 'RecordPostOutcomes',
-        outcomes: [
-          { postId: 'po_1', status: 'complete', charged: true },
-          { postId: 'po_2', status: 'holding', charged: false },
-        ],
-        at: AT,
+        data: {
+          outcomes: [
+            { postId: 'po_1', status: 'complete', charged: true },
+            { postId: 'po_2', status: 'holding', charged: false },
+          ],
+          at: AT,
+        },
       })
       .events();
     const events = given([opened, queued, ...first])
       .when({
         type: 'RecordPostOutcomes',
-        outcomes: [{ postId: 'po_2', status: 'complete', charged: true }],
-        at: AT,
+        data: { outcomes: [{ postId: 'po_2', status: 'complete', charged: true }], at: AT },
       })
       .events();
     expect(events.map((e) => e.type)).toEqual(['JobPostOutcomeRecorded', 'JobSettled']);
@@ -246,11 +259,10 @@ describe('content job decider', () => {
   it.each([
     {
       type: 'RecordPostOutcomes' as const,
-      outcomes: [{ postId: 'po_1', status: 'complete' as const, charged: true }],
-      at: AT,
+      data: { outcomes: [{ postId: 'po_1', status: 'complete' as const, charged: true }], at: AT },
     },
-    { type: 'QueueJob' as const, accepted: [], skipped: [], rejected: [], at: AT },
-    { type: 'FailJob' as const, error: { code: 'x', message: 'x' }, at: AT },
+    { type: 'QueueJob' as const, data: { accepted: [], skipped: [], rejected: [], at: AT } },
+    { type: 'FailJob' as const, data: { error: { code: 'x', message: 'x' }, at: AT } },
   ])('never reopens a terminal job with $type', (command) => {
     const settled: ContentJobEvent = { type: 'JobSettled', data: { status: 'failed', error: null, at: AT } };
     given([opened, queued, settled]).when(command).then([]);
@@ -264,7 +276,9 @@ describe('content job decider', () => {
     const found = [
       { link: 'l', postedAt: AT, postType: 'video' as const, engagement: { views: 1, likes: 1 } },
     ];
-    const events = given([account]).when({ type: 'RecordDiscovery', discovered: found, at: AT }).events();
+    const events = given([account])
+      .when({ type: 'RecordDiscovery', data: { discovered: found, at: AT } })
+      .events();
     const job = fold([account, ...events]);
     expect(job).toMatchObject({ status: 'completed', discovered: found, estimated: 5 });
     expect(jobCounts(job).discovered).toBe(1);
@@ -272,7 +286,7 @@ describe('content job decider', () => {
 
   it('completes an account job with no match at discovery', () => {
     const none = given([{ type: 'ContentJobOpened', data: accountRequest(false) }])
-      .when({ type: 'RecordDiscovery', discovered: [], at: AT })
+      .when({ type: 'RecordDiscovery', data: { discovered: [], at: AT } })
       .events();
     expect(none.map((e) => e.type)).toEqual(['AccountDiscovered', 'JobSettled']);
   });
@@ -282,11 +296,13 @@ describe('content job decider: outcomes that arrive before the job is queued', (
   const early = given([opened])
     .when({
       type: 'RecordPostOutcomes',
-      outcomes: [
-        { postId: 'po_1', status: 'complete', charged: true },
-        { postId: 'po_2', status: 'complete', charged: true },
-      ],
-      at: AT,
+      data: {
+        outcomes: [
+          { postId: 'po_1', status: 'complete', charged: true },
+          { postId: 'po_2', status: 'complete', charged: true },
+        ],
+        at: AT,
+      },
     })
     .events();
 
@@ -296,7 +312,7 @@ describe('content job decider: outcomes that arrive before the job is queued', (
 
   it('settles when the job is queued', () => {
     const events = given([opened, ...early])
-      .when({ type: 'QueueJob', accepted: queued.data.accepted, skipped: [], rejected: [], at: AT })
+      .when({ type: 'QueueJob', data: { accepted: queued.data.accepted, skipped: [], rejected: [], at: AT } })
       .events();
     expect(events.map((e) => e.type)).toEqual(['ContentJobQueued', 'JobSettled']);
     expect(fold([opened, ...early, ...events]).status).toBe('completed');

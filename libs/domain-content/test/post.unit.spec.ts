@@ -69,10 +69,12 @@ const fetched = (n: number, chunkSize = 2): PostEvent[] =>
   postDecider.decide(
     {
       type: 'RecordFetch',
-      dataVersion: 1,
-      at: AT,
-      result: { status: 'ok', post: providerPost, comments: [...Array(n).keys()].map(comment) },
-      chunkSize,
+      data: {
+        dataVersion: 1,
+        at: AT,
+        result: { status: 'ok', post: providerPost, comments: [...Array(n).keys()].map(comment) },
+        chunkSize,
+      },
     },
     postDecider.evolve(postDecider.initialState(), created),
   );
@@ -93,7 +95,10 @@ describe('post decider', () => {
 
   it('merges only new collections and tags, case-insensitively', () => {
     given([created])
-      .when({ type: 'TagPost', collectionIds: ['col_1', 'col_2'], tags: ['#launch', 'Summer'], at: AT })
+      .when({
+        type: 'TagPost',
+        data: { collectionIds: ['col_1', 'col_2'], tags: ['#launch', 'Summer'], at: AT },
+      })
       .then([
         {
           type: 'PostTagged',
@@ -104,7 +109,7 @@ describe('post decider', () => {
 
   it('writes nothing when every collection and tag is already there, whatever its case', () => {
     given([created])
-      .when({ type: 'TagPost', collectionIds: ['col_1'], tags: ['LAUNCH'], at: AT })
+      .when({ type: 'TagPost', data: { collectionIds: ['col_1'], tags: ['LAUNCH'], at: AT } })
       .then([]);
   });
 
@@ -126,7 +131,10 @@ describe('post decider', () => {
 
   it('ignores a redelivered fetch once the version moved past fetching', () => {
     given([created, ...fetched(1)])
-      .when({ type: 'RecordFetch', dataVersion: 1, at: AT, result: { status: 'failed', reason: 'x' } })
+      .when({
+        type: 'RecordFetch',
+        data: { dataVersion: 1, at: AT, result: { status: 'failed', reason: 'x' } },
+      })
       .then([]);
   });
 
@@ -134,7 +142,10 @@ describe('post decider', () => {
     'records a %s fetch with the reservation to return',
     (outcome) => {
       given([created])
-        .when({ type: 'RecordFetch', dataVersion: 1, at: AT, result: { status: outcome, reason: 'why' } })
+        .when({
+          type: 'RecordFetch',
+          data: { dataVersion: 1, at: AT, result: { status: outcome, reason: 'why' } },
+        })
         .then([
           {
             type: 'PostFetchFailed',
@@ -157,9 +168,7 @@ describe('post decider', () => {
     const base = given([created]);
     const held = base.when({
       type: 'RecordFetch',
-      dataVersion: 1,
-      at: AT,
-      result: { status: 'holding', reason: 'quota', retryAt: reopens },
+      data: { dataVersion: 1, at: AT, result: { status: 'holding', reason: 'quota', retryAt: reopens } },
     });
 
     it('is recorded with the reservation to return and when the window reopens', () => {
@@ -190,7 +199,10 @@ describe('post decider', () => {
 
     it('records a null retryAt when the platform did not say when the window reopens', () => {
       const unknown = given([created])
-        .when({ type: 'RecordFetch', dataVersion: 1, at: AT, result: { status: 'holding', reason: 'quota' } })
+        .when({
+          type: 'RecordFetch',
+          data: { dataVersion: 1, at: AT, result: { status: 'holding', reason: 'quota' } },
+        })
         .events();
       expect(unknown[0].data).toMatchObject({ retryAt: null });
     });
@@ -216,7 +228,7 @@ describe('post decider: a held version', () => {
   describe('resumed', () => {
     const state = given([created, held]);
     const events = state
-      .when({ type: 'ResumeHeld', dataVersion: 1, reservationId: 'rs_2', at: later })
+      .when({ type: 'ResumeHeld', data: { dataVersion: 1, reservationId: 'rs_2', at: later } })
       .events();
     const resumed = events.reduce(evolvePost, state.state);
 
@@ -241,7 +253,10 @@ describe('post decider: a held version', () => {
 
     it('ends its fetch with the new reservation, which the credit manager settles', () => {
       const scored = postDecider.decide(
-        { type: 'RecordFetch', dataVersion: 1, at: later, result: { status: 'holding', reason: 'again' } },
+        {
+          type: 'RecordFetch',
+          data: { dataVersion: 1, at: later, result: { status: 'holding', reason: 'again' } },
+        },
         resumed,
       );
       expect(scored[0].data).toMatchObject({ reservationId: 'rs_2', outcome: 'holding' });
@@ -255,23 +270,25 @@ describe('post decider: a held version', () => {
       data: { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'rs_2', at: later },
     };
     given([created, held, resumed])
-      .when({ type: 'ResumeHeld', dataVersion: 1, reservationId: 'rs_2', at: later })
+      .when({ type: 'ResumeHeld', data: { dataVersion: 1, reservationId: 'rs_2', at: later } })
       .then([]);
   });
 
   it('is not resumed by a resume for another version', () => {
     given([created, held])
-      .when({ type: 'ResumeHeld', dataVersion: 2, reservationId: 'rs_2', at: later })
+      .when({ type: 'ResumeHeld', data: { dataVersion: 2, reservationId: 'rs_2', at: later } })
       .then([]);
   });
 
   it('a resume of a post that is not held does nothing', () => {
-    given([created]).when({ type: 'ResumeHeld', dataVersion: 1, reservationId: 'rs_2', at: later }).then([]);
+    given([created])
+      .when({ type: 'ResumeHeld', data: { dataVersion: 1, reservationId: 'rs_2', at: later } })
+      .then([]);
   });
 
   it('fails without a reservation when it is abandoned (its hold was already refunded)', () => {
     given([created, held])
-      .when({ type: 'AbandonHeld', dataVersion: 1, reason: 'no credits', at: later })
+      .when({ type: 'AbandonHeld', data: { dataVersion: 1, reason: 'no credits', at: later } })
       .then([
         {
           type: 'PostFetchFailed',
@@ -289,12 +306,14 @@ describe('post decider: a held version', () => {
   });
 
   it('an abandon of a post that is not held does nothing', () => {
-    given([created]).when({ type: 'AbandonHeld', dataVersion: 1, reason: 'x', at: later }).then([]);
+    given([created])
+      .when({ type: 'AbandonHeld', data: { dataVersion: 1, reason: 'x', at: later } })
+      .then([]);
   });
 
   it('is not replaced by a refresh while it waits', () => {
     given([created, held])
-      .when({ type: 'RequestRefresh', request: { ...created.data, requestedAt: later } })
+      .when({ type: 'RequestRefresh', data: { ...created.data, requestedAt: later } })
       .thenFails('post_in_flight');
   });
 
@@ -303,13 +322,15 @@ describe('post decider: a held version', () => {
     const events = state
       .when({
         type: 'RecordScores',
-        dataVersion: 1,
-        at: AT,
-        scorer: { name: 's', version: '1' },
-        topics: [],
-        messages: [],
-        comments: [0, 1, 2].map(scored),
-        chunkSize: 2,
+        data: {
+          dataVersion: 1,
+          at: AT,
+          scorer: { name: 's', version: '1' },
+          topics: [],
+          messages: [],
+          comments: [0, 1, 2].map(scored),
+          chunkSize: 2,
+        },
       })
       .events();
     expect(events.map((e) => e.type)).toEqual(['CommentsScored', 'CommentsScored', 'PostScored']);
@@ -328,12 +349,14 @@ describe('post decider: a held version', () => {
     const events = given([created, ...fetched(0)])
       .when({
         type: 'RecordScores',
-        dataVersion: 1,
-        at: AT,
-        scorer: { name: 's', version: '1' },
-        topics: [],
-        messages: [],
-        comments: [],
+        data: {
+          dataVersion: 1,
+          at: AT,
+          scorer: { name: 's', version: '1' },
+          topics: [],
+          messages: [],
+          comments: [],
+        },
       })
       .events();
     expect(events.map((e) => e.type)).toEqual(['PostScored']);
@@ -342,7 +365,7 @@ describe('post decider: a held version', () => {
 
   it('never refreshes a post in flight', () => {
     given([created])
-      .when({ type: 'RequestRefresh', request: { ...created.data, requestedAt: AT } })
+      .when({ type: 'RequestRefresh', data: { ...created.data, requestedAt: AT } })
       .thenFails('post_in_flight');
   });
 
@@ -366,7 +389,7 @@ describe('post decider: a held version', () => {
     const events = done
       .when({
         type: 'RequestRefresh',
-        request: {
+        data: {
           jobId: 'cj_2',
           reservationId: null,
           creditSource: 'included',
@@ -390,14 +413,16 @@ describe('post decider: a held version', () => {
   });
 
   it('cancels a post that is fetching', () => {
-    expect(given([created]).when({ type: 'CancelPost', reason: 'x', at: AT }).events()[0].type).toBe(
-      'PostCancelled',
-    );
+    expect(
+      given([created])
+        .when({ type: 'CancelPost', data: { reason: 'x', at: AT } })
+        .events()[0].type,
+    ).toBe('PostCancelled');
   });
 
   it('decides a cancel of a post that is processing without throwing', () => {
     given([created, ...fetched(0)])
-      .when({ type: 'CancelPost', reason: 'x', at: AT })
+      .when({ type: 'CancelPost', data: { reason: 'x', at: AT } })
       .events();
   });
 });

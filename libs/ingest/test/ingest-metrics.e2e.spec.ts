@@ -76,14 +76,14 @@ describe('ingest metrics', () => {
     await runner.run(
       contentJobStream('job_old'),
       contentJobDecider,
-      { type: 'OpenJob', request: openedJob('job_old', teamId, f.clock.now().toISOString()) },
+      { type: 'OpenJob', data: openedJob('job_old', teamId, f.clock.now().toISOString()) },
       { correlationId: 'c1', teamId },
     );
     f.clock.advance(bound - 30_000);
     await runner.run(
       contentJobStream('job_new'),
       contentJobDecider,
-      { type: 'OpenJob', request: openedJob('job_new', teamId, f.clock.now().toISOString()) },
+      { type: 'OpenJob', data: openedJob('job_new', teamId, f.clock.now().toISOString()) },
       { correlationId: 'c2', teamId },
     );
     f.clock.advance(30_001);

@@ -69,11 +69,13 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
         contentJobDecider,
         {
           type: 'FailJob',
-          error: {
-            code: 'provider_unavailable',
-            message: `the account's platform could not be reached after ${this.options.discoveryBackoffMs.length} retries; nothing was charged`,
+          data: {
+            error: {
+              code: 'provider_unavailable',
+              message: `the account's platform could not be reached after ${this.options.discoveryBackoffMs.length} retries; nothing was charged`,
+            },
+            at: this.now(),
           },
-          at: this.now(),
         },
         ctx,
       );
@@ -88,7 +90,7 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
     const recorded = await this.runner.run(
       stream,
       contentJobDecider,
-      { type: 'RecordDiscovery', discovered, at: this.now() },
+      { type: 'RecordDiscovery', data: { discovered, at: this.now() } },
       ctx,
     );
     if (isTerminalJob((recorded.state as ContentJob).status)) return; // dry run, or nothing matched
@@ -132,11 +134,13 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
         contentJobDecider,
         {
           type: 'FailJob',
-          error: {
-            code: 'insufficient_credits',
-            message: `none of the ${deduped.fresh.length} discovered post(s) can be funded; nothing was added or charged`,
+          data: {
+            error: {
+              code: 'insufficient_credits',
+              message: `none of the ${deduped.fresh.length} discovered post(s) can be funded; nothing was added or charged`,
+            },
+            at: this.now(),
           },
-          at: this.now(),
         },
         ctx,
       );
@@ -156,10 +160,12 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
       contentJobDecider,
       {
         type: 'QueueJob',
-        accepted,
-        skipped: [...deduped.skipped, ...created.skipped],
-        rejected: created.rejected,
-        at: this.now(),
+        data: {
+          accepted,
+          skipped: [...deduped.skipped, ...created.skipped],
+          rejected: created.rejected,
+          at: this.now(),
+        },
       },
       ctx,
     );

@@ -207,10 +207,12 @@ export class AddPostsHandler {
         contentJobDecider,
         {
           type: 'QueueJob',
-          accepted: created.accepted,
-          skipped: [...dd.skipped, ...created.skipped],
-          rejected: [...classified.rejected, ...created.rejected],
-          at: this.clock.now().toISOString(),
+          data: {
+            accepted: created.accepted,
+            skipped: [...dd.skipped, ...created.skipped],
+            rejected: [...classified.rejected, ...created.rejected],
+            at: this.clock.now().toISOString(),
+          },
         },
         this.ctx(requester),
       ),

@@ -18,7 +18,7 @@ export async function openJob(runner: CommandRunner, request: JobRequest, ctx: C
     return await runner.run(
       contentJobStream(request.jobId),
       contentJobDecider,
-      { type: 'OpenJob', request },
+      { type: 'OpenJob', data: request },
       ctx,
     );
   } catch (error) {

@@ -131,7 +131,7 @@ export class PostIntake {
         await this.runner.run(
           postStream(postId),
           postDecider,
-          { type: 'TagPost', collectionIds, tags, at: this.now() },
+          { type: 'TagPost', data: { collectionIds, tags, at: this.now() } },
           { correlationId: requester.correlationId, teamId: requester.teamId },
         ),
       );
@@ -324,11 +324,13 @@ class LinkIntake {
   async claim(c: LinkCandidate): Promise<Extract<LinkClaimState, { status: 'claimed' }>> {
     const state = await this.intake.appendClaim(this, c, {
       type: 'ClaimLink',
-      teamId: this.requester.teamId,
-      normalizedLink: c.normalized,
-      postId: this.intake.newPostId(),
-      jobId: this.job.jobId,
-      at: this.intake.now(),
+      data: {
+        teamId: this.requester.teamId,
+        normalizedLink: c.normalized,
+        postId: this.intake.newPostId(),
+        jobId: this.job.jobId,
+        at: this.intake.now(),
+      },
     });
     return state as Extract<LinkClaimState, { status: 'claimed' }>;
   }
@@ -340,10 +342,7 @@ class LinkIntake {
   ): Promise<void> {
     await this.intake.appendClaim(this, c, {
       type: 'ReleaseLink',
-      postId,
-      jobId: this.job.jobId,
-      reason,
-      at: this.intake.now(),
+      data: { postId, jobId: this.job.jobId, reason, at: this.intake.now() },
     });
   }
 

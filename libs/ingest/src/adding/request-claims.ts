@@ -40,7 +40,7 @@ export class RequestClaims {
         requestClaimDecider,
       );
       decideRequestClaim(
-        { type: 'ClaimRequest', teamId, jobId: '', fingerprint, idempotencyKey, expiresAt: at, at },
+        { type: 'ClaimRequest', data: { teamId, jobId: '', fingerprint, idempotencyKey, expiresAt: at, at } },
         state,
       );
       if (liveClaim(state, at)) return state.jobId;
@@ -67,12 +67,7 @@ export class RequestClaims {
     const at = this.clock.now().toISOString();
     const command = (jobId: string, key: string | null) => ({
       type: 'ClaimRequest' as const,
-      teamId,
-      jobId,
-      fingerprint,
-      idempotencyKey: key,
-      expiresAt,
-      at,
+      data: { teamId, jobId, fingerprint, idempotencyKey: key, expiresAt, at },
     });
     const byBody = await this.runner.run(
       fingerprintClaimStream(teamId, fingerprint),

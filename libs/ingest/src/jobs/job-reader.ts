@@ -58,7 +58,7 @@ export class JobReader {
         const result = await this.runner.run(
           contentJobStream(jobId),
           contentJobDecider,
-          { type: 'RecordPostOutcomes', outcomes, at: this.clock.now().toISOString() },
+          { type: 'RecordPostOutcomes', data: { outcomes, at: this.clock.now().toISOString() } },
           { correlationId, teamId },
         );
         await this.projections.waitFor(result.position);

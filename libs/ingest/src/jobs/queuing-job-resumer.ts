@@ -81,11 +81,13 @@ export class QueuingJobResumer extends StreamSweeper<'resumed' | 'waiting'> {
       contentJobDecider,
       {
         type: 'FailJob',
-        error: {
-          code: 'interrupted',
-          message: 'the request was interrupted before its posts were queued; send it again',
+        data: {
+          error: {
+            code: 'interrupted',
+            message: 'the request was interrupted before its posts were queued; send it again',
+          },
+          at: this.clock.now().toISOString(),
         },
-        at: this.clock.now().toISOString(),
       },
       { correlationId: `resume-${job.jobId}`, teamId: job.teamId },
     );

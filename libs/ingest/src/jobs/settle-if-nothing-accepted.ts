@@ -16,7 +16,7 @@ export async function settleIfNothingAccepted(
   await runner.run(
     contentJobStream(job.jobId),
     contentJobDecider,
-    { type: 'RecordPostOutcomes', outcomes: [], at },
+    { type: 'RecordPostOutcomes', data: { outcomes: [], at } },
     ctx,
   );
 }

@@ -84,7 +84,7 @@ export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'wa
       await this.runner.run(
         postStream(postId),
         postDecider,
-        { type: 'AbandonHeld', dataVersion: state.dataVersion, reason, at },
+        { type: 'AbandonHeld', data: { dataVersion: state.dataVersion, reason, at } },
         ctx,
       );
       return 'abandoned';
@@ -110,7 +110,7 @@ export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'wa
         await this.runner.run(
           postStream(postId),
           postDecider,
-          { type: 'AbandonHeld', dataVersion: state.dataVersion, reason, at },
+          { type: 'AbandonHeld', data: { dataVersion: state.dataVersion, reason, at } },
           ctx,
         );
         return 'abandoned';
@@ -120,7 +120,7 @@ export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'wa
     await this.runner.run(
       postStream(postId),
       postDecider,
-      { type: 'ResumeHeld', dataVersion: state.dataVersion, reservationId, at },
+      { type: 'ResumeHeld', data: { dataVersion: state.dataVersion, reservationId, at } },
       ctx,
     );
     return 'resumed';

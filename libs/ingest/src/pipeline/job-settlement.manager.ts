@@ -43,10 +43,12 @@ export class JobSettlementManager extends EventConsumer<PostOutcomeEvent> {
       contentJobDecider,
       {
         type: 'RecordPostOutcomes',
-        outcomes: [
-          { postId: event.data.postId, status: outcomeStatus(event), charged: versionIsCharged(event) },
-        ],
-        at: this.clock.now().toISOString(),
+        data: {
+          outcomes: [
+            { postId: event.data.postId, status: outcomeStatus(event), charged: versionIsCharged(event) },
+          ],
+          at: this.clock.now().toISOString(),
+        },
       },
       causedBy(event),
     );

@@ -86,7 +86,7 @@ export class PostPipelineManager extends EventConsumer<PipelineEvent> {
     await this.runner.run(
       postStream(postId),
       postDecider,
-      { type: 'RecordFetch', dataVersion, at: this.clock.now().toISOString(), result },
+      { type: 'RecordFetch', data: { dataVersion, at: this.clock.now().toISOString(), result } },
       causedBy(event),
     );
   }
@@ -133,12 +133,14 @@ export class PostPipelineManager extends EventConsumer<PipelineEvent> {
       postDecider,
       {
         type: 'RecordScores',
-        dataVersion,
-        at: this.clock.now().toISOString(),
-        scorer: { name: this.scorer.name, version: this.scorer.version },
-        topics: scoring.topics,
-        messages: scoring.messages,
-        comments: scoring.comments,
+        data: {
+          dataVersion,
+          at: this.clock.now().toISOString(),
+          scorer: { name: this.scorer.name, version: this.scorer.version },
+          topics: scoring.topics,
+          messages: scoring.messages,
+          comments: scoring.comments,
+        },
       },
       causedBy(event),
     );

@@ -58,7 +58,7 @@ export async function finishInterruptedRefresh(
   const queued = await runner.run(
     contentJobStream(job.jobId),
     contentJobDecider,
-    { type: 'QueueJob', accepted, skipped: [], rejected, at: clock.now().toISOString() },
+    { type: 'QueueJob', data: { accepted, skipped: [], rejected, at: clock.now().toISOString() } },
     { correlationId, teamId: job.teamId },
   );
   return queued.state as ContentJob;

@@ -107,10 +107,13 @@ export class RefreshPostsHandler {
       fence: new WriteFence(),
       ctx: { correlationId: requester.correlationId, teamId },
     };
-    run.fence.record(await this.appendJob(run, { type: 'OpenJob', request: job }));
+    run.fence.record(await this.appendJob(run, { type: 'OpenJob', data: job }));
     await this.requestRefreshes(run, candidates, entries);
     const queued = run.fence.record(
-      await this.appendJob(run, { type: 'QueueJob', ...entries, at: this.clock.now().toISOString() }),
+      await this.appendJob(run, {
+        type: 'QueueJob',
+        data: { ...entries, at: this.clock.now().toISOString() },
+      }),
     );
     await run.fence.waitForReadModels(this.projections);
     const answered =
@@ -210,7 +213,7 @@ export class RefreshPostsHandler {
         postDecider,
         {
           type: 'RequestRefresh',
-          request: {
+          data: {
             jobId: run.job.jobId,
             reservationId,
             creditSource,

@@ -100,8 +100,7 @@ describe('DiscoveryManager: given ContentJobOpened of an account job, expect the
         streamId: 'contentjob-j1',
         command: {
           type: 'RecordDiscovery',
-          discovered: [kept('https://youtu.be/a1', 500), kept('https://youtu.be/a3', 900)],
-          at: NOW,
+          data: { discovered: [kept('https://youtu.be/a1', 500), kept('https://youtu.be/a3', 900)], at: NOW },
         },
         context: { correlationId: 'corr-7', causationId: 'ev_opened', teamId: 'team-1' },
       },
@@ -116,11 +115,13 @@ describe('DiscoveryManager: given ContentJobOpened of an account job, expect the
     expect(runner.runs.map((r) => r.command)).toEqual([
       {
         type: 'FailJob',
-        error: {
-          code: 'provider_unavailable',
-          message: "the account's platform could not be reached after 0 retries; nothing was charged",
+        data: {
+          error: {
+            code: 'provider_unavailable',
+            message: "the account's platform could not be reached after 0 retries; nothing was charged",
+          },
+          at: NOW,
         },
-        at: NOW,
       },
     ]);
   });

@@ -42,8 +42,7 @@ describe('JobSettlementManager: given a post outcome, expect RecordPostOutcomes 
         streamId: 'contentjob-j1',
         command: {
           type: 'RecordPostOutcomes',
-          outcomes: [{ postId: 'p1', status: 'complete', charged: true }],
-          at: NOW,
+          data: { outcomes: [{ postId: 'p1', status: 'complete', charged: true }], at: NOW },
         },
         context: { correlationId: 'corr-3', causationId: 'ev_outcome', teamId: 'team-1' },
       },
@@ -55,8 +54,7 @@ describe('JobSettlementManager: given a post outcome, expect RecordPostOutcomes 
     expect(runner.runs.map((r) => r.command)).toEqual([
       {
         type: 'RecordPostOutcomes',
-        outcomes: [{ postId: 'p1', status: 'complete', charged: false }],
-        at: NOW,
+        data: { outcomes: [{ postId: 'p1', status: 'complete', charged: false }], at: NOW },
       },
     ]);
   });
@@ -66,8 +64,7 @@ describe('JobSettlementManager: given a post outcome, expect RecordPostOutcomes 
     expect(runner.runs.map((r) => r.command)).toEqual([
       {
         type: 'RecordPostOutcomes',
-        outcomes: [{ postId: 'p1', status: 'unreachable', charged: false }],
-        at: NOW,
+        data: { outcomes: [{ postId: 'p1', status: 'unreachable', charged: false }], at: NOW },
       },
     ]);
   });

@@ -95,9 +95,7 @@ describe('PostPipelineManager: given a post event, expect the next pipeline comm
         streamId: 'post-p1',
         command: {
           type: 'RecordFetch',
-          dataVersion: 2,
-          at: NOW,
-          result: { status: 'ok', post, comments: [comment('c1')] },
+          data: { dataVersion: 2, at: NOW, result: { status: 'ok', post, comments: [comment('c1')] } },
         },
         context: { correlationId: 'corr-5', causationId: 'ev_step', teamId: 'team-1' },
       },
@@ -119,9 +117,11 @@ describe('PostPipelineManager: given a post event, expect the next pipeline comm
     expect(runner.runs.map((r) => r.command)).toEqual([
       {
         type: 'RecordFetch',
-        dataVersion: 2,
-        at: NOW,
-        result: { status: 'failed', reason: 'fetch failed: Error: socket hang up' },
+        data: {
+          dataVersion: 2,
+          at: NOW,
+          result: { status: 'failed', reason: 'fetch failed: Error: socket hang up' },
+        },
       },
     ]);
   });
@@ -143,12 +143,14 @@ describe('PostPipelineManager: given a post event, expect the next pipeline comm
         streamId: 'post-p1',
         command: {
           type: 'RecordScores',
-          dataVersion: 2,
-          at: NOW,
-          scorer: { name: 'rules', version: '3' },
-          topics: [],
-          messages: [],
-          comments: [],
+          data: {
+            dataVersion: 2,
+            at: NOW,
+            scorer: { name: 'rules', version: '3' },
+            topics: [],
+            messages: [],
+            comments: [],
+          },
         },
         context: { correlationId: 'corr-5', causationId: 'ev_step', teamId: 'team-1' },
       },
