@@ -16,11 +16,8 @@ export type Platform = (typeof PLATFORMS)[number];
 export const POST_TYPES = ['video', 'image', 'carousel', 'reel', 'short', 'story', 'text', 'other'] as const;
 export type PostType = (typeof POST_TYPES)[number];
 
-/**
- * Post processing statuses as the API reports them (spec: Post processing status): the domain's
- * statuses plus archived. The post and content-job schemas of the OpenAPI document share them.
- */
-export const API_POST_STATUSES = [
+/** A post's processing statuses in the domain (its decider's states). */
+export const POST_STATUSES = [
   'fetching',
   'queued',
   'processing',
@@ -29,8 +26,14 @@ export const API_POST_STATUSES = [
   'unreachable',
   'holding',
   'cancelled',
-  'archived',
 ] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+/**
+ * Post processing statuses as the API reports them (spec: Post processing status): the domain's
+ * statuses plus archived. The post and content-job schemas of the OpenAPI document share them.
+ */
+export const API_POST_STATUSES = [...POST_STATUSES, 'archived'] as const;
 
 /** Content job vocabulary, as clients see it (the domain and the OpenAPI document share these). */
 export const JOB_KINDS = ['posts', 'account', 'refresh'] as const;

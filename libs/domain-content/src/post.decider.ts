@@ -4,6 +4,8 @@ import {
   outcomeStatus,
   POST_OUTCOME_EVENT_TYPES,
   versionIsCharged,
+  POST_STATUSES,
+  type PostStatus,
   type AddedVia,
   type CreatorMessage,
   type CreatorTopic,
@@ -40,17 +42,8 @@ export type {
   PostVersionRequest,
 };
 
-export const POST_STATUSES = [
-  'fetching',
-  'queued',
-  'processing',
-  'complete',
-  'failed',
-  'unreachable',
-  'holding',
-  'cancelled',
-] as const;
-export type PostStatus = (typeof POST_STATUSES)[number];
+// The statuses are part of the contract (the API reports them, plus archived).
+export { POST_STATUSES, type PostStatus };
 
 /** In flight: credits still reserved, hidden from the default post lists, not refreshable. */
 export const IN_FLIGHT_STATUSES: readonly PostStatus[] = ['fetching', 'queued', 'processing'];
