@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Adds up what the test runners in a CI log reported and prints one plain closing line,
-// "tests: N passed, N failed, N skipped", so a reader of the log's last line sees the whole run:
-// jest's per-project "Tests:" lines (nx prefixes and colours them) and Schemathesis's "Test cases:".
+// Adds up what the test runners in a CI log reported and prints one closing line in jest's own
+// summary format, "Tests:       N failed, N skipped, N passed, N total", so the log's last line (which
+// tools reading CI logs parse as jest's) covers the whole run: jest's per-project "Tests:" lines
+// (nx prefixes and colours them) and Schemathesis's "Test cases:".
 'use strict';
 const fs = require('node:fs');
 
@@ -32,5 +33,9 @@ if (runs === 0) {
   console.error('test-summary: no test runner summary found in', process.argv.slice(2).join(' '));
   process.exit(1);
 }
-console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+const parts = [];
+if (totals.failed > 0) parts.push(`${totals.failed} failed`);
+if (totals.skipped > 0) parts.push(`${totals.skipped} skipped`);
+parts.push(`${totals.passed} passed`, `${totals.passed + totals.failed + totals.skipped} total`);
+console.log(`Tests:       ${parts.join(', ')}`);
 process.exit(totals.failed > 0 ? 1 : 0);

@@ -14,7 +14,7 @@ const file = (name, text) => {
 };
 
 describe('tools/ci-test-summary.js', () => {
-  it('adds up nx-prefixed, coloured jest summaries and Schemathesis test cases into one plain line', () => {
+  it('adds up nx-prefixed, coloured jest summaries and Schemathesis test cases into one jest-format line', () => {
     const jest = file(
       'jest.log',
       [
@@ -24,12 +24,12 @@ describe('tools/ci-test-summary.js', () => {
       ].join('\n'),
     );
     const schemathesis = file('st.log', 'Test cases:\n  2636 generated, 2636 passed, 51 skipped\n\n===== 3 warnings in 16.12s =====\n');
-    expect(execFileSync(process.execPath, [script, jest, schemathesis], { encoding: 'utf8' })).toBe('tests: 2871 passed, 0 failed, 52 skipped\n');
+    expect(execFileSync(process.execPath, [script, jest, schemathesis], { encoding: 'utf8' })).toBe('Tests:       52 skipped, 2871 passed, 2923 total\n');
   });
 
   it('exits 1 when a runner reported failures, and when it finds no summary at all', () => {
     const failing = spawnSync(process.execPath, [script, file('f.log', 'Tests:       2 failed, 5 passed, 7 total\n')], { encoding: 'utf8' });
-    expect([failing.status, failing.stdout]).toEqual([1, 'tests: 5 passed, 2 failed, 0 skipped\n']);
+    expect([failing.status, failing.stdout]).toEqual([1, 'Tests:       2 failed, 5 passed, 7 total\n']);
     const empty = spawnSync(process.execPath, [script, file('e.log', 'nothing ran\n')], { encoding: 'utf8' });
     expect(empty.status).toBe(1);
   });
