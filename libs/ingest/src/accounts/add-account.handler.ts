@@ -15,7 +15,7 @@ import {
 import { contentOptions, expiresAt, type AddOutcome } from '../adding/add-posts.handler';
 import { CollectionsResolver } from '../adding/collections-resolver';
 import { requestFingerprint } from '../adding/request-fingerprint';
-import type { Requester } from '../adding/requester';
+import { requesterContext, type Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { WriteFence } from '../adding/write-fence';
 import { loadJob, openJob } from '../adding/content-job-stream';
@@ -89,10 +89,12 @@ export class AddAccountHandler {
     // request's claim in the event store names that job, whichever replica saw the request first.
     const identity = { teamId, fingerprint, idempotencyKey };
     const known = await this.requests.find(identity);
-    const jobId = await this.requests.claim(identity, known ?? this.ids.next('cj_'), expiresAt(now), {
-      correlationId: requester.correlationId,
-      teamId,
-    });
+    const jobId = await this.requests.claim(
+      identity,
+      known ?? this.ids.next('cj_'),
+      expiresAt(now),
+      requesterContext(requester),
+    );
     const earlier = await loadJob(this.runner, jobId);
     if (earlier) return { job: (await findJob(this.store, teamId, jobId, now)) ?? earlier, replayed: true };
     const fence = new WriteFence();
@@ -108,7 +110,7 @@ export class AddAccountHandler {
         filters,
       },
     );
-    const opened = await openJob(this.runner, job, { correlationId: requester.correlationId, teamId });
+    const opened = await openJob(this.runner, job, requesterContext(requester));
     // The same request, retried on another replica, opened it a moment ago.
     if (!opened) return { job: (await loadJob(this.runner, jobId))!, replayed: true };
     fence.record(opened);

@@ -18,14 +18,16 @@ import {
   type MessageBus,
   type Recorded,
 } from '@analyst/platform';
+import { failJob } from '../adding/content-job-stream';
 import { PostIntake, type LinkCandidate } from '../adding/post-intake';
-import type { Requester } from '../adding/requester';
+import { jobRequester, type Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { DISCOVERY_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { accountQuery, narrowDiscovered, type AppliedAccountFilters } from './account-filters';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 import { IngestMetrics } from '../metrics/ingest-metrics';
 import { countedSubscription } from '../pipeline/counted-subscription';
+import { retryAfterWaits } from '../pipeline/retry-after-waits';
 
 /**
  * The account worker: on `ContentJobOpened` of an account job it pulls the account's recent posts
@@ -64,19 +66,14 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
     const filters = job.filters;
     const found = await this.discover(job.account.url, filters, job.createdAt);
     if (found === 'unavailable') {
-      await this.runner.run(
-        stream,
-        contentJobDecider,
+      await failJob(
+        this.runner,
+        job.jobId,
         {
-          type: 'FailJob',
-          data: {
-            error: {
-              code: 'provider_unavailable',
-              message: `the account's platform could not be reached after ${this.options.discoveryBackoffMs.length} retries; nothing was charged`,
-            },
-            at: this.now(),
-          },
+          code: 'provider_unavailable',
+          message: `the account's platform could not be reached after ${this.options.discoveryBackoffMs.length} retries; nothing was charged`,
         },
+        this.now(),
         ctx,
       );
       return;
@@ -95,12 +92,7 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
     );
     if (isTerminalJob((recorded.state as ContentJob).status)) return; // dry run, or nothing matched
     // No plan: adding posts does not depend on it (the gateway checked the target's plan when the job was asked for).
-    const requester: Requester = {
-      keyId: job.addedBy.id,
-      keyName: job.addedBy.name,
-      teamId: job.teamId,
-      correlationId: event.metadata.correlationId,
-    };
+    const requester = jobRequester(job, event.metadata.correlationId);
     await this.teams.run(job.teamId, () =>
       this.addPosts(
         requester,
@@ -129,19 +121,14 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
       deduped.fresh.length > 0 &&
       !(await this.intake.canFundOne(job.teamId, job.credits.source, job.credits.perPost))
     ) {
-      await this.runner.run(
-        stream,
-        contentJobDecider,
+      await failJob(
+        this.runner,
+        job.jobId,
         {
-          type: 'FailJob',
-          data: {
-            error: {
-              code: 'insufficient_credits',
-              message: `none of the ${deduped.fresh.length} discovered post(s) can be funded; nothing was added or charged`,
-            },
-            at: this.now(),
-          },
+          code: 'insufficient_credits',
+          message: `none of the ${deduped.fresh.length} discovered post(s) can be funded; nothing was added or charged`,
         },
+        this.now(),
         ctx,
       );
       return;
@@ -173,21 +160,18 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
   }
 
   /** The first try plus one retry per backoff step; 'unavailable' when every attempt failed. */
-  private async discover(
+  private discover(
     url: string,
     filters: AppliedAccountFilters,
     createdAt: string,
   ): Promise<DiscoveredPost[] | 'unavailable'> {
-    const waits = this.options.discoveryBackoffMs;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.provider.discoverAccount(url, accountQuery(filters, createdAt));
-      } catch (error) {
-        this.logger.warn(`discovering ${url} failed (attempt ${attempt + 1}): ${String(error)}`);
-        if (attempt >= waits.length) return 'unavailable';
-        await new Promise((r) => setTimeout(r, waits[attempt]));
-      }
-    }
+    return retryAfterWaits(
+      this.options.discoveryBackoffMs,
+      () => this.provider.discoverAccount(url, accountQuery(filters, createdAt)),
+      () => 'unavailable' as const,
+      (error, attempt) =>
+        this.logger.warn(`discovering ${url} failed (attempt ${attempt + 1}): ${String(error)}`),
+    );
   }
 
   private now(): string {

@@ -32,7 +32,7 @@ import type { AddPostsBody, ContentOptionsDto } from './content-request.dto';
 import { PostIntake, type DedupeResult, type LinkCandidate } from './post-intake';
 import { RequestClaims } from './request-claims';
 import { requestFingerprint } from './request-fingerprint';
-import type { Requester } from './requester';
+import { jobRequester, requesterContext, type Requester } from './requester';
 import { TeamQueue } from './team-queue';
 import { WriteFence } from './write-fence';
 import { loadJob, openJob } from './content-job-stream';
@@ -88,12 +88,7 @@ export class AddPostsHandler {
    * is safe while the original request is, after all, still running on another replica.
    */
   resume(job: ContentJob & PostsJobRequest): Promise<AddOutcome> {
-    const requester: Requester = {
-      keyId: job.addedBy.id,
-      keyName: job.addedBy.name,
-      teamId: job.teamId,
-      correlationId: `resume-${job.jobId}`,
-    };
+    const requester = jobRequester(job, `resume-${job.jobId}`);
     // Nobody waits on an HTTP answer here: no read-your-writes wait for the read models.
     return this.teams.run(job.teamId, () =>
       this.intakeAndQueue(requester, job, classify(job.links ?? [], this.provider), {
@@ -147,7 +142,7 @@ export class AddPostsHandler {
       identity,
       known ?? this.ids.next('cj_'),
       expiresAt(now),
-      this.ctx(requester),
+      requesterContext(requester),
     );
     const winner = jobId === known ? null : await this.loadJob(jobId);
     if (winner) return this.joinEarlier(requester, winner, classified);
@@ -159,7 +154,7 @@ export class AddPostsHandler {
       { fingerprint, collections: resolved.collections, links: body.links },
     );
     // A retry of this request on another replica opened it a moment ago: finish it together.
-    if (!(await openJob(this.runner, request, this.ctx(requester))))
+    if (!(await openJob(this.runner, request, requesterContext(requester))))
       return this.joinEarlier(requester, (await this.loadJob(jobId))!, classified);
     return this.intakeAndQueue(requester, request, classified, {
       replayed: false,
@@ -214,21 +209,22 @@ export class AddPostsHandler {
             at: this.clock.now().toISOString(),
           },
         },
-        this.ctx(requester),
+        requesterContext(requester),
       ),
     );
     if (how.answering) await fence.waitForReadModels(this.projections);
     const answered = queued.state as ContentJob;
-    await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), this.ctx(requester));
+    await settleIfNothingAccepted(
+      this.runner,
+      answered,
+      this.clock.now().toISOString(),
+      requesterContext(requester),
+    );
     return { job: answered, replayed: how.replayed };
   }
 
   private loadJob(jobId: string): Promise<ContentJob | null> {
     return loadJob(this.runner, jobId);
-  }
-
-  private ctx(requester: Requester) {
-    return { correlationId: requester.correlationId, teamId: requester.teamId };
   }
 }
 

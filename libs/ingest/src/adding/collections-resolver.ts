@@ -17,7 +17,7 @@ import {
 } from '@analyst/platform';
 import { findCollection, findCollectionsByName } from '../queries/collections';
 import type { CollectionRefDto } from './content-request.dto';
-import type { Requester } from './requester';
+import { requesterContext, type Requester } from './requester';
 import type { WriteFence } from './write-fence';
 
 export interface PlannedCollection {
@@ -159,7 +159,7 @@ export class CollectionsResolver {
             at: this.clock.now().toISOString(),
           },
         },
-        { correlationId: requester.correlationId, teamId: requester.teamId },
+        requesterContext(requester),
       );
       fence.record(outcome);
     }

@@ -3,6 +3,7 @@ import {
   contentJobDecider,
   contentJobStream,
   type ContentJob,
+  type JobError,
   type JobRequest,
 } from '@analyst/domain-content';
 import type { CommandRunner } from '@analyst/platform';
@@ -31,4 +32,14 @@ export async function openJob(runner: CommandRunner, request: JobRequest, ctx: C
 export async function loadJob(runner: CommandRunner, jobId: string): Promise<ContentJob | null> {
   const { state } = await runner.load(contentJobStream(jobId), contentJobDecider);
   return state.status === 'absent' ? null : state;
+}
+
+/** Fails the job with the error its client reads; the decider appends nothing once the job is past `queuing`. */
+export function failJob(runner: CommandRunner, jobId: string, error: JobError, at: string, ctx: Ctx) {
+  return runner.run(
+    contentJobStream(jobId),
+    contentJobDecider,
+    { type: 'FailJob', data: { error, at } },
+    ctx,
+  );
 }

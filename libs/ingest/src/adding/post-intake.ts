@@ -29,7 +29,7 @@ import { LedgerClient } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
 import { findPostsByLinks } from '../queries/posts';
 import { reservationIdFor } from './request-fingerprint';
-import type { Requester } from './requester';
+import { requesterContext, type Requester } from './requester';
 import { withReservation } from './with-reservation';
 import { WriteFence } from './write-fence';
 
@@ -132,7 +132,7 @@ export class PostIntake {
           postStream(postId),
           postDecider,
           { type: 'TagPost', data: { collectionIds, tags, at: this.now() } },
-          { correlationId: requester.correlationId, teamId: requester.teamId },
+          requesterContext(requester),
         ),
       );
     }
@@ -317,7 +317,7 @@ class LinkIntake {
     readonly job: JobRequest,
     readonly fence: WriteFence,
   ) {
-    this.ctx = { correlationId: requester.correlationId, teamId: requester.teamId };
+    this.ctx = requesterContext(requester);
   }
 
   /** Claims the link for a new post of this job; the claim's holder (this job or another). */

@@ -18,3 +18,16 @@ export interface Requester {
 export interface RefreshRequester extends Requester {
   plan: PlanId;
 }
+
+/** The requester of work a job goes on with (discovery, a resumed request): the key that asked for the job. */
+export function jobRequester(
+  job: { addedBy: { id: string; name: string }; teamId: string },
+  correlationId: string,
+): Requester {
+  return { keyId: job.addedBy.id, keyName: job.addedBy.name, teamId: job.teamId, correlationId };
+}
+
+/** The context of the commands a requester's request appends. */
+export function requesterContext(requester: Requester): { correlationId: string; teamId: string } {
+  return { correlationId: requester.correlationId, teamId: requester.teamId };
+}

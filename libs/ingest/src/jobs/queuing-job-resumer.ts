@@ -3,6 +3,7 @@ import { contentJobDecider, contentJobStream, type ContentJob } from '@analyst/d
 import { CLOCK, CommandRunner, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { StreamSweeper } from '../pipeline/stream-sweeper';
 import { AddPostsHandler } from '../adding/add-posts.handler';
+import { failJob } from '../adding/content-job-stream';
 import { CONTENT_JOBS, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { LedgerClient } from '../pipeline/ledger-client';
 import { finishInterruptedRefresh } from '../refresh/finish-interrupted-refresh';
@@ -76,19 +77,14 @@ export class QueuingJobResumer extends StreamSweeper<'resumed' | 'waiting'> {
     }
     // Opened before jobs recorded their links or posts: nothing to finish with. Nothing was queued, so the
     // job fails; the ledger audit lists any reservation it left open.
-    await this.runner.run(
-      contentJobStream(job.jobId),
-      contentJobDecider,
+    await failJob(
+      this.runner,
+      job.jobId,
       {
-        type: 'FailJob',
-        data: {
-          error: {
-            code: 'interrupted',
-            message: 'the request was interrupted before its posts were queued; send it again',
-          },
-          at: this.clock.now().toISOString(),
-        },
+        code: 'interrupted',
+        message: 'the request was interrupted before its posts were queued; send it again',
       },
+      this.clock.now().toISOString(),
       { correlationId: `resume-${job.jobId}`, teamId: job.teamId },
     );
   }

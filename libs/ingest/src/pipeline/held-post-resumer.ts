@@ -81,13 +81,7 @@ export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'wa
     if (state.holds >= this.options.maxHolds) {
       // Every hold refunded its credit, so giving up charges nothing; the job settles without it.
       const reason = `held by the platform ${state.holds} times; not fetched again (last: ${state.heldUntil ? `until ${state.heldUntil}` : 'no end given'})`;
-      await this.runner.run(
-        postStream(postId),
-        postDecider,
-        { type: 'AbandonHeld', data: { dataVersion: state.dataVersion, reason, at } },
-        ctx,
-      );
-      return 'abandoned';
+      return this.abandon(state, reason, at, ctx);
     }
     let reservationId: string | null = null;
     if (state.current.reservationId !== null) {
@@ -107,13 +101,7 @@ export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'wa
       );
       if (reserved.fundedUnits < 1) {
         const reason = `held by the platform, then the team's credits could not fund fetching it again (${state.current.unitCost} credit${state.current.unitCost === 1 ? '' : 's'})`;
-        await this.runner.run(
-          postStream(postId),
-          postDecider,
-          { type: 'AbandonHeld', data: { dataVersion: state.dataVersion, reason, at } },
-          ctx,
-        );
-        return 'abandoned';
+        return this.abandon(state, reason, at, ctx);
       }
     }
     // A second replica reaching this point with the same reservation appends nothing.
@@ -124,6 +112,22 @@ export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'wa
       ctx,
     );
     return 'resumed';
+  }
+
+  /** Gives the held version up: the post ends `failed` with `reason`, and nothing is reserved for it. */
+  private async abandon(
+    post: ExistingPost,
+    reason: string,
+    at: string,
+    ctx: { correlationId: string; teamId: string },
+  ): Promise<'abandoned'> {
+    await this.runner.run(
+      postStream(post.postId),
+      postDecider,
+      { type: 'AbandonHeld', data: { dataVersion: post.dataVersion, reason, at } },
+      ctx,
+    );
+    return 'abandoned';
   }
 
   private reopensAt(post: ExistingPost): number {

@@ -33,6 +33,7 @@ import {
 import { FETCH_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { IngestMetrics } from '../metrics/ingest-metrics';
 import { countedSubscription } from './counted-subscription';
+import { retryAfterWaits } from './retry-after-waits';
 
 /** The events that open a data version, which the pipeline then fetches. */
 type VersionOpened = PostCreated | PostRefreshRequested | PostHoldResumed;
@@ -91,31 +92,28 @@ export class PostPipelineManager extends EventConsumer<PipelineEvent> {
     );
   }
 
-  private async fetchWithRetries(
+  private fetchWithRetries(
     link: string,
     normalized: string,
     fullRead: boolean,
     commentLimit: number | null,
   ): Promise<FetchResult> {
-    const waits = this.options.fetchBackoffMs;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.provider.fetchPost(normalized, {
+    return retryAfterWaits(
+      this.options.fetchBackoffMs,
+      () =>
+        this.provider.fetchPost(normalized, {
           fullRead,
           commentLimit: fullRead ? undefined : (commentLimit ?? undefined),
-        });
-      } catch (error) {
-        if (attempt >= waits.length) {
-          const reason =
-            error instanceof ProviderUnavailableError
-              ? `provider unavailable: ${error.message}`
-              : `fetch failed: ${String(error)}`;
-          this.logger.warn(`fetching ${link} failed after ${attempt + 1} attempts: ${reason}`);
-          return { status: 'failed', reason };
-        }
-        await new Promise((r) => setTimeout(r, waits[attempt]));
-      }
-    }
+        }),
+      (error, attempts): FetchResult => {
+        const reason =
+          error instanceof ProviderUnavailableError
+            ? `provider unavailable: ${error.message}`
+            : `fetch failed: ${String(error)}`;
+        this.logger.warn(`fetching ${link} failed after ${attempts} attempts: ${reason}`);
+        return { status: 'failed', reason };
+      },
+    );
   }
 
   private async score(event: Recorded<PostFetched>): Promise<void> {

@@ -29,7 +29,7 @@ import {
 import { contentOptions, type ContentOptions } from '../adding/add-posts.handler';
 import { PostIntake } from '../adding/post-intake';
 import { reservationIdFor } from '../adding/request-fingerprint';
-import type { RefreshRequester } from '../adding/requester';
+import { requesterContext, type RefreshRequester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { withReservation, type ReservationSpec } from '../adding/with-reservation';
 import { WriteFence } from '../adding/write-fence';
@@ -105,7 +105,7 @@ export class RefreshPostsHandler {
       requester,
       job,
       fence: new WriteFence(),
-      ctx: { correlationId: requester.correlationId, teamId },
+      ctx: requesterContext(requester),
     };
     run.fence.record(await this.appendJob(run, { type: 'OpenJob', data: job }));
     await this.requestRefreshes(run, candidates, entries);
