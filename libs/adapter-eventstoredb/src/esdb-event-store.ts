@@ -179,6 +179,14 @@ export class EsdbEventStore implements EventStore {
     return subscription;
   }
 
+  /** Events reach this adapter one at a time (the live gRPC stream), so its pages hold one event. */
+  subscribeToAllPages(
+    handler: (events: readonly RecordedEvent[]) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
+    return this.subscribeToAll((event) => handler([event]), options);
+  }
+
   /** The commit position of the last record in `$all` (a valid place to subscribe after), or -1. */
   async headPosition(): Promise<number> {
     const [last] = await collect(

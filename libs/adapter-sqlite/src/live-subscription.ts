@@ -1,5 +1,10 @@
 import type { EventStore, RecordedEvent, SubscribeOptions, Subscription } from '@analyst/eventsourcing';
 
+/** Awaited event by event, or page by page; the position moves past what the handler resolved. */
+export type LiveHandler =
+  | { kind: 'event'; handle: (event: RecordedEvent) => Promise<void> }
+  | { kind: 'page'; handle: (events: readonly RecordedEvent[]) => Promise<void> };
+
 /**
  * A pull-based catch-up subscription: it reads pages after the last delivered position until the
  * log is exhausted, then sleeps until woken by an append. Catch-up and live delivery are one loop,
@@ -15,7 +20,7 @@ export class LiveSubscription implements Subscription {
 
   constructor(
     private readonly store: Pick<EventStore, 'readAll'>,
-    private readonly handler: (event: RecordedEvent) => Promise<void>,
+    private readonly handler: LiveHandler,
     private readonly options: SubscribeOptions,
     private readonly onClose: (s: LiveSubscription) => void,
     private readonly pollIntervalMs?: number,
@@ -39,9 +44,15 @@ export class LiveSubscription implements Subscription {
     while (!this.closed) {
       this.pending = false;
       for await (const page of this.store.readAll(this.lastPosition)) {
+        if (this.closed || page.length === 0) continue;
+        if (this.handler.kind === 'page') {
+          await this.handler.handle(page);
+          this.lastPosition = page[page.length - 1].position;
+          continue;
+        }
         for (const event of page) {
           if (this.closed) return;
-          await this.handler(event);
+          await this.handler.handle(event);
           this.lastPosition = event.position;
         }
       }

@@ -9,7 +9,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '@analyst/eventsourcing';
-import { LiveSubscription } from './live-subscription';
+import { LiveSubscription, type LiveHandler } from './live-subscription';
 
 export interface SqliteEventStoreOptions {
   /** File path, or ':memory:' for tests. */
@@ -230,6 +230,17 @@ export class SqliteEventStore implements EventStore {
     handler: (event: RecordedEvent) => Promise<void>,
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
+    return this.subscribe({ kind: 'event', handle: handler }, options);
+  }
+
+  async subscribeToAllPages(
+    handler: (events: readonly RecordedEvent[]) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
+    return this.subscribe({ kind: 'page', handle: handler }, options);
+  }
+
+  private subscribe(handler: LiveHandler, options: SubscribeOptions): Subscription {
     const subscription = new LiveSubscription(
       this,
       handler,

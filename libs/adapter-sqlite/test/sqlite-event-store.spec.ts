@@ -66,3 +66,37 @@ describe('SQLite checkpoint store', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('SQLite event store pages', () => {
+  it('hands the events of one live append to a page subscriber as one page', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'analyst-es-pages-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.db'), synchronous: 'NORMAL' });
+    const pages: string[][] = [];
+    let caughtUp = false;
+    const subscription = await store.subscribeToAllPages(
+      async (page) => void pages.push(page.map((e) => e.type)),
+      {
+        onCaughtUp: () => (caughtUp = true),
+      },
+    );
+    while (!caughtUp) await new Promise((r) => setTimeout(r, 5));
+    const event = (type: string) => ({
+      id: `id-${type}`,
+      type,
+      schemaVersion: 1,
+      data: {},
+      metadata: {
+        correlationId: 'c',
+        causationId: null,
+        teamId: null,
+        occurredAt: '2026-01-01T00:00:00.000Z',
+      },
+    });
+    await store.append('analysis-1', [event('Created'), event('Completed')], 'no_stream');
+    for (let i = 0; i < 200 && pages.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await subscription.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(pages).toEqual([['Created', 'Completed']]);
+  });
+});

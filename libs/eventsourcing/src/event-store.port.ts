@@ -70,6 +70,15 @@ export interface EventStore {
     handler: (event: RecordedEvent) => Promise<void>,
     options?: SubscribeOptions,
   ): Promise<Subscription>;
+  /**
+   * The same subscription, handed over as the pages read from the log (each non-empty, in order,
+   * awaited one by one), so a consumer can fold the events of one append before it writes. An
+   * adapter that receives events one at a time delivers pages of one.
+   */
+  subscribeToAllPages(
+    handler: (events: readonly RecordedEvent[]) => Promise<void>,
+    options?: SubscribeOptions,
+  ): Promise<Subscription>;
   /** Highest global position written so far, or -1 for an empty log. */
   headPosition(): Promise<number>;
   close(): Promise<void>;

@@ -1,4 +1,5 @@
 import {
+  type Doc,
   DuplicateKeyError,
   MemoryReadStore,
   ProjectionRuntime,
@@ -176,6 +177,89 @@ describe('ProjectionRuntime.onApplied', () => {
     expect(await store.collection<TeamDoc>('teams').findOne({ _id: 't1' })).toMatchObject({
       posts: 1,
       comments: 1,
+    });
+  });
+});
+
+/** Records each write a runtime makes (`collection.method`), passing every call through. */
+function recordingWrites(inner: MemoryReadStore, writes: string[]): MemoryReadStore {
+  return Object.assign(Object.create(inner) as MemoryReadStore, {
+    collection: (name: string) => {
+      const collection = inner.collection(name);
+      return new Proxy(collection, {
+        get: (target, key) => {
+          const value = Reflect.get(target, key) as unknown;
+          if (typeof value !== 'function') return value;
+          if (['insertOne', 'replaceOne', 'updateOne'].includes(String(key)))
+            writes.push(`${name}.${String(key)}`);
+          return (value as (...a: unknown[]) => unknown).bind(target);
+        },
+      });
+    },
+  });
+}
+
+describe('ProjectionRuntime.applyPage', () => {
+  // Created and Commented write the post and its team; Titled writes only the post; Noted has no projector.
+  const log = new LogBuilder()
+    .add('Created', { postId: 'p1', team: 't1', link: 'https://x.test/1', title: 'a' })
+    .add('Commented', { postId: 'p1', team: 't1' })
+    .add('Commented', { postId: 'p1', team: 't1' })
+    .add('Titled', { postId: 'p1', team: 't1', title: 'b' })
+    .add('Noted', { postId: 'p1', team: 't1' })
+    .add('Created', { postId: 'p2', team: 't1', link: 'https://x.test/2', title: 'c' })
+    .add('Commented', { postId: 'p1', team: 't1' }).events;
+
+  it('writes a run of events on the same documents once, and ends where applying them one by one ends', async () => {
+    const sequential = new MemoryReadStore();
+    await project(new ProjectionRuntime(sequential, [postsProjector, teamsProjector]), log);
+
+    const writes: string[] = [];
+    const paged = new MemoryReadStore();
+    const runtime = new ProjectionRuntime(recordingWrites(paged, writes), [postsProjector, teamsProjector]);
+    await runtime.applyPage(log);
+
+    // The same documents; only `_version`, which counts writes, is lower.
+    const withoutVersion = async (store: MemoryReadStore) =>
+      Object.values(await snapshot(store, ['posts', 'teams'])).map((docs) =>
+        docs.map(({ _version, ...doc }: Doc & { _version?: number }) => doc),
+      );
+    expect(await withoutVersion(paged)).toEqual(await withoutVersion(sequential));
+    expect(await paged.collection<TeamDoc>('teams').findOne({ _id: 't1' })).toMatchObject({
+      posts: 2,
+      comments: 3,
+    });
+    // Created + 2× Commented on p1/t1 fold into one insert each; the rest are one write per event.
+    expect(writes).toEqual([
+      'posts.insertOne',
+      'teams.insertOne',
+      'posts.replaceOne',
+      'posts.insertOne',
+      'teams.replaceOne',
+      'posts.replaceOne',
+      'teams.replaceOne',
+    ]);
+    expect(runtime.position).toBe(6);
+  });
+
+  it('applies a page again without writing, and resumes a page a replica half applied', async () => {
+    const writes: string[] = [];
+    const store = new MemoryReadStore();
+    const runtime = new ProjectionRuntime(recordingWrites(store, writes), [postsProjector, teamsProjector]);
+    await new ProjectionRuntime(store, [postsProjector, teamsProjector]).applyPage(log.slice(0, 2));
+    await runtime.applyPage(log);
+    const first = [...writes];
+    await runtime.applyPage(log);
+    expect(writes).toEqual(first); // nothing new the second time
+    // The replica wrote Created + one Commented; this runtime folds only the second Commented into them.
+    expect(first.slice(0, 2)).toEqual(['posts.replaceOne', 'teams.replaceOne']);
+    expect(await store.collection<PostDoc>('posts').findOne({ _id: 'p1' })).toMatchObject({
+      comments: 3,
+      title: 'b',
+    });
+    expect(await store.collection<TeamDoc>('teams').findOne({ _id: 't1' })).toMatchObject({
+      posts: 2,
+      comments: 3,
     });
   });
 });

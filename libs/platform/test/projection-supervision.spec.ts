@@ -35,22 +35,23 @@ function created(postId: string, team: string, link: string): NewEvent {
 function dropsFirstSubscription(inner: EventStore, after: number): EventStore {
   let subscriptions = 0;
   return Object.assign(Object.create(inner) as EventStore, {
-    async subscribeToAll(
-      handler: Parameters<EventStore['subscribeToAll']>[0],
+    async subscribeToAllPages(
+      handler: Parameters<EventStore['subscribeToAllPages']>[0],
       options: SubscribeOptions = {},
     ): Promise<Subscription> {
-      if (++subscriptions > 1) return inner.subscribeToAll(handler, options);
+      if (++subscriptions > 1) return inner.subscribeToAllPages(handler, options);
       let seen = 0;
       let dropped = false;
-      const subscription = await inner.subscribeToAll(
-        async (event) => {
+      const subscription = await inner.subscribeToAllPages(
+        async (page) => {
           if (dropped) return;
-          if (seen++ === after) {
+          const delivered = page.slice(0, Math.max(0, after - seen));
+          seen += page.length;
+          if (delivered.length > 0) await handler(delivered);
+          if (seen > after) {
             dropped = true;
             setImmediate(() => options.onError?.(new Error('subscription dropped by the server')));
-            return;
           }
-          await handler(event);
         },
         { ...options, onCaughtUp: () => (dropped ? undefined : options.onCaughtUp?.()) },
       );

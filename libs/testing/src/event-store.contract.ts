@@ -172,6 +172,42 @@ export function eventStoreContract(name: string, setup: () => Promise<EventStore
       expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     });
 
+    it('subscribes in pages: every event once, in global order, in non-empty pages, caught up then live', async () => {
+      const stream = unique('test-');
+      const start = await store.headPosition();
+      await store.append(
+        stream,
+        [0, 1, 2].map((i) => event('Old', { i })),
+        'no_stream',
+      );
+      const seen: number[] = [];
+      const positions: number[] = [];
+      const pageSizes: number[] = [];
+      let caughtUp = false;
+      const subscription = await store.subscribeToAllPages(
+        async (page) => {
+          pageSizes.push(page.length);
+          for (const e of page) {
+            positions.push(e.position);
+            if (e.streamId === stream) seen.push((e.data as { i: number }).i);
+          }
+        },
+        { afterPosition: start, onCaughtUp: () => (caughtUp = true) },
+      );
+      await eventually(() => caughtUp);
+      await store.append(
+        stream,
+        [3, 4].map((i) => event('New', { i })),
+        2,
+      );
+      await eventually(() => seen.length === 5);
+      await subscription.close();
+      expect(seen).toEqual([0, 1, 2, 3, 4]);
+      expect(pageSizes.every((n) => n > 0)).toBe(true);
+      expect(positions).toEqual([...positions].sort((a, b) => a - b));
+      expect(new Set(positions).size).toBe(positions.length);
+    });
+
     it('stops delivering after a subscription is closed', async () => {
       const stream = unique('test-');
       const start = await store.headPosition();

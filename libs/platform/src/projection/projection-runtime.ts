@@ -35,6 +35,41 @@ function streamKey(streamId: string): string {
   return streamId.replace(STREAM_KEY_UNSAFE, '_');
 }
 
+/** The documents one event writes: per interested projector, the ids it names. */
+interface Target {
+  projector: Projector;
+  ids: readonly string[];
+}
+
+function targetKey(targets: readonly Target[]): string {
+  return targets.map((t) => `${t.projector.name}\u0000${t.ids.join('\u0001')}`).join('\u0002');
+}
+
+/**
+ * The document after `events`, skipping those its `_streams` memo shows applied already (a
+ * replica's write, or a redelivery); null when every one was.
+ */
+function fold(
+  projector: Projector,
+  id: string,
+  current: Projected<Doc> | null,
+  events: readonly RecordedEvent[],
+): Projected<Doc> | null {
+  const { _streams, _version, ...plain } = current ?? ({ _streams: {}, _version: 0 } as Projected<Doc>);
+  const streams: Record<string, number> = { ...(_streams ?? {}) };
+  let doc: Doc | null = current ? (plain as Doc) : null;
+  let changed = false;
+  for (const event of events) {
+    const key = streamKey(event.streamId);
+    if ((streams[key] ?? -1) >= event.revision) continue;
+    doc = projector.evolve(doc, event, id);
+    streams[key] = event.revision;
+    changed = true;
+  }
+  if (!changed) return null;
+  return { ...doc, _id: id, _streams: streams, _version: (_version ?? 0) + 1 } as Projected<Doc>;
+}
+
 /**
  * Applies events to every interested projector. Idempotent per document and stream revision, and
  * safe under concurrent consumers: each write is conditional on the document's `_version`.
@@ -70,11 +105,54 @@ export class ProjectionRuntime {
   }
 
   async apply(event: RecordedEvent): Promise<void> {
-    for (const projector of this.byType.get(event.type) ?? []) {
-      for (const id of projector.documentIds(event)) await this.applyTo(projector, id, event);
+    await this.applyRun([event], this.targetsOf(event));
+  }
+
+  /**
+   * Applies a page of the log in order. A run of consecutive events that write the same documents
+   * (an analysis created and completed in one append) is folded in memory and written once: on
+   * FerretDB's SQLite backend an insert stays flat as a collection grows, while every write to an
+   * existing document scans the collection. Each document still sees its events in log order, and
+   * nothing is reordered across documents.
+   */
+  async applyPage(events: readonly RecordedEvent[]): Promise<void> {
+    let run: RecordedEvent[] = [];
+    let runTargets: Target[] = [];
+    let runKey = '';
+    for (const event of events) {
+      if (!this.byType.has(event.type)) {
+        if (run.length > 0) await this.applyRun(run, runTargets);
+        run = [];
+        this.markApplied(event.position);
+        continue;
+      }
+      const targets = this.targetsOf(event);
+      const key = targetKey(targets);
+      if (run.length > 0 && key !== runKey) {
+        await this.applyRun(run, runTargets);
+        run = [];
+      }
+      run.push(event);
+      runTargets = targets;
+      runKey = key;
     }
-    this.notify(event);
-    this.markApplied(event.position);
+    if (run.length > 0) await this.applyRun(run, runTargets);
+  }
+
+  private targetsOf(event: RecordedEvent): Target[] {
+    return (this.byType.get(event.type) ?? []).map((projector) => ({
+      projector,
+      ids: projector.documentIds(event),
+    }));
+  }
+
+  /** Events that all write exactly `targets`, folded per document and written once each. */
+  private async applyRun(events: readonly RecordedEvent[], targets: readonly Target[]): Promise<void> {
+    for (const { projector, ids } of targets) {
+      for (const id of ids) await this.applyTo(projector, id, events);
+    }
+    for (const event of events) this.notify(event);
+    this.markApplied(events[events.length - 1].position);
   }
 
   /**
@@ -101,22 +179,20 @@ export class ProjectionRuntime {
    * and the `_streams` memo decides; a clash on another unique index that persists is a fact the log
    * holds (two documents claiming one value), logged, reported and skipped so later events project.
    */
-  async applyTo(projector: Projector, id: string, event: RecordedEvent): Promise<ApplyOutcome> {
+  async applyTo(
+    projector: Projector,
+    id: string,
+    eventOrRun: RecordedEvent | readonly RecordedEvent[],
+  ): Promise<ApplyOutcome> {
+    const events = Array.isArray(eventOrRun) ? eventOrRun : [eventOrRun as RecordedEvent];
+    const event = events[events.length - 1];
     const collection = this.store.collection<Projected<Doc>>(projector.collection);
-    const key = streamKey(event.streamId);
     let races = 0;
     let clashes = 0;
     for (;;) {
       const current = await collection.findOne({ _id: id });
-      if (current && (current._streams?.[key] ?? -1) >= event.revision) return 'already-applied';
-      const { _streams, _version, ...plain } = current ?? ({ _streams: {}, _version: 0 } as Projected<Doc>);
-      const evolved = projector.evolve(current ? (plain as Doc) : null, event, id);
-      const next = {
-        ...evolved,
-        _id: id,
-        _streams: { ...(_streams ?? {}), [key]: event.revision },
-        _version: (_version ?? 0) + 1,
-      } as Projected<Doc>;
+      const next = fold(projector, id, current, events);
+      if (!next) return 'already-applied';
       try {
         if (!current) {
           await collection.insertOne(next);
@@ -176,11 +252,8 @@ export class ProjectionRuntime {
     this.applied = new PositionWaiters();
     let count = 0;
     for await (const page of eventStore.readAll(-1)) {
-      for (const event of page) {
-        if (this.byType.has(event.type)) await this.apply(event);
-        else this.markApplied(event.position);
-        count += 1;
-      }
+      await this.applyPage(page);
+      count += page.length;
     }
     return count;
   }

@@ -86,7 +86,7 @@ export class SupervisedProjection {
     if (this.stopped) return;
     const generation = ++this.generation;
     try {
-      const subscription = await this.events.subscribeToAll((event) => this.handle(event), {
+      const subscription = await this.events.subscribeToAllPages((page) => this.handle(page), {
         afterPosition: this.runtime.position,
         onCaughtUp: () => this.caughtUp(),
         onError: (error) => void this.ended(generation, error),
@@ -123,21 +123,24 @@ export class SupervisedProjection {
     await this.subscribe();
   }
 
-  private async handle(event: RecordedEvent): Promise<void> {
+  /** One page of the log; a retry resumes at the first event not yet applied. */
+  private async handle(page: readonly RecordedEvent[]): Promise<void> {
+    const event = page[page.length - 1];
     for (let attempt = 0; ; attempt++) {
       if (this.stopped) throw new ProjectionStopped(this.options.name);
+      const rest = page.filter((e) => e.position > this.runtime.position);
       try {
-        if (this.runtime.handles(event.type)) await this.runtime.apply(event);
-        else this.runtime.markApplied(event.position);
+        await this.runtime.applyPage(rest);
         break;
       } catch (error) {
+        const failed = rest[0];
         if (this.stopped) throw error;
         this.health.failed(error);
         this.options.metrics?.failure(this.options.name);
         const delay = backoffDelay(this.backoff, attempt);
         if (attempt % 10 === 0) {
           this.logger.error(
-            `${this.options.name}: ${event.type} ${event.streamId}@${event.revision} (position ${event.position}) failed ${attempt + 1} time(s), retrying in ${delay} ms: ${String(error)}`,
+            `${this.options.name}: ${failed.type} ${failed.streamId}@${failed.revision} (position ${failed.position}) failed ${attempt + 1} time(s), retrying in ${delay} ms: ${String(error)}`,
           );
         }
         if (this.givingUp(error)) throw error;
@@ -147,7 +150,8 @@ export class SupervisedProjection {
     this.health.recovered();
     this.restartsInARow = 0;
     this.health.progressed(event.position, event.metadata?.occurredAt);
-    if (this.options.checkpoint && ++this.sinceSave >= this.options.checkpoint.every)
+    this.sinceSave += page.length;
+    if (this.options.checkpoint && this.sinceSave >= this.options.checkpoint.every)
       await this.saveCheckpoint();
   }
 
