@@ -1,10 +1,10 @@
-// The framework-free core (ports, Decider, in-memory adapters), re-exported so services keep one import.
+// The framework-free core (ports, Decider, stream categories and topics, the in-memory read store,
+// in-process bus and keyed queue), re-exported so services keep one import.
 export * from '@analyst/eventsourcing';
-export * from './event-store/categories';
 // The adapters live in their own libraries (issue 19), re-exported so services keep one import.
 export * from '@analyst/adapter-sqlite';
-export * from './bus/in-process-bus';
-export * from './bus/keyed-queue';
+// Shadows the core's InProcessBus with the traced one (an explicit export wins over `export *`).
+export { InProcessBus, IN_PROCESS_TRACING } from './bus/in-process-bus';
 export * from './bus/event-consumer';
 export * from './projection/projector';
 export * from './projection/projection-runtime';

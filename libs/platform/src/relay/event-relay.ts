@@ -1,5 +1,11 @@
-import type { EventStore, MessageBus, RecordedEvent, Subscription } from '@analyst/eventsourcing';
-import { eventTopic, streamCategory } from '../event-store/categories';
+import {
+  eventTopic,
+  streamCategory,
+  type EventStore,
+  type MessageBus,
+  type RecordedEvent,
+  type Subscription,
+} from '@analyst/eventsourcing';
 import type { CheckpointStore } from '../projection/checkpoint-store';
 import { TRACEPARENT } from '../tracing/tracing';
 
