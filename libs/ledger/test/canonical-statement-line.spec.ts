@@ -1,6 +1,6 @@
 import type { StatementLine } from '@analyst/contracts';
 import { canonicalJson } from '../src/audit/canonical-json';
-import { canonicalStatementLine } from '../src/audit/canonical-statement-line';
+import { canonicalStatementLine, renderStatementLine } from '../src/audit/canonical-statement-line';
 
 const line: StatementLine = {
   teamId: 'team_"q"',
@@ -40,5 +40,34 @@ describe('canonicalStatementLine', () => {
       balances: { reserved: 0, maps: 1, adhoc: 2, extra: 3 },
     } as unknown as StatementLine;
     expect(canonicalStatementLine(oddBalances)).toBe(canonicalJson(oddBalances));
+  });
+});
+
+describe('renderStatementLine', () => {
+  const both = (l: StatementLine) => ({ canonical: canonicalJson(l), json: JSON.stringify(l) });
+
+  it('renders canonicalJson and JSON.stringify of a line as statementLine makes it', () => {
+    expect(renderStatementLine(line)).toEqual(both(line));
+    const withReservation = { ...line, reservationId: 'p7', type: 'CreditsSettled' as const };
+    expect(renderStatementLine(withReservation)).toEqual(both(withReservation));
+    const large = { ...line, position: 1e21, change: { maps: -0, adhoc: 1.5e-7, reserved: 3 } };
+    expect(renderStatementLine(large)).toEqual(both(large));
+  });
+
+  it('gives the generic bytes for any other shape (key order, extra, missing or odd fields)', () => {
+    const { teamId, ...rest } = line;
+    const reordered = { ...rest, teamId } as StatementLine;
+    expect(renderStatementLine(reordered)).toEqual(both(reordered));
+    expect(renderStatementLine(reordered).json.endsWith(`"teamId":${JSON.stringify(teamId)}}`)).toBe(true);
+    const extra = { ...line, extra: { b: 1, a: 2 } } as unknown as StatementLine;
+    expect(renderStatementLine(extra)).toEqual(both(extra));
+    const undefinedNote = { ...line, note: undefined } as unknown as StatementLine;
+    expect(renderStatementLine(undefinedNote)).toEqual(both(undefinedNote));
+    const balancesOrder = { ...line, balances: { reserved: 0, maps: 1, adhoc: 2 } };
+    expect(renderStatementLine(balancesOrder)).toEqual(both(balancesOrder));
+    const notFinite = { ...line, change: { maps: NaN, adhoc: Infinity, reserved: 0 } };
+    expect(renderStatementLine(notFinite)).toEqual(both(notFinite));
+    const numericString = { ...line, revision: '7' } as unknown as StatementLine;
+    expect(renderStatementLine(numericString)).toEqual(both(numericString));
   });
 });

