@@ -24,19 +24,30 @@ export class ProjectorFold {
   }
 
   apply(event: RecordedEvent): void {
-    for (const projector of this.byType.get(event.type) ?? []) {
+    const projectors = this.byType.get(event.type);
+    if (!projectors) return;
+    for (const projector of projectors) {
       const docs = this.docs.get(projector)!;
-      for (const id of projector.documentIds(event)) {
-        const current = docs.get(id);
-        if (current && (current.streams.get(event.streamId) ?? -1) >= event.revision) continue;
-        const next = projector.evolve(current ? current.doc : null, event, id) as Doc;
-        // Projectors already return a fresh document carrying its id; copy only one that does not.
-        const doc = next._id === id ? next : ({ ...next, _id: id } as Doc);
-        const streams = current?.streams ?? new Map<string, number>();
-        streams.set(event.streamId, event.revision);
-        docs.set(id, { doc, streams });
-      }
+      for (const id of projector.documentIds(event)) this.applyTo(docs, projector, id, event);
     }
+  }
+
+  /** One document's next version; its entry is updated in place (no new entry per event). */
+  private applyTo(
+    docs: Map<string, { doc: Doc; streams: Map<string, number> }>,
+    projector: Projector,
+    id: string,
+    event: RecordedEvent,
+  ): void {
+    const current = docs.get(id);
+    if (current && (current.streams.get(event.streamId) ?? -1) >= event.revision) return;
+    const next = projector.evolve(current ? current.doc : null, event, id) as Doc;
+    // Projectors already return a fresh document carrying its id; copy only one that does not.
+    const doc = next._id === id ? next : ({ ...next, _id: id } as Doc);
+    if (current) {
+      current.doc = doc;
+      current.streams.set(event.streamId, event.revision);
+    } else docs.set(id, { doc, streams: new Map([[event.streamId, event.revision]]) });
   }
 
   async toReadStore(): Promise<ReadStore> {
