@@ -49,10 +49,94 @@ export interface AnalysisDoc extends Doc {
   report: { campaignId: string; title: string; summary: string; savedBy: string | null } | null;
 }
 
-/** `analyses`: one document per analysis or report, rebuilt from the `analysis-<id>` streams. */
 /** The analysis events the `analyses` read model folds (not the search's matched chunks). */
 type ProjectedAnalysisEvent = Exclude<AnalysisEvent, { type: 'AnalysisSearchMatched' }>;
 
+/** One analysis event on its document (a recorded event, or one just decided). */
+function evolveAnalysisDoc(doc: AnalysisDoc | null, event: ProjectedAnalysisEvent): AnalysisDoc {
+  switch (event.type) {
+    case 'AnalysisCreated': {
+      const d = event.data;
+      return {
+        _id: d.analysisId,
+        teamId: d.teamId,
+        kind: d.kind,
+        status: 'queued',
+        createdAt: d.createdAt,
+        updatedAt: d.createdAt,
+        completedAt: null,
+        expiresAt: d.expiresAt,
+        selection: d.selection,
+        filters: d.filters,
+        search: d.search,
+        include: d.include,
+        postIds: d.postIds,
+        postCount: d.postCount,
+        selectionTruncated: d.selectionTruncated,
+        settings: d.settings,
+        progress: { phase: 'queued', percent: 0 },
+        error: null,
+        resultSummary: null,
+        report: null,
+      };
+    }
+    case 'AnalysisStarted':
+    case 'AnalysisProgressed':
+      return {
+        ...doc!,
+        status: 'running',
+        updatedAt: event.data.at,
+        progress: { phase: event.data.phase, percent: event.data.percent },
+      };
+    case 'AnalysisCompleted':
+      return {
+        ...doc!,
+        status: 'ready',
+        updatedAt: event.data.at,
+        completedAt: event.data.at,
+        progress: null,
+        resultSummary: summaryOf(event.data.result),
+      };
+    case 'AnalysisFailed':
+      return {
+        ...doc!,
+        status: 'failed',
+        updatedAt: event.data.at,
+        completedAt: event.data.at,
+        progress: null,
+        error: { message: event.data.message },
+      };
+    case 'ReportSaved': {
+      const d = event.data;
+      return {
+        _id: d.analysisId,
+        teamId: d.teamId,
+        kind: 'report',
+        status: 'ready',
+        createdAt: d.at,
+        updatedAt: d.at,
+        completedAt: d.at,
+        expiresAt: null,
+        selection: { type: 'collection', collectionId: d.campaignId, status: 'complete' },
+        filters: null,
+        search: null,
+        include: [],
+        postIds: d.postIds,
+        postCount: d.postIds.length,
+        selectionTruncated: false,
+        settings: null,
+        progress: null,
+        error: null,
+        resultSummary: null,
+        report: { campaignId: d.campaignId, title: d.title, summary: d.summary, savedBy: d.savedBy },
+      };
+    }
+    default:
+      return doc!;
+  }
+}
+
+/** `analyses`: one document per analysis or report, rebuilt from the `analysis-<id>` streams. */
 export const analysesProjector: Projector<AnalysisDoc, ProjectedAnalysisEvent> = {
   name: 'analyses',
   collection: ANALYSES,
@@ -66,89 +150,19 @@ export const analysesProjector: Projector<AnalysisDoc, ProjectedAnalysisEvent> =
   ],
   indexes: [{ keys: { teamId: 1, createdAt: -1 } }],
   documentIds: (event) => [event.data.analysisId],
-  evolve(doc, event) {
-    switch (event.type) {
-      case 'AnalysisCreated': {
-        const d = event.data;
-        return {
-          _id: d.analysisId,
-          teamId: d.teamId,
-          kind: d.kind,
-          status: 'queued',
-          createdAt: d.createdAt,
-          updatedAt: d.createdAt,
-          completedAt: null,
-          expiresAt: d.expiresAt,
-          selection: d.selection,
-          filters: d.filters,
-          search: d.search,
-          include: d.include,
-          postIds: d.postIds,
-          postCount: d.postCount,
-          selectionTruncated: d.selectionTruncated,
-          settings: d.settings,
-          progress: { phase: 'queued', percent: 0 },
-          error: null,
-          resultSummary: null,
-          report: null,
-        };
-      }
-      case 'AnalysisStarted':
-      case 'AnalysisProgressed':
-        return {
-          ...doc!,
-          status: 'running',
-          updatedAt: event.data.at,
-          progress: { phase: event.data.phase, percent: event.data.percent },
-        };
-      case 'AnalysisCompleted':
-        return {
-          ...doc!,
-          status: 'ready',
-          updatedAt: event.data.at,
-          completedAt: event.data.at,
-          progress: null,
-          resultSummary: summaryOf(event.data.result),
-        };
-      case 'AnalysisFailed':
-        return {
-          ...doc!,
-          status: 'failed',
-          updatedAt: event.data.at,
-          completedAt: event.data.at,
-          progress: null,
-          error: { message: event.data.message },
-        };
-      case 'ReportSaved': {
-        const d = event.data;
-        return {
-          _id: d.analysisId,
-          teamId: d.teamId,
-          kind: 'report',
-          status: 'ready',
-          createdAt: d.at,
-          updatedAt: d.at,
-          completedAt: d.at,
-          expiresAt: null,
-          selection: { type: 'collection', collectionId: d.campaignId, status: 'complete' },
-          filters: null,
-          search: null,
-          include: [],
-          postIds: d.postIds,
-          postCount: d.postIds.length,
-          selectionTruncated: false,
-          settings: null,
-          progress: null,
-          error: null,
-          resultSummary: null,
-          report: { campaignId: d.campaignId, title: d.title, summary: d.summary, savedBy: d.savedBy },
-        };
-      }
-      default:
-        return doc!;
-    }
-  },
+  evolve: (doc, event) => evolveAnalysisDoc(doc, event),
 };
+
+/**
+ * The `analyses` document these events build from nothing, as the projector writes it: what a
+ * request that created an analysis answers with, without reading the read model back.
+ */
+export function foldAnalysisDoc(analysisId: string, events: readonly AnalysisEvent[]): AnalysisDoc | null {
+  return events.reduce<AnalysisDoc | null>(
+    (doc, event) => (event.type === 'AnalysisSearchMatched' ? doc : evolveAnalysisDoc(doc, event)),
+    null,
+  );
+}
 
 export interface SavedAnalysisDoc extends Doc {
   teamId: string;

@@ -6,6 +6,7 @@ import {
   ReadStoreCheckpointStore,
   type RecordedEvent,
 } from '@analyst/platform';
+import type { Projector } from '../src/projection/projector';
 import type { ProjectionConflict } from '../src/projection/unique-clash';
 import {
   LogBuilder,
@@ -181,7 +182,7 @@ describe('ProjectionRuntime.onApplied', () => {
   });
 });
 
-/** Records each write a runtime makes (`collection.method`), passing every call through. */
+/** Records each lookup and write a runtime makes (`collection.method`), passing every call through. */
 function recordingWrites(inner: MemoryReadStore, writes: string[]): MemoryReadStore {
   return Object.assign(Object.create(inner) as MemoryReadStore, {
     collection: (name: string) => {
@@ -190,9 +191,12 @@ function recordingWrites(inner: MemoryReadStore, writes: string[]): MemoryReadSt
         get: (target, key) => {
           const value = Reflect.get(target, key) as unknown;
           if (typeof value !== 'function') return value;
-          if (['insertOne', 'replaceOne', 'updateOne'].includes(String(key)))
-            writes.push(`${name}.${String(key)}`);
-          return (value as (...a: unknown[]) => unknown).bind(target);
+          const call = (value as (...a: unknown[]) => Promise<unknown>).bind(target);
+          if (!['findOne', 'insertOne', 'replaceOne', 'updateOne'].includes(String(key))) return call;
+          return async (...args: unknown[]) => {
+            writes.push(`${name}.${String(key)}`); // a failed insert counts as a call too
+            return call(...args);
+          };
         },
       });
     },
@@ -229,14 +233,21 @@ describe('ProjectionRuntime.applyPage', () => {
       posts: 2,
       comments: 3,
     });
-    // Created + 2× Commented on p1/t1 fold into one insert each; the rest are one write per event.
+    // A new document is one insert and no read (Created + 2× Commented on p1/t1 fold into it); a run
+    // on an existing document is one read and one replace; a run that opens a stream on an existing
+    // document (p2's Created on team t1) tries the insert first.
     expect(writes).toEqual([
       'posts.insertOne',
       'teams.insertOne',
+      'posts.findOne',
       'posts.replaceOne',
       'posts.insertOne',
+      'teams.insertOne',
+      'teams.findOne',
       'teams.replaceOne',
+      'posts.findOne',
       'posts.replaceOne',
+      'teams.findOne',
       'teams.replaceOne',
     ]);
     expect(runtime.position).toBe(6);
@@ -249,10 +260,20 @@ describe('ProjectionRuntime.applyPage', () => {
     await new ProjectionRuntime(store, [postsProjector, teamsProjector]).applyPage(log.slice(0, 2));
     await runtime.applyPage(log);
     const first = [...writes];
+    const before = await snapshot(store, ['posts', 'teams']);
     await runtime.applyPage(log);
-    expect(writes).toEqual(first); // nothing new the second time
+    const replay = writes.slice(first.length);
+    expect(replay.filter((call) => call.endsWith('replaceOne'))).toEqual([]); // insert attempts fail, nothing is replaced
+    expect(await snapshot(store, ['posts', 'teams'])).toEqual(before);
     // The replica wrote Created + one Commented; this runtime folds only the second Commented into them.
-    expect(first.slice(0, 2)).toEqual(['posts.replaceOne', 'teams.replaceOne']);
+    expect(first.slice(0, 6)).toEqual([
+      'posts.insertOne',
+      'posts.findOne',
+      'posts.replaceOne',
+      'teams.insertOne',
+      'teams.findOne',
+      'teams.replaceOne',
+    ]);
     expect(await store.collection<PostDoc>('posts').findOne({ _id: 'p1' })).toMatchObject({
       comments: 3,
       title: 'b',
@@ -261,5 +282,47 @@ describe('ProjectionRuntime.applyPage', () => {
       posts: 2,
       comments: 3,
     });
+  });
+});
+
+describe('ProjectionRuntime: a stream that opens on an existing document', () => {
+  interface ClubDoc extends Doc {
+    members: string[];
+  }
+  // A member's stream starts with Joined, which needs its club to exist: evolve says so by throwing.
+  const clubs: Projector<ClubDoc> = {
+    name: 'test-clubs',
+    collection: 'clubs',
+    eventTypes: ['Opened', 'Joined'],
+    documentIds: (event) => [(event.data as { club: string }).club],
+    evolve(doc, event, id) {
+      if (event.type === 'Opened') return { _id: id, members: [] };
+      if (!doc) throw new Error(`${id} joined before it was opened`);
+      return { ...doc, members: [...doc.members, (event.data as { member: string }).member] };
+    },
+  };
+  const event = (type: string, streamId: string, data: object, position: number): RecordedEvent => ({
+    id: `ev-${position}`,
+    type,
+    schemaVersion: 1,
+    data,
+    metadata: { correlationId: 'c', causationId: null, teamId: null, occurredAt: '2026-11-25T00:00:00.000Z' },
+    streamId,
+    revision: 0,
+    position,
+  });
+
+  it('is written through the read path when folding from nothing throws', async () => {
+    const store = new MemoryReadStore();
+    const runtime = new ProjectionRuntime(store, [clubs]);
+    await runtime.applyPage([
+      event('Opened', 'club-c1', { club: 'c1' }, 0),
+      event('Joined', 'member-m1', { club: 'c1', member: 'm1' }, 1),
+      event('Joined', 'member-m2', { club: 'c1', member: 'm2' }, 2),
+    ]);
+    expect(await store.collection<ClubDoc>('clubs').findOne({ _id: 'c1' })).toMatchObject({
+      members: ['m1', 'm2'],
+    });
+    expect(runtime.position).toBe(2);
   });
 });

@@ -25,6 +25,7 @@ import {
   ANALYSES,
   compileFilters,
   computeAnalysis,
+  foldAnalysisDoc,
   SEARCH_MODEL,
   searchMatchedRows,
   type AnalysisDoc,
@@ -62,12 +63,14 @@ export class AnalysisService {
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
-  private async run(analysisId: string, teamId: string, command: AnalysisCommand): Promise<void> {
+  /** Runs a command and waits until the read models show it; returns the events it appended. */
+  private async run(analysisId: string, teamId: string, command: AnalysisCommand): Promise<AnalysisEvent[]> {
     const outcome = await this.runner.run(analysisStream(analysisId), analysisDecider, command, {
       correlationId: analysisId,
       teamId,
     });
     await this.projections.waitFor(outcome.position);
+    return outcome.events;
   }
 
   /** Resolves the selection newest first, cut at 1,000. */
@@ -131,6 +134,7 @@ export class AnalysisService {
       expiresAt: new Date(now.getTime() + ANALYSIS_RETENTION_MS).toISOString(),
     };
     let result: AnalysisResult | null = null;
+    let events: AnalysisEvent[];
     if (!ai && posts.length <= INLINE_LIMIT) {
       result = computeAnalysis({
         team,
@@ -139,12 +143,15 @@ export class AnalysisService {
         settings: data.settings,
         include: request.include,
       });
-      await this.run(analysisId, teamId, { type: 'CreateAnalysis', data: { ...data, result } });
+      events = await this.run(analysisId, teamId, { type: 'CreateAnalysis', data: { ...data, result } });
     } else {
-      await this.run(analysisId, teamId, { type: 'CreateAnalysis', data });
+      events = await this.run(analysisId, teamId, { type: 'CreateAnalysis', data });
       this.enqueue(analysisId);
     }
-    const doc = (await this.find(teamId, analysisId))!;
+    // The document as the projection wrote it, folded from the events this request appended: the
+    // creating request never reads it back (a lookup costs more as analyses pile up on some stores).
+    const doc = foldAnalysisDoc(analysisId, events);
+    if (!doc) throw new Error(`CreateAnalysis appended no AnalysisCreated for ${analysisId}`);
     return { doc, result: doc.status === 'ready' ? result : null };
   }
 

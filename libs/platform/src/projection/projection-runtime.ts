@@ -3,6 +3,7 @@ import {
   type Doc,
   DuplicateKeyError,
   type EventStore,
+  type ReadCollection,
   type ReadStore,
   type RecordedEvent,
   UNKNOWN_INDEX,
@@ -187,6 +188,7 @@ export class ProjectionRuntime {
     const events = Array.isArray(eventOrRun) ? eventOrRun : [eventOrRun as RecordedEvent];
     const event = events[events.length - 1];
     const collection = this.store.collection<Projected<Doc>>(projector.collection);
+    if (events[0].revision === 0 && (await this.created(collection, projector, id, events))) return 'written';
     let races = 0;
     let clashes = 0;
     for (;;) {
@@ -233,6 +235,33 @@ export class ProjectionRuntime {
           `${projector.name}: lost ${races} write races in a row on ${projector.collection}/${id} at ${event.streamId}@${event.revision}`,
         );
       }
+    }
+  }
+
+  /**
+   * A run that opens its stream most often creates its document: insert it without reading first.
+   * A duplicate key (the document exists, or a unique clash) leaves the decision to the read path.
+   * On FerretDB's SQLite backend a find by `_id` scans the collection (its `_id` filter does not
+   * match the expression its index is built on), while an insert's uniqueness check uses the index.
+   */
+  private async created(
+    collection: ReadCollection<Projected<Doc>>,
+    projector: Projector,
+    id: string,
+    events: readonly RecordedEvent[],
+  ): Promise<boolean> {
+    let doc: Projected<Doc>;
+    try {
+      doc = fold(projector, id, null, events)!;
+    } catch {
+      return false; // these events need the document to exist (its evolve says so): not a creation
+    }
+    try {
+      await collection.insertOne(doc);
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
     }
   }
 
