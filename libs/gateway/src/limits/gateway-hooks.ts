@@ -85,10 +85,11 @@ export class GatewayHooks implements OnModuleInit {
       void reply.status(413).type(JSON_TYPE);
       size = byteLength(body);
     }
-    const total = await this.limits.addBytes(account.keyId, size, now);
-    if (total > account.dailyBytes && reply.statusCode < 400) {
-      // The hard cap: a body that would take the day past it is not sent.
-      await this.limits.removeBytes(account.keyId, size, now);
+    // The hard cap: a body that would take the day past it is not sent. An error answer is always sent.
+    let fits = true;
+    if (reply.statusCode >= 400) await this.limits.countBytes(account.keyId, size, now);
+    else fits = await this.limits.spendBytes(account.keyId, size, account.dailyBytes, now);
+    if (!fits) {
       const retryAfter = secondsUntilMidnight(now);
       body = envelope(
         `daily response byte cap of ${account.dailyBytes} bytes reached (this response is ${size} bytes); retry in ${retryAfter} s`,
@@ -100,7 +101,7 @@ export class GatewayHooks implements OnModuleInit {
         .header('Retry-After', String(retryAfter))
         .header('X-RateLimit-Class', BYTE_CAP_CLASS);
       size = byteLength(body);
-      await this.limits.addBytes(account.keyId, size, now);
+      await this.limits.countBytes(account.keyId, size, now);
     }
     this.usage.record(account.keyId, account.teamId, utcDay(now), 1, size);
     return body;

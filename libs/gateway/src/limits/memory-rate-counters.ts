@@ -35,6 +35,7 @@ interface SavedKeyDay {
  * authentications per address live one minute in memory only.
  */
 export class MemoryRateCounters implements RateCounters, BeforeApplicationShutdown, OnApplicationShutdown {
+  readonly shared = false;
   private readonly docs = new Map<string, KeyDay>();
   private readonly changed = new Set<string>();
   private readonly failures = new Map<string, { minute: number; count: number }>();

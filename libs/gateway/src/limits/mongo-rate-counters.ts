@@ -33,6 +33,7 @@ interface KeyDayDoc {
  * the gateway runs every minute.
  */
 export class MongoRateCounters implements RateCounters {
+  readonly shared = true;
   private readonly failures = new Map<string, { minute: number; count: number; at: number }>();
 
   private constructor(private readonly collection: Collection<KeyDayDoc>) {}

@@ -12,6 +12,8 @@ export interface CounterReading {
  * the same `now` to a charge and its refund so both land in the same windows.
  */
 export interface RateCounters {
+  /** True when other processes charge the same counters (replicas): the byte cap then spends leases. */
+  readonly shared: boolean;
   /** Adds one to each class's minute and day count, atomically; answers the counts after, and the day's bytes. */
   charge(keyId: string, classes: readonly RateClassId[], now: Date): Promise<CounterReading>;
   /** Takes one back from each class's minute and day count. */

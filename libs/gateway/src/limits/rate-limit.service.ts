@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional, type BeforeApplicationShutdown } from '@nestjs/common';
 import { ANALYST_CONFIG, type AnalystConfig } from '@analyst/platform';
 import {
   FAILED_AUTH_PER_MINUTE,
@@ -8,6 +8,7 @@ import {
   type EffectiveLimits,
   type RateClassId,
 } from '@analyst/domain-identity';
+import { ByteLeases } from './byte-leases';
 import { RATE_COUNTERS, type CounterReading, type RateCounters } from './rate-counters';
 
 export type Window = 'minute' | 'day';
@@ -55,15 +56,27 @@ export type Admission =
  * refused ones included, so a client hammering past a 429 keeps spending it.
  */
 @Injectable()
-export class RateLimitService {
+export class RateLimitService implements BeforeApplicationShutdown {
   /** Failed authentications per address and UTC minute before the address is refused (the spec's 30 by default). */
   readonly authFailuresPerMinute: number;
+  /** Replicas share the counters: the byte cap is spent from leases (see ByteLeases). */
+  private readonly leases: ByteLeases | null;
 
   constructor(
     @Inject(RATE_COUNTERS) private readonly counters: RateCounters,
     @Optional() @Inject(ANALYST_CONFIG) config?: AnalystConfig,
   ) {
     this.authFailuresPerMinute = config?.ANALYST_AUTH_FAILURES_PER_MINUTE ?? FAILED_AUTH_PER_MINUTE;
+    this.leases = counters.shared ? new ByteLeases(counters) : null;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.leases?.release(new Date());
+  }
+
+  /** The day's response bytes as the store counts them, less this replica's unused lease. */
+  private bytesUsed(keyId: string, reading: CounterReading, now: Date): number {
+    return reading.bytes - (this.leases?.unused(keyId, now) ?? 0);
   }
 
   private charges(rateClass: RateClassId, limits: EffectiveLimits): Charge[] {
@@ -79,7 +92,7 @@ export class RateLimitService {
     const classes: RateClassId[] = rateClass === 'global' ? ['global'] : ['global', rateClass];
     // One call charges every counter and reads the day's bytes (one round trip to a shared store).
     const reading = await this.counters.charge(keyId, classes, now);
-    const bytesUsed = reading.bytes;
+    const bytesUsed = this.bytesUsed(keyId, reading, now);
     const counts = charges.map((c) => countOf(reading, c));
     if (bytesUsed >= limits.dailyBytes) {
       await this.handBack(keyId, rateClass, now);
@@ -133,16 +146,26 @@ export class RateLimitService {
         remainingPerDay: Math.max(0, caps.perDay - (reading.day[c] ?? 0)),
       };
     }
-    return { classes, bytesUsed: reading.bytes };
+    return { classes, bytesUsed: this.bytesUsed(keyId, reading, now) };
   }
 
-  /** Adds sent bytes; returns the day's total. */
-  addBytes(keyId: string, bytes: number, now: Date): Promise<number> {
-    return this.counters.addBytes(keyId, Math.max(0, bytes), now);
+  /**
+   * Counts a response body of `size` bytes against the key's daily cap; false, with nothing counted,
+   * when sending it would take the day past `cap` (the body must not be sent).
+   */
+  async spendBytes(keyId: string, size: number, cap: number, now: Date): Promise<boolean> {
+    if (this.leases) return this.leases.spend(keyId, size, cap, now);
+    const total = await this.counters.addBytes(keyId, size, now);
+    if (total <= cap) return true;
+    await this.counters.addBytes(keyId, -size, now);
+    return false;
   }
 
-  async removeBytes(keyId: string, bytes: number, now: Date): Promise<void> {
-    if (bytes > 0) await this.counters.addBytes(keyId, -bytes, now);
+  /** Counts bytes sent whatever the cap (an error answer, the envelope of a refusal). */
+  async countBytes(keyId: string, bytes: number, now: Date): Promise<void> {
+    if (bytes <= 0) return;
+    if (this.leases) await this.leases.count(keyId, bytes, now);
+    else await this.counters.addBytes(keyId, bytes, now);
   }
 
   /** Seconds to wait when this IP has used up its failed attempts this minute, otherwise null. */
