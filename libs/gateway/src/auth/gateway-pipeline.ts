@@ -13,6 +13,7 @@ import type { TeamDoc } from '../identity/identity-read-models';
 import { keySecretMatches } from '../identity/secret-hash';
 import { rateLimitHeaders } from '../limits/rate-limit-headers';
 import { RateLimitService, type LimitSnapshot } from '../limits/rate-limit.service';
+import type { CounterReading } from '../limits/rate-counters';
 import { presentedKey } from './credentials';
 import { attachPrincipal, type Principal } from '@analyst/platform';
 import { rateClassForRequest } from '@analyst/contracts';
@@ -29,6 +30,8 @@ export interface KeyAccount {
   teamId: string;
   dailyBytes: number;
   snapshot: LimitSnapshot | null;
+  /** The key's counters right after this request's charge. */
+  reading: CounterReading | null;
 }
 const ACCOUNT = Symbol.for('analyst.gateway.account');
 
@@ -140,12 +143,14 @@ export class GatewayPipeline {
       teamId: team._id,
       dailyBytes: limits.dailyBytes,
       snapshot: null,
+      reading: null,
     };
     (request as { [ACCOUNT]?: KeyAccount })[ACCOUNT] = account;
 
     const rateClass = rateClassForRequest(policy.rateClass, request.body);
     const admission = await this.limits.admit(key._id, rateClass, limits, now);
     account.snapshot = admission.snapshot;
+    account.reading = admission.reading;
     const headers = rateLimitHeaders(admission.snapshot);
     void reply.headers(headers);
     if (!admission.admitted) {

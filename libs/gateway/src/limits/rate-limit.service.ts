@@ -45,8 +45,10 @@ export interface Trip {
   retryAfter: number;
 }
 
+/** `reading`: every counter of the key right after this request's charge (what `GET /me` reports). */
 export type Admission =
-  { admitted: true; snapshot: LimitSnapshot } | { admitted: false; trip: Trip; snapshot: LimitSnapshot };
+  | { admitted: true; snapshot: LimitSnapshot; reading: CounterReading }
+  | { admitted: false; trip: Trip; snapshot: LimitSnapshot; reading: CounterReading };
 
 /**
  * Per-key counters in fixed UTC windows. A request is charged to the global class and its route's
@@ -102,11 +104,16 @@ export class RateLimitService implements BeforeApplicationShutdown {
         admitted: false,
         trip: { kind: 'bytes', rateClass, cap: limits.dailyBytes, retryAfter: snapshot.secondsToMidnight },
         snapshot,
+        reading,
       };
     }
     const over = charges.filter((c, i) => counts[i] > c.cap);
     if (over.length === 0)
-      return { admitted: true, snapshot: this.snapshot(rateClass, limits, charges, counts, bytesUsed, now) };
+      return {
+        admitted: true,
+        snapshot: this.snapshot(rateClass, limits, charges, counts, bytesUsed, now),
+        reading,
+      };
     await this.handBack(keyId, rateClass, now);
     const after = counts.map((n, i) => n - (charges[i].rateClass === 'global' ? 0 : 1));
     const snapshot = this.snapshot(rateClass, limits, charges, after, bytesUsed, now);
@@ -121,6 +128,7 @@ export class RateLimitService implements BeforeApplicationShutdown {
       admitted: false,
       trip: { kind, rateClass: worst.rateClass, cap: worst.cap, retryAfter },
       snapshot,
+      reading,
     };
   }
 
@@ -129,13 +137,17 @@ export class RateLimitService implements BeforeApplicationShutdown {
     if (rateClass !== 'global') await this.counters.refund(keyId, [rateClass], now);
   }
 
-  /** Counts without charging: what `GET /me` reports for every class, and the day's bytes. */
+  /**
+   * What `GET /me` reports for every class, and the day's bytes: from the reading its admission
+   * took (no second round trip), or read without charging.
+   */
   async usage(
     keyId: string,
     limits: EffectiveLimits,
     now: Date,
+    admitted?: CounterReading,
   ): Promise<{ classes: Record<RateClassId, ClassUsage>; bytesUsed: number }> {
-    const reading = await this.counters.read(keyId, now);
+    const reading = admitted ?? (await this.counters.read(keyId, now));
     const classes = {} as Record<RateClassId, ClassUsage>;
     for (const c of RATE_CLASS_IDS) {
       const caps = limits.classes[c];

@@ -73,8 +73,14 @@ export class MeController {
     ]);
     const limits = effectiveLimits(team?.rateLimits);
     const now = this.clock.now();
-    const { classes: routeClasses, bytesUsed } = await this.limits.usage(principal.keyId, limits, now);
-    const snapshot = accountOf(request)?.snapshot;
+    const account = accountOf(request);
+    const { classes: routeClasses, bytesUsed } = await this.limits.usage(
+      principal.keyId,
+      limits,
+      now,
+      account?.reading ?? undefined,
+    );
+    const snapshot = account?.snapshot;
     return {
       data: {
         key: {
