@@ -88,7 +88,7 @@ describe('ProjectionRuntime with replicas and clashes (in memory)', () => {
     const behind = new ProjectionRuntime(store, [postsProjector, teamsProjector]);
     const outcomes = [];
     for (const event of events)
-      outcomes.push(await behind.applyTo(postsProjector, (event.data as { postId: string }).postId, event));
+      outcomes.push(await behind.applyTo(postsProjector, (event.data as { postId: string }).postId, [event]));
     expect(new Set(outcomes)).toEqual(new Set(['already-applied']));
     expect(await snapshot(store, collections)).toEqual(before);
   });

@@ -180,12 +180,7 @@ export class ProjectionRuntime {
    * and the `_streams` memo decides; a clash on another unique index that persists is a fact the log
    * holds (two documents claiming one value), logged, reported and skipped so later events project.
    */
-  async applyTo(
-    projector: Projector,
-    id: string,
-    eventOrRun: RecordedEvent | readonly RecordedEvent[],
-  ): Promise<ApplyOutcome> {
-    const events = Array.isArray(eventOrRun) ? eventOrRun : [eventOrRun as RecordedEvent];
+  async applyTo(projector: Projector, id: string, events: readonly RecordedEvent[]): Promise<ApplyOutcome> {
     const event = events[events.length - 1];
     const collection = this.store.collection<Projected<Doc>>(projector.collection);
     if (events[0].revision === 0 && (await this.created(collection, projector, id, events))) return 'written';
