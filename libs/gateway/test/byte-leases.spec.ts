@@ -1,4 +1,6 @@
 import { ByteLeases, MAX_LEASE_BYTES } from '../src/limits/byte-leases';
+import { MemoryRateCounters } from '../src/limits/memory-rate-counters';
+import { RateLimitService } from '../src/limits/rate-limit.service';
 
 /** One key's shared day count, as MongoDB's $inc keeps it: each call atomic, answered after a turn of the loop. */
 class SharedCount {
@@ -88,5 +90,37 @@ describe('ByteLeases: the daily byte cap on counters shared by replicas', () => 
     expect(store.total - leases.unused('k1', NOW)).toBe(9_000);
     expect(await leases.spend('k1', 1_000, 10_000, NOW)).toBe(true); // exactly to the cap
     expect(store.total).toBe(10_000);
+  });
+});
+
+describe('RateLimitService.spendBytesNow: the byte cap without a promise where it can be decided at once', () => {
+  it('in-process counters: exact, and a body past the cap is refused with nothing counted', async () => {
+    const counters = new MemoryRateCounters();
+    const limits = new RateLimitService(counters);
+    expect(limits.spendBytesNow('k1', 600, 1_000, NOW)).toBe(true);
+    expect(limits.spendBytesNow('k1', 500, 1_000, NOW)).toBe(false);
+    expect(await counters.addBytes('k1', 0, NOW)).toBe(600);
+    expect(limits.spendBytesNow('k1', 400, 1_000, NOW)).toBe(true); // exactly to the cap
+    expect(limits.countBytesNow('k1', 90, NOW)).toBe(true); // an error body counts whatever the cap
+    expect(await counters.addBytes('k1', 0, NOW)).toBe(1_090);
+  });
+
+  it('shared counters: only what the lease covers, else null (the caller waits on the store), nothing counted', async () => {
+    const store = new SharedCount();
+    const shared = Object.assign(new MemoryRateCounters(), {
+      shared: true,
+      addBytes: store.addBytes.bind(store),
+    });
+    delete (shared as { addBytesNow?: unknown }).addBytesNow;
+    const limits = new RateLimitService(shared);
+    expect(limits.spendBytesNow('k1', 300, 1_000_000, NOW)).toBeNull();
+    expect(limits.countBytesNow('k1', 300, NOW)).toBe(false);
+    expect(store.calls).toBe(0);
+    expect(await limits.spendBytes('k1', 300, 1_000_000, NOW)).toBe(true); // takes a lease of 10,000 + 300
+    expect([store.calls, store.total]).toEqual([1, 10_300]);
+    expect(limits.spendBytesNow('k1', 9_000, 1_000_000, NOW)).toBe(true);
+    expect(limits.countBytesNow('k1', 1_000, NOW)).toBe(true);
+    expect(limits.spendBytesNow('k1', 1, 1_000_000, NOW)).toBeNull(); // the lease is spent
+    expect(store.calls).toBe(1);
   });
 });

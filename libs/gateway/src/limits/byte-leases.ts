@@ -32,16 +32,21 @@ export class ByteLeases {
     return lease && lease.day === utcDay(now) ? lease.bytes : 0;
   }
 
+  /** Spends `size` bytes from the lease when it covers them (true); false, with nothing spent, otherwise. */
+  spendFromLease(keyId: string, size: number, now: Date): boolean {
+    const lease = this.leaseOf(keyId, now);
+    if (size > lease.bytes) return false;
+    lease.bytes -= size;
+    return true;
+  }
+
   /**
    * Spends `size` bytes of the key's day under `cap`; false, with nothing spent, when sending them
    * would take the day past the cap.
    */
   async spend(keyId: string, size: number, cap: number, now: Date): Promise<boolean> {
+    if (this.spendFromLease(keyId, size, now)) return true;
     const lease = this.leaseOf(keyId, now);
-    if (size <= lease.bytes) {
-      lease.bytes -= size;
-      return true;
-    }
     const grant = size - lease.bytes + Math.min(MAX_LEASE_BYTES, Math.floor(cap / LEASE_SHARE));
     const total = await this.counters.addBytes(keyId, grant, now);
     // What did not fit under the cap goes back; what fits stays leased, even when it is too little now.
@@ -55,9 +60,7 @@ export class ByteLeases {
 
   /** Counts `size` bytes sent whatever the cap: from the lease when it covers them, else in the store. */
   async count(keyId: string, size: number, now: Date): Promise<void> {
-    const lease = this.leaseOf(keyId, now);
-    if (size <= lease.bytes) lease.bytes -= size;
-    else await this.counters.addBytes(keyId, size, now);
+    if (!this.spendFromLease(keyId, size, now)) await this.counters.addBytes(keyId, size, now);
   }
 
   /** Hands every unused lease of today back to the store (at shutdown), so it counts as unused again. */

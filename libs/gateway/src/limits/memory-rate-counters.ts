@@ -91,11 +91,15 @@ export class MemoryRateCounters implements RateCounters, BeforeApplicationShutdo
   }
 
   addBytes(keyId: string, bytes: number, now: Date): Promise<number> {
-    if (bytes === 0) return Promise.resolve(this.doc(keyId, now, false)?.b ?? 0);
+    return Promise.resolve(this.addBytesNow(keyId, bytes, now));
+  }
+
+  addBytesNow(keyId: string, bytes: number, now: Date): number {
+    if (bytes === 0) return this.doc(keyId, now, false)?.b ?? 0;
     const doc = this.doc(keyId, now, true)!;
     doc.b += bytes;
     this.changed.add(this.id(keyId, doc.day));
-    return Promise.resolve(doc.b);
+    return doc.b;
   }
 
   authFailures(ip: string, now: Date): Promise<number> {

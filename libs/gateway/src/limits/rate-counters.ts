@@ -22,6 +22,8 @@ export interface RateCounters {
   read(keyId: string, now: Date): Promise<CounterReading>;
   /** Adds (or, negative, removes) response bytes; answers the day's total after. */
   addBytes(keyId: string, bytes: number, now: Date): Promise<number>;
+  /** The same without a promise, where the counters live in this process. */
+  addBytesNow?(keyId: string, bytes: number, now: Date): number;
   /** Failed authentications from this address in the current minute. */
   authFailures(ip: string, now: Date): Promise<number>;
   recordAuthFailure(ip: string, now: Date): Promise<void>;

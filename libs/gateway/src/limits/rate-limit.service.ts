@@ -173,6 +173,27 @@ export class RateLimitService implements BeforeApplicationShutdown {
     return false;
   }
 
+  /**
+   * `spendBytes` without a promise where it can be decided here (counters in this process, or a
+   * lease that covers the body); null, with nothing counted, where it needs the shared store.
+   */
+  spendBytesNow(keyId: string, size: number, cap: number, now: Date): boolean | null {
+    if (this.leases) return this.leases.spendFromLease(keyId, size, now) ? true : null;
+    if (!this.counters.addBytesNow) return null;
+    if (this.counters.addBytesNow(keyId, size, now) <= cap) return true;
+    this.counters.addBytesNow(keyId, -size, now);
+    return false;
+  }
+
+  /** `countBytes` without a promise where it can be done here; false, with nothing counted, otherwise. */
+  countBytesNow(keyId: string, bytes: number, now: Date): boolean {
+    if (bytes <= 0) return true;
+    if (this.leases) return this.leases.spendFromLease(keyId, bytes, now);
+    if (!this.counters.addBytesNow) return false;
+    this.counters.addBytesNow(keyId, bytes, now);
+    return true;
+  }
+
   /** Counts bytes sent whatever the cap (an error answer, the envelope of a refusal). */
   async countBytes(keyId: string, bytes: number, now: Date): Promise<void> {
     if (bytes <= 0) return;
