@@ -152,6 +152,24 @@ describe('POST /analyses and reads (issue 7)', () => {
     });
   });
 
+  it('GET /analyses/{id} answers from the analysis stream, not the read model: the same body without its document; 404 for another team and an unknown id', async () => {
+    const res = await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2'] } });
+    expect(res.status).toBe(201);
+    const a = res.body.data;
+    const removed = await f.t.app
+      .get<ReadStore>(READ_STORE)
+      .collection<AnalysisDoc>(ANALYSES)
+      .deleteMany({ _id: a.id });
+    expect(removed).toBe(1);
+    const again = await f.get(`/analyses/${a.id}`, key);
+    expect([again.status, again.body.data]).toEqual([200, a]);
+    const stranger = await f.team();
+    const foreign = await f.get(`/analyses/${a.id}`, stranger.key);
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'analysis_not_found']);
+    const unknown = await f.get('/analyses/an_doesnotexist', key);
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'analysis_not_found']);
+  });
+
   it.each<[string, unknown, unknown, number, number]>([
     ['post filters (account)', { posts: { account: '@alpha' } }, undefined, 2, 7],
     [

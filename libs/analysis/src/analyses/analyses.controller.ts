@@ -143,10 +143,11 @@ export class AnalysesController {
     @Param('analysisId') id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const doc = await this.analyses.find(principal.targetTeamId, id);
+    const found = await this.analyses.findWithResult(principal.targetTeamId, id);
+    const doc = found?.doc;
     if (doc?.kind === 'report')
       return { data: { ...analysisSummary(doc), postIds: doc.postIds }, meta: { status: doc.status } };
-    if (!doc)
+    if (!found || !doc)
       throw new ApiError(
         404,
         `analysis ${id} not found (analyses expire 7 days after creation)`,
@@ -154,7 +155,7 @@ export class AnalysesController {
       );
     if (doc.status === 'queued' || doc.status === 'running') reply.header('Retry-After', RETRY_AFTER_SECONDS);
     return {
-      data: analysisView(doc, await this.analyses.resultOf(doc), teamQueryOf(principal)),
+      data: analysisView(doc, found.result, teamQueryOf(principal)),
       meta: analysisMeta(doc),
     };
   }

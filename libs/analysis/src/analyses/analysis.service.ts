@@ -24,6 +24,7 @@ import {
 import {
   ANALYSES,
   compileFilters,
+  analysesProjector,
   computeAnalysis,
   foldAnalysisDoc,
   SEARCH_MODEL,
@@ -42,6 +43,7 @@ import { INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest } from './analysis-re
 export const POLL_AFTER_MS = 3000;
 
 const isCompleted = eventsOf<Extract<AnalysisEvent, { type: 'AnalysisCompleted' }>>(['AnalysisCompleted']);
+const isAnalysisEvent = eventsOf<AnalysisEvent>([...analysesProjector.eventTypes, 'AnalysisSearchMatched']);
 
 /** Creates analyses, runs their jobs, and reads them back. */
 @Injectable()
@@ -155,12 +157,21 @@ export class AnalysisService {
     return { doc, result: doc.status === 'ready' ? result : null };
   }
 
-  /** A ready analysis's result, from its AnalysisCompleted event (the read model keeps only a summary). */
-  async resultOf(doc: AnalysisDoc): Promise<AnalysisResult | null> {
-    if (doc.status !== 'ready' || doc.kind === 'report') return null;
-    if (doc.result) return doc.result; // projected before results moved to the log
-    const completed = (await this.events.readStream(analysisStream(doc._id))).find(isCompleted);
-    return completed ? completed.data.result : null;
+  /**
+   * One analysis of the team with its result (when ready), both from its own stream: the event
+   * store reads a stream by id through an index on every store, where a lookup in the `analyses`
+   * read model scans the collection on FerretDB's SQLite backend. Null when unknown, another
+   * team's, or expired.
+   */
+  async findWithResult(
+    teamId: string,
+    analysisId: string,
+  ): Promise<{ doc: AnalysisDoc; result: AnalysisResult | null } | null> {
+    const events = (await this.events.readStream(analysisStream(analysisId))).filter(isAnalysisEvent);
+    const doc = this.visible(teamId, foldAnalysisDoc(analysisId, events));
+    if (!doc) return null;
+    const completed = doc.status === 'ready' && doc.kind !== 'report' ? events.find(isCompleted) : undefined;
+    return { doc, result: completed ? completed.data.result : null };
   }
 
   enqueue(analysisId: string): void {
@@ -251,7 +262,10 @@ export class AnalysisService {
 
   /** One analysis of the team; null when unknown, another team's, or expired. */
   async find(teamId: string, analysisId: string): Promise<AnalysisDoc | null> {
-    const doc = await this.store.collection<AnalysisDoc>(ANALYSES).findOne({ _id: analysisId });
+    return (await this.findWithResult(teamId, analysisId))?.doc ?? null;
+  }
+
+  private visible(teamId: string, doc: AnalysisDoc | null): AnalysisDoc | null {
     if (!doc || doc.teamId !== teamId) return null;
     if (doc.expiresAt && Date.parse(doc.expiresAt) <= this.clock.now().getTime()) return null;
     return doc;
