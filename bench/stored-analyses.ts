@@ -96,6 +96,22 @@ async function main(): Promise<void> {
     console.log(
       `stored-analyses bench: ${TOTAL} snapshots of ${postIds.length} posts, p50 per block of ${BLOCK}, Node ${process.version}`,
     );
+    // GET /analyses/{id} of stored analyses: p50 of 20 reads, with few and with all stored.
+    const ids: string[] = [];
+    const getP50 = async (): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now();
+        const res = await fetch(`${base}/analyst/v1/analyses/${ids[(i * 7919) % ids.length]}`, {
+          headers,
+        });
+        await res.text();
+        if (res.status !== 200) throw new Error(`GET analysis answered ${res.status}`);
+        times.push(performance.now() - started);
+      }
+      return median(times);
+    };
+    let getEarly = 0;
     const blocks: { stored: number; p50: number; bytes: number }[] = [];
     let latencies: number[] = [];
     let bytes = 0;
@@ -111,6 +127,8 @@ async function main(): Promise<void> {
       if (res.status !== 201 || (JSON.parse(text) as { data?: { status: string } }).data?.status !== 'ready')
         throw new Error(`snapshot ${i} answered ${res.status}: ${text.slice(0, 200)}`);
       bytes = Buffer.byteLength(text);
+      ids.push((JSON.parse(text) as { data: { id: string } }).data.id);
+      if (i === 9) getEarly = await getP50();
       if (latencies.length === BLOCK) {
         blocks.push({ stored: i + 1 - BLOCK, p50: median(latencies), bytes });
         console.log(
@@ -119,6 +137,10 @@ async function main(): Promise<void> {
         latencies = [];
       }
     }
+    const getLate = await getP50();
+    console.log(
+      `GET /analyses/{id}: p50 ${getEarly.toFixed(1)} ms with 10 stored, ${getLate.toFixed(1)} ms with ${TOTAL} stored`,
+    );
     const listStarted = performance.now();
     const list = await fetch(`${base}/analyst/v1/analyses?limit=100`, { headers });
     await list.text();
