@@ -1,4 +1,10 @@
-import { Inject, Injectable, Optional, type BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Optional,
+  type BeforeApplicationShutdown,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { ANALYST_CONFIG, type AnalystConfig } from '@analyst/platform';
 import {
   FAILED_AUTH_PER_MINUTE,
@@ -58,7 +64,7 @@ export type Admission =
  * refused ones included, so a client hammering past a 429 keeps spending it.
  */
 @Injectable()
-export class RateLimitService implements BeforeApplicationShutdown {
+export class RateLimitService implements BeforeApplicationShutdown, OnApplicationShutdown {
   /** Failed authentications per address and UTC minute before the address is refused (the spec's 30 by default). */
   readonly authFailuresPerMinute: number;
   /** Replicas share the counters: the byte cap is spent from leases (see ByteLeases). */
@@ -72,8 +78,16 @@ export class RateLimitService implements BeforeApplicationShutdown {
     this.leases = counters.shared ? new ByteLeases(counters) : null;
   }
 
+  /**
+   * Unused byte leases go back to the shared count: before the HTTP server closes, and again after
+   * it (a request answered in between may have taken a new lease; the store may be closed by then).
+   */
   async beforeApplicationShutdown(): Promise<void> {
     await this.leases?.release(new Date());
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.leases?.release(new Date()).catch(() => undefined);
   }
 
   /** The day's response bytes as the store counts them, less this replica's unused lease. */
