@@ -148,7 +148,8 @@ export const analysesProjector: Projector<AnalysisDoc, ProjectedAnalysisEvent> =
     'AnalysisFailed',
     'ReportSaved',
   ],
-  indexes: [{ keys: { teamId: 1, createdAt: -1 } }],
+  // The team's list (newest first), and the worker's resume of queued and running analyses at start.
+  indexes: [{ keys: { teamId: 1, createdAt: -1 } }, { keys: { status: 1, createdAt: 1 } }],
   documentIds: (event) => [event.data.analysisId],
   evolve: (doc, event) => evolveAnalysisDoc(doc, event),
 };
@@ -187,6 +188,7 @@ export const savedAnalysesProjector: Projector<SavedAnalysisDoc, AnalysisSavedIn
   name: 'saved-analyses',
   collection: SAVED_ANALYSES,
   eventTypes: ['AnalysisSavedInApp'],
+  indexes: [{ keys: { teamId: 1, createdAt: -1 } }], // the team's list, newest first
   documentIds: (event) => [event.data.savedId],
   evolve(_doc, event) {
     const { savedId, at, ...rest } = event.data;

@@ -83,7 +83,7 @@ export class GatewayModule {
         {
           provide: USAGE_STORE,
           inject: [READ_STORE],
-          useFactory: (store: ReadStore) => new ReadStoreUsageStore(store),
+          useFactory: (store: ReadStore) => ReadStoreUsageStore.open(store),
         },
         // No local state file: a gateway pod's disk is not where shared counters live.
         { provide: GATEWAY_STATE_DB, useValue: null },

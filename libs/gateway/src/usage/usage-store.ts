@@ -43,6 +43,12 @@ const UPSERT_TRIES = 3;
 export class ReadStoreUsageStore implements UsageStore {
   constructor(private readonly store: ReadStore) {}
 
+  /** A team's usage page reads by team and day; without this index it scans every key's days. */
+  static async open(store: ReadStore): Promise<ReadStoreUsageStore> {
+    await store.collection(KEY_USAGE_COLLECTION).createIndex({ keys: { teamId: 1, day: -1 } });
+    return new ReadStoreUsageStore(store);
+  }
+
   async add(batch: readonly KeyUsageDoc[]): Promise<void> {
     const unwritten: KeyUsageDoc[] = [];
     let cause: unknown;

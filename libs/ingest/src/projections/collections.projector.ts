@@ -24,7 +24,8 @@ export const collectionsProjector: Projector<CollectionDoc, CollectionCreated | 
   name: 'ingest-collections',
   collection: COLLECTIONS,
   eventTypes: ['CollectionCreated', 'PostCreated', 'PostTagged'],
-  indexes: [{ keys: { teamId: 1, nameKey: 1 } }],
+  // Lookup by name, and the team's list in creation order.
+  indexes: [{ keys: { teamId: 1, nameKey: 1 } }, { keys: { teamId: 1, createdAt: 1 } }],
   documentIds(event) {
     if (event.type === 'CollectionCreated') return [event.data.collectionId];
     if (event.type === 'PostCreated') return event.data.collectionIds;
