@@ -326,3 +326,73 @@ describe('ProjectionRuntime: a stream that opens on an existing document', () =>
     expect(runtime.position).toBe(2);
   });
 });
+
+describe('ProjectionRuntime: a write put back by a late replica (non-atomic conditional writes)', () => {
+  interface TallyDoc extends Doc {
+    total: number;
+    seen: number[];
+  }
+  const tally = (contiguousStreams: boolean): Projector<TallyDoc> => ({
+    name: 'test-tally',
+    collection: 'tallies',
+    eventTypes: ['Added'],
+    contiguousStreams,
+    documentIds: () => ['t1'],
+    evolve: (doc, event, id) => {
+      const n = (event.data as { n: number }).n;
+      return { _id: id, total: (doc?.total ?? 0) + n, seen: [...(doc?.seen ?? []), n] };
+    },
+  });
+  const log: RecordedEvent[] = [1, 2, 3, 4, 5].map((n, revision) => ({
+    id: `ev-${revision}`,
+    type: 'Added',
+    schemaVersion: 1,
+    data: { n },
+    metadata: { correlationId: 'c', causationId: null, teamId: null, occurredAt: '2026-11-25T00:00:00.000Z' },
+    streamId: 'tally-t1',
+    revision,
+    position: revision,
+  }));
+  const reads: number[] = [];
+  const readStream = async (_streamId: string, from = 0) => {
+    reads.push(from);
+    return log.filter((e) => e.revision >= from);
+  };
+
+  /** Applies revisions 0–3, then puts back the state after revision 1, as a replica's late write would. */
+  async function putBack(
+    contiguous: boolean,
+  ): Promise<{ store: MemoryReadStore; runtime: ProjectionRuntime }> {
+    const store = new MemoryReadStore();
+    const runtime = new ProjectionRuntime(store, [tally(contiguous)], { log: { readStream } });
+    await runtime.applyPage(log.slice(0, 2));
+    const stale = await store.collection<TallyDoc>('tallies').findOne({ _id: 't1' });
+    await runtime.applyPage(log.slice(2, 4));
+    await store.collection<TallyDoc>('tallies').replaceOne({ _id: 't1' }, stale!);
+    return { store, runtime };
+  }
+
+  it('folds the events the document lost from the log before the next one', async () => {
+    reads.length = 0;
+    const { store, runtime } = await putBack(true);
+    expect(reads).toEqual([]); // no gap while the writes held
+    await runtime.applyPage([log[4]]);
+    expect(await store.collection<TallyDoc>('tallies').findOne({ _id: 't1' })).toMatchObject({
+      total: 15,
+      seen: [1, 2, 3, 4, 5],
+      _streams: { 'tally-t1': 4 },
+    });
+    expect(reads).toEqual([2]);
+  });
+
+  it('without contiguousStreams the gap is taken as events of other documents (nothing read back)', async () => {
+    reads.length = 0;
+    const { store, runtime } = await putBack(false);
+    await runtime.applyPage([log[4]]);
+    expect(await store.collection<TallyDoc>('tallies').findOne({ _id: 't1' })).toMatchObject({
+      total: 8,
+      seen: [1, 2, 5],
+    });
+    expect(reads).toEqual([]);
+  });
+});

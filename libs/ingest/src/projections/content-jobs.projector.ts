@@ -21,6 +21,7 @@ export const contentJobsProjector: Projector<ContentJobDoc, ContentJobEvent> = {
     { keys: { status: 1, updatedAt: 1 } },
   ],
   documentIds: (event) => [event.streamId.slice('contentjob-'.length)],
+  contiguousStreams: true, // a job's stream feeds only its document
   evolve(doc, event, id) {
     const { _id: _ignored, ...job } = doc ?? ({ status: 'absent' } as unknown as ContentJobDoc);
     const next = evolveContentJob(job as ContentJob, event) as ContentJob;

@@ -20,6 +20,7 @@ export const ledgerBalancesProjector: Projector<LedgerBalancesDoc, LedgerEvent> 
   collection: LEDGER_BALANCES,
   eventTypes: LEDGER_EVENT_TYPES,
   documentIds: ledgerTeamIds,
+  contiguousStreams: true, // every event of a team's ledger stream changes its balances
   evolve(doc, event, id) {
     const change = balanceChange(event);
     const current = doc ?? {

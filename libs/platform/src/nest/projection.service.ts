@@ -101,6 +101,8 @@ export class ProjectionService {
   async start(): Promise<void> {
     const runtime = new ProjectionRuntime(this.store, this.projectors, {
       onConflict: (c) => this.metrics?.conflict(this.name, c.collection, c.index),
+      // Resumed read models live in a store that replicas share (see ProjectionRuntimeOptions.log).
+      log: this.mode === 'resume' ? this.events : undefined,
     });
     for (const listener of this.listeners) runtime.onApplied(listener);
     this.runtime = runtime;

@@ -25,6 +25,13 @@ const CLASH_PAUSE_MS = 15;
 export interface ProjectionRuntimeOptions {
   /** Told about every document write skipped for a genuine unique clash (metrics). */
   onConflict?: (conflict: ProjectionConflict) => void;
+  /**
+   * The log, for a read store that several replicas write: where a conditional write is a read then
+   * a write (FerretDB v1), a replica's late write can put back an older state of a document after
+   * another replica moved on, and the next write would skip what lies between. With the log, a
+   * `contiguousStreams` projector folds those events again.
+   */
+  log?: Pick<EventStore, 'readStream'>;
 }
 
 export type ApplyOutcome = 'written' | 'already-applied' | 'skipped-conflict';
@@ -188,7 +195,8 @@ export class ProjectionRuntime {
     let clashes = 0;
     for (;;) {
       const current = await collection.findOne({ _id: id });
-      const next = fold(projector, id, current, events);
+      const lost = await this.lostEvents(projector, id, current, events);
+      const next = fold(projector, id, current, lost.length > 0 ? [...lost, ...events] : events);
       if (!next) return 'already-applied';
       try {
         if (!current) {
@@ -231,6 +239,37 @@ export class ProjectionRuntime {
         );
       }
     }
+  }
+
+  /**
+   * The events `current` lacks before `events`: for a `contiguousStreams` projector, a stream whose
+   * first event here is more than one revision past the document's memo lost a write, and the events
+   * between are read back from the log (only those this projector folds into this document).
+   */
+  private async lostEvents(
+    projector: Projector,
+    id: string,
+    current: Projected<Doc> | null,
+    events: readonly RecordedEvent[],
+  ): Promise<RecordedEvent[]> {
+    const log = this.options.log;
+    if (!log || !projector.contiguousStreams || !current) return [];
+    const lost: RecordedEvent[] = [];
+    for (const streamId of new Set(events.map((e) => e.streamId))) {
+      const applied = current._streams?.[streamKey(streamId)];
+      const first = events.find((e) => e.streamId === streamId)!;
+      if (applied === undefined || first.revision <= applied + 1) continue;
+      for (const event of await log.readStream(streamId, applied + 1)) {
+        if (event.revision >= first.revision) break;
+        if (this.byType.get(event.type)?.includes(projector) && projector.documentIds(event).includes(id))
+          lost.push(event);
+      }
+    }
+    if (lost.length > 0)
+      this.logger.warn(
+        `${projector.name}: ${projector.collection}/${id} had lost ${lost.length} event(s) to a concurrent write; folded again from the log`,
+      );
+    return lost.sort((a, b) => a.position - b.position);
   }
 
   /**

@@ -23,6 +23,12 @@ export interface Projector<D extends Doc = Doc, E extends DomainEvent = DomainEv
   readonly collection: string;
   readonly eventTypes: readonly E['type'][];
   readonly indexes?: readonly IndexSpec[];
+  /**
+   * Every event of a stream it reads, of the types it folds, changes the same one document, so a
+   * document's memo advances one revision at a time and a gap can only be a lost write. The runtime
+   * then folds the missing events from the log (when it has one: the shared read stores).
+   */
+  readonly contiguousStreams?: boolean;
   /** Ids of the documents this event changes; empty when none. */
   documentIds(event: Recorded<E>): string[];
   evolve(doc: D | null, event: Recorded<E>, id: string): D;
