@@ -43,7 +43,8 @@ import { INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest } from './analysis-re
 export const POLL_AFTER_MS = 3000;
 
 const isCompleted = eventsOf<Extract<AnalysisEvent, { type: 'AnalysisCompleted' }>>(['AnalysisCompleted']);
-const isAnalysisEvent = eventsOf<AnalysisEvent>([...analysesProjector.eventTypes, 'AnalysisSearchMatched']);
+/** The events an analysis document is folded from (its stream also holds the search's matched chunks). */
+const isAnalysisEvent = eventsOf<AnalysisEvent>(analysesProjector.eventTypes);
 
 /** Creates analyses, runs their jobs, and reads them back. */
 @Injectable()

@@ -159,7 +159,7 @@ export class RateLimitService implements BeforeApplicationShutdown, OnApplicatio
     keyId: string,
     limits: EffectiveLimits,
     now: Date,
-    admitted?: CounterReading,
+    admitted?: CounterReading | null,
   ): Promise<{ classes: Record<RateClassId, ClassUsage>; bytesUsed: number }> {
     const reading = admitted ?? (await this.counters.read(keyId, now));
     const classes = {} as Record<RateClassId, ClassUsage>;

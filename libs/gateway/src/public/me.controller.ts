@@ -78,7 +78,7 @@ export class MeController {
       principal.keyId,
       limits,
       now,
-      account?.reading ?? undefined,
+      account?.reading,
     );
     const snapshot = account?.snapshot;
     return {

@@ -9,7 +9,7 @@ import {
   UNKNOWN_INDEX,
 } from '@analyst/eventsourcing';
 import { PositionWaiters } from './position-waiters';
-import type { Projected, Projector } from './projector';
+import { projects, type Projected, type Projector } from './projector';
 import { findUniqueClash, type ProjectionConflict } from './unique-clash';
 
 /**
@@ -261,8 +261,7 @@ export class ProjectionRuntime {
       if (applied === undefined || first.revision <= applied + 1) continue;
       for (const event of await log.readStream(streamId, applied + 1)) {
         if (event.revision >= first.revision) break;
-        if (this.byType.get(event.type)?.includes(projector) && projector.documentIds(event).includes(id))
-          lost.push(event);
+        if (projects(projector, event) && projector.documentIds(event).includes(id)) lost.push(event);
       }
     }
     if (lost.length > 0)
