@@ -158,6 +158,106 @@ if (url) {
     expect(await collection.countDocuments({ _id: { $regex: `^${key}:` } } as never)).toBe(0);
     expect(await counters.read(key, old)).toEqual({ minute: {}, day: {}, bytes: 0 });
   });
+
+  describe("MongoRateCounters: one replica's concurrent changes to a key go as one round trip per batch", () => {
+    let counters: MongoRateCounters;
+    let roundTrips: () => number;
+    beforeAll(async () => {
+      const client = await new MongoClient(url, { monitorCommands: true }).connect();
+      clients.push(client);
+      let findAndModify = 0;
+      client.on('commandStarted', (e) => {
+        if (e.commandName === 'findAndModify') findAndModify++;
+      });
+      roundTrips = () => findAndModify;
+      counters = await MongoRateCounters.connect(client.db(database));
+    });
+
+    it('answers every count from 1 to N once, on every store (FerretDB included), in two round trips', async () => {
+      const key = unique('ak_');
+      const now = new Date('2026-11-25T14:00:10Z');
+      const before = roundTrips();
+      const n = 60;
+      const answers = await Promise.all(
+        Array.from({ length: n }, () => counters.charge(key, ['global', 'comments'], now)),
+      );
+      // The first leaves alone; the other 59 arrive while it is out and go together.
+      expect(roundTrips() - before).toBe(2);
+      // Arrival order is the order the counts are handed out in.
+      expect(answers.map((r) => r.minute.comments)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+      expect(answers.map((r) => r.day.global)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+      expect(await counters.read(key, now)).toMatchObject({
+        minute: { global: n, comments: n },
+        day: { global: n, comments: n },
+      });
+    });
+
+    it('answers a mixed batch (charges of other classes, a refund, bytes) as if applied one at a time', async () => {
+      const key = unique('ak_');
+      const now = new Date('2026-11-25T14:05:00Z');
+      await counters.addBytes(key, 500, now);
+      const first = counters.charge(key, ['global'], now); // leaves alone
+      const batch = [
+        counters.charge(key, ['global', 'comments'], now),
+        counters.refund(key, ['comments'], now).then(() => null),
+        counters.addBytes(key, 250, now),
+        counters.charge(key, ['global', 'analysis_create'], now),
+        counters.charge(key, ['global', 'comments'], now),
+      ];
+      expect(await first).toMatchObject({ minute: { global: 1 }, day: { global: 1 }, bytes: 500 });
+      const [c1, refunded, bytes, c2, c3] = await Promise.all(batch);
+      // A class a later change brought in reads 0 (callers take a missing class as 0 too).
+      expect(c1).toEqual({
+        minute: { global: 2, comments: 1, analysis_create: 0 },
+        day: { global: 2, comments: 1, analysis_create: 0 },
+        bytes: 500,
+      });
+      expect(refunded).toBeNull();
+      expect(bytes).toBe(750);
+      expect(c2).toEqual({
+        minute: { global: 3, comments: 0, analysis_create: 1 },
+        day: { global: 3, comments: 0, analysis_create: 1 },
+        bytes: 750,
+      });
+      expect(c3).toEqual({
+        minute: { global: 4, comments: 1, analysis_create: 1 },
+        day: { global: 4, comments: 1, analysis_create: 1 },
+        bytes: 750,
+      });
+      expect(await counters.read(key, now)).toEqual({
+        minute: { global: 4, comments: 1, analysis_create: 1 },
+        day: { global: 4, comments: 1, analysis_create: 1 },
+        bytes: 750,
+      });
+    });
+
+    it("counts each change in its own minute when a batch spans a minute's turn", async () => {
+      const key = unique('ak_');
+      const minute = new Date('2026-11-25T14:10:59Z');
+      const next = new Date('2026-11-25T14:11:00Z');
+      const before = roundTrips();
+      const [a, b, c, d] = await Promise.all([
+        counters.charge(key, ['global'], minute),
+        counters.charge(key, ['global'], minute),
+        counters.charge(key, ['global'], next),
+        counters.charge(key, ['global', 'comments'], next),
+      ]);
+      expect(roundTrips() - before).toBe(2);
+      expect([a, b, c, d].map((r) => r.minute.global)).toEqual([1, 2, 1, 2]);
+      expect([a, b, c, d].map((r) => r.day.global)).toEqual([1, 2, 3, 4]);
+      expect(d.minute.comments).toBe(1);
+      expect(await counters.read(key, next)).toEqual({
+        minute: { global: 2, comments: 1 },
+        day: { global: 4, comments: 1 },
+        bytes: 0,
+      });
+      // The next batch, a minute on, clears the minutes before its own.
+      const later = new Date('2026-11-25T14:12:00Z');
+      await counters.charge(key, ['global'], later);
+      expect((await counters.read(key, minute)).minute).toEqual({});
+      expect((await counters.read(key, next)).minute).toEqual({});
+    });
+  });
 } else {
   it.skip('MongoRateCounters: skipped, no MONGO_URL', () => undefined);
 }

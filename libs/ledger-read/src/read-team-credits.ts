@@ -27,5 +27,10 @@ export async function readTeamCreditsAt(
   at: Date | string,
 ): Promise<CreditBalances> {
   const doc = await store.collection<LedgerBalancesDoc>(LEDGER_BALANCES).findOne({ _id: teamId });
+  return teamCreditsAt(doc, at);
+}
+
+/** `readTeamCreditsAt` over a balances document already read (null: no ledger yet). */
+export function teamCreditsAt(doc: LedgerBalancesDoc | null, at: Date | string): CreditBalances {
   return doc ? balancesAt(doc, at) : { ...NONE };
 }

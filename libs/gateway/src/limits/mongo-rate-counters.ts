@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { dayBucket, minuteBucket, type RateClassId } from '@analyst/domain-identity';
+import { GroupCommit } from '../batching/group-commit';
 import type { CounterReading, RateCounters } from './rate-counters';
 
 /** One collection: a document per key and UTC day, and one per address and minute for failed authentications. */
@@ -27,6 +28,19 @@ interface KeyDayDoc {
   expire: Date;
 }
 
+/** A charge (+1 to each class), a refund (-1) or response bytes, as one request asked for it. */
+interface CounterChange {
+  classes: readonly RateClassId[];
+  step: 1 | -1;
+  bytes: number;
+}
+
+/** A change with the windows it lands in. */
+interface LaneChange extends CounterChange {
+  minute: number;
+  now: Date;
+}
+
 /**
  * The distributed gateway's counters in MongoDB, shared by every replica. Increments are atomic per
  * document on MongoDB. Expired documents are deleted by `sweep()` (FerretDB has no TTL indexes), which
@@ -35,6 +49,9 @@ interface KeyDayDoc {
 export class MongoRateCounters implements RateCounters {
   readonly shared = true;
   private readonly failures = new Map<string, { minute: number; count: number; at: number }>();
+  private readonly lanes = new GroupCommit<LaneChange, CounterReading>((lane, batch) =>
+    this.applyBatch(lane, batch),
+  );
 
   private constructor(private readonly collection: Collection<KeyDayDoc>) {}
 
@@ -45,30 +62,11 @@ export class MongoRateCounters implements RateCounters {
   }
 
   async charge(keyId: string, classes: readonly RateClassId[], now: Date): Promise<CounterReading> {
-    const minute = minuteBucket(now);
-    const inc: Record<string, number> = {};
-    for (const c of classes) {
-      inc[`d.${c}`] = 1;
-      inc[`m.t${minute}.${c}`] = 1;
-    }
-    const unset: Record<string, ''> = {};
-    for (let i = 1; i <= STALE_MINUTES; i++) unset[`m.t${minute - i}`] = '';
-    const doc = await this.upsert(this.dayId(keyId, now), {
-      $inc: inc,
-      $unset: unset,
-      $setOnInsert: { expire: this.dayExpiry(now) },
-    });
-    return { minute: doc?.m?.[`t${minute}`] ?? {}, day: doc?.d ?? {}, bytes: doc?.b ?? 0 };
+    return this.change(keyId, now, { classes, step: 1, bytes: 0 });
   }
 
   async refund(keyId: string, classes: readonly RateClassId[], now: Date): Promise<void> {
-    const minute = minuteBucket(now);
-    const inc: Record<string, number> = {};
-    for (const c of classes) {
-      inc[`d.${c}`] = -1;
-      inc[`m.t${minute}.${c}`] = -1;
-    }
-    await this.collection.updateOne({ _id: this.dayId(keyId, now) }, { $inc: inc });
+    await this.change(keyId, now, { classes, step: -1, bytes: 0 });
   }
 
   async read(keyId: string, now: Date): Promise<CounterReading> {
@@ -77,16 +75,12 @@ export class MongoRateCounters implements RateCounters {
       { _id: this.dayId(keyId, now) },
       { projection: { d: 1, b: 1, [`m.t${minute}`]: 1 } },
     );
-    return { minute: doc?.m?.[`t${minute}`] ?? {}, day: doc?.d ?? {}, bytes: doc?.b ?? 0 };
+    return { minute: { ...doc?.m?.[`t${minute}`] }, day: { ...doc?.d }, bytes: doc?.b ?? 0 };
   }
 
   async addBytes(keyId: string, bytes: number, now: Date): Promise<number> {
     if (bytes === 0) return (await this.read(keyId, now)).bytes;
-    const doc = await this.upsert(this.dayId(keyId, now), {
-      $inc: { b: bytes },
-      $setOnInsert: { expire: this.dayExpiry(now) },
-    });
-    return doc?.b ?? 0;
+    return (await this.change(keyId, now, { classes: [], step: 1, bytes })).bytes;
   }
 
   /**
@@ -125,6 +119,65 @@ export class MongoRateCounters implements RateCounters {
       for (const [k, v] of this.failures) if (v.minute !== minute) this.failures.delete(k);
     }
     this.failures.set(ip, { minute, count, at });
+  }
+
+  /**
+   * Every change to a key's day document goes through that document's lane: one
+   * `findOneAndUpdate` in flight per document from this replica, and what arrives meanwhile goes
+   * next as one. See `applyBatch`.
+   */
+  private change(keyId: string, now: Date, change: CounterChange): Promise<CounterReading> {
+    return this.lanes.submit(this.dayId(keyId, now), { ...change, minute: minuteBucket(now), now });
+  }
+
+  /**
+   * A batch's changes summed into one atomic `$inc` on the day document, which answers the counts
+   * after all of them. Each change is then answered the counts as if the batch had been applied one
+   * change at a time in arrival order: the final counts less every later change. On MongoDB the
+   * counters stay exact across replicas (another replica's update lands wholly before or after the
+   * batch), and a busy key costs one round trip per batch instead of one per request. On FerretDB
+   * v1, whose findAndModify is a read then a write, one replica's own changes to a key no longer
+   * race each other.
+   */
+  private async applyBatch(id: string, batch: LaneChange[]): Promise<CounterReading[]> {
+    const inc: Record<string, number> = {};
+    const add = (path: string, n: number) => (inc[path] = (inc[path] ?? 0) + n);
+    let newest = batch[0].minute;
+    for (const change of batch) {
+      for (const c of change.classes) {
+        add(`d.${c}`, change.step);
+        add(`m.t${change.minute}.${c}`, change.step);
+      }
+      if (change.bytes !== 0) add('b', change.bytes);
+      newest = Math.max(newest, change.minute);
+    }
+    // The minutes before the newest are cleared, except one this batch counts in (a batch that
+    // spans a minute's turn): clearing and counting the same path in one update is refused.
+    const counted = new Set(batch.map((c) => c.minute));
+    const unset: Record<string, ''> = {};
+    for (let m = newest - STALE_MINUTES; m < newest; m++) if (!counted.has(m)) unset[`m.t${m}`] = '';
+    const doc = await this.upsert(id, {
+      ...(Object.keys(inc).length > 0 ? { $inc: inc } : {}),
+      ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+      $setOnInsert: { expire: this.dayExpiry(batch[0].now) },
+    });
+    // Walk back from the counts after the whole batch, taking out each change as it is passed.
+    const minuteCounts = new Map<number, Partial<Record<RateClassId, number>>>();
+    for (const m of counted) minuteCounts.set(m, { ...doc?.m?.[`t${m}`] });
+    const dayCounts: Partial<Record<RateClassId, number>> = { ...doc?.d };
+    let bytes = doc?.b ?? 0;
+    const readings: CounterReading[] = new Array<CounterReading>(batch.length);
+    for (let i = batch.length - 1; i >= 0; i--) {
+      const change = batch[i];
+      const minuteOf = minuteCounts.get(change.minute)!;
+      readings[i] = { minute: { ...minuteOf }, day: { ...dayCounts }, bytes };
+      for (const c of change.classes) {
+        minuteOf[c] = (minuteOf[c] ?? 0) - change.step;
+        dayCounts[c] = (dayCounts[c] ?? 0) - change.step;
+      }
+      bytes -= change.bytes;
+    }
+    return readings;
   }
 
   /**

@@ -16,17 +16,21 @@ import {
 import { ApiRoute } from '@analyst/platform';
 import { Principal } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
-import { readCredits } from './team-credits';
+import { TeamCreditsReader } from './team-credits';
 
 @ApiTags('identity')
 @ApiKeyAuth()
 @Controller('team')
 export class TeamController {
+  private readonly credits: TeamCreditsReader;
+
   constructor(
-    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(READ_STORE) store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly identities: IdentityCache,
-  ) {}
+  ) {
+    this.credits = new TeamCreditsReader(store);
+  }
 
   @Get()
   @ApiRoute('GET /team')
@@ -87,7 +91,7 @@ export class TeamController {
     // with every charge, so they are read from the ledger's read model each time.
     const [subTeams, credits] = await Promise.all([
       plan.subTeams ? this.identities.subTeams(team._id) : [],
-      readCredits(this.store, team._id, this.clock.now()),
+      this.credits.read(team._id, this.clock.now()),
     ]);
     return {
       data: {
