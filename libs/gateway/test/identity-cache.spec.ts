@@ -1,6 +1,7 @@
 import { MemoryReadStore, type ReadStore } from '@analyst/platform';
 import {
   API_KEYS_COLLECTION,
+  IDENTITY_CACHE_TTL_MS,
   IdentityCache,
   TEAMS_COLLECTION,
   type ApiKeyDoc,
@@ -45,6 +46,33 @@ describe('IdentityCache', () => {
     expect(await cache.key('ak_unknown')).toBeNull();
     expect(await cache.key('ak_unknown')).toBeNull();
     expect(reads).toBe(4); // unknown ids are read each time, never kept
+  });
+
+  it('peeks without reading: a cached, fresh document, and undefined for anything only a read can tell', async () => {
+    const store = new MemoryReadStore();
+    await store.collection<ApiKeyDoc>(API_KEYS_COLLECTION).insertOne(keyDoc('first'));
+    await store.collection<TeamDoc>(TEAMS_COLLECTION).insertOne({ _id: 'tm_1', name: 'T' } as TeamDoc);
+    const cache = new IdentityCache(store);
+    expect(cache.cachedKey('ak_1')).toBeUndefined();
+    expect(cache.cachedTeam('tm_1')).toBeUndefined();
+    await cache.key('ak_1');
+    await cache.team('tm_1');
+    expect(cache.cachedKey('ak_1')?.name).toBe('first');
+    expect(cache.cachedTeam('tm_1')?.name).toBe('T');
+    await cache.key('ak_unknown');
+    expect(cache.cachedKey('ak_unknown')).toBeUndefined(); // unknown ids are never kept
+    cache.forgetKey('ak_1');
+    cache.forgetTeam('tm_1');
+    expect(cache.cachedKey('ak_1')).toBeUndefined();
+    expect(cache.cachedTeam('tm_1')).toBeUndefined();
+    await cache.key('ak_1');
+    const now = Date.now();
+    const spy = jest.spyOn(Date, 'now').mockReturnValue(now + IDENTITY_CACHE_TTL_MS);
+    try {
+      expect(cache.cachedKey('ak_1')).toBeUndefined(); // past its TTL: only a read can tell
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('does not keep a read that straddles a drop (the event landed while the old document was in flight)', async () => {

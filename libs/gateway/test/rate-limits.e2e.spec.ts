@@ -115,6 +115,37 @@ describe('rate limits per UTC minute (spec: Limits)', () => {
     });
   });
 
+  it('answers alike whether the key was just read from the store or is decided from the cache', async () => {
+    const key = await freshKey();
+    g.clock.set('2026-03-10T15:30:20.000Z');
+    // A key's first request reads its documents; the next ones are decided in the same turn.
+    const [first, second] = [await send(key, 'analysis_read'), await send(key, 'analysis_read')];
+    const names = (r: { headers: object }) =>
+      Object.keys(r.headers).filter((n) => n !== 'date' && n !== 'x-correlation-id');
+    expect(names(second)).toEqual(names(first));
+    const counts = (r: { headers: Record<string, unknown> }, ...n: string[]) => n.map((h) => r.headers[h]);
+    const varying = [
+      'x-ratelimit-remaining',
+      'x-ratelimit-daily-remaining',
+      'x-ratelimit-class-remaining',
+      'x-ratelimit-class-daily-remaining',
+      'x-ratelimit-bytes-remaining',
+    ];
+    expect(counts(first, ...varying)).toEqual(['299', '9999', '59', '1999', '524288000']);
+    // The first response's 11 bytes are spent by the second.
+    expect(counts(second, ...varying)).toEqual(['298', '9998', '58', '1998', '524287989']);
+    const fixed = names(first).filter((n) => !varying.includes(n) && n !== 'ratelimit');
+    expect(counts(second, ...fixed)).toEqual(counts(first, ...fixed));
+
+    const [me1, me2] = [await g.get('/analyst/v1/me', key), await g.get('/analyst/v1/me', key)];
+    expect(names(me2)).toEqual(names(me1));
+    expect(me2.body.data.rateLimit.remainingRequests).toBe(me1.body.data.rateLimit.remainingRequests - 1);
+    const { rateLimit: r1, ...rest1 } = me1.body.data;
+    const { rateLimit: r2, ...rest2 } = me2.body.data;
+    expect(rest2).toEqual(rest1);
+    expect(r2.routeClasses.analysis_read).toEqual(r1.routeClasses.analysis_read);
+  });
+
   it('raises limits per team through the admin API', async () => {
     const team = await g.team('scale');
     const key = await g.key(team, [...SCOPES]);

@@ -19,6 +19,7 @@ export * from './nest/platform.module';
 export * from './nest/error-envelope.filter';
 export * from './nest/admin-token.guard';
 export * from './nest/api-paths';
+export * from './nest/route-pattern';
 export * from './nest/principal';
 export * from './nest/route-decorators';
 export * from './nest/location';

@@ -3,14 +3,16 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '@analyst/contracts';
 import type { RateClassId } from '@analyst/domain-identity';
-import { API_PREFIX } from '@analyst/platform';
+import { API_PREFIX, routePattern } from '@analyst/platform';
 import { RATE_CLASS_METADATA, SCOPES_METADATA } from '@analyst/platform';
 import { GatewayPipeline, type AdmissionPolicy } from './gateway-pipeline';
 import { findRoutePolicy } from '@analyst/contracts';
 
 /** Public routes live under `/analyst/v1` (the `/v1/client` alias is rewritten onto it first). */
 export function isPublicApiPath(url: string): boolean {
-  return url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
+  if (!url.startsWith(API_PREFIX)) return false;
+  const next = url[API_PREFIX.length];
+  return next === undefined || next === '/' || next === '?';
 }
 
 /**
@@ -29,17 +31,21 @@ export class GatewayGuard implements CanActivate {
     private readonly pipeline: GatewayPipeline,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
     if (!isPublicApiPath(request.url)) return true;
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    await this.pipeline.admit(request, reply, this.policyFor(context, request));
-    return true;
+    const admitted = this.pipeline.admit(
+      request,
+      http.getResponse<FastifyReply>(),
+      this.policyFor(context, request),
+    );
+    return admitted instanceof Promise ? admitted.then(() => true) : true;
   }
 
   private policyFor(context: ExecutionContext, request: FastifyRequest): AdmissionPolicy {
-    const pattern = request.routeOptions.url;
+    const pattern = routePattern(request);
     const cacheKey = pattern === undefined ? undefined : `${request.method} ${pattern}`;
     const cached = cacheKey === undefined ? undefined : this.policies.get(cacheKey);
     if (cached) return cached;

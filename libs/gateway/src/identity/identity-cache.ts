@@ -36,6 +36,18 @@ export class IdentityCache {
     return doc;
   }
 
+  /** The key's document when the cache holds it, fresh; undefined when only `key` can tell (a read). */
+  cachedKey(keyId: string): ApiKeyDoc | null | undefined {
+    const hit = this.keys.get(keyId);
+    return hit && Date.now() - hit.at < IDENTITY_CACHE_TTL_MS ? hit.doc : undefined;
+  }
+
+  /** The team's document when the cache holds it, fresh; undefined when only `team` can tell (a read). */
+  cachedTeam(teamId: string): TeamDoc | null | undefined {
+    const hit = this.teams.get(teamId);
+    return hit && Date.now() - hit.at < IDENTITY_CACHE_TTL_MS ? hit.doc : undefined;
+  }
+
   async team(teamId: string): Promise<TeamDoc | null> {
     const hit = this.teams.get(teamId);
     if (hit && Date.now() - hit.at < IDENTITY_CACHE_TTL_MS) return hit.doc;

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorEnvelope } from '@analyst/contracts';
 import { MAX_RESPONSE_BYTES, secondsUntilMidnight, utcDay } from '@analyst/domain-identity';
-import { CLOCK, type Clock } from '@analyst/platform';
+import { CLOCK, routePattern, type Clock } from '@analyst/platform';
 import { accountOf, BYTE_CAP_CLASS, GatewayPipeline, type KeyAccount } from '../auth/gateway-pipeline';
 import { isPublicApiPath } from '../auth/gateway.guard';
 import { UsageRecorder } from '../usage/usage-recorder';
@@ -44,7 +44,7 @@ export class GatewayHooks implements OnModuleInit {
     // Callback hooks with a synchronous way out: most requests need neither, and an async hook
     // costs every request a promise.
     fastify.addHook('preHandler', (request, reply, done) => {
-      if (request.routeOptions.url !== undefined || !isPublicApiPath(request.url)) return done();
+      if (routePattern(request) !== undefined || !isPublicApiPath(request.url)) return done();
       this.unmatched(request, reply).then((answered) => {
         if (!answered) done();
       }, done);

@@ -54,6 +54,10 @@ export class MemoryRateCounters implements RateCounters, BeforeApplicationShutdo
   }
 
   charge(keyId: string, classes: readonly RateClassId[], now: Date): Promise<CounterReading> {
+    return Promise.resolve(this.chargeNow(keyId, classes, now));
+  }
+
+  chargeNow(keyId: string, classes: readonly RateClassId[], now: Date): CounterReading {
     const doc = this.doc(keyId, now, true)!;
     const minute = minuteBucket(now);
     let counts = doc.m.get(minute);
@@ -67,10 +71,15 @@ export class MemoryRateCounters implements RateCounters, BeforeApplicationShutdo
       counts[c] = (counts[c] ?? 0) + 1;
     }
     this.changed.add(this.id(keyId, doc.day));
-    return Promise.resolve({ minute: { ...counts }, day: { ...doc.d }, bytes: doc.b });
+    return { minute: { ...counts }, day: { ...doc.d }, bytes: doc.b };
   }
 
   refund(keyId: string, classes: readonly RateClassId[], now: Date): Promise<void> {
+    this.refundNow(keyId, classes, now);
+    return Promise.resolve();
+  }
+
+  refundNow(keyId: string, classes: readonly RateClassId[], now: Date): void {
     const doc = this.doc(keyId, now, false);
     const counts = doc?.m.get(minuteBucket(now));
     if (doc) {
@@ -80,7 +89,6 @@ export class MemoryRateCounters implements RateCounters, BeforeApplicationShutdo
       }
       this.changed.add(this.id(keyId, doc.day));
     }
-    return Promise.resolve();
   }
 
   read(keyId: string, now: Date): Promise<CounterReading> {
@@ -103,11 +111,20 @@ export class MemoryRateCounters implements RateCounters, BeforeApplicationShutdo
   }
 
   authFailures(ip: string, now: Date): Promise<number> {
+    return Promise.resolve(this.authFailuresNow(ip, now));
+  }
+
+  authFailuresNow(ip: string, now: Date): number {
     const seen = this.failures.get(ip);
-    return Promise.resolve(seen && seen.minute === minuteBucket(now) ? seen.count : 0);
+    return seen && seen.minute === minuteBucket(now) ? seen.count : 0;
   }
 
   recordAuthFailure(ip: string, now: Date): Promise<void> {
+    this.recordAuthFailureNow(ip, now);
+    return Promise.resolve();
+  }
+
+  recordAuthFailureNow(ip: string, now: Date): void {
     const minute = minuteBucket(now);
     // Addresses of past minutes are dropped, so the map holds one minute's addresses at most.
     if (minute !== this.failureMinute) {
@@ -116,7 +133,6 @@ export class MemoryRateCounters implements RateCounters, BeforeApplicationShutdo
     }
     const seen = this.failures.get(ip);
     this.failures.set(ip, { minute, count: seen && seen.minute === minute ? seen.count + 1 : 1 });
-    return Promise.resolve();
   }
 
   /** Writes the documents that changed since the last save, and drops days that have passed, in one transaction. */

@@ -24,6 +24,14 @@ export interface RateCounters {
   addBytes(keyId: string, bytes: number, now: Date): Promise<number>;
   /** The same without a promise, where the counters live in this process. */
   addBytesNow?(keyId: string, bytes: number, now: Date): number;
+  /**
+   * `charge`, `refund`, `authFailures` and `recordAuthFailure` without a promise, where the counters
+   * live in this process: an admission then decides in the same turn. All four or none.
+   */
+  chargeNow?(keyId: string, classes: readonly RateClassId[], now: Date): CounterReading;
+  refundNow?(keyId: string, classes: readonly RateClassId[], now: Date): void;
+  authFailuresNow?(ip: string, now: Date): number;
+  recordAuthFailureNow?(ip: string, now: Date): void;
   /** Failed authentications from this address in the current minute. */
   authFailures(ip: string, now: Date): Promise<number>;
   recordAuthFailure(ip: string, now: Date): Promise<void>;

@@ -19,12 +19,10 @@ import { RATE_COUNTERS, type CounterReading, type RateCounters } from './rate-co
 
 export type Window = 'minute' | 'day';
 
-/** One counter a request was charged to. */
-interface Charge {
-  rateClass: RateClassId;
-  window: Window;
-  cap: number;
-}
+/** Counters that answer in the same turn (in this process). */
+type SyncCounters = Required<
+  Pick<RateCounters, 'chargeNow' | 'refundNow' | 'authFailuresNow' | 'recordAuthFailureNow'>
+>;
 
 export interface ClassUsage {
   perMinute: number;
@@ -69,6 +67,7 @@ export class RateLimitService implements BeforeApplicationShutdown, OnApplicatio
   readonly authFailuresPerMinute: number;
   /** Replicas share the counters: the byte cap is spent from leases (see ByteLeases). */
   private readonly leases: ByteLeases | null;
+  private readonly syncCounters: SyncCounters | null;
 
   constructor(
     @Inject(RATE_COUNTERS) private readonly counters: RateCounters,
@@ -76,6 +75,14 @@ export class RateLimitService implements BeforeApplicationShutdown, OnApplicatio
   ) {
     this.authFailuresPerMinute = config?.ANALYST_AUTH_FAILURES_PER_MINUTE ?? FAILED_AUTH_PER_MINUTE;
     this.leases = counters.shared ? new ByteLeases(counters) : null;
+    this.syncCounters =
+      !counters.shared &&
+      counters.chargeNow &&
+      counters.refundNow &&
+      counters.authFailuresNow &&
+      counters.recordAuthFailureNow
+        ? (counters as SyncCounters)
+        : null;
   }
 
   /**
@@ -95,25 +102,46 @@ export class RateLimitService implements BeforeApplicationShutdown, OnApplicatio
     return reading.bytes - (this.leases?.unused(keyId, now) ?? 0);
   }
 
-  private charges(rateClass: RateClassId, limits: EffectiveLimits): Charge[] {
-    const classes: RateClassId[] = rateClass === 'global' ? ['global'] : ['global', rateClass];
-    return classes.flatMap((c) => [
-      { rateClass: c, window: 'minute' as const, cap: limits.classes[c].perMinute },
-      { rateClass: c, window: 'day' as const, cap: limits.classes[c].perDay },
-    ]);
+  async admit(keyId: string, rateClass: RateClassId, limits: EffectiveLimits, now: Date): Promise<Admission> {
+    // One call charges every counter and reads the day's bytes (one round trip to a shared store).
+    const reading = await this.counters.charge(keyId, classesOf(rateClass), now);
+    const admission = this.judge(rateClass, limits, reading, this.bytesUsed(keyId, reading, now), now);
+    if (!admission.admitted) await this.handBack(keyId, rateClass, now);
+    return admission;
   }
 
-  async admit(keyId: string, rateClass: RateClassId, limits: EffectiveLimits, now: Date): Promise<Admission> {
-    const charges = this.charges(rateClass, limits);
-    const classes: RateClassId[] = rateClass === 'global' ? ['global'] : ['global', rateClass];
-    // One call charges every counter and reads the day's bytes (one round trip to a shared store).
-    const reading = await this.counters.charge(keyId, classes, now);
-    const bytesUsed = this.bytesUsed(keyId, reading, now);
-    const counts = charges.map((c) => countOf(reading, c));
+  /**
+   * True when the counters live in this process (standalone): `admitNow`, `authBlockedNow` and
+   * `recordAuthFailureNow` may be used, and decide without a promise.
+   */
+  get decidesNow(): boolean {
+    return this.syncCounters !== null;
+  }
+
+  /** `admit` in the same turn; only where `decidesNow`. */
+  admitNow(keyId: string, rateClass: RateClassId, limits: EffectiveLimits, now: Date): Admission {
+    const counters = this.syncCounters!;
+    const reading = counters.chargeNow(keyId, classesOf(rateClass), now);
+    const admission = this.judge(rateClass, limits, reading, this.bytesUsed(keyId, reading, now), now);
+    if (!admission.admitted && rateClass !== 'global') counters.refundNow(keyId, [rateClass], now);
+    return admission;
+  }
+
+  /**
+   * What the counters say after a charge. Refused when the day's bytes are spent or any counter
+   * went over its cap; then the snapshot shows the route class's counts as they are once its
+   * charges are handed back (the global ones stay).
+   */
+  private judge(
+    rateClass: RateClassId,
+    limits: EffectiveLimits,
+    reading: CounterReading,
+    bytesUsed: number,
+    now: Date,
+  ): Admission {
+    const counts = countsOf(rateClass, reading);
     if (bytesUsed >= limits.dailyBytes) {
-      await this.handBack(keyId, rateClass, now);
-      const after = counts.map((n, i) => n - (charges[i].rateClass === 'global' ? 0 : 1));
-      const snapshot = this.snapshot(rateClass, limits, charges, after, bytesUsed, now);
+      const snapshot = this.snapshot(rateClass, limits, counts, true, bytesUsed, now);
       return {
         admitted: false,
         trip: { kind: 'bytes', rateClass, cap: limits.dailyBytes, retryAfter: snapshot.secondsToMidnight },
@@ -121,21 +149,14 @@ export class RateLimitService implements BeforeApplicationShutdown, OnApplicatio
         reading,
       };
     }
-    const over = charges.filter((c, i) => counts[i] > c.cap);
-    if (over.length === 0)
+    const worst = worstOver(rateClass, limits, counts);
+    if (worst === null)
       return {
         admitted: true,
-        snapshot: this.snapshot(rateClass, limits, charges, counts, bytesUsed, now),
+        snapshot: this.snapshot(rateClass, limits, counts, false, bytesUsed, now),
         reading,
       };
-    await this.handBack(keyId, rateClass, now);
-    const after = counts.map((n, i) => n - (charges[i].rateClass === 'global' ? 0 : 1));
-    const snapshot = this.snapshot(rateClass, limits, charges, after, bytesUsed, now);
-    // The longest wait wins: a daily budget outlasts a burst cap; the route's class names it on a tie.
-    const worst = over.reduce((a, b) => {
-      if (a.window !== b.window) return a.window === 'day' ? a : b;
-      return a.rateClass === 'global' ? b : a;
-    });
+    const snapshot = this.snapshot(rateClass, limits, counts, true, bytesUsed, now);
     const kind = worst.window === 'day' ? 'daily' : 'burst';
     const retryAfter = kind === 'daily' ? snapshot.secondsToMidnight : snapshot.secondsToMinute;
     return {
@@ -161,16 +182,19 @@ export class RateLimitService implements BeforeApplicationShutdown, OnApplicatio
     now: Date,
     admitted?: CounterReading | null,
   ): Promise<{ classes: Record<RateClassId, ClassUsage>; bytesUsed: number }> {
-    const reading = admitted ?? (await this.counters.read(keyId, now));
+    return this.usageOf(keyId, limits, now, admitted ?? (await this.counters.read(keyId, now)));
+  }
+
+  /** `usage` from a reading at hand (the one the request's admission took). */
+  usageOf(
+    keyId: string,
+    limits: EffectiveLimits,
+    now: Date,
+    reading: CounterReading,
+  ): { classes: Record<RateClassId, ClassUsage>; bytesUsed: number } {
     const classes = {} as Record<RateClassId, ClassUsage>;
     for (const c of RATE_CLASS_IDS) {
-      const caps = limits.classes[c];
-      classes[c] = {
-        perMinute: caps.perMinute,
-        perDay: caps.perDay,
-        remainingPerMinute: Math.max(0, caps.perMinute - (reading.minute[c] ?? 0)),
-        remainingPerDay: Math.max(0, caps.perDay - (reading.day[c] ?? 0)),
-      };
+      classes[c] = usageOf(limits.classes[c], reading.minute[c] ?? 0, reading.day[c] ?? 0);
     }
     return { classes, bytesUsed: this.bytesUsed(keyId, reading, now) };
   }
@@ -225,29 +249,35 @@ export class RateLimitService implements BeforeApplicationShutdown, OnApplicatio
     return this.counters.recordAuthFailure(ip, now);
   }
 
+  /** `authBlocked` in the same turn; only where `decidesNow`. */
+  authBlockedNow(ip: string, now: Date): number | null {
+    const failures = this.syncCounters!.authFailuresNow(ip, now);
+    return failures >= this.authFailuresPerMinute ? secondsUntilNextMinute(now) : null;
+  }
+
+  /** `recordAuthFailure` in the same turn; only where `decidesNow`. */
+  recordAuthFailureNow(ip: string, now: Date): void {
+    this.syncCounters!.recordAuthFailureNow(ip, now);
+  }
+
+  /** `handedBack`: the route class's counts less this request's charge (a refusal hands it back). */
   private snapshot(
     rateClass: RateClassId,
     limits: EffectiveLimits,
-    charges: Charge[],
-    counts: number[],
+    counts: Counts,
+    handedBack: boolean,
     bytesUsed: number,
     now: Date,
   ): LimitSnapshot {
-    const usageOf = (c: RateClassId): ClassUsage => {
-      const minute = charges.findIndex((x) => x.rateClass === c && x.window === 'minute');
-      const day = charges.findIndex((x) => x.rateClass === c && x.window === 'day');
-      const caps = limits.classes[c];
-      return {
-        perMinute: caps.perMinute,
-        perDay: caps.perDay,
-        remainingPerMinute: Math.max(0, caps.perMinute - counts[minute]),
-        remainingPerDay: Math.max(0, caps.perDay - counts[day]),
-      };
-    };
+    const global = usageOf(limits.classes.global, counts.globalMinute, counts.globalDay);
+    const back = handedBack ? 1 : 0;
     return {
       rateClass,
-      global: usageOf('global'),
-      routeClass: usageOf(rateClass),
+      global,
+      routeClass:
+        rateClass === 'global'
+          ? global
+          : usageOf(limits.classes[rateClass], counts.classMinute - back, counts.classDay - back),
       dailyBytes: limits.dailyBytes,
       remainingBytes: Math.max(0, limits.dailyBytes - bytesUsed),
       secondsToMinute: secondsUntilNextMinute(now),
@@ -256,6 +286,61 @@ export class RateLimitService implements BeforeApplicationShutdown, OnApplicatio
   }
 }
 
-function countOf(reading: CounterReading, charge: Charge): number {
-  return (charge.window === 'minute' ? reading.minute : reading.day)[charge.rateClass] ?? 0;
+/** A request's counts right after its charge: the global class's and its route class's (the same for `global`). */
+interface Counts {
+  globalMinute: number;
+  globalDay: number;
+  classMinute: number;
+  classDay: number;
+}
+
+function countsOf(rateClass: RateClassId, reading: CounterReading): Counts {
+  const globalMinute = reading.minute.global ?? 0;
+  const globalDay = reading.day.global ?? 0;
+  if (rateClass === 'global')
+    return { globalMinute, globalDay, classMinute: globalMinute, classDay: globalDay };
+  return {
+    globalMinute,
+    globalDay,
+    classMinute: reading.minute[rateClass] ?? 0,
+    classDay: reading.day[rateClass] ?? 0,
+  };
+}
+
+/**
+ * The counter over its cap that names a refusal, or null when none is. The longest wait wins: a
+ * daily budget outlasts a burst cap; the route's class names it on a tie.
+ */
+function worstOver(
+  rateClass: RateClassId,
+  limits: EffectiveLimits,
+  counts: Counts,
+): { rateClass: RateClassId; window: Window; cap: number } | null {
+  const globalCaps = limits.classes.global;
+  const classCaps = limits.classes[rateClass];
+  const routed = rateClass !== 'global';
+  if (routed && counts.classDay > classCaps.perDay)
+    return { rateClass, window: 'day', cap: classCaps.perDay };
+  if (counts.globalDay > globalCaps.perDay)
+    return { rateClass: 'global', window: 'day', cap: globalCaps.perDay };
+  if (routed && counts.classMinute > classCaps.perMinute)
+    return { rateClass, window: 'minute', cap: classCaps.perMinute };
+  if (counts.globalMinute > globalCaps.perMinute)
+    return { rateClass: 'global', window: 'minute', cap: globalCaps.perMinute };
+  return null;
+}
+
+const GLOBAL_ONLY: readonly RateClassId[] = ['global'];
+/** The classes one request is charged to: the global one and the route's own. */
+function classesOf(rateClass: RateClassId): readonly RateClassId[] {
+  return rateClass === 'global' ? GLOBAL_ONLY : ['global', rateClass];
+}
+
+function usageOf(caps: { perMinute: number; perDay: number }, minute: number, day: number): ClassUsage {
+  return {
+    perMinute: caps.perMinute,
+    perDay: caps.perDay,
+    remainingPerMinute: Math.max(0, caps.perMinute - minute),
+    remainingPerDay: Math.max(0, caps.perDay - day),
+  };
 }

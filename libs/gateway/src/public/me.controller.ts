@@ -1,13 +1,19 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { effectiveLimits, RATE_CLASS_IDS } from '@analyst/domain-identity';
+import {
+  effectiveLimits,
+  RATE_CLASS_IDS,
+  type EffectiveLimits,
+  type RateClassId,
+} from '@analyst/domain-identity';
 import { ApiEnvelopeResponse, ApiKeyAuth, CLOCK, envelope, openApi, type Clock } from '@analyst/platform';
 import { ApiRoute } from '@analyst/platform';
-import { accountOf } from '../auth/gateway-pipeline';
+import { accountOf, limitsOf, type KeyAccount } from '../auth/gateway-pipeline';
 import { Principal } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
-import { RateLimitService } from '../limits/rate-limit.service';
+import type { ApiKeyDoc, TeamDoc } from '../identity/identity-read-models';
+import { RateLimitService, type ClassUsage } from '../limits/rate-limit.service';
 
 const RATE_CLASS_CAPS = openApi.obj({
   perMinute: openApi.int(),
@@ -66,7 +72,25 @@ export class MeController {
     ),
     { description: 'The key, its team and its limits' },
   )
-  async me(@Principal() principal: Principal, @Req() request: FastifyRequest) {
+  me(@Principal() principal: Principal, @Req() request: FastifyRequest): MeBody | Promise<MeBody> {
+    // In the same turn when the documents are cached and the admission's reading is at hand.
+    const key = this.identities.cachedKey(principal.keyId);
+    const team = this.identities.cachedTeam(principal.teamId);
+    const account = accountOf(request);
+    if (key === undefined || team === undefined || !account?.reading) return this.meLater(principal, request);
+    const limits = team ? limitsOf(team) : effectiveLimits(undefined);
+    const now = this.clock.now();
+    return meBody(
+      principal,
+      key,
+      team,
+      limits,
+      this.limits.usageOf(principal.keyId, limits, now, account.reading),
+      account,
+    );
+  }
+
+  private async meLater(principal: Principal, request: FastifyRequest): Promise<MeBody> {
     const [key, team] = await Promise.all([
       this.identities.key(principal.keyId),
       this.identities.team(principal.teamId),
@@ -74,37 +98,45 @@ export class MeController {
     const limits = effectiveLimits(team?.rateLimits);
     const now = this.clock.now();
     const account = accountOf(request);
-    const { classes: routeClasses, bytesUsed } = await this.limits.usage(
-      principal.keyId,
-      limits,
-      now,
-      account?.reading,
-    );
-    const snapshot = account?.snapshot;
-    return {
-      data: {
-        key: {
-          id: principal.keyId,
-          name: principal.keyName,
-          scopes: principal.scopes,
-          createdAt: key?.createdAt ?? null,
-          rotatedAt: key?.rotatedAt ?? null,
-        },
-        team: { id: principal.teamId, name: team?.name ?? null, plan: principal.plan },
-        targetTeamId: principal.targetTeamId,
-        rateLimit: {
-          remainingRequests: routeClasses.global.remainingPerMinute,
-          remainingDailyRequests: routeClasses.global.remainingPerDay,
-          remainingBytes: Math.max(0, limits.dailyBytes - bytesUsed),
-          dailyBytes: limits.dailyBytes,
-          resetsInSeconds: {
-            minute: snapshot?.secondsToMinute ?? null,
-            day: snapshot?.secondsToMidnight ?? null,
-          },
-          routeClasses,
-        },
-      },
-      meta: {},
-    };
+    const usage = await this.limits.usage(principal.keyId, limits, now, account?.reading);
+    return meBody(principal, key, team, limits, usage, account);
   }
+}
+
+type MeBody = ReturnType<typeof meBody>;
+
+function meBody(
+  principal: Principal,
+  key: ApiKeyDoc | null,
+  team: TeamDoc | null,
+  limits: EffectiveLimits,
+  { classes: routeClasses, bytesUsed }: { classes: Record<RateClassId, ClassUsage>; bytesUsed: number },
+  account: KeyAccount | undefined,
+) {
+  const snapshot = account?.snapshot;
+  return {
+    data: {
+      key: {
+        id: principal.keyId,
+        name: principal.keyName,
+        scopes: principal.scopes,
+        createdAt: key?.createdAt ?? null,
+        rotatedAt: key?.rotatedAt ?? null,
+      },
+      team: { id: principal.teamId, name: team?.name ?? null, plan: principal.plan },
+      targetTeamId: principal.targetTeamId,
+      rateLimit: {
+        remainingRequests: routeClasses.global.remainingPerMinute,
+        remainingDailyRequests: routeClasses.global.remainingPerDay,
+        remainingBytes: Math.max(0, limits.dailyBytes - bytesUsed),
+        dailyBytes: limits.dailyBytes,
+        resetsInSeconds: {
+          minute: snapshot?.secondsToMinute ?? null,
+          day: snapshot?.secondsToMidnight ?? null,
+        },
+        routeClasses,
+      },
+    },
+    meta: {},
+  };
 }

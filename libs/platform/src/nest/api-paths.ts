@@ -7,7 +7,7 @@ export const LEGACY_MARKER = 'x-analyst-legacy-prefix';
 /** Rewrites `/v1/client/...` onto `/analyst/v1/...`, marking the request so responses can say so. */
 export function rewriteLegacyUrl(req: { url?: string; headers: Record<string, unknown> }): string {
   const url = req.url ?? '/';
-  if (url === LEGACY_PREFIX || url.startsWith(`${LEGACY_PREFIX}/`) || url.startsWith(`${LEGACY_PREFIX}?`)) {
+  if (url.startsWith(LEGACY_PREFIX) && endsPrefix(url, LEGACY_PREFIX.length)) {
     req.headers[LEGACY_MARKER] = '1';
     return API_PREFIX + url.slice(LEGACY_PREFIX.length);
   }
@@ -15,4 +15,10 @@ export function rewriteLegacyUrl(req: { url?: string; headers: Record<string, un
   // into a slow dictionary for every later read.
   if (req.headers[LEGACY_MARKER] !== undefined) delete req.headers[LEGACY_MARKER];
   return url;
+}
+
+/** True when `url` ends at `at` or goes on with a path or a query (so `/v1/clientele` is not under `/v1/client`). */
+function endsPrefix(url: string, at: number): boolean {
+  const next = url[at];
+  return next === undefined || next === '/' || next === '?';
 }

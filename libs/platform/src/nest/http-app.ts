@@ -7,6 +7,7 @@ import FindMyWay from 'find-my-way';
 import type { Logger } from 'pino';
 import { ANALYST_CONFIG, trustedProxies, type AnalystConfig } from '../config/analyst-config';
 import { API_PREFIX, LEGACY_MARKER, rewriteLegacyUrl } from './api-paths';
+import { routePattern } from './route-pattern';
 import { ErrorEnvelopeFilter } from './error-envelope.filter';
 import { completeOpenApiDocument, openApiConfig } from './openapi';
 import { HttpMetrics } from './metrics';
@@ -61,6 +62,9 @@ export async function createHttpApp(
     bodyLimit: 1024 * 1024,
     // Reuse a caller's correlation id, so one id follows a request across services and logs.
     requestIdHeader: CORRELATION_HEADER,
+    // No Nest middleware is mounted in any service (`app.use`, `configure(consumer)`), so no request
+    // goes through @fastify/middie's hook. A module that adds middleware fails at start-up, not silently.
+    skipMiddie: true,
     genReqId: () => randomUUID(),
     // Errors Fastify answers before any hook runs (a path segment over 100 characters, a bad URL,
     // an oversized request head) in the same envelope, with a correlation id.
@@ -96,7 +100,7 @@ export async function createHttpApp(
     // Only when tracing is on: an untraced app has no extra hooks. Probes and scrapes every few
     // seconds would bury the traces worth reading.
     fastify.addHook('onRequest', (request, _reply, done) => {
-      if (!quiet.has(request.routeOptions.url ?? '')) startServerSpan(request);
+      if (!quiet.has(routePattern(request) ?? '')) startServerSpan(request);
       done();
     });
     fastify.addHook('preHandler', (request, _reply, done) => activateServerSpan(request, done));
@@ -121,9 +125,9 @@ export async function createHttpApp(
   fastify.addHook('onRequest', (request, reply, done) => {
     const id = SAFE_ID.test(request.id) ? request.id : randomUUID();
     request.headers[CORRELATION_HEADER] = id; // forwarded to services by the gateway
-    reply.header('X-Correlation-Id', id);
+    reply.header(CORRELATION_HEADER, id); // sent as X-Correlation-Id; the reply keeps names in lower case
     // A path no route matched may still be known under another method: 405 rather than 404.
-    if (request.routeOptions.url !== undefined) return done();
+    if (routePattern(request) !== undefined) return done();
     const path = request.url.split('?')[0];
     const allowed = routes.find(request.method as 'GET', path)
       ? []
@@ -148,7 +152,7 @@ export async function createHttpApp(
   });
   const metrics = app.get(HttpMetrics, { strict: false });
   fastify.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routePattern(request) ?? 'unmatched';
     metrics?.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     if (logger && !quiet.has(route) && logger.isLevelEnabled('info')) {
       logger.info(

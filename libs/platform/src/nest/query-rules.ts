@@ -2,6 +2,7 @@ import { SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/co
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '@analyst/contracts';
+import { routePattern } from './route-pattern';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const SKIP = 'analyst:skip-query-rules';
@@ -22,7 +23,8 @@ export const SkipQueryRules = (): MethodDecorator => SetMetadata(SKIP, true);
  * of a /healthz request (bench/request-shell.ts).
  */
 export class QueryRules implements CanActivate {
-  private readonly declared = new Map<string, ReadonlySet<string>>();
+  /** Declared query parameters by method, then route pattern. */
+  private readonly declared = new Map<string, Map<string, ReadonlySet<string>>>();
 
   /** Learns each operation's query parameters; routes the document does not list are left alone. */
   load(document: OpenAPIObject): void {
@@ -34,7 +36,8 @@ export class QueryRules implements CanActivate {
         const names = (operation.parameters ?? [])
           .filter((p) => 'in' in p && p.in === 'query')
           .map((p) => (p as { name: string }).name);
-        this.declared.set(`${method.toUpperCase()} ${route}`, new Set(names));
+        const byRoute = this.declared.get(method.toUpperCase()) ?? new Map<string, ReadonlySet<string>>();
+        this.declared.set(method.toUpperCase(), byRoute.set(route, new Set(names)));
       }
     }
   }
@@ -42,13 +45,10 @@ export class QueryRules implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() === 'http' && !Reflect.getMetadata(SKIP, context.getHandler())) {
       const request = context.switchToHttp().getRequest<FastifyRequest>();
-      const allowed = this.declared.get(`${request.method} ${request.routeOptions.url}`);
+      const pattern = routePattern(request);
+      const allowed = pattern === undefined ? undefined : this.declared.get(request.method)?.get(pattern);
       if (allowed)
-        check(
-          request.query as Record<string, unknown> | undefined,
-          allowed,
-          `${request.method} ${request.routeOptions.url}`,
-        );
+        check(request.query as Record<string, unknown> | undefined, allowed, `${request.method} ${pattern}`);
     }
     return true;
   }
