@@ -1,6 +1,8 @@
 // The cost of the hops: the same API served by standalone (one process) and by the distributed
 // topology (gateway → service over HTTP, Kafka, MongoDB/FerretDB, the shared SQLite log), measured
-// in one run on this machine. Prints GET /team and GET /posts throughput and the latency of a 100-post snapshot.
+// in one run on this machine. Prints GET /team and GET /posts throughput (20 connections; GET /team
+// also with 64, which shows whether a figure is bound by the latency of the hops or by the work) and
+// the latency of a 100-post snapshot.
 // Needs the local stack for the distributed half: deploy/local/with-stack.sh npm run bench -- bench/e2e.ts
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,6 +33,8 @@ interface Target {
 
 interface Figures {
   teamPerSecond: number;
+  /** GET /team with 64 connections: where the 20-connection figure is bound by latency, not work. */
+  teamPerSecondWide: number;
   postsPerSecond: number;
   postsP99: number;
   snapshotP50: number;
@@ -99,6 +103,14 @@ async function measure(target: Target, postIds: string[]): Promise<Figures> {
   });
   if (team.non2xx > 0)
     throw new Error(`${team.non2xx} GET /team answers were not 2xx: ${JSON.stringify(team.statusCodeStats)}`);
+  const wide = await autocannon({
+    url: `${target.base}/analyst/v1/team`,
+    headers,
+    connections: 64,
+    duration: SECONDS,
+  });
+  if (wide.non2xx > 0)
+    throw new Error(`${wide.non2xx} GET /team answers were not 2xx: ${JSON.stringify(wide.statusCodeStats)}`);
   await autocannon({
     url: `${target.base}/analyst/v1/posts?limit=25`,
     headers,
@@ -131,6 +143,7 @@ async function measure(target: Target, postIds: string[]): Promise<Figures> {
   latencies.sort((a, b) => a - b);
   return {
     teamPerSecond: team.requests.average,
+    teamPerSecondWide: wide.requests.average,
     postsPerSecond: load.requests.average,
     postsP99: load.latency.p99,
     snapshotP50: percentile(latencies, 50),
@@ -244,7 +257,8 @@ async function distributed(): Promise<Figures> {
 }
 
 function row(name: string, f: Figures): string {
-  return `${name.padEnd(12)} GET /team ${Math.round(f.teamPerSecond).toLocaleString('en-US').padStart(7)} req/s   GET /posts ${Math.round(f.postsPerSecond).toLocaleString('en-US').padStart(7)} req/s (p99 ${f.postsP99} ms)   100-post snapshot p50 ${f.snapshotP50.toFixed(1)} ms, p95 ${f.snapshotP95.toFixed(1)} ms`;
+  const rate = (n: number) => Math.round(n).toLocaleString('en-US').padStart(7);
+  return `${name.padEnd(12)} GET /team ${rate(f.teamPerSecond)} req/s (64 connections: ${rate(f.teamPerSecondWide)})   GET /posts ${Math.round(f.postsPerSecond).toLocaleString('en-US').padStart(7)} req/s (p99 ${f.postsP99} ms)   100-post snapshot p50 ${f.snapshotP50.toFixed(1)} ms, p95 ${f.snapshotP95.toFixed(1)} ms`;
 }
 
 async function main(): Promise<void> {
@@ -257,7 +271,7 @@ async function main(): Promise<void> {
   const dist = await distributed();
   console.log(row('distributed', dist));
   console.log(
-    `hops cost: GET /team throughput ×${(dist.teamPerSecond / sa.teamPerSecond).toFixed(2)} and GET /posts ×${(dist.postsPerSecond / sa.postsPerSecond).toFixed(2)} of standalone (target ≥ 0.3 each); snapshot p50 +${(dist.snapshotP50 - sa.snapshotP50).toFixed(1)} ms, p95 +${(dist.snapshotP95 - sa.snapshotP95).toFixed(1)} ms`,
+    `hops cost: GET /team throughput ×${(dist.teamPerSecond / sa.teamPerSecond).toFixed(2)} and GET /posts ×${(dist.postsPerSecond / sa.postsPerSecond).toFixed(2)} of standalone (target ≥ 0.3 each); GET /team with 64 connections ×${(dist.teamPerSecondWide / sa.teamPerSecondWide).toFixed(2)}; snapshot p50 +${(dist.snapshotP50 - sa.snapshotP50).toFixed(1)} ms, p95 +${(dist.snapshotP95 - sa.snapshotP95).toFixed(1)} ms`,
   );
 }
 
