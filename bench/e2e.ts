@@ -35,6 +35,8 @@ interface Figures {
   teamPerSecond: number;
   /** GET /team with 64 connections: where the 20-connection figure is bound by latency, not work. */
   teamPerSecondWide: number;
+  /** GET /me: admission alone (its answer reuses the charge's reading), the floor of every keyed route. */
+  mePerSecond: number;
   postsPerSecond: number;
   postsP99: number;
   snapshotP50: number;
@@ -103,6 +105,14 @@ async function measure(target: Target, postIds: string[]): Promise<Figures> {
   });
   if (team.non2xx > 0)
     throw new Error(`${team.non2xx} GET /team answers were not 2xx: ${JSON.stringify(team.statusCodeStats)}`);
+  const me = await autocannon({
+    url: `${target.base}/analyst/v1/me`,
+    headers,
+    connections: 20,
+    duration: SECONDS,
+  });
+  if (me.non2xx > 0)
+    throw new Error(`${me.non2xx} GET /me answers were not 2xx: ${JSON.stringify(me.statusCodeStats)}`);
   const wide = await autocannon({
     url: `${target.base}/analyst/v1/team`,
     headers,
@@ -144,6 +154,7 @@ async function measure(target: Target, postIds: string[]): Promise<Figures> {
   return {
     teamPerSecond: team.requests.average,
     teamPerSecondWide: wide.requests.average,
+    mePerSecond: me.requests.average,
     postsPerSecond: load.requests.average,
     postsP99: load.latency.p99,
     snapshotP50: percentile(latencies, 50),
@@ -258,7 +269,7 @@ async function distributed(): Promise<Figures> {
 
 function row(name: string, f: Figures): string {
   const rate = (n: number) => Math.round(n).toLocaleString('en-US').padStart(7);
-  return `${name.padEnd(12)} GET /team ${rate(f.teamPerSecond)} req/s (64 connections: ${rate(f.teamPerSecondWide)})   GET /posts ${Math.round(f.postsPerSecond).toLocaleString('en-US').padStart(7)} req/s (p99 ${f.postsP99} ms)   100-post snapshot p50 ${f.snapshotP50.toFixed(1)} ms, p95 ${f.snapshotP95.toFixed(1)} ms`;
+  return `${name.padEnd(12)} GET /team ${rate(f.teamPerSecond)} req/s (64 connections: ${rate(f.teamPerSecondWide)})   GET /me ${rate(f.mePerSecond)} req/s   GET /posts ${Math.round(f.postsPerSecond).toLocaleString('en-US').padStart(7)} req/s (p99 ${f.postsP99} ms)   100-post snapshot p50 ${f.snapshotP50.toFixed(1)} ms, p95 ${f.snapshotP95.toFixed(1)} ms`;
 }
 
 async function main(): Promise<void> {
@@ -271,7 +282,7 @@ async function main(): Promise<void> {
   const dist = await distributed();
   console.log(row('distributed', dist));
   console.log(
-    `hops cost: GET /team throughput ×${(dist.teamPerSecond / sa.teamPerSecond).toFixed(2)} and GET /posts ×${(dist.postsPerSecond / sa.postsPerSecond).toFixed(2)} of standalone (target ≥ 0.3 each); GET /team with 64 connections ×${(dist.teamPerSecondWide / sa.teamPerSecondWide).toFixed(2)}; snapshot p50 +${(dist.snapshotP50 - sa.snapshotP50).toFixed(1)} ms, p95 +${(dist.snapshotP95 - sa.snapshotP95).toFixed(1)} ms`,
+    `hops cost: GET /team throughput ×${(dist.teamPerSecond / sa.teamPerSecond).toFixed(2)} and GET /posts ×${(dist.postsPerSecond / sa.postsPerSecond).toFixed(2)} of standalone (target ≥ 0.3 each); GET /team with 64 connections ×${(dist.teamPerSecondWide / sa.teamPerSecondWide).toFixed(2)}; GET /me (admission alone, the floor of a keyed route) ×${(dist.mePerSecond / sa.mePerSecond).toFixed(2)}; snapshot p50 +${(dist.snapshotP50 - sa.snapshotP50).toFixed(1)} ms, p95 +${(dist.snapshotP95 - sa.snapshotP95).toFixed(1)} ms`,
   );
 }
 
