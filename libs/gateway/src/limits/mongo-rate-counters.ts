@@ -140,44 +140,8 @@ export class MongoRateCounters implements RateCounters {
    * race each other.
    */
   private async applyBatch(id: string, batch: LaneChange[]): Promise<CounterReading[]> {
-    const inc: Record<string, number> = {};
-    const add = (path: string, n: number) => (inc[path] = (inc[path] ?? 0) + n);
-    let newest = batch[0].minute;
-    for (const change of batch) {
-      for (const c of change.classes) {
-        add(`d.${c}`, change.step);
-        add(`m.t${change.minute}.${c}`, change.step);
-      }
-      if (change.bytes !== 0) add('b', change.bytes);
-      newest = Math.max(newest, change.minute);
-    }
-    // The minutes before the newest are cleared, except one this batch counts in (a batch that
-    // spans a minute's turn): clearing and counting the same path in one update is refused.
-    const counted = new Set(batch.map((c) => c.minute));
-    const unset: Record<string, ''> = {};
-    for (let m = newest - STALE_MINUTES; m < newest; m++) if (!counted.has(m)) unset[`m.t${m}`] = '';
-    const doc = await this.upsert(id, {
-      ...(Object.keys(inc).length > 0 ? { $inc: inc } : {}),
-      ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
-      $setOnInsert: { expire: this.dayExpiry(batch[0].now) },
-    });
-    // Walk back from the counts after the whole batch, taking out each change as it is passed.
-    const minuteCounts = new Map<number, Partial<Record<RateClassId, number>>>();
-    for (const m of counted) minuteCounts.set(m, { ...doc?.m?.[`t${m}`] });
-    const dayCounts: Partial<Record<RateClassId, number>> = { ...doc?.d };
-    let bytes = doc?.b ?? 0;
-    const readings: CounterReading[] = new Array<CounterReading>(batch.length);
-    for (let i = batch.length - 1; i >= 0; i--) {
-      const change = batch[i];
-      const minuteOf = minuteCounts.get(change.minute)!;
-      readings[i] = { minute: { ...minuteOf }, day: { ...dayCounts }, bytes };
-      for (const c of change.classes) {
-        minuteOf[c] = (minuteOf[c] ?? 0) - change.step;
-        dayCounts[c] = (dayCounts[c] ?? 0) - change.step;
-      }
-      bytes -= change.bytes;
-    }
-    return readings;
+    const doc = await this.upsert(id, batchUpdate(batch, this.dayExpiry(batch[0].now)));
+    return readingsInOrder(doc, batch);
   }
 
   /**
@@ -212,4 +176,54 @@ export class MongoRateCounters implements RateCounters {
   private dayExpiry(now: Date): Date {
     return new Date((dayBucket(now) + 2) * DAY_MS);
   }
+}
+
+/** One update for a whole batch: every change summed into one `$inc`, the stale minutes cleared. */
+function batchUpdate(batch: readonly LaneChange[], expire: Date): Record<string, unknown> {
+  const inc: Record<string, number> = {};
+  const add = (path: string, n: number) => (inc[path] = (inc[path] ?? 0) + n);
+  let newest = batch[0].minute;
+  for (const change of batch) {
+    for (const c of change.classes) {
+      add(`d.${c}`, change.step);
+      add(`m.t${change.minute}.${c}`, change.step);
+    }
+    if (change.bytes !== 0) add('b', change.bytes);
+    newest = Math.max(newest, change.minute);
+  }
+  // The minutes before the newest are cleared, except one this batch counts in (a batch that
+  // spans a minute's turn): clearing and counting the same path in one update is refused.
+  const counted = new Set(batch.map((c) => c.minute));
+  const unset: Record<string, ''> = {};
+  for (let m = newest - STALE_MINUTES; m < newest; m++) if (!counted.has(m)) unset[`m.t${m}`] = '';
+  return {
+    ...(Object.keys(inc).length > 0 ? { $inc: inc } : {}),
+    ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+    $setOnInsert: { expire },
+  };
+}
+
+/**
+ * Each change's counts as if the batch had been applied one change at a time in arrival order:
+ * walking back from the counts after the whole batch, taking out each change as it is passed.
+ */
+function readingsInOrder(doc: KeyDayDoc | null, batch: readonly LaneChange[]): CounterReading[] {
+  const minuteCounts = new Map<number, Partial<Record<RateClassId, number>>>();
+  for (const change of batch)
+    if (!minuteCounts.has(change.minute))
+      minuteCounts.set(change.minute, { ...doc?.m?.[`t${change.minute}`] });
+  const dayCounts: Partial<Record<RateClassId, number>> = { ...doc?.d };
+  let bytes = doc?.b ?? 0;
+  const readings: CounterReading[] = new Array<CounterReading>(batch.length);
+  for (let i = batch.length - 1; i >= 0; i--) {
+    const change = batch[i];
+    const minuteOf = minuteCounts.get(change.minute)!;
+    readings[i] = { minute: { ...minuteOf }, day: { ...dayCounts }, bytes };
+    for (const c of change.classes) {
+      minuteOf[c] = (minuteOf[c] ?? 0) - change.step;
+      dayCounts[c] = (dayCounts[c] ?? 0) - change.step;
+    }
+    bytes -= change.bytes;
+  }
+  return readings;
 }
