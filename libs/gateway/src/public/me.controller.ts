@@ -10,7 +10,7 @@ import {
 import { ApiEnvelopeResponse, ApiKeyAuth, CLOCK, envelope, openApi, type Clock } from '@analyst/platform';
 import { ApiRoute } from '@analyst/platform';
 import { accountOf, limitsOf, type KeyAccount } from '../auth/gateway-pipeline';
-import { Principal } from '@analyst/platform';
+import { principalOf, type Principal } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
 import type { ApiKeyDoc, TeamDoc } from '../identity/identity-read-models';
 import { RateLimitService, type ClassUsage } from '../limits/rate-limit.service';
@@ -72,7 +72,10 @@ export class MeController {
     ),
     { description: 'The key, its team and its limits' },
   )
-  me(@Principal() principal: Principal, @Req() request: FastifyRequest): MeBody | Promise<MeBody> {
+  me(@Req() request: FastifyRequest): MeBody | Promise<MeBody> {
+    // What @Principal() reads, without a parameter decorator's context and pipe run on every request.
+    const principal = principalOf(request);
+    if (!principal) throw new Error('@Principal() used on a route the gateway does not authenticate');
     // In the same turn when the documents are cached and the admission's reading is at hand.
     const key = this.identities.cachedKey(principal.keyId);
     const team = this.identities.cachedTeam(principal.teamId);
