@@ -93,50 +93,29 @@ async function prepare(target: Target): Promise<string[]> {
   return postIds;
 }
 
+/** Requests per second on `path` over SECONDS, after a 2 s warm-up; every answer must be 2xx. */
+async function throughput(target: Target, path: string, connections: number): Promise<autocannon.Result> {
+  const options = {
+    url: `${target.base}/analyst/v1${path}`,
+    headers: { authorization: `Bearer ${target.key}` },
+    connections,
+  };
+  await autocannon({ ...options, duration: 2 });
+  const result = await autocannon({ ...options, duration: SECONDS });
+  if (result.non2xx > 0)
+    throw new Error(
+      `${result.non2xx} GET ${path} answers were not 2xx: ${JSON.stringify(result.statusCodeStats)}`,
+    );
+  return result;
+}
+
 async function measure(target: Target, postIds: string[]): Promise<Figures> {
   const headers = { authorization: `Bearer ${target.key}` };
   // GET /team: the gateway's own work (key, limits, counters, credits) with no service behind it.
-  await autocannon({ url: `${target.base}/analyst/v1/team`, headers, connections: 20, duration: 2 });
-  const team = await autocannon({
-    url: `${target.base}/analyst/v1/team`,
-    headers,
-    connections: 20,
-    duration: SECONDS,
-  });
-  if (team.non2xx > 0)
-    throw new Error(`${team.non2xx} GET /team answers were not 2xx: ${JSON.stringify(team.statusCodeStats)}`);
-  const me = await autocannon({
-    url: `${target.base}/analyst/v1/me`,
-    headers,
-    connections: 20,
-    duration: SECONDS,
-  });
-  if (me.non2xx > 0)
-    throw new Error(`${me.non2xx} GET /me answers were not 2xx: ${JSON.stringify(me.statusCodeStats)}`);
-  const wide = await autocannon({
-    url: `${target.base}/analyst/v1/team`,
-    headers,
-    connections: 64,
-    duration: SECONDS,
-  });
-  if (wide.non2xx > 0)
-    throw new Error(`${wide.non2xx} GET /team answers were not 2xx: ${JSON.stringify(wide.statusCodeStats)}`);
-  await autocannon({
-    url: `${target.base}/analyst/v1/posts?limit=25`,
-    headers,
-    connections: 20,
-    duration: 2,
-  });
-  const load = await autocannon({
-    url: `${target.base}/analyst/v1/posts?limit=25`,
-    headers,
-    connections: 20,
-    duration: SECONDS,
-  });
-  if (load.non2xx > 0)
-    throw new Error(
-      `${load.non2xx} GET /posts answers were not 2xx: ${JSON.stringify(load.statusCodeStats)}`,
-    );
+  const team = await throughput(target, '/team', 20);
+  const me = await throughput(target, '/me', 20);
+  const wide = await throughput(target, '/team', 64);
+  const load = await throughput(target, '/posts?limit=25', 20);
   const latencies: number[] = [];
   for (let i = 0; i < SNAPSHOTS; i++) {
     const started = performance.now();
