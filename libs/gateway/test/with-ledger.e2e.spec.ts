@@ -19,6 +19,19 @@ describe('GatewayModule next to LedgerModule', () => {
     });
   });
 
+  it('GET /team shows a credit grant in the very next request, to the credit', async () => {
+    const team = await g.team('growth');
+    const key = await g.key(team);
+    const before = (await g.get('/analyst/v1/team', key)).body.data.credits;
+    const granted = await g.t.request('POST', `/admin/v1/teams/${team}/credits`, {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      body: { pool: 'adhoc', amount: 37, reason: 'test' },
+    });
+    expect(granted.status).toBeLessThan(300);
+    const after = (await g.get('/analyst/v1/team', key)).body.data.credits;
+    expect(after).toEqual({ ...before, adhoc: before.adhoc + 37 });
+  });
+
   it('counts wrong admin tokens once per address across the admin routes of every module', async () => {
     const team = await g.team('growth');
     const from = (url: string, token: string) =>

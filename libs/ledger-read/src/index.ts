@@ -1,2 +1,3 @@
 export * from './ledger-balances';
 export * from './read-team-credits';
+export * from './fold-ledger-balances';

@@ -6,11 +6,13 @@ import {
   ApiErrorResponses,
   ApiKeyAuth,
   CLOCK,
+  EVENT_STORE,
   envelope,
   openApi,
   READ_STORE,
   TEAM_NOT_FOUND,
   type Clock,
+  type EventStore,
   type ReadStore,
 } from '@analyst/platform';
 import { ApiRoute } from '@analyst/platform';
@@ -26,10 +28,11 @@ export class TeamController {
 
   constructor(
     @Inject(READ_STORE) store: ReadStore,
+    @Inject(EVENT_STORE) log: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly identities: IdentityCache,
   ) {
-    this.credits = new TeamCreditsReader(store);
+    this.credits = new TeamCreditsReader(store, log);
   }
 
   @Get()
@@ -88,7 +91,7 @@ export class TeamController {
     if (!team) throw new ApiError(404, `team ${principal.targetTeamId} not found`, 'team_not_found');
     const plan = PLANS[team.plan];
     // The team and its sub-teams from memory (kept true by the identity events); credits change
-    // with every charge, so they are read from the ledger's read model each time.
+    // with every charge, so the team's ledger stream is read past what this process has folded.
     const [subTeams, credits] = await Promise.all([
       plan.subTeams ? this.identities.subTeams(team._id) : [],
       this.credits.read(team._id, this.clock.now()),

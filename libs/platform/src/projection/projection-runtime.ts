@@ -9,7 +9,7 @@ import {
   UNKNOWN_INDEX,
 } from '@analyst/eventsourcing';
 import { PositionWaiters } from './position-waiters';
-import { projects, type Projected, type Projector } from './projector';
+import { projects, streamKey, type Projected, type Projector } from './projector';
 import { findUniqueClash, type ProjectionConflict } from './unique-clash';
 
 /**
@@ -35,13 +35,6 @@ export interface ProjectionRuntimeOptions {
 }
 
 export type ApplyOutcome = 'written' | 'already-applied' | 'skipped-conflict';
-
-const STREAM_KEY_UNSAFE = /[.$]/g;
-
-/** Field names may not hold dots or dollars in MongoDB. */
-function streamKey(streamId: string): string {
-  return streamId.replace(STREAM_KEY_UNSAFE, '_');
-}
 
 /** The documents one event writes: per interested projector, the ids it names. */
 interface Target {

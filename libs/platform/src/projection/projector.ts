@@ -34,6 +34,18 @@ export interface Projector<D extends Doc = Doc, E extends DomainEvent = DomainEv
   evolve(doc: D | null, event: Recorded<E>, id: string): D;
 }
 
+const STREAM_KEY_UNSAFE = /[.$]/g;
+
+/** A stream's key in a document's `_streams` memo: field names may not hold dots or dollars in MongoDB. */
+export function streamKey(streamId: string): string {
+  return streamId.replace(STREAM_KEY_UNSAFE, '_');
+}
+
+/** The last revision of `streamId` a projected document has folded; -1 when none. */
+export function appliedRevision(doc: Partial<ProjectionMeta>, streamId: string): number {
+  return doc._streams?.[streamKey(streamId)] ?? -1;
+}
+
 /** Strips the runtime's bookkeeping before a document leaves a query handler. */
 export function withoutMeta<D extends Doc>(doc: D & Partial<ProjectionMeta>): D {
   const { _streams: _s, _version: _v, ...rest } = doc;
