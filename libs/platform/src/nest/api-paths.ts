@@ -7,7 +7,7 @@ export const LEGACY_MARKER = 'x-analyst-legacy-prefix';
 /** Rewrites `/v1/client/...` onto `/analyst/v1/...`, marking the request so responses can say so. */
 export function rewriteLegacyUrl(req: { url?: string; headers: Record<string, unknown> }): string {
   const url = req.url ?? '/';
-  if (url.startsWith(LEGACY_PREFIX) && endsPrefix(url, LEGACY_PREFIX.length)) {
+  if (isUnderPrefix(url, LEGACY_PREFIX)) {
     req.headers[LEGACY_MARKER] = '1';
     return API_PREFIX + url.slice(LEGACY_PREFIX.length);
   }
@@ -17,8 +17,12 @@ export function rewriteLegacyUrl(req: { url?: string; headers: Record<string, un
   return url;
 }
 
-/** True when `url` ends at `at` or goes on with a path or a query (so `/v1/clientele` is not under `/v1/client`). */
-function endsPrefix(url: string, at: number): boolean {
-  const next = url[at];
+/**
+ * True when `url` is `prefix` itself or goes on from it with a path or a query (so `/v1/clientele`
+ * is not under `/v1/client`). No string is built: every request asks.
+ */
+export function isUnderPrefix(url: string, prefix: string): boolean {
+  if (!url.startsWith(prefix)) return false;
+  const next = url[prefix.length];
   return next === undefined || next === '/' || next === '?';
 }
