@@ -26,8 +26,8 @@ export class IdentityCache {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
   async key(keyId: string): Promise<ApiKeyDoc | null> {
-    const hit = this.keys.get(keyId);
-    if (hit && Date.now() - hit.at < IDENTITY_CACHE_TTL_MS) return hit.doc;
+    const cached = this.cachedKey(keyId);
+    if (cached !== undefined) return cached;
     const at = Date.now();
     const generation = this.generation;
     const doc = await findApiKey(this.store, keyId);
@@ -49,8 +49,8 @@ export class IdentityCache {
   }
 
   async team(teamId: string): Promise<TeamDoc | null> {
-    const hit = this.teams.get(teamId);
-    if (hit && Date.now() - hit.at < IDENTITY_CACHE_TTL_MS) return hit.doc;
+    const cached = this.cachedTeam(teamId);
+    if (cached !== undefined) return cached;
     const at = Date.now();
     const generation = this.generation;
     const doc = await findTeam(this.store, teamId);

@@ -81,7 +81,7 @@ export class MeController {
     const team = this.identities.cachedTeam(principal.teamId);
     const account = accountOf(request);
     if (key === undefined || team === undefined || !account?.reading) return this.meLater(principal, request);
-    const limits = team ? limitsOf(team) : effectiveLimits(undefined);
+    const limits = teamLimits(team);
     const now = this.clock.now();
     return meBody(
       principal,
@@ -98,7 +98,7 @@ export class MeController {
       this.identities.key(principal.keyId),
       this.identities.team(principal.teamId),
     ]);
-    const limits = effectiveLimits(team?.rateLimits);
+    const limits = teamLimits(team);
     const now = this.clock.now();
     const account = accountOf(request);
     const usage = await this.limits.usage(principal.keyId, limits, now, account?.reading);
@@ -107,6 +107,11 @@ export class MeController {
 }
 
 type MeBody = ReturnType<typeof meBody>;
+
+/** The team's limits (worked out once per team document), or the defaults for a key without one. */
+function teamLimits(team: TeamDoc | null): EffectiveLimits {
+  return team ? limitsOf(team) : effectiveLimits(undefined);
+}
 
 function meBody(
   principal: Principal,
