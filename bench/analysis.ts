@@ -8,8 +8,8 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { GatewayModule } from '@analyst/gateway';
-import { AnalysisModule, AnalysisService, CommentIndexService } from '@analyst/analysis';
-import type { PostEntry, TeamIndex } from '@analyst/comment-index';
+import { AnalysisModule, AnalysisService } from '@analyst/analysis';
+import { CommentReadSide, type PostEntry, type TeamIndex } from '@analyst/comment-index';
 import { allRows, appendRow, ensureCapacity, rollup } from '@analyst/domain-analysis';
 import { createTestApp } from '@analyst/testing';
 
@@ -56,6 +56,7 @@ function seed(team: TeamIndex): void {
       postType: 'video',
       thumbnail: null,
       totalComments: PER_POST,
+      version: null,
       scored: null,
       pending: null,
     };
@@ -73,14 +74,14 @@ function seed(team: TeamIndex): void {
       });
       team.commentIds[rows[c]] = `${post.id}-${c}`;
     }
-    post.scored = {
+    post.version = {
       dataVersion: 1,
-      rows,
       topics: [{ title: 'Battery', description: null }],
       messages: [],
       scoredAt: post.createdAt,
       settings: { ...team.settings },
     };
+    post.scored = { ...post.version, rows };
     team.posts.push(post);
     team.postsById.set(post.id, post);
   }
@@ -101,8 +102,8 @@ async function main() {
       scopes: ['analyses:run', 'analyses:read'],
     })
   ).body.data.key;
-  const indexService = t.app.get(CommentIndexService);
-  const team = (await indexService.current()).team(teamId);
+  // Seeded into the cached team itself (posts without a catalog version are never loaded from the store).
+  const team = await t.app.get(CommentReadSide).team(teamId);
   let started = Date.now();
   seed(team);
   console.log(

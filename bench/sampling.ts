@@ -11,7 +11,8 @@ import type { FetchedComment, ScoredComment } from '@analyst/contracts';
 import { AnalysisModule } from '@analyst/analysis';
 import { GatewayModule } from '@analyst/gateway';
 import { EVENT_STORE, type EventStore, type NewEvent } from '@analyst/platform';
-import { SamplingIndexService, SamplingModule, SamplingService } from '@analyst/sampling';
+import { SamplingModule, SamplingService } from '@analyst/sampling';
+import { CommentReadSide } from '@analyst/comment-index';
 import { createTestApp } from '@analyst/testing';
 
 const POSTS = 100;
@@ -157,7 +158,7 @@ async function main() {
   }
   const appended = Date.now() - seeding;
   const folding = Date.now();
-  await t.app.get(SamplingIndexService).current(120_000);
+  await t.app.get(CommentReadSide).current(120_000);
   console.log(
     `seeded ${POSTS} posts × ${PER_POST} comments: append ${appended} ms, sampling index caught up ${Date.now() - folding} ms after`,
   );

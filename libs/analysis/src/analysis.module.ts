@@ -1,21 +1,25 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import {
   ANALYST_CONFIG,
+  EVENT_STORE,
   ProjectionService,
+  READ_STORE,
   registerOpenApiSchemas,
   type AnalystConfig,
+  type EventStore,
+  type ReadStore,
 } from '@analyst/platform';
 import { AnalysesController } from './analyses/analyses.controller';
 import {
   analysesProjector,
   savedAnalysesProjector,
   Bm25SearchModel,
+  CommentReadSide,
   EmbeddingsSearchModel,
   SEARCH_MODEL,
   type SearchModel,
 } from '@analyst/comment-index';
 import { AnalysisService } from './analyses/analysis.service';
-import { CommentIndexService } from './index/comment-index.service';
 import { POST_CURSORS, PostCursors } from './posts/post-cursor';
 import { CollectionsController, PostsController } from './posts/posts.controller';
 import { AdminReportsController } from './reports/admin-reports.controller';
@@ -46,7 +50,21 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
     AdminReportsController,
   ],
   providers: [
-    CommentIndexService,
+    {
+      provide: CommentReadSide,
+      inject: [ProjectionService, READ_STORE, EVENT_STORE, ANALYST_CONFIG],
+      useFactory: (
+        projections: ProjectionService,
+        store: ReadStore,
+        events: EventStore,
+        config: AnalystConfig,
+      ) =>
+        new CommentReadSide(projections, store, events, {
+          cacheMb: config.ANALYST_READ_CACHE_MB,
+          compaction: { minDeadRows: config.ANALYSIS_COMPACT_MIN_DEAD_ROWS },
+          materializePosts: true,
+        }),
+    },
     AnalysisService,
     { provide: SEARCH_MODEL, useFactory: () => searchModelFor(process.env) },
     {
@@ -55,7 +73,7 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
       useFactory: (config?: AnalystConfig) => new PostCursors(config?.ANALYST_INTERNAL_SECRET),
     },
   ],
-  exports: [CommentIndexService, AnalysisService],
+  exports: [CommentReadSide, AnalysisService],
 })
 export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap {
   constructor(

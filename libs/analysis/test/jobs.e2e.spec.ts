@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { CommentIndexService } from '@analyst/analysis';
+import { CommentReadSide } from '@analyst/comment-index';
 import { EmbeddingsSearchModel } from '@analyst/comment-index';
 import { postRefresh, postVersion } from '@analyst/testing';
 import { analysisTest } from './analysis-fixture';
@@ -137,15 +137,16 @@ describe('a compaction of the comment index while a search job holds row numbers
           ],
         },
       ]);
-      const indexes = f.t.app.get(CommentIndexService);
-      const team = (await indexes.current()).team(teamId);
+      const readSide = f.t.app.get(CommentReadSide);
+      const team = await readSide.team(teamId);
+      await readSide.rows(team, team.posts);
       f.analyses.paused = true;
       const res = await f.post('/analyses', key, {
         selection: { postIds: ['k1'] },
         search: { query: 'battery', minRelevance: 0.1 },
       });
       expect(res.status).toBe(202);
-      let during: { generation: number; dead: number } | null = null;
+      let during: { compactions: number; dead: number } | null = null;
       await f.analyses.runJob(res.body.data.id, {
         beforeRollup: async () => {
           // k2 refreshed to one comment: 8 dead rows of 13, a compaction is due while the job holds the team.
@@ -154,12 +155,14 @@ describe('a compaction of the comment index while a search job holds row numbers
             data: e.data,
           }));
           await f.append('post-k2', refreshed, teamId);
-          await indexes.current();
-          during = { generation: team.generation, dead: team.deadRowCount };
+          // The cached team learns of k2's new version; its rows come in when a request needs them.
+          await readSide.team(teamId);
+          await readSide.rows(team, [team.postsById.get('k2')!]);
+          during = { compactions: team.compactions, dead: team.deadRowCount };
         },
       });
-      expect(during).toEqual({ generation: 0, dead: 8 });
-      expect(team.generation).toBe(1);
+      expect(during).toEqual({ compactions: 0, dead: 8 });
+      expect(team.compactions).toBe(1);
       expect(team.columns.length).toBe(5);
       const done = (await f.get(`/analyses/${res.body.data.id}`, key)).body.data;
       expect(done.status).toBe('ready');

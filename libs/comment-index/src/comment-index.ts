@@ -10,6 +10,7 @@ import {
   appendRow,
   compactColumns,
   createColumns,
+  ensureCapacity,
   hasMention,
   hasQuestionMark,
   tokenize,
@@ -18,16 +19,42 @@ import {
   type CommentColumns,
   type RollupSettings,
 } from '@analyst/domain-analysis';
+import {
+  binaryBytes,
+  EMOJI_TERM,
+  float32s,
+  float64s,
+  HAS_EMOJI,
+  HAS_MENTION,
+  HAS_QUESTION,
+  HIDDEN,
+  int32s,
+  IS_CREATOR,
+  IS_REPLY,
+  STRINGS_PER_COMMENT,
+  uint32s,
+  unpackStrings,
+  type PackedFetched,
+  type PackedScored,
+} from './read-model/packed-columns';
+import { RowDetails } from './row-details';
 
-export interface ScoredVersion {
+/** The scored version of a post as the catalog knows it, whether or not its rows are loaded. */
+export interface ScoredVersionInfo {
   dataVersion: number;
-  /** Rows of this version's comments in the team's columns. */
-  rows: Uint32Array;
   topics: CreatorTopic[];
   messages: CreatorMessage[];
   scoredAt: string;
   /** Team settings when the version was scored: the post analysis is materialized with them. */
   settings: RollupSettings;
+  /** Where its comments are in the read store: the fetch (PostFetched revision) and its chunk count. */
+  source?: { fetch: number; chunks: number };
+}
+
+/** A scored version whose comments are rows of the team's columns. */
+export interface ScoredVersion extends ScoredVersionInfo {
+  /** Rows of this version's comments in the team's columns. */
+  rows: Uint32Array;
 }
 
 interface PendingVersion {
@@ -64,6 +91,9 @@ export interface PostEntry {
   postType: PostType | null;
   thumbnail: string | null;
   totalComments: number;
+  /** The version analyses read (catalog), null until one is scored. */
+  version: ScoredVersionInfo | null;
+  /** That version with its rows, once they are in the team's columns (see TeamIndex.appendVersion). */
   scored: ScoredVersion | null;
   pending: PendingVersion | null;
 }
@@ -88,6 +118,12 @@ export const DEFAULT_COMPACTION: CompactionPolicy = { minDeadRows: 100_000 };
 /** Called with `remap[oldRow]` = new row (or -1) after a compaction, for structures kept by row number. */
 export type CompactionListener = (remap: Int32Array, rows: number) => void;
 
+/** Generations are unique in the process, so a team loaded again never reuses an evicted one's. */
+let nextGeneration = 1;
+
+/** Rough bytes of a JS string held in an array: its header and pointer, plus a byte per code unit. */
+const stringBytes = (s: string | null | undefined): number => 24 + (s?.length ?? 0);
+
 /**
  * Comments of one team as columns, plus the team's posts, collections and settings.
  *
@@ -103,12 +139,20 @@ export class TeamIndex {
   /** Comment ids and bodies by row (the columns hold numbers only). */
   commentIds: string[] = [];
   bodies: string[] = [];
+  /** Authors as written, original timestamps, languages, creator-content links (samples). */
+  readonly details = new RowDetails();
   readonly posts: PostEntry[] = [];
   readonly postsById = new Map<string, PostEntry>();
   readonly collections = new Map<string, CollectionEntry>();
   settings: RollupSettings = { ...DEFAULT_ROLLUP_SETTINGS };
-  /** Bumped by every compaction: row numbers taken in an earlier generation mean nothing now. */
-  generation = 0;
+  /** The team exists in the log (created, or has posts or collections). */
+  known = false;
+  /** Changed by every compaction and unique per loaded team: row numbers of another generation mean nothing here. */
+  generation = nextGeneration++;
+  /** Compactions done so far. */
+  compactions = 0;
+  /** Bytes of the row strings (ids, bodies, authors, times) held, for the cache's budget. */
+  private rowStringBytes = 0;
   private deadRows = 0;
   private holds = 0;
   private compactionDue = false;
@@ -184,10 +228,138 @@ export class TeamIndex {
     this.columns = columns;
     this.commentIds = commentIds;
     this.bodies = bodies;
+    this.details.remap(remap, columns.length);
+    let strings = 0;
+    for (let r = 0; r < columns.length; r++)
+      strings +=
+        stringBytes(commentIds[r]) +
+        stringBytes(bodies[r]) +
+        stringBytes(this.details.authors[r]) +
+        stringBytes(this.details.postedAt[r]);
+    this.rowStringBytes = strings;
     this.deadRows = 0;
     this.compactionDue = false;
-    this.generation++;
+    this.generation = nextGeneration++;
+    this.compactions++;
     for (const listener of this.listeners) listener(remap, columns.length);
+  }
+
+  /** What this team holds in memory, roughly: columns, row strings and details (not the catalog). */
+  get rowBytes(): number {
+    const c = this.columns;
+    let bytes = c.tokenIds.byteLength + c.tokenStart.byteLength;
+    for (const key of [
+      'sentiment',
+      'content',
+      'topic',
+      'relevance',
+      'consensus',
+      'likes',
+      'isReply',
+      'hidden',
+      'isCreator',
+      'hasQuestion',
+      'hasMention',
+      'hasEmoji',
+      'postIndex',
+      'authorId',
+      'postedAt',
+    ] as const)
+      bytes += c[key].byteLength;
+    return bytes + this.details.arrayBytes + this.rowStringBytes;
+  }
+
+  /**
+   * Appends the rows of a post's scored version from its stored chunks (the fetch's chunks in order,
+   * and the version's scores): the same rows, in the same order and with the same values, as the
+   * log fold builds from the version's events. A comment id seen earlier in the version is skipped
+   * (a redelivered chunk), and scores apply to the first row of their comment id. The post's
+   * previously loaded version, if any, becomes dead rows.
+   */
+  appendVersion(
+    post: PostEntry,
+    info: ScoredVersionInfo,
+    fetched: readonly PackedFetched[],
+    scored: readonly PackedScored[],
+  ): ScoredVersion {
+    const rows: number[] = [];
+    const rowById = new Map<string, number>();
+    const columns = this.columns;
+    for (const chunk of fetched) {
+      const strings = unpackStrings(chunk.text, chunk.textEnds);
+      const likes = float32s(chunk.likes);
+      const flagsOf = binaryBytes(chunk.flags);
+      const postedAt = uint32s(chunk.postedAt);
+      const tokens = uint32s(chunk.tokens);
+      const tokenEnds = uint32s(chunk.tokenEnds);
+      const termIds = chunk.terms.map((t) =>
+        t.startsWith(EMOJI_TERM) ? this.vocab.intern(t.slice(1), 'emoji') : this.vocab.intern(t, 'word'),
+      );
+      let tokenAt = 0;
+      for (let i = 0; i < chunk.count; i++) {
+        const at = i * STRINGS_PER_COMMENT;
+        const id = strings[at];
+        const tokenEnd = tokenEnds[i];
+        if (rowById.has(id)) {
+          tokenAt = tokenEnd;
+          continue;
+        }
+        const author = strings[at + 1];
+        const key = author.replace(/^@/, '').toLowerCase();
+        let authorId = this.authors.get(key);
+        if (authorId === undefined) this.authors.set(key, (authorId = this.authors.size));
+        ensureCapacity(columns, 1, tokenEnd - tokenAt);
+        const r = columns.length;
+        const f = flagsOf[i];
+        columns.likes[r] = likes[i];
+        columns.isReply[r] = f & IS_REPLY ? 1 : 0;
+        columns.hidden[r] = f & HIDDEN ? 1 : 0;
+        columns.isCreator[r] = f & IS_CREATOR ? 1 : 0;
+        columns.hasQuestion[r] = f & HAS_QUESTION ? 1 : 0;
+        columns.hasMention[r] = f & HAS_MENTION ? 1 : 0;
+        columns.hasEmoji[r] = f & HAS_EMOJI ? 1 : 0;
+        columns.postIndex[r] = post.index;
+        columns.authorId[r] = authorId;
+        columns.postedAt[r] = postedAt[i];
+        columns.tokenStart[r] = columns.tokenCount;
+        for (; tokenAt < tokenEnd; tokenAt++)
+          columns.tokenIds[columns.tokenCount++] = termIds[tokens[tokenAt]];
+        columns.tokenStart[r + 1] = columns.tokenCount;
+        columns.length = r + 1;
+        this.commentIds[r] = id;
+        this.bodies[r] = strings[at + 3];
+        this.details.fetched(r, { id, authorUsername: author, postedAt: strings[at + 2] });
+        this.rowStringBytes +=
+          stringBytes(id) + stringBytes(strings[at + 3]) + stringBytes(author) + stringBytes(strings[at + 2]);
+        rowById.set(id, r);
+        rows.push(r);
+      }
+    }
+    for (const chunk of scored) {
+      const ids = unpackStrings(chunk.text, chunk.textEnds);
+      const scores = float64s(chunk.scores);
+      const refs = int32s(chunk.refs);
+      const n = chunk.count;
+      for (let i = 0; i < n; i++) {
+        const r = rowById.get(ids[i]);
+        if (r === undefined) continue;
+        columns.sentiment[r] = scores[i];
+        columns.content[r] = scores[n + i];
+        columns.topic[r] = scores[2 * n + i];
+        columns.relevance[r] = scores[3 * n + i];
+        columns.consensus[r] = scores[4 * n + i];
+        const language = refs[2 * n + i];
+        this.details.scored(r, {
+          topicIndex: refs[i] < 0 ? null : refs[i],
+          messageIndex: refs[n + i] < 0 ? null : refs[n + i],
+          language: language < 0 ? null : chunk.languages[language],
+        });
+      }
+    }
+    const replaced = post.scored?.rows.length ?? 0;
+    post.scored = { ...info, rows: Uint32Array.from(rows) };
+    if (replaced > 0) this.retire(replaced);
+    return post.scored;
   }
 
   /** Posts of a collection; a campaign includes its nested groups. */
@@ -240,6 +412,9 @@ export class TeamIndex {
       });
       this.commentIds[row] = c.id;
       this.bodies[row] = c.body;
+      this.details.fetched(row, c);
+      this.rowStringBytes +=
+        stringBytes(c.id) + stringBytes(c.body) + stringBytes(c.authorUsername) + stringBytes(c.postedAt);
       pending.rows.push(row);
       pending.rowById.set(c.id, row);
     }
@@ -257,6 +432,7 @@ export class TeamIndex {
       this.columns.topic[row] = nan(c.scores.topic);
       this.columns.relevance[row] = nan(c.scores.relevance);
       this.columns.consensus[row] = nan(c.scores.consensus);
+      this.details.scored(row, c);
     }
   }
 
@@ -273,14 +449,8 @@ export class TeamIndex {
     const replaced =
       (post.scored?.rows.length ?? 0) +
       (post.pending && post.pending !== pending ? post.pending.rows.length : 0);
-    post.scored = {
-      dataVersion,
-      rows: Uint32Array.from(pending.rows),
-      topics,
-      messages,
-      scoredAt: at,
-      settings: { ...this.settings },
-    };
+    post.version = { dataVersion, topics, messages, scoredAt: at, settings: { ...this.settings } };
+    post.scored = { ...post.version, rows: Uint32Array.from(pending.rows) };
     post.pending = null;
     this.retire(replaced);
     return post.scored;

@@ -46,8 +46,16 @@ export function materializedOf(post: PostEntry): MaterializedPost | null {
   return materialized.get(post) ?? null;
 }
 
-function materialize(team: TeamIndex, post: PostEntry): void {
-  const scored = post.scored!;
+/** Attaches a post analysis computed elsewhere (the read store's, or null to drop a stale one). */
+export function setMaterialized(post: PostEntry, value: MaterializedPost | null): void {
+  if (value) materialized.set(post, value);
+  else materialized.delete(post);
+}
+
+/** The post analysis and metrics of the post's scored version, from its rows (computed once per version). */
+export function materializePost(team: TeamIndex, post: PostEntry): MaterializedPost {
+  const scored = post.scored;
+  if (!scored) throw new Error(`post ${post.id} has no scored rows to materialize`);
   const result = computeAnalysis({
     team,
     posts: [post],
@@ -58,7 +66,7 @@ function materialize(team: TeamIndex, post: PostEntry): void {
   const visible = scored.rows.filter((r) => team.columns.hidden[r] === 0);
   const totals = rollup(team.columns, visible, scored.settings);
   const { content, topic, ...rest } = totals.mix;
-  materialized.set(post, {
+  const value: MaterializedPost = {
     dataVersion: scored.dataVersion,
     scoredAt: scored.scoredAt,
     analysis: { content: result.content, commentAnalysis: result.commentAnalysis },
@@ -70,7 +78,9 @@ function materialize(team: TeamIndex, post: PostEntry): void {
         mix: scored.settings.scoreVersion >= 2 ? { ...rest, content, topic } : rest,
       },
     },
-  });
+  };
+  materialized.set(post, value);
+  return value;
 }
 
 /** The events the index folds, typed as their producers declare them (ingest, gateway). */
@@ -83,7 +93,7 @@ export function applyToIndex(index: CommentIndex, recorded: RecordedEvent): void
   const event = recorded;
   switch (event.type) {
     case 'TeamCreated':
-      index.team(event.data.teamId);
+      index.team(event.data.teamId).known = true;
       return;
     case 'TeamAnalysisSettingsChanged': {
       const d = event.data;
@@ -92,6 +102,7 @@ export function applyToIndex(index: CommentIndex, recorded: RecordedEvent): void
     }
     case 'CollectionCreated': {
       const d = event.data;
+      index.team(d.teamId).known = true;
       index.team(d.teamId).collections.set(d.collectionId, {
         id: d.collectionId,
         teamId: d.teamId,
@@ -105,6 +116,7 @@ export function applyToIndex(index: CommentIndex, recorded: RecordedEvent): void
     case 'PostCreated': {
       const d = event.data;
       const team = index.team(d.teamId);
+      team.known = true;
       if (team.postsById.has(d.postId)) return;
       const post: PostEntry = {
         id: d.postId,
@@ -132,6 +144,7 @@ export function applyToIndex(index: CommentIndex, recorded: RecordedEvent): void
         postType: null,
         thumbnail: null,
         totalComments: 0,
+        version: null,
         scored: null,
         pending: null,
       };
@@ -204,7 +217,7 @@ function applyToPost(
       post.status = 'complete';
       post.totalComments = event.data.totalComments;
       post.updatedAt = at;
-      materialize(team, post);
+      materializePost(team, post);
       return;
     case 'PostFetchFailed':
       post.status = event.data.outcome;

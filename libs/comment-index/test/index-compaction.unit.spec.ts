@@ -55,11 +55,11 @@ describe('comment index compaction', () => {
     // 8 dead of 24: under both the minimum and half.
     expect(team.columns.length).toBe(24);
     expect(team.deadRowCount).toBe(8);
-    expect(team.generation).toBe(0);
+    expect(team.compactions).toBe(0);
 
     for (const e of [refresh('p1', 3), ...version('p1', 3, 8)]) applyToIndex(index, e);
     // 16 dead of 32: compacted down to the 16 live rows.
-    expect(team.generation).toBe(1);
+    expect(team.compactions).toBe(1);
     expect(team.columns.length).toBe(16);
     expect(team.deadRowCount).toBe(0);
     expect(team.commentIds.filter((id) => id !== undefined)).toHaveLength(16);
@@ -108,7 +108,7 @@ describe('comment index compaction', () => {
       recorded('CommentsFetched', { postId: 'p2', dataVersion: 2, chunk: 0, comments: fetched.slice(0, 2) }),
     );
     for (const e of [refresh('p1', 2), ...version('p1', 2, 2)]) applyToIndex(index, e);
-    expect(team.generation).toBe(1);
+    expect(team.compactions).toBe(1);
     expect(team.columns.length).toBe(6); // p2 v1 (2) + p2 v2 so far (2) + p1 v2 (2)
     applyToIndex(
       index,
@@ -169,7 +169,7 @@ describe('comment index compaction', () => {
     for (const e of [refresh('p1', 3), ...version('p1', 3, 3, true)]) applyToIndex(index, e);
     applyToIndex(index, recorded('PostCancelled', { postId: 'p1', dataVersion: 3, at: AT }));
     // 6 dead of 9: compacted to v1's 3 rows, which stay the post's analysis.
-    expect(team.generation).toBe(1);
+    expect(team.compactions).toBe(1);
     expect(team.columns.length).toBe(3);
     expect(rowsOf(team, team.postsById.get('p1')!).map((r) => r.id)).toEqual([
       'p1-v1-c0',
@@ -189,13 +189,13 @@ describe('comment index compaction', () => {
     const releaseB = team.hold();
     for (const e of [refresh('p1', 2), ...version('p1', 2, 4)]) applyToIndex(index, e);
     // Due (4 dead of 8) but held: row numbers taken before stay valid.
-    expect(team.generation).toBe(0);
+    expect(team.compactions).toBe(0);
     expect(heldRows.map((r) => team.commentIds[r])).toEqual(['p1-v1-c0', 'p1-v1-c1', 'p1-v1-c2', 'p1-v1-c3']);
     releaseA();
     releaseA(); // a second call of the same release does nothing
-    expect(team.generation).toBe(0);
+    expect(team.compactions).toBe(0);
     releaseB();
-    expect(team.generation).toBe(1);
+    expect(team.compactions).toBe(1);
     expect(team.columns.length).toBe(4);
     expect(remaps).toEqual([{ remap: [-1, -1, -1, -1, 0, 1, 2, 3], rows: 4 }]);
   });

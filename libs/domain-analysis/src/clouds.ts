@@ -33,17 +33,33 @@ interface Tally {
   scored: number;
 }
 
+/**
+ * Items by value, ties in the order of their text (code units): the same on every replica whatever
+ * order its vocabulary interned the terms in (interning order follows what a process loaded first).
+ */
 function items<T>(
   tallies: Map<number, Tally>,
   limit: number,
   minValue: number,
   matched: number,
   version: ScoreVersion,
+  textOf: (key: number) => string,
   make: (key: number, base: Omit<WordCloudItem, 'text' | 'type'>) => T,
 ): T[] {
+  const text = new Map<number, string>();
+  const textAt = (key: number): string => {
+    let t = text.get(key);
+    if (t === undefined) text.set(key, (t = textOf(key)));
+    return t;
+  };
   return [...tallies.entries()]
     .filter(([, t]) => t.value >= minValue && t.scored > 0)
-    .sort((a, b) => b[1].value - a[1].value || a[0] - b[0])
+    .sort((a, b) => {
+      if (b[1].value !== a[1].value) return b[1].value - a[1].value;
+      const x = textAt(a[0]);
+      const y = textAt(b[0]);
+      return x < y ? -1 : x > y ? 1 : 0;
+    })
     .slice(0, limit)
     .map(([key, t]) => {
       const avg = t.sum / t.scored;
@@ -106,23 +122,26 @@ export function wordCloud(
     }
   }
   const matched = rows.length;
+  const phraseText = (key: number): string =>
+    `${vocab.term(Math.floor(key / size))} ${vocab.term(key % size)}`;
   return [
-    ...items(words, CLOUD_LIMITS.words, 1, matched, version, (id, base) => ({
-      text: vocab.term(id),
-      type: 'word' as const,
-      ...base,
-    })),
+    ...items(
+      words,
+      CLOUD_LIMITS.words,
+      1,
+      matched,
+      version,
+      (id) => vocab.term(id),
+      (id, base) => ({ text: vocab.term(id), type: 'word' as const, ...base }),
+    ),
     ...items(
       phrases,
       CLOUD_LIMITS.phrases,
       CLOUD_LIMITS.minPhraseComments,
       matched,
       version,
-      (key, base) => ({
-        text: `${vocab.term(Math.floor(key / size))} ${vocab.term(key % size)}`,
-        type: 'phrase' as const,
-        ...base,
-      }),
+      phraseText,
+      (key, base) => ({ text: phraseText(key), type: 'phrase' as const, ...base }),
     ),
   ];
 }
@@ -147,8 +166,13 @@ export function emojiCloud(
       tally(emoji, id, reading);
     }
   }
-  return items(emoji, CLOUD_LIMITS.emoji, 1, rows.length, version, (id, base) => ({
-    emoji: vocab.term(id),
-    ...base,
-  }));
+  return items(
+    emoji,
+    CLOUD_LIMITS.emoji,
+    1,
+    rows.length,
+    version,
+    (id) => vocab.term(id),
+    (id, base) => ({ emoji: vocab.term(id), ...base }),
+  );
 }

@@ -1,7 +1,5 @@
 export * from './sampling.module';
 export * from './sampling.service';
-export * from './index/sampling-index';
-export * from './index/sampling-index.service';
 export * from './sample/sample-query';
 export * from './sample/sample-cursor';
 export * from './sample/draw-sample';

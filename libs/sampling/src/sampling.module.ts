@@ -1,15 +1,17 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import type { SearchModel } from '@analyst/comment-index';
+import { CommentReadSide, type SearchModel } from '@analyst/comment-index';
 import {
   ANALYST_CONFIG,
   EVENT_STORE,
+  ProjectionService,
+  READ_STORE,
   registerOpenApiSchemas,
   type AnalystConfig,
   type EventStore,
+  type ReadStore,
 } from '@analyst/platform';
 import { AnalysisCommentsController, PostCommentsController } from './http/comments.controllers';
 import { SAMPLING_OPENAPI_SCHEMAS } from './http/openapi-schemas';
-import { SamplingIndexService } from './index/sampling-index.service';
 import { CursorCodec } from './sample/sample-cursor';
 import { SearchMatches } from './sample/search-matches';
 import { CURSOR_CODEC, SamplingService, SEARCH_MATCHES } from './sampling.service';
@@ -18,13 +20,27 @@ import { CURSOR_CODEC, SamplingService, SEARCH_MATCHES } from './sampling.servic
 registerOpenApiSchemas(SAMPLING_OPENAPI_SCHEMAS);
 
 /**
- * Comment samples behind analyses and posts. Builds its own index from the event log (it never
- * calls the analysis service), so it runs in the standalone process or as its own service.
+ * Comment samples behind analyses and posts. Reads the comment read models through its own cache
+ * (it never calls the analysis service), so it runs in the standalone process or as its own service.
  */
 @Module({
   controllers: [AnalysisCommentsController, PostCommentsController],
   providers: [
-    SamplingIndexService,
+    {
+      provide: CommentReadSide,
+      inject: [ProjectionService, READ_STORE, EVENT_STORE, ANALYST_CONFIG],
+      useFactory: (
+        projections: ProjectionService,
+        store: ReadStore,
+        events: EventStore,
+        config: AnalystConfig,
+      ) =>
+        new CommentReadSide(projections, store, events, {
+          cacheMb: config.ANALYST_READ_CACHE_MB,
+          compaction: { minDeadRows: config.ANALYSIS_COMPACT_MIN_DEAD_ROWS },
+          materializePosts: false,
+        }),
+    },
     SamplingService,
     {
       provide: CURSOR_CODEC,
@@ -37,7 +53,7 @@ registerOpenApiSchemas(SAMPLING_OPENAPI_SCHEMAS);
       useFactory: (events: EventStore) => new SearchMatches(events),
     },
   ],
-  exports: [SamplingService, SamplingIndexService],
+  exports: [SamplingService, CommentReadSide],
 })
 export class SamplingModule {
   /** Same module with the search model the analysis service uses for AI search (see README). */

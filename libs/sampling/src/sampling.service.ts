@@ -2,15 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, type ScoreVersion } from '@analyst/contracts';
 import { NO_COMMENT_FILTER } from '@analyst/domain-analysis';
 import {
+  CommentReadSide,
   compileFilters,
+  fnv1a32,
+  foldAnalysisDoc,
+  type AnalysisDoc,
   type CommentFilters,
   type PostEntry,
+  type RowDetails,
   type SearchSpec,
   type TeamIndex,
 } from '@analyst/comment-index';
-import { CLOCK, type Clock } from '@analyst/platform';
-import { fnv1a32, type AnalysisRecord, type RowDetails } from './index/sampling-index';
-import { SamplingIndexService } from './index/sampling-index.service';
+import { analysisStream, type AnalysisEvent } from '@analyst/domain-analysis';
+import { CLOCK, EVENT_STORE, type Clock, type EventStore } from '@analyst/platform';
 import { commentRow, type CommentRowView, type RowContext } from './sample/comment-row';
 import { drawSample, type SampleGroup, type SampleInput } from './sample/draw-sample';
 import { CursorCodec, type CursorBinding } from './sample/sample-cursor';
@@ -34,11 +38,21 @@ export interface SamplePageView {
 @Injectable()
 export class SamplingService {
   constructor(
-    private readonly indexes: SamplingIndexService,
+    private readonly readSide: CommentReadSide,
     @Inject(CURSOR_CODEC) private readonly cursors: CursorCodec,
     @Inject(SEARCH_MATCHES) private readonly searches: SearchMatches,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
+
+  /**
+   * The analysis as its read model shows it, folded from its own stream (an indexed read on every
+   * event store, and never behind the log); null when it has none.
+   */
+  private async analysis(analysisId: string): Promise<AnalysisDoc | null> {
+    const events = await this.events.readStream(analysisStream(analysisId));
+    return foldAnalysisDoc(analysisId, events as unknown as AnalysisEvent[]);
+  }
 
   async analysisSample(
     teamId: string,
@@ -46,8 +60,7 @@ export class SamplingService {
     rawQuery: Record<string, unknown>,
   ): Promise<SamplePageView> {
     const query = parseSampleQuery(rawQuery);
-    const index = await this.indexes.current();
-    const doc = index.analysis(analysisId);
+    const doc = await this.analysis(analysisId);
     if (!doc || doc.teamId !== teamId || this.expired(doc)) {
       throw new ApiError(
         404,
@@ -68,10 +81,11 @@ export class SamplingService {
         'analysis_too_large',
       );
     }
-    const team = index.comments.team(teamId);
+    const team = await this.readSide.team(teamId);
     const posts = doc.postIds
       .map((id) => team.postsById.get(id))
       .filter((p): p is PostEntry => p !== undefined);
+    await this.readSide.rows(team, posts);
     const filters = (doc.filters ?? null) as CommentFilters | null;
     const search = (doc.search ?? null) as SearchSpec | null;
     // The search matches are row numbers: keep them valid until the page is drawn.
@@ -81,7 +95,7 @@ export class SamplingService {
         search?.mode === 'ai' ? await this.searches.matcher(analysisId, team, posts, search) : null;
       // A report (a teammate's write-up over a campaign) has no version of its own: its posts are sampled under the team's.
       const version = doc.settings?.scoreVersion ?? team.settings.scoreVersion;
-      return this.page(team, index.detailsOf(team), query, {
+      return this.page(team, team.details, query, {
         scope: `analysis:${analysisId}`,
         posts,
         baseFilter: compileFilters(filters, team),
@@ -101,31 +115,31 @@ export class SamplingService {
     rawQuery: Record<string, unknown>,
   ): Promise<SamplePageView> {
     const query = parseSampleQuery(rawQuery);
-    const index = await this.indexes.current();
-    const found = index.comments.postById(postId);
-    if (!found || found.team.teamId !== teamId)
-      throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
-    const { team, post } = found;
-    if (!post.scored)
+    const team = await this.readSide.team(teamId);
+    const post = team.postsById.get(postId);
+    if (!post) throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
+    if (post.version) await this.readSide.rows(team, [post]);
+    const scored = post.scored;
+    if (!scored)
       throw new ApiError(
         404,
         `comments of post ${postId} are not available until scoring finishes`,
         'comments_not_available',
       );
-    return this.page(team, index.detailsOf(team), query, {
-      scope: `post:${postId}:v${post.scored.dataVersion}`,
+    return this.page(team, team.details, query, {
+      scope: `post:${postId}:v${scored.dataVersion}`,
       posts: [post],
       baseFilter: NO_COMMENT_FILTER,
       searchMatch: null,
       // The version the post analysis was materialized with (it is never recomputed), so a bucket's
       // sample is the comments its bar counts even after the team changes version.
-      version: post.scored.settings.scoreVersion,
+      version: scored.settings.scoreVersion,
       context: { analysisFiltered: false, searched: false },
-      echo: { postId, dataVersion: post.scored.dataVersion },
+      echo: { postId, dataVersion: scored.dataVersion },
     });
   }
 
-  private expired(doc: AnalysisRecord): boolean {
+  private expired(doc: AnalysisDoc): boolean {
     return doc.expiresAt !== null && Date.parse(doc.expiresAt) <= this.clock.now().getTime();
   }
 

@@ -25,6 +25,7 @@ import {
   ANALYSES,
   compileFilters,
   analysesProjector,
+  CommentReadSide,
   computeAnalysis,
   foldAnalysisDoc,
   SEARCH_MODEL,
@@ -36,7 +37,6 @@ import {
   type SearchSpec,
   type TeamIndex,
 } from '@analyst/comment-index';
-import { CommentIndexService } from '../index/comment-index.service';
 import { findPosts, parsePostQuery } from '../posts/post-query';
 import { INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest } from './analysis-request';
 
@@ -58,7 +58,7 @@ export class AnalysisService {
   constructor(
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionService,
-    private readonly index: CommentIndexService,
+    private readonly readSide: CommentReadSide,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
@@ -114,8 +114,7 @@ export class AnalysisService {
     teamId: string,
     request: AnalysisRequest,
   ): Promise<{ doc: AnalysisDoc; result: AnalysisResult | null }> {
-    const index = await this.index.current();
-    const team = index.team(teamId);
+    const team = await this.readSide.team(teamId);
     const { posts, truncated } = this.resolveSelection(team, request);
     const now = this.clock.now();
     const analysisId = this.ids.next('an_');
@@ -139,6 +138,7 @@ export class AnalysisService {
     let result: AnalysisResult | null = null;
     let events: AnalysisEvent[];
     if (!ai && posts.length <= INLINE_LIMIT) {
+      await this.readSide.rows(team, posts);
       result = computeAnalysis({
         team,
         posts,
@@ -208,15 +208,15 @@ export class AnalysisService {
         type: 'StartAnalysis',
         data: { phase: 'loading_comments', at: at() },
       });
-      const index = await this.index.current();
-      const team = index.team(doc.teamId);
+      const team = await this.readSide.team(doc.teamId);
+      const posts = doc.postIds
+        .map((id) => team.postsById.get(id))
+        .filter((p): p is PostEntry => p !== undefined);
+      await this.readSide.rows(team, posts);
       // Search matches are row numbers: no compaction may renumber rows until the rollup is done.
       const release = team.hold();
       let result: AnalysisResult;
       try {
-        const posts = doc.postIds
-          .map((id) => team.postsById.get(id))
-          .filter((p): p is PostEntry => p !== undefined);
         const request = { filters: doc.filters as AnalysisRequest['filters'], include: doc.include };
         const filter = compileFilters(request.filters, team);
         const search = doc.search as SearchSpec | null;
@@ -291,8 +291,7 @@ export class AnalysisService {
     summary: string;
     savedBy: string | null;
   }): Promise<AnalysisDoc> {
-    const index = await this.index.current();
-    const team = index.team(input.teamId);
+    const team = await this.readSide.team(input.teamId);
     const campaign = team.collections.get(input.campaignId);
     if (!campaign || campaign.type !== 'campaign')
       throw new ApiError(

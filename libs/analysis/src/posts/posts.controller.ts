@@ -13,8 +13,7 @@ import {
   TEAM_NOT_FOUND,
 } from '@analyst/platform';
 import { parseLimit } from '../analyses/analyses.controller';
-import { type TeamIndex, materializedOf } from '@analyst/comment-index';
-import { CommentIndexService } from '../index/comment-index.service';
+import { CommentReadSide, type TeamIndex, materializedOf } from '@analyst/comment-index';
 import { POST_CURSORS, type PostCursors } from './post-cursor';
 import { afterCursor, echoPostQuery, findPosts, parsePostQuery, positionOf } from './post-query';
 import { postAnalysisView, postView } from './post-view';
@@ -70,16 +69,14 @@ const COLLECTION_404 = `Not a collection of the target team (collection_not_foun
 @Controller('posts')
 export class PostsController {
   constructor(
-    private readonly index: CommentIndexService,
+    private readonly readSide: CommentReadSide,
     @Inject(POST_CURSORS) private readonly cursors: PostCursors,
   ) {}
 
   private async post(teamId: string, postId: string) {
-    const index = await this.index.current();
-    const found = index.postById(postId);
-    if (!found || found.team.teamId !== teamId)
-      throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
-    return found.post;
+    const post = (await this.readSide.team(teamId)).postsById.get(postId);
+    if (!post) throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
+    return post;
   }
 
   @Get()
@@ -95,8 +92,7 @@ export class PostsController {
   })
   @ApiErrorResponses({ 400: POST_FILTERS_400 })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
-    const index = await this.index.current();
-    return postPage(this.cursors, 'posts', index.team(principal.targetTeamId), query, null);
+    return postPage(this.cursors, 'posts', await this.readSide.team(principal.targetTeamId), query, null);
   }
 
   @Get(':postId/analysis')
@@ -182,7 +178,7 @@ export class PostsController {
 @Controller('collections')
 export class CollectionsController {
   constructor(
-    private readonly index: CommentIndexService,
+    private readonly readSide: CommentReadSide,
     @Inject(POST_CURSORS) private readonly cursors: PostCursors,
   ) {}
 
@@ -199,7 +195,7 @@ export class CollectionsController {
     description: 'Campaigns and groups',
   })
   async list(@Principal() principal: Principal) {
-    const team = (await this.index.current()).team(principal.targetTeamId);
+    const team = await this.readSide.team(principal.targetTeamId);
     const data = [...team.collections.keys()]
       .map((id) => this.view(team, id))
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
@@ -211,7 +207,7 @@ export class CollectionsController {
   @ApiEnvelopeResponse(200, envelope(openApi.ref('Collection')), { description: 'The collection' })
   @ApiErrorResponses({ 404: COLLECTION_404 })
   async get(@Principal() principal: Principal, @Param('collectionId') id: string) {
-    const team = (await this.index.current()).team(principal.targetTeamId);
+    const team = await this.readSide.team(principal.targetTeamId);
     if (!team.collections.has(id))
       throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');
     return { data: this.view(team, id), meta: {} };
@@ -233,7 +229,7 @@ export class CollectionsController {
     @Param('collectionId') id: string,
     @Query() query: Record<string, unknown>,
   ) {
-    const team = (await this.index.current()).team(principal.targetTeamId);
+    const team = await this.readSide.team(principal.targetTeamId);
     if (!team.collections.has(id))
       throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');
     return postPage(this.cursors, `collection:${id}`, team, query, team.collectionTree(id), {

@@ -12,8 +12,7 @@ import {
 } from '@analyst/platform';
 import { AnalysisService } from '../analyses/analysis.service';
 import { analysisSummary } from '../analyses/analysis-view';
-import { CommentIndexService } from '../index/comment-index.service';
-import type { AnalysisSavedInApp } from '@analyst/comment-index';
+import { CommentReadSide, type AnalysisSavedInApp } from '@analyst/comment-index';
 
 const text = (v: unknown, name: string, max = 20_000): string => {
   if (typeof v !== 'string' || v.trim() === '' || v.length > max)
@@ -31,7 +30,7 @@ const text = (v: unknown, name: string, max = 20_000): string => {
 export class AdminReportsController {
   constructor(
     private readonly analyses: AnalysisService,
-    private readonly indexes: CommentIndexService,
+    private readonly readSide: CommentReadSide,
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionService,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -55,7 +54,7 @@ export class AdminReportsController {
   @HttpCode(201)
   async save(@Param('teamId') teamId: string, @Body() body: Record<string, unknown>) {
     // Like every other admin route: an unknown team is 404, and nothing is written for it.
-    if (!(await this.indexes.current()).findTeam(teamId))
+    if (!(await this.readSide.team(teamId)).known)
       throw new ApiError(404, `team ${teamId} not found`, 'team_not_found');
     const savedId = this.ids.next('sa_');
     const emails = Array.isArray(body?.inviteEmails)

@@ -152,6 +152,17 @@ export class AnalystConfig {
   @Min(1)
   ANALYSIS_COMPACT_MIN_DEAD_ROWS = 100_000;
 
+  /**
+   * Memory budget of an analysis or sampling replica's cache of teams' comment columns, in MiB
+   * (least recently used teams are dropped beyond it). The replica's memory is about its idle
+   * footprint plus this, plus the teams in use by requests at that moment.
+   */
+  @Transform(toNumber)
+  @IsInt({ message: 'ANALYST_READ_CACHE_MB must be an integer number of MiB' })
+  @Min(1, { message: 'ANALYST_READ_CACHE_MB must be at least 1' })
+  @Max(1_048_576, { message: 'ANALYST_READ_CACHE_MB must be at most 1048576' })
+  ANALYST_READ_CACHE_MB = 256;
+
   /** Key of the HMAC that signs the gateway's internal auth header (distributed topology). */
   @IsOptional()
   @IsString()

@@ -16,7 +16,7 @@ import {
 } from '../projection/projection-health';
 import { ProjectionMetrics } from '../projection/projection-metrics';
 import { ProjectionRuntime } from '../projection/projection-runtime';
-import type { Projector } from '../projection/projector';
+import type { ProjectionStep, Projector } from '../projection/projector';
 import { SupervisedProjection } from '../projection/supervised-projection';
 import { HealthRegistry } from './health-registry';
 import { HttpMetrics } from './metrics';
@@ -50,6 +50,7 @@ const CHECKPOINT_EVERY = 200;
 export class ProjectionService {
   private readonly logger = new Logger('Projections');
   private readonly projectors: Projector[] = [];
+  private readonly steps: ProjectionStep[] = [];
   private readonly listeners: ((event: RecordedEvent) => void)[] = [];
   private readonly bounds: ProjectionHealthBounds;
   private readonly health: ProjectionHealth;
@@ -87,9 +88,17 @@ export class ProjectionService {
     return `projection:${this.name}`;
   }
 
+  /** Adds read models; one registered already (two modules of one process share it) is kept once. */
   register(...projectors: Projector[]): void {
     if (this.runtime) throw new Error('projectors must be registered before the projections start');
-    this.projectors.push(...projectors);
+    for (const projector of projectors)
+      if (!this.projectors.includes(projector)) this.projectors.push(projector);
+  }
+
+  /** Adds a step run after an event's documents are written (see ProjectionStep); kept once by name. */
+  registerStep(step: ProjectionStep): void {
+    if (this.runtime) throw new Error('steps must be registered before the projections start');
+    if (!this.steps.some((s) => s.name === step.name)) this.steps.push(step);
   }
 
   /** Hears every projected event after its documents are written (see ProjectionRuntime.onApplied). */
@@ -103,6 +112,7 @@ export class ProjectionService {
       onConflict: (c) => this.metrics?.conflict(this.name, c.collection, c.index),
       // Resumed read models live in a store that replicas share (see ProjectionRuntimeOptions.log).
       log: this.mode === 'resume' ? this.events : undefined,
+      steps: this.steps,
     });
     for (const listener of this.listeners) runtime.onApplied(listener);
     this.runtime = runtime;
@@ -133,7 +143,8 @@ export class ProjectionService {
       try {
         let after = -1;
         if (this.mode === 'rebuild') {
-          for (const projector of this.projectors) await this.store.collection(projector.collection).drop();
+          for (const projected of [...this.projectors, ...this.steps])
+            await this.store.collection(projected.collection).drop();
         } else {
           after = await this.checkpoints.load(this.checkpointName);
         }

@@ -3,13 +3,14 @@ import {
   type Doc,
   DuplicateKeyError,
   type EventStore,
+  type IndexSpec,
   type ReadCollection,
   type ReadStore,
   type RecordedEvent,
   UNKNOWN_INDEX,
 } from '@analyst/eventsourcing';
 import { PositionWaiters } from './position-waiters';
-import { projects, streamKey, type Projected, type Projector } from './projector';
+import { projects, streamKey, type Projected, type ProjectionStep, type Projector } from './projector';
 import { findUniqueClash, type ProjectionConflict } from './unique-clash';
 
 /**
@@ -32,6 +33,8 @@ export interface ProjectionRuntimeOptions {
    * `contiguousStreams` projector folds those events again.
    */
   log?: Pick<EventStore, 'readStream'>;
+  /** Steps run after an event's documents are written, before it counts as projected. */
+  steps?: readonly ProjectionStep[];
 }
 
 export type ApplyOutcome = 'written' | 'already-applied' | 'skipped-conflict';
@@ -77,6 +80,7 @@ function fold(
  */
 export class ProjectionRuntime {
   private readonly byType = new Map<string, Projector[]>();
+  private readonly stepsByType = new Map<string, ProjectionStep[]>();
   private applied = new PositionWaiters();
   private readonly listeners: ((event: RecordedEvent) => void)[] = [];
 
@@ -92,17 +96,25 @@ export class ProjectionRuntime {
         this.byType.set(type, [...(this.byType.get(type) ?? []), projector]);
       }
     }
+    for (const step of options.steps ?? []) {
+      for (const type of step.eventTypes)
+        this.stepsByType.set(type, [...(this.stepsByType.get(type) ?? []), step]);
+    }
+  }
+
+  private get collections(): { collection: string; indexes?: readonly IndexSpec[] }[] {
+    return [...this.projectors, ...(this.options.steps ?? [])];
   }
 
   async createIndexes(): Promise<void> {
-    for (const projector of this.projectors) {
-      for (const index of projector.indexes ?? [])
-        await this.store.collection(projector.collection).createIndex(index);
+    for (const projected of this.collections) {
+      for (const index of projected.indexes ?? [])
+        await this.store.collection(projected.collection).createIndex(index);
     }
   }
 
   handles(type: string): boolean {
-    return this.byType.has(type);
+    return this.byType.has(type) || this.stepsByType.has(type);
   }
 
   async apply(event: RecordedEvent): Promise<void> {
@@ -121,7 +133,7 @@ export class ProjectionRuntime {
     let runTargets: Target[] = [];
     let runKey = '';
     for (const event of events) {
-      if (!this.byType.has(event.type)) {
+      if (!this.handles(event.type)) {
         if (run.length > 0) await this.applyRun(run, runTargets);
         run = [];
         this.markApplied(event.position);
@@ -152,6 +164,8 @@ export class ProjectionRuntime {
     for (const { projector, ids } of targets) {
       for (const id of ids) await this.applyTo(projector, id, events);
     }
+    for (const event of events)
+      for (const step of this.stepsByType.get(event.type) ?? []) await step.apply(event);
     for (const event of events) this.notify(event);
     this.markApplied(events[events.length - 1].position);
   }
@@ -183,6 +197,7 @@ export class ProjectionRuntime {
   async applyTo(projector: Projector, id: string, events: readonly RecordedEvent[]): Promise<ApplyOutcome> {
     const event = events[events.length - 1];
     const collection = this.store.collection<Projected<Doc>>(projector.collection);
+    if (projector.writeOnce) return this.writtenOnce(collection, projector, id, events);
     if (events[0].revision === 0 && (await this.created(collection, projector, id, events))) return 'written';
     let races = 0;
     let clashes = 0;
@@ -291,6 +306,22 @@ export class ProjectionRuntime {
     }
   }
 
+  /** A write-once document: inserted; a duplicate key is the same document, written already. */
+  private async writtenOnce(
+    collection: ReadCollection<Projected<Doc>>,
+    projector: Projector,
+    id: string,
+    events: readonly RecordedEvent[],
+  ): Promise<ApplyOutcome> {
+    try {
+      await collection.insertOne(fold(projector, id, null, events)!);
+      return 'written';
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return 'already-applied';
+      throw error;
+    }
+  }
+
   private conflict(conflict: ProjectionConflict): void {
     const { event } = conflict;
     this.logger.error(
@@ -302,7 +333,7 @@ export class ProjectionRuntime {
 
   /** Drops every projected collection and folds the whole log again. */
   async rebuild(eventStore: EventStore): Promise<number> {
-    for (const projector of this.projectors) await this.store.collection(projector.collection).drop();
+    for (const projected of this.collections) await this.store.collection(projected.collection).drop();
     await this.createIndexes();
     this.applied = new PositionWaiters();
     let count = 0;

@@ -29,9 +29,30 @@ export interface Projector<D extends Doc = Doc, E extends DomainEvent = DomainEv
    * then folds the missing events from the log (when it has one: the shared read stores).
    */
   readonly contiguousStreams?: boolean;
+  /**
+   * Every event writes a document of its own that no later event changes (a chunk of comments named
+   * by its stream revision): the runtime inserts it without reading first, and a duplicate key means
+   * it is written already (a replica's write, or a redelivery).
+   */
+  readonly writeOnce?: boolean;
   /** Ids of the documents this event changes; empty when none. */
   documentIds(event: Recorded<E>): string[];
   evolve(doc: D | null, event: Recorded<E>, id: string): D;
+}
+
+/**
+ * Work an event needs after its documents are written and before it counts as projected: a
+ * derived document that takes more than one document or the log to compute (a post's materialized
+ * analysis). Runs in log order, may be repeated after a crash or by a replica, so it must be
+ * idempotent; a failure is retried like a failed write.
+ */
+export interface ProjectionStep {
+  readonly name: string;
+  /** The collection it writes (dropped with the read models on a rebuild). */
+  readonly collection: string;
+  readonly eventTypes: readonly string[];
+  readonly indexes?: readonly IndexSpec[];
+  apply(event: RecordedEvent): Promise<void>;
 }
 
 const STREAM_KEY_UNSAFE = /[.$]/g;

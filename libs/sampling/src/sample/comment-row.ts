@@ -7,7 +7,7 @@ import {
 } from '@analyst/contracts';
 import { commentBuckets, sentimentReadingAt } from '@analyst/domain-analysis';
 import type { TeamIndex } from '@analyst/comment-index';
-import type { RowDetails } from '../index/sampling-index';
+import type { RowDetails } from '@analyst/comment-index';
 import { HIGH_ENGAGEMENT, HIGH_RELEVANCE, MESSAGE_MATCH, TOPIC_MATCH } from './draw-sample';
 
 // Why a comment is on the page: the vocabulary lives in contracts (the OpenAPI document lists it too).

@@ -1,7 +1,12 @@
 import { bucketOf, type ScoreVersion } from '@analyst/contracts';
 import { NO_COMMENT_FILTER, selectRows, type CompiledCommentFilter } from '@analyst/domain-analysis';
-import { candidateRows, type PostEntry, type ScoredVersion, type TeamIndex } from '@analyst/comment-index';
-import type { RowDetails } from '../index/sampling-index';
+import {
+  candidateRows,
+  type PostEntry,
+  type RowDetails,
+  type ScoredVersion,
+  type TeamIndex,
+} from '@analyst/comment-index';
 import type { SortKey } from './sample-cursor';
 import type { BucketFilters, Source } from './sample-query';
 

@@ -1,11 +1,11 @@
 import { commentsOfVersion, postCreated, postRefresh, postVersion } from '@analyst/testing';
-import { fnv1a32, SamplingIndex } from '../src';
+import { applyToIndex, CommentIndex, fnv1a32 } from '../src';
 
 const TEAM = 'tm_sampling_compact';
 
-describe('sampling index across a compaction of the comment columns', () => {
+describe('row details across a compaction of the comment columns', () => {
   it('moves every row detail (author, postedAt, id hash, topic and message) with its row', () => {
-    const index = new SamplingIndex({ minDeadRows: 4 });
+    const index = new CommentIndex({ minDeadRows: 4 });
     const events = [
       postCreated('p1', TEAM),
       ...postVersion('p1', 1, 5),
@@ -22,11 +22,14 @@ describe('sampling index across a compaction of the comment columns', () => {
       c.topicIndex = i;
       c.messageIndex = 2 - i;
     });
-    for (const e of [...events, postRefresh('p1', 2), ...postVersion('p1', 2, 1)]) index.apply(e);
+    for (const e of [...events, postRefresh('p1', 2), ...postVersion('p1', 2, 1)]) applyToIndex(index, e);
 
-    const team = index.comments.team(TEAM);
-    expect(team.generation).toBe(1); // 5 dead of 9
-    const details = index.detailsOf(team);
+    const team = index.team(TEAM);
+    // 5 dead of 9 after the refresh: compacted once, down to the 4 live rows.
+    expect(team.compactions).toBe(1);
+    expect(team.deadRowCount).toBe(0);
+    expect(team.columns.length).toBe(4);
+    const details = team.details;
     const read = (postId: string) =>
       Array.from(team.postsById.get(postId)!.scored!.rows, (r) => ({
         id: team.commentIds[r],

@@ -1,0 +1,186 @@
+import type { CreatorMessage, CreatorTopic, Platform, PostType } from '@analyst/contracts';
+import type { PostEvent } from '@analyst/domain-content';
+import type { Doc, Projector, Recorded } from '@analyst/platform';
+
+export const CATALOG_POSTS = 'analysis_posts';
+
+/** The version analyses read, as the catalog records it; its settings are the team's at `position`. */
+export interface CatalogVersion {
+  dataVersion: number;
+  /** The fetch its comments came from (its `PostFetched` revision; null: nothing was fetched) and its chunks. */
+  fetch: number | null;
+  chunks: number;
+  topics: CreatorTopic[];
+  messages: CreatorMessage[];
+  scoredAt: string;
+  /** Log position of its `PostScored`: the team settings in force there are the version's. */
+  position: number;
+}
+
+/** One post as analysis and sampling list and select it, with where its comments are. */
+export interface CatalogPostDoc extends Doc {
+  teamId: string;
+  /** Log position of `PostCreated`: the team's posts in this order are the index's post numbers. */
+  seq: number;
+  link: string;
+  normalizedLink: string;
+  platform: Platform;
+  collectionIds: string[];
+  tags: string[];
+  addedVia: string;
+  addedBy: { id: string; name: string } | null;
+  isDemo: boolean;
+  status: string;
+  dataVersion: number;
+  createdAt: string;
+  updatedAt: string;
+  lastRefreshedAt: string;
+  creator: { username: string; name: string } | null;
+  title: string | null;
+  caption: string | null;
+  description: string | null;
+  engagement: { views: number; likes: number; comments: number; shares: number } | null;
+  postedAt: string | null;
+  postType: PostType | null;
+  thumbnail: string | null;
+  totalComments: number;
+  /** The fetch of the version in flight: `PostFetched`'s revision and chunk count. */
+  fetched: { dataVersion: number; fetch: number; chunks: number } | null;
+  version: CatalogVersion | null;
+}
+
+type CatalogEvent = Exclude<PostEvent, { type: 'CommentsFetched' | 'CommentsScored' }>;
+
+/**
+ * A post event on its catalog document: the same changes the log fold makes to a `PostEntry`
+ * (index-feed.ts), so a catalog loaded from the store equals the fold. An event of a post whose
+ * `PostCreated` was never seen leaves a document without a team, which no query finds (the fold
+ * ignores such events).
+ */
+export function evolveCatalogPost(
+  doc: CatalogPostDoc | null,
+  recorded: Recorded<CatalogEvent>,
+  id: string,
+): CatalogPostDoc {
+  const event = recorded as CatalogEvent;
+  if (event.type === 'PostCreated') {
+    if (doc?.teamId) return doc;
+    const d = event.data;
+    return {
+      _id: id,
+      teamId: d.teamId,
+      seq: recorded.position,
+      link: d.link,
+      normalizedLink: d.normalizedLink,
+      platform: d.platform,
+      collectionIds: [...d.collectionIds],
+      tags: [...d.tags],
+      addedVia: d.addedVia,
+      addedBy: d.addedBy ?? null,
+      isDemo: d.isDemo ?? false,
+      status: 'fetching',
+      dataVersion: d.dataVersion,
+      createdAt: d.requestedAt,
+      updatedAt: d.requestedAt,
+      lastRefreshedAt: d.requestedAt,
+      creator: null,
+      title: null,
+      caption: null,
+      description: null,
+      engagement: null,
+      postedAt: null,
+      postType: null,
+      thumbnail: null,
+      totalComments: 0,
+      fetched: null,
+      version: null,
+    };
+  }
+  const post = doc ?? ({ _id: id, teamId: '' } as CatalogPostDoc);
+  if (!post.teamId) return post;
+  const at = ('at' in event.data ? event.data.at : undefined) ?? recorded.metadata.occurredAt;
+  switch (event.type) {
+    case 'PostTagged':
+      return {
+        ...post,
+        collectionIds: [...post.collectionIds, ...event.data.addedCollectionIds],
+        tags: [...post.tags, ...event.data.addedTags],
+        updatedAt: at,
+      };
+    case 'PostRefreshRequested': {
+      const refreshed = event.data.requestedAt ?? at;
+      return {
+        ...post,
+        status: 'fetching',
+        dataVersion: event.data.dataVersion,
+        lastRefreshedAt: refreshed,
+        updatedAt: refreshed,
+      };
+    }
+    case 'PostFetched': {
+      const p = event.data.post;
+      return {
+        ...post,
+        status: 'processing',
+        creator: p.creator,
+        title: p.title,
+        caption: p.caption,
+        description: p.description,
+        engagement: p.engagement,
+        postedAt: p.postedAt,
+        postType: p.postType,
+        thumbnail: p.thumbnail,
+        updatedAt: at,
+        fetched: { dataVersion: event.data.dataVersion, fetch: recorded.revision, chunks: event.data.chunks },
+      };
+    }
+    case 'PostScored': {
+      if (event.data.dataVersion !== post.dataVersion) return post;
+      const fetched = post.fetched?.dataVersion === event.data.dataVersion ? post.fetched : null;
+      return {
+        ...post,
+        status: 'complete',
+        totalComments: event.data.totalComments,
+        updatedAt: at,
+        fetched: null,
+        version: {
+          dataVersion: event.data.dataVersion,
+          fetch: fetched?.fetch ?? null,
+          chunks: fetched?.chunks ?? 0,
+          topics: event.data.topics,
+          messages: event.data.messages,
+          scoredAt: at,
+          position: recorded.position,
+        },
+      };
+    }
+    case 'PostFetchFailed':
+      return { ...post, status: event.data.outcome, fetched: null, updatedAt: at };
+    case 'PostHoldResumed':
+      return { ...post, status: 'fetching', updatedAt: at };
+    case 'PostCancelled':
+      return { ...post, status: 'cancelled', fetched: null, updatedAt: at };
+    default:
+      return post;
+  }
+}
+
+/** `analysis_posts`: the posts of every team as analysis and sampling read them. */
+export const catalogPostsProjector: Projector<CatalogPostDoc, CatalogEvent> = {
+  name: 'analysis-posts',
+  collection: CATALOG_POSTS,
+  eventTypes: [
+    'PostCreated',
+    'PostTagged',
+    'PostRefreshRequested',
+    'PostFetched',
+    'PostScored',
+    'PostFetchFailed',
+    'PostHoldResumed',
+    'PostCancelled',
+  ],
+  // A team's catalog in creation order (the shard key's first field is the team).
+  indexes: [{ keys: { teamId: 1, seq: 1 }, name: 'team_seq' }],
+  documentIds: (event) => [event.data.postId],
+  evolve: evolveCatalogPost,
+};

@@ -1,0 +1,74 @@
+import type { TeamAnalysisSettingsChanged, TeamCreated } from '@analyst/contracts';
+import type { CollectionCreated } from '@analyst/domain-content';
+import { DEFAULT_ROLLUP_SETTINGS, type RollupSettings } from '@analyst/domain-analysis';
+import type { Doc, Projector, Recorded } from '@analyst/platform';
+import type { CollectionEntry } from '../comment-index';
+
+export const CATALOG_TEAMS = 'analysis_teams';
+
+/** Settings in force from a log position on. */
+export interface SettingsFrom extends RollupSettings {
+  position: number;
+}
+
+/** A team's analysis settings over time and its collections. */
+export interface CatalogTeamDoc extends Doc {
+  /** Every change, in log order: a version scored at position p was scored with the last one before p. */
+  settings: SettingsFrom[];
+  collections: CollectionEntry[];
+}
+
+type TeamCatalogEvent = TeamCreated | TeamAnalysisSettingsChanged | CollectionCreated;
+
+/** The settings in force at a log position (the defaults before any change). */
+export function settingsAt(history: readonly SettingsFrom[], position: number): RollupSettings {
+  let found: RollupSettings = DEFAULT_ROLLUP_SETTINGS;
+  for (const s of history) if (s.position < position) found = s;
+  return { scoreVersion: found.scoreVersion, engagementWeight: found.engagementWeight };
+}
+
+export function evolveCatalogTeam(
+  doc: CatalogTeamDoc | null,
+  recorded: Recorded<TeamCatalogEvent>,
+  id: string,
+): CatalogTeamDoc {
+  const team = doc ?? { _id: id, settings: [], collections: [] };
+  const event = recorded as TeamCatalogEvent;
+  switch (event.type) {
+    case 'TeamAnalysisSettingsChanged':
+      return {
+        ...team,
+        settings: [
+          ...team.settings,
+          {
+            position: recorded.position,
+            scoreVersion: event.data.scoreVersion,
+            engagementWeight: event.data.engagementWeight,
+          },
+        ],
+      };
+    case 'CollectionCreated': {
+      const d = event.data;
+      const entry: CollectionEntry = {
+        id: d.collectionId,
+        teamId: d.teamId,
+        name: d.name,
+        type: d.type,
+        parentId: d.parentId,
+        createdAt: d.at ?? recorded.metadata.occurredAt,
+      };
+      return { ...team, collections: [...team.collections.filter((c) => c.id !== entry.id), entry] };
+    }
+    default:
+      return team;
+  }
+}
+
+/** `analysis_teams`: per team, its settings history and collections (gateway's and ingest's streams). */
+export const catalogTeamsProjector: Projector<CatalogTeamDoc, TeamCatalogEvent> = {
+  name: 'analysis-teams',
+  collection: CATALOG_TEAMS,
+  eventTypes: ['TeamCreated', 'TeamAnalysisSettingsChanged', 'CollectionCreated'],
+  documentIds: (event) => [event.data.teamId],
+  evolve: evolveCatalogTeam,
+};

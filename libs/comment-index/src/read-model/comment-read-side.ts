@@ -1,0 +1,64 @@
+import type { EventStore, ProjectionService, ReadStore } from '@analyst/platform';
+import type { CompactionPolicy, PostEntry, TeamIndex } from '../comment-index';
+import { catalogPostsProjector } from './catalog-posts.projector';
+import { catalogTeamsProjector } from './catalog-teams.projector';
+import { commentChunksProjector, commentScoresProjector } from './comment-chunks.projector';
+import { PostAnalysesStep } from './post-analyses.step';
+import { ReadSideCache } from './read-side-cache';
+
+export interface CommentReadSideOptions {
+  /** ANALYST_READ_CACHE_MB. */
+  cacheMb: number;
+  /** Analysis: stores each scored version's post analysis, and its catalogs carry them. */
+  materializePosts: boolean;
+  /** When a cached team's rows of replaced versions are dropped (ANALYSIS_COMPACT_MIN_DEAD_ROWS). */
+  compaction?: CompactionPolicy;
+}
+
+/**
+ * What analysis and sampling read comments through: the comment read models (registered with the
+ * service's projections, which write them and report each applied event to the cache) and the
+ * replica's cache of them. A request first waits until every event stored before it is projected
+ * (read-your-writes across services), then reads the team from the cache.
+ */
+export class CommentReadSide {
+  readonly cache: ReadSideCache;
+
+  constructor(
+    private readonly projections: ProjectionService,
+    store: ReadStore,
+    private readonly events: EventStore,
+    options: CommentReadSideOptions,
+  ) {
+    this.cache = new ReadSideCache(
+      store,
+      options.cacheMb * 1024 * 1024,
+      options.materializePosts,
+      options.compaction,
+    );
+    projections.register(
+      catalogTeamsProjector,
+      catalogPostsProjector,
+      commentChunksProjector,
+      commentScoresProjector,
+    );
+    if (options.materializePosts) projections.registerStep(new PostAnalysesStep(store, events));
+    projections.onApplied((event) => this.cache.apply(event));
+  }
+
+  /** Resolves once every event stored now is projected. */
+  async current(timeoutMs?: number): Promise<void> {
+    await this.projections.waitFor(await this.events.headPosition(), timeoutMs);
+  }
+
+  /** The team as of every event stored before the call. */
+  async team(teamId: string): Promise<TeamIndex> {
+    await this.current();
+    return this.cache.team(teamId);
+  }
+
+  /** Makes the rows of these posts' scored versions readable in the team's columns. */
+  rows(team: TeamIndex, posts: readonly PostEntry[]): Promise<void> {
+    return this.cache.rows(team, posts);
+  }
+}

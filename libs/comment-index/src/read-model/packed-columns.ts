@@ -1,0 +1,181 @@
+import type { FetchedComment, ScoredComment } from '@analyst/contracts';
+import { hasMention, hasQuestionMark, tokenize } from '@analyst/domain-analysis';
+
+/** Row flags of a fetched comment, one byte per comment. */
+export const IS_REPLY = 1;
+export const HIDDEN = 2;
+export const IS_CREATOR = 4;
+export const HAS_QUESTION = 8;
+export const HAS_MENTION = 16;
+export const HAS_EMOJI = 32;
+
+/** Strings a fetched comment keeps, in this order, four per comment in `text`. */
+const STRINGS_PER_COMMENT = 4;
+/** The chunk vocabulary marks an emoji term with this prefix (a word never starts with it). */
+export const EMOJI_TERM = '\u0000';
+
+/**
+ * A chunk of fetched comments as the read store keeps it: the numbers as packed little-endian
+ * columns and the strings as one UTF-8 buffer, so a replica decodes a few binary fields per chunk
+ * instead of hundreds of BSON values, and the store holds about a third of what JSON would.
+ * Tokens are ids into the chunk's own vocabulary (`terms`): a reader maps them to its team's.
+ */
+export interface PackedFetched {
+  count: number;
+  /** UTF-8 of id, author (as written), postedAt (as given), body per comment. */
+  text: Uint8Array;
+  /** Uint32 end offset of each string in `text`. */
+  textEnds: Uint8Array;
+  /** Float32 likes. */
+  likes: Uint8Array;
+  flags: Uint8Array;
+  /** Uint32 seconds since the epoch (0 when unparseable). */
+  postedAt: Uint8Array;
+  terms: string[];
+  /** Uint32 ids into `terms`, every comment's tokens in order. */
+  tokens: Uint8Array;
+  /** Uint32 end of each comment's tokens in `tokens`. */
+  tokenEnds: Uint8Array;
+}
+
+/** A chunk of scores: comment ids, the five dimensions (NaN unscored) and creator-content links. */
+export interface PackedScored {
+  count: number;
+  /** UTF-8 of each scored comment's id. */
+  text: Uint8Array;
+  textEnds: Uint8Array;
+  /** Float64 columns, dimension-major: sentiment, content, topic, relevance, consensus. */
+  scores: Uint8Array;
+  /** Int32 columns: topicIndex, messageIndex, index into `languages` (-1 each when none). */
+  refs: Uint8Array;
+  languages: string[];
+}
+
+const bytesOf = (view: ArrayBufferView): Uint8Array =>
+  new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+
+function packStrings(strings: readonly string[]): { text: Uint8Array; textEnds: Uint8Array } {
+  const buffers = strings.map((s) => Buffer.from(s, 'utf8'));
+  const ends = new Uint32Array(strings.length);
+  let at = 0;
+  buffers.forEach((b, i) => (ends[i] = at += b.length));
+  return { text: new Uint8Array(Buffer.concat(buffers, at)), textEnds: bytesOf(ends) };
+}
+
+/** Comments of one `CommentsFetched` event as stored (tokenized once, here, not at every load). */
+export function packFetched(comments: readonly FetchedComment[]): PackedFetched {
+  const n = comments.length;
+  const strings: string[] = [];
+  const likes = new Float32Array(n);
+  const flags = new Uint8Array(n);
+  const postedAt = new Uint32Array(n);
+  const termIds = new Map<string, number>();
+  const terms: string[] = [];
+  const tokens: number[] = [];
+  const tokenEnds = new Uint32Array(n);
+  comments.forEach((c, i) => {
+    strings.push(c.id, c.authorUsername, c.postedAt, c.body);
+    likes[i] = c.likes;
+    postedAt[i] = Math.max(0, Math.floor(Date.parse(c.postedAt) / 1000) || 0);
+    let emoji = false;
+    for (const t of tokenize(c.body)) {
+      const key = t.kind === 'emoji' ? EMOJI_TERM + t.text : t.text;
+      emoji ||= t.kind === 'emoji';
+      let id = termIds.get(key);
+      if (id === undefined) termIds.set(key, (id = terms.push(key) - 1));
+      tokens.push(id);
+    }
+    tokenEnds[i] = tokens.length;
+    flags[i] =
+      (c.parentId !== null ? IS_REPLY : 0) |
+      (c.hidden ? HIDDEN : 0) |
+      (c.authorIsCreator ? IS_CREATOR : 0) |
+      (hasQuestionMark(c.body) ? HAS_QUESTION : 0) |
+      (hasMention(c.body) ? HAS_MENTION : 0) |
+      (emoji ? HAS_EMOJI : 0);
+  });
+  return {
+    count: n,
+    ...packStrings(strings),
+    likes: bytesOf(likes),
+    flags,
+    postedAt: bytesOf(postedAt),
+    terms,
+    tokens: bytesOf(Uint32Array.from(tokens)),
+    tokenEnds: bytesOf(tokenEnds),
+  };
+}
+
+const nan = (v: number | null | undefined): number => (v === null || v === undefined ? Number.NaN : v);
+
+/** Scores of one `CommentsScored` event as stored. */
+export function packScored(comments: readonly ScoredComment[]): PackedScored {
+  const n = comments.length;
+  const scores = new Float64Array(5 * n);
+  const refs = new Int32Array(3 * n);
+  const languages: string[] = [];
+  comments.forEach((c, i) => {
+    scores[i] = nan(c.scores.sentiment);
+    scores[n + i] = nan(c.scores.content);
+    scores[2 * n + i] = nan(c.scores.topic);
+    scores[3 * n + i] = nan(c.scores.relevance);
+    scores[4 * n + i] = nan(c.scores.consensus);
+    refs[i] = c.topicIndex ?? -1;
+    refs[n + i] = c.messageIndex ?? -1;
+    let language = -1;
+    if (c.language) {
+      language = languages.indexOf(c.language);
+      if (language < 0) language = languages.push(c.language) - 1;
+    }
+    refs[2 * n + i] = language;
+  });
+  return {
+    count: n,
+    ...packStrings(comments.map((c) => c.commentId)),
+    scores: bytesOf(scores),
+    refs: bytesOf(refs),
+    languages,
+  };
+}
+
+/**
+ * The bytes of a binary field as a store hands it back: a Uint8Array or Buffer (in memory), or the
+ * driver's `Binary` (MongoDB), whose `buffer` holds them.
+ */
+export function binaryBytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  const inner = (value as { buffer?: unknown } | null)?.buffer;
+  if (inner instanceof Uint8Array) return inner;
+  throw new Error('a packed comment column is not binary');
+}
+
+/** A typed view on stored bytes; copied first when the bytes do not sit at an aligned offset. */
+function view<T>(
+  value: unknown,
+  Type: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number },
+): T {
+  let bytes = binaryBytes(value);
+  if (bytes.byteOffset % Type.BYTES_PER_ELEMENT !== 0) bytes = bytes.slice();
+  return new Type(bytes.buffer, bytes.byteOffset, bytes.byteLength / Type.BYTES_PER_ELEMENT);
+}
+
+export const float64s = (v: unknown): Float64Array => view(v, Float64Array);
+export const float32s = (v: unknown): Float32Array => view(v, Float32Array);
+export const uint32s = (v: unknown): Uint32Array => view(v, Uint32Array);
+export const int32s = (v: unknown): Int32Array => view(v, Int32Array);
+
+/** The strings packed by `packStrings`, decoded. */
+export function unpackStrings(text: unknown, textEnds: unknown): string[] {
+  const bytes = binaryBytes(text);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ends = uint32s(textEnds);
+  const out = new Array<string>(ends.length);
+  let start = 0;
+  for (let i = 0; i < ends.length; i++) {
+    out[i] = buffer.toString('utf8', start, ends[i]);
+    start = ends[i];
+  }
+  return out;
+}
+
+export { STRINGS_PER_COMMENT };

@@ -1,0 +1,244 @@
+import { DEFAULT_ROLLUP_SETTINGS, Vocabulary } from '@analyst/domain-analysis';
+import {
+  projects,
+  streamKey,
+  type Doc,
+  type DomainEvent,
+  type Projected,
+  type Recorded,
+  type Projector,
+  type ReadStore,
+  type RecordedEvent,
+} from '@analyst/platform';
+import {
+  DEFAULT_COMPACTION,
+  TeamIndex,
+  type CompactionPolicy,
+  type PostEntry,
+  type ScoredVersionInfo,
+} from '../comment-index';
+import { setMaterialized } from '../index-feed';
+import { CATALOG_POSTS, catalogPostsProjector, type CatalogPostDoc } from './catalog-posts.projector';
+import {
+  CATALOG_TEAMS,
+  catalogTeamsProjector,
+  settingsAt,
+  type CatalogTeamDoc,
+} from './catalog-teams.projector';
+import { POST_ANALYSES, postAnalysisId, type PostAnalysisDoc } from './post-analyses.step';
+
+/** Rough bytes of a post's catalog entry and of its materialized analysis, for the cache's budget. */
+const POST_ENTRY_BYTES = 2_048;
+const MATERIALIZED_BYTES = 6_144;
+
+/**
+ * One team's catalog in memory: its posts, collections and settings as `TeamIndex` holds them, the
+ * catalog documents they come from (with their per-stream memos), and which posts' materialized
+ * analyses changed since they were read. Live events are folded into the documents with the
+ * projectors' own `evolve`, skipping what a document's memo shows applied, so the catalog stays
+ * equal to the store's however the load and the feed interleave.
+ */
+export class TeamCatalog {
+  readonly team: TeamIndex;
+  private teamDoc: Projected<CatalogTeamDoc>;
+  private readonly postDocs = new Map<string, Projected<CatalogPostDoc>>();
+  /** Posts whose scored version changed: their post analysis is read (or computed) again. */
+  readonly stale = new Set<string>();
+
+  private constructor(
+    teamId: string,
+    teamDoc: Projected<CatalogTeamDoc> | null,
+    compaction: CompactionPolicy = DEFAULT_COMPACTION,
+  ) {
+    this.team = new TeamIndex(teamId, new Vocabulary(), new Map(), compaction);
+    this.teamDoc = teamDoc ?? { _id: teamId, settings: [], collections: [], _streams: {}, _version: 0 };
+    this.team.known = teamDoc !== null;
+    this.applyTeamDoc();
+  }
+
+  /**
+   * The team's catalog as the read store holds it now. The posts are read before the team: every
+   * writer projects in log order, so a post scored at position p is only stored once the settings
+   * in force at p are, and reading the team second sees them.
+   */
+  static async load(store: ReadStore, teamId: string, compaction?: CompactionPolicy): Promise<TeamCatalog> {
+    const postDocs = await store
+      .collection<Projected<CatalogPostDoc>>(CATALOG_POSTS)
+      .find({ teamId }, { sort: { seq: 1 } });
+    const teamDoc = await store.collection<Projected<CatalogTeamDoc>>(CATALOG_TEAMS).findOne({ _id: teamId });
+    const catalog = new TeamCatalog(teamId, teamDoc, compaction);
+    for (const doc of postDocs) catalog.addPost(doc);
+    return catalog;
+  }
+
+  get bytes(): number {
+    return this.team.posts.length * (POST_ENTRY_BYTES + MATERIALIZED_BYTES) + this.team.rowBytes;
+  }
+
+  /** Whether a live event belongs to this team (post events by the posts it holds). */
+  owns(event: RecordedEvent): boolean {
+    const data = event.data as { teamId?: unknown; postId?: unknown };
+    if (typeof data.teamId === 'string') return data.teamId === this.team.teamId;
+    return typeof data.postId === 'string' && this.team.postsById.has(data.postId);
+  }
+
+  /** Folds a live event (of this team) into the catalog; one applied already is skipped. */
+  apply(event: RecordedEvent): void {
+    if (projects(catalogTeamsProjector, event)) {
+      const next = evolved(catalogTeamsProjector, this.teamDoc, event, this.team.teamId);
+      if (next) {
+        this.teamDoc = next;
+        this.team.known = true;
+        this.applyTeamDoc();
+        this.resolveSettings();
+      }
+      return;
+    }
+    if (!projects(catalogPostsProjector, event)) return;
+    const postId = event.data.postId;
+    const current = this.postDocs.get(postId) ?? null;
+    const next = evolved(catalogPostsProjector, current, event, postId);
+    if (!next) return;
+    if (!current) this.addPost(next);
+    else this.updatePost(next);
+  }
+
+  /**
+   * Reads the materialized analyses of posts whose version changed (or that had none when loaded);
+   * a post whose analysis is not stored yet keeps none, and `missing` lists it for the caller.
+   */
+  async refreshStale(store: ReadStore): Promise<PostEntry[]> {
+    if (this.stale.size === 0) return [];
+    const posts = [...this.stale].map((id) => this.team.postsById.get(id)!).filter(Boolean);
+    this.stale.clear();
+    return this.readMaterialized(store, posts);
+  }
+
+  private async readMaterialized(store: ReadStore, posts: readonly PostEntry[]): Promise<PostEntry[]> {
+    const wanted = posts.filter((p) => p.version !== null);
+    if (wanted.length === 0) return [];
+    const ids = wanted.map((p) => postAnalysisId(p.id, p.version!.dataVersion));
+    const docs = await store
+      .collection<PostAnalysisDoc>(POST_ANALYSES)
+      .find({ teamId: this.team.teamId, _id: { $in: ids } });
+    const byId = new Map(docs.map((d) => [d._id, d]));
+    const missing: PostEntry[] = [];
+    for (const post of wanted) {
+      const doc = byId.get(postAnalysisId(post.id, post.version!.dataVersion));
+      setMaterialized(post, doc?.materialized ?? null);
+      if (!doc) missing.push(post);
+    }
+    return missing;
+  }
+
+  private applyTeamDoc(): void {
+    const history = this.teamDoc.settings;
+    const latest = history[history.length - 1];
+    this.team.settings = latest
+      ? { scoreVersion: latest.scoreVersion, engagementWeight: latest.engagementWeight }
+      : { ...DEFAULT_ROLLUP_SETTINGS };
+    this.team.collections.clear();
+    for (const c of this.teamDoc.collections) this.team.collections.set(c.id, c);
+  }
+
+  /** Each version's settings from the history as it now stands (it can only have grown). */
+  private resolveSettings(): void {
+    for (const post of this.team.posts) {
+      const doc = this.postDocs.get(post.id);
+      if (!doc?.version || !post.version) continue;
+      const settings = settingsAt(this.teamDoc.settings, doc.version.position);
+      post.version.settings = settings;
+      if (post.scored && post.scored.dataVersion === post.version.dataVersion)
+        post.scored.settings = settings;
+    }
+  }
+
+  private addPost(doc: Projected<CatalogPostDoc>): void {
+    if (!doc.teamId || this.team.postsById.has(doc._id)) return;
+    this.team.known = true;
+    const post: PostEntry = {
+      ...catalogFields(doc),
+      id: doc._id,
+      teamId: doc.teamId,
+      index: this.team.posts.length,
+      version: this.versionOf(doc),
+      scored: null,
+      pending: null,
+    };
+    this.postDocs.set(doc._id, doc);
+    this.team.posts.push(post);
+    this.team.postsById.set(post.id, post);
+    if (post.version) this.stale.add(post.id);
+  }
+
+  private updatePost(doc: Projected<CatalogPostDoc>): void {
+    const post = this.team.postsById.get(doc._id);
+    this.postDocs.set(doc._id, doc);
+    if (!post) return;
+    Object.assign(post, catalogFields(doc));
+    const version = this.versionOf(doc);
+    const was = post.version;
+    if (was?.dataVersion !== version?.dataVersion || was?.scoredAt !== version?.scoredAt) {
+      post.version = version;
+      setMaterialized(post, null);
+      if (version) this.stale.add(post.id);
+    }
+  }
+
+  private versionOf(doc: CatalogPostDoc): ScoredVersionInfo | null {
+    const v = doc.version;
+    if (!v) return null;
+    return {
+      dataVersion: v.dataVersion,
+      topics: v.topics,
+      messages: v.messages,
+      scoredAt: v.scoredAt,
+      settings: settingsAt(this.teamDoc.settings, v.position),
+      source: v.fetch === null ? undefined : { fetch: v.fetch, chunks: v.chunks },
+    };
+  }
+}
+
+/** The catalog fields of a post entry (what GET /posts lists and selections filter on). */
+function catalogFields(
+  doc: CatalogPostDoc,
+): Omit<PostEntry, 'id' | 'teamId' | 'index' | 'version' | 'scored' | 'pending'> {
+  return {
+    link: doc.link,
+    normalizedLink: doc.normalizedLink,
+    platform: doc.platform,
+    collectionIds: doc.collectionIds,
+    tags: doc.tags,
+    addedVia: doc.addedVia,
+    addedBy: doc.addedBy,
+    isDemo: doc.isDemo,
+    status: doc.status,
+    dataVersion: doc.dataVersion,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    lastRefreshedAt: doc.lastRefreshedAt,
+    creator: doc.creator,
+    title: doc.title,
+    caption: doc.caption,
+    description: doc.description,
+    engagement: doc.engagement,
+    postedAt: doc.postedAt,
+    postType: doc.postType,
+    thumbnail: doc.thumbnail,
+    totalComments: doc.totalComments,
+  };
+}
+
+/** The document after one event, as the projection runtime folds it; null when its memo has it. */
+function evolved<D extends Doc, E extends DomainEvent>(
+  projector: Projector<D, E>,
+  doc: Projected<D> | null,
+  event: Recorded<E>,
+  id: string,
+): Projected<D> | null {
+  const key = streamKey(event.streamId);
+  if ((doc?._streams?.[key] ?? -1) >= event.revision) return null;
+  const { _streams, _version, ...plain } = doc ?? ({ _streams: {}, _version: 0 } as Projected<D>);
+  const next = projector.evolve(doc ? (plain as unknown as D) : null, event, id);
+  return { ...next, _streams: { ...(_streams ?? {}), [key]: event.revision }, _version: (_version ?? 0) + 1 };
+}

@@ -1,0 +1,82 @@
+import type { FetchedComment, ScoredComment } from '@analyst/contracts';
+
+/**
+ * What a sample row needs beyond the numeric columns, by the same row numbers: the author as
+ * written, the original `postedAt`, the creator topic and message a comment engages, its language
+ * and a hash of the comment id for the seeded order.
+ */
+export class RowDetails {
+  authors: string[] = [];
+  postedAt: string[] = [];
+  /** The scorer's language of each comment (null: undetermined or scored before languages were). */
+  languages: (string | null)[] = [];
+  topicIndex = new Int32Array(1024).fill(-1);
+  messageIndex = new Int32Array(1024).fill(-1);
+  idHash = new Uint32Array(1024);
+
+  /** Bytes of the typed arrays (the strings are counted by the team that owns them). */
+  get arrayBytes(): number {
+    return this.topicIndex.byteLength + this.messageIndex.byteLength + this.idHash.byteLength;
+  }
+
+  private ensure(row: number): void {
+    if (row < this.idHash.length) return;
+    const size = Math.max(row + 1, this.idHash.length * 2);
+    const grow = <T extends Int32Array | Uint32Array>(a: T, fill?: number): T => {
+      const next = new (a.constructor as new (n: number) => T)(size);
+      if (fill !== undefined) next.fill(fill);
+      next.set(a);
+      return next;
+    };
+    this.topicIndex = grow(this.topicIndex, -1);
+    this.messageIndex = grow(this.messageIndex, -1);
+    this.idHash = grow(this.idHash);
+  }
+
+  fetched(row: number, comment: Pick<FetchedComment, 'id' | 'authorUsername' | 'postedAt'>): void {
+    this.ensure(row);
+    this.authors[row] = comment.authorUsername.replace(/^@/, '');
+    this.postedAt[row] = comment.postedAt;
+    this.idHash[row] = fnv1a32(comment.id);
+  }
+
+  scored(row: number, comment: Pick<ScoredComment, 'topicIndex' | 'messageIndex' | 'language'>): void {
+    this.ensure(row);
+    this.topicIndex[row] = comment.topicIndex ?? -1;
+    this.messageIndex[row] = comment.messageIndex ?? -1;
+    this.languages[row] = comment.language ?? null;
+  }
+
+  /** Moves every row to its number after a compaction of the team's columns (see TeamIndex.compact). */
+  remap(remap: Int32Array, rows: number): void {
+    const size = Math.max(1024, rows);
+    const topicIndex = new Int32Array(size).fill(-1);
+    const messageIndex = new Int32Array(size).fill(-1);
+    const idHash = new Uint32Array(size);
+    const authors: string[] = new Array(rows);
+    const postedAt: string[] = new Array(rows);
+    const languages: (string | null)[] = new Array(rows);
+    const known = Math.min(remap.length, this.idHash.length);
+    for (let r = 0; r < known; r++) {
+      const j = remap[r];
+      if (j < 0) continue;
+      topicIndex[j] = this.topicIndex[r];
+      messageIndex[j] = this.messageIndex[r];
+      idHash[j] = this.idHash[r];
+      authors[j] = this.authors[r];
+      postedAt[j] = this.postedAt[r];
+      languages[j] = this.languages[r];
+    }
+    Object.assign(this, { topicIndex, messageIndex, idHash, authors, postedAt, languages });
+  }
+}
+
+/** 32-bit FNV-1a over UTF-16 code units: stable across processes, so the seeded order is too. */
+export function fnv1a32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
