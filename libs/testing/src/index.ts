@@ -10,3 +10,4 @@ export * from './fakes/reddit-fake';
 export * from './fakes/youtube-fixtures';
 export * from './fakes/reddit-fixtures';
 export * from './delivered-events';
+export * from './content-log';
