@@ -155,7 +155,8 @@ function view<T>(
   Type: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number },
 ): T {
   let bytes = binaryBytes(value);
-  if (bytes.byteOffset % Type.BYTES_PER_ELEMENT !== 0) bytes = bytes.slice();
+  // A copy (not Buffer#slice, which is a view on the same memory) starts at offset 0 of its own buffer.
+  if (bytes.byteOffset % Type.BYTES_PER_ELEMENT !== 0) bytes = new Uint8Array(bytes);
   return new Type(bytes.buffer, bytes.byteOffset, bytes.byteLength / Type.BYTES_PER_ELEMENT);
 }
 

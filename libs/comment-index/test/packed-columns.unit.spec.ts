@@ -1,0 +1,68 @@
+import { float64s, int32s, packFetched, packScored, uint32s, unpackStrings } from '../src';
+
+describe('packed comment columns', () => {
+  const fetched = [
+    {
+      id: 'c1',
+      parentId: null,
+      authorUsername: '@Ana',
+      authorIsCreator: false,
+      body: 'Loved it 😍 — ¿qué tal?',
+      likes: 3,
+      postedAt: '2026-03-01T10:00:00.000Z',
+      hidden: false,
+    },
+    {
+      id: 'c2',
+      parentId: 'c1',
+      authorUsername: 'bo',
+      authorIsCreator: true,
+      body: 'thanks @Ana',
+      likes: 0,
+      postedAt: 'not a date',
+      hidden: true,
+    },
+  ];
+
+  it('round-trips strings, numbers and tokens', () => {
+    const packed = packFetched(fetched);
+    expect(unpackStrings(packed.text, packed.textEnds)).toEqual([
+      'c1',
+      '@Ana',
+      '2026-03-01T10:00:00.000Z',
+      'Loved it 😍 — ¿qué tal?',
+      'c2',
+      'bo',
+      'not a date',
+      'thanks @Ana',
+    ]);
+    expect(Array.from(uint32s(packed.postedAt))).toEqual([Date.parse('2026-03-01T10:00:00Z') / 1000, 0]);
+    expect(Array.from(packed.flags)).toEqual([8 | 32, 1 | 2 | 4 | 16]);
+    const tokens = Array.from(uint32s(packed.tokens), (t) => packed.terms[t]);
+    expect(tokens).toEqual(['loved', 'it', '\u0000😍', 'qué', 'tal', 'thanks', 'ana']);
+    expect(Array.from(uint32s(packed.tokenEnds))).toEqual([5, 7]);
+  });
+
+  it('reads columns the MongoDB driver hands back as Binary at any byte offset', () => {
+    const scored = packScored([
+      {
+        commentId: 'c1',
+        scores: { sentiment: 5.4999, content: null, topic: 2, relevance: 9, consensus: 1 },
+        topicIndex: 1,
+        messageIndex: null,
+        language: 'es',
+        scorer: { name: 's', version: '1' },
+      },
+    ]);
+    // The driver's Binary holds a Buffer that is a view into a larger pooled buffer, at an odd offset.
+    const pool = Buffer.alloc(scored.scores.byteLength + 3);
+    Buffer.from(scored.scores).copy(pool, 3);
+    const binary = { buffer: pool.subarray(3) };
+    const scores = float64s(binary);
+    expect(scores[0]).toBe(5.4999);
+    expect(Number.isNaN(scores[1])).toBe(true);
+    expect(Array.from(scores.subarray(2))).toEqual([2, 9, 1]);
+    expect(Array.from(int32s(scored.refs))).toEqual([1, -1, 0]);
+    expect(scored.languages).toEqual(['es']);
+  });
+});
