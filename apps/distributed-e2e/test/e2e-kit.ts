@@ -100,14 +100,14 @@ export interface NewTeam {
  */
 export async function createTeam(
   admin: (method: string, path: string, body: unknown) => Promise<Reply>,
-  team: { name: string; keyName: string; adhoc: number; reason: string },
+  team: { name: string; keyName: string; adhoc: number; reason: string; scopes?: string[] },
 ): Promise<NewTeam> {
   const created = await admin('POST', '/admin/v1/teams', { name: team.name, plan: 'scale' });
   expect(created.status).toBe(201);
   const id: string = created.body.data.id;
   const key = await admin('POST', `/admin/v1/teams/${id}/keys`, {
     name: team.keyName,
-    scopes: ['posts:read', 'posts:write', 'team:read'],
+    scopes: team.scopes ?? ['posts:read', 'posts:write', 'team:read'],
   });
   expect(key.status).toBe(201);
   const limits = await admin('PUT', `/admin/v1/teams/${id}/limits`, {

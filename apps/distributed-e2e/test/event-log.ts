@@ -87,3 +87,18 @@ export function jobTimeline(eventsDb: string, jobId: string): { type: string; at
     db.close();
   }
 }
+
+/** The claims of an analysis job in log order: which worker (host:pid:random) took it, as which attempt. */
+export function analysisClaims(eventsDb: string, analysisId: string): { worker: string; attempt: number }[] {
+  const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare(
+        `SELECT json_extract(data, '$.worker') AS worker, json_extract(data, '$.attempt') AS attempt
+         FROM events WHERE stream = ? AND type = 'AnalysisClaimed' ORDER BY position`,
+      )
+      .all(`analysis-${analysisId}`) as { worker: string; attempt: number }[];
+  } finally {
+    db.close();
+  }
+}

@@ -15,7 +15,8 @@ import {
   type Cluster,
   type ReplicaSpec,
 } from './cluster';
-import { jobTimeline, postsCreated, teamFacts } from './event-log';
+import { analysisClaims, jobTimeline, postsCreated, teamFacts } from './event-log';
+import { FakeEmbeddings } from './fake-embeddings';
 import {
   chargeableLinks,
   createTeam,
@@ -29,10 +30,11 @@ import { RoundRobinProxy } from './round-robin-proxy';
 
 /**
  * Several replicas of the stateless services over one log: relay ×1, gateway ×2, ingest ×2,
- * ledger ×2 (one consumer group on analyst.commands.ledger), analysis ×1, sampling ×1. Clients reach
- * the gateways through a round-robin proxy; each gateway reaches ingest and ledger through a
- * round-robin proxy of their own, so consecutive forwarded requests land on different replicas.
- * Every scenario runs on a fresh team and asserts exact counts from the public API and the log.
+ * ledger ×2 (one consumer group on analyst.commands.ledger), analysis ×2, sampling ×2. Clients reach
+ * the gateways through a round-robin proxy; each gateway reaches ingest, ledger, analysis and
+ * sampling through a round-robin proxy of their own, so consecutive forwarded requests land on
+ * different replicas. Every scenario runs on a fresh team and asserts exact counts from the public
+ * API and the log.
  */
 
 const ready = Boolean(process.env.KAFKA_BROKERS && process.env.MONGO_URL);
@@ -56,6 +58,10 @@ const QUEUING_BOUND_MS = QUEUING_RESUME_AFTER_MS * 1.25 + FINISH_ALLOWANCE_MS;
 const RESTART_READY_BOUND_MS = 90_000;
 const ANSWER_BOUND_MS = 30_000;
 const KILL_AFTER_MS = 1_000;
+/** Analysis replicas take over a job quiet this long (ANALYST_JOB_STALE_MS); low so scenario 7 fits. */
+const JOB_STALE_MS = 3_000;
+/** The fake embeddings endpoint answers each batch after this long, so a search job runs for seconds. */
+const EMBEDDINGS_DELAY_MS = 400;
 const TERMINAL = ['completed', 'partial', 'failed'];
 const SKIPPED_AS_PRESENT = ['already_processing', 'already_complete'];
 
@@ -70,7 +76,7 @@ interface Credits {
 }
 
 (ready ? describe : describe.skip)(
-  'replicas: gateway ×2, ingest ×2, ledger ×2 behind round-robin proxies over Kafka, MongoDB and the shared log',
+  'replicas: gateway ×2, ingest ×2, ledger ×2, analysis ×2, sampling ×2 behind round-robin proxies over Kafka, MongoDB and the shared log',
   () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'analyst-replicas-'));
     const eventsDb = join(dataDir, 'events.db');
@@ -80,6 +86,9 @@ interface Credits {
     let front: RoundRobinProxy;
     let ingestProxy: RoundRobinProxy;
     let ledgerProxy: RoundRobinProxy;
+    let analysisProxy: RoundRobinProxy;
+    let samplingProxy: RoundRobinProxy;
+    let embeddings: FakeEmbeddings;
     const gateways: string[] = [];
     /** ingest replica name by its URL, to name the replica a proxied request reached. */
     const ingestByUrl = new Map<string, string>();
@@ -108,12 +117,13 @@ interface Credits {
       return waitUntil(probe, accept, timeoutMs, stepMs);
     }
 
-    function newTeam(label: string, adhoc: number): Promise<Team> {
+    function newTeam(label: string, adhoc: number, scopes?: string[]): Promise<Team> {
       return createTeam((method, path, body) => http(front.url, method, path, { admin: true, body }), {
         name: `Replicas ${label} ${run}`,
         keyName: `replicas-${label}`,
         adhoc,
         reason: `replicas ${label}`,
+        scopes,
       });
     }
 
@@ -245,7 +255,7 @@ interface Credits {
 
     beforeAll(async () => {
       const started = Date.now();
-      base = 23_000 + Math.floor(Math.random() * 300) * 12;
+      base = 23_000 + Math.floor(Math.random() * 250) * 16;
       cluster = clusterConfig({
         dataDir,
         logDir: join(tmpdir(), `analyst-replicas-logs-${run}`), // kept after the run, for post-mortems
@@ -263,25 +273,36 @@ interface Credits {
         sampling: base + 6,
         gateway1: base + 7,
         gateway2: base + 8,
+        analysis2: base + 12,
+        sampling2: base + 13,
       };
       const url = (p: number) => `http://127.0.0.1:${p}`;
       ingestProxy = new RoundRobinProxy('ingest-proxy', [url(port.ingest1), url(port.ingest2)]);
       ledgerProxy = new RoundRobinProxy('ledger-proxy', [url(port.ledger1), url(port.ledger2)]);
       front = new RoundRobinProxy('gateway-proxy', [url(port.gateway1), url(port.gateway2)]);
+      analysisProxy = new RoundRobinProxy('analysis-proxy', [url(port.analysis), url(port.analysis2)]);
+      samplingProxy = new RoundRobinProxy('sampling-proxy', [url(port.sampling), url(port.sampling2)]);
+      embeddings = await FakeEmbeddings.start(EMBEDDINGS_DELAY_MS);
       ingestByUrl.set(url(port.ingest1), 'ingest-1').set(url(port.ingest2), 'ingest-2');
       gateways.push(url(port.gateway1), url(port.gateway2));
       await Promise.all([
         ingestProxy.listen(base + 9),
         ledgerProxy.listen(base + 10),
         front.listen(base + 11),
+        analysisProxy.listen(base + 14),
+        samplingProxy.listen(base + 15),
       ]);
+      const analysisEnv = {
+        ANALYST_JOB_STALE_MS: String(JOB_STALE_MS),
+        ANALYST_EMBEDDINGS_URL: embeddings.url,
+      };
 
       const ingestEnv = { ANALYST_QUEUING_RESUME_AFTER_MS: String(QUEUING_RESUME_AFTER_MS) };
       const gatewayEnv = {
         ANALYST_UPSTREAM_INGEST: ingestProxy.url,
         ANALYST_UPSTREAM_LEDGER: ledgerProxy.url,
-        ANALYST_UPSTREAM_ANALYSIS: url(port.analysis),
-        ANALYST_UPSTREAM_SAMPLING: url(port.sampling),
+        ANALYST_UPSTREAM_ANALYSIS: analysisProxy.url,
+        ANALYST_UPSTREAM_SAMPLING: samplingProxy.url,
       };
       const spec = (
         name: string,
@@ -294,12 +315,14 @@ interface Credits {
       await Promise.all([
         startReplica(cluster, spec('ledger-1', 'ledger', port.ledger1)),
         startReplica(cluster, spec('ingest-1', 'ingest', port.ingest1, ingestEnv)),
-        startReplica(cluster, spec('analysis', 'analysis', port.analysis)),
-        startReplica(cluster, spec('sampling', 'sampling', port.sampling)),
+        startReplica(cluster, spec('analysis-1', 'analysis', port.analysis, analysisEnv)),
+        startReplica(cluster, spec('sampling-1', 'sampling', port.sampling)),
       ]);
       await Promise.all([
         startReplica(cluster, spec('ledger-2', 'ledger', port.ledger2)),
         startReplica(cluster, spec('ingest-2', 'ingest', port.ingest2, ingestEnv)),
+        startReplica(cluster, spec('analysis-2', 'analysis', port.analysis2, analysisEnv)),
+        startReplica(cluster, spec('sampling-2', 'sampling', port.sampling2)),
       ]);
       // One at a time: the first seeds the demo team, the second finds it.
       await startReplica(cluster, spec('gateway-1', 'gateway', port.gateway1, gatewayEnv));
@@ -311,7 +334,15 @@ interface Credits {
     afterAll(async () => {
       // Each step runs whatever the previous one threw, so no process or database is left behind.
       const steps: (() => Promise<unknown>)[] = [
-        () => Promise.all([front?.close(), ingestProxy?.close(), ledgerProxy?.close()]),
+        () =>
+          Promise.all([
+            front?.close(),
+            ingestProxy?.close(),
+            ledgerProxy?.close(),
+            analysisProxy?.close(),
+            samplingProxy?.close(),
+            embeddings?.close(),
+          ]),
         () => (cluster ? stopReplicas(cluster) : Promise.resolve()),
         async () => {
           if (!cluster) return;
@@ -795,5 +826,105 @@ interface Credits {
       reports.identityPropagation = propagation;
       console.log(`identity propagation to the other gateway: ${JSON.stringify(propagation)}`);
     }, 60_000);
+
+    /**
+     * An AI search runs on one analysis replica (its embeddings calls are slow on purpose); that
+     * replica is killed with SIGKILL in the middle of it. The other replica takes the job over once it
+     * has been quiet for ANALYST_JOB_STALE_MS and finishes it: the job ends ready with the numbers of
+     * a search, never stuck in running, and its samples are served by both sampling replicas.
+     */
+    it('(7) an analysis replica killed during a search job: the other takes it over and finishes it', async () => {
+      const team = await newTeam('s7', 10, [
+        'posts:read',
+        'posts:write',
+        'team:read',
+        'analyses:run',
+        'analyses:read',
+        'comments:read',
+      ]);
+      const links = chargeableLinks('h', 4);
+      const add = await http(front.url, 'POST', '/analyst/v1/content/posts/add', {
+        key: team.key,
+        body: { links },
+      });
+      expect(add.status).toBe(202);
+      await terminalJob(team, add.body.data.id);
+      const listed = await posts(team);
+      expect(listed.filter((p) => p.status === 'complete')).toHaveLength(4);
+
+      const callsBefore = embeddings.calls;
+      const created = await http(front.url, 'POST', '/analyst/v1/analyses', {
+        key: team.key,
+        body: {
+          selection: { posts: { status: 'complete' } },
+          search: { query: 'love this', mode: 'ai', minRelevance: 0 },
+        },
+      });
+      expect(created.status).toBe(202);
+      const analysisId: string = created.body.data.id;
+      const searching = await waitFor(
+        async () => ({ calls: embeddings.calls - callsBefore, claims: analysisClaims(eventsDb, analysisId) }),
+        (v) => v.calls > 0 && v.claims.length > 0,
+        30_000,
+        50,
+      );
+      expect(searching.ok).toBe(true);
+      const first = searching.value.claims[0];
+      const victim = ['analysis-1', 'analysis-2'].find(
+        (name) => first.worker.split(':')[1] === String(replicaPid(cluster, name)),
+      );
+      expect(victim).toBeDefined();
+      await stopReplica(cluster, victim!, 'SIGKILL');
+      const killedAt = Date.now();
+
+      const finished = await waitFor(
+        () => http(front.url, 'GET', `/analyst/v1/analyses/${analysisId}`, { key: team.key }),
+        (r) => r.status === 200 && ['ready', 'failed'].includes(r.body.data.status),
+        60_000,
+        250,
+      );
+      const claims = analysisClaims(eventsDb, analysisId);
+      const doc = finished.value.body.data;
+      const samples = [];
+      for (let i = 0; i < 4; i++) {
+        const mark = samplingProxy.log.length;
+        const sample = await http(front.url, 'GET', `/analyst/v1/analyses/${analysisId}/comments?limit=5`, {
+          key: team.key,
+        });
+        samples.push({
+          status: sample.status,
+          rows: sample.body?.data?.length ?? 0,
+          target: samplingProxy.log[mark]?.target ?? null,
+        });
+      }
+      const observed = {
+        victim,
+        finishedWithinBound: finished.ok,
+        finishedAfterKillMs: Date.now() - killedAt,
+        status: doc.status,
+        error: doc.error ?? null,
+        matchedComments: doc.scope?.matchedComments ?? null,
+        totalComments: doc.scope?.totalComments ?? null,
+        claims: claims.map((c) => ({ attempt: c.attempt, sameWorkerAsFirst: c.worker === first.worker })),
+        sampleStatuses: [...new Set(samples.map((x) => x.status))],
+        samplingReplicasServing: new Set(samples.map((x) => x.target)).size,
+      };
+      report('7', observed);
+      expect(observed).toMatchObject({
+        finishedWithinBound: true,
+        status: 'ready',
+        error: null,
+        claims: [
+          { attempt: 1, sameWorkerAsFirst: true },
+          { attempt: 2, sameWorkerAsFirst: false },
+        ],
+        sampleStatuses: [200],
+        samplingReplicasServing: 2,
+      });
+      // minRelevance 0 keeps every visible comment the model scores above 0: the search counted them.
+      expect(observed.matchedComments).toBeGreaterThan(0);
+      expect(observed.totalComments).toBeGreaterThanOrEqual(observed.matchedComments!);
+      expect(samples.every((x) => x.rows > 0)).toBe(true);
+    }, 180_000);
   },
 );

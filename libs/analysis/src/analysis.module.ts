@@ -1,7 +1,18 @@
-import { Module, type DynamicModule, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import {
   ANALYST_CONFIG,
   EVENT_STORE,
+  PeriodicTask,
   ProjectionService,
   READ_STORE,
   registerOpenApiSchemas,
@@ -19,7 +30,7 @@ import {
   SEARCH_MODEL,
   type SearchModel,
 } from '@analyst/comment-index';
-import { AnalysisService } from './analyses/analysis.service';
+import { AnalysisService, JOB_OPTIONS, type JobOptions } from './analyses/analysis.service';
 import { POST_CURSORS, PostCursors } from './posts/post-cursor';
 import { CollectionsController, PostsController } from './posts/posts.controller';
 import { AdminReportsController } from './reports/admin-reports.controller';
@@ -66,6 +77,14 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
         }),
     },
     AnalysisService,
+    {
+      provide: JOB_OPTIONS,
+      inject: [ANALYST_CONFIG],
+      useFactory: (config: AnalystConfig): JobOptions => ({
+        worker: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+        staleMs: config.ANALYST_JOB_STALE_MS,
+      }),
+    },
     { provide: SEARCH_MODEL, useFactory: () => searchModelFor(process.env) },
     {
       provide: POST_CURSORS,
@@ -75,10 +94,14 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
   ],
   exports: [CommentReadSide, AnalysisService],
 })
-export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap {
+export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Analyses');
+  private sweeper: PeriodicTask | null = null;
+
   constructor(
     private readonly projections: ProjectionService,
     private readonly analyses: AnalysisService,
+    @Inject(JOB_OPTIONS) private readonly jobs: JobOptions,
   ) {}
 
   /** Same module with another search model (tests, or a model chosen by the app). */
@@ -94,7 +117,17 @@ export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap {
     this.projections.register(savedAnalysesProjector);
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.analyses.resume();
+  /** Offers open jobs to this replica at start (what a stopped one left) and every few seconds after. */
+  onApplicationBootstrap(): void {
+    this.sweeper = new PeriodicTask(
+      Math.min(5_000, Math.max(500, Math.floor(this.jobs.staleMs / 2))),
+      () => this.analyses.sweep(),
+      (error) => this.logger.warn(`sweeping open analysis jobs failed: ${String(error)}`),
+    );
+    this.sweeper.start(true);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sweeper?.stop();
   }
 }

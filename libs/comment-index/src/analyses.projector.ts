@@ -81,12 +81,13 @@ function evolveAnalysisDoc(doc: AnalysisDoc | null, event: ProjectedAnalysisEven
       };
     }
     case 'AnalysisStarted':
+    case 'AnalysisClaimed':
     case 'AnalysisProgressed':
       return {
         ...doc!,
         status: 'running',
         updatedAt: event.data.at,
-        progress: { phase: event.data.phase, percent: event.data.percent },
+        progress: { phase: event.data.phase, percent: 'percent' in event.data ? event.data.percent : 0 },
       };
     case 'AnalysisCompleted':
       return {
@@ -143,6 +144,7 @@ export const analysesProjector: Projector<AnalysisDoc, ProjectedAnalysisEvent> =
   eventTypes: [
     'AnalysisCreated',
     'AnalysisStarted',
+    'AnalysisClaimed',
     'AnalysisProgressed',
     'AnalysisCompleted',
     'AnalysisFailed',

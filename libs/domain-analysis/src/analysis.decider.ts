@@ -30,6 +30,11 @@ export interface AnalysisCreatedData {
 export type AnalysisEvent =
   | { type: 'AnalysisCreated'; data: AnalysisCreatedData }
   | { type: 'AnalysisStarted'; data: { analysisId: string; phase: string; percent: number; at: string } }
+  /** A worker took the job: the first, or another after the one before it went quiet (attempt 2, 3, …). */
+  | {
+      type: 'AnalysisClaimed';
+      data: { analysisId: string; worker: string; attempt: number; phase: string; at: string };
+    }
   | { type: 'AnalysisProgressed'; data: { analysisId: string; phase: string; percent: number; at: string } }
   | {
       type: 'AnalysisSearchMatched';
@@ -56,6 +61,14 @@ export type AnalysisCommand =
   /** With a result, the analysis was computed inline: created and completed in one step. */
   | Command<'CreateAnalysis', AnalysisCreatedData & { result?: AnalysisResult }>
   | Command<'StartAnalysis', { phase: string; at: string }>
+  /**
+   * A worker asks for the job: granted when it is queued, or running with no event since
+   * `staleBefore` (its worker stopped); past `maxAttempts` claims the job fails instead.
+   */
+  | Command<
+      'ClaimAnalysis',
+      { worker: string; phase: string; at: string; staleBefore: string; maxAttempts: number }
+    >
   | Command<'ReportProgress', { phase: string; percent: number; at: string }>
   | Command<'RecordSearchMatches', { commentIds: readonly string[]; at: string }>
   | Command<'CompleteAnalysis', { result: AnalysisResult; at: string }>
@@ -63,7 +76,16 @@ export type AnalysisCommand =
   | Command<'SaveReport', Extract<AnalysisEvent, { type: 'ReportSaved' }>['data']>;
 
 export type AnalysisState =
-  { status: 'absent' } | { status: AnalysisStatus | 'saved'; analysisId: string; kind: AnalysisKind };
+  | { status: 'absent' }
+  | {
+      status: AnalysisStatus | 'saved';
+      analysisId: string;
+      kind: AnalysisKind;
+      /** Workers that have taken the job so far. */
+      attempts?: number;
+      /** Time of the stream's last event: a running job quiet since long ago has lost its worker. */
+      lastActivityAt?: string;
+    };
 
 export class AnalysisRuleError extends Error {
   override readonly name = 'AnalysisRuleError';
@@ -103,6 +125,8 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
         },
       ];
     }
+    case 'ClaimAnalysis':
+      return claim(command.data, existing(state));
     case 'ReportProgress': {
       const s = existing(state);
       if (s.status !== 'running')
@@ -175,15 +199,54 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
   }
 }
 
+function claim(
+  data: Extract<AnalysisCommand, { type: 'ClaimAnalysis' }>['data'],
+  s: Exclude<AnalysisState, { status: 'absent' }>,
+): AnalysisEvent[] {
+  const attempts = s.attempts ?? (s.status === 'running' ? 1 : 0);
+  const stale = s.status === 'running' && (s.lastActivityAt ?? '') <= data.staleBefore;
+  if (s.status !== 'queued' && !stale) return []; // taken by a live worker, or finished
+  if (attempts >= data.maxAttempts) {
+    const message =
+      `analysis failed: the worker running it stopped ${attempts} time(s) before finishing ` +
+      `(last heard of at ${s.lastActivityAt}); create it again, with fewer posts if it keeps failing`;
+    return [{ type: 'AnalysisFailed', data: { analysisId: s.analysisId, message, at: data.at } }];
+  }
+  return [
+    {
+      type: 'AnalysisClaimed',
+      data: {
+        analysisId: s.analysisId,
+        worker: data.worker,
+        attempt: attempts + 1,
+        phase: data.phase,
+        at: data.at,
+      },
+    },
+  ];
+}
+
 export function evolveAnalysis(state: AnalysisState, event: AnalysisEvent): AnalysisState {
+  const at = 'at' in event.data ? event.data.at : undefined;
   switch (event.type) {
     case 'AnalysisCreated':
-      return { status: 'queued', analysisId: event.data.analysisId, kind: event.data.kind };
-    case 'AnalysisStarted':
+      return {
+        status: 'queued',
+        analysisId: event.data.analysisId,
+        kind: event.data.kind,
+        attempts: 0,
+        lastActivityAt: event.data.createdAt,
+      };
+    case 'AnalysisStarted': {
+      const s = existing(state);
+      return { ...s, status: 'running', attempts: (s.attempts ?? 0) + 1, lastActivityAt: at };
+    }
+    case 'AnalysisClaimed':
+      return { ...existing(state), status: 'running', attempts: event.data.attempt, lastActivityAt: at };
     case 'AnalysisProgressed':
-      return { ...existing(state), status: 'running' };
+      return { ...existing(state), status: 'running', lastActivityAt: at };
     case 'AnalysisSearchMatched':
-      return existing(state);
+      return { ...existing(state), lastActivityAt: at };
     case 'AnalysisCompleted':
       return { ...existing(state), status: 'ready' };
     case 'AnalysisFailed':

@@ -124,6 +124,67 @@ describe('analysis decider', () => {
     });
   });
 
+  describe('claims: one worker at a time, another once the first goes quiet, failed after three', () => {
+    const claimAt = (minute: number) => `2026-03-10T12:${String(minute).padStart(2, '0')}:00.000Z`;
+    const claim = (worker: string, minute: number, staleBefore: string) => ({
+      type: 'ClaimAnalysis' as const,
+      data: { worker, phase: 'loading_comments', at: claimAt(minute), staleBefore, maxAttempts: 3 },
+    });
+    const claimed = (worker: string, attempt: number, minute: number): AnalysisEvent => ({
+      type: 'AnalysisClaimed',
+      data: { analysisId: 'an_1', worker, attempt, phase: 'loading_comments', at: claimAt(minute) },
+    });
+    const progressed = (minute: number): AnalysisEvent => ({
+      type: 'AnalysisProgressed',
+      data: { analysisId: 'an_1', phase: 'searching', percent: 10, at: claimAt(minute) },
+    });
+    it('grants a queued job to the first worker that asks', () => {
+      given([createdEvent])
+        .when(claim('w1', 1, claimAt(0)))
+        .then([claimed('w1', 1, 1)]);
+    });
+    it('refuses a running job whose worker reported after the stale bound', () => {
+      given([createdEvent, claimed('w1', 1, 1), progressed(5)])
+        .when(claim('w2', 6, claimAt(4)))
+        .then([]);
+    });
+    it('grants a running job quiet since before the stale bound to another worker, as attempt 2', () => {
+      given([createdEvent, claimed('w1', 1, 1), progressed(2)])
+        .when(claim('w2', 9, claimAt(8)))
+        .then([claimed('w2', 2, 9)]);
+    });
+    it('counts a job started before claims existed as its first attempt', () => {
+      given([createdEvent, start])
+        .when(claim('w2', 9, claimAt(8)))
+        .then([claimed('w2', 2, 9)]);
+    });
+    it('fails a job whose third worker went quiet too, with a message that says so', () => {
+      given([createdEvent, claimed('w1', 1, 1), claimed('w2', 2, 3), claimed('w3', 3, 5)])
+        .when(claim('w4', 9, claimAt(8)))
+        .then([
+          {
+            type: 'AnalysisFailed',
+            data: {
+              analysisId: 'an_1',
+              message:
+                'analysis failed: the worker running it stopped 3 time(s) before finishing (last heard of at ' +
+                `${claimAt(5)}); create it again, with fewer posts if it keeps failing`,
+              at: claimAt(9),
+            },
+          },
+        ]);
+    });
+    it('writes nothing to claim a finished job', () => {
+      given([
+        createdEvent,
+        claimed('w1', 1, 1),
+        { type: 'AnalysisCompleted', data: { analysisId: 'an_1', result, at } },
+      ])
+        .when(claim('w2', 30, claimAt(29)))
+        .then([]);
+    });
+  });
+
   describe('fails from queued or running; terminal states never move', () => {
     const failed: AnalysisEvent[] = [
       createdEvent,

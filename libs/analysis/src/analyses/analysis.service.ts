@@ -41,6 +41,19 @@ import { findPosts, parsePostQuery } from '../posts/post-query';
 import { INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest } from './analysis-request';
 
 export const POLL_AFTER_MS = 3000;
+/** Claims of one job before it fails: a job that keeps stopping its workers (out of memory, say) ends. */
+export const MAX_JOB_ATTEMPTS = 3;
+/** A queued job its creator has not claimed this long after it was queued is offered to every replica. */
+export const UNCLAIMED_AFTER_MS = 5_000;
+
+/** How this replica takes part in running jobs. */
+export interface JobOptions {
+  /** This worker's name on its claims (host, process, and a random part). */
+  worker: string;
+  /** ANALYST_JOB_STALE_MS. */
+  staleMs: number;
+}
+export const JOB_OPTIONS = Symbol('AnalysisJobOptions');
 
 const isCompleted = eventsOf<Extract<AnalysisEvent, { type: 'AnalysisCompleted' }>>(['AnalysisCompleted']);
 /** The events an analysis document is folded from (its stream also holds the search's matched chunks). */
@@ -52,6 +65,7 @@ export class AnalysisService {
   private readonly logger = new Logger('Analyses');
   private readonly queue: string[] = [];
   private draining: Promise<void> | null = null;
+  private running: string | null = null;
   /** Tests hold jobs to watch each state; production never pauses. */
   paused = false;
 
@@ -64,6 +78,7 @@ export class AnalysisService {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(SEARCH_MODEL) private readonly searchModel: SearchModel,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(JOB_OPTIONS) private readonly jobs: JobOptions,
   ) {}
 
   /** Runs a command and waits until the read models show it; returns the events it appended. */
@@ -176,6 +191,7 @@ export class AnalysisService {
   }
 
   enqueue(analysisId: string): void {
+    if (this.queue.includes(analysisId) || this.running === analysisId) return;
     this.queue.push(analysisId);
     if (!this.paused) void this.drain();
   }
@@ -183,31 +199,79 @@ export class AnalysisService {
   /** Runs every queued job in order (one at a time). */
   drain(): Promise<void> {
     this.draining ??= (async () => {
-      while (this.queue.length > 0) await this.runJob(this.queue.shift()!);
+      while (this.queue.length > 0) {
+        const analysisId = this.queue.shift()!;
+        this.running = analysisId;
+        try {
+          await this.runJob(analysisId);
+        } catch (error) {
+          // Claiming or failing needs the event store; the sweep offers the job again.
+          this.logger.warn(`analysis ${analysisId} could not run: ${String(error)}`);
+        } finally {
+          this.running = null;
+        }
+      }
       this.draining = null;
     })();
     return this.draining;
   }
 
-  /** Re-queues jobs a previous process left queued or running. */
-  async resume(): Promise<void> {
+  /**
+   * Queues the open jobs this replica could take: queued ones its creator has not claimed within a
+   * few seconds (it may have died before), and running ones quiet for longer than the stale bound
+   * (their worker died or hangs). Claims decide who runs a job, so every replica may sweep.
+   */
+  async sweep(): Promise<number> {
+    const now = this.clock.now().getTime();
     const open = await this.store
       .collection<AnalysisDoc>(ANALYSES)
       .find({ status: { $in: ['queued', 'running'] } }, { sort: { createdAt: 1 } });
-    for (const doc of open) this.queue.push(doc._id);
-    if (!this.paused && this.queue.length > 0) void this.drain();
+    let offered = 0;
+    for (const doc of open) {
+      const idle = now - Date.parse(doc.updatedAt);
+      if (doc.status === 'queued' ? idle >= UNCLAIMED_AFTER_MS : idle >= this.jobs.staleMs) {
+        this.enqueue(doc._id);
+        offered++;
+      }
+    }
+    return offered;
   }
 
-  /** One job: load → (search) → roll up → ready, reporting phase and percent; any error fails it. */
+  /**
+   * One job: claim → load → (search) → roll up → ready, reporting phase and percent; any error
+   * fails it. Nothing runs unless this replica's claim is granted (the job is queued, or its worker
+   * has been quiet past the stale bound); while it runs, progress is reported every third of that
+   * bound, so a live worker is never taken over.
+   */
   async runJob(analysisId: string, hooks: { beforeRollup?: () => Promise<void> } = {}): Promise<void> {
-    const doc = await this.store.collection<AnalysisDoc>(ANALYSES).findOne({ _id: analysisId });
+    const stream = (await this.events.readStream(analysisStream(analysisId))).filter(isAnalysisEvent);
+    const doc = foldAnalysisDoc(analysisId, stream);
     if (!doc || (doc.status !== 'queued' && doc.status !== 'running')) return;
     const at = (): string => this.clock.now().toISOString();
+    const claimed = await this.run(analysisId, doc.teamId, {
+      type: 'ClaimAnalysis',
+      data: {
+        worker: this.jobs.worker,
+        phase: 'loading_comments',
+        at: at(),
+        staleBefore: new Date(this.clock.now().getTime() - this.jobs.staleMs).toISOString(),
+        maxAttempts: MAX_JOB_ATTEMPTS,
+      },
+    });
+    if (!claimed.some((e) => e.type === 'AnalysisClaimed')) return;
+    let progress = { phase: 'loading_comments', percent: 0 };
+    const heartbeat = setInterval(
+      () =>
+        void this.run(analysisId, doc.teamId, {
+          type: 'ReportProgress',
+          data: { ...progress, at: at() },
+        }).catch(
+          () => undefined, // finished meanwhile, or the store is away: the next beat (or the sweep) tells
+        ),
+      Math.max(250, Math.floor(this.jobs.staleMs / 3)),
+    );
+    heartbeat.unref();
     try {
-      await this.run(analysisId, doc.teamId, {
-        type: 'StartAnalysis',
-        data: { phase: 'loading_comments', at: at() },
-      });
       const team = await this.readSide.team(doc.teamId);
       const posts = doc.postIds
         .map((id) => team.postsById.get(id))
@@ -222,9 +286,10 @@ export class AnalysisService {
         const search = doc.search as SearchSpec | null;
         let searchMatch: ((row: number) => boolean) | undefined;
         if (search?.mode === 'ai') {
+          progress = { phase: 'searching', percent: 10 };
           await this.run(analysisId, doc.teamId, {
             type: 'ReportProgress',
-            data: { phase: 'searching', percent: 10, at: at() },
+            data: { ...progress, at: at() },
           });
           const matched = await searchMatchedRows(this.searchModel, team, posts, search);
           // On record, so samples of this analysis return exactly these comments (see SearchMatches).
@@ -234,9 +299,10 @@ export class AnalysisService {
           });
           searchMatch = (row) => matched.has(row);
         }
+        progress = { phase: 'rolling_up', percent: 90 };
         await this.run(analysisId, doc.teamId, {
           type: 'ReportProgress',
-          data: { phase: 'rolling_up', percent: 90, at: at() },
+          data: { ...progress, at: at() },
         });
         await hooks.beforeRollup?.();
         result = computeAnalysis({
@@ -258,6 +324,8 @@ export class AnalysisService {
         type: 'FailAnalysis',
         data: { message: `analysis failed: ${message}`, at: at() },
       });
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 

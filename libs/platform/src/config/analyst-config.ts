@@ -163,6 +163,16 @@ export class AnalystConfig {
   @Max(1_048_576, { message: 'ANALYST_READ_CACHE_MB must be at most 1048576' })
   ANALYST_READ_CACHE_MB = 256;
 
+  /**
+   * A running analysis job with no event for this long has lost its worker (a replica that died or
+   * hangs): any analysis replica takes it over. A worker reports progress every third of it.
+   */
+  @Transform(toNumber)
+  @IsInt({ message: 'ANALYST_JOB_STALE_MS must be an integer number of milliseconds' })
+  @Min(1_000, { message: 'ANALYST_JOB_STALE_MS must be at least 1000' })
+  @Max(3_600_000, { message: 'ANALYST_JOB_STALE_MS must be at most 3600000' })
+  ANALYST_JOB_STALE_MS = 30_000;
+
   /** Key of the HMAC that signs the gateway's internal auth header (distributed topology). */
   @IsOptional()
   @IsString()
