@@ -12,6 +12,7 @@ import {
 import {
   ANALYST_CONFIG,
   EVENT_STORE,
+  HttpMetrics,
   PeriodicTask,
   ProjectionService,
   READ_STORE,
@@ -26,6 +27,7 @@ import {
   savedAnalysesProjector,
   Bm25SearchModel,
   CommentReadSide,
+  createCommentReadSide,
   EmbeddingsSearchModel,
   SEARCH_MODEL,
   type SearchModel,
@@ -63,18 +65,20 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
   providers: [
     {
       provide: CommentReadSide,
-      inject: [ProjectionService, READ_STORE, EVENT_STORE, ANALYST_CONFIG],
+      inject: [
+        ProjectionService,
+        READ_STORE,
+        EVENT_STORE,
+        ANALYST_CONFIG,
+        { token: HttpMetrics, optional: true },
+      ],
       useFactory: (
         projections: ProjectionService,
         store: ReadStore,
         events: EventStore,
         config: AnalystConfig,
-      ) =>
-        new CommentReadSide(projections, store, events, {
-          cacheMb: config.ANALYST_READ_CACHE_MB,
-          compaction: { minDeadRows: config.ANALYSIS_COMPACT_MIN_DEAD_ROWS },
-          materializePosts: true,
-        }),
+        metrics?: HttpMetrics,
+      ) => createCommentReadSide({ projections, store, events, config, metrics }, 'analysis'),
     },
     AnalysisService,
     {

@@ -27,6 +27,7 @@ export * from './nest/validation';
 export * from './nest/query-numbers';
 export { SkipQueryRules } from './nest/query-rules';
 export * from './nest/metrics';
+export * from './nest/read-cache-metrics';
 export * from './nest/health-registry';
 export * from './time/periodic-task';
 export * from './nest/observability.module';

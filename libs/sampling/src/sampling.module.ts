@@ -1,8 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { CommentReadSide, type SearchModel } from '@analyst/comment-index';
+import { CommentReadSide, createCommentReadSide, type SearchModel } from '@analyst/comment-index';
 import {
   ANALYST_CONFIG,
   EVENT_STORE,
+  HttpMetrics,
   ProjectionService,
   READ_STORE,
   registerOpenApiSchemas,
@@ -28,18 +29,20 @@ registerOpenApiSchemas(SAMPLING_OPENAPI_SCHEMAS);
   providers: [
     {
       provide: CommentReadSide,
-      inject: [ProjectionService, READ_STORE, EVENT_STORE, ANALYST_CONFIG],
+      inject: [
+        ProjectionService,
+        READ_STORE,
+        EVENT_STORE,
+        ANALYST_CONFIG,
+        { token: HttpMetrics, optional: true },
+      ],
       useFactory: (
         projections: ProjectionService,
         store: ReadStore,
         events: EventStore,
         config: AnalystConfig,
-      ) =>
-        new CommentReadSide(projections, store, events, {
-          cacheMb: config.ANALYST_READ_CACHE_MB,
-          compaction: { minDeadRows: config.ANALYSIS_COMPACT_MIN_DEAD_ROWS },
-          materializePosts: false,
-        }),
+        metrics?: HttpMetrics,
+      ) => createCommentReadSide({ projections, store, events, config, metrics }, 'sampling'),
     },
     SamplingService,
     {

@@ -1,4 +1,11 @@
-import type { EventStore, ProjectionService, ReadStore } from '@analyst/platform';
+import {
+  registerReadCacheMetrics,
+  type AnalystConfig,
+  type EventStore,
+  type HttpMetrics,
+  type ProjectionService,
+  type ReadStore,
+} from '@analyst/platform';
 import type { CompactionPolicy, PostEntry, TeamIndex } from '../comment-index';
 import { catalogPostsProjector } from './catalog-posts.projector';
 import { catalogTeamsProjector } from './catalog-teams.projector';
@@ -61,4 +68,27 @@ export class CommentReadSide {
   rows(team: TeamIndex, posts: readonly PostEntry[]): Promise<void> {
     return this.cache.rows(team, posts);
   }
+}
+
+/**
+ * The read side of a service from its configuration (ANALYST_READ_CACHE_MB,
+ * ANALYSIS_COMPACT_MIN_DEAD_ROWS), with the cache on /metrics labelled by the service.
+ */
+export function createCommentReadSide(
+  deps: {
+    projections: ProjectionService;
+    store: ReadStore;
+    events: EventStore;
+    config: AnalystConfig;
+    metrics?: HttpMetrics;
+  },
+  service: 'analysis' | 'sampling',
+): CommentReadSide {
+  const readSide = new CommentReadSide(deps.projections, deps.store, deps.events, {
+    cacheMb: deps.config.ANALYST_READ_CACHE_MB,
+    compaction: { minDeadRows: deps.config.ANALYSIS_COMPACT_MIN_DEAD_ROWS },
+    materializePosts: service === 'analysis',
+  });
+  if (deps.metrics) registerReadCacheMetrics(deps.metrics.registry, service, () => readSide.cache.stats());
+  return readSide;
 }
