@@ -76,8 +76,12 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
     return this.collection.countDocuments(filter);
   }
 
-  async insertOne(doc: T): Promise<void> {
-    await this.guard(doc, () => this.collection.insertOne({ ...doc } as Document));
+  async insertOne(doc: T, options: { idOnly?: boolean } = {}): Promise<void> {
+    await this.guard(
+      doc,
+      () => this.collection.insertOne({ ...doc } as Document),
+      options.idOnly ? '_id' : undefined,
+    );
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
@@ -157,7 +161,11 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   /** Runs a write, turning any server's unique-index violation into a DuplicateKeyError naming the index. */
-  private async guard<R>(candidate: Record<string, unknown> | null, work: () => Promise<R>): Promise<R> {
+  private async guard<R>(
+    candidate: Record<string, unknown> | null,
+    work: () => Promise<R>,
+    unnamed?: string,
+  ): Promise<R> {
     try {
       return await work();
     } catch (error) {
@@ -165,7 +173,7 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
       if (index === null) throw error;
       throw new DuplicateKeyError(
         this.name,
-        index === UNKNOWN_INDEX ? await this.clashingIndex(candidate) : index,
+        index === UNKNOWN_INDEX ? (unnamed ?? (await this.clashingIndex(candidate))) : index,
       );
     }
   }

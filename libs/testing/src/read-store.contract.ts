@@ -180,6 +180,15 @@ export function readStoreContract(name: string, setup: () => Promise<ReadStoreFi
       expect(await posts.count()).toBe(2);
     });
 
+    it('reports a write-once document inserted twice as a clash on _id, and keeps the first', async () => {
+      await posts.insertOne(post(1), { idOnly: true });
+      const again = await posts.insertOne({ ...post(1), score: 99 }, { idOnly: true }).catch((e) => e);
+      expect(again).toBeInstanceOf(DuplicateKeyError);
+      expect((again as DuplicateKeyError).index).toBe('_id');
+      expect(await posts.findOne({ _id: 'p001' })).toMatchObject({ score: 1 });
+      expect(await posts.count()).toBe(1);
+    });
+
     it('drops a collection', async () => {
       await seed(3);
       await posts.drop();

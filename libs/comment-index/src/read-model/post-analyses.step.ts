@@ -51,13 +51,16 @@ export class PostAnalysesStep implements ProjectionStep {
     const materialized = await this.materialize(event, postId, dataVersion);
     if (!materialized) return;
     try {
-      await this.store.collection<PostAnalysisDoc>(POST_ANALYSES).insertOne({
-        _id: postAnalysisId(postId, dataVersion),
-        teamId: materialized.teamId,
-        postId,
-        dataVersion,
-        materialized: materialized.value,
-      });
+      await this.store.collection<PostAnalysisDoc>(POST_ANALYSES).insertOne(
+        {
+          _id: postAnalysisId(postId, dataVersion),
+          teamId: materialized.teamId,
+          postId,
+          dataVersion,
+          materialized: materialized.value,
+        },
+        { idOnly: true },
+      );
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
     }

@@ -46,8 +46,13 @@ export interface ReadCollection<T extends Doc = Doc> {
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   findOne(filter: Filter, options?: Pick<FindOptions, 'sort' | 'projection'>): Promise<T | null>;
   count(filter?: Filter): Promise<number>;
-  /** Throws DuplicateKeyError when `_id` or a unique index collides. */
-  insertOne(doc: T): Promise<void>;
+  /**
+   * Throws DuplicateKeyError when `_id` or a unique index collides. `idOnly`: the caller knows only
+   * `_id` can refuse this document (a write-once document in a collection without other unique
+   * indexes), so a clash is reported as `_id` without asking the server which index it was (on
+   * FerretDB that question is a scan of the collection).
+   */
+  insertOne(doc: T, options?: { idOnly?: boolean }): Promise<void>;
   updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
   updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
   /** Replaces the whole document, or inserts it with `upsert`. */

@@ -314,7 +314,7 @@ export class ProjectionRuntime {
     events: readonly RecordedEvent[],
   ): Promise<ApplyOutcome> {
     try {
-      await collection.insertOne(fold(projector, id, null, events)!);
+      await collection.insertOne(fold(projector, id, null, events)!, { idOnly: true });
       return 'written';
     } catch (error) {
       if (error instanceof DuplicateKeyError) return 'already-applied';
