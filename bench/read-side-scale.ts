@@ -379,7 +379,7 @@ async function main(): Promise<void> {
       .slice(0, TOUCH_TEAMS);
     for (const team of touched) {
       await snapshot(analysis, team.id, Math.min(team.posts, 100), []);
-      await call(sampling, team.id, 'GET', `/posts/${postIds(team.id, 1)[0]}/comments?limit=20`);
+      await call(sampling, team.id, 'GET', `/posts/${postIds(team.id, 1)[0]}/analysis/comments?limit=20`);
     }
     const analysisRss = memory(analysis.child.pid!);
     const samplingRss = memory(sampling.child.pid!);
