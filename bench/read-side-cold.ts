@@ -45,7 +45,10 @@ async function main(): Promise<void> {
     `copied the documents of ${TEAMS.join(', ')} in ${((Date.now() - copyStarted) / 1000).toFixed(0)} s (the store's scans)`,
   );
 
+  const gc = (globalThis as { gc?: () => void }).gc;
   for (const teamId of TEAMS) {
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
     const cache = new ReadSideCache(memory, 2048 * 1024 * 1024);
     const posts = teamId === 'tm_big' ? 1000 : 100;
     const started = performance.now();
@@ -63,9 +66,16 @@ async function main(): Promise<void> {
       include: ['wordCloud'],
     });
     const computeMs = performance.now() - computeStarted;
+    gc?.();
+    const held = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - heapBefore;
+    const estimate = cache.stats().bytes;
     console.log(
-      `${teamId}: cold ${posts} posts (${result.scope.totalComments.toLocaleString()} visible comments): catalog ${catalogMs.toFixed(0)} ms + rows ${rowsMs.toFixed(0)} ms + analysis ${computeMs.toFixed(0)} ms = ${(catalogMs + rowsMs + computeMs).toFixed(0)} ms; cache ${(cache.stats().bytes / 1048576).toFixed(0)} MB (${(cache.stats().bytes / result.scope.totalComments).toFixed(0)} B a comment)`,
+      `${teamId}: cold ${posts} posts (${result.scope.totalComments.toLocaleString()} visible comments): catalog ${catalogMs.toFixed(0)} ms + rows ${rowsMs.toFixed(0)} ms + analysis ${computeMs.toFixed(0)} ms = ${(catalogMs + rowsMs + computeMs).toFixed(0)} ms; cache estimate ${(estimate / 1048576).toFixed(0)} MB (${(estimate / result.scope.totalComments).toFixed(0)} B a comment)` +
+        (gc
+          ? `, heap held after a full GC ${(held / 1048576).toFixed(0)} MB (${(held / result.scope.totalComments).toFixed(0)} B a comment, ×${(held / estimate).toFixed(2)} the estimate)`
+          : ' (run with --expose-gc for the heap it holds)'),
     );
+    if (!cache.stats().teams) throw new Error('the cache kept nothing');
   }
   console.log(
     `load ${loadavg()

@@ -296,6 +296,7 @@ export class TeamIndex {
         t.startsWith(EMOJI_TERM) ? this.vocab.intern(t.slice(1), 'emoji') : this.vocab.intern(t, 'word'),
       );
       let tokenAt = 0;
+      ensureCapacity(columns, chunk.count, tokens.length);
       for (let i = 0; i < chunk.count; i++) {
         const at = i * STRINGS_PER_COMMENT;
         const id = strings[at];
@@ -308,7 +309,6 @@ export class TeamIndex {
         const key = author.replace(/^@/, '').toLowerCase();
         let authorId = this.authors.get(key);
         if (authorId === undefined) this.authors.set(key, (authorId = this.authors.size));
-        ensureCapacity(columns, 1, tokenEnd - tokenAt);
         const r = columns.length;
         const f = flagsOf[i];
         columns.likes[r] = likes[i];
@@ -335,13 +335,17 @@ export class TeamIndex {
         rows.push(r);
       }
     }
+    // Scores come in the fetch's order as a rule: the k-th score row is the k-th comment row, checked
+    // by id; the map is asked only where they part (a redelivered chunk, or another order).
+    let at = 0;
     for (const chunk of scored) {
       const ids = unpackStrings(chunk.text, chunk.textEnds);
       const scores = float64s(chunk.scores);
       const refs = int32s(chunk.refs);
       const n = chunk.count;
-      for (let i = 0; i < n; i++) {
-        const r = rowById.get(ids[i]);
+      for (let i = 0; i < n; i++, at++) {
+        const id = ids[i];
+        const r = at < rows.length && this.commentIds[rows[at]] === id ? rows[at] : rowById.get(id);
         if (r === undefined) continue;
         columns.sentiment[r] = scores[i];
         columns.content[r] = scores[n + i];
