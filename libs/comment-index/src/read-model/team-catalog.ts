@@ -17,7 +17,7 @@ import {
   type PostEntry,
   type ScoredVersionInfo,
 } from '../comment-index';
-import { setMaterialized } from '../index-feed';
+import { materializedOf, setMaterialized } from '../index-feed';
 import { CATALOG_POSTS, catalogPostsProjector, type CatalogPostDoc } from './catalog-posts.projector';
 import {
   CATALOG_TEAMS,
@@ -27,9 +27,15 @@ import {
 } from './catalog-teams.projector';
 import { POST_ANALYSES, postAnalysisId, type PostAnalysisDoc } from './post-analyses.step';
 
-/** Rough bytes of a post's catalog entry and of its materialized analysis, for the cache's budget. */
+/** Rough bytes of a post's catalog entry, for the cache's budget. */
 const POST_ENTRY_BYTES = 2_048;
-const MATERIALIZED_BYTES = 6_144;
+/**
+ * A materialized post analysis: its fixed part (mixes, scores, clouds, notables) and each day of its
+ * daily metrics (five mixes and score means). A post of 1,000 comments over two months is about
+ * 90 KB as BSON, most of it days.
+ */
+const MATERIALIZED_BYTES = 10_000;
+const MATERIALIZED_DAY_BYTES = 1_300;
 /**
  * Resident memory per byte the arrays and strings add up to: V8's object headers, the vocabulary,
  * maps, and the garbage a collector leaves until it runs. Measured with 3.5M comments in the store:
@@ -80,7 +86,12 @@ export class TeamCatalog {
 
   /** What the team costs the replica's memory, as the cache's budget counts it. */
   get bytes(): number {
-    const counted = this.team.posts.length * (POST_ENTRY_BYTES + MATERIALIZED_BYTES) + this.team.rowBytes;
+    let counted = this.team.posts.length * POST_ENTRY_BYTES + this.team.rowBytes;
+    for (const post of this.team.posts) {
+      const materialized = materializedOf(post);
+      if (materialized)
+        counted += MATERIALIZED_BYTES + MATERIALIZED_DAY_BYTES * materialized.metrics.daily.length;
+    }
     return Math.round(counted * HELD_PER_COUNTED_BYTE);
   }
 
