@@ -11,15 +11,10 @@ import {
 } from '@nestjs/common';
 import {
   ANALYST_CONFIG,
-  EVENT_STORE,
-  HttpMetrics,
   PeriodicTask,
   ProjectionService,
-  READ_STORE,
   registerOpenApiSchemas,
   type AnalystConfig,
-  type EventStore,
-  type ReadStore,
 } from '@analyst/platform';
 import { AnalysesController } from './analyses/analyses.controller';
 import {
@@ -27,7 +22,7 @@ import {
   savedAnalysesProjector,
   Bm25SearchModel,
   CommentReadSide,
-  createCommentReadSide,
+  commentReadSideProvider,
   EmbeddingsSearchModel,
   SEARCH_MODEL,
   type SearchModel,
@@ -63,23 +58,7 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
     AdminReportsController,
   ],
   providers: [
-    {
-      provide: CommentReadSide,
-      inject: [
-        ProjectionService,
-        READ_STORE,
-        EVENT_STORE,
-        ANALYST_CONFIG,
-        { token: HttpMetrics, optional: true },
-      ],
-      useFactory: (
-        projections: ProjectionService,
-        store: ReadStore,
-        events: EventStore,
-        config: AnalystConfig,
-        metrics?: HttpMetrics,
-      ) => createCommentReadSide({ projections, store, events, config, metrics }, 'analysis'),
-    },
+    commentReadSideProvider('analysis'),
     AnalysisService,
     {
       provide: JOB_OPTIONS,

@@ -1,15 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { CommentReadSide, createCommentReadSide, type SearchModel } from '@analyst/comment-index';
+import { CommentReadSide, commentReadSideProvider, type SearchModel } from '@analyst/comment-index';
 import {
   ANALYST_CONFIG,
   EVENT_STORE,
-  HttpMetrics,
-  ProjectionService,
-  READ_STORE,
   registerOpenApiSchemas,
   type AnalystConfig,
   type EventStore,
-  type ReadStore,
 } from '@analyst/platform';
 import { AnalysisCommentsController, PostCommentsController } from './http/comments.controllers';
 import { SAMPLING_OPENAPI_SCHEMAS } from './http/openapi-schemas';
@@ -27,23 +23,7 @@ registerOpenApiSchemas(SAMPLING_OPENAPI_SCHEMAS);
 @Module({
   controllers: [AnalysisCommentsController, PostCommentsController],
   providers: [
-    {
-      provide: CommentReadSide,
-      inject: [
-        ProjectionService,
-        READ_STORE,
-        EVENT_STORE,
-        ANALYST_CONFIG,
-        { token: HttpMetrics, optional: true },
-      ],
-      useFactory: (
-        projections: ProjectionService,
-        store: ReadStore,
-        events: EventStore,
-        config: AnalystConfig,
-        metrics?: HttpMetrics,
-      ) => createCommentReadSide({ projections, store, events, config, metrics }, 'sampling'),
-    },
+    commentReadSideProvider('sampling'),
     SamplingService,
     {
       provide: CURSOR_CODEC,

@@ -22,6 +22,7 @@ import {
   type TeamIndex,
 } from '@analyst/comment-index';
 import { NO_COMMENT_FILTER } from '@analyst/domain-analysis';
+import { DEMO_LINKS } from '@analyst/ingest';
 import { MemoryReadStore, ProjectionRuntime, SqliteEventStore, type RecordedEvent } from '@analyst/platform';
 import { SimulatedProvider } from '@analyst/provider-sim';
 import { LexiconScorer } from '@analyst/scoring';
@@ -52,17 +53,6 @@ const GEN_POSTS = 110;
 const scorer = new LexiconScorer();
 const provider = new SimulatedProvider();
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
-
-const DEMO_LINKS: Record<Platform, (n: number) => string> = {
-  youtube: (n) => `https://www.youtube.com/watch?v=demoVid${pad(n, 4)}`,
-  tiktok: (n) => `https://www.tiktok.com/@demo.creator/video/74${pad(n, 17)}`,
-  instagram: (n) => `https://www.instagram.com/p/DemoPost${pad(n, 3)}/`,
-  facebook: (n) => `https://www.facebook.com/demopage/posts/9${pad(n, 8)}`,
-  x: (n) => `https://x.com/demo_brand/status/19${pad(n, 17)}`,
-  reddit: (n) => `https://www.reddit.com/r/demo/comments/dm${pad(n, 4)}/demo_thread/`,
-  linkedin: (n) => `https://www.linkedin.com/feed/update/urn:li:activity:72${pad(n, 17)}/`,
-  threads: (n) => `https://www.threads.net/@demo.brand/post/DemoThr${pad(n, 4)}`,
-};
 
 /** A link's content as ingest would record it: the simulated provider's fetch, the product's scorer. */
 function fetchedAndScored(link: string, limit?: number): PostVersionContent {

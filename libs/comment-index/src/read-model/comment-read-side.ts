@@ -1,9 +1,12 @@
 import {
+  ANALYST_CONFIG,
+  EVENT_STORE,
+  HttpMetrics,
+  ProjectionService,
+  READ_STORE,
   registerReadCacheMetrics,
   type AnalystConfig,
   type EventStore,
-  type HttpMetrics,
-  type ProjectionService,
   type ReadStore,
 } from '@analyst/platform';
 import type { CompactionPolicy, PostEntry, TeamIndex } from '../comment-index';
@@ -91,4 +94,25 @@ export function createCommentReadSide(
   });
   if (deps.metrics) registerReadCacheMetrics(deps.metrics.registry, service, () => readSide.cache.stats());
   return readSide;
+}
+
+/** The service module's provider of its CommentReadSide (a plain factory provider, no decorators). */
+export function commentReadSideProvider(service: 'analysis' | 'sampling') {
+  return {
+    provide: CommentReadSide,
+    inject: [
+      ProjectionService,
+      READ_STORE,
+      EVENT_STORE,
+      ANALYST_CONFIG,
+      { token: HttpMetrics, optional: true },
+    ],
+    useFactory: (
+      projections: ProjectionService,
+      store: ReadStore,
+      events: EventStore,
+      config: AnalystConfig,
+      metrics?: HttpMetrics,
+    ): CommentReadSide => createCommentReadSide({ projections, store, events, config, metrics }, service),
+  };
 }

@@ -6,7 +6,7 @@ import type { Requester } from '../adding/requester';
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 /** Demo post links of the eight platforms, deterministic, so every installation gets the same demo. */
-const DEMO_LINKS: Record<string, (n: number) => string> = {
+export const DEMO_LINKS: Record<string, (n: number) => string> = {
   youtube: (n) => `https://www.youtube.com/watch?v=demoVid${pad(n, 4)}`,
   tiktok: (n) => `https://www.tiktok.com/@demo.creator/video/74${pad(n, 17)}`,
   instagram: (n) => `https://www.instagram.com/p/DemoPost${pad(n, 3)}/`,
