@@ -1,4 +1,5 @@
 import { detectAll } from 'tinyld';
+import { LANGUAGE_READERS } from './languages/language-readers';
 
 // Which language a comment is written in, so a comment the English lexicon cannot read is left
 // unscored instead of counted as a neutral opinion. tinyld (n-gram profiles of 60+ languages, data
@@ -7,7 +8,7 @@ import { detectAll } from 'tinyld';
 // word of another language); one without such a sign and a quarter frequent English words is English at once.
 
 /** Languages the scorer reads. */
-export const READABLE_LANGUAGES: ReadonlySet<string> = new Set(['en']);
+export const READABLE_LANGUAGES: ReadonlySet<string> = new Set(['en', ...LANGUAGE_READERS.keys()]);
 
 /** Frequent English words: when they make up a quarter of a comment, it is English. */
 const ENGLISH_WORDS = new Set(

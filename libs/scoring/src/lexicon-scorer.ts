@@ -17,9 +17,10 @@ import {
 } from './comment-signals';
 import { extractCreatorSide, type CreatorSide } from './creator-topics';
 import { replaceEmoji } from './emoji';
-import { detectLanguage, isReadableLanguage } from './language';
+import { detectLanguage } from './language';
 import { contentStems, words } from './text';
-import { compoundToScore, vaderCompound, vaderReading } from './vader';
+import { readCompound } from './sentiment-reader';
+import { compoundToScore } from './vader';
 
 export const SCORER_NAME = 'analyst-lexicon';
 // 1.1.0: comments in a language the lexicon cannot read are unscored (and carry their language).
@@ -180,9 +181,10 @@ export class LexiconScorer implements CommentScorer {
     const tokens = words(body);
     const stems = contentStems(tokens);
     const language = detectLanguage(body);
-    const readable = isReadableLanguage(language);
-    // A comment the lexicon cannot read carries no reading: a compound of 0 for the reply stances.
-    const compound = readable ? vaderReading(text).compound : 0;
+    const read = readCompound(text, language);
+    const readable = read !== null;
+    // A comment no reader reads carries no reading: a compound of 0 for the reply stances.
+    const compound = read ?? 0;
     const spam = SPAM.test(lower);
     // "my channel" in a promotion is the spammer's channel, not the creator's.
     const toCreator = !spam && refersToCreator(tokens, lower, ctx);
@@ -191,7 +193,7 @@ export class LexiconScorer implements CommentScorer {
     let creatorCompound = toCreator ? compound : null;
     let topicCompound = toTopic ? compound : null;
     if (toCreator && toTopic) {
-      const byClause = clauseCompounds(text, ctx);
+      const byClause = clauseCompounds(text, language, ctx);
       if (byClause) {
         creatorCompound = byClause.creator ?? creatorCompound;
         topicCompound = byClause.topic ?? topicCompound;
@@ -267,8 +269,9 @@ function isScorable(body: string): boolean {
  * language the lexicon cannot read).
  */
 export function sentimentOf(text: string): number {
-  if (!isScorable(text) || !isReadableLanguage(detectLanguage(text))) return Number.NaN;
-  return round3(compoundToScore(vaderCompound(replaceEmoji(text))));
+  if (!isScorable(text)) return Number.NaN;
+  const compound = readCompound(replaceEmoji(text), detectLanguage(text));
+  return compound === null ? Number.NaN : round3(compoundToScore(compound));
 }
 
 /** A reply's reaction to its parent: explicit markers first, then sentiment alignment. */
@@ -326,6 +329,7 @@ function likesReference(comments: FetchedComment[]): number {
  */
 function clauseCompounds(
   text: string,
+  language: string | null,
   ctx: PostContext,
 ): { creator: number | null; topic: number | null } | null {
   const clauses = text.split(CLAUSE);
@@ -341,7 +345,7 @@ function clauseCompounds(
     const cr = refersToCreator(ct, clause.toLowerCase(), ctx);
     const tr = refersToTopic(contentStems(ct), ctx);
     if (!cr && !tr) continue;
-    const c = vaderCompound(clause);
+    const c = readCompound(clause, language) ?? 0;
     if (cr) {
       sc += c;
       nc++;
