@@ -1,8 +1,5 @@
 /** Markers read from a comment's raw body (lowercased), compiled once. */
 
-/** Promotion and spam: self-promotion, money, links. Such comments are off-topic whatever else they say. */
-export const SPAM =
-  /\b(check out my|my channel|subscribe to (me|my)|sub ?4 ?sub|follow me|link in (my )?bio|dm me|giveaway|free (crypto|money|followers|gift)|crypto|onlyfans|promo code|whatsapp|telegram|cash ?app|make money|\$\d[\d,]*( a| per)? (day|week|month))|https?:\/\/|www\./;
 /** Agreement with the comment replied to. */
 export const AGREE =
   /\b(agree[ds]?|agreed|exactly|so true|this is true|facts|well said|same here|yes+|yep|yup|indeed|absolutely|100%|precisely|true that|you'?re right|good point|fair point|this\b(?=[\s.!]*$))|💯|👍|👏|\+1\b/;
@@ -48,6 +45,67 @@ export const CREATOR_WORDS = new Set([
   'pacing',
   'podcast',
   'stream',
+]);
+/**
+ * Words for a post's medium, for watching or hearing it and for what it brings back: a comment that
+ * names the song, the views or "reminds me of" reacts to the post even when the post never says "song".
+ */
+export const MEDIUM_WORDS = new Set([
+  'song',
+  'songs',
+  'music',
+  'track',
+  'tune',
+  'beat',
+  'beats',
+  'lyrics',
+  'lyric',
+  'verse',
+  'chorus',
+  'melody',
+  'voice',
+  'vocals',
+  'sing',
+  'sings',
+  'singing',
+  'singer',
+  'rap',
+  'rapping',
+  'rapper',
+  'dance',
+  'dancing',
+  'dancer',
+  'choreography',
+  'album',
+  'mv',
+  'views',
+  'watch',
+  'watching',
+  'watched',
+  'listen',
+  'listening',
+  'listened',
+  'replay',
+  'repeat',
+  'hear',
+  'heard',
+  'hearing',
+  'play',
+  'played',
+  'playing',
+  'billion',
+  'million',
+  'remind',
+  'reminds',
+  'reminded',
+  'memories',
+  'childhood',
+  'nostalgia',
+  'performance',
+  'scene',
+  'ending',
+  'intro',
+  'part',
 ]);
 /** "this take", "your take": a take is the creator's only after a determiner. */
 export const TAKE = /\b(this|that|your|the|hot|what a) take\b/;

@@ -11,16 +11,18 @@ import {
   CREATOR_WORDS,
   DISAGREE,
   HOSTILE,
+  MEDIUM_WORDS,
   NEGATED_AGREE,
-  SPAM,
   TAKE,
 } from './comment-signals';
 import { extractCreatorSide, type CreatorSide } from './creator-topics';
 import { replaceEmoji } from './emoji';
 import { detectLanguage } from './language';
-import { contentStems, words } from './text';
+import { contentStems, STOPWORDS, words } from './text';
 import { readCompound } from './sentiment-reader';
-import { compoundToScore } from './vader';
+import { SLANG } from './slang';
+import { isSpam } from './spam';
+import { compoundToScore, LEXICON } from './vader';
 
 export const SCORER_NAME = 'analyst-lexicon';
 // 1.1.0: comments in a language the lexicon cannot read are unscored (and carry their language).
@@ -185,7 +187,7 @@ export class LexiconScorer implements CommentScorer {
     const readable = read !== null;
     // A comment no reader reads carries no reading: a compound of 0 for the reply stances.
     const compound = read ?? 0;
-    const spam = SPAM.test(lower);
+    const spam = isSpam(lower);
     // "my channel" in a promotion is the spammer's channel, not the creator's.
     const toCreator = !spam && refersToCreator(tokens, lower, ctx);
     const toTopic = refersToTopic(stems, ctx);
@@ -202,7 +204,7 @@ export class LexiconScorer implements CommentScorer {
     const { topicIndex, matchedTopicStems, matchedPostStems } = topicEngaged(stems, ctx);
     const ownRelevance = spam
       ? 1.5
-      : ownRelevanceOf(toCreator, matchedTopicStems, matchedPostStems, stems.length);
+      : ownRelevanceOf(toCreator, matchedTopicStems, matchedPostStems, subjectWordCount(tokens));
     return {
       compound,
       scored: readable && isScorable(body),
@@ -388,13 +390,31 @@ function topicEngaged(
   return { topicIndex, matchedTopicStems, matchedPostStems };
 }
 
-/** A comment's own relevance (not spam): from whom it addresses and the topic and post stems it uses. */
+/**
+ * The content words that name a subject of their own: not evaluative (a VADER or slang word judges, it
+ * names nothing) and not a bare number. 0 when a word names the post's medium ("song", "views"): such a
+ * comment is a reaction to the post, however many other words it has.
+ */
+function subjectWordCount(tokens: readonly string[]): number {
+  let n = 0;
+  for (const t of tokens) {
+    if (MEDIUM_WORDS.has(t)) return 0;
+    if (t.length < 2 || STOPWORDS.has(t) || LEXICON.has(t) || SLANG.has(t) || /^\d+$/.test(t)) continue;
+    n++;
+  }
+  return n;
+}
+
+/**
+ * A comment's own relevance (not spam): from whom it addresses and the topic and post stems it uses.
+ * Off-topic (2.5) needs at least 3 subject words, none of which the post uses: talking about something else.
+ */
 function ownRelevanceOf(
   toCreator: boolean,
   matchedTopicStems: number,
   matchedPostStems: number,
-  stemCount: number,
+  subjectWords: number,
 ): number {
-  const base = toCreator ? 5.2 : matchedTopicStems + matchedPostStems === 0 && stemCount >= 3 ? 2.5 : 4;
+  const base = toCreator ? 5.2 : matchedTopicStems + matchedPostStems === 0 && subjectWords >= 3 ? 2.5 : 4;
   return base + 1.6 * matchedTopicStems + 0.9 * matchedPostStems;
 }
