@@ -1,24 +1,17 @@
 import type { CreatorMessage, CreatorTopic, ProviderPost } from '@analyst/contracts';
 import { replaceEmoji } from './emoji';
-import { contentStems, stem, STOPWORDS, words } from './text';
+import { contentStems, STOPWORDS, words } from './text';
+import { chooseTopics, topicCandidates, type CreatorSentence } from './topic-candidates';
+import { CLOSED_CLASS } from './topic-words';
 import { vader } from './third-party';
 import { vaderCompound } from './vader';
 
-/** Words that are framing, not subject: caption verbs, evaluations and video furniture. */
-const FILLER = new Set(
-  (
-    'idea ideas step steps basics numbers number practice results result hype case fan big walkthrough breakdown break intro chapters chapter ' +
-    'wrap-up follow honestly sorry video videos today part episode guide review tested test truth tells nobody admit wants become look means ' +
-    'works work worth keeps failing makes life people years year change changes best worst great terrible awful amazing love hate broken ' +
-    'misleading overrated waste money matters matter actually really need needs new first time times everything tried ' +
-    'try going happened problem talks talking plain english under minutes honest dark side done right beginner defense deep dive stop doing ' +
-    'mistakes everyone only city data says managers quarter'
-  ).split(' '),
-);
 /** Evaluative words strong enough that a phrase holding one is an opinion, not a topic. */
 const STRONG_VALENCE = 1.8;
 const SENTENCE = /[^.!?\n]+[.!?]*/g;
-const MAX_TOPICS = 4;
+/** A call to subscribe, follow, stream or shop is a plug, not the subject ("Stream it on Spotify"). */
+const PLUG =
+  /^\s*(?:subscribe|follow|stream|listen|shop|download|pre-?save|share|click|tap|join)\b|\bsubscribe\b|\blink in (?:my )?bio\b/i;
 
 export interface ExtractedTopic extends CreatorTopic {
   /** Stems of the topic phrase (what comments must mention to engage with it). */
@@ -34,35 +27,23 @@ export interface CreatorSide {
   postStems: Set<string>;
 }
 
-interface Candidate {
-  phrase: string;
-  stems: string[];
-  score: number;
-  /** Sentences (the title counting as one) and hashtags using it. */
-  places: number;
-  firstAt: number;
-}
-
-function isPhraseWord(word: string, creatorWords: Set<string>): boolean {
-  if (
-    word.length < 2 ||
-    STOPWORDS.has(word) ||
-    FILLER.has(word) ||
-    creatorWords.has(word) ||
-    /^\d+$/.test(word)
-  )
+/** A word a topic may hold: not a function word, a creator's name or a strong evaluation. */
+function isTopicWord(word: string, creatorWords: Set<string>): boolean {
+  if (word.length < 2 || STOPWORDS.has(word) || CLOSED_CLASS.has(word) || creatorWords.has(word))
     return false;
   return Math.abs(lexiconValence(word)) < STRONG_VALENCE;
 }
+
+const isEvaluative = (word: string): boolean => lexiconValence(word) !== 0;
 
 function sentencesOf(text: string): string[] {
   return (text.match(SENTENCE) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
 /**
- * Keyphrases: runs of 1-3 consecutive topic words (no stopwords, framing words, creator names or strong
- * evaluations) scored by how many sentences use them, with a bonus in the title, for multi-word
- * phrases and for hashtags; a single word must be used in two places (title, sentences, hashtags). The top phrases (at least a third of the best score, at most four) are the topics.
+ * Topics are noun phrases of the title, caption and description (`noun-phrases.ts`: tagged by winkNLP,
+ * no function words, creator names or strong evaluations; plugs such as "Subscribe for more" left
+ * out), scored and chosen by `topic-candidates.ts`.
  * Each topic's description and message come from the first caption (or description) sentence naming it,
  * else the title; its stance is that sentence's VADER compound:
  * >= 0.3 supports, <= -0.3 criticizes, a question questions, otherwise explains.
@@ -75,9 +56,10 @@ export function extractCreatorSide(post: ProviderPost): CreatorSide {
   // The title is its own place even when it repeats the caption's lead; the caption and description
   // often repeat each other (YouTube), so their sentences count once.
   const seen = new Set<string>();
-  const sentences: { text: string; inTitle: boolean }[] = [];
+  const sentences: CreatorSentence[] = [];
   const push = (text: string, inTitle: boolean) => {
     for (const s of sentencesOf(plain(text))) {
+      if (PLUG.test(s)) continue;
       const key = s.toLowerCase();
       if (!inTitle && seen.has(key)) continue;
       if (!inTitle) seen.add(key);
@@ -88,60 +70,8 @@ export function extractCreatorSide(post: ProviderPost): CreatorSide {
   push(post.caption, false);
   if (post.description) push(post.description, false);
 
-  const candidates = new Map<string, Candidate>();
-  let order = 0;
-  sentences.forEach(({ text, inTitle }) => {
-    const tokens = words(text);
-    const inSentence = new Set<string>();
-    let run: string[] = [];
-    const flush = () => {
-      for (let len = Math.min(3, run.length); len >= 1; len--) {
-        for (let i = 0; i + len <= run.length; i++) {
-          const phrase = run.slice(i, i + len).join(' ');
-          if (inSentence.has(phrase)) continue;
-          inSentence.add(phrase);
-          const c = candidates.get(phrase) ?? {
-            phrase,
-            stems: run.slice(i, i + len).map(stem),
-            score: 0.5 * (len - 1),
-            places: 0,
-            firstAt: order++,
-          };
-          c.score += 1 + (inTitle ? 1 : 0);
-          c.places++;
-          candidates.set(phrase, c);
-        }
-      }
-      run = [];
-    };
-    for (const t of tokens) {
-      if (isPhraseWord(t, creatorWords)) run.push(t);
-      else flush();
-    }
-    flush();
-  });
-  for (const tag of hashtags) {
-    const c = candidates.get(tag);
-    if (c) {
-      c.score += 0.5;
-      c.places++;
-    }
-  }
-
-  const ranked = [...candidates.values()].sort(
-    (a, b) => b.score - a.score || b.stems.length - a.stems.length || a.firstAt - b.firstAt,
-  );
-  const best = ranked[0]?.score ?? 0;
-  const chosen: Candidate[] = [];
-  for (const c of ranked) {
-    if (chosen.length >= MAX_TOPICS || c.score < Math.max(1, best / 3)) break;
-    // A lone word used once ("fix" in a title) is too weak to be a topic.
-    if (c.stems.length === 1 && c.places < 2) continue;
-    // A phrase inside a chosen phrase (or holding one) is the same topic.
-    if (chosen.some((k) => k.phrase.includes(c.phrase) || c.phrase.includes(k.phrase))) continue;
-    chosen.push(c);
-  }
-  chosen.sort((a, b) => a.firstAt - b.firstAt);
+  const usable = (word: string) => isTopicWord(word, creatorWords);
+  const chosen = chooseTopics(topicCandidates(sentences, hashtags, usable, isEvaluative));
 
   const topics: ExtractedTopic[] = [];
   const messages: CreatorMessage[] = [];
