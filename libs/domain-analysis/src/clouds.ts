@@ -1,5 +1,6 @@
 import { bucketOf, type BucketKey, type ScoreVersion } from '@analyst/contracts';
 import type { CommentColumns } from './columns';
+import { isOffTopic } from './off-topic';
 import { percentOf, roundTo } from './rollup-settings';
 import { sentimentReadingAt } from './sentiment-reading';
 import type { Vocabulary } from './vocabulary';
@@ -84,7 +85,8 @@ function tally(map: Map<number, Tally>, key: number, reading: number): void {
 
 /**
  * Words (stopwords out) and two-word phrases (adjacent non-stopwords, in at least 2 comments) by
- * the number of matched comments using them; each comment counts a term once.
+ * the number of matched comments using them; each comment counts a term once. Off-topic comments
+ * (spam included) feed no term; mentionPercentage stays a share of all matched comments.
  */
 export function wordCloud(
   columns: CommentColumns,
@@ -98,6 +100,7 @@ export function wordCloud(
   const size = vocab.size;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
+    if (isOffTopic(columns.relevance[r])) continue;
     const reading = sentimentReadingAt(columns, r, version);
     const seenPhrases = new Set<number>();
     let previous = -1;
@@ -146,7 +149,7 @@ export function wordCloud(
   ];
 }
 
-/** Emoji by the number of matched comments using them, with the same sentiment fields. */
+/** Emoji by the number of matched comments using them (off-topic ones left out), with the same sentiment fields. */
 export function emojiCloud(
   columns: CommentColumns,
   rows: ArrayLike<number>,
@@ -157,7 +160,7 @@ export function emojiCloud(
   const seen = new Int32Array(vocab.size).fill(-1);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    if (columns.hasEmoji[r] === 0) continue;
+    if (columns.hasEmoji[r] === 0 || isOffTopic(columns.relevance[r])) continue;
     const reading = sentimentReadingAt(columns, r, version);
     for (let k = columns.tokenStart[r]; k < columns.tokenStart[r + 1]; k++) {
       const id = columns.tokenIds[k];

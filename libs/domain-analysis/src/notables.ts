@@ -1,10 +1,12 @@
 import type { CommentColumns } from './columns';
+import { isOffTopic } from './off-topic';
 
 export const NOTABLE_LIMIT = 10;
 
 /**
  * Highest-engagement, most relevant matched comments: notability = (1 + ln(1 + likes)) × relevance/10
- * (an unscored relevance counts as 0.5). Ties keep row order. Returns row indices, best first.
+ * (an unscored relevance counts as 0.5). Off-topic comments (spam included) are never notable, however
+ * liked. Ties keep row order. Returns row indices, best first.
  */
 export function notableRows(
   columns: CommentColumns,
@@ -15,6 +17,7 @@ export function notableRows(
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     const rel = columns.relevance[r];
+    if (isOffTopic(rel)) continue;
     const score = (1 + Math.log1p(columns.likes[r])) * (rel === rel ? rel / 10 : 0.5);
     if (best.length === limit && score <= best[best.length - 1].score) continue;
     let at = best.length;

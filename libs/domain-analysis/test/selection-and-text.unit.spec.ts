@@ -147,20 +147,22 @@ describe('clouds', () => {
   const rows = select({});
   it('word cloud counts comments per word and phrase, with sentiment fields', () => {
     const cloud = wordCloud(columns, rows, vocab, 2);
+    // Row 1 (relevance 2) is off-topic: it stays out of the cloud but counts in the matched total.
     expect(cloud.find((w) => w.text === 'battery')).toEqual({
       text: 'battery',
       type: 'word',
-      value: 3,
-      avgSentiment: 5.33, // (9 + 2 + 5) / 3
-      sentimentCategory: 'neutral',
-      mentionPercentage: 75,
+      value: 2,
+      avgSentiment: 7, // (9 + 5) / 2
+      sentimentCategory: 'lean_positive',
+      mentionPercentage: 50,
     });
     expect(cloud.find((w) => w.text === 'great')).toMatchObject({
       value: 1,
       avgSentiment: 9,
       sentimentCategory: 'positive',
     });
-    expect(cloud.find((w) => w.text === 'battery life')).toMatchObject({ type: 'phrase', value: 3 });
+    expect(cloud.find((w) => w.text === 'battery life')).toMatchObject({ type: 'phrase', value: 2 });
+    expect(cloud.find((w) => w.text === 'awful')).toBeUndefined(); // only in the off-topic row
     expect(cloud.find((w) => w.text === 'is' || w.text === 'ok')).toBeUndefined(); // stopwords and short words out
     expect(cloud.find((w) => w.text === 'hidden')).toBeUndefined(); // only the rows given
   });
