@@ -1,4 +1,9 @@
-/** Words too common to say anything in a cloud (they are still matched by keyword filters). */
+import { CLOUD_STOPWORDS } from './cloud-stopwords';
+
+/**
+ * Words too common to index for search (`bm25-search.ts`); clouds leave out these and `CLOUD_STOPWORDS`.
+ * Keyword filters still match them.
+ */
 export const STOPWORDS = new Set(
   (
     'a about above after again against all am an and any are as at be because been before being below between both but by ' +
@@ -10,6 +15,11 @@ export const STOPWORDS = new Set(
     'also really one even much many lol u ur yeah yes oh ok okay'
   ).split(' '),
 );
+
+/** Left out of clouds: stopwords, filler (`cloud-stopwords.ts`), words under 3 letters, numbers. */
+export function isCloudStopword(word: string): boolean {
+  return word.length < 3 || STOPWORDS.has(word) || CLOUD_STOPWORDS.has(word) || /^\d+$/.test(word);
+}
 
 export type TokenKind = 'word' | 'emoji';
 
@@ -57,8 +67,7 @@ export class Vocabulary {
         next.set(this.stop);
         this.stop = next;
       }
-      this.stop[id] =
-        kind === 'word' && (STOPWORDS.has(term) || term.length < 3 || /^\d+$/.test(term)) ? 1 : 0;
+      this.stop[id] = kind === 'word' && isCloudStopword(term) ? 1 : 0;
     }
     return id;
   }
@@ -76,7 +85,7 @@ export class Vocabulary {
     return this.kinds[id];
   }
 
-  /** Left out of clouds: stopwords, words under 3 letters, numbers. */
+  /** Left out of clouds (`isCloudStopword`); phrases never start or end on one. */
   isStop(id: number): boolean {
     return this.stop[id] === 1;
   }

@@ -46,7 +46,7 @@ export const FRAMING_NOUNS = list(`
   thought thoughts take takes opinion opinions story stories thing things stuff way ways lot lots kind sort bit
   hype fan fans practice change changes matter matters point points version science test tests money
   people person guy guys folks everyone life
-  time times minute minutes hour hours day days week weeks month months year years decade moment
+  time times minute minutes hour hours day days week weeks month months year years decade moment term
 `);
 
 /**
