@@ -20,10 +20,10 @@ import { AnalysesController } from './analyses/analyses.controller';
 import {
   analysesProjector,
   savedAnalysesProjector,
-  Bm25SearchModel,
   CommentReadSide,
   commentReadSideProvider,
   EmbeddingsSearchModel,
+  HybridSearchModel,
   SEARCH_MODEL,
   type SearchModel,
 } from '@analyst/comment-index';
@@ -34,7 +34,10 @@ import { AdminReportsController } from './reports/admin-reports.controller';
 import { ANALYSIS_OPENAPI_SCHEMAS } from './openapi-schemas';
 import { SavedAnalysesController } from './reports/saved-analyses.controller';
 
-/** The search model: an embeddings endpoint when ANALYST_EMBEDDINGS_URL is set, local BM25 otherwise. */
+/**
+ * The search model: an embeddings endpoint when ANALYST_EMBEDDINGS_URL is set; otherwise the local
+ * hybrid (a MiniLM-distilled static embedding with BM25), which needs no network.
+ */
 export function searchModelFor(env: Record<string, string | undefined>) {
   const url = env.ANALYST_EMBEDDINGS_URL;
   return url
@@ -42,7 +45,7 @@ export function searchModelFor(env: Record<string, string | undefined>) {
         apiKey: env.ANALYST_EMBEDDINGS_KEY,
         model: env.ANALYST_EMBEDDINGS_MODEL,
       })
-    : new Bm25SearchModel();
+    : new HybridSearchModel();
 }
 
 // The schemas the controllers reference, in every document an app with this module serves.

@@ -1,54 +1,80 @@
-import bm25 from 'wink-bm25-text-search';
 import stem from 'wink-porter2-stemmer';
 import { STOPWORDS, tokenize } from '@analyst/domain-analysis';
+import { withOwnRelevance } from './own-relevance';
 import type { SearchDocument, SearchModel } from './search-model.port';
 
-/** Small hand-made expansion table: a query word also finds comments using its neighbours. */
-const EXPANSIONS: Record<string, string[]> = {
-  price: ['cost', 'expensive', 'cheap', 'pricey', 'money'],
-  cost: ['price', 'expensive', 'cheap'],
-  expensive: ['price', 'pricey', 'overpriced'],
-  cheap: ['price', 'affordable', 'inexpensive'],
-  battery: ['charge', 'charging', 'power'],
-  quality: ['build', 'durable', 'cheaply'],
-  love: ['like', 'adore', 'amazing', 'great'],
-  hate: ['dislike', 'awful', 'terrible', 'worst'],
-  good: ['great', 'nice', 'excellent'],
-  bad: ['awful', 'terrible', 'poor'],
-  ship: ['shipping', 'delivery', 'arrived'],
-  delivery: ['shipping', 'arrived', 'late'],
-  support: ['service', 'help', 'customer'],
-  fast: ['quick', 'speed'],
-  slow: ['lag', 'laggy', 'speed'],
-};
-
 /** Words → porter2 stems, stopwords out: the same preparation for comments and queries. */
-export function stems(text: string): string[] {
-  return tokenize(text)
-    .filter((t) => t.kind === 'word' && !STOPWORDS.has(t.text))
-    .map((t) => stem(t.text));
-}
-
-/** Query stems plus the stems of their expansions (an expansion weighs half: it is repeated less). */
-export function expandQuery(query: string): string[] {
-  const words = tokenize(query)
-    .filter((t) => t.kind === 'word' && !STOPWORDS.has(t.text))
-    .map((t) => t.text);
+export function stems(text: string, cache?: Map<string, string>): string[] {
   const out: string[] = [];
-  for (const w of words) {
-    out.push(stem(w), stem(w));
-    for (const e of EXPANSIONS[w] ?? EXPANSIONS[stem(w)] ?? []) out.push(stem(e));
+  for (const t of tokenize(text)) {
+    if (t.kind !== 'word' || STOPWORDS.has(t.text)) continue;
+    let s = cache?.get(t.text);
+    if (s === undefined) {
+      s = stem(t.text);
+      cache?.set(t.text, s);
+    }
+    out.push(s);
   }
   return out;
 }
 
-/** Share of the relevance that comes from the comment's own relevance score (the rest is BM25). */
-export const OWN_RELEVANCE_SHARE = 0.2;
+/** BM25's usual constants: term-frequency saturation and length normalisation. */
+const K1 = 1.2;
+const B = 0.75;
 
 /**
- * Local AI search: BM25 (wink-bm25-text-search) over porter2 stems with query expansion. A comment
- * without any query stem scores 0. Otherwise relevance = 0.8 × BM25 / best BM25 + 0.2 × (its
- * relevance score − 1) / 9 (0.5 when unscored), so among lexical matches on-topic comments rank higher.
+ * Lexical match of every document with the query, 0..1: its BM25 score over porter2 stems divided
+ * by the score of a comment of average length holding every query stem once (capped at 1). So a
+ * comment with all the query's words scores about 1, one with only its rarer half about 0.5-0.7,
+ * and one without any query stem 0, whatever the other comments are.
+ */
+export function bm25Match(
+  query: string,
+  documents: readonly SearchDocument[],
+  onProgress?: (fraction: number) => void,
+): Float64Array {
+  const n = documents.length;
+  const out = new Float64Array(n);
+  const terms = [...new Set(stems(query))];
+  if (terms.length === 0 || n === 0) return out;
+  const column = new Map(terms.map((t, k) => [t, k]));
+  const counts = new Uint16Array(n * terms.length);
+  const lengths = new Uint32Array(n);
+  const df = new Float64Array(terms.length);
+  const cache = new Map<string, string>();
+  let total = 0;
+  documents.forEach((d, i) => {
+    const docStems = stems(d.text, cache);
+    lengths[i] = docStems.length;
+    total += docStems.length;
+    for (const s of docStems) {
+      const k = column.get(s);
+      if (k === undefined) continue;
+      if (counts[i * terms.length + k] === 0) df[k]++;
+      if (counts[i * terms.length + k] < 0xffff) counts[i * terms.length + k]++;
+    }
+    if (onProgress && i % 5000 === 0) onProgress(i / n);
+  });
+  const average = Math.max(1, total / n);
+  const idf = Array.from(df, (f) => Math.log(1 + (n - f + 0.5) / (f + 0.5)));
+  const ideal = idf.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < n; i++) {
+    let score = 0;
+    const norm = K1 * (1 - B + (B * lengths[i]) / average);
+    for (let k = 0; k < terms.length; k++) {
+      const tf = counts[i * terms.length + k];
+      if (tf > 0) score += (idf[k] * tf * (K1 + 1)) / (tf + norm);
+    }
+    out[i] = Math.min(1, score / ideal);
+  }
+  onProgress?.(1);
+  return out;
+}
+
+/**
+ * Keyword-only AI search: the BM25 match with the comment's own relevance score (see
+ * `withOwnRelevance`). Not the default (see `HybridSearchModel`); kept as the baseline the
+ * paraphrase benchmark compares against.
  */
 export class Bm25SearchModel implements SearchModel {
   readonly name = 'local-bm25';
@@ -58,31 +84,7 @@ export class Bm25SearchModel implements SearchModel {
     documents: readonly SearchDocument[],
     onProgress?: (fraction: number) => void,
   ): Promise<Float64Array> {
-    const out = new Float64Array(documents.length);
-    const expanded = expandQuery(query);
-    if (expanded.length === 0 || documents.length === 0) return out;
-    const engine = bm25();
-    engine.defineConfig({ fldWeights: { body: 1 } });
-    engine.definePrepTasks([(text) => stems(String(text))], 'body');
-    // The query arrives already stemmed and expanded.
-    engine.definePrepTasks([(text) => String(text).split(' ')]);
-    documents.forEach((d, i) => {
-      engine.addDoc({ body: d.text }, i);
-      if (onProgress && i % 5000 === 0) onProgress((i / documents.length) * 0.8);
-    });
-    // wink needs three documents to consolidate; pad with ones no query can match.
-    for (let pad = documents.length; pad < 3; pad++) engine.addDoc({ body: '' }, `pad${pad}`);
-    engine.consolidate();
-    const hits = engine.search(expanded.join(' '), documents.length);
-    const best = hits.length > 0 ? hits[0][1] : 0;
-    for (const [id, score] of hits) {
-      const i = Number(id);
-      if (!Number.isInteger(i) || best <= 0) continue;
-      const own = documents[i].relevance;
-      const ownShare = own === own ? (own - 1) / 9 : 0.5;
-      out[i] = (1 - OWN_RELEVANCE_SHARE) * (score / best) + OWN_RELEVANCE_SHARE * ownShare;
-    }
-    onProgress?.(1);
-    return out;
+    const match = bm25Match(query, documents, onProgress);
+    return match.map((m, i) => withOwnRelevance(m, documents[i].relevance));
   }
 }

@@ -1,5 +1,5 @@
 import {
-  Bm25SearchModel,
+  HybridSearchModel,
   searchMatchedRows,
   type PostEntry,
   type SearchModel,
@@ -16,15 +16,15 @@ type Matched = Extract<AnalysisEvent, { type: 'AnalysisSearchMatched' }>;
  * stream (`AnalysisSearchMatched`), so a sample returns exactly the comments the analysis counted,
  * whatever the search model would answer today, and never runs the search again. Analyses from
  * before matches were recorded have none on their stream; for those the search is run again with
- * the same rule over the same rows (exact with the local BM25 model), keyed by the index
- * generation since it yields row numbers. The cache is bounded.
+ * the same rule over the same rows (exact with the local hybrid model, which is deterministic),
+ * keyed by the index generation since it yields row numbers. The cache is bounded.
  */
 export class SearchMatches {
   private readonly cache = new Map<string, Promise<(team: TeamIndex, row: number) => boolean>>();
 
   constructor(
     private readonly events: EventStore,
-    private readonly model: SearchModel = new Bm25SearchModel(),
+    private readonly model: SearchModel = new HybridSearchModel(),
     private readonly capacity = 32,
   ) {}
 
