@@ -17,6 +17,7 @@ export interface TaggedWord {
 // Same word shape as text.ts `words()`: the tags must land on the words topics are built from.
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
 const NOUN_TAGS = new Set(['NOUN', 'PROPN']);
+const CAPITALISED_WORD = /(?<![\p{L}\p{N}'’_-])\p{Lu}/gu;
 const MODIFIER_TAGS = new Set(['ADJ', 'NUM', 'X']);
 
 type Tagger = ReturnType<typeof winkNLP>;
@@ -77,8 +78,10 @@ export function tagsInNounFrame(word: string, next: string | null): string[] {
 export function tagSentence(text: string): TaggedWord[] {
   const asWritten = spans(text);
   const lowered = text.toLowerCase();
-  // Lowercasing changes lengths only for a few letters (İ); then the written reading stands alone.
-  const asLowered = lowered.length === text.length ? spans(lowered) : asWritten;
+  // A second reading only helps where words past the first are capitalised; lowercasing changes
+  // lengths for a few letters (İ), and then the written reading stands alone.
+  const capitalised = text.match(CAPITALISED_WORD)?.length ?? 0;
+  const asLowered = capitalised >= 2 && lowered.length === text.length ? spans(lowered) : asWritten;
   const out: TaggedWord[] = [];
   let previousEnd = 0;
   for (const match of text.matchAll(WORD)) {
