@@ -39,10 +39,10 @@ export const SPAM_SIGNALS: readonly SpamSignal[] = [
       /\b(?:my|our)\s+(?:brand\s+new|new|latest|newest|debut|own|first\s+ever)\s+(?:\w+\s+)?(?:songs?|tracks?|singles?|album|ep|music|raps?|beats?|mixtape|remix|cover|freestyle)\b|\b(?:my|our)\s+(?:[\w-]+\s+)?(?:remix(?:es)?|mixtapes?|soundcloud|covers|vlogs|beats\s+and)\b/,
   },
   {
-    name: 'a channel of my own',
+    name: 'a channel or release of my own',
     weight: 2,
     pattern:
-      /\bi\s+(?:just\s+|recently\s+)?(?:started|created|made|opened|launched|have)\s+(?:a|my|an)\s+(?:own\s+|new\s+|small\s+|youtube\s+|music\s+|gaming\s+)*channel\b|\bcheck(?:ed|ing)?\s*(?:out\s+)?(?:this|that|his|her|their|the)\s+(?:\w+\s+)?(?:channel|website|site|link|app|playlist)\b/,
+      /\bi\s+(?:just\s+|recently\s+)?(?:started|created|made|opened|launched|have)\s+(?:a|my|an)\s+(?:own\s+|new\s+|small\s+|youtube\s+|music\s+|gaming\s+)*channel\b|\bi\s+(?:just\s+|finally\s+)?(?:put\s+out|released|dropped|uploaded|posted)\s+(?:a|my|an|our)\s+(?:new\s+|first\s+)?(?:track|song|video|mixtape|single|album|ep|cover|remix|music\s+video)\b|\bcheck(?:ed|ing)?\s*(?:out\s+)?(?:this|that|his|her|their|the)\s+(?:\w+\s+)?(?:channel|website|site|link|app|playlist)\b/,
   },
   {
     name: 'my work',
@@ -55,7 +55,7 @@ export const SPAM_SIGNALS: readonly SpamSignal[] = [
     name: 'go look at mine',
     weight: 2,
     pattern:
-      /\b(?:check(?:ing)?\s*(?:out\s+)?|listen\s+to|visit|look\s+at|click\s+(?:on\s+)?|subscribe\s+to|sub\s+to)\s*(?:out\s+)?(?:my|our)\b|\bcheck\s+(?:me|us)\s+out\b|\bsupport\s+(?:me|us)\b/,
+      /\b(?:check(?:ing)?\s*(?:out\s+)?|listen\s+to|visit|look\s+at|click\s+(?:on\s+)?|subscribe\s+to|sub\s+to)\s*(?:out\s+)?(?:my|our)\b|\bcheck\s+(?:me|us)\s+out\b|\bsupport\s+(?:me|us)\b|\b(?:you'?ll|you\s+will|you\s+might|you\s+may|u\s+will)\s+(?:also\s+)?(?:love|like|enjoy)\s+(?:my|our)\b/,
   },
   {
     name: 'subscriber farming',
@@ -64,6 +64,13 @@ export const SPAM_SIGNALS: readonly SpamSignal[] = [
       /\bsub\s?(?:4|for|4a)\s?sub\b|\bsubscribe\s+(?:back|(?:to\s+)?(?:me|my|us|our))\b|\bsub\s+(?:back|(?:to\s+)?me)\b|\b(?:reach|get|hit|need|to|want|gain)\s+(?:\d[\d,.]*k?|a\s+few|some|more)\s+(?:subs|subscribers|followers)\b|\broad\s+to\s+\d/,
   },
   { name: 'subscribe', weight: 1, pattern: /\bsubscrib|\bsubs\b/ },
+  {
+    name: 'subscribe, imperative',
+    weight: 2,
+    // "Subscribe!" opening a sentence asks for something; "subscribed" reports it.
+    pattern:
+      /(?:^|[.!?\n]\s*)(?:pl(?:ea)?se?\s+|pls\s+|plz\s+)?(?:subscribe|sub)(?:\s+(?:now|guys|everyone|pl(?:ea)?se|pls|plz))?\s*(?:[.!?\n]|$)/,
+  },
   {
     name: 'follow me, click here',
     weight: 2,
@@ -93,7 +100,7 @@ export const SPAM_SIGNALS: readonly SpamSignal[] = [
     name: 'money and giveaways',
     weight: 2,
     pattern:
-      /\bgive\s?aways?\b|\bgift\s?cards?\b|\bfree\s+(?:iphone|ipad|xbox|ps[345]|money|cash|crypto|followers|subscribers|subs|likes|views|gifts?|robux|v-?bucks|coins|gems|vouchers?)\b|\bwin\s+(?:an?\s+)?(?:free|iphone|ipad|\$|cash|prize)|\b(?:bitcoin|btc|crypto(?:currency)?|ethereum|forex|binary\s+options|nft)\b|\binvest(?:ing|ment|ments)?\s+(?:plan|platform|opportunit|advi[cs]|with)|\bearn(?:ed|ing|s)?\s+(?:\$|£|€|money|cash|extra|\d)|\bmak(?:e|ing)\s+(?:\$|£|€|money|cash|\d[\d,.]*\s*(?:dollars|a\s+day|per))|(?:\$|£|€)\s?\d[\d,.]*k?\s*(?:a|per|every|each|\/)\s*(?:day|week|month|hour|hr)\b|\b(?:work(?:ing)?\s+from\s+home|online\s+job|paypal|cash\s?app|venmo|onlyfans|whatsapp|telegram|promo\s+code|discount\s+code|coupon|use\s+(?:my\s+)?code)\b/,
+      /\bgive\s?aways?\b|\bgift\s?cards?\b|\bfree\s+(?:iphone|ipad|xbox|ps[345]|money|cash|crypto|followers|subscribers|subs|likes|views|gifts?|robux|v-?bucks|coins|gems|vouchers?|psn|codes?|xbox\s+live|minecraft)\b|\bwin\s+(?:an?\s+)?(?:free|iphone|ipad|\$|cash|prize)|\b(?:bitcoin|btc|crypto(?:currency)?|ethereum|forex|binary\s+options|nft)\b|\binvest(?:ing|ment|ments)?\s+(?:plan|platform|opportunit|advi[cs]|with)|\bearn(?:ed|ing|s)?\s+(?:\$|£|€|money|cash|extra|\d)|\bmak(?:e|ing)\s+(?:\$|£|€|money|cash|\d[\d,.]*\s*(?:dollars|a\s+day|per))|(?:\$|£|€)\s?\d[\d,.]*k?\s*(?:a|per|every|each|\/)\s*(?:day|week|month|hour|hr)\b|\b(?:work(?:ing)?\s+from\s+home|online\s+job|paypal|cash\s?app|venmo|onlyfans|whatsapp|telegram|promo\s+code|discount\s+code|coupon|use\s+(?:my\s+)?code)\b/,
   },
   {
     name: 'asking a favour',
@@ -102,10 +109,29 @@ export const SPAM_SIGNALS: readonly SpamSignal[] = [
       /\b(?:please|pls|plz|plzz|pleas|pleeease)\b.{0,40}?\b(?:subscribe|sub|like|share|check|watch|visit|listen|follow|support|help|view|click|give)\b|\bgive\s+(?:me|my|us|it|him|her)\s+(?:a\s+)?(?:chance|shot|try|listen)\b|\bhelp\s+(?:me|us)\s+(?:reach|get|grow|achieve|make|out|by)\b|\b(?:would|will)\s+(?:really\s+)?(?:mean\s+a\s+lot|appreciate)|\b(?:really\s+)?appreciate\s+it\b|\bthanks?\s+(?:you\s+)?(?:in\s+advance|for\s+(?:reading|your\s+time|listening|watching\s+my))\b/,
   },
   {
+    name: 'hello everyone',
+    weight: 1,
+    // A reaction answers the post; a pitch opens by hailing the readers ("Hey guys", "Hi Katy fans").
+    pattern:
+      /^\W*(?:hey|hi|hello|yo|sup|hiya|greetings)\s+(?:guys|everyone|everybody|people|all|there|y'?all|(?:[\w-]+\s+)?fans|friends)\b/,
+  },
+  {
+    name: 'a minute of your time',
+    weight: 1,
+    pattern:
+      /\b(?:let\s+me\s+know|tell\s+me)\s+what\s+(?:you|u)\s+think\b|\b(?:please\s+)?vote\s+for\s+(?:me|my|us|our)\b|\btake\s+a\s+(?:minute|second|moment|sec)\s+(?:to|and)\b|\bi\s+know\s+(?:most\s+(?:of\s+)?)?(?:you|people|u)\s+(?:won'?t|will\s+not|don'?t|do\s+not|never)\s+(?:read|care|see)/,
+  },
+  {
+    name: 'adult and dating',
+    weight: 2,
+    pattern:
+      /\b(?:porn|xxx|nudes?|sex\s*cams?|webcam\s+girls?|hot\s+(?:singles|girls|women)\s+(?:in|near)|dating\s+(?:site|app)|hook\s?up\s+(?:site|app|tonight))\b/,
+  },
+  {
     name: 'sorry for the spam',
     weight: 2,
     pattern:
-      /\bsorry\s+(?:for|about)\s+(?:the\s+|this\s+|my\s+)?(?:spam|advertising|ad|self[\s-]promo)|\b(?:i\s+know\s+)?this\s+is\s+(?:spam|self[\s-]promo)|\bnot\s+(?:a\s+)?spam\b|\bspamming\b|\bself[\s-]promo(?:tion)?\b/,
+      /\bsorry\s+(?:for|about)\s+(?:the\s+|this\s+|my\s+)?(?:spam|advertising|ad|self[\s-]promo)|\b(?:i\s+know\s+)?this\s+is\s+(?:spam|self[\s-]promo)|\bnot\s+(?:a\s+)?spam\b|\bspamming\b|\bself[\s-]promo(?:tion)?\b|\bsorry\s+(?:to|for)\s+(?:bother|interrupt)/,
   },
   {
     name: 'aspiring artist',

@@ -46,6 +46,12 @@ describe('spam and promotion', () => {
     'I just started a youtube channel about gaming',
     'check out this channel, they make the best lyric videos',
     'click here to download the mp3 free',
+    'Subscribe!',
+    'Hey guys, I just put out a track, let me know what you think',
+    'Hi Nova fans! If you like this you will love my music',
+    'free psn codes, no survey',
+    'Hot singles in your area waiting, dating site in profile',
+    'sorry to bother you, please take a second to check it out',
   ])('%s → spam', (body) => {
     expect(spam(body)).toBe(true);
   });
@@ -76,6 +82,9 @@ describe('spam and promotion', () => {
     'where can I download this?',
     'best song on youtube',
     'this is my favorite channel on youtube',
+    'Subscribed! Been a fan since day one',
+    'hey guys, who is watching in 2026?',
+    'tell me what you think of the ending, I cried',
   ])('%s → not spam', (body) => {
     expect(spam(body)).toBe(false);
   });
