@@ -9,6 +9,9 @@ REPO_ROOT="$(cd "$LOCAL_DIR/../.." && pwd)"
 KAFKA_PORT="${KAFKA_PORT:-19092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-19093}"
 FERRETDB_PORT="${FERRETDB_PORT:-27018}"
+MONGO_STANDIN_PORT="${MONGO_STANDIN_PORT:-27019}"
+# Which MongoDB stand-in start.sh runs: mongo-java (mongo-java-server, atomic writes) or ferretdb.
+MONGO_STANDIN="${ANALYST_MONGO_STANDIN:-mongo-java}"
 # seconds each server gets to become ready, and to stop before SIGKILL
 READY_TIMEOUT="${ANALYST_STACK_READY_TIMEOUT:-90}"
 STOP_TIMEOUT="${ANALYST_STACK_STOP_TIMEOUT:-30}"
@@ -17,6 +20,9 @@ KAFKA_HOME="$LOCAL_DIR/kafka"
 KAFKA_LIB="$KAFKA_HOME/lib"
 FERRETDB_SRC="$LOCAL_DIR/ferretdb"
 FERRETDB_BIN="$FERRETDB_SRC/bin/ferretdb-local"
+MONGO_JAVA_HOME="$LOCAL_DIR/mongo-java"
+MONGO_JAVA_LIB="$MONGO_JAVA_HOME/lib"
+MONGO_JAVA_CLASSES="$MONGO_JAVA_HOME/classes"
 
 # The state dir holds pid files, logs and data. Made absolute so process command
 # lines (used to recognise our own processes) name it unambiguously.
@@ -43,6 +49,7 @@ _marker() {
   case "$1" in
     kafka) printf 'kafka.Kafka' ;;
     ferretdb) printf 'ferretdb-local' ;;
+    mongo-java) printf 'analyst.local.MongoStandIn' ;;
     *) return 1 ;;
   esac
 }

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Starts the Docker-less local stack on 127.0.0.1:
 #   - Apache Kafka 4.1 (single KRaft broker+controller) on $KAFKA_PORT (19092)
-#   - FerretDB 1.24 on SQLite (MongoDB wire protocol)  on $FERRETDB_PORT (27018)
+#   - a MongoDB stand-in (MongoDB wire protocol), chosen by ANALYST_MONGO_STANDIN:
+#       mongo-java (default): mongo-java-server 1.47 on H2, atomic writes, on $MONGO_STANDIN_PORT (27019)
+#       ferretdb:             FerretDB 1.24 on SQLite, loses concurrent updates, on $FERRETDB_PORT (27018)
 # Idempotent: a server that is already running is left alone (and checked again).
-# Downloads the Kafka jars (Maven) and builds FerretDB (Go) the first time.
+# Downloads the Kafka and mongo-java-server jars (Maven) the first time, and compiles the stand-in's
+# main (javac) or builds FerretDB (Go).
 # Prints the connection variables and writes them to $ANALYST_STACK_DIR/env.
 # See deploy/local/README.md.
 set -euo pipefail
@@ -19,7 +22,10 @@ Environment:
   KAFKA_PORT             Kafka client port (default 19092)
   KAFKA_CONTROLLER_PORT  Kafka KRaft controller port (default 19093)
   KAFKA_HEAP_OPTS        Kafka JVM heap (default "-Xms256m -Xmx512m")
-  FERRETDB_PORT          FerretDB (MongoDB protocol) port (default 27018)
+  ANALYST_MONGO_STANDIN  mongo-java (default) or ferretdb: the MongoDB-protocol server to run
+  MONGO_STANDIN_PORT     mongo-java-server port (default 27019)
+  MONGO_STANDIN_HEAP_OPTS  its JVM heap (default "-Xms64m -Xmx512m")
+  FERRETDB_PORT          FerretDB port (default 27018)
   FERRETDB_LOG_LEVEL     debug|info|warn|error (default warn)
   ANALYST_STACK_DIR      state dir: pids, logs, data (default deploy/local/.stack)
   ANALYST_STACK_READY_TIMEOUT  seconds each server may take to get ready (default 90)
@@ -30,6 +36,10 @@ case "${1:-}" in
   -h | --help) usage; exit 0 ;;
   "") ;;
   *) usage >&2; exit 2 ;;
+esac
+case "$MONGO_STANDIN" in
+  mongo-java | ferretdb) ;;
+  *) die "ANALYST_MONGO_STANDIN must be mongo-java or ferretdb, not $MONGO_STANDIN" ;;
 esac
 
 mkdir -p "$STACK_DIR" "$RUN_DIR" "$LOG_DIR"
@@ -95,6 +105,47 @@ ensure_ferretdb_binary() {
     die "ferretdb: go build failed (full log: $LOG_DIR/ferretdb-build.log; go.mod needs Go >= 1.24 — with an older go, GOTOOLCHAIN=auto fetches one)"
   fi
   mv -f "$FERRETDB_BIN.tmp" "$FERRETDB_BIN"
+}
+
+# Fetch the mongo-java-server jars into deploy/local/mongo-java/lib when absent or older than pom.xml.
+ensure_mongo_java_jars() {
+  local stamp="$MONGO_JAVA_LIB/.fetched"
+  if [[ -f "$stamp" && ! "$MONGO_JAVA_HOME/pom.xml" -nt "$stamp" ]] &&
+    compgen -G "$MONGO_JAVA_LIB/mongo-java-server-core-*.jar" >/dev/null; then
+    return 0
+  fi
+  need mvn "Maven fetches the mongo-java-server jars from Maven Central"
+  log "mongo-java: fetching jars from Maven Central into $MONGO_JAVA_LIB (first run only) ..."
+  rm -rf "$MONGO_JAVA_LIB"
+  mkdir -p "$MONGO_JAVA_LIB"
+  if ! (cd "$MONGO_JAVA_HOME" && mvn -q -B dependency:copy-dependencies -DoutputDirectory=lib >"$LOG_DIR/mongo-java-mvn.log" 2>&1); then
+    tail -n 30 "$LOG_DIR/mongo-java-mvn.log" >&2 || true
+    rm -rf "$MONGO_JAVA_LIB"
+    die "mongo-java: maven could not fetch the jars (full log: $LOG_DIR/mongo-java-mvn.log)"
+  fi
+  touch "$stamp"
+}
+
+# Compile our main (src/) against the jars when the classes are absent or older than a source or the jars.
+ensure_mongo_java_classes() {
+  local stamp="$MONGO_JAVA_CLASSES/.compiled" f stale=0 sources=()
+  mapfile -t sources < <(find "$MONGO_JAVA_HOME/src" -name '*.java')
+  if [[ -f "$stamp" ]]; then
+    for f in "${sources[@]}" "$MONGO_JAVA_LIB/.fetched"; do
+      [[ "$f" -nt "$stamp" ]] && stale=1
+    done
+    ((stale == 0)) && return 0
+  fi
+  need javac "a JDK 17+ compiles the stand-in's main"
+  log "mongo-java: compiling $MONGO_JAVA_HOME/src"
+  rm -rf "$MONGO_JAVA_CLASSES"
+  mkdir -p "$MONGO_JAVA_CLASSES"
+  if ! javac -d "$MONGO_JAVA_CLASSES" -cp "$MONGO_JAVA_LIB/*" "${sources[@]}" >"$LOG_DIR/mongo-java-build.log" 2>&1; then
+    tail -n 30 "$LOG_DIR/mongo-java-build.log" >&2 || true
+    rm -rf "$MONGO_JAVA_CLASSES"
+    die "mongo-java: javac failed (full log: $LOG_DIR/mongo-java-build.log)"
+  fi
+  touch "$stamp"
 }
 
 # ---------------------------------------------------------------- helpers
@@ -235,11 +286,12 @@ wait_kafka() {
   done
 }
 
-# ---------------------------------------------------------------- ferretdb
+# ---------------------------------------------------------------- mongodb stand-ins
 
 FERRETDB_DATA="$STACK_DIR/ferretdb/data"
 FERRETDB_LOG="$LOG_DIR/ferretdb.log"
-MONGO_URL="mongodb://127.0.0.1:$FERRETDB_PORT/"
+MONGO_JAVA_DATA="$STACK_DIR/mongo-java/analyst.mv.db"
+MONGO_JAVA_LOG="$LOG_DIR/mongo-java.log"
 
 start_ferretdb() {
   local pid
@@ -257,38 +309,63 @@ start_ferretdb() {
   fi
 }
 
-# A MongoDB `ping` through the official driver from the repo's node_modules;
-# without node or the driver, a TCP connect has to do.
-ferretdb_ping() {
+start_mongo_java() {
+  local pid
+  if pid="$(running_pid mongo-java)"; then
+    log "mongo-java: already running (pid $pid)"
+  else
+    if port_open "$MONGO_STANDIN_PORT"; then
+      die "mongo-java: port $MONGO_STANDIN_PORT is in use by another process$(port_owner "$MONGO_STANDIN_PORT"), not by the stack in $STACK_DIR; stop it (a stack of another checkout: its deploy/local/stop.sh) or set MONGO_STANDIN_PORT"
+    fi
+    check_java
+    ensure_mongo_java_jars
+    ensure_mongo_java_classes
+    mkdir -p "$(dirname "$MONGO_JAVA_DATA")"
+    log "mongo-java: starting on 127.0.0.1:$MONGO_STANDIN_PORT (logs: $MONGO_JAVA_LOG)"
+    # shellcheck disable=SC2086 # MONGO_STANDIN_HEAP_OPTS is a list of JVM flags
+    spawn mongo-java "$MONGO_JAVA_LOG" java ${MONGO_STANDIN_HEAP_OPTS:--Xms64m -Xmx512m} -XX:+UseSerialGC \
+      -Djava.awt.headless=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+      -cp "$MONGO_JAVA_CLASSES:$MONGO_JAVA_LIB/*" analyst.local.MongoStandIn \
+      127.0.0.1 "$MONGO_STANDIN_PORT" "$MONGO_JAVA_DATA"
+  fi
+}
+
+# A MongoDB `ping` through the official driver from the repo's node_modules (which also checks that
+# the driver accepts the server's wire version); without node or the driver, a TCP connect has to do.
+mongo_ping() {
+  local port="$1" readiness_log="$2"
   if command -v node >/dev/null 2>&1 &&
     (cd "$REPO_ROOT" && node -e "require.resolve('mongodb')" >/dev/null 2>&1); then
-    (cd "$REPO_ROOT" && MONGO_URL="$MONGO_URL" node -e '
+    (cd "$REPO_ROOT" && MONGO_URL="mongodb://127.0.0.1:$port/" node -e '
       const { MongoClient } = require("mongodb");
       const c = new MongoClient(process.env.MONGO_URL, { serverSelectionTimeoutMS: 3000, connectTimeoutMS: 3000 });
       c.connect()
         .then(() => c.db("admin").command({ ping: 1 }))
         .then((r) => c.close().then(() => process.exit(r && r.ok === 1 ? 0 : 1)))
         .catch((e) => { console.error(String(e)); process.exit(1); });
-    ') >>"$LOG_DIR/ferretdb-readiness.log" 2>&1
+    ') >>"$readiness_log" 2>&1
   else
     if [[ -z "${_warned_ping:-}" ]]; then
-      log "ferretdb: node or the mongodb driver not found in $REPO_ROOT/node_modules; checking TCP only"
+      log "node or the mongodb driver not found in $REPO_ROOT/node_modules; checking TCP only"
       _warned_ping=1
     fi
-    port_open "$FERRETDB_PORT"
+    port_open "$port"
   fi
 }
 
-wait_ferretdb() {
+# Waits until stand-in $1 (listening on port $2, logging to $3) answers a ping.
+wait_mongo() {
+  local name="$1" port="$2" server_log="$3"
+  local readiness_log="$LOG_DIR/$name-readiness.log"
   local deadline=$((SECONDS + READY_TIMEOUT))
-  : >"$LOG_DIR/ferretdb-readiness.log"
+  : >"$readiness_log"
   while :; do
-    running_pid ferretdb >/dev/null || fail_service ferretdb "exited during start-up" "$FERRETDB_LOG"
-    if port_open "$FERRETDB_PORT" && ferretdb_ping; then
-      log "ferretdb: ready on 127.0.0.1:$FERRETDB_PORT"
+    running_pid "$name" >/dev/null || fail_service "$name" "exited during start-up" "$server_log"
+    if port_open "$port" && mongo_ping "$port" "$readiness_log"; then
+      log "$name: ready on 127.0.0.1:$port"
       return 0
     fi
-    ((SECONDS < deadline)) || fail_service ferretdb timeout "$FERRETDB_LOG" "$LOG_DIR/ferretdb-readiness.log"
+    ((SECONDS < deadline)) || fail_service "$name" timeout "$server_log" "$readiness_log"
     sleep 0.5
   done
 }
@@ -296,12 +373,27 @@ wait_ferretdb() {
 # ---------------------------------------------------------------- main
 
 started_at=$SECONDS
-# FerretDB first: building it is the slow part of a first run, and it comes up in a
-# moment; Kafka's JVM then warms up while we wait for it.
-start_ferretdb
+# The stand-in first: fetching or building it is the slow part of a first run, and it comes up in
+# a moment; Kafka's JVM then warms up while we wait for it.
+if [[ "$MONGO_STANDIN" == ferretdb ]]; then
+  MONGO_URL="mongodb://127.0.0.1:$FERRETDB_PORT/"
+  start_ferretdb
+else
+  MONGO_URL="mongodb://127.0.0.1:$MONGO_STANDIN_PORT/"
+  start_mongo_java
+fi
 start_kafka
-wait_ferretdb
+if [[ "$MONGO_STANDIN" == ferretdb ]]; then
+  wait_mongo ferretdb "$FERRETDB_PORT" "$FERRETDB_LOG"
+else
+  wait_mongo mongo-java "$MONGO_STANDIN_PORT" "$MONGO_JAVA_LOG"
+fi
 wait_kafka
+
+# FerretDB scans a collection for any filter but a bare _id and does not apply an update
+# atomically anyway: there the read store checks conditional writes client-side.
+conditional_writes=server
+if [[ "$MONGO_STANDIN" == ferretdb ]]; then conditional_writes=client; fi
 
 KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT"
 cat >"$STACK_DIR/env.tmp" <<EOF
@@ -309,8 +401,7 @@ cat >"$STACK_DIR/env.tmp" <<EOF
 # Use: set -a; . $STACK_DIR/env; set +a
 KAFKA_BROKERS=$KAFKA_BROKERS
 MONGO_URL=$MONGO_URL
-# FerretDB scans a collection for any filter but a bare _id: conditional writes are checked client-side.
-MONGO_CONDITIONAL_WRITES=client
+MONGO_CONDITIONAL_WRITES=$conditional_writes
 EOF
 mv -f "$STACK_DIR/env.tmp" "$STACK_DIR/env"
 
@@ -318,5 +409,5 @@ log "stack ready in $((SECONDS - started_at))s; state in $STACK_DIR"
 cat <<EOF
 KAFKA_BROKERS=$KAFKA_BROKERS
 MONGO_URL=$MONGO_URL
-MONGO_CONDITIONAL_WRITES=client
+MONGO_CONDITIONAL_WRITES=$conditional_writes
 EOF

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stops the Docker-less local stack started by deploy/local/start.sh.
-#   stop.sh          stop Kafka and FerretDB (SIGTERM, then SIGKILL after 30 s); keep their data
+#   stop.sh          stop Kafka and the MongoDB stand-in (SIGTERM, then SIGKILL after 30 s); keep their data
 #   stop.sh --clean  also remove the state dir ($ANALYST_STACK_DIR, default deploy/local/.stack)
 # Stopping a stack that is not running is fine.
 set -euo pipefail
@@ -28,6 +28,8 @@ if [[ ! -d "$STACK_DIR" ]]; then
   exit 0
 fi
 
+# both stand-ins: the one running may have been started under another ANALYST_MONGO_STANDIN
+stop_service mongo-java
 stop_service ferretdb
 stop_service kafka
 rm -f "$STACK_DIR/env"

@@ -1,1 +1,2 @@
 export * from './mongo-read-store';
+export type { MongoServerCapabilities } from './server-capabilities';

@@ -13,6 +13,7 @@ import {
   valueAt,
 } from '@analyst/eventsourcing';
 import { duplicateKeyIndex } from './duplicate-key';
+import { readServerCapabilities, type MongoServerCapabilities } from './server-capabilities';
 
 /** The server's answer when a collection (hence its index list) does not exist yet. */
 const NAMESPACE_NOT_FOUND = 26;
@@ -217,6 +218,8 @@ export class MongoReadStore implements ReadStore {
     private readonly client: MongoClient,
     database: string,
     private readonly conditionalWrites: ConditionalWrites,
+    /** What the server guarantees (read from `buildInfo` at connect). */
+    readonly capabilities: MongoServerCapabilities,
   ) {
     this.db = client.db(database);
   }
@@ -233,7 +236,7 @@ export class MongoReadStore implements ReadStore {
       ...(tls.caFile ? { tls: true, tlsCAFile: tls.caFile } : {}),
     });
     await client.connect();
-    return new MongoReadStore(client, database, conditionalWrites);
+    return new MongoReadStore(client, database, conditionalWrites, await readServerCapabilities(client.db()));
   }
 
   /** The driver's database handle, for adapters that share the connection (rate limits). */
