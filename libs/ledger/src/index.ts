@@ -14,5 +14,6 @@ export * from './audit/statement-export';
 export * from './audit/verify-statement';
 export * from './audit/hash-chain';
 export * from './audit/canonical-json';
-export * from './audit/open-event-log';
+export * from './audit/audit-stores';
+export * from './audit/live-read-models';
 export * from './audit/projector-fold';

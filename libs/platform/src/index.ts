@@ -16,6 +16,7 @@ export * from './config/analyst-config';
 export * from './config/provider-routes';
 export * from './nest/projection.service';
 export * from './nest/platform.module';
+export * from './stores';
 export * from './nest/error-envelope.filter';
 export * from './nest/admin-token.guard';
 export * from './nest/api-paths';

@@ -14,19 +14,32 @@ import {
   type TeamAudit,
 } from '@analyst/domain-ledger';
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
-import { type EventStore, type ReadStore, type RecordedEvent } from '@analyst/platform';
+import { type CheckpointStore, type EventStore, type ReadStore, type RecordedEvent } from '@analyst/platform';
 import { readOutstandingReservations } from '../queries/read-reservations';
 import { readTeamCredits } from '@analyst/ledger-read';
 import type { StatementWriter } from './statement-export';
 import { ProjectorFold } from './projector-fold';
+import {
+  compareLiveReadModels,
+  type LiveReadModelCheck,
+  type ReadModelComparison,
+  type ReadModelLag,
+} from './live-read-models';
+
+export type { ReadModelComparison, ReadModelLag };
 
 export interface AuditOptions {
   team?: string;
   statement?: StatementWriter;
   /** Called every page with the last position read. */
   onProgress?: (position: number, events: number) => void;
-  /** Live read models to compare with as well (MongoDB in the distributed topology). */
+  /**
+   * Live read models to compare with as well (MongoDB in the distributed topology), each document at
+   * the revision it has applied: lag is reported (`lag`), not a violation.
+   */
   liveReadModels?: ReadStore;
+  /** The live projection's checkpoint: an event below it that a document never applied was lost, not late. */
+  liveCheckpoint?: { store: CheckpointStore; name: string };
   /** A running server's statement (admin API) to compare the recomputed balances with. */
   served?: ServedLedger;
   /**
@@ -68,15 +81,6 @@ export interface ServedComparison {
   problem: string | null;
 }
 
-export interface ReadModelComparison {
-  source: 'rebuilt' | 'live';
-  teamId: string;
-  recomputed: CreditBalances;
-  readModel: CreditBalances;
-  openReservations: { recomputed: number; readModel: number };
-  ok: boolean;
-}
-
 export interface AuditReport {
   ok: boolean;
   events: number;
@@ -84,6 +88,10 @@ export interface AuditReport {
   headPosition: number;
   teams: TeamAudit[];
   comparisons: ReadModelComparison[];
+  /** Live documents behind the replay, compared at what they had applied (empty without live read models). */
+  lag: ReadModelLag[];
+  /** The live projection's checkpoint read before its documents; null without one. */
+  liveCheckpoint: { name: string; position: number } | null;
   violations: AuditViolation[];
   /** The content-side cross-check; null when it was switched off. Its findings are violations too. */
   charges: ChargeAudit | null;
@@ -96,7 +104,8 @@ export interface AuditReport {
 /**
  * Finance's audit: replays the ledger streams from the first event without touching any read
  * model, recomputes every balance, checks the invariants, then compares the result with the read
- * models rebuilt through the projectors (and with live ones when given). In the same pass it
+ * models rebuilt through the projectors (and with live ones when given, each document at the
+ * revision it has applied, so a busy system's lag is reported as lag). In the same pass it
  * cross-checks every charge and refund against the post and job streams (`ChargeAuditor`).
  */
 export async function auditLedger(events: EventStore, options: AuditOptions = {}): Promise<AuditReport> {
@@ -124,9 +133,9 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
         })
       : null;
   const rebuilt = await replay.fold.toReadStore();
-  const sources: [ReadModelComparison['source'], ReadStore][] = [['rebuilt', rebuilt]];
-  if (options.liveReadModels) sources.push(['live', options.liveReadModels]);
-  const comparisons = await compareReadModels(sources, teams, violations);
+  const comparisons = await compareRebuilt(rebuilt, teams, violations);
+  const live = await compareLive(events, options, replay.fold, teams, violations);
+  comparisons.push(...live.comparisons);
   const served = options.served
     ? await compareServedTeams(options.served, teams, replay.lastEvents, violations)
     : [];
@@ -137,6 +146,8 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
     headPosition,
     teams,
     comparisons,
+    lag: live.lag,
+    liveCheckpoint: live.checkpoint,
     violations,
     charges,
     served,
@@ -212,40 +223,63 @@ async function replayLedger(
   return { auditor, fold, lastEvents, events: count, ledgerEvents: ledgerCount };
 }
 
-/** Each team's recomputed balances and open reservations against each read model; a difference is a violation. */
-async function compareReadModels(
-  sources: [ReadModelComparison['source'], ReadStore][],
+/**
+ * The live read models when given (nothing otherwise), each document at the revision it has
+ * applied, after reading the projection's checkpoint.
+ */
+async function compareLive(
+  events: EventStore,
+  { liveReadModels: store, liveCheckpoint: checkpointStore }: AuditOptions,
+  fold: ProjectorFold,
+  teams: TeamAudit[],
+  violations: AuditViolation[],
+): Promise<LiveReadModelCheck & { checkpoint: AuditReport['liveCheckpoint'] }> {
+  if (!store) return { comparisons: [], lag: [], checkpoint: null };
+  // Read before the documents: whatever it covers, they have applied by the time they are read.
+  const checkpoint = checkpointStore
+    ? { name: checkpointStore.name, position: await checkpointStore.store.load(checkpointStore.name) }
+    : null;
+  const known = checkpoint && checkpoint.position >= 0 ? checkpoint.position : null;
+  const check = await compareLiveReadModels({
+    events,
+    live: store,
+    fold,
+    teams,
+    checkpoint: known,
+    violations,
+  });
+  return { ...check, checkpoint };
+}
+
+/** Each team's recomputed balances and open reservations against the rebuilt read models; a difference is a violation. */
+async function compareRebuilt(
+  store: ReadStore,
   teams: TeamAudit[],
   violations: AuditViolation[],
 ): Promise<ReadModelComparison[]> {
   const comparisons: ReadModelComparison[] = [];
-  for (const [source, store] of sources) {
-    for (const team of teams) {
-      const readModel = await readTeamCredits(store, team.teamId);
-      const open = (await readOutstandingReservations(store, team.teamId)).length;
-      const ok =
-        readModel.maps === team.balances.maps &&
-        readModel.adhoc === team.balances.adhoc &&
-        readModel.reserved === team.balances.reserved &&
-        open === team.reservations.open;
-      comparisons.push({
-        source,
+  for (const team of teams) {
+    const readModel = await readTeamCredits(store, team.teamId);
+    const open = (await readOutstandingReservations(store, team.teamId)).length;
+    const ok = sameBalances(readModel, team.balances) && open === team.reservations.open;
+    comparisons.push({
+      source: 'rebuilt',
+      teamId: team.teamId,
+      recomputed: team.balances,
+      readModel,
+      openReservations: { recomputed: team.reservations.open, readModel: open },
+      appliedRevisions: null,
+      ok,
+    });
+    if (!ok) {
+      violations.push({
         teamId: team.teamId,
-        recomputed: team.balances,
-        readModel,
-        openReservations: { recomputed: team.reservations.open, readModel: open },
-        ok,
+        eventId: null,
+        position: null,
+        revision: null,
+        type: null,
+        message: `rebuilt read model shows ${fmt(readModel)} (${open} open) but the log gives ${fmt(team.balances)} (${team.reservations.open} open)`,
       });
-      if (!ok) {
-        violations.push({
-          teamId: team.teamId,
-          eventId: null,
-          position: null,
-          revision: null,
-          type: null,
-          message: `${source} read model shows ${fmt(readModel)} (${open} open) but the log gives ${fmt(team.balances)} (${team.reservations.open} open)`,
-        });
-      }
     }
   }
   return comparisons;

@@ -50,6 +50,12 @@ export class ProjectorFold {
     } else docs.set(id, { doc, streams: new Map([[event.streamId, event.revision]]) });
   }
 
+  /** A folded document and the last revision of `streamId` it applied; undefined when none was folded. */
+  entry(projector: Projector, id: string, streamId: string): { doc: Doc; revision: number } | undefined {
+    const entry = this.docs.get(projector)?.get(id);
+    return entry && { doc: entry.doc, revision: entry.streams.get(streamId) ?? -1 };
+  }
+
   async toReadStore(): Promise<ReadStore> {
     const store = new MemoryReadStore();
     for (const [projector, docs] of this.docs) {

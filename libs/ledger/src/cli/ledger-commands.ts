@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import type { CreditBalances, StatementLine, StatementPage } from '@analyst/contracts';
-import type { ReadStore } from '@analyst/platform';
+import type { EventStore } from '@analyst/platform';
 import {
   auditLedger,
   DEFAULT_MAX_OPEN_MINUTES,
@@ -10,7 +10,7 @@ import {
 } from '../audit/ledger-audit';
 import { printChargeReport } from './charge-report';
 import { table } from './table';
-import { openEventLog } from '../audit/open-event-log';
+import { auditLocations, openAuditStores } from '../audit/audit-stores';
 import {
   checkStatementKey,
   STATEMENT_KEY_ENV,
@@ -66,6 +66,7 @@ function fmt(b: CreditBalances): string {
 export function printAuditReport(report: AuditReport, log: (line: string) => void = console.log): void {
   log(table(balanceRows(report)));
   log('(reserved row: reserved, released by settles, -, released by refunds, open reservations, balance)');
+  printLiveReadModels(report, log);
   if (report.servedBy) {
     log('');
     log(
@@ -81,6 +82,31 @@ export function printAuditReport(report: AuditReport, log: (line: string) => voi
     `${report.ledgerEvents} ledger events of ${report.events} in the log, ${report.teams.length} teams, ${report.seconds.toFixed(2)} s`,
   );
   printAuditVerdict(report, log);
+}
+
+/**
+ * The live read models: each document compared at the revision it has applied, and the ones that
+ * have not applied every event the replay read (lag, with its size: not a difference).
+ */
+function printLiveReadModels(report: AuditReport, log: (line: string) => void): void {
+  const live = report.comparisons.filter((c) => c.source === 'live');
+  if (live.length === 0) return;
+  log('');
+  const checkpoint = report.liveCheckpoint
+    ? `; the live projection's checkpoint ${report.liveCheckpoint.name} is at position ${report.liveCheckpoint.position}`
+    : '';
+  log(
+    `live read models: ${live.filter((c) => c.ok).length} of ${live.length} teams match the log at the revisions their documents applied${checkpoint}`,
+  );
+  for (const lag of report.lag) {
+    const applied =
+      lag.appliedRevision < 0
+        ? 'has applied no event of the team yet'
+        : `applied revision ${lag.appliedRevision} (position ${lag.appliedPosition})`;
+    log(
+      `  lag: ${lag.readModel}/${lag.documentId} ${applied}; ${lag.events} event(s) behind, up to position ${lag.headPosition} (compared at what it applied: lag, not a difference)`,
+    );
+  }
 }
 
 /** Per team, a row per pool (flows, balance and the rebuilt read model's) and the reserved row. */
@@ -292,14 +318,15 @@ function auditSettings(flags: AuditFlags): AuditSettings {
   return { key, adminToken, maxOpenMinutes, asOf };
 }
 
-/** `--mongo-url`: the live MongoDB read models, if any. */
-async function openLiveReadModels(flags: AuditFlags): Promise<ReadStore | undefined> {
-  // MongoDB holds the live read models only in the distributed topology; standalone keeps them in memory.
-  const mongoUrl =
-    flags.mongoUrl ?? (process.env.ANALYST_MODE === 'distributed' ? process.env.MONGO_URL : undefined);
-  if (!mongoUrl) return undefined;
-  const { MongoReadStore } = await import('@analyst/platform');
-  return MongoReadStore.connect(mongoUrl, flags.mongoDb ?? process.env.MONGO_DB ?? 'analyst');
+/** The log's head: the audit's first read, so an unreachable store is named here, not in a driver's bare message. */
+async function readHead(store: EventStore, describe: string): Promise<number> {
+  try {
+    return await store.headPosition();
+  } catch (error) {
+    throw new Error(
+      `cannot read the event log (${describe}): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }
 
 /** The audit's text output: the sources, the report and the exported statement. */
@@ -307,14 +334,19 @@ function printAuditText(
   report: AuditReport,
   run: {
     describe: string;
-    live: boolean;
+    /** The live read models compared, by description; null when none were reachable. */
+    live: string | null;
     out: string | undefined;
     csv: boolean;
     exported: StatementClose | null;
   },
 ): void {
   console.log(`event log: ${run.describe}`);
-  if (!run.live) {
+  if (run.live) {
+    console.log(
+      `read models: rebuilt from the log through the ledger projectors, and the live ones in ${run.live}, each document compared at the revision it has applied`,
+    );
+  } else {
     console.log(
       `read models: rebuilt from the log through the ledger projectors (standalone keeps them in the server's memory)${report.servedBy ? `; served balances read from ${report.servedBy}` : '; pass --against <url> to compare with a running server'}`,
     );
@@ -373,10 +405,13 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
       `sign the statement's end record with HMAC-SHA256 under this key (default $${STATEMENT_KEY_ENV})`,
     )
     .option('--data-dir <dir>', 'standalone data directory (default ANALYST_DATA_DIR or ./data)')
-    .option('--eventstore-url <url>', 'EventStoreDB connection string (default EVENTSTORE_URL)')
+    .option(
+      '--eventstore-url <url>',
+      'EventStoreDB connection string (default EVENTSTORE_URL; else ANALYST_EVENTSTORE=sqlite:<path>, else the data directory)',
+    )
     .option(
       '--mongo-url <url>',
-      'also compare with the live MongoDB read models (default MONGO_URL when ANALYST_MODE=distributed)',
+      'also compare with the live MongoDB read models (default MONGO_URL in the distributed topology: ANALYST_MODE=distributed, or EVENTSTORE_URL / ANALYST_EVENTSTORE set)',
     )
     .option('--mongo-db <name>', 'database of those read models (default MONGO_DB or analyst)')
     .option(
@@ -400,14 +435,11 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
     .action(async (flags: AuditFlags) => {
       const json = Boolean(program.opts().json);
       const settings = auditSettings(flags);
-      const { store, describe } = await openEventLog({
-        dataDir: flags.dataDir ?? process.env.ANALYST_DATA_DIR,
-        eventStoreUrl: flags.eventstoreUrl ?? process.env.EVENTSTORE_URL,
-      });
-      let live: ReadStore | undefined;
+      const stores = await openAuditStores(auditLocations(flags));
+      const { events: store, describe, live } = stores;
+      const readModels = live?.describe ?? null;
       try {
-        live = await openLiveReadModels(flags);
-        const head = await store.headPosition();
+        const head = await readHead(store, describe);
         const writer = flags.out
           ? new StatementWriter(
               flags.out,
@@ -426,7 +458,8 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
         const report = await auditLedger(store, {
           team: flags.team,
           statement: writer,
-          liveReadModels: live,
+          liveReadModels: live?.store,
+          liveCheckpoint: live?.checkpoint,
           served: flags.against ? servedLedger(deps.admin, flags.against, settings.adminToken) : undefined,
           onProgress: (position) => bar?.update(position),
           charges: flags.ledgerOnly ? false : { now: settings.asOf, maxOpenMinutes: settings.maxOpenMinutes },
@@ -440,6 +473,7 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
             JSON.stringify(
               {
                 source: describe,
+                readModels,
                 ...report,
                 statement: exported && { path: flags.out, format: csv ? 'csv' : 'jsonl', ...exported },
               },
@@ -448,12 +482,11 @@ export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): v
             ),
           );
         } else {
-          printAuditText(report, { describe, live: Boolean(live), out: flags.out, csv, exported });
+          printAuditText(report, { describe, live: readModels, out: flags.out, csv, exported });
         }
         if (!report.ok) process.exitCode = 1;
       } finally {
-        await store.close();
-        await live?.close();
+        await stores.close();
       }
     });
 

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   Global,
   Inject,
@@ -19,7 +19,6 @@ import {
   type EventStore,
   ID_GENERATOR,
   type IdGenerator,
-  MemoryReadStore,
   MESSAGE_BUS,
   type MessageBus,
   RandomIdGenerator,
@@ -27,9 +26,7 @@ import {
   type ReadStore,
   SystemClock,
 } from '@analyst/eventsourcing';
-import { EsdbEventStore } from '@analyst/adapter-eventstoredb';
-import { MongoReadStore } from '@analyst/adapter-mongo';
-import { SqliteCheckpointStore, SqliteEventStore } from '@analyst/adapter-sqlite';
+import { SqliteCheckpointStore } from '@analyst/adapter-sqlite';
 import { ANALYST_CONFIG, kafkaDeliverySettings, type AnalystConfig } from '../config/analyst-config';
 import { CommandRunner } from '../decider/command-runner';
 import { KafkaBus } from '../kafka/kafka-bus';
@@ -39,6 +36,8 @@ import {
   type CheckpointStore,
 } from '../projection/checkpoint-store';
 import { EventRelay } from '../relay/event-relay';
+import { openEventStore, openReadStore } from '../stores/open-stores';
+import { eventStoreLocation, readStoreLocation } from '../stores/store-settings';
 import { HealthRegistry } from './health-registry';
 import { HttpMetrics } from './metrics';
 import { PROJECTION_MODE, ProjectionService, type ProjectionMode } from './projection.service';
@@ -91,10 +90,7 @@ function standaloneAdapters(config: AnalystConfig, overrides: PlatformOverrides)
   const dataDir = resolve(config.ANALYST_DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return [
-    {
-      provide: EVENT_STORE,
-      useFactory: () => new SqliteEventStore({ filename: join(dataDir, 'events.db') }),
-    },
+    { provide: EVENT_STORE, useFactory: () => openEventStore(eventStoreLocation(config)) },
     {
       provide: CHECKPOINT_STORE,
       useFactory: () => new SqliteCheckpointStore(join(dataDir, 'checkpoints.db')),
@@ -105,7 +101,7 @@ function standaloneAdapters(config: AnalystConfig, overrides: PlatformOverrides)
       useFactory: () =>
         new InProcessBus({ duplicateDelivery: overrides.duplicateDelivery, awaitHandled: true }),
     },
-    { provide: READ_STORE, useFactory: () => new MemoryReadStore() },
+    { provide: READ_STORE, useFactory: () => openReadStore(readStoreLocation(config)) },
     { provide: PROJECTION_MODE, useValue: 'rebuild' satisfies ProjectionMode },
     { provide: RUN_RELAY, useValue: overrides.runRelay ?? true },
   ];
@@ -118,22 +114,8 @@ function standaloneAdapters(config: AnalystConfig, overrides: PlatformOverrides)
  */
 function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides): Provider[] {
   return [
-    {
-      provide: EVENT_STORE,
-      useFactory: () => {
-        if (config.EVENTSTORE_URL)
-          return new EsdbEventStore({
-            connectionString: config.EVENTSTORE_URL,
-            caFile: config.EVENTSTORE_CA_FILE,
-          });
-        if (!config.ANALYST_EVENTSTORE?.startsWith('sqlite:'))
-          throw new Error('EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path> is required');
-        const filename = resolve(config.ANALYST_EVENTSTORE.slice('sqlite:'.length));
-        mkdirSync(dirname(filename), { recursive: true });
-        // Other processes' appends cannot wake this one: poll for them every 25 ms.
-        return new SqliteEventStore({ filename, pollIntervalMs: 25 });
-      },
-    },
+    // EventStoreDB, or the shared SQLite file polled for the other processes' appends (store-settings).
+    { provide: EVENT_STORE, useFactory: () => openEventStore(eventStoreLocation(config)) },
     {
       provide: MESSAGE_BUS,
       // Consumer groups report on /readyz and /healthz, lag and restarts on /metrics (when ObservabilityModule is there).
@@ -154,13 +136,7 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
         { token: HttpMetrics, optional: true },
       ],
     },
-    {
-      provide: READ_STORE,
-      useFactory: () =>
-        MongoReadStore.connect(config.MONGO_URL!, config.MONGO_DB, config.MONGO_CONDITIONAL_WRITES, {
-          caFile: config.MONGO_CA_FILE,
-        }),
-    },
+    { provide: READ_STORE, useFactory: () => openReadStore(readStoreLocation(config)) },
     {
       provide: CHECKPOINT_STORE,
       useFactory: (store: ReadStore) => new ReadStoreCheckpointStore(store),

@@ -1,0 +1,3 @@
+export * from './store-locations';
+export * from './store-settings';
+export * from './open-stores';
