@@ -96,11 +96,22 @@ function overlaps(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
+ * Whether a longer phrase takes the place of the chosen ones it holds: used in two places it names
+ * one more precisely ("travel" → "solo travel"); holding two it names both ("sourdough", "starter" →
+ * "sourdough starter"); never when all it adds is framing ("foldable phones matters").
+ */
+function namesMorePrecisely(c: TopicCandidate, held: readonly TopicCandidate[]): boolean {
+  const added = c.words.filter((_, i) => !held.some((k) => k.keys.includes(c.keys[i])));
+  if (added.length > 0 && added.every((w) => FRAMING_NOUNS.has(w))) return false;
+  return c.places >= 2 || held.length >= 2;
+}
+
+/**
  * The topics: the best phrases (at least a third of the best score, at most four), one per subject,
  * in order of appearance.
  */
 export function chooseTopics(candidates: readonly TopicCandidate[]): TopicCandidate[] {
-  const ranked = [...candidates.values()].sort(
+  const ranked = [...candidates].sort(
     (a, b) => b.score - a.score || b.words.length - a.words.length || a.firstAt - b.firstAt,
   );
   const best = ranked[0]?.score ?? 0;
@@ -114,19 +125,17 @@ export function chooseTopics(candidates: readonly TopicCandidate[]): TopicCandid
     if (c.words.length === 1 && (c.places < 2 || !c.standsAlone)) continue;
     // A phrase inside a chosen one, or overlapping one ("open world", "world design"), is the same topic.
     if (taken.some((k) => holds(k.keys, c.keys) || overlaps(k.keys, c.keys))) continue;
-    taken.push(c);
-    // A longer phrase holding a chosen one, used in two places, names it more precisely ("travel" →
-    // "solo travel"), unless all it adds is framing ("foldable phones matters").
     const held = chosen.filter((k) => holds(c.keys, k.keys));
-    const framingOnly = c.words.every(
-      (w, i) => FRAMING_NOUNS.has(w) || held.some((k) => k.keys.includes(c.keys[i])),
-    );
-    if (held.length > 0 && (c.places < 2 || framingOnly)) continue;
     if (held.length > 0) {
+      if (!namesMorePrecisely(c, held)) continue;
       const at = chosen.indexOf(held[0]);
       chosen[at] = { ...c, firstAt: Math.min(c.firstAt, ...held.map((k) => k.firstAt)) };
       for (const k of held.slice(1)) chosen.splice(chosen.indexOf(k), 1);
-    } else if (chosen.length < MAX_TOPICS) chosen.push(c);
+      taken.push(c);
+    } else if (chosen.length < MAX_TOPICS) {
+      chosen.push(c);
+      taken.push(c);
+    }
   }
   return chosen.sort((a, b) => a.firstAt - b.firstAt);
 }

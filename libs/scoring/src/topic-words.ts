@@ -42,7 +42,7 @@ export const FRAMING_NOUNS = list(`
   chapter chapters wrap-up recap update updates stream livestream channel content thumbnail title description link
   guide guides tutorial tutorials recipe recipes walkthrough breakdown review reviews reaction explainer dive overview summary
   idea ideas step steps basics tip tips trick tricks hack hacks number numbers data result results truth fact facts
-  case defense side problem problems issue issues question questions answer answers mistake mistakes reason reasons
+  case defense side myth myths problem problems issue issues question questions answer answers mistake mistakes reason reasons
   thought thoughts take takes opinion opinions story stories thing things stuff way ways lot lots kind sort bit
   hype fan fans practice change changes matter matters point points version science test tests money
   people person guy guys folks everyone life
@@ -52,12 +52,13 @@ export const FRAMING_NOUNS = list(`
 /**
  * Adjectives of evaluation, order, completeness or plain description, which frame a subject without
  * naming it: "the ultimate sourdough guide", "my honest take", "the first look". A topic never starts
- * with one. Adjectives that make a name with their noun stay out ("tiny home", "real estate", "big data").
+ * with one. Adjectives that make a name with their noun stay out ("tiny home", "main street", "final boss",
+ * "whole wheat").
  */
 export const GENERIC_ADJECTIVES = list(`
-  new latest ultimate official viral honest complete full entire whole quick easy simple basic plain actual
-  different same other next last first second third final only own various certain general popular important
-  main major top perfect favorite favourite typical normal regular proper good bad great best worst better worse
+  new latest ultimate official viral honest complete full entire quick easy simple plain actual different same
+  other next last first second third only own various certain popular important perfect favorite favourite typical normal proper good
+  bad great best worst better worse
 `);
 
 /** A run of words opening with this labels the post ("Official Music Video", "official trailer"). */

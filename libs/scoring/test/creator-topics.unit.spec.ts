@@ -95,6 +95,21 @@ describe('creator topics are noun phrases a person would name', () => {
     });
     expect(titles(funds)).toEqual(['index funds', 'emergency fund']);
   });
+  it('a phrase holding two chosen words names them both; naming adjectives stay ("whole wheat", "main street")', () => {
+    const sourdough = post({
+      title: 'Why Everyone Is Wrong About Sourdough',
+      caption:
+        'Sourdough starter myths, debunked. You do not need to feed your starter twice a day. Whole wheat flour makes a stronger starter.',
+    });
+    expect(titles(sourdough)).toEqual(['sourdough starter', 'whole wheat flour']);
+    const thread = post({
+      link: 'https://x.com/citydesk/status/1900000000000000000',
+      platform: 'x',
+      caption:
+        'The city council just voted to ban cars from Main Street on weekends. Small businesses on Main Street are split. Thread 🧵 on what the ban means for parking and delivery trucks.',
+    });
+    expect(titles(thread)).toEqual(['city council', 'main street', 'small businesses', 'delivery trucks']);
+  });
 });
 
 describe('creator topics on the demo data', () => {
