@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bucketOf, type FetchedComment, type ProviderPost } from '@analyst/contracts';
 import { LexiconScorer } from '@analyst/scoring';
+import { isSpam } from '../libs/scoring/src/spam';
 
 const HOW_TO = `ANALYST_EVAL_DATA is not set. It names a directory holding youtube-spam/ with the five CSV files
 of the UCI YouTube Spam Collection (COMMENT_ID,AUTHOR,DATE,CONTENT,CLASS):
@@ -182,6 +183,8 @@ function main(): void {
   const present = new Set(readdirSync(dir));
   const scorer = new LexiconScorer();
   const total: Counts = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  // Which rule put a comment in off_topic: the spam detector, or the relevance rule (talk about something else).
+  const byRule = { detectorSpam: 0, detectorGenuine: 0, relevanceSpam: 0, relevanceGenuine: 0 };
   console.log(
     'spam = relevance bucket off_topic (bucketOf relevance < 3), LexiconScorer.scorePost per video',
   );
@@ -199,11 +202,18 @@ function main(): void {
       const key = rows[i].spam ? (flagged ? 'tp' : 'fn') : flagged ? 'fp' : 'tn';
       counts[key]++;
       total[key]++;
+      if (!flagged) return;
+      const detected = isSpam(comments[i].body.toLowerCase());
+      const label = rows[i].spam ? 'Spam' : 'Genuine';
+      byRule[`${detected ? 'detector' : 'relevance'}${label}`]++;
     });
     console.log(`${video.file.padEnd(24)} ${String(rows.length).padStart(4)} comments  ${figures(counts)}`);
   }
   console.log(
     `${'overall'.padEnd(24)} ${String(total.tp + total.fp + total.fn + total.tn).padStart(4)} comments  ${figures(total)}`,
+  );
+  console.log(
+    `off_topic by the spam detector: ${byRule.detectorSpam} spam, ${byRule.detectorGenuine} genuine; by the relevance rule: ${byRule.relevanceSpam} spam, ${byRule.relevanceGenuine} genuine`,
   );
 }
 

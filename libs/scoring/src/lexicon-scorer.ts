@@ -204,7 +204,13 @@ export class LexiconScorer implements CommentScorer {
     const { topicIndex, matchedTopicStems, matchedPostStems } = topicEngaged(stems, ctx);
     const ownRelevance = spam
       ? 1.5
-      : ownRelevanceOf(toCreator, matchedTopicStems, matchedPostStems, subjectWordCount(tokens));
+      : ownRelevanceOf(
+          toCreator,
+          matchedTopicStems,
+          matchedPostStems,
+          // A post that says next to nothing ("Artist - Song (Official Video)") cannot tell talk about something else.
+          ctx.side.postStems.size >= POST_STEMS_TO_JUDGE_OFF_TOPIC ? subjectWordCount(tokens) : 0,
+        );
     return {
       compound,
       scored: readable && isScorable(body),
@@ -389,6 +395,12 @@ function topicEngaged(
   }
   return { topicIndex, matchedTopicStems, matchedPostStems };
 }
+
+/**
+ * Distinct content words the post's own text needs before a comment sharing none of them counts as talking
+ * about something else: more than a bare title holds. Under a shorter post, such a comment is general.
+ */
+const POST_STEMS_TO_JUDGE_OFF_TOPIC = 8;
 
 /**
  * The content words that name a subject of their own: not evaluative (a VADER or slang word judges, it

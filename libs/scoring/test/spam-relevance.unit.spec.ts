@@ -73,7 +73,16 @@ describe('genuine reactions on a music video are not off_topic', () => {
     expect(relevanceBucket(body)).not.toBe('negative');
   });
 
-  it('a remark about something else entirely is still off_topic', () => {
-    expect(relevanceBucket('My cat knocked the coffee mug off the kitchen table')).toBe('negative');
+  it('a remark about something else is off_topic under a post that says what it is about, general under a bare title', () => {
+    const remark = 'My cat knocked the coffee mug off the kitchen table';
+    const described: ProviderPost = {
+      ...MUSIC_VIDEO,
+      caption:
+        'Golden Hour is the first single from our new album Riverlight, written on a road trip through the desert last spring.',
+    };
+    const [underDescribed] = scorer.scorePost(described, [comment(remark)]).comments;
+    expect(bucketOf('relevance', underDescribed.scores.relevance!, 3)).toBe('negative');
+    // "Luna River - Golden Hour (Official Video)" holds 6 content words: too few to tell what is off-topic.
+    expect(relevanceBucket(remark)).toBe('lean_negative');
   });
 });
