@@ -6,7 +6,9 @@ import {
   FORWARDS,
   NO_STREAM,
   START,
+  DeadlineExceededError,
   StreamNotFoundError,
+  UnavailableError,
   WrongExpectedVersionError,
   type AllStreamResolvedEvent,
   type AppendExpectedRevision,
@@ -16,6 +18,7 @@ import {
 import {
   type AppendResult,
   ConcurrencyError,
+  DependencyUnavailableError,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -38,6 +41,19 @@ export function withCaFile(connectionString: string, caFile: string | undefined)
   if (!caFile) return connectionString;
   const rest = connectionString.replace(/([?&])tlsCAFile=[^&]*&?/i, '$1').replace(/[?&]$/, '');
   return `${rest}${rest.includes('?') ? '&' : '?'}tlsCAFile=${encodeURIComponent(caFile)}`;
+}
+
+/**
+ * How long an append may wait for the server. Appends run inside requests whose client wants an
+ * answer in seconds; the client's default deadline is 10 s.
+ */
+export const APPEND_DEADLINE_MS = 3_000;
+
+/** The server cannot be reached (or did not answer in time) as the port's typed error; others unchanged. */
+export function asUnavailable(error: unknown): unknown {
+  if (error instanceof UnavailableError || error instanceof DeadlineExceededError)
+    return new DependencyUnavailableError('event store', error.message, { cause: error });
+  return error;
 }
 
 /** One page of `$all`: our events in it, and the last record read (system events included). */
@@ -68,6 +84,7 @@ export class EsdbEventStore implements EventStore {
     try {
       const result = await this.client.appendToStream(streamId, events.map(toEventData), {
         expectedRevision,
+        deadline: APPEND_DEADLINE_MS,
       });
       const revision = Number(result.nextExpectedRevision);
       const position = result.position
@@ -79,7 +96,7 @@ export class EsdbEventStore implements EventStore {
         const actual = typeof error.actualVersion === 'bigint' ? Number(error.actualVersion) : 'no_stream';
         throw new ConcurrencyError(streamId, expected, actual);
       }
-      throw error;
+      throw asUnavailable(error);
     }
   }
 
@@ -94,7 +111,7 @@ export class EsdbEventStore implements EventStore {
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return [];
-      throw error;
+      throw asUnavailable(error);
     }
     return events;
   }

@@ -3,6 +3,7 @@ import { Kafka, type Admin, type EachBatchPayload, type IHeaders } from 'kafkajs
 import type { Registry } from 'prom-client';
 import {
   type BusMessage,
+  DependencyUnavailableError,
   type MessageBus,
   type MessageHandler,
   type OutgoingMessage,
@@ -121,6 +122,8 @@ const REPLIES = 'replies';
  */
 export class KafkaBus implements MessageBus {
   private readonly kafka: Kafka;
+  /** The same brokers without kafkajs' retries, for `checkReachable`: a refused connection fails at once. */
+  private readonly probeKafka: Kafka;
   private readonly instanceId: string;
   private readonly replyTopic: string;
   private readonly replyGroup: string;
@@ -132,6 +135,8 @@ export class KafkaBus implements MessageBus {
   private readonly pending = new Map<string, PendingRequest>();
   private readonly producer: ResilientProducer;
   private admin: Promise<Admin> | null = null;
+  private probeAdmin: Promise<Admin> | null = null;
+  private probing: Promise<void> | null = null;
   private replies: Promise<SupervisedConsumer> | null = null;
   private health: KafkaHealthReporter | null = null;
   private readonly tracing: KafkaTracing;
@@ -148,12 +153,14 @@ export class KafkaBus implements MessageBus {
     this.partitions = options.partitions ?? 4;
     this.replicationFactor = options.replicationFactor ?? 1;
     this.tracing = options.tracing ?? NO_KAFKA_TRACING;
-    this.kafka = new Kafka({
+    const client = {
       clientId: options.clientId ?? 'analyst',
       brokers: options.brokers,
       ...(options.ssl ? { ssl: { ca: options.ssl.ca } } : {}),
       ...kafkaLogging(options.logger),
-    });
+    };
+    this.kafka = new Kafka(client);
+    this.probeKafka = new Kafka({ ...client, retry: { retries: 0 } });
     this.producer = new ResilientProducer(this.kafka);
     if (options.health) this.attachHealth(options.health);
     if (options.metricsRegistry) this.attachMetrics(options.metricsRegistry);
@@ -303,6 +310,32 @@ export class KafkaBus implements MessageBus {
     return answer as Promise<TRes>;
   }
 
+  /**
+   * For request paths, before they write anything: a broker answers a metadata request and this
+   * instance's reply consumer is in its group, within `timeoutMs`; otherwise DependencyUnavailableError.
+   * Concurrent callers share one probe. kafkajs' own retries would take seconds to give up on a
+   * stopped broker, so the probe's client has none.
+   */
+  async checkReachable(timeoutMs: number): Promise<void> {
+    this.assertOpen();
+    const probe = (this.probing ??= this.probe().finally(() => (this.probing = null)));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new DependencyUnavailableError('message broker', `no answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([probe, late]);
+    } catch (error) {
+      if (error instanceof DependencyUnavailableError) throw error;
+      throw new DependencyUnavailableError('message broker', asError(error).message, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -315,6 +348,7 @@ export class KafkaBus implements MessageBus {
     await this.producer.close();
     const admin = this.admin ? await this.admin.catch(() => null) : null;
     await admin?.disconnect();
+    this.dropProbeAdmin();
   }
 
   /** Creates missing topics with the configured partitions; concurrent callers share one attempt. */
@@ -614,6 +648,29 @@ export class KafkaBus implements MessageBus {
     } catch {
       // Housekeeping only: an empty group expires with the broker's offsets retention.
     }
+  }
+
+  private async probe(): Promise<void> {
+    this.probeAdmin ??= (async () => {
+      const admin = this.probeKafka.admin();
+      await admin.connect();
+      return admin;
+    })();
+    try {
+      await (await this.probeAdmin).describeCluster();
+    } catch (error) {
+      // A fresh admin (and connection) for the next probe, as after a broker restart.
+      this.dropProbeAdmin();
+      throw error;
+    }
+    await this.ensureReplyConsumer();
+  }
+
+  /** Forgets the probe's admin; it disconnects once its connect settles, which nobody waits for. */
+  private dropProbeAdmin(): void {
+    const admin = this.probeAdmin;
+    this.probeAdmin = null;
+    admin?.then((a) => a.disconnect()).catch(() => undefined);
   }
 
   private getAdmin(): Promise<Admin> {

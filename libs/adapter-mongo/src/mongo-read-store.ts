@@ -211,6 +211,11 @@ class MongoCollection<T extends Doc> implements ReadCollection<T> {
   }
 }
 
+/** How long an operation waits for a reachable server before it fails (MongoServerSelectionError). */
+export const SERVER_SELECTION_TIMEOUT_MS = 3_000;
+/** How long `connect` keeps trying a server that is not up yet. */
+const CONNECT_PATIENCE_MS = 10_000;
+
 export class MongoReadStore implements ReadStore {
   private readonly db: Db;
 
@@ -231,11 +236,22 @@ export class MongoReadStore implements ReadStore {
     tls: { caFile?: string } = {},
   ): Promise<MongoReadStore> {
     // A CA file means the servers speak TLS with certificates it signed (MONGO_CA_FILE).
+    // Server selection bounds how long an operation waits for a server that is down: requests must
+    // answer within seconds (503), so 3 s, where the driver's default is 30 s.
     const client = new MongoClient(url, {
-      serverSelectionTimeoutMS: 10_000,
+      serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
       ...(tls.caFile ? { tls: true, tlsCAFile: tls.caFile } : {}),
     });
-    await client.connect();
+    // At start-up the server may come up a little after us: keep trying for CONNECT_PATIENCE_MS.
+    const giveUpAt = Date.now() + CONNECT_PATIENCE_MS;
+    for (;;) {
+      try {
+        await client.connect();
+        break;
+      } catch (error) {
+        if (Date.now() + SERVER_SELECTION_TIMEOUT_MS > giveUpAt) throw error;
+      }
+    }
     return new MongoReadStore(client, database, conditionalWrites, await readServerCapabilities(client.db()));
   }
 

@@ -3,6 +3,7 @@ export * from './command-runner';
 export * from './event-store.port';
 export * from './checkpoint-store.port';
 export * from './errors';
+export * from './dependency-unavailable';
 export * from './message-bus.port';
 export * from './categories';
 export * from './bus/in-process-bus';

@@ -30,6 +30,12 @@ export interface MessageBus {
   serve(topic: string, group: string, handler: RequestHandler): Promise<Subscription>;
   /** For readiness probes: false while consumers are still joining their groups. Absent means always ready. */
   isReady?(): boolean;
+  /**
+   * For request paths, before anything is written: resolves when a request could be sent and its
+   * reply read now, rejects with `DependencyUnavailableError` within `timeoutMs` otherwise. Absent
+   * means always reachable (in-process).
+   */
+  checkReachable?(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 

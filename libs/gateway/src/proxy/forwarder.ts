@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ANALYST_CONFIG,
   CLOCK,
+  DEPENDENCY_RETRY_AFTER_SECONDS,
+  DEPENDENCY_UNAVAILABLE_CODE,
   SpanKind,
   contextWith,
   endSpan,
@@ -34,17 +36,42 @@ const OPERATOR: Principal = {
   targetPlan: 'enterprise',
 };
 
+interface ForwardFailure {
+  status: number;
+  message: string;
+  /** A service that is not listening is the cue to retry later, as a service's own 503 is. */
+  code?: string;
+}
+
 /** Maps a failed forward to a clean status in the envelope: 503 unreachable, 504 too slow, 502 otherwise. */
-function failure(raw: Error): { status: number; message: string } {
+function failure(raw: Error): ForwardFailure {
   const error = raw as Error & { cause?: { code?: string }; statusCode?: number; code?: string };
   const code = error.cause?.code ?? error.code;
   if (error.statusCode === 504 || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return { status: 504, message: 'the service behind this route did not answer in time; retry later' };
   }
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || error.statusCode === 503) {
-    return { status: 503, message: 'the service behind this route is unavailable; retry later' };
+    return {
+      status: 503,
+      message: `service unavailable: the service behind this route is not answering; send the request again after ${DEPENDENCY_RETRY_AFTER_SECONDS} s`,
+      code: DEPENDENCY_UNAVAILABLE_CODE,
+    };
   }
   return { status: 502, message: 'the service behind this route failed to answer properly' };
+}
+
+/** The slice of a reply the failure needs (reply-from hands over replies of any server type). */
+interface FailureReply {
+  header(name: string, value: string): unknown;
+  code(status: number): { type(contentType: string): { send(body: unknown): unknown } };
+}
+
+function sendFailure(reply: FailureReply, { status, message, code }: ForwardFailure): void {
+  if (status === 503) reply.header('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
+  void reply
+    .code(status)
+    .type('application/json')
+    .send({ error: code ? { message, code } : { message } });
 }
 
 /**
@@ -107,16 +134,14 @@ export class Forwarder {
           });
           res.stream.on('error', (error: Error) => {
             endSpan(span, error);
-            const { status, message } = failure(error);
-            void rep.code(status).type('application/json').send({ error: { message } });
+            sendFailure(rep, failure(error));
             resolve();
           });
         },
         onError: (rep, { error }) => {
           endSpan(span, error);
-          const { status, message } = failure(error);
           this.logger.warn(`forward to ${service} failed: ${error.message}`);
-          void rep.code(status).type('application/json').send({ error: { message } });
+          sendFailure(rep, failure(error));
           resolve();
         },
       });

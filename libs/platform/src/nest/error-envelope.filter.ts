@@ -1,6 +1,12 @@
 import { ArgumentsHost, Catch, HttpException, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiError, type ErrorEnvelope } from '@analyst/contracts';
+import {
+  asDependencyUnavailable,
+  DEPENDENCY_RETRY_AFTER_SECONDS,
+  DEPENDENCY_UNAVAILABLE_CODE,
+  dependencyUnavailableMessage,
+} from './dependency-failure';
 
 /** Flattens Nest's validation output ("field must be ...") into one readable sentence. */
 function messageOf(response: unknown, fallback: string): string {
@@ -28,6 +34,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     let status = 500;
     const body: ErrorEnvelope = { error: { message: 'internal error' } };
+    if (this.answeredUnavailable(exception, reply)) return;
     if (exception instanceof ApiError) {
       status = exception.status;
       body.error.message = exception.message;
@@ -55,5 +62,17 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     }
     if (status >= 500 && !(exception instanceof ApiError)) body.error.message = 'internal error';
     void reply.status(status).send(body);
+  }
+
+  /** A dependency that is down is the client's cue to retry later (503), not a failure of its request. */
+  private answeredUnavailable(exception: unknown, reply: FastifyReply): boolean {
+    const unavailable = exception instanceof ApiError ? null : asDependencyUnavailable(exception);
+    if (!unavailable) return false;
+    this.logger.warn(unavailable.message);
+    reply.header('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
+    void reply.status(503).send({
+      error: { message: dependencyUnavailableMessage(unavailable), code: DEPENDENCY_UNAVAILABLE_CODE },
+    });
+    return true;
   }
 }
