@@ -11,14 +11,18 @@
  *    are added: the first side is a query, the second its one relevant comment (see the
  *    comment-index README for the corpus used and how to get it; it is not committed).
  *    Printed for the default model and BM25 alone: recall@10, MRR, and the share of relevant and of
- *    distractor comments matched at minRelevance 0.3 / 0.5 / 0.7 (comments are unscored here).
+ *    distractor comments matched at minRelevance 0 / 0.3 / 0.5 / 0.7 (comments are unscored here).
  * 2. Scale. A search for "too expensive" over 100,000 simulated comments: seconds, and the
  *    process's resident memory before the model is loaded, after, and after the search.
+ *
+ * SEARCH_PARAPHRASE_DUMP=<file.json> also writes the retrieval sets (queries, relevant rows, all
+ * comments), for tools/distill-embeddings/teacher_recall.py to score the teacher on the same task.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { SimulatedProvider } from '@analyst/provider-sim';
 import {
   Bm25SearchModel,
+  dot,
   HybridSearchModel,
   minilmStaticEmbedding,
   stems,
@@ -83,7 +87,8 @@ async function evaluate(
   let found = 0;
   let total = 0;
   let rr = 0;
-  const thresholds = [0.3, 0.5, 0.7];
+  // What the job keeps at each minRelevance: relevance above 0 and at least the threshold.
+  const thresholds = [0, 0.3, 0.5, 0.7];
   const relevantAt = thresholds.map(() => 0);
   const distractorAt = thresholds.map(() => 0);
   const started = Date.now();
@@ -94,8 +99,8 @@ async function evaluate(
     total += q.relevant.length;
     rr += 1 / Math.min(...r);
     thresholds.forEach((t, k) => {
-      relevantAt[k] += q.relevant.filter((i) => scores[i] >= t).length;
-      for (let i = 0; i < distractorCount; i++) if (scores[i] >= t) distractorAt[k]++;
+      relevantAt[k] += q.relevant.filter((i) => scores[i] > 0 && scores[i] >= t).length;
+      for (let i = 0; i < distractorCount; i++) if (scores[i] > 0 && scores[i] >= t) distractorAt[k]++;
     });
   }
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -109,6 +114,28 @@ async function evaluate(
         .join('  ') +
       `  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );
+}
+
+/** Percentiles of the static-embedding cosine: relevant pairs against query × distractor pairs. */
+function cosines(queries: Query[], docs: SearchDocument[], distractorCount: number) {
+  const embedding = minilmStaticEmbedding();
+  const vectors = docs.map((d) => embedding.embed(d.text));
+  const relevant: number[] = [];
+  const unrelated: number[] = [];
+  for (const q of queries) {
+    const v = embedding.embed(q.text);
+    if (!v) continue;
+    const cos = (i: number) => (vectors[i] ? dot(v, vectors[i]!) : 0);
+    for (const i of q.relevant) relevant.push(cos(i));
+    for (let i = 0; i < distractorCount; i++) unrelated.push(cos(i));
+  }
+  const pct = (xs: number[], p: number[]) =>
+    p.map(
+      (x) =>
+        `p${x} ${xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((x / 100) * xs.length))].toFixed(2)}`,
+    );
+  console.log(`cosine, relevant: ${pct(relevant, [10, 25, 50, 75, 90]).join(' ')}`);
+  console.log(`cosine, distractors: ${pct(unrelated, [50, 90, 95, 99, 99.9]).join(' ')}`);
 }
 
 async function retrieval(bodies: string[]) {
@@ -142,12 +169,15 @@ async function retrieval(bodies: string[]) {
       'SEARCH_PARAPHRASE_PAIRS unset: only the hand-written cases. See libs/comment-index/README.md ("AI search") for the corpus.',
     );
   }
+  const dump = process.env.SEARCH_PARAPHRASE_DUMP;
+  if (dump) writeFileSync(dump, JSON.stringify({ sets, comments: docs.map((d) => d.text), distractorCount }));
   console.log(
     `\n${distractorCount} distractors, ${docs.length} comments in all; ${dropped} hand-written comments dropped for a shared stem`,
   );
   for (const set of sets) {
     const relevant = set.queries.reduce((n, q) => n + q.relevant.length, 0);
     console.log(`\n${set.name}: ${set.queries.length} queries, ${relevant} relevant comments`);
+    cosines(set.queries, docs, distractorCount);
     await evaluate('local-hybrid-minilm', new HybridSearchModel(), set.queries, docs, distractorCount);
     await evaluate('local-bm25 (alone)', new Bm25SearchModel(), set.queries, docs, distractorCount);
   }

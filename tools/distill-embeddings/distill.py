@@ -1,13 +1,15 @@
-"""Distils a static token embedding from the quantized all-MiniLM-L6-v2 ONNX model.
+"""Distils a static word embedding from the quantized all-MiniLM-L6-v2 ONNX model.
 
-Every WordPiece token of the teacher's vocabulary is run through the teacher alone
-([CLS] token [SEP]) and mean-pooled, as the teacher pools a sentence. The token vectors are
-centred (the direction every token shares says nothing about meaning), reduced by PCA, weighted
-by a Zipf estimate of the token's frequency (frequent tokens weigh less, as in SIF), and stored
-as int8 with one float32 scale per token. The result is written as a TypeScript module, so it
-reaches jest, the tsc build output and the Docker images like any other source file.
+Every WordPiece token of the teacher's vocabulary, and every word of the given word lists that the
+vocabulary lacks as a whole (so "overpriced" gets its own vector instead of the mean of
+over/##pr/##ice/##d), is run through the teacher alone ([CLS] pieces [SEP]) and mean-pooled, as
+the teacher pools a sentence. The vectors are centred (the direction they all share says nothing
+about meaning), reduced by PCA, weighted by a Zipf estimate of their frequency (frequent tokens
+weigh less, as in SIF), and stored as int8 with one float32 scale per row. The result is written
+as a TypeScript module, so it reaches jest, the tsc build output and the Docker images like any
+other source file.
 
-Usage (see README.md): python3 distill.py --teacher DIR --dims 256 --out FILE.ts
+Usage (see README.md): python3 distill.py --teacher DIR --words LIST... --dims 256 --out FILE.ts
 """
 
 import argparse
@@ -29,29 +31,61 @@ SPECIAL = re.compile(r"^\[(PAD|UNK|CLS|SEP|MASK|unused\d+)\]$")
 SIF_A = 1e-5
 
 
-def teacher_token_vectors(model_path, ids, cls_id, sep_id, batch=512):
+def wordpiece(word, vocab):
+    """The teacher's ids for one lowercase ASCII word, longest piece first; None if a part is unknown."""
+    ids, start = [], 0
+    while start < len(word):
+        end = len(word)
+        while end > start and (("##" if start else "") + word[start:end]) not in vocab:
+            end -= 1
+        if end == start:
+            return None
+        ids.append(vocab[("##" if start else "") + word[start:end]])
+        start = end
+    return ids
+
+
+def teacher_vectors(model_path, sequences, cls_id, sep_id, batch=256):
+    """Mean-pooled last hidden state of [CLS] ids [SEP], for each id sequence."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = 2
     session = ort.InferenceSession(model_path, options, providers=["CPUExecutionProvider"])
-    out = np.zeros((len(ids), 384), dtype=np.float32)
-    for start in range(0, len(ids), batch):
-        chunk = np.asarray(ids[start : start + batch], dtype=np.int64)
-        input_ids = np.stack([np.full_like(chunk, cls_id), chunk, np.full_like(chunk, sep_id)], axis=1)
-        hidden = session.run(
-            ["last_hidden_state"],
-            {
-                "input_ids": input_ids,
-                "attention_mask": np.ones_like(input_ids),
-                "token_type_ids": np.zeros_like(input_ids),
-            },
-        )[0]
-        out[start : start + len(chunk)] = hidden.mean(axis=1)
+    out = np.zeros((len(sequences), 384), dtype=np.float32)
+    # Batches of equal length: no padding, so no attention mask can change a vector.
+    by_length = {}
+    for i, seq in enumerate(sequences):
+        by_length.setdefault(len(seq), []).append(i)
+    for length, rows in sorted(by_length.items()):
+        for start in range(0, len(rows), batch):
+            chunk = rows[start : start + batch]
+            input_ids = np.asarray([[cls_id] + sequences[i] + [sep_id] for i in chunk], dtype=np.int64)
+            hidden = session.run(
+                ["last_hidden_state"],
+                {
+                    "input_ids": input_ids,
+                    "attention_mask": np.ones_like(input_ids),
+                    "token_type_ids": np.zeros_like(input_ids),
+                },
+            )[0]
+            out[chunk] = hidden.mean(axis=1)
     return out
+
+
+def extra_words(paths, vocab):
+    """Lowercase a-z words of the lists that the vocabulary lacks as a whole, sorted."""
+    words = set()
+    for path in paths:
+        for line in open(path, encoding="utf-8", errors="ignore"):
+            word = line.strip()
+            if re.fullmatch(r"[a-z]+", word) and word not in vocab and wordpiece(word, vocab):
+                words.add(word)
+    return sorted(words)
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--teacher", required=True, help="folder with the teacher's .onnx and tokenizer.json")
+    parser.add_argument("--words", nargs="*", default=[], help="word lists, one word a line")
     parser.add_argument("--dims", type=int, default=256)
     parser.add_argument("--out", required=True)
     parser.add_argument("--cache", help="where to keep the teacher's token vectors between runs (.npy)")
@@ -62,14 +96,16 @@ def main():
     vocab = tokenizer["model"]["vocab"]
     by_id = sorted(vocab.items(), key=lambda kv: kv[1])
     kept = [(token, i) for token, i in by_id if not SPECIAL.match(token)]
-    tokens = [t for t, _ in kept]
-    ids = [i for _, i in kept]
+    words = extra_words(args.words, vocab)
+    tokens = [t for t, _ in kept] + words
+    sequences = [[i] for _, i in kept] + [wordpiece(w, vocab) for w in words]
 
     started = time.time()
     if args.cache and os.path.exists(args.cache):
         raw = np.load(args.cache)
+        assert raw.shape[0] == len(tokens), "the cache was made with other word lists"
     else:
-        raw = teacher_token_vectors(model_path, ids, vocab["[CLS]"], vocab["[SEP]"])
+        raw = teacher_vectors(model_path, sequences, vocab["[CLS]"], vocab["[SEP]"])
         if args.cache:
             np.save(args.cache, raw)
     teacher_seconds = time.time() - started
@@ -82,7 +118,9 @@ def main():
     explained = float((singular[: args.dims] ** 2).sum() / (singular**2).sum())
 
     # The vocabulary lists tokens roughly by frequency: rank stands in for a corpus count (Zipf).
+    # A word the vocabulary lacks is taken as rarer than all of it.
     rank = np.arange(1, len(tokens) + 1, dtype=np.float64)
+    rank[len(kept) :] = len(kept) + 1
     probability = (1.0 / rank) / (1.0 / rank).sum()
     weight = SIF_A / (SIF_A + probability)
     weighted = reduced * weight[:, None]
@@ -106,6 +144,8 @@ def main():
         "teacher": teacher,
         "dims": args.dims,
         "tokens": len(tokens),
+        "vocabularyTokens": len(kept),
+        "wordListWords": len(words),
         "pcaExplainedVariance": round(explained, 4),
         "sifA": SIF_A,
     }
@@ -116,7 +156,7 @@ def main():
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("// Generated by tools/distill-embeddings/distill.py: do not edit by hand (see its README).\n")
         f.write(f"export const STATIC_EMBEDDING_META = {json.dumps(meta)} as const;\n")
-        f.write("/** The teacher's WordPiece tokens (specials and unused slots left out), one a line; row i is token i. */\n")
+        f.write("/** The teacher's WordPiece tokens (specials and unused slots left out), then the words from the\n * word lists, one a line; row i is token i. */\n")
         f.write(f"export const STATIC_EMBEDDING_TOKENS: string = {json.dumps(chr(10).join(tokens), ensure_ascii=True)};\n")
         f.write("/** int8 vectors, row after row (tokens × dims), base64. */\n")
         f.write(f"export const STATIC_EMBEDDING_VECTORS: string = '{vectors_b64}';\n")

@@ -1,7 +1,8 @@
 /**
  * The teacher's WordPiece tokenizer (BERT uncased), for one word at a time: the caller has already
  * split the text into lowercase words. Accents are stripped as the teacher's normalizer does, so
- * "café" finds the vectors of "cafe".
+ * "café" finds the vectors of "cafe". The distilled vocabulary also holds whole words the teacher
+ * splits ("overpriced"), and the longest match takes them before their pieces.
  */
 export class WordPiece {
   private readonly rows = new Map<string, number>();
