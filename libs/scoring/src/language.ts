@@ -28,18 +28,49 @@ const ENGLISH_WORDS = new Set(
  * English word, nor a letter that names things in English, like Spanish "y" in "Y Tu Mamá También"):
  * a comment with none of these and few accented words is not worth the detector's time.
  */
-const FOREIGN_HINTS = new Set(
-  (
-    'que el los las muy es por para con una del pero como esta este está más también gracias ' +
-    'não muito bom é uma um mais você obrigado também ' +
-    'le les est et je pas des une très merci du au avec pour qui sont ' +
-    'der die das und ist nicht ich ein eine mit zu auch sehr danke ' +
-    'il che di non sono molto grazie anche ' +
-    'het een niet ik ook heel bedankt ' +
-    'bu çok ve bir için ' +
-    'ini itu sangat tidak'
-  ).split(' '),
-);
+const FOREIGN_HINTS: ReadonlyMap<string, readonly string[]> = hintsByWord({
+  es: 'que el los las muy es por para con una del pero como esta este está más también gracias',
+  pt: 'não muito bom é uma um mais você obrigado também',
+  fr: 'le les est et je pas des une très merci du au avec pour qui sont',
+  de: 'der die das und ist nicht ich ein eine mit zu auch sehr danke',
+  it: 'il che di non sono molto grazie anche',
+  nl: 'het een niet ik ook heel bedankt',
+  tr: 'bu çok ve bir için',
+  id: 'ini itu sangat tidak',
+});
+
+/**
+ * More frequent words of the languages the scorer reads (none an English word or abbreviation: no
+ * "war", "son", "plus", "per", "os"). They send a comment to the detector, whose answer then may only
+ * be that language: a tweet in Portuguese written without accents or the words above ("avisa a katia
+ * q eh hj") is still read by its own reader.
+ */
+const READABLE_HINTS: ReadonlyMap<string, readonly string[]> = hintsByWord({
+  es:
+    'lo se mi yo hay pues hoy eso esto bien bueno así cuando porque tiene fue sus nos qué mucho hasta ser ' +
+    'estoy están tengo hace puede siempre ahora vez aquí señor gente día años ya nada todo sin solo',
+  pt:
+    'eu tá pra hj já vou quem só isso essa esse ela ele tudo agora sempre hoje foi tem vai ao pq tô nao né ' +
+    'mas dia gente minha meu seu sua pelo pela está estou ter kkkk kkk kkkkk q na da ao',
+  fr: "la ce sur dans mais ne nous vous ils été fait bien rien trop c'est j'ai qu'il n'est ça cette ces mes leur ma mon sa tout aux plus son",
+  de:
+    'sie wir von auf für aber noch schon nur wie wenn doch jetzt sind kann heute mehr alle immer einen einem ' +
+    'keine kein mir dir du ihr uns bei nach oder nichts mal den dem hat war gut',
+  it:
+    'questo questa della gli io più tutto oggi bene ancora cosa fatto quando perché sempre nel nella ' +
+    'dei delle sei siamo la ma lo mi ti ci hai per',
+});
+
+/** Word → the languages it is a frequent word of. */
+function hintsByWord(lists: Record<string, string>): ReadonlyMap<string, readonly string[]> {
+  const byWord = new Map<string, string[]>();
+  for (const [language, list] of Object.entries(lists))
+    for (const word of list.split(' ')) {
+      if (ENGLISH_WORDS.has(word)) throw new Error(`"${word}" is an English word, no sign of ${language}`);
+      byWord.set(word, [...(byWord.get(word) ?? []), language]);
+    }
+  return byWord;
+}
 // No `i` flag: case-insensitive matching would let "ı" match every plain "i".
 const ACCENTED_WORD = /[À-ÖØ-öø-ÿŒœŠšŽžĞğİıŞş]/;
 const OTHER_SCRIPT =
@@ -47,11 +78,16 @@ const OTHER_SCRIPT =
 
 const WORD = /[\p{L}']+/gu;
 const NOT_PROSE = /(?:https?:\/\/|www\.)\S+|\S+\.(?:com|net|org|io|co|ly|be|tv)\b\S*|[@#]\S+/g;
+const SEPARATORS = /[|•·]/g;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]{4}/u;
 /** Below this many words the detector guesses (one word reads as anything): no language is named. */
 const MIN_WORDS = 3;
 /** The detector's confidence a non-English answer needs; lower answers leave the comment readable. */
 const MIN_ACCURACY = 0.3;
+/** The confidence needed when the text shows no sign of any language (no frequent word, few accents). */
+const SURE_ACCURACY = 0.9;
+/** How far a hinted language's answer must lead the next one. */
+const HINTED_MARGIN = 1.5;
 /**
  * Languages a comment may be said to be in: the widely written ones. The detector's rarer answers
  * ("eo" for "idk man seems sus") are mostly English slang it has no profile for, so they count as undetermined.
@@ -61,6 +97,59 @@ const NAMED = new Set(
     ' ',
   ),
 );
+
+/** What a comment's words show of its language before the detector is asked. */
+interface Signs {
+  english: number;
+  /** Frequent English words of three letters or more (not "a", "no", "me", common in other languages too). */
+  englishLong: number;
+  /** Words from either hint list. */
+  foreign: number;
+  /** Words from FOREIGN_HINTS, the list any language may be named on. */
+  common: number;
+  accented: number;
+  /** Languages whose hint words the comment uses. */
+  hinted: Set<string>;
+}
+
+function signsOf(words: readonly string[]): Signs {
+  const signs: Signs = { english: 0, englishLong: 0, foreign: 0, common: 0, accented: 0, hinted: new Set() };
+  for (const w of words) {
+    if (ENGLISH_WORDS.has(w)) {
+      signs.english++;
+      if (w.length > 2) signs.englishLong++;
+    } else {
+      const common = FOREIGN_HINTS.get(w);
+      const hints = common ?? READABLE_HINTS.get(w);
+      if (hints) {
+        signs.foreign++;
+        if (common) signs.common++;
+        for (const language of hints) signs.hinted.add(language);
+      }
+    }
+    if (ACCENTED_WORD.test(w)) signs.accented++;
+  }
+  return signs;
+}
+
+/**
+ * The pre-check on a Latin-script comment: English at once, undetermined at once, 'sure' (no sign
+ * either way: only a sure detector answer counts) or 'ask' (the detector decides).
+ */
+function preCheck(words: readonly string[], s: Signs): 'en' | null | 'sure' | 'ask' {
+  const n = words.length;
+  if (s.foreign === 0 && s.accented * 5 < n) {
+    // One accented name in an English sentence ("Absorbing character study by André Turpin") is no sign.
+    if (s.english * 4 >= n) return 'en';
+    // "cool keine weiteren fragen" may be named, never a text using a frequent English word
+    // ("Flaccid drama and exasperatingly slow journey", which the detector calls Italian).
+    return s.englishLong > 0 ? null : 'sure';
+  }
+  if (s.foreign === 0 && s.english * 2 >= n) return 'en';
+  // A foreign title or name in an English sentence ("Y Tu Mamá También is hilariously alive, and …").
+  if (s.english >= 3 && s.english >= 2 * s.foreign && s.english * 5 >= n) return 'en';
+  return 'ask';
+}
 
 /**
  * The ISO 639-1 code of the comment's language, or null when it cannot be told (fewer than three
@@ -73,24 +162,48 @@ export function detectLanguage(text: string): string | null {
   // Scripts written without spaces (Chinese, Japanese, Thai) are one long "word": count letters there.
   if (words.length < MIN_WORDS && !(words.length > 0 && UNSPACED.test(text))) return null;
   const otherScript = OTHER_SCRIPT.test(text);
-  if (!otherScript) {
-    let english = 0;
-    let foreign = 0;
-    let accented = 0;
-    for (const w of words) {
-      if (ENGLISH_WORDS.has(w)) english++;
-      else if (FOREIGN_HINTS.has(w)) foreign++;
-      if (ACCENTED_WORD.test(w)) accented++;
-    }
-    // One accented name in an English sentence ("Absorbing character study by André Turpin") is no sign.
-    if (foreign === 0 && accented * 5 < words.length) return english * 4 >= words.length ? 'en' : null;
-    if (foreign === 0 && english * 2 >= words.length) return 'en';
-    // A foreign title or name in an English sentence ("Y Tu Mamá También is hilariously alive, and …").
-    if (english >= 3 && english >= 2 * foreign && english * 5 >= words.length) return 'en';
-  }
-  const [best] = detectAll(text);
-  if (!best || best.accuracy < MIN_ACCURACY || !NAMED.has(best.lang)) return null;
-  return best.lang;
+  const signs = otherScript ? null : signsOf(words);
+  const step = signs ? preCheck(words, signs) : 'ask';
+  if (step === 'en' || step === null) return step;
+  // The detector reads the prose alone, without separators: "|" tilts it towards Hindi.
+  const answers = detectAll(text.replace(NOT_PROSE, ' ').replace(SEPARATORS, ' '));
+  return answerToName(answers, step, signs, words);
+}
+
+type Answer = { lang: string; accuracy: number };
+
+/** The language the detector's answers name, given what the comment showed before. */
+function answerToName(
+  [best, second]: readonly Answer[],
+  step: 'sure' | 'ask',
+  signs: Signs | null,
+  words: readonly string[],
+): string | null {
+  if (!best || !NAMED.has(best.lang)) return null;
+  const anyLanguage = !signs || signs.common > 0 || signs.accented * 5 >= words.length;
+  if (step === 'ask' && anyLanguage && best.accuracy >= MIN_ACCURACY) return best.lang;
+  // Otherwise only a language the scorer reads may be named: taking English for it costs a reading in
+  // the wrong lexicon, never an unscored comment.
+  if (!signs || best.lang === 'en' || !READABLE_LANGUAGES.has(best.lang)) return null;
+  return readableAnswerStands(best, second, step, signs, words) ? best.lang : null;
+}
+
+function readableAnswerStands(
+  best: Answer,
+  second: Answer | undefined,
+  step: 'sure' | 'ask',
+  signs: Signs,
+  words: readonly string[],
+): boolean {
+  if (step === 'sure') return best.accuracy >= SURE_ACCURACY && wordsToTell(words);
+  if (best.accuracy >= MIN_ACCURACY) return true;
+  // A hesitant answer stands when the comment uses that language's own frequent words and no rival is close.
+  return signs.hinted.has(best.lang) && best.accuracy >= HINTED_MARGIN * (second?.accuracy ?? 0);
+}
+
+/** Whether a text without any frequent word has enough of its own to tell ("HA HA HA HA" has not). */
+function wordsToTell(words: readonly string[]): boolean {
+  return new Set(words.filter((w) => w.length >= 3)).size >= MIN_WORDS;
 }
 
 /** Whether the scorer can read a comment in this language (null: undetermined, read as English). */

@@ -32,6 +32,14 @@ describe('detectLanguage', () => {
     ["J'adore cette vidéo, merci beaucoup", 'fr'],
     ['Das ist wirklich schlecht', 'de'],
     ['Questo video è fantastico', 'it'],
+    // Tweets without accents or the most frequent words: their own frequent words, or a sure detector.
+    ['Quem tá na cozinha hoje sou eu', 'pt'],
+    ['Não gostei nada desse vídeo', 'pt'],
+    ['cool keine weiteren fragen', 'de'],
+    ['Il video dura dieci minuti e parla di economia', 'it'],
+    // A separator no longer tilts the detector towards Hindi.
+    ['La SNCF lance une bibliothèque digitale dans les TER | @user http', 'fr'],
+    ['Ik ben het helemaal met je eens, goed punt', 'nl'],
     ['Это лучшее видео', 'ru'],
     ['この動画は最高です', 'ja'],
     ['This is a great video, thanks!', 'en'],
@@ -67,26 +75,39 @@ describe('detectLanguage', () => {
       expect(isReadableLanguage(detectLanguage(text))).toBe(true);
     expect(isReadableLanguage(null)).toBe(true);
     expect(isReadableLanguage('en')).toBe(true);
-    expect(isReadableLanguage('es')).toBe(false);
+    expect(isReadableLanguage('es')).toBe(true);
+    expect(isReadableLanguage('nl')).toBe(false);
+    expect(isReadableLanguage('ru')).toBe(false);
+  });
+
+  it('English with a word that is also a frequent word elsewhere is never taken for another language', () => {
+    for (const text of [
+      'An uninspired preachy and clichéd war film.',
+      'Flaccid drama and exasperatingly slow journey.',
+      'Mich. dad a hero after car catches on fire',
+      'HA HA HA HA HA',
+      'Poor editing, bad bluescreen, and ultra cheesy dialogue highlight the radical action.',
+    ])
+      expect([null, 'en']).toContain(detectLanguage(text));
   });
 });
 
-describe('comments the lexicon cannot read', () => {
+describe('comments in a language the scorer cannot read', () => {
   it('are unscored on the sentiment dimensions (never neutral) and carry their language; the others are scored as before', () => {
     const scorer = new LexiconScorer();
     const out = scorer.scorePost(POST, [
-      comment('a', 'Me encanta este video, muy bueno de verdad'),
+      comment('a', 'Ik vind deze video helemaal niet goed, wat een onzin'),
       comment('b', 'Great video, love the rent control explainer'),
-      comment('c', 'Estoy totalmente de acuerdo contigo, muy buen punto', 'a'),
+      comment('c', 'Ik ben het helemaal met je eens, goed punt', 'a'),
     ]);
-    const [es, en, reply] = out.comments;
-    expect(es).toMatchObject({ language: 'es', scores: { sentiment: null, content: null, topic: null } });
-    expect(es.scores.relevance).toEqual(expect.any(Number));
-    expect(es.scores.consensus).toEqual(expect.any(Number));
-    expect(reply).toMatchObject({ language: 'es', scores: { sentiment: null, content: null, topic: null } });
+    const [nl, en, reply] = out.comments;
+    expect(nl).toMatchObject({ language: 'nl', scores: { sentiment: null, content: null, topic: null } });
+    expect(nl.scores.relevance).toEqual(expect.any(Number));
+    expect(nl.scores.consensus).toEqual(expect.any(Number));
+    expect(reply).toMatchObject({ language: 'nl', scores: { sentiment: null, content: null, topic: null } });
     expect(en.language).toBe('en');
     expect(en.scores.sentiment).toBeGreaterThan(5.5);
-    expect(sentimentOf('Me encanta este video, muy bueno de verdad')).toBeNaN();
+    expect(sentimentOf('Ik vind deze video helemaal niet goed, wat een onzin')).toBeNaN();
     // The stored v1 reading is sentimentOf of the body: one entry point for the pipeline and the benchmark.
     expect(en.scores.sentiment).toBe(sentimentOf('Great video, love the rent control explainer'));
   });
