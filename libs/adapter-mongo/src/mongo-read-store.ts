@@ -24,14 +24,16 @@ function codeOf(error: unknown): unknown {
 }
 
 /**
- * A read collection on MongoDB (or FerretDB). Only plain CRUD and indexes are used: no TTL indexes,
- * no transactions and no aggregation beyond $sum/$count, which FerretDB v1 lacks.
+ * A read collection on MongoDB (or mongo-java-server, or FerretDB). Only plain CRUD and indexes are
+ * used: no TTL indexes, no transactions, no change streams and no aggregation beyond $sum/$count,
+ * which FerretDB v1 or mongo-java-server lack.
  */
 /**
  * Where a write conditional on more than `_id` (the projection runtime's `{ _id, _version }`) is
  * checked. `server`: in the filter, atomically (MongoDB). `client`: the document is read by `_id`
- * and compared here, then written by `_id` alone; for FerretDB v1, which scans the whole collection
- * for any filter but a bare `_id` and does not make updates atomic anyway.
+ * and compared here, then written by `_id` alone; for FerretDB v1 only, which scans the whole
+ * collection for any filter but a bare `_id` and does not make updates atomic anyway (on an atomic
+ * server, `client` would lose updates between the read and the write).
  */
 export type ConditionalWrites = 'server' | 'client';
 
