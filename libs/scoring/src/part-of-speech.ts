@@ -6,8 +6,6 @@ export interface TaggedWord {
   word: string;
   /** A noun or proper noun in either reading of the sentence (any part of "USB-C", "four-day"). */
   noun: boolean;
-  /** Otherwise an adjective, a number or an unknown token (X) in either reading. */
-  modifier: boolean;
   /** Universal POS tags of the word's tokens in both readings, punctuation and particles left out. */
   tags: string[];
   /** Something other than spaces stands between this word and the one before (":", "-", "(", an emoji). */
@@ -18,12 +16,11 @@ export interface TaggedWord {
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
 const NOUN_TAGS = new Set(['NOUN', 'PROPN']);
 const CAPITALISED_WORD = /(?<![\p{L}\p{N}'’_-])\p{Lu}/gu;
-const MODIFIER_TAGS = new Set(['ADJ', 'NUM', 'X']);
 
 type Tagger = ReturnType<typeof winkNLP>;
 let tagger: Tagger | null = null;
 
-/** winkNLP with its English web model (shipped in the package), loaded on first use (~100 ms). */
+/** winkNLP with its English web model (shipped in the package), loaded on first use. */
 function taggerInstance(): Tagger {
   return (tagger ??= winkNLP(model, ['pos']));
 }
@@ -61,19 +58,18 @@ function tagsWithin(
 }
 
 /**
- * Tags a word in a noun-phrase frame ("the cast iron", "the speedrunning"): whether it can be read as
+ * Tags a word in a noun-phrase frame ("the cast iron"): whether it can be read as
  * a noun or adjective where the sentence around it misleads the tagger ("how cast iron makes life
- * easier" reads "cast" as a verb). `next` is the noun it would modify, if any.
+ * easier" reads "cast" as a verb). `next` is the noun it would modify.
  */
-export function tagsInNounFrame(word: string, next: string | null): string[] {
-  const frame = next === null ? `the ${word}` : `the ${word} ${next}`;
-  return tagsWithin(spans(frame), 4, 4 + word.length);
+export function tagsInNounFrame(word: string, next: string): string[] {
+  return tagsWithin(spans(`the ${word} ${next}`), 4, 4 + word.length);
 }
 
 /**
- * Tags a sentence twice, as written and lowercased: a tagger trained on running text reads
- * title-cased words as proper nouns ("Wrong", "Tiny") and lowercased names as verbs ("swift"), so a
- * word counts as a noun (or modifier) when either reading says so.
+ * Tags a sentence as written and, when it is title-cased, lowercased too: a tagger trained on
+ * running text reads title-cased words as proper nouns ("Wrong", "Tiny") and lowercased names as
+ * verbs ("swift"), so a word carries the tags of both readings and is a noun when either says so.
  */
 export function tagSentence(text: string): TaggedWord[] {
   const asWritten = spans(text);
@@ -92,7 +88,6 @@ export function tagSentence(text: string): TaggedWord[] {
     out.push({
       word: match[0].toLowerCase(),
       noun,
-      modifier: !noun && tags.some((t) => MODIFIER_TAGS.has(t)),
       tags,
       breakBefore: out.length > 0 && text.slice(previousEnd, start).trim() !== '',
     });
