@@ -66,6 +66,9 @@ class DyingLedgerClient extends LedgerClient {
   override refund(...args: Parameters<LedgerClient['refund']>) {
     return this.inner.refund(...args);
   }
+  override checkReachable() {
+    return this.inner.checkReachable();
+  }
 }
 
 function secondReplica(f: IngestTest, ledger?: LedgerClient): AddPostsHandler {

@@ -27,6 +27,7 @@ import {
   type IdGenerator,
 } from '@analyst/platform';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
+import { REQUEST_PATH_LEDGER_BUDGET } from '../pipeline/ledger-client';
 import { CollectionsResolver } from './collections-resolver';
 import type { AddPostsBody, ContentOptionsDto } from './content-request.dto';
 import { PostIntake, type DedupeResult, type LinkCandidate } from './post-intake';
@@ -137,6 +138,8 @@ export class AddPostsHandler {
         'insufficient_credits',
       );
     }
+    // Nothing is written yet: a broker that cannot carry the reservations refuses the request here (503).
+    if (deduped.fresh.length > 0) await this.intake.checkLedgerReachable();
     // The claim decides between replicas that passed the checks above at the same moment.
     const jobId = await this.requests.claim(
       identity,
@@ -187,7 +190,14 @@ export class AddPostsHandler {
     const fence = how.fence ?? new WriteFence();
     // 5. Dedupe against the team's posts (the claims in step 7 decide the links the read model has not seen).
     const dd = how.deduped ?? (await this.intake.dedupe(job.teamId, job.jobId, classified.candidates));
-    const created = await this.intake.reserveAndCreate(requester, job, dd.fresh, fence);
+    // A client waits on this one: a broker gone mid-request is a 503 within seconds, not 30 s of ledger timeouts.
+    const created = await this.intake.reserveAndCreate(
+      requester,
+      job,
+      dd.fresh,
+      fence,
+      how.answering ? REQUEST_PATH_LEDGER_BUDGET : undefined,
+    );
     await this.intake.tagPresent(
       requester,
       [...dd.present.map((p) => p.id), ...created.taken],

@@ -25,7 +25,7 @@ import {
   type IdGenerator,
   type ReadStore,
 } from '@analyst/platform';
-import { LedgerClient } from '../pipeline/ledger-client';
+import { LedgerClient, type LedgerCallBudget } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
 import { findPostsByLinks } from '../queries/posts';
 import { reservationIdFor } from './request-fingerprint';
@@ -117,6 +117,14 @@ export class PostIntake {
     return available >= unitCost;
   }
 
+  /**
+   * Before a request writes anything that needs ledger calls: DependencyUnavailableError (503) when
+   * the broker cannot carry them now, so a request refused for it leaves no event and no reservation.
+   */
+  checkLedgerReachable(): Promise<void> {
+    return this.ledger.checkReachable();
+  }
+
   /** Merges the request's collections and tags onto posts already on the team. */
   async tagPresent(
     requester: Requester,
@@ -146,12 +154,14 @@ export class PostIntake {
    * id and the link, so a retry gets the ledger's first answer instead of a second reservation.
    * Once a reservation comes back unfunded, the rest are `insufficient_credits`; a post that cannot
    * be created gives its reservation back (`create_failed`). Either way the claim is released.
+   * `ledgerBudget`: inside an HTTP request, REQUEST_PATH_LEDGER_BUDGET (a broker gone mid-request is a 503 in seconds).
    */
   async reserveAndCreate(
     requester: Requester,
     job: JobRequest,
     fresh: LinkCandidate[],
     fence = new WriteFence(),
+    ledgerBudget?: LedgerCallBudget,
   ): Promise<IntakeResult> {
     const result: IntakeResult = { accepted: [], rejected: [], skipped: [], taken: [] };
     const link = new LinkIntake(this, requester, job, fence);
@@ -175,7 +185,7 @@ export class PostIntake {
       }
       const outcome = exhausted
         ? 'insufficient_credits'
-        : await this.reserveAndCreateOne(link, c, holder.postId);
+        : await this.reserveAndCreateOne(link, c, holder.postId, ledgerBudget);
       if (outcome === 'insufficient_credits') exhausted = true;
       if (typeof outcome === 'string') {
         await link.release(c, holder.postId, outcome);
@@ -190,6 +200,7 @@ export class PostIntake {
     link: LinkIntake,
     c: LinkCandidate,
     postId: string,
+    budget: LedgerCallBudget | undefined,
   ): Promise<AcceptedEntry | 'insufficient_credits' | 'create_failed'> {
     const { requester, job } = link;
     const reservationId = reservationIdFor(job.jobId, c.normalized);
@@ -201,6 +212,7 @@ export class PostIntake {
         unitCost: job.credits.perPost,
         source: job.credits.source,
         correlationId: requester.correlationId,
+        budget,
       },
       () => this.createPost(link, c, postId, reservationId),
     );

@@ -1,5 +1,5 @@
 import type { CreditSource } from '@analyst/contracts';
-import type { LedgerClient } from '../pipeline/ledger-client';
+import type { LedgerCallBudget, LedgerClient } from '../pipeline/ledger-client';
 
 /** One unit reserved for one post (`reservationId` comes from the job and the post or link). */
 export interface ReservationSpec {
@@ -8,6 +8,8 @@ export interface ReservationSpec {
   unitCost: number;
   source: CreditSource;
   correlationId: string;
+  /** Inside an HTTP request, the request path's budget; absent, the ledger client's default. */
+  budget?: LedgerCallBudget;
 }
 
 /** Unfunded (`act` did not run), done, or failed (`act` threw; the reservation was refunded). */
@@ -47,6 +49,7 @@ async function reserve(ledger: LedgerClient, r: ReservationSpec): Promise<boolea
       source: r.source,
     },
     r.correlationId,
+    r.budget,
   );
   return reserved.fundedUnits >= 1;
 }
@@ -56,5 +59,6 @@ async function refund(ledger: LedgerClient, r: ReservationSpec): Promise<void> {
     r.teamId,
     { commandId: `refund-${r.reservationId}`, reservationId: r.reservationId, reason: 'create_failed' },
     r.correlationId,
+    r.budget,
   );
 }

@@ -33,7 +33,7 @@ import { requesterContext, type RefreshRequester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { withReservation, type ReservationSpec } from '../adding/with-reservation';
 import { WriteFence } from '../adding/write-fence';
-import { LedgerClient } from '../pipeline/ledger-client';
+import { LedgerClient, REQUEST_PATH_LEDGER_BUDGET } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 import { findJob } from '../queries/jobs';
@@ -91,6 +91,8 @@ export class RefreshPostsHandler {
     const found = await this.findPosts(teamId, body, entries);
     const candidates = applyRefreshRules(found, requester.plan, now, entries);
     await this.checkFunding(teamId, candidates, options);
+    // Nothing is written yet: a broker that cannot carry the reservations refuses the request here (503).
+    if (candidates.some((c) => c.paid)) await this.ledger.checkReachable();
     const job = refreshJobRequest(
       {
         jobId: this.ids.next('cj_'),
@@ -180,6 +182,7 @@ export class RefreshPostsHandler {
             unitCost: run.job.credits.perPost,
             source: run.job.credits.source,
             correlationId: run.requester.correlationId,
+            budget: REQUEST_PATH_LEDGER_BUDGET,
           }
         : null;
       const done = await withReservation(this.ledger, reservation, () =>
