@@ -1,9 +1,10 @@
 // Scoring quality on the four human-rated sets of the VADER paper (Hutto & Gilbert 2014), the product's
-// sentimentOf next to the npm port (vader-sentiment), plus speed. The data is never committed.
+// sentimentOf (trained model blended with VADER) next to VADER's reference rules alone (the product
+// before the model) and the npm port (vader-sentiment), plus speed. The data is never committed.
 // Run: ANALYST_EVAL_DATA=/path/to/dir npm run bench -- bench/scoring-quality.ts
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { portCompound, scoreToCompound, sentimentOf } from '@analyst/scoring';
+import { portCompound, replaceEmoji, scoreToCompound, sentimentOf, vaderCompound } from '@analyst/scoring';
 
 const HOW_TO = `ANALYST_EVAL_DATA is not set. It names a directory holding the VADER ground-truth files:
   tweets_GroundTruth.txt, movieReviewSnippets_GroundTruth.txt, amazonReviewSnippets_GroundTruth.txt,
@@ -118,6 +119,7 @@ function main(): void {
   }
   const scorers: [string, (text: string) => number][] = [
     ['Analyst (sentimentOf)', productCompound],
+    ['VADER reference rules alone (vaderCompound)', (text) => vaderCompound(replaceEmoji(text))],
     ['vader-sentiment (npm port)', portCompound],
   ];
   const rows: string[][] = scorers.map(([name]) => [name]);

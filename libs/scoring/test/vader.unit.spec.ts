@@ -1,4 +1,5 @@
 import { bucketOf } from '@analyst/contracts';
+import { englishCompound } from '../src/english-sentiment';
 import {
   compoundToScore,
   scoreToCompound,
@@ -103,9 +104,11 @@ describe('VADER compound (reference rules)', () => {
 
 describe('sentimentOf: the v1 reading of a comment body', () => {
   it('is the mapped compound rounded to 3 decimals; 5 without signal; NaN for an empty body', () => {
-    expect(sentimentOf('The book was good.')).toBe(6.705); // compound 0.4404: 5.5 + 2 × 0.0904 / 0.15 = 6.7053
-    expect(sentimentOf('Not bad at all')).toBe(6.58); // compound 0.431: 6.58
-    expect(sentimentOf('VADER is not smart, handsome, nor funny.')).toBe(2.03); // compound -0.7424: 1 + 2 × 0.2576 / 0.5
+    // The compound is the English reader's (the trained model blended with VADER, english-sentiment.ts).
+    for (const text of ['The book was good.', 'Not bad at all', 'VADER is not smart, handsome, nor funny.'])
+      expect(sentimentOf(text)).toBe(Math.round(compoundToScore(englishCompound(text)) * 1000) / 1000);
+    expect(sentimentOf('The book was good.')).toBe(7.757);
+    expect(sentimentOf('VADER is not smart, handsome, nor funny.')).toBe(3.276); // lean_negative (VADER alone 2.03)
     expect(sentimentOf('Saving this for later')).toBe(5);
     expect(sentimentOf('')).toBeNaN();
     expect(sentimentOf('   ')).toBeNaN();
