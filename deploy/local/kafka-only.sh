@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts, stops or kills ONE Kafka broker (KRaft, broker + controller) of the local stack, without
-# FerretDB: for fault tests that take a broker away and bring it back (libs/adapter-kafka/test/kafka-outage.int.spec.ts).
+# the MongoDB stand-in: for fault tests that take a broker away and bring it back (libs/adapter-kafka/test/kafka-outage.int.spec.ts).
 #   kafka-only.sh start    start (or check) the broker; returns once a client can create a topic
 #   kafka-only.sh stop     SIGTERM (controlled shutdown), SIGKILL after ANALYST_STACK_STOP_TIMEOUT s; keeps data
 #   kafka-only.sh kill     SIGKILL at once (a crash); keeps data
