@@ -14,9 +14,10 @@ import io.netty.channel.Channel;
  *
  * The library applies each write under its collection's lock, but its answers hold the stored
  * documents themselves, which later writes change in place, and they are encoded after the lock is
- * released: a findOneAndUpdate could return another client's later value (8 clients x 200 `$inc`
- * got up to 19 duplicate counts) and a find could catch a document half rewritten. Here every
- * command runs alone and its answer is a deep copy taken before the next command starts.
+ * released: a findOneAndUpdate could return another client's later value (8 clients of `$inc` for
+ * 2 s got up to 147 counts that another client got too) and a find could catch a document half
+ * rewritten. Here every command runs alone and its answer is a deep copy taken before the next
+ * command starts.
  */
 final class IsolatedH2Backend extends H2Backend {
 
