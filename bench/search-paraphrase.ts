@@ -12,8 +12,9 @@
  *    comment-index README for the corpus used and how to get it; it is not committed).
  *    Printed for the default model and BM25 alone: recall@10, MRR, and the share of relevant and of
  *    distractor comments matched at minRelevance 0 / 0.3 / 0.5 / 0.7 (comments are unscored here).
- * 2. Scale. A search for "too expensive" over 100,000 simulated comments: seconds, and the
- *    process's resident memory before the model is loaded, after, and after the search.
+ * 2. Scale. A search for "too expensive" over 100,000 simulated comments: seconds, and what
+ *    loading the model added to the process's memory (run with --expose-gc for steadier figures:
+ *    SWC_NODE_PROJECT=tsconfig.json node --expose-gc -r @swc-node/register bench/search-paraphrase.ts).
  *
  * SEARCH_PARAPHRASE_DUMP=<file.json> also writes the retrieval sets (queries, relevant rows, all
  * comments), for tools/distill-embeddings/teacher_recall.py to score the teacher on the same task.
@@ -117,8 +118,8 @@ async function evaluate(
 }
 
 /** Percentiles of the static-embedding cosine: relevant pairs against query × distractor pairs. */
-function cosines(queries: Query[], docs: SearchDocument[], distractorCount: number) {
-  const embedding = minilmStaticEmbedding();
+async function cosines(queries: Query[], docs: SearchDocument[], distractorCount: number) {
+  const embedding = await minilmStaticEmbedding();
   const vectors = docs.map((d) => embedding.embed(d.text));
   const relevant: number[] = [];
   const unrelated: number[] = [];
@@ -177,7 +178,7 @@ async function retrieval(bodies: string[]) {
   for (const set of sets) {
     const relevant = set.queries.reduce((n, q) => n + q.relevant.length, 0);
     console.log(`\n${set.name}: ${set.queries.length} queries, ${relevant} relevant comments`);
-    cosines(set.queries, docs, distractorCount);
+    await cosines(set.queries, docs, distractorCount);
     await evaluate('local-hybrid-minilm', new HybridSearchModel(), set.queries, docs, distractorCount);
     await evaluate('local-bm25 (alone)', new Bm25SearchModel(), set.queries, docs, distractorCount);
   }
@@ -187,7 +188,7 @@ async function scale(bodies: string[]) {
   const docs = bodies.map((text, i) => ({ text, relevance: 1 + (i % 10) }));
   global.gc?.();
   const before = process.memoryUsage();
-  const embedding = minilmStaticEmbedding();
+  const embedding = await minilmStaticEmbedding();
   global.gc?.();
   const loaded = process.memoryUsage();
   const model = new HybridSearchModel(embedding);
@@ -196,11 +197,11 @@ async function scale(bodies: string[]) {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const after = process.memoryUsage();
   const matched = scores.filter((s) => s >= 0.3).length;
+  const live = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external + m.arrayBuffers;
   console.log(
-    `\nscale: "too expensive" over ${docs.length} comments in ${seconds.toFixed(2)} s, ${matched} matched at 0.3; ` +
-      `rss ${MB(before.rss)} before the model, ${MB(loaded.rss)} loaded (+${MB(loaded.rss - before.rss)}), ` +
-      `${MB(after.rss)} after the search; heap ${MB(loaded.heapUsed)} → ${MB(after.heapUsed)}, ` +
-      `external+arrayBuffers ${MB(loaded.external + loaded.arrayBuffers)}`,
+    `\nscale: "too expensive" over ${docs.length} comments in ${seconds.toFixed(2)} s, ${matched} matched at 0.3\n` +
+      `model loaded: live memory (heap + buffers) +${MB(live(loaded) - live(before))}, rss +${MB(loaded.rss - before.rss)}; ` +
+      `rss ${MB(after.rss)} after the search`,
   );
 }
 

@@ -28,6 +28,16 @@ describe('HybridSearchModel (the default AI search: distilled MiniLM embedding +
     expect(Array.from(r)).toEqual([0, 0, 0, 0, 0, 0.9, 0.9]);
   });
 
+  it('a neighbouring topic is not a match: "camera is fine" scores 0 for "battery" (the floor)', async () => {
+    const r = await model.relevance(
+      'battery',
+      unscored(['camera is fine', 'great camera', 'battery charge holds']),
+    );
+    expect(r[0]).toBe(0);
+    expect(r[1]).toBe(0);
+    expect(r[2]).toBeGreaterThan(0.7);
+  });
+
   it('is deterministic: the same query and comments give exactly the same relevances', async () => {
     const docs = unscored([...comments, 'price is too high', 'the price is fine', 'cheap and cheerful']);
     const first = await model.relevance('too expensive battery', docs);

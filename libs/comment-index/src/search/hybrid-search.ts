@@ -8,7 +8,7 @@ import { dot, minilmStaticEmbedding, type StaticEmbedding } from './static-embed
  * unrelated (semantic match 0), and at which the semantic match is full (1). Measured with
  * bench/search-paraphrase.ts on the distilled weights: see the comment-index README.
  */
-export const SEMANTIC_FLOOR = 0.32;
+export const SEMANTIC_FLOOR = 0.36;
 export const SEMANTIC_FULL = 0.62;
 
 /** The cosine rescaled so unrelated text scores 0 and a close paraphrase 1. */
@@ -27,7 +27,8 @@ export function semanticMatch(cosine: number): number {
 export class HybridSearchModel implements SearchModel {
   readonly name = 'local-hybrid-minilm';
 
-  constructor(private readonly embedding: StaticEmbedding = minilmStaticEmbedding()) {}
+  /** Without an embedding, the committed one, loaded at the first search (a process that never searches never holds it). */
+  constructor(private readonly embedding?: StaticEmbedding) {}
 
   async relevance(
     query: string,
@@ -36,10 +37,11 @@ export class HybridSearchModel implements SearchModel {
   ): Promise<Float64Array> {
     const out = new Float64Array(documents.length);
     const lexical = bm25Match(query, documents, onProgress && ((f) => onProgress(f / 2)));
+    const embedding = this.embedding ?? (await minilmStaticEmbedding());
     const cache = new Map<string, number[]>();
-    const q = this.embedding.embed(query, cache);
+    const q = embedding.embed(query, cache);
     documents.forEach((d, i) => {
-      const v = q && this.embedding.embed(d.text, cache);
+      const v = q && embedding.embed(d.text, cache);
       const semantic = v ? semanticMatch(dot(q, v)) : 0;
       const match = 1 - (1 - semantic) * (1 - lexical[i]);
       out[i] = withOwnRelevance(match, d.relevance);

@@ -1,10 +1,4 @@
 import { STOPWORDS, tokenize } from '@analyst/domain-analysis';
-import {
-  STATIC_EMBEDDING_META,
-  STATIC_EMBEDDING_SCALES,
-  STATIC_EMBEDDING_TOKENS,
-  STATIC_EMBEDDING_VECTORS,
-} from './minilm-static-embedding.weights';
 import { teacherWords, WordPiece } from './wordpiece';
 
 /**
@@ -78,20 +72,24 @@ export function dot(a: Float64Array, b: Float64Array): number {
   return s;
 }
 
-let loaded: StaticEmbedding | null = null;
+let loading: Promise<StaticEmbedding> | null = null;
 
-/** The committed MiniLM distillation, decoded once per process (about 8 MB of int8 weights). */
-export function minilmStaticEmbedding(): StaticEmbedding {
-  if (!loaded) {
-    const bytes = Buffer.from(STATIC_EMBEDDING_VECTORS, 'base64');
-    const scaleBytes = Buffer.from(STATIC_EMBEDDING_SCALES, 'base64');
-    loaded = new StaticEmbedding({
-      tokens: STATIC_EMBEDDING_TOKENS.split('\n'),
-      dims: STATIC_EMBEDDING_META.dims,
+/**
+ * The committed MiniLM distillation, decoded once per process on first use (about 14 MB of int8
+ * weights). Its JSON is imported here, not at the top, so a process that never runs a search never
+ * reads its 20 MB; tsc copies the imported JSON into dist/, and jest loads it as it is.
+ */
+export function minilmStaticEmbedding(): Promise<StaticEmbedding> {
+  loading ??= import('./minilm-static-embedding.weights.json').then(({ default: w }) => {
+    const bytes = Buffer.from(w.vectors, 'base64');
+    const scaleBytes = Buffer.from(w.scales, 'base64');
+    return new StaticEmbedding({
+      tokens: w.tokens.split('\n'),
+      dims: w.meta.dims,
       vectors: new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length),
       // Copied out: a pooled Buffer's offset need not be 4-aligned.
       scales: new Float32Array(new Uint8Array(scaleBytes).buffer),
     });
-  }
-  return loaded;
+  });
+  return loading;
 }
