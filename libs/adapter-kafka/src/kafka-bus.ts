@@ -136,7 +136,7 @@ export class KafkaBus implements MessageBus {
   private readonly producer: ResilientProducer;
   private admin: Promise<Admin> | null = null;
   private probeAdmin: Promise<Admin> | null = null;
-  private probing: Promise<void> | null = null;
+  private probing: { done: Promise<void>; startedAt: number } | null = null;
   private replies: Promise<SupervisedConsumer> | null = null;
   private health: KafkaHealthReporter | null = null;
   private readonly tracing: KafkaTracing;
@@ -160,7 +160,8 @@ export class KafkaBus implements MessageBus {
       ...kafkaLogging(options.logger),
     };
     this.kafka = new Kafka(client);
-    this.probeKafka = new Kafka({ ...client, retry: { retries: 0 } });
+    // A request to a broker that is still starting may never be answered: the probe gives up after 2 s.
+    this.probeKafka = new Kafka({ ...client, retry: { retries: 0 }, requestTimeout: 2_000 });
     this.producer = new ResilientProducer(this.kafka);
     if (options.health) this.attachHealth(options.health);
     if (options.metricsRegistry) this.attachMetrics(options.metricsRegistry);
@@ -313,12 +314,22 @@ export class KafkaBus implements MessageBus {
   /**
    * For request paths, before they write anything: a broker answers a metadata request and this
    * instance's reply consumer is in its group, within `timeoutMs`; otherwise DependencyUnavailableError.
-   * Concurrent callers share one probe. kafkajs' own retries would take seconds to give up on a
-   * stopped broker, so the probe's client has none.
+   * Concurrent callers share a probe younger than their timeout. kafkajs' own retries would take
+   * seconds to give up on a stopped broker, so the probe's client has none.
    */
   async checkReachable(timeoutMs: number): Promise<void> {
     this.assertOpen();
-    const probe = (this.probing ??= this.probe().finally(() => (this.probing = null)));
+    // A probe older than this caller's patience may be stuck on a broker that was restarting: start afresh.
+    if (!this.probing || Date.now() - this.probing.startedAt >= timeoutMs) {
+      const probing = {
+        done: this.probe().finally(() => {
+          if (this.probing === probing) this.probing = null;
+        }),
+        startedAt: Date.now(),
+      };
+      this.probing = probing;
+    }
+    const probe = this.probing.done;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
