@@ -1,5 +1,6 @@
 import { detectAll } from 'tinyld';
 import { LANGUAGE_READERS } from './languages/language-readers';
+import { LEXICON } from './vader';
 
 // Which language a comment is written in, so a comment the English lexicon cannot read is left
 // unscored instead of counted as a neutral opinion. tinyld (n-gram profiles of 60+ languages, data
@@ -101,8 +102,11 @@ const NAMED = new Set(
 /** What a comment's words show of its language before the detector is asked. */
 interface Signs {
   english: number;
-  /** Frequent English words of three letters or more (not "a", "no", "me", common in other languages too). */
-  englishLong: number;
+  /**
+   * Frequent English words of three letters or more (not "a", "no", "me", common in other languages
+   * too) and English sentiment words (VADER's lexicon: "disagree", "troll", "cool").
+   */
+  englishSigns: number;
   /** Words from either hint list. */
   foreign: number;
   /** Words from FOREIGN_HINTS, the list any language may be named on. */
@@ -113,20 +117,20 @@ interface Signs {
 }
 
 function signsOf(words: readonly string[]): Signs {
-  const signs: Signs = { english: 0, englishLong: 0, foreign: 0, common: 0, accented: 0, hinted: new Set() };
+  const signs: Signs = { english: 0, englishSigns: 0, foreign: 0, common: 0, accented: 0, hinted: new Set() };
   for (const w of words) {
     if (ENGLISH_WORDS.has(w)) {
       signs.english++;
-      if (w.length > 2) signs.englishLong++;
-    } else {
-      const common = FOREIGN_HINTS.get(w);
-      const hints = common ?? READABLE_HINTS.get(w);
-      if (hints) {
-        signs.foreign++;
-        if (common) signs.common++;
-        for (const language of hints) signs.hinted.add(language);
-      }
+      if (w.length > 2) signs.englishSigns++;
+      continue;
     }
+    const common = FOREIGN_HINTS.get(w);
+    const hints = common ?? READABLE_HINTS.get(w);
+    if (hints) {
+      signs.foreign++;
+      if (common) signs.common++;
+      for (const language of hints) signs.hinted.add(language);
+    } else if (w.length > 2 && LEXICON.has(w)) signs.englishSigns++;
     if (ACCENTED_WORD.test(w)) signs.accented++;
   }
   return signs;
@@ -141,9 +145,9 @@ function preCheck(words: readonly string[], s: Signs): 'en' | null | 'sure' | 'a
   if (s.foreign === 0 && s.accented * 5 < n) {
     // One accented name in an English sentence ("Absorbing character study by André Turpin") is no sign.
     if (s.english * 4 >= n) return 'en';
-    // "cool keine weiteren fragen" may be named, never a text using a frequent English word
-    // ("Flaccid drama and exasperatingly slow journey", which the detector calls Italian).
-    return s.englishLong > 0 ? null : 'sure';
+    // "ach scheiss drauf dann eben nich" may be named, never a text with an English word ("Flaccid drama
+    // and exasperatingly slow journey", which the detector calls Italian; "Nope, completely disagree").
+    return s.englishSigns === 0 && wordsToTell(words) ? 'sure' : null;
   }
   if (s.foreign === 0 && s.english * 2 >= n) return 'en';
   // A foreign title or name in an English sentence ("Y Tu Mamá También is hilariously alive, and …").
@@ -185,7 +189,7 @@ function answerToName(
   // Otherwise only a language the scorer reads may be named: taking English for it costs a reading in
   // the wrong lexicon, never an unscored comment.
   if (!signs || best.lang === 'en' || !READABLE_LANGUAGES.has(best.lang)) return null;
-  return readableAnswerStands(best, second, step, signs, words) ? best.lang : null;
+  return readableAnswerStands(best, second, step, signs) ? best.lang : null;
 }
 
 function readableAnswerStands(
@@ -193,9 +197,8 @@ function readableAnswerStands(
   second: Answer | undefined,
   step: 'sure' | 'ask',
   signs: Signs,
-  words: readonly string[],
 ): boolean {
-  if (step === 'sure') return best.accuracy >= SURE_ACCURACY && wordsToTell(words);
+  if (step === 'sure') return best.accuracy >= SURE_ACCURACY;
   if (best.accuracy >= MIN_ACCURACY) return true;
   // A hesitant answer stands when the comment uses that language's own frequent words and no rival is close.
   return signs.hinted.has(best.lang) && best.accuracy >= HINTED_MARGIN * (second?.accuracy ?? 0);

@@ -35,7 +35,7 @@ describe('detectLanguage', () => {
     // Tweets without accents or the most frequent words: their own frequent words, or a sure detector.
     ['Quem tá na cozinha hoje sou eu', 'pt'],
     ['Não gostei nada desse vídeo', 'pt'],
-    ['cool keine weiteren fragen', 'de'],
+    ['ach scheiss drauf dann eben nich', 'de'],
     ['Il video dura dieci minuti e parla di economia', 'it'],
     // A separator no longer tilts the detector towards Hindi.
     ['La SNCF lance une bibliothèque digitale dans les TER | @user http', 'fr'],
@@ -86,6 +86,7 @@ describe('detectLanguage', () => {
       'Flaccid drama and exasperatingly slow journey.',
       'Mich. dad a hero after car catches on fire',
       'HA HA HA HA HA',
+      'Nope, completely disagree',
       'Poor editing, bad bluescreen, and ultra cheesy dialogue highlight the radical action.',
     ])
       expect([null, 'en']).toContain(detectLanguage(text));

@@ -38,18 +38,25 @@ const CLAUSE_END = /[.,;:!?]/;
 const MIN_NGRAM = 2;
 const MAX_NGRAM = 5;
 
-/** FNV-1a, 32 bits, over UTF-16 code units: fast and identical everywhere the features are made. */
-function hash(feature: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < feature.length; i++) {
-    h ^= feature.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) & (HASHED_FEATURES - 1);
-}
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
 
-function add(counts: Map<number, number>, feature: string): void {
-  const index = hash(feature);
+/**
+ * FNV-1a, 32 bits, over the UTF-16 code units text[start..end), continuing from h: fast, identical
+ * wherever the features are made, and a feature's hash is its parts' hashes run on (no string built).
+ */
+function fnv(h: number, text: string, start = 0, end = text.length): number {
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+const WORD_SEED = fnv(FNV_OFFSET, 'w:');
+const NEGATED_SEED = fnv(FNV_OFFSET, 'n:');
+const PAIR_SEED = fnv(FNV_OFFSET, 'b:');
+const EMOJI_SEED = fnv(FNV_OFFSET, 'e:');
+const GRAM_SEED = fnv(FNV_OFFSET, 'c:');
+
+function count(counts: Map<number, number>, h: number): void {
+  const index = (h >>> 0) & (HASHED_FEATURES - 1);
   counts.set(index, (counts.get(index) ?? 0) + 1);
 }
 
@@ -114,8 +121,8 @@ function readTokens({ tokens, breakBefore }: Tokens, negators: ReadonlySet<strin
     else if (token === '?') r.question = 1;
     else if (!LETTER_START.test(token)) readEmoji(token, r);
     else {
-      add(r.words, negationLeft > 0 ? `n:${token}` : `w:${token}`);
-      if (previousWord) add(r.words, `b:${previousWord} ${token}`);
+      count(r.words, fnv(negationLeft > 0 ? NEGATED_SEED : WORD_SEED, token));
+      if (previousWord) count(r.words, fnv(fnv(fnv(PAIR_SEED, previousWord), ' '), token));
       previousWord = token;
       addCharacterGrams(token, r.grams);
       if (negationLeft > 0) negationLeft--;
@@ -132,13 +139,19 @@ function readEmoji(token: string, r: TokenReadings): void {
   const valence = EMOJI_VALENCE.get(token);
   if (valence !== undefined && valence > 0) r.emojiPositive += valence;
   else if (valence !== undefined) r.emojiNegative -= valence;
-  add(r.words, `e:${token}`);
+  count(r.words, fnv(EMOJI_SEED, token));
 }
 
 function addCharacterGrams(word: string, grams: Map<number, number>): void {
   const padded = `<${word}>`;
-  for (let n = MIN_NGRAM; n <= MAX_NGRAM; n++)
-    for (let s = 0; s + n <= padded.length; s++) add(grams, `c:${padded.slice(s, s + n)}`);
+  for (let start = 0; start < padded.length; start++) {
+    let h = GRAM_SEED;
+    const stop = Math.min(padded.length, start + MAX_NGRAM);
+    for (let end = start; end < stop; end++) {
+      h = Math.imul(h ^ padded.charCodeAt(end), FNV_PRIME);
+      if (end - start + 1 >= MIN_NGRAM) count(grams, h);
+    }
+  }
 }
 
 /**
