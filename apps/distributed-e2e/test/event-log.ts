@@ -102,3 +102,29 @@ export function analysisClaims(eventsDb: string, analysisId: string): { worker: 
     db.close();
   }
 }
+
+/** Claims a team's requests left in the log: what a refused request must not have written. */
+export interface TeamClaims {
+  /** Events on the team's `contentrequest-` streams (one per body, one more per Idempotency-Key). */
+  requestClaims: number;
+  /** Events on the team's `postlink-` streams (a link claimed, or released). */
+  linkClaims: number;
+}
+
+export function teamClaims(eventsDb: string, teamId: string): TeamClaims {
+  const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
+  try {
+    const count = (prefix: string) =>
+      (
+        db
+          .prepare(`SELECT COUNT(*) AS n FROM events WHERE substr(stream, 1, ?) = ?`)
+          .get(prefix.length, prefix) as { n: number }
+      ).n;
+    return {
+      requestClaims: count(`contentrequest-${teamId}-`),
+      linkClaims: count(`postlink-${teamId}-`),
+    };
+  } finally {
+    db.close();
+  }
+}

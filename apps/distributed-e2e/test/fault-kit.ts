@@ -78,6 +78,11 @@ export class OwnBroker {
     await this.script('stop');
   }
 
+  /** SIGKILL: gone at once, as in a crash, with whatever was in flight; the data stays for the next start. */
+  async kill(): Promise<void> {
+    await this.script('kill');
+  }
+
   async clean(): Promise<void> {
     if (this.cleaned) return;
     await this.script('kill');

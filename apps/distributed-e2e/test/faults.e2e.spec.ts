@@ -14,7 +14,7 @@ import {
   type Cluster,
   type ReplicaSpec,
 } from './cluster';
-import { teamFacts } from './event-log';
+import { postsCreated, teamClaims, teamFacts } from './event-log';
 import {
   chargeableLinks,
   createTeam,
@@ -78,6 +78,15 @@ const SETTLE_BOUND_MS = 60_000;
 /** After each restart step, every process answers /readyz 200 within this. */
 const STEP_ALL_READY_BOUND_MS = 30_000;
 const SCALE_MAPS = PLANS.scale.monthlyMapAllotment;
+/**
+ * A write that needs the stopped broker is refused with 503 within 5 s (the probe gives up after
+ * 2 s); the assertion's bound is generous, for a loaded machine. The figures go to the report.
+ */
+const FAST_FAILURE_BOUND_MS = 10_000;
+/** Refused adds sent one after another while the broker is away (latency min / median / max). */
+const REFUSED_ADDS = 20;
+const UNAVAILABLE_MESSAGE =
+  'service unavailable: the message broker is not answering; send the request again after 5 s';
 /**
  * The processes with Kafka consumer groups: ingest (fetch, credits, jobs, discovery, replies) and the
  * ledger (commands, ledger-maps). The gateway, analysis and sampling consume nothing (they read the
@@ -146,6 +155,24 @@ interface Team extends NewTeam {
     async function job(team: Team, jobId: string): Promise<any> {
       const reply = await http('GET', `/analyst/v1/content/jobs/${jobId}`, { key: team.key });
       return reply.status === 200 ? reply.body.data : { status: `http ${reply.status}` };
+    }
+
+    /** An add's answer and where its job ended (terminal, or what it was at the bound). */
+    async function answeredJob(team: Team, reply: Reply) {
+      const jobId: string | undefined = reply.body?.data?.id;
+      const settled = jobId
+        ? await waitFor(
+            () => job(team, jobId),
+            (j) => ['completed', 'partial', 'failed'].includes(j.status),
+            JOB_BOUND_MS,
+          )
+        : null;
+      return {
+        status: reply.status,
+        replayed: reply.body?.meta?.replayed ?? null,
+        job: settled ? (settled.value.status as string) : 'no job',
+        complete: (settled?.value.counts?.complete ?? null) as number | null,
+      };
     }
 
     /** Adds `batch` (Ad Hoc credits) and waits for its job to be terminal; never throws, so the caller can report. */
@@ -633,6 +660,128 @@ interface Team extends NewTeam {
         });
       expect(restartedIsLeader).toBe(0);
       expect(numbers).toEqual(exact(team));
+    }, 300_000);
+    it(`(4) Kafka killed in the middle of a 40-link add: that add, ${REFUSED_ADDS} adds of new links and one with an Idempotency-Key answer 503, Retry-After 5 and a message naming the broker within ${FAST_FAILURE_BOUND_MS} ms; the refused ones leave no claim, job, post or reservation; once the broker is back the interrupted add sent again finishes its job and the keyed one is a new job, each link charged once`, async () => {
+      await everyReplicaUp();
+      const ready = await monitor!.allReady(SERVICES, Date.now(), 30_000);
+      expect(ready.ok).toBe(true);
+      const team = await newTeam('fast-failure');
+      const addUrl = `http://127.0.0.1:${port.gateway}/analyst/v1/content/posts/add`;
+      const post = (body: unknown, headers: Record<string, string> = {}) =>
+        requestJson(addUrl, 'POST', { authorization: team.key, headers, body, timeoutMs: 200_000 });
+      const refusal = (r: Reply) => ({
+        status: r.status,
+        retryAfter: r.headers?.get('retry-after') ?? null,
+        body: r.body,
+        inBound: r.ms < FAST_FAILURE_BOUND_MS,
+      });
+      const REFUSED = {
+        status: 503,
+        retryAfter: '5',
+        body: { error: { message: UNAVAILABLE_MESSAGE, code: 'service_unavailable' } },
+        inBound: true,
+      };
+
+      // An add in flight when the broker dies: some of its posts exist, its job is open (`queuing`).
+      const interruptedBody = { links: chargeableLinks('h', 40), credits: { source: 'adhoc' } };
+      team.links.push(...interruptedBody.links);
+      const inFlight = post(interruptedBody);
+      const started = await waitFor(
+        async () => postsCreated(eventsDb, team.id),
+        (n) => n >= 5,
+        60_000,
+        20,
+      );
+      const killedAt = Date.now();
+      await broker!.kill();
+      const killMs = Date.now() - killedAt;
+      const interrupted = await inFlight;
+      const interruptedAfterKillMs = Date.now() - killedAt;
+      const jobAfterKill = teamFacts(eventsDb, team.id);
+      const claimsAfterKill = teamClaims(eventsDb, team.id);
+
+      // While it is away: new adds are refused before they write anything.
+      const refusedLinks = chargeableLinks('r', 2 * REFUSED_ADDS);
+      const refused: Reply[] = [];
+      for (let i = 0; i < REFUSED_ADDS; i++)
+        refused.push(
+          await post({ links: refusedLinks.slice(2 * i, 2 * i + 2), credits: { source: 'adhoc' } }),
+        );
+      const keyedBody = {
+        links: chargeableLinks('k', 3),
+        credits: { source: 'adhoc' },
+        capture: { fullRead: true },
+      };
+      const keyedHeaders = { 'idempotency-key': `fast-failure-${run}` };
+      const keyed = await post(keyedBody, keyedHeaders);
+      const claimsWhileDown = teamClaims(eventsDb, team.id);
+      const factsWhileDown = teamFacts(eventsDb, team.id);
+
+      const restartAt = Date.now();
+      await broker!.start();
+      const backAt = Date.now();
+      const again = await monitor!.allReady(SERVICES, backAt, OUTAGE_READY_AGAIN_BOUND_MS + 30_000);
+      // The interrupted add sent again finds its job still `queuing` and finishes it (a replay: 200).
+      const resent = await post(interruptedBody);
+      if (resent.body?.data?.id) team.jobs.push(resent.body.data.id);
+      // The keyed add sent again: nothing of the refused one is in its way, so it is a new job.
+      const retried = await post(keyedBody, keyedHeaders);
+      if (retried.body?.data?.id) {
+        team.jobs.push(retried.body.data.id);
+        team.links.push(...keyedBody.links);
+      }
+      const resentJob = await answeredJob(team, resent);
+      const retriedJob = await answeredJob(team, retried);
+      const numbers = await outcome(team);
+
+      const sorted = [...refused, keyed].map((r) => r.ms).sort((a, b) => a - b);
+      const observed = {
+        postsCreatedAtKill: started.value,
+        brokerKillMs: killMs,
+        brokerAwayMs: backAt - killedAt,
+        brokerStartMs: backAt - restartAt,
+        interrupted: { status: interrupted.status, answeredAfterKillMs: interruptedAfterKillMs },
+        jobAfterKill: { jobsOpened: jobAfterKill.jobsOpened, reservations: jobAfterKill.reservations },
+        refusedLatencyMs: {
+          n: sorted.length,
+          min: sorted[0],
+          median: (sorted[(sorted.length - 1) >> 1] + sorted[sorted.length >> 1]) / 2,
+          max: sorted[sorted.length - 1],
+          inOrder: [...refused, keyed].map((r) => r.ms),
+        },
+        claimsAfterKill,
+        claimsWhileDown,
+        readyAfterBrokerBackMs: again.readyAfterMs,
+        resent: resentJob,
+        retried: retriedJob,
+        numbers,
+      };
+      report('4 fast failure while the broker is away', observed);
+
+      // The add cut by the kill is answered 503 too, within the bound of the kill (3 s ledger wait + the broker check).
+      expect({ ...refusal(interrupted), inBound: interruptedAfterKillMs < FAST_FAILURE_BOUND_MS }).toEqual(
+        REFUSED,
+      );
+      for (const r of [...refused, keyed]) expect(refusal(r)).toEqual(REFUSED);
+      // Nothing half-done by the refused ones: no claim, no job, no post, no reservation.
+      expect(claimsWhileDown).toEqual(claimsAfterKill);
+      expect({
+        jobsOpened: factsWhileDown.jobsOpened,
+        reservations: factsWhileDown.reservations,
+        refusedPosts: [...refusedLinks, ...keyedBody.links].filter(
+          (l) => factsWhileDown.postsPerLink[normalized(l)],
+        ).length,
+      }).toEqual({ jobsOpened: 1, reservations: jobAfterKill.reservations, refusedPosts: 0 });
+      expect(again.ok).toBe(true);
+      // What the interrupted add had accepted completes: its job, finished by the same request sent again.
+      expect(observed.resent).toEqual({ status: 200, replayed: true, job: 'completed', complete: 40 });
+      expect(observed.retried).toEqual({ status: 202, replayed: false, job: 'completed', complete: 3 });
+      // The ledger: 40 credits for the interrupted add and 5 each (fullRead) for the keyed one's 3 posts.
+      expect(numbers).toEqual({
+        ...exact(team),
+        chargedByApi: 40 + 3 * 5,
+        chargedInLog: 40 + 3 * 5,
+      });
     }, 300_000);
   },
 );
