@@ -52,11 +52,11 @@ const READABLE_HINTS: ReadonlyMap<string, readonly string[]> = hintsByWord({
     'estoy están tengo hace puede siempre ahora vez aquí señor gente día años ya nada todo sin solo',
   pt:
     'eu tá pra hj já vou quem só isso essa esse ela ele tudo agora sempre hoje foi tem vai ao pq tô nao né ' +
-    'mas dia gente minha meu seu sua pelo pela está estou ter kkkk kkk kkkkk q na da ao',
+    'mas dia gente minha meu seu sua pelo pela está estou ter kkkk kkk kkkkk q na da em o',
   fr: "la ce sur dans mais ne nous vous ils été fait bien rien trop c'est j'ai qu'il n'est ça cette ces mes leur ma mon sa tout aux plus son",
   de:
     'sie wir von auf für aber noch schon nur wie wenn doch jetzt sind kann heute mehr alle immer einen einem ' +
-    'keine kein mir dir du ihr uns bei nach oder nichts mal den dem hat war gut',
+    'keine kein mir dir du ihr uns bei nach oder nichts mal den dem hat war gut aus gegen sich zum hab einfach macht unter meine echt',
   it:
     'questo questa della gli io più tutto oggi bene ancora cosa fatto quando perché sempre nel nella ' +
     'dei delle sei siamo la ma lo mi ti ci hai per',
