@@ -64,8 +64,12 @@ describe('reading comments in Spanish, Portuguese, French, German and Italian', 
 
   it('emoji weigh in every language', () => {
     const plain = sentimentOf('Das Video dauert zehn Minuten und handelt von Wirtschaft');
-    expect(sentimentOf('Das Video dauert zehn Minuten und handelt von Wirtschaft 😍😍😍')).toBeGreaterThan(plain);
-    expect(sentimentOf('Das Video dauert zehn Minuten und handelt von Wirtschaft 😡😡😡')).toBeLessThan(plain);
+    expect(sentimentOf('Das Video dauert zehn Minuten und handelt von Wirtschaft 😍😍😍')).toBeGreaterThan(
+      plain,
+    );
+    expect(sentimentOf('Das Video dauert zehn Minuten und handelt von Wirtschaft 😡😡😡')).toBeLessThan(
+      plain,
+    );
   });
 
   it('a comment in a language without a reader (Dutch, Russian) stays unscored, never neutral', () => {
