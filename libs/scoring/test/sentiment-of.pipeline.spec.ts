@@ -28,6 +28,7 @@ const BODIES = [
   'zoning reform is the answer, great explanation',
   '💀💀',
   'Me encanta este video, muy bueno de verdad',
+  'Ik vind deze video echt heel goed gemaakt, dank je wel',
   'Is this filmed in Berlin?',
   '   ',
   '',
@@ -49,7 +50,7 @@ function comment(id: number, body: string): FetchedComment {
 const stored = (reading: number) => (Number.isNaN(reading) ? null : reading);
 
 describe('sentimentOf is what scorePost stores as sentiment', () => {
-  it('for hand-picked bodies: negation, "no", punctuation, emoji, slang, two targets, another language, empty', () => {
+  it('for hand-picked bodies: negation, "no", punctuation, emoji, slang, two targets, a language read and one not read, empty', () => {
     const out = new LexiconScorer().scorePost(
       POST,
       BODIES.map((b, i) => comment(i, b)),
@@ -58,6 +59,9 @@ describe('sentimentOf is what scorePost stores as sentiment', () => {
     // Not a vacuous match: the bodies span unscored, neutral, negative and positive readings.
     const readings = BODIES.map(sentimentOf);
     expect(readings.filter(Number.isNaN)).toHaveLength(3);
+    // Spanish is read (positive); Dutch is not (unscored, never neutral).
+    expect(sentimentOf('Me encanta este video, muy bueno de verdad')).toBeGreaterThan(5.5);
+    expect(sentimentOf('Ik vind deze video echt heel goed gemaakt, dank je wel')).toBeNaN();
     expect(readings.some((r) => r === 5)).toBe(true);
     expect(readings.some((r) => r < 4.5)).toBe(true);
     expect(readings.some((r) => r > 5.5)).toBe(true);
