@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { BucketKey, Platform } from '@analyst/contracts';
 import {
   applyToIndex,
-  Bm25SearchModel,
   catalogPostsProjector,
   catalogTeamsProjector,
   CommentIndex,
@@ -13,6 +12,7 @@ import {
   compileFilters,
   computeAnalysis,
   fnv1a32,
+  HybridSearchModel,
   materializedOf,
   PostAnalysesStep,
   ReadSideCache,
@@ -390,8 +390,8 @@ describe('the read side answers what the log fold answered', () => {
     },
   );
 
-  it('AI search matches the same comments (local BM25)', async () => {
-    const model = new Bm25SearchModel();
+  it('AI search matches the same comments (the local default, hybrid)', async () => {
+    const model = new HybridSearchModel();
     for (const [, cache] of caches()) {
       const ref = f.reference.team(GEN);
       const ids = [...ref.posts]

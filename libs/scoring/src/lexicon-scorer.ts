@@ -26,7 +26,10 @@ import { compoundToScore, LEXICON } from './vader';
 
 export const SCORER_NAME = 'analyst-lexicon';
 // 1.1.0: comments in a language the lexicon cannot read are unscored (and carry their language).
-export const SCORER_VERSION = '1.1.0';
+// 2.0.0: trained English sentiment (blended with VADER), Spanish, Portuguese, French, German and
+// Italian read by their own trained heads, spam and promotion detected by weighted signals
+// (off-topic), noun-phrase creator topics. Posts scored before keep the version they were scored with.
+export const SCORER_VERSION = '2.0.0';
 
 /** Neutral band of VADER's compound (the reference tool's own threshold). */
 const NEUTRAL_COMPOUND = 0.05;
