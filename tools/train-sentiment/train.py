@@ -51,6 +51,7 @@ PROBES = [
     'This is the worst thing I have ever seen.',
     'The video was uploaded on Tuesday.',
     'not bad at all',
+    'not bad',
     'I do not like it',
     'ok',
     'When is the next video?',

@@ -33,6 +33,11 @@ describe('the trained English sentiment model', () => {
   it('reads a negated liking as negative and a negated complaint as not negative', () => {
     expect(englishCompound('I do not like it')).toBeLessThan(-0.075);
     expect(englishCompound('not bad at all')).toBeGreaterThanOrEqual(-0.075);
+    // A negated word's character grams are hashed apart from the plain word's, so "bad" in "not bad" does
+    // not read through the grams of a plain "bad" (it read 4.11, lean negative, before).
+    expect(englishCompound('not bad')).toBeGreaterThanOrEqual(0);
+    expect(sentimentOf('not bad')).toBeGreaterThanOrEqual(5);
+    expect(englishCompound('not good')).toBeLessThan(-0.075);
   });
 
   it('gives a statement with no sentiment word that the model reads as neutral no sentiment at all', () => {

@@ -139,11 +139,15 @@ function isNegator(length: number, h: number): boolean {
   return length > 3 && word[length - 1] === 116 && word[length - 2] === 39 && word[length - 3] === 110;
 }
 
-/** Character 3-5-grams of " word ", seeded apart from the word hashes. */
-function pushCharGrams(f: Features, length: number): void {
+/**
+ * Character 3-5-grams of " word ", seeded apart from the word hashes; a negated word's grams are seeded
+ * apart again, so "bad" in "not bad" does not read through the grams of a plain "bad".
+ */
+function pushCharGrams(f: Features, length: number, negated: boolean): void {
   const padded = length + 2;
+  const seed = negated ? CHAR_SEED ^ NEGATED_SALT : CHAR_SEED;
   for (let start = 0; start + 3 <= padded; start++) {
-    let h = CHAR_SEED;
+    let h = seed;
     for (let k = 0; k < 5 && start + k < padded; k++) {
       const p = start + k;
       h = fnv(h, p === 0 || p === padded - 1 ? 32 : word[p - 1]);
@@ -209,7 +213,7 @@ export function extractFeatures(text: string, compound: number, signal: boolean,
     const unigram = negated ? h ^ NEGATED_SALT : h;
     push(f, unigram);
     if (hasPrevious) push(f, Math.imul(previous ^ BIGRAM_SALT, FNV_PRIME) ^ unigram);
-    pushCharGrams(f, wordLength);
+    pushCharGrams(f, wordLength, negated);
     previous = unigram;
     hasPrevious = true;
     if (isNegator(wordLength, h)) negatedLeft = NEGATION_SCOPE;
