@@ -157,7 +157,12 @@ describe('a dependency that is down answers 503 with Retry-After, never a 500', 
     });
     expect(asDependencyUnavailable(mongo)?.cause).toBe(mongo);
     // What kafkajs' retrier throws when it gives up: a non-retriable error around the lost connection.
-    const wrapped = new KafkaJSNonRetriableError(kafka as Error, { cause: kafka as Error });
+    // kafkajs passes `{ cause }` at run time; its type declarations name only the first argument.
+    const NonRetriable = KafkaJSNonRetriableError as unknown as new (
+      e: Error,
+      options: { cause: Error },
+    ) => Error;
+    const wrapped = new NonRetriable(kafka as Error, { cause: kafka as Error });
     expect([wrapped.name, asDependencyUnavailable(wrapped)?.dependency]).toEqual([
       'KafkaJSNonRetriableError',
       'message broker',
