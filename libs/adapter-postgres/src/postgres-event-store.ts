@@ -1,0 +1,178 @@
+import { Pool, type PoolConfig } from 'pg';
+import {
+  type AppendResult,
+  ConcurrencyError,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '@analyst/eventsourcing';
+import { LiveSubscription, type LiveHandler } from '@analyst/adapter-sqlite';
+import { appendInTransaction, lastRevision } from './append-events';
+import { AppendNotifications } from './append-notifications';
+import { COLUMNS, EVENTS_TABLE, ensureSchema, toRecorded, type EventRow } from './event-table';
+import { asUnavailable } from './postgres-unavailable';
+
+export interface PostgresEventStoreOptions {
+  /** e.g. `postgres://user@127.0.0.1:55432/analyst`. */
+  connectionString: string;
+  /** Connections this client keeps open for appends and reads (default 10), beside one for LISTEN. */
+  maxConnections?: number;
+  /**
+   * Subscriptions also look for new events this often (default 1 s), in case a notification was
+   * lost while the LISTEN connection was down.
+   */
+  pollIntervalMs?: number;
+}
+
+/** How long a request waits for a connection before the store counts as unavailable. */
+const CONNECT_TIMEOUT_MS = 3_000;
+const DEFAULT_POLL_MS = 1_000;
+
+/**
+ * The event store on PostgreSQL: one table, a bigserial global position that becomes visible in
+ * order (see append-events.ts), (stream, revision) unique. Subscriptions read pages after their
+ * last position and are woken by LISTEN/NOTIFY from any client of the database, or by a poll.
+ */
+export class PostgresEventStore implements EventStore {
+  private readonly pool: Pool;
+  private readonly notifications: AppendNotifications;
+  private readonly subscriptions = new Set<LiveSubscription>();
+  private readonly pollIntervalMs: number;
+  private schema: Promise<void> | null = null;
+
+  constructor(options: PostgresEventStoreOptions) {
+    const config: PoolConfig = {
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    };
+    this.pool = new Pool(config);
+    // An idle connection the server dropped: the pool discards it; the next query reconnects.
+    this.pool.on('error', () => undefined);
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
+    this.notifications = new AppendNotifications(
+      { connectionString: options.connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+      () => this.wakeSubscriptions(),
+      () => undefined, // the poll keeps subscriptions going without notifications
+    );
+  }
+
+  /** Created on first use, so constructing a store never touches the network (as EventStoreDB's). */
+  private ready(): Promise<void> {
+    this.schema ??= ensureSchema(this.pool).catch((error) => {
+      this.schema = null;
+      throw asUnavailable(error);
+    });
+    return this.schema;
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    await this.ready();
+    const client = await this.pool.connect().catch((error) => Promise.reject(asUnavailable(error)));
+    try {
+      await client.query('BEGIN');
+      const result = await appendInTransaction(client, streamId, events, expected);
+      await client.query('COMMIT');
+      this.wakeSubscriptions(); // ours at once; other clients' through NOTIFY
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw await this.asConcurrencyError(error, streamId, expected);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The unique (stream, revision) refused a row: another writer took the revision first. */
+  private async asConcurrencyError(
+    error: unknown,
+    streamId: string,
+    expected: ExpectedRevision,
+  ): Promise<unknown> {
+    if ((error as { code?: string }).code !== '23505') return asUnavailable(error);
+    const last = await lastRevision(this.pool, streamId);
+    return new ConcurrencyError(streamId, expected, last ?? 'no_stream');
+  }
+
+  async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    const rows = await this.query<EventRow>(
+      `SELECT ${COLUMNS} FROM ${EVENTS_TABLE} WHERE stream = $1 AND revision >= $2 ORDER BY revision`,
+      [streamId, fromRevision],
+    );
+    return rows.map(toRecorded);
+  }
+
+  async *readAll(afterPosition = -1, pageSize = 5000): AsyncIterable<RecordedEvent[]> {
+    let after = afterPosition;
+    for (;;) {
+      const rows = await this.query<EventRow>(
+        `SELECT ${COLUMNS} FROM ${EVENTS_TABLE} WHERE position > $1 ORDER BY position LIMIT $2`,
+        [after, pageSize],
+      );
+      if (rows.length === 0) return;
+      const page = rows.map(toRecorded);
+      after = page[page.length - 1].position;
+      yield page;
+      if (rows.length < pageSize) return;
+    }
+  }
+
+  async subscribeToAll(
+    handler: (event: RecordedEvent) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
+    return this.subscribe({ kind: 'event', handle: handler }, options);
+  }
+
+  async subscribeToAllPages(
+    handler: (events: readonly RecordedEvent[]) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
+    return this.subscribe({ kind: 'page', handle: handler }, options);
+  }
+
+  private async subscribe(handler: LiveHandler, options: SubscribeOptions): Promise<Subscription> {
+    // Listening before the first read: an append committed after that read still wakes us.
+    await this.notifications.listen();
+    const subscription = new LiveSubscription(
+      this,
+      handler,
+      options,
+      (s) => this.subscriptions.delete(s),
+      this.pollIntervalMs,
+    );
+    this.subscriptions.add(subscription);
+    subscription.start();
+    return subscription;
+  }
+
+  private wakeSubscriptions(): void {
+    for (const subscription of this.subscriptions) subscription.wake();
+  }
+
+  async headPosition(): Promise<number> {
+    const [row] = await this.query<{ position: string | null }>(
+      `SELECT max(position) AS position FROM ${EVENTS_TABLE}`,
+    );
+    return row.position === null ? -1 : Number(row.position);
+  }
+
+  private async query<R extends object>(text: string, params: unknown[] = []): Promise<R[]> {
+    await this.ready();
+    try {
+      return (await this.pool.query<R>(text, params)).rows;
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.notifications.close();
+    await this.pool.end();
+  }
+}
