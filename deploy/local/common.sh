@@ -10,6 +10,7 @@ KAFKA_PORT="${KAFKA_PORT:-19092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-19093}"
 FERRETDB_PORT="${FERRETDB_PORT:-27018}"
 MONGO_STANDIN_PORT="${MONGO_STANDIN_PORT:-27019}"
+POSTGRES_PORT="${POSTGRES_PORT:-55432}"
 # Which MongoDB stand-in start.sh runs: mongo-java (mongo-java-server, atomic writes) or ferretdb.
 MONGO_STANDIN="${ANALYST_MONGO_STANDIN:-mongo-java}"
 # seconds each server gets to become ready, and to stop before SIGKILL
@@ -50,6 +51,7 @@ _marker() {
     kafka) printf 'kafka.Kafka' ;;
     ferretdb) printf 'ferretdb-local' ;;
     mongo-java) printf 'analyst.local.MongoStandIn' ;;
+    postgres) printf 'bin/postgres' ;;
     *) return 1 ;;
   esac
 }
@@ -90,15 +92,17 @@ port_owner() {
   printf ' (pid %s: %s)' "$pid" "$(ps -o args= -p "$pid" 2>/dev/null | cut -c1-160)"
 }
 
-# Stops service $1: SIGTERM, wait up to STOP_TIMEOUT seconds, then SIGKILL.
+# Stops service $1: SIGTERM (SIGINT for PostgreSQL, whose SIGTERM waits for every client to leave),
+# wait up to STOP_TIMEOUT seconds, then SIGKILL.
 stop_service() {
-  local name="$1" pid waited=0
+  local name="$1" pid waited=0 signal=TERM
   if ! pid="$(running_pid "$name")"; then
     log "$name: not running"
     return 0
   fi
+  [[ "$name" == postgres ]] && signal=INT
   log "$name: stopping (pid $pid)"
-  kill -TERM "$pid" 2>/dev/null || true
+  kill "-$signal" "$pid" 2>/dev/null || true
   while kill -0 "$pid" 2>/dev/null; do
     if ((waited >= STOP_TIMEOUT * 5)); then
       log "$name: still running after ${STOP_TIMEOUT}s, sending SIGKILL"

@@ -4,6 +4,7 @@
 #   - a MongoDB stand-in (MongoDB wire protocol), chosen by ANALYST_MONGO_STANDIN:
 #       mongo-java (default): mongo-java-server 1.47 on H2, atomic writes, on $MONGO_STANDIN_PORT (27019)
 #       ferretdb:             FerretDB 1.24 on SQLite, loses concurrent updates, on $FERRETDB_PORT (27018)
+#   - PostgreSQL (Debian's postgresql package), database `analyst`, on $POSTGRES_PORT (55432)
 # Idempotent: a server that is already running is left alone (and checked again).
 # Downloads the Kafka and mongo-java-server jars (Maven) the first time, and compiles the stand-in's
 # main (javac) or builds FerretDB (Go).
@@ -27,6 +28,8 @@ Environment:
   MONGO_STANDIN_HEAP_OPTS  its JVM heap (default "-Xms64m -Xmx512m")
   FERRETDB_PORT          FerretDB port (default 27018)
   FERRETDB_LOG_LEVEL     debug|info|warn|error (default warn)
+  POSTGRES_PORT          PostgreSQL port (default 55432)
+  POSTGRES_BIN_DIR       where initdb and postgres are (default: the newest /usr/lib/postgresql/*/bin)
   ANALYST_STACK_DIR      state dir: pids, logs, data (default deploy/local/.stack)
   ANALYST_STACK_READY_TIMEOUT  seconds each server may take to get ready (default 90)
 EOF
@@ -370,6 +373,78 @@ wait_mongo() {
   done
 }
 
+# ---------------------------------------------------------------- postgresql
+
+POSTGRES_STATE="$STACK_DIR/postgres"
+POSTGRES_DATA="$POSTGRES_STATE/data"
+POSTGRES_LOG="$LOG_DIR/postgres.log"
+
+# Debian installs the server outside PATH, one directory per major version.
+postgres_bin_dir() {
+  local dir="${POSTGRES_BIN_DIR:-}"
+  [[ -n "$dir" ]] || dir="$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -n 1)"
+  [[ -n "$dir" ]] || dir="$(dirname "$(command -v initdb 2>/dev/null || echo /nonexistent/initdb)")"
+  [[ -x "$dir/postgres" && -x "$dir/initdb" ]] || return 1
+  printf '%s' "$dir"
+}
+
+# PostgreSQL refuses to run as root: as root, run it as the package's `postgres` user (or `nobody`).
+# setpriv execs the server in place, so the pid file holds the postmaster's pid.
+PG_USER=""
+PG_AS=()
+if [[ "$(id -u)" == 0 ]]; then
+  PG_USER=postgres
+  id "$PG_USER" >/dev/null 2>&1 || PG_USER=nobody
+  PG_AS=(setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --init-groups)
+fi
+
+init_postgres() {
+  [[ -f "$POSTGRES_DATA/PG_VERSION" ]] && return 0
+  mkdir -p "$POSTGRES_DATA"
+  [[ -n "$PG_USER" ]] && chown "$PG_USER:$(id -g "$PG_USER")" "$POSTGRES_DATA"
+  chmod 700 "$POSTGRES_DATA"
+  log "postgres: initdb into $POSTGRES_DATA"
+  ${PG_AS[@]+"${PG_AS[@]}"} "$PG_BIN/initdb" -D "$POSTGRES_DATA" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 \
+    >"$LOG_DIR/postgres-initdb.log" 2>&1 ||
+    fail_service postgres "initdb failed" "$LOG_DIR/postgres-initdb.log"
+}
+
+start_postgres() {
+  local pid
+  if pid="$(running_pid postgres)"; then
+    log "postgres: already running (pid $pid)"
+  else
+    if port_open "$POSTGRES_PORT"; then
+      die "postgres: port $POSTGRES_PORT is in use by another process$(port_owner "$POSTGRES_PORT"), not by the stack in $STACK_DIR; stop it or set POSTGRES_PORT"
+    fi
+    init_postgres
+    log "postgres: starting on 127.0.0.1:$POSTGRES_PORT (logs: $POSTGRES_LOG)"
+    # TCP on 127.0.0.1 only (no Unix socket to place); fsync off: a test stack trades durability
+    # for speed, the adapter's correctness does not depend on it.
+    spawn postgres "$POSTGRES_LOG" ${PG_AS[@]+"${PG_AS[@]}"} "$PG_BIN/postgres" -D "$POSTGRES_DATA" \
+      -c listen_addresses=127.0.0.1 -c port="$POSTGRES_PORT" -c unix_socket_directories= \
+      -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200
+  fi
+}
+
+wait_postgres() {
+  local deadline=$((SECONDS + READY_TIMEOUT))
+  local readiness_log="$LOG_DIR/postgres-readiness.log"
+  : >"$readiness_log"
+  while :; do
+    running_pid postgres >/dev/null || fail_service postgres "exited during start-up" "$POSTGRES_LOG"
+    if "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$POSTGRES_PORT" >>"$readiness_log" 2>&1; then break; fi
+    ((SECONDS < deadline)) || fail_service postgres timeout "$POSTGRES_LOG" "$readiness_log"
+    sleep 0.3
+  done
+  if [[ "$("$PG_BIN/psql" -h 127.0.0.1 -p "$POSTGRES_PORT" -U postgres -d postgres -tAc \
+    "SELECT 1 FROM pg_database WHERE datname = 'analyst'" 2>>"$readiness_log")" != 1 ]]; then
+    "$PG_BIN/psql" -h 127.0.0.1 -p "$POSTGRES_PORT" -U postgres -d postgres -qc 'CREATE DATABASE analyst' \
+      >>"$readiness_log" 2>&1 || fail_service postgres "could not create database analyst" "$readiness_log"
+  fi
+  log "postgres: ready on 127.0.0.1:$POSTGRES_PORT"
+}
+
 # ---------------------------------------------------------------- main
 
 started_at=$SECONDS
@@ -383,6 +458,14 @@ else
   start_mongo_java
 fi
 start_kafka
+# PostgreSQL is optional: only libs/adapter-postgres's suites need it, and they skip without POSTGRES_URL.
+if PG_BIN="$(postgres_bin_dir)"; then
+  start_postgres
+elif [[ -n "${POSTGRES_BIN_DIR:-}" ]]; then
+  die "postgres: no postgres and initdb in POSTGRES_BIN_DIR=$POSTGRES_BIN_DIR"
+else
+  log "postgres: no PostgreSQL server found (apt-get install postgresql, or set POSTGRES_BIN_DIR); starting without it"
+fi
 if [[ "$MONGO_STANDIN" == ferretdb ]]; then
   wait_mongo ferretdb "$FERRETDB_PORT" "$FERRETDB_LOG"
 else
@@ -395,19 +478,21 @@ wait_kafka
 conditional_writes=server
 if [[ "$MONGO_STANDIN" == ferretdb ]]; then conditional_writes=client; fi
 
-KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT"
-cat >"$STACK_DIR/env.tmp" <<EOF
-# Written by deploy/local/start.sh — connection settings of the local stack.
-# Use: set -a; . $STACK_DIR/env; set +a
-KAFKA_BROKERS=$KAFKA_BROKERS
+stack_env="KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
 MONGO_URL=$MONGO_URL
-MONGO_CONDITIONAL_WRITES=$conditional_writes
-EOF
+MONGO_CONDITIONAL_WRITES=$conditional_writes"
+if [[ -n "$PG_BIN" ]]; then
+  wait_postgres
+  stack_env+="
+POSTGRES_URL=postgres://postgres@127.0.0.1:$POSTGRES_PORT/analyst"
+fi
+
+{
+  echo "# Written by deploy/local/start.sh — connection settings of the local stack."
+  echo "# Use: set -a; . $STACK_DIR/env; set +a"
+  printf '%s\n' "$stack_env"
+} >"$STACK_DIR/env.tmp"
 mv -f "$STACK_DIR/env.tmp" "$STACK_DIR/env"
 
 log "stack ready in $((SECONDS - started_at))s; state in $STACK_DIR"
-cat <<EOF
-KAFKA_BROKERS=$KAFKA_BROKERS
-MONGO_URL=$MONGO_URL
-MONGO_CONDITIONAL_WRITES=$conditional_writes
-EOF
+printf '%s\n' "$stack_env"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stops the Docker-less local stack started by deploy/local/start.sh.
-#   stop.sh          stop Kafka and the MongoDB stand-in (SIGTERM, then SIGKILL after 30 s); keep their data
+#   stop.sh          stop Kafka, PostgreSQL and the MongoDB stand-in (SIGTERM, then SIGKILL after 30 s); keep their data
 #   stop.sh --clean  also remove the state dir ($ANALYST_STACK_DIR, default deploy/local/.stack)
 # Stopping a stack that is not running is fine.
 set -euo pipefail
@@ -32,6 +32,7 @@ fi
 stop_service mongo-java
 stop_service ferretdb
 stop_service kafka
+stop_service postgres
 rm -f "$STACK_DIR/env"
 
 if ((clean)); then
