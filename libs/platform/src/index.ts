@@ -39,6 +39,7 @@ export * from '@analyst/adapter-mongo';
 export * from '@analyst/adapter-kafka';
 export { KafkaBus, KAFKA_TRACING } from './kafka/kafka-bus';
 export * from '@analyst/adapter-eventstoredb';
+export * from '@analyst/adapter-postgres';
 export * from './relay/relay-lease';
 export * from './nest/run-service';
 export * from './nest/pino-nest-logger';

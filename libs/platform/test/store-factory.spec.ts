@@ -9,6 +9,7 @@ import {
   MemoryReadStore,
   MongoReadStore,
   PlatformModule,
+  PostgresEventStore,
   READ_STORE,
   SqliteEventStore,
   describeEventStore,
@@ -85,9 +86,52 @@ describe('store locations from configuration', () => {
       pollIntervalMs: 25,
     });
     expect(() => eventStoreLocation({ ANALYST_MODE: 'distributed' })).toThrow(
-      'EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path> is required when ANALYST_MODE=distributed',
+      'EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path> or postgres://<database url> is required when ANALYST_MODE=distributed',
     );
     expect(() => readStoreLocation({ ANALYST_MODE: 'distributed' })).toThrow('MONGO_URL is required');
+  });
+
+  it('distributed on PostgreSQL: ANALYST_EVENTSTORE=postgres://… (or postgresql://); POSTGRES_URL alone selects nothing', () => {
+    expect(
+      eventStoreLocation({
+        ANALYST_MODE: 'distributed',
+        ANALYST_EVENTSTORE: 'postgres://u:pw@pg:5432/analyst',
+      }),
+    ).toEqual({ kind: 'postgres', connectionString: 'postgres://u:pw@pg:5432/analyst' });
+    expect(
+      eventStoreLocation(
+        { ANALYST_MODE: 'distributed', ANALYST_EVENTSTORE: 'postgresql://pg/analyst' },
+        'read-only',
+      ),
+    ).toEqual({ kind: 'postgres', connectionString: 'postgresql://pg/analyst' });
+    const fromEnv = storeSettingsFromEnv({
+      ANALYST_EVENTSTORE: 'postgres://pg/analyst',
+      MONGO_URL: 'mongodb://m/',
+    });
+    expect(fromEnv).toEqual({
+      ANALYST_MODE: 'distributed',
+      ANALYST_EVENTSTORE: 'postgres://pg/analyst',
+      MONGO_URL: 'mongodb://m/',
+    });
+    expect(eventStoreLocation(fromEnv)).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://pg/analyst',
+    });
+    expect(storeSettingsFromEnv({ POSTGRES_URL: 'postgres://pg/analyst' })).toEqual({
+      ANALYST_MODE: 'standalone',
+    });
+    const config = loadConfig({
+      ANALYST_MODE: 'distributed',
+      ANALYST_EVENTSTORE: 'postgres://pg/analyst',
+      KAFKA_BROKERS: 'k:9092',
+      MONGO_URL: 'mongodb://m/',
+      ANALYST_INTERNAL_SECRET: 'x'.repeat(32),
+      LOG_LEVEL: 'silent',
+    });
+    expect(eventStoreLocation(config)).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://pg/analyst',
+    });
   });
 
   it('an operator command reads the same variables; a server event store without ANALYST_MODE means distributed', () => {
@@ -131,6 +175,9 @@ describe('store locations from configuration', () => {
         conditionalWrites: 'server',
       }),
     ).toBe('MongoDB database analyst at mongodb://u:***@m:27017/');
+    expect(
+      describeEventStore({ kind: 'postgres', connectionString: 'postgres://analyst:s3cret@pg:5432/analyst' }),
+    ).toBe('PostgreSQL at postgres://analyst:***@pg:5432/analyst');
     expect(describeEventStore({ kind: 'sqlite', filename: '/srv/events.db', access: 'read-only' })).toBe(
       'SQLite log /srv/events.db (read-only)',
     );
@@ -174,6 +221,12 @@ describe('opening stores', () => {
   it('EventStoreDB is the EventStoreDB adapter, constructed without a server (it connects on first use)', async () => {
     const store = openEventStore({ kind: 'eventstoredb', connectionString: 'esdb://127.0.0.1:1?tls=false' });
     expect(store).toBeInstanceOf(EsdbEventStore);
+    await store.close();
+  });
+
+  it('PostgreSQL is the PostgreSQL adapter, constructed without a server (it connects on first use)', async () => {
+    const store = openEventStore({ kind: 'postgres', connectionString: 'postgres://127.0.0.1:1/analyst' });
+    expect(store).toBeInstanceOf(PostgresEventStore);
     await store.close();
   });
 
@@ -230,6 +283,26 @@ const esdbUrl = process.env.EVENTSTORE_URL;
       const { position } = await store.append(stream, [event()], 'no_stream');
       expect(await store.headPosition()).toBeGreaterThanOrEqual(position);
       expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['Probed']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+const postgresUrl = process.env.POSTGRES_URL;
+(postgresUrl ? describe : describe.skip)('opening PostgreSQL (POSTGRES_URL)', () => {
+  it('appends and reads through the PostgreSQL adapter chosen by ANALYST_EVENTSTORE', async () => {
+    const location = eventStoreLocation({ ANALYST_MODE: 'distributed', ANALYST_EVENTSTORE: postgresUrl });
+    expect(location.kind).toBe('postgres');
+    const store = openEventStore(location);
+    try {
+      expect(store).toBeInstanceOf(PostgresEventStore);
+      const stream = `probe-${randomUUID()}`;
+      const { position } = await store.append(stream, [event()], 'no_stream');
+      expect(await store.headPosition()).toBeGreaterThanOrEqual(position);
+      expect((await store.readStream(stream)).map((e) => [e.type, e.position])).toEqual([
+        ['Probed', position],
+      ]);
     } finally {
       await store.close();
     }

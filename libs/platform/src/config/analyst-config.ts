@@ -81,10 +81,13 @@ export class AnalystConfig {
 
   /**
    * `sqlite:<path>`: the distributed apps share this SQLite log file (one machine only, e.g. the
-   * multi-process test). Must be asked for, so a missing EVENTSTORE_URL is an error, not a fallback.
+   * multi-process test); `postgres://…` (or `postgresql://…`): the log in that PostgreSQL database.
+   * Must be asked for, so a missing EVENTSTORE_URL is an error, not a fallback.
    */
   @IsOptional()
-  @Matches(/^sqlite:.+$/, { message: 'ANALYST_EVENTSTORE must be sqlite:<path of the shared log file>' })
+  @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, {
+    message: 'ANALYST_EVENTSTORE must be sqlite:<path of the shared log file> or postgres://<database url>',
+  })
   ANALYST_EVENTSTORE?: string;
 
   /** PEM file of the CA that signed the EventStoreDB server certificate (TLS). */
@@ -376,12 +379,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // No silent fallback to a local file: a service on its own SQLite log would see nobody's events.
     if (!config.EVENTSTORE_URL && !config.ANALYST_EVENTSTORE) {
       problems.push(
-        'EVENTSTORE_URL: required when ANALYST_MODE=distributed (or ANALYST_EVENTSTORE=sqlite:<path> to share one SQLite log on one machine)',
+        'EVENTSTORE_URL: required when ANALYST_MODE=distributed (or ANALYST_EVENTSTORE=sqlite:<path> to share one SQLite log on one machine, or ANALYST_EVENTSTORE=postgres://<database url>)',
       );
     }
     if (config.EVENTSTORE_URL && config.ANALYST_EVENTSTORE) {
       problems.push(
-        'ANALYST_EVENTSTORE: set either EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path>, not both',
+        'ANALYST_EVENTSTORE: set either EVENTSTORE_URL or ANALYST_EVENTSTORE (sqlite:<path> or postgres://…), not both',
       );
     }
   }

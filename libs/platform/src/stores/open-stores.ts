@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EsdbEventStore } from '@analyst/adapter-eventstoredb';
 import { MongoReadStore } from '@analyst/adapter-mongo';
+import { PostgresEventStore } from '@analyst/adapter-postgres';
 import { SqliteEventStore } from '@analyst/adapter-sqlite';
 import { MemoryReadStore } from '@analyst/eventsourcing';
 import type { EventStoreLocation, ReadStoreLocation } from './store-locations';
@@ -9,7 +10,9 @@ import type { EventStoreLocation, ReadStoreLocation } from './store-locations';
 /** The adapter a location opens, so a caller that knows the kind keeps the concrete type. */
 export type EventStoreAt<L extends EventStoreLocation> = L extends { kind: 'eventstoredb' }
   ? EsdbEventStore
-  : SqliteEventStore;
+  : L extends { kind: 'postgres' }
+    ? PostgresEventStore
+    : SqliteEventStore;
 
 export type ReadStoreAt<L extends ReadStoreLocation> = L extends { kind: 'mongodb' }
   ? MongoReadStore
@@ -17,16 +20,20 @@ export type ReadStoreAt<L extends ReadStoreLocation> = L extends { kind: 'mongod
 
 /**
  * The one place an event store is constructed from configuration (the apps, the operator CLI, the
- * tests). EventStoreDB connects lazily, on the first call; SQLite opens its file now.
+ * tests). EventStoreDB and PostgreSQL connect lazily, on the first call; SQLite opens its file now.
  */
 export function openEventStore<L extends EventStoreLocation>(location: L): EventStoreAt<L> {
   return openEventStoreOf(location) as EventStoreAt<L>;
 }
 
-function openEventStoreOf(location: EventStoreLocation): EsdbEventStore | SqliteEventStore {
+function openEventStoreOf(
+  location: EventStoreLocation,
+): EsdbEventStore | PostgresEventStore | SqliteEventStore {
   switch (location.kind) {
     case 'eventstoredb':
       return new EsdbEventStore({ connectionString: location.connectionString, caFile: location.caFile });
+    case 'postgres':
+      return new PostgresEventStore({ connectionString: location.connectionString });
     case 'sqlite':
       if (location.access === 'read-only') {
         // SQLite would fail with "unable to open database file", which does not say which setting is wrong.

@@ -13,6 +13,12 @@ export type EventStoreLocation =
       caFile?: string;
     }
   | {
+      /** The PostgreSQL adapter; an operator's read-only use (the audit) only reads, nothing enforces it. */
+      kind: 'postgres';
+      /** e.g. `postgres://user@host:5432/analyst`; may carry a password (see describeEventStore). */
+      connectionString: string;
+    }
+  | {
       kind: 'sqlite';
       filename: string;
       /** `read-only` refuses writes and needs the file to exist: the audit reads a live server's log. */
@@ -43,6 +49,8 @@ export function describeEventStore(location: EventStoreLocation): string {
   switch (location.kind) {
     case 'eventstoredb':
       return `EventStoreDB at ${withoutPassword(location.connectionString)}`;
+    case 'postgres':
+      return `PostgreSQL at ${withoutPassword(location.connectionString)}`;
     case 'sqlite':
       return `SQLite log ${location.filename}${location.access === 'read-only' ? ' (read-only)' : ''}`;
   }

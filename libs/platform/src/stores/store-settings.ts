@@ -19,13 +19,17 @@ export type StoreSettings = Partial<
 >;
 
 const SHARED_SQLITE = 'sqlite:';
+/** ANALYST_EVENTSTORE values that name a PostgreSQL database (libs/adapter-postgres). */
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
 /** Processes sharing one SQLite file look for each other's appends this often. */
 const SHARED_SQLITE_POLL_MS = 25;
 
 /**
  * The event log of a topology. Standalone: `events.db` in ANALYST_DATA_DIR (default `./data`).
- * Distributed: EVENTSTORE_URL, or the file ANALYST_EVENTSTORE=sqlite:<path> shared by the processes of
- * one machine; neither is an error, never a silent fallback to a local file nobody else writes.
+ * Distributed: EVENTSTORE_URL (EventStoreDB, the production store), else ANALYST_EVENTSTORE: the file
+ * `sqlite:<path>` shared by the processes of one machine, or a PostgreSQL database `postgres://…`;
+ * neither is an error, never a silent fallback to a local file nobody else writes. POSTGRES_URL (the
+ * local stack's) selects nothing: the event store is always asked for by name.
  */
 export function eventStoreLocation(
   settings: StoreSettings,
@@ -46,8 +50,11 @@ export function eventStoreLocation(
     const filename = resolve(settings.ANALYST_EVENTSTORE.slice(SHARED_SQLITE.length));
     return { kind: 'sqlite', filename, access, pollIntervalMs: SHARED_SQLITE_POLL_MS };
   }
+  if (settings.ANALYST_EVENTSTORE && POSTGRES_URL.test(settings.ANALYST_EVENTSTORE)) {
+    return { kind: 'postgres', connectionString: settings.ANALYST_EVENTSTORE };
+  }
   throw new Error(
-    'EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path> is required when ANALYST_MODE=distributed',
+    'EVENTSTORE_URL or ANALYST_EVENTSTORE=sqlite:<path> or postgres://<database url> is required when ANALYST_MODE=distributed',
   );
 }
 
