@@ -18,8 +18,7 @@ import {
 } from '@analyst/platform';
 import { AnalysesController } from './analyses/analyses.controller';
 import {
-  analysesProjector,
-  savedAnalysesProjector,
+  analysisReadModels,
   CommentReadSide,
   commentReadSideProvider,
   EmbeddingsSearchModel,
@@ -99,8 +98,8 @@ export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap, OnA
   }
 
   onModuleInit(): void {
-    this.projections.register(analysesProjector);
-    this.projections.register(savedAnalysesProjector);
+    // CommentReadSide registers the comment read models too; a projector registered twice is kept once.
+    this.projections.register(...analysisReadModels.projectors);
   }
 
   /** Offers open jobs to this replica at start (what a stopped one left) and every few seconds after. */

@@ -20,3 +20,4 @@ export * from './read-model/team-catalog';
 export * from './read-model/load-rows';
 export * from './read-model/read-side-cache';
 export * from './read-model/comment-read-side';
+export * from './read-model/comment-read-models';

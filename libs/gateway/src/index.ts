@@ -1,6 +1,7 @@
 export * from './gateway.module';
 export * from './identity/identity.service';
 export * from './identity/identity-read-models';
+export { identityReadModels } from './identity/identity.projectors';
 export * from './identity/identity-cache';
 export * from './identity/secret-hash';
 export * from './auth/gateway.guard';

@@ -16,4 +16,3 @@ export * from './audit/hash-chain';
 export * from './audit/canonical-json';
 export * from './audit/audit-stores';
 export * from './audit/live-read-models';
-export * from './audit/projector-fold';

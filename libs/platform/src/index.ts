@@ -47,4 +47,6 @@ export * from './projection/position-waiters';
 export * from './crypto/sealed-token';
 export * from './projection/log-follower';
 export * from './projection/live-log-fold';
+export * from './projection/projector-fold';
+export * from './projection/read-model-check';
 export * from './tracing';

@@ -10,10 +10,7 @@ import {
   type ReadStore,
 } from '@analyst/platform';
 import type { CompactionPolicy, PostEntry, TeamIndex } from '../comment-index';
-import { catalogPostsProjector } from './catalog-posts.projector';
-import { catalogTeamsProjector } from './catalog-teams.projector';
-import { commentChunksProjector, commentScoresProjector } from './comment-chunks.projector';
-import { PostAnalysesStep } from './post-analyses.step';
+import { commentReadSideProjectors, postAnalysesStepDefinition } from './comment-read-models';
 import { ReadSideCache } from './read-side-cache';
 
 export interface CommentReadSideOptions {
@@ -46,13 +43,8 @@ export class CommentReadSide {
       options.materializePosts,
       options.compaction,
     );
-    projections.register(
-      catalogTeamsProjector,
-      catalogPostsProjector,
-      commentChunksProjector,
-      commentScoresProjector,
-    );
-    if (options.materializePosts) projections.registerStep(new PostAnalysesStep(store, events));
+    projections.register(...commentReadSideProjectors);
+    if (options.materializePosts) projections.registerStep(postAnalysesStepDefinition.create(store, events));
     projections.onApplied((event) => this.cache.apply(event));
   }
 

@@ -1,6 +1,6 @@
 import type { ApiKeyEvent, TeamEvent } from '@analyst/contracts';
 import { DEFAULT_ANALYSIS_SETTINGS } from '@analyst/domain-identity';
-import type { Projector, RecordedEvent } from '@analyst/platform';
+import type { Projector, ReadModelSet, RecordedEvent } from '@analyst/platform';
 import { API_KEYS_COLLECTION, TEAMS_COLLECTION, type ApiKeyDoc, type TeamDoc } from './identity-read-models';
 
 function missing(name: string, event: RecordedEvent): Error {
@@ -98,4 +98,10 @@ export const apiKeysProjector: Projector<ApiKeyDoc, ApiKeyEvent> = {
       }
     }
   },
+};
+
+/** The gateway's read models in the shared read store (the read-model check's list). */
+export const identityReadModels: ReadModelSet = {
+  service: 'gateway',
+  projectors: [teamsProjector, apiKeysProjector],
 };

@@ -27,7 +27,7 @@ import {
 import { IdentityCache } from './identity-cache';
 import { toApiError } from './identity-http-errors';
 import { API_KEYS_COLLECTION, findApiKey, findTeam, type ApiKeyDoc } from './identity-read-models';
-import { apiKeysProjector, teamsProjector } from './identity.projectors';
+import { apiKeysProjector, identityReadModels, teamsProjector } from './identity.projectors';
 import { hashSecret } from './secret-hash';
 
 /** `teamId` is null for commands no team asked for (operators, seeding). */
@@ -64,8 +64,7 @@ export class IdentityService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.projections.register(teamsProjector);
-    this.projections.register(apiKeysProjector);
+    this.projections.register(...identityReadModels.projectors);
     // Every replica projects every identity event, whichever replica wrote it: each one drops
     // what it changed from this process's cache, so the next request reads the new document.
     this.projections.onApplied((event) => {

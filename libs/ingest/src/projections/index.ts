@@ -1,4 +1,4 @@
-import type { Projector } from '@analyst/platform';
+import type { Projector, ReadModelSet } from '@analyst/platform';
 import { accountsProjector } from './accounts.projector';
 import { activityProjector } from './activity.projector';
 import { collectionsProjector } from './collections.projector';
@@ -20,3 +20,6 @@ export const ingestProjectors: Projector[] = [
   activityProjector,
   accountsProjector,
 ];
+
+/** The ingest service's read models in the shared read store (the read-model check's list). */
+export const ingestReadModels: ReadModelSet = { service: 'ingest', projectors: ingestProjectors };

@@ -18,7 +18,7 @@ import { type CheckpointStore, type EventStore, type ReadStore, type RecordedEve
 import { readOutstandingReservations } from '../queries/read-reservations';
 import { readTeamCredits } from '@analyst/ledger-read';
 import type { StatementWriter } from './statement-export';
-import { ProjectorFold } from './projector-fold';
+import { ProjectorFold } from '@analyst/platform';
 import {
   compareLiveReadModels,
   type LiveReadModelCheck,

@@ -13,7 +13,7 @@ import {
 import type { LedgerBalancesDoc } from '@analyst/ledger-read';
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
 import type { LedgerReservationsDoc } from '../projections/ledger-reservations.projector';
-import { ProjectorFold } from './projector-fold';
+import { ProjectorFold } from '@analyst/platform';
 
 /**
  * A live read-model document that has not applied every event of its team the replay read. It is

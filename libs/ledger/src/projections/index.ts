@@ -1,4 +1,4 @@
-import type { Doc, Projector } from '@analyst/platform';
+import type { Doc, Projector, ReadModelSet } from '@analyst/platform';
 import { ledgerBalancesProjector } from './ledger-balances.projector';
 import { ledgerReservationsProjector } from './ledger-reservations.projector';
 import { ledgerStatementProjector } from './ledger-statement.projector';
@@ -13,3 +13,6 @@ export const ledgerProjectors: Projector<Doc>[] = [
   ledgerReservationsProjector,
   ledgerStatementProjector,
 ];
+
+/** The ledger service's read models in the shared read store (the read-model check's list). */
+export const ledgerReadModels: ReadModelSet = { service: 'ledger', projectors: ledgerProjectors };

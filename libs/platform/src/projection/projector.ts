@@ -44,7 +44,9 @@ export interface Projector<D extends Doc = Doc, E extends DomainEvent = DomainEv
  * Work an event needs after its documents are written and before it counts as projected: a
  * derived document that takes more than one document or the log to compute (a post's materialized
  * analysis). Runs in log order, may be repeated after a crash or by a replica, so it must be
- * idempotent; a failure is retried like a failed write.
+ * idempotent, and its document must depend only on the log up to its event (a replica may run it
+ * later, and the read-model check rebuilds it at the end of its replay); a failure is retried like a
+ * failed write.
  */
 export interface ProjectionStep {
   readonly name: string;

@@ -1,10 +1,11 @@
-import {
-  MemoryReadStore,
-  type Doc,
-  type Projector,
-  type ReadStore,
-  type RecordedEvent,
-} from '@analyst/platform';
+import { MemoryReadStore, type Doc, type ReadStore, type RecordedEvent } from '@analyst/eventsourcing';
+import type { Projector } from './projector';
+
+/** A folded document and the last revision it applied of each stream it read. */
+export interface FoldedDocument {
+  doc: Doc;
+  streams: Map<string, number>;
+}
 
 /**
  * Folds events through projectors into plain maps, with the runtime's rule (an event at or below
@@ -12,7 +13,7 @@ import {
  * MemoryReadStore. Same projector code as the live read models, without a query per event.
  */
 export class ProjectorFold {
-  private readonly docs = new Map<Projector, Map<string, { doc: Doc; streams: Map<string, number> }>>();
+  private readonly docs = new Map<Projector, Map<string, FoldedDocument>>();
   private readonly byType = new Map<string, Projector[]>();
 
   constructor(private readonly projectors: readonly Projector[]) {
@@ -34,7 +35,7 @@ export class ProjectorFold {
 
   /** One document's next version; its entry is updated in place (no new entry per event). */
   private applyTo(
-    docs: Map<string, { doc: Doc; streams: Map<string, number> }>,
+    docs: Map<string, FoldedDocument>,
     projector: Projector,
     id: string,
     event: RecordedEvent,
@@ -54,6 +55,11 @@ export class ProjectorFold {
   entry(projector: Projector, id: string, streamId: string): { doc: Doc; revision: number } | undefined {
     const entry = this.docs.get(projector)?.get(id);
     return entry && { doc: entry.doc, revision: entry.streams.get(streamId) ?? -1 };
+  }
+
+  /** Every document folded for `projector`, by id. */
+  documents(projector: Projector): ReadonlyMap<string, FoldedDocument> {
+    return this.docs.get(projector) ?? new Map();
   }
 
   async toReadStore(): Promise<ReadStore> {

@@ -1,0 +1,34 @@
+import type { Projector, ReadModelSet, StepDefinition } from '@analyst/platform';
+import { analysesProjector, savedAnalysesProjector } from '../analyses.projector';
+import { catalogPostsProjector } from './catalog-posts.projector';
+import { catalogTeamsProjector } from './catalog-teams.projector';
+import { commentChunksProjector, commentScoresProjector } from './comment-chunks.projector';
+import { POST_ANALYSES, PostAnalysesStep } from './post-analyses.step';
+
+/** The comment read models analysis and sampling both project (CommentReadSide registers these). */
+export const commentReadSideProjectors: readonly Projector[] = [
+  catalogTeamsProjector,
+  catalogPostsProjector,
+  commentChunksProjector,
+  commentScoresProjector,
+];
+
+/** Post analyses materialized on `PostScored`: analysis runs this step, sampling does not. */
+export const postAnalysesStepDefinition: StepDefinition = {
+  collection: POST_ANALYSES,
+  eventTypes: ['PostScored'],
+  create: (store, log) => new PostAnalysesStep(store, log),
+};
+
+/** Every read model the analysis service writes to the shared read store. */
+export const analysisReadModels: ReadModelSet = {
+  service: 'analysis',
+  projectors: [analysesProjector, savedAnalysesProjector, ...commentReadSideProjectors],
+  steps: [postAnalysesStepDefinition],
+};
+
+/** Every read model the sampling service writes to the shared read store. */
+export const samplingReadModels: ReadModelSet = {
+  service: 'sampling',
+  projectors: commentReadSideProjectors,
+};
