@@ -4,6 +4,7 @@ import { registerAdminCommands } from '../libs/gateway/src/cli/admin-commands';
 import { reportCliError } from '../libs/gateway/src/cli/cli-errors';
 import { registerLedgerCommands } from '../libs/ledger/src/cli/ledger-commands';
 import { registerProviderCommands } from '../libs/ingest/src/cli/provider-check';
+import { registerReadModelCommands } from './read-model-commands';
 
 /** `npm run analyst -- <command>`: operator tooling over the admin API and the event log. */
 const program = new Command('analyst')
@@ -18,6 +19,7 @@ program.configureOutput({ outputError: (text, write) => (json() ? undefined : wr
 registerAdminCommands(program);
 registerLedgerCommands(program, { admin: adminCall });
 registerProviderCommands(program, json);
+registerReadModelCommands(program);
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.exit(reportCliError(error, json()));
 });
