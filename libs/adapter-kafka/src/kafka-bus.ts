@@ -102,9 +102,10 @@ const REPLIES = 'replies';
  *
  * Delivery: one supervised kafkajs consumer per subscription; each partition's batch is handled
  * message by message, and an offset is resolved (and later committed) only once its handler
- * resolved. A failing handler is retried in place with backoff, holding its partition (the same
- * at-least-once, in-order behaviour as the in-process bus); the uncommitted offset hands the message
- * to the next owner of the partition if the consumer stops or the group rebalances meanwhile.
+ * resolved. A failing handler's partition is paused and fetched again from that message after a
+ * backoff (the same at-least-once, in-order behaviour as the in-process bus), while the other
+ * partitions go on; the uncommitted offset hands the message to the next owner of the partition if
+ * the consumer stops or the group rebalances meanwhile.
  * A consumer that crashes (broker gone, coordinator not found, anything) is replaced after a backoff
  * for as long as its subscription is open; see SupervisedConsumer.
  *
@@ -132,6 +133,8 @@ export class KafkaBus implements MessageBus {
   private readonly knownTopics = new Map<string, Promise<void>>();
   private readonly consumers = new Set<SupervisedConsumer>();
   private readonly healthNames = new Map<SupervisedConsumer, string>();
+  /** Next retry delay of each partition whose handler failed last time, by subscription, topic and partition. */
+  private readonly retryDelays = new Map<string, number>();
   private readonly pending = new Map<string, PendingRequest>();
   private readonly producer: ResilientProducer;
   private admin: Promise<Admin> | null = null;
@@ -505,7 +508,7 @@ export class KafkaBus implements MessageBus {
         },
         autoCommitIntervalMs: this.options.commitIntervalMs ?? 500,
         partitionsConsumedConcurrently: Math.max(this.partitions, 1),
-        eachBatch: (payload, live) => this.handleBatch(payload, live, handler),
+        eachBatch: (payload, live) => this.handleBatch(payload, live, handler, name),
         restartDelayMs: this.options.restartDelayMs ?? 500,
         maxRestartDelayMs: this.options.maxRestartDelayMs ?? 15_000,
         stallAfterMs: this.options.consumerStallMs ?? sessionTimeout,
@@ -568,8 +571,10 @@ export class KafkaBus implements MessageBus {
     payload: EachBatchPayload,
     live: () => boolean,
     handler: RecordHandler,
+    subscription: string,
   ): Promise<void> {
     const { batch } = payload;
+    const partitionKey = `${subscription}|${batch.topic}|${batch.partition}`;
     for (const record of batch.messages) {
       if (!live()) return; // unresolved offsets stay uncommitted: the next owner starts here
       let message: BusMessage | null = null;
@@ -580,8 +585,14 @@ export class KafkaBus implements MessageBus {
         this.options.onHandlerError?.(error, null);
       }
       if (message) {
-        const raw = { headers: rawHeaders(record.headers) };
-        if (!(await this.handleWithRetry(message, raw, handler, payload, live))) return;
+        try {
+          await handler(message, { headers: rawHeaders(record.headers) });
+          this.retryDelays.delete(partitionKey);
+        } catch (error) {
+          this.options.onHandlerError?.(error, message);
+          this.retryLater(partitionKey, payload);
+          return;
+        }
       }
       payload.resolveOffset(record.offset);
       await payload.commitOffsetsIfNecessary();
@@ -589,32 +600,18 @@ export class KafkaBus implements MessageBus {
     }
   }
 
-  /** True once the handler succeeded; false when the consumer stops or loses the partition first. */
-  private async handleWithRetry(
-    message: BusMessage,
-    raw: { headers: Record<string, string | undefined> },
-    handler: RecordHandler,
-    payload: EachBatchPayload,
-    live: () => boolean,
-  ): Promise<boolean> {
-    let delay = this.options.retryDelayMs ?? 100;
-    const maxDelay = this.options.maxRetryDelayMs ?? 5_000;
-    for (;;) {
-      try {
-        await handler(message, raw);
-        return true;
-      } catch (error) {
-        this.options.onHandlerError?.(error, message);
-      }
-      const until = Date.now() + delay;
-      while (Date.now() < until) {
-        if (!live()) return false;
-        await new Promise((r) => setTimeout(r, Math.min(50, until - Date.now())));
-        await payload.heartbeat(); // keeps the membership; throws when the group rebalances
-      }
-      if (!live()) return false;
-      delay = Math.min(delay * 2, maxDelay);
-    }
+  /**
+   * A failed handler's partition is paused and resumed after a backoff (doubling per failure in a
+   * row), then fetched again from the failed message, which is not resolved: the retry keeps the
+   * partition's order. Retrying in place instead would hold the whole batch fetch, and kafkajs
+   * fetches again only once every partition's batch is done, so one failing message would stall
+   * every other partition of the subscription.
+   */
+  private retryLater(partitionKey: string, payload: EachBatchPayload): void {
+    const delay = this.retryDelays.get(partitionKey) ?? this.options.retryDelayMs ?? 100;
+    this.retryDelays.set(partitionKey, Math.min(delay * 2, this.options.maxRetryDelayMs ?? 5_000));
+    const resume = payload.pause();
+    setTimeout(resume, delay).unref();
   }
 
   private ensureReplyConsumer(): Promise<SupervisedConsumer> {

@@ -196,6 +196,40 @@ if (brokers && brokers.length > 0) {
       expect(handledSecond.filter((seq) => handledFirst.has(seq))).toEqual([]);
     }, 150_000);
 
+    it('keeps every other partition flowing while one message keeps failing, and retries that one in order', async () => {
+      const [stuckKey, ...okKeys] = keysOnEveryPartition();
+      const topic = unique('test.');
+      const handled: number[] = [];
+      let failing = true;
+      let failures = 0;
+      const subscription = await bus.subscribe(unique('g-'), [topic], async (m) => {
+        const seq = (m.payload as { seq: number }).seq;
+        if (m.key === stuckKey && failing) {
+          failures += 1;
+          throw new Error('downstream unavailable');
+        }
+        handled.push(seq);
+      });
+      await bus.publish(topic, [message(stuckKey, { seq: 0 }), message(stuckKey, { seq: 1 })]);
+      await eventually(() => failures >= 1, 75_000);
+      // Published after the failure began: a consumer retrying in place never fetches these.
+      const later = Array.from({ length: 30 }, (_, i) =>
+        message(okKeys[i % okKeys.length], { seq: 100 + i }),
+      );
+      await bus.publish(topic, later);
+      await eventually(
+        () => later.every((m) => handled.includes((m.payload as { seq: number }).seq)),
+        30_000,
+      );
+      expect(handled.filter((seq) => seq < 100)).toEqual([]);
+      await eventually(() => failures >= 3, 30_000); // retried meanwhile, with backoff
+      failing = false;
+      await eventually(() => handled.includes(1), 30_000);
+      await subscription.close();
+      // The stuck partition's messages arrive once each, in their order.
+      expect(handled.filter((seq) => seq < 100)).toEqual([0, 1]);
+    }, 150_000);
+
     it('times out a request whose handler is too slow, ignores the late reply, and answers the next one', async () => {
       const topic = unique('cmd.');
       let calls = 0;
