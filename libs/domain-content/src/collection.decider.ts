@@ -16,7 +16,6 @@ export interface CollectionCreated {
   };
 }
 export type CollectionEvent = CollectionCreated;
-export const COLLECTION_EVENT_TYPES: readonly CollectionEvent['type'][] = ['CollectionCreated'];
 
 export const collectionStream = (collectionId: string): string => `collection-${collectionId}`;
 

@@ -17,7 +17,6 @@ export interface PostLinkReleased {
   data: { postId: string; jobId: string; reason: 'insufficient_credits' | 'create_failed'; at: string };
 }
 export type LinkClaimEvent = PostLinkClaimed | PostLinkReleased;
-export const LINK_CLAIM_EVENT_TYPES: LinkClaimEvent['type'][] = ['PostLinkClaimed', 'PostLinkReleased'];
 
 export type LinkClaimState = { status: 'free' } | { status: 'claimed'; postId: string; jobId: string };
 

@@ -47,14 +47,6 @@ export { POST_STATUSES, type PostStatus };
 
 /** In flight: credits still reserved, hidden from the default post lists, not refreshable. */
 export const IN_FLIGHT_STATUSES: readonly PostStatus[] = ['fetching', 'queued', 'processing'];
-/** Where a data version ends; `holding` is an outcome for credits but not for jobs. */
-export const OUTCOME_STATUSES: readonly PostStatus[] = [
-  'complete',
-  'failed',
-  'unreachable',
-  'holding',
-  'cancelled',
-];
 
 export const COMMENT_CHUNK_SIZE = 250;
 
@@ -101,20 +93,6 @@ export type PostEvent =
   | PostHoldResumed
   | PostCancelled;
 export type PostEventType = PostEvent['type'];
-
-const POST_EVENT_TYPE_MAP: { [K in PostEventType]: true } = {
-  PostCreated: true,
-  PostTagged: true,
-  PostRefreshRequested: true,
-  PostFetched: true,
-  CommentsFetched: true,
-  CommentsScored: true,
-  PostScored: true,
-  PostFetchFailed: true,
-  PostHoldResumed: true,
-  PostCancelled: true,
-};
-export const POST_EVENT_TYPES = Object.keys(POST_EVENT_TYPE_MAP) as PostEventType[];
 
 export const postStream = (postId: string): string => `post-${postId}`;
 

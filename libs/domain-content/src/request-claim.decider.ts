@@ -21,7 +21,6 @@ export interface ContentRequestClaimed {
   };
 }
 export type RequestClaimEvent = ContentRequestClaimed;
-export const REQUEST_CLAIM_EVENT_TYPES: RequestClaimEvent['type'][] = ['ContentRequestClaimed'];
 
 export type RequestClaimState =
   { status: 'free' } | { status: 'claimed'; jobId: string; fingerprint: string; expiresAt: string };

@@ -27,8 +27,3 @@ export function balancesAt(stored: StoredBalances, at: string | Date): CreditBal
   if (!stored.month || monthOf(at) <= stored.month) return figures;
   return { ...figures, maps: stored.allotment };
 }
-
-/** True when `at` falls in a later month than the stored figures: a `MapsReset` is due. */
-export function resetDue(stored: Pick<StoredBalances, 'month'>, at: string | Date): boolean {
-  return !!stored.month && monthOf(at) > stored.month;
-}

@@ -45,13 +45,3 @@ export class TelemetryTally implements ProviderTelemetry {
     this.lastRateLimit = { remaining, resetSeconds };
   }
 }
-
-/** Fans one report out to several sinks (metrics and a tally). */
-export function combineTelemetry(...sinks: ProviderTelemetry[]): ProviderTelemetry {
-  return {
-    call: (p, e) => sinks.forEach((s) => s.call(p, e)),
-    error: (p, k) => sinks.forEach((s) => s.error(p, k)),
-    quotaSpent: (p, u) => sinks.forEach((s) => s.quotaSpent(p, u)),
-    rateLimit: (p, r, s2) => sinks.forEach((s) => s.rateLimit(p, r, s2)),
-  };
-}

@@ -15,22 +15,6 @@ export async function findJob(
   return withoutMeta(doc);
 }
 
-/** The newest kept job with this request fingerprint: the replay check. */
-export async function findJobByFingerprint(
-  store: ReadStore,
-  teamId: string,
-  fingerprint: string,
-  now: Date,
-): Promise<ContentJobDoc | null> {
-  const docs = await store
-    .collection<ContentJobDoc>(CONTENT_JOBS)
-    .find(
-      { teamId, fingerprint, expiresAt: { $gt: now.toISOString() } },
-      { sort: { createdAt: -1, _id: -1 }, limit: 1 },
-    );
-  return docs[0] ? withoutMeta(docs[0]) : null;
-}
-
 export async function listJobs(
   store: ReadStore,
   teamId: string,

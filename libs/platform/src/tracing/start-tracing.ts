@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/analyst-config';
-import { disableTracing, enableTracing, tracingEnabled } from './tracing';
+import { enableTracing, tracingEnabled } from './tracing';
 
 export interface TracingSettings {
   /** OTLP/HTTP endpoint; the exporter reads it (and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS) itself. */
@@ -74,12 +74,4 @@ export async function startTracing(settings: TracingSettings | null): Promise<bo
 /** Sends the spans still batched; called when an app closes (a SIGTERM would otherwise lose the last batch). */
 export async function flushTracing(): Promise<void> {
   await provider?.forceFlush().catch(() => undefined);
-}
-
-/** Flushes and stops exporting; helpers are plain calls again afterwards. */
-export async function stopTracing(): Promise<void> {
-  const current = provider;
-  provider = null;
-  disableTracing();
-  await current?.shutdown().catch(() => undefined);
 }
