@@ -19,6 +19,7 @@ import {
   until,
   type Cluster,
 } from '../apps/distributed-e2e/test/cluster';
+import { sqliteLocation } from '../apps/distributed-e2e/test/e2e-event-store';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const SNAPSHOTS = Number(process.argv[3] ?? 40);
@@ -202,6 +203,8 @@ async function distributed(): Promise<Figures> {
     basePort: 18700,
     namespace: `${run}.`,
     database: `analyst_${run}`,
+    // The README's figures are of the shared SQLite log.
+    eventStore: sqliteLocation(dataDir),
   });
   cluster.env.ANALYST_ADMIN_TOKEN = ADMIN;
   cluster.env.LOG_LEVEL = 'warn';

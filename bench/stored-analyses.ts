@@ -14,6 +14,7 @@ import {
   until,
   type Cluster,
 } from '../apps/distributed-e2e/test/cluster';
+import { sqliteLocation } from '../apps/distributed-e2e/test/e2e-event-store';
 
 const TOTAL = Number(process.argv[2] ?? 1000);
 const BLOCK = Number(process.argv[3] ?? 50);
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
     basePort: 18800,
     namespace: `${run}.`,
     database: `analyst_${run}`,
+    // The README's figures are of the shared SQLite log.
+    eventStore: sqliteLocation(dataDir),
   });
   cluster.env.ANALYST_ADMIN_TOKEN = ADMIN;
   cluster.env.LOG_LEVEL = 'warn';

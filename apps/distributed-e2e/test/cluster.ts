@@ -21,6 +21,8 @@ export function clusterConfig(options: {
   basePort: number;
   namespace: string;
   database: string;
+  /** ANALYST_EVENTSTORE: the log every process shares (`sqlite:<file>` or `postgres://…`; see e2e-event-store.ts). */
+  eventStore: string;
 }): Cluster {
   const apps: AppName[] = ['relay', 'ledger', 'ingest', 'analysis', 'sampling', 'gateway'];
   const ports = Object.fromEntries(apps.map((a, i) => [a, options.basePort + i])) as Record<AppName, number>;
@@ -32,8 +34,8 @@ export function clusterConfig(options: {
     env: {
       ANALYST_MODE: 'distributed',
       ANALYST_DATA_DIR: options.dataDir,
-      // Every process shares the one SQLite log (no EventStoreDB here); distributed apps need it said.
-      ANALYST_EVENTSTORE: `sqlite:${join(options.dataDir, 'events.db')}`,
+      // Every process shares the one log (no EventStoreDB here); distributed apps need it said.
+      ANALYST_EVENTSTORE: options.eventStore,
       ANALYST_DEMO: '1',
       // The tests add links of every platform; the simulator answers them (no credentials, no internet).
       ANALYST_PROVIDERS: '*=simulated',

@@ -7,14 +7,19 @@ import {
   MemoryReadStore,
   MongoReadStore,
   ProjectionRuntime,
-  SqliteEventStore,
   type Doc,
   type Projector,
 } from '@analyst/platform';
 import { unique } from '@analyst/testing';
 import { ROOT, call, clusterConfig, startApp, stopAll, stopApp, until, type Cluster } from './cluster';
+import { E2eEventLog, e2eStoreKinds, storeTitle, type E2eStoreKind } from './e2e-event-store';
 
 const ready = Boolean(process.env.KAFKA_BROKERS && process.env.MONGO_URL);
+/**
+ * Short enough to run on every store available (SQLite always, PostgreSQL where the local stack
+ * runs it; E2E_EVENTSTORE pins one), so the SQLite path the longer suites leave stays tested.
+ */
+const STORES: [string, E2eStoreKind][] = e2eStoreKinds().map((kind) => [storeTitle(kind), kind]);
 
 /** 11-character YouTube ids, one per post, unique to this run. */
 function links(prefix: string, count: number): string[] {
@@ -31,12 +36,13 @@ interface TeamCredits {
   reserved: number;
 }
 
-(ready ? describe : describe.skip)(
-  'distributed topology: every service its own process over Kafka, MongoDB and the shared log',
-  () => {
+(ready ? describe.each(STORES) : describe.skip.each(STORES))(
+  'distributed topology: every service its own process over Kafka, MongoDB and the shared log on %s',
+  (_title, kind) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'analyst-e2e-'));
     const run = unique('e2e');
     let cluster: Cluster;
+    let log: E2eEventLog;
     let key = '';
     let teamId = '';
 
@@ -56,12 +62,15 @@ interface TeamCredits {
     }
 
     beforeAll(async () => {
+      log = await E2eEventLog.create(kind, 'distributed', dataDir);
+      console.log(`distributed e2e on ${log.describe()}`);
       cluster = clusterConfig({
         dataDir,
         logDir: join(tmpdir(), `analyst-e2e-logs-${run}`), // kept after the run, for post-mortems
         basePort: 19300 + Math.floor(Math.random() * 500) * 6,
         namespace: `${run}.`,
         database: `analyst_${run}`,
+        eventStore: log.location,
       });
       // Ledger, ingest, analysis and sampling first, so the gateway's demo seed finds the ledger.
       await startApp(cluster, 'relay');
@@ -76,6 +85,7 @@ interface TeamCredits {
 
     afterAll(async () => {
       await stopAll(cluster);
+      await log.dispose();
       const mongo = await MongoReadStore.connect(process.env.MONGO_URL!, cluster.env.MONGO_DB);
       await mongo.database.dropDatabase();
       await mongo.close();
@@ -238,10 +248,8 @@ interface TeamCredits {
         throw new Error(`ledger audit failed (${audit.status}):\n${audit.stdout}\n${audit.stderr}`);
 
       // The ingest read models in MongoDB equal a fresh fold of the log.
-      const log = new SqliteEventStore({ filename: join(dataDir, 'events.db'), readonly: true });
       const fresh = new MemoryReadStore();
-      await new ProjectionRuntime(fresh, ingestProjectors as unknown as Projector[]).rebuild(log);
-      await log.close();
+      await new ProjectionRuntime(fresh, ingestProjectors as unknown as Projector[]).rebuild(log.store);
       const mongo = await MongoReadStore.connect(process.env.MONGO_URL!, cluster.env.MONGO_DB);
       const strip = ({
         _streams: _s,

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
+import type { EventStore, RecordedEvent } from '@analyst/platform';
 
-/** What the shared SQLite event log (the `events` table of sqlite-event-store.ts) holds for one team. */
+/** What the shared event log holds for one team. */
 export interface TeamLedgerFacts {
   /** PostCreated per normalized link. */
   postsPerLink: Record<string, number>;
@@ -16,91 +16,121 @@ export interface TeamLedgerFacts {
 }
 
 /**
- * Reads the log directly (read-only, beside the running services: WAL lets readers in), so a test
- * sees the facts the event store decided, not a read model that may lag.
+ * These helpers read the log through the EventStore port (a client of the suite's log beside the
+ * running services, used only to read), so a test sees the facts the event store decided, not a
+ * read model that may lag, whichever store the services run on.
  */
-export function teamFacts(eventsDb: string, teamId: string): TeamLedgerFacts {
-  const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
-  try {
-    const posts = db
-      .prepare(
-        `SELECT json_extract(data, '$.normalizedLink') AS link, COUNT(*) AS n FROM events
-         WHERE type = 'PostCreated' AND json_extract(data, '$.teamId') = ? GROUP BY link ORDER BY link`,
-      )
-      .all(teamId) as { link: string; n: number }[];
-    const jobs = db
-      .prepare(
-        `SELECT COUNT(*) AS n FROM events WHERE type = 'ContentJobOpened' AND json_extract(data, '$.teamId') = ?`,
-      )
-      .get(teamId) as { n: number };
-    const ledger = db
-      .prepare(
-        `SELECT type, json_extract(data, '$.reservationId') AS reservation,
-                COALESCE(json_extract(data, '$.charged.maps'), 0) + COALESCE(json_extract(data, '$.charged.adhoc'), 0) AS charged
-         FROM events WHERE stream = ? AND type IN ('CreditsReserved', 'CreditsSettled', 'CreditsRefunded') ORDER BY position`,
-      )
-      .all(`ledger-${teamId}`) as { type: string; reservation: string; charged: number }[];
-    const closed = new Set(ledger.filter((e) => e.type !== 'CreditsReserved').map((e) => e.reservation));
-    return {
-      postsPerLink: Object.fromEntries(posts.map((p) => [p.link, p.n])),
-      jobsOpened: jobs.n,
-      reservations: ledger.filter((e) => e.type === 'CreditsReserved').length,
-      charged: ledger.filter((e) => e.type === 'CreditsSettled').reduce((sum, e) => sum + e.charged, 0),
-      settlements: ledger.filter((e) => e.type === 'CreditsSettled').length,
-      refunds: ledger.filter((e) => e.type === 'CreditsRefunded').length,
-      openReservations: ledger
-        .filter((e) => e.type === 'CreditsReserved' && !closed.has(e.reservation))
-        .map((e) => e.reservation),
-    };
-  } finally {
-    db.close();
+
+type Data = Record<string, any>;
+const dataOf = (event: RecordedEvent) => (event.data ?? {}) as Data;
+
+/**
+ * The facts that span streams (posts and jobs by team, claim streams by name), folded from the
+ * whole log once and then from where the last read stopped: a poll every 20 ms must not re-read
+ * every comment batch. Both adapters make positions visible in increasing order, so a cursor on
+ * the last position seen skips nothing.
+ */
+interface CrossStreamFacts {
+  after: number;
+  /** team → normalized link → PostCreated count. */
+  posts: Map<string, Map<string, number>>;
+  /** team → ContentJobOpened count. */
+  jobsOpened: Map<string, number>;
+  /** Events per `contentrequest-…` and `postlink-…` stream (counted by a team's prefix on demand). */
+  claimStreams: Map<string, number>;
+  /** The read in progress, so concurrent callers share it instead of folding a page twice. */
+  reading: Promise<void> | null;
+}
+
+const CLAIM_STREAMS = ['contentrequest-', 'postlink-'];
+const folded = new WeakMap<EventStore, CrossStreamFacts>();
+
+function fold(facts: CrossStreamFacts, event: RecordedEvent): void {
+  if (event.type === 'PostCreated') {
+    const { teamId, normalizedLink } = dataOf(event);
+    let links = facts.posts.get(teamId);
+    if (!links) facts.posts.set(teamId, (links = new Map()));
+    // String(): SQL grouped a missing link under NULL, which became the key "null".
+    const link = String(normalizedLink ?? null);
+    links.set(link, (links.get(link) ?? 0) + 1);
+  } else if (event.type === 'ContentJobOpened') {
+    const { teamId } = dataOf(event);
+    facts.jobsOpened.set(teamId, (facts.jobsOpened.get(teamId) ?? 0) + 1);
   }
+  if (CLAIM_STREAMS.some((prefix) => event.streamId.startsWith(prefix)))
+    facts.claimStreams.set(event.streamId, (facts.claimStreams.get(event.streamId) ?? 0) + 1);
+}
+
+/** The cross-stream facts as of now: everything appended before this call began is folded in. */
+async function crossStreamFacts(store: EventStore): Promise<CrossStreamFacts> {
+  let facts = folded.get(store);
+  if (!facts) {
+    facts = { after: -1, posts: new Map(), jobsOpened: new Map(), claimStreams: new Map(), reading: null };
+    folded.set(store, facts);
+  }
+  // A read already under way may have passed events appended before this call: wait, then read on.
+  while (facts.reading) await facts.reading;
+  const f = facts;
+  f.reading = (async () => {
+    for await (const page of store.readAll(f.after)) {
+      for (const event of page) fold(f, event);
+      f.after = page[page.length - 1].position;
+    }
+  })().finally(() => (f.reading = null));
+  await f.reading;
+  return f;
+}
+
+export async function teamFacts(store: EventStore, teamId: string): Promise<TeamLedgerFacts> {
+  const facts = await crossStreamFacts(store);
+  const links = [...(facts.posts.get(teamId) ?? new Map<string, number>())].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
+  const ledger = (await store.readStream(`ledger-${teamId}`))
+    .filter((e) => ['CreditsReserved', 'CreditsSettled', 'CreditsRefunded'].includes(e.type))
+    .map((e) => {
+      const data = dataOf(e);
+      return {
+        type: e.type,
+        reservation: data.reservationId as string,
+        charged: (data.charged?.maps ?? 0) + (data.charged?.adhoc ?? 0),
+      };
+    });
+  const closed = new Set(ledger.filter((e) => e.type !== 'CreditsReserved').map((e) => e.reservation));
+  return {
+    postsPerLink: Object.fromEntries(links),
+    jobsOpened: facts.jobsOpened.get(teamId) ?? 0,
+    reservations: ledger.filter((e) => e.type === 'CreditsReserved').length,
+    charged: ledger.filter((e) => e.type === 'CreditsSettled').reduce((sum, e) => sum + e.charged, 0),
+    settlements: ledger.filter((e) => e.type === 'CreditsSettled').length,
+    refunds: ledger.filter((e) => e.type === 'CreditsRefunded').length,
+    openReservations: ledger
+      .filter((e) => e.type === 'CreditsReserved' && !closed.has(e.reservation))
+      .map((e) => e.reservation),
+  };
 }
 
 /** PostCreated events of the team so far (to time a kill while an add is creating posts). */
-export function postsCreated(eventsDb: string, teamId: string): number {
-  const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
-  try {
-    return (
-      db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM events WHERE type = 'PostCreated' AND json_extract(data, '$.teamId') = ?`,
-        )
-        .get(teamId) as { n: number }
-    ).n;
-  } finally {
-    db.close();
-  }
+export async function postsCreated(store: EventStore, teamId: string): Promise<number> {
+  const links = (await crossStreamFacts(store)).posts.get(teamId);
+  return links ? [...links.values()].reduce((a, b) => a + b, 0) : 0;
 }
 
 /** The events of one content job's stream, with when each was decided (metadata occurredAt, ms). */
-export function jobTimeline(eventsDb: string, jobId: string): { type: string; at: number }[] {
-  const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
-  try {
-    const rows = db
-      .prepare(
-        `SELECT type, json_extract(metadata, '$.occurredAt') AS at FROM events WHERE stream = ? ORDER BY revision`,
-      )
-      .all(`contentjob-${jobId}`) as { type: string; at: string }[];
-    return rows.map((r) => ({ type: r.type, at: Date.parse(r.at) }));
-  } finally {
-    db.close();
-  }
+export async function jobTimeline(store: EventStore, jobId: string): Promise<{ type: string; at: number }[]> {
+  const events = await store.readStream(`contentjob-${jobId}`);
+  return events.map((e) => ({ type: e.type, at: Date.parse(e.metadata.occurredAt) }));
 }
 
 /** The claims of an analysis job in log order: which worker (host:pid:random) took it, as which attempt. */
-export function analysisClaims(eventsDb: string, analysisId: string): { worker: string; attempt: number }[] {
-  const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
-  try {
-    return db
-      .prepare(
-        `SELECT json_extract(data, '$.worker') AS worker, json_extract(data, '$.attempt') AS attempt
-         FROM events WHERE stream = ? AND type = 'AnalysisClaimed' ORDER BY position`,
-      )
-      .all(`analysis-${analysisId}`) as { worker: string; attempt: number }[];
-  } finally {
-    db.close();
-  }
+export async function analysisClaims(
+  store: EventStore,
+  analysisId: string,
+): Promise<{ worker: string; attempt: number }[]> {
+  const events = await store.readStream(`analysis-${analysisId}`);
+  return events
+    .filter((e) => e.type === 'AnalysisClaimed')
+    .map((e) => ({ worker: dataOf(e).worker, attempt: dataOf(e).attempt }));
 }
 
 /** Claims a team's requests left in the log: what a refused request must not have written. */
@@ -111,20 +141,12 @@ export interface TeamClaims {
   linkClaims: number;
 }
 
-export function teamClaims(eventsDb: string, teamId: string): TeamClaims {
-  const db = new Database(eventsDb, { readonly: true, fileMustExist: true });
-  try {
-    const count = (prefix: string) =>
-      (
-        db
-          .prepare(`SELECT COUNT(*) AS n FROM events WHERE substr(stream, 1, ?) = ?`)
-          .get(prefix.length, prefix) as { n: number }
-      ).n;
-    return {
-      requestClaims: count(`contentrequest-${teamId}-`),
-      linkClaims: count(`postlink-${teamId}-`),
-    };
-  } finally {
-    db.close();
-  }
+export async function teamClaims(store: EventStore, teamId: string): Promise<TeamClaims> {
+  const { claimStreams } = await crossStreamFacts(store);
+  const count = (prefix: string) =>
+    [...claimStreams].filter(([stream]) => stream.startsWith(prefix)).reduce((sum, [, n]) => sum + n, 0);
+  return {
+    requestClaims: count(`contentrequest-${teamId}-`),
+    linkClaims: count(`postlink-${teamId}-`),
+  };
 }

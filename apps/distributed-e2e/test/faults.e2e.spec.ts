@@ -14,6 +14,7 @@ import {
   type Cluster,
   type ReplicaSpec,
 } from './cluster';
+import { E2eEventLog, e2eStoreKind, storeTitle } from './e2e-event-store';
 import { postsCreated, teamClaims, teamFacts } from './event-log';
 import {
   chargeableLinks,
@@ -37,10 +38,11 @@ import {
 /**
  * Faults against the whole distributed topology (relay ×2, ledger, ingest, analysis, sampling,
  * gateway, each its own process) over a Kafka broker of its own (deploy/local/kafka-only.sh), the
- * shared FerretDB (own database) and the shared SQLite log: graceful restarts of every service in
- * turn, the broker stopped for 20 s, and SIGKILL of the relay that holds the lease. /readyz of every
- * process is polled every 250 ms throughout; every scenario ends with exact numbers from the API
- * and the log.
+ * shared FerretDB (own database) and the shared event log (PostgreSQL where the local stack runs
+ * it, in a database of its own, else SQLite: e2e-event-store.ts): graceful restarts of every
+ * service in turn, the broker stopped for 20 s, and SIGKILL of the relay that holds the lease.
+ * /readyz of every process is polled every 250 ms throughout; every scenario ends with exact
+ * numbers from the API and the log.
  */
 
 const skipReason =
@@ -50,6 +52,7 @@ const skipReason =
       ? 'faults e2e needs the Kafka jars in deploy/local/kafka/lib (run deploy/local/start.sh once)'
       : null;
 if (skipReason) console.log(`skipped: ${skipReason}`);
+const STORE = e2eStoreKind();
 
 /** The relay lease as the README states it (set explicitly, so the bounds below follow from it). */
 const RELAY_LEASE_TTL_MS = 6_000;
@@ -101,10 +104,10 @@ interface Team extends NewTeam {
 }
 
 (skipReason ? describe.skip : describe)(
-  'faults: restarts, a Kafka outage and a relay SIGKILL under the distributed topology',
+  `faults: restarts, a Kafka outage and a relay SIGKILL under the distributed topology, the log on ${storeTitle(STORE)}`,
   () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'analyst-faults-'));
-    const eventsDb = join(dataDir, 'events.db');
+    let log: E2eEventLog | undefined;
     const run = unique('flt');
     const reports: Record<string, unknown> = {};
     let broker: OwnBroker | undefined;
@@ -223,7 +226,7 @@ interface Team extends NewTeam {
           ),
         SETTLE_BOUND_MS,
       );
-      const facts = teamFacts(eventsDb, team.id);
+      const facts = await teamFacts(log!.store, team.id);
       const wanted = team.links.map(normalized);
       const jobs = await Promise.all(team.jobs.map((id) => job(team, id)));
       return {
@@ -293,12 +296,14 @@ interface Team extends NewTeam {
       const brokerMs = Date.now() - started;
       for (const name of ['gateway', 'ingest', 'ledger', 'analysis', 'sampling', ...RELAYS])
         port[name] = await freePort();
+      log = await E2eEventLog.create(STORE, 'faults', dataDir);
       cluster = clusterConfig({
         dataDir,
         logDir: join(tmpdir(), `analyst-faults-logs-${run}`), // kept after the run, for post-mortems
         basePort: port.relay,
         namespace: `${run}.`,
         database: `analyst_${run}`,
+        eventStore: log.location,
       });
       Object.assign(cluster.env, {
         KAFKA_BROKERS: broker.brokers,
@@ -326,9 +331,10 @@ interface Team extends NewTeam {
         brokerMs,
         broker: broker.brokers,
         logDir: cluster.logDir,
+        eventLog: log.describe(),
       };
       console.log(
-        `faults cluster up in ${Date.now() - started} ms (own broker ${broker.brokers} in ${brokerMs} ms); logs in ${cluster.logDir}`,
+        `faults cluster up in ${Date.now() - started} ms (own broker ${broker.brokers} in ${brokerMs} ms) on ${log.describe()}; logs in ${cluster.logDir}`,
       );
     }, 300_000);
 
@@ -337,6 +343,7 @@ interface Team extends NewTeam {
       const steps: (() => Promise<unknown>)[] = [
         async () => monitor?.stop(),
         () => (cluster ? stopReplicas(cluster) : Promise.resolve()),
+        () => (log ? log.dispose() : Promise.resolve()),
         () => (broker ? broker.clean() : Promise.resolve()),
         async () => {
           if (!cluster) return;
@@ -687,7 +694,7 @@ interface Team extends NewTeam {
       team.links.push(...interruptedBody.links);
       const inFlight = post(interruptedBody);
       const started = await waitFor(
-        async () => postsCreated(eventsDb, team.id),
+        () => postsCreated(log!.store, team.id),
         (n) => n >= 5,
         60_000,
         20,
@@ -697,8 +704,8 @@ interface Team extends NewTeam {
       const killMs = Date.now() - killedAt;
       const interrupted = await inFlight;
       const interruptedAfterKillMs = Date.now() - killedAt;
-      const jobAfterKill = teamFacts(eventsDb, team.id);
-      const claimsAfterKill = teamClaims(eventsDb, team.id);
+      const jobAfterKill = await teamFacts(log!.store, team.id);
+      const claimsAfterKill = await teamClaims(log!.store, team.id);
 
       // While it is away: new adds are refused before they write anything.
       const refusedLinks = chargeableLinks('r', 2 * REFUSED_ADDS);
@@ -714,8 +721,8 @@ interface Team extends NewTeam {
       };
       const keyedHeaders = { 'idempotency-key': `fast-failure-${run}` };
       const keyed = await post(keyedBody, keyedHeaders);
-      const claimsWhileDown = teamClaims(eventsDb, team.id);
-      const factsWhileDown = teamFacts(eventsDb, team.id);
+      const claimsWhileDown = await teamClaims(log!.store, team.id);
+      const factsWhileDown = await teamFacts(log!.store, team.id);
 
       const restartAt = Date.now();
       await broker!.start();

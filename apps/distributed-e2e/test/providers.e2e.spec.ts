@@ -14,6 +14,7 @@ import {
   video,
 } from '@analyst/testing';
 import { call, clusterConfig, startApp, stopAll, until, type Cluster } from './cluster';
+import { sqliteLocation } from './e2e-event-store';
 
 const ready = Boolean(process.env.KAFKA_BROKERS && process.env.MONGO_URL);
 
@@ -84,6 +85,8 @@ const ready = Boolean(process.env.KAFKA_BROKERS && process.env.MONGO_URL);
         basePort: 22300 + Math.floor(Math.random() * 500) * 6,
         namespace: `${run}.`,
         database: `analyst_${run}`,
+        // SQLite: this suite is about the providers, not the store (the distributed, replicas and fault suites run on PostgreSQL).
+        eventStore: sqliteLocation(dataDir),
       });
       // The distributed default: real providers where credentials are given, no provider elsewhere.
       delete cluster.env.ANALYST_PROVIDERS;

@@ -15,6 +15,7 @@ import {
   type Cluster,
   type ReplicaSpec,
 } from './cluster';
+import { E2eEventLog, e2eStoreKind, storeTitle } from './e2e-event-store';
 import { analysisClaims, jobTimeline, postsCreated, teamFacts } from './event-log';
 import { FakeEmbeddings } from './fake-embeddings';
 import {
@@ -38,6 +39,8 @@ import { RoundRobinProxy } from './round-robin-proxy';
  */
 
 const ready = Boolean(process.env.KAFKA_BROKERS && process.env.MONGO_URL);
+/** PostgreSQL where the stack runs it (E2E_EVENTSTORE=sqlite for the SQLite log): a log that spans machines. */
+const STORE = e2eStoreKind();
 if (!ready)
   console.log(
     'skipped: replicas e2e needs KAFKA_BROKERS and MONGO_URL (set -a; . deploy/local/.stack/env; set +a)',
@@ -76,10 +79,10 @@ interface Credits {
 }
 
 (ready ? describe : describe.skip)(
-  'replicas: gateway ×2, ingest ×2, ledger ×2, analysis ×2, sampling ×2 behind round-robin proxies over Kafka, MongoDB and the shared log',
+  `replicas: gateway ×2, ingest ×2, ledger ×2, analysis ×2, sampling ×2 behind round-robin proxies over Kafka, MongoDB and the shared log on ${storeTitle(STORE)}`,
   () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'analyst-replicas-'));
-    const eventsDb = join(dataDir, 'events.db');
+    let log: E2eEventLog | undefined;
     const run = unique('rep');
     const reports: Record<string, unknown> = {};
     let cluster: Cluster;
@@ -98,12 +101,23 @@ interface Credits {
       target: string,
       method: string,
       path: string,
-      options: { key?: string; admin?: boolean; body?: unknown; headers?: Record<string, string> } = {},
+      options: {
+        key?: string;
+        admin?: boolean;
+        body?: unknown;
+        headers?: Record<string, string>;
+        /**
+         * One probe of a poll: a connection the server dropped (Node's fetch reusing a keep-alive
+         * socket the server was closing: "other side closed") is status 0, one failed poll, not a failure.
+         */
+        poll?: boolean;
+      } = {},
     ): Promise<Reply<T>> {
       return requestJson<T>(`${target}${path}`, method, {
         authorization: options.admin ? cluster.env.ANALYST_ADMIN_TOKEN : options.key,
         body: options.body,
         headers: options.headers,
+        networkErrorsAsStatus0: options.poll,
       });
     }
 
@@ -127,19 +141,20 @@ interface Credits {
       });
     }
 
-    async function credits(team: Team): Promise<Credits> {
-      const reply = await http(front.url, 'GET', '/analyst/v1/team', { key: team.key });
+    /** `poll`: see http(); only for requests a poll repeats, never for what a scenario asserts. */
+    async function credits(team: Team, poll = false): Promise<Credits> {
+      const reply = await http(front.url, 'GET', '/analyst/v1/team', { key: team.key, poll });
       return reply.status === 200 ? reply.body.data.credits : { maps: -1, adhoc: -1, reserved: -1 };
     }
 
-    async function job(team: Team, jobId: string, target = front.url): Promise<any> {
-      const reply = await http(target, 'GET', `/analyst/v1/content/jobs/${jobId}`, { key: team.key });
+    async function job(team: Team, jobId: string, poll = false, target = front.url): Promise<any> {
+      const reply = await http(target, 'GET', `/analyst/v1/content/jobs/${jobId}`, { key: team.key, poll });
       return reply.status === 200 ? reply.body.data : { status: `http ${reply.status}` };
     }
 
     async function terminalJob(team: Team, jobId: string, timeoutMs = 120_000) {
       return waitFor(
-        () => job(team, jobId),
+        () => job(team, jobId, true),
         (j) => TERMINAL.includes(j.status),
         timeoutMs,
       );
@@ -148,16 +163,20 @@ interface Credits {
     /** Waits until nothing is reserved and every post of the team is out of the pipeline. */
     async function settled(team: Team, timeoutMs = 120_000) {
       return waitFor(
-        async () => ({ credits: await credits(team), posts: await posts(team) }),
+        async () => ({ credits: await credits(team, true), posts: await posts(team, true) }),
+        // A failed GET /posts (its 'error' row) is not "out of the pipeline": poll again.
         (s) =>
           s.credits.reserved === 0 &&
-          s.posts.every((p) => !['fetching', 'queued', 'processing'].includes(p.status)),
+          s.posts.every((p) => !['fetching', 'queued', 'processing', 'error'].includes(p.status)),
         timeoutMs,
       );
     }
 
-    async function posts(team: Team): Promise<{ link: string; status: string }[]> {
-      const reply = await http(front.url, 'GET', '/analyst/v1/posts?status=all&limit=100', { key: team.key });
+    async function posts(team: Team, poll = false): Promise<{ link: string; status: string }[]> {
+      const reply = await http(front.url, 'GET', '/analyst/v1/posts?status=all&limit=100', {
+        key: team.key,
+        poll,
+      });
       if (reply.status !== 200) return [{ link: `GET /posts answered ${reply.status}`, status: 'error' }];
       // Every scenario stays under 100 posts a team, so one page is all of them.
       if (reply.body.data.length >= 100)
@@ -176,7 +195,7 @@ interface Credits {
       const done = await settled(team);
       const rows = done.value.posts;
       const listed = perLink(rows);
-      const facts = teamFacts(eventsDb, team.id);
+      const facts = await teamFacts(log!.store, team.id);
       const wanted = expectedLinks.map(normalized);
       return {
         settledWithinBound: done.ok,
@@ -239,7 +258,7 @@ interface Credits {
       const victim = ingestByUrl.get(arrival.value.target)!;
       await sleep(Math.max(0, arrival.value.at + KILL_AFTER_MS - Date.now()));
       const answeredBeforeKill = answered;
-      const postsAtKill = postsCreated(eventsDb, team.id);
+      const postsAtKill = await postsCreated(log!.store, team.id);
       await stopReplica(cluster, victim, 'SIGKILL');
       const killedAt = Date.now();
       const reply = await first;
@@ -256,12 +275,14 @@ interface Credits {
     beforeAll(async () => {
       const started = Date.now();
       base = 23_000 + Math.floor(Math.random() * 250) * 16;
+      log = await E2eEventLog.create(STORE, 'replicas', dataDir);
       cluster = clusterConfig({
         dataDir,
         logDir: join(tmpdir(), `analyst-replicas-logs-${run}`), // kept after the run, for post-mortems
         basePort: base,
         namespace: `${run}.`,
         database: `analyst_${run}`,
+        eventStore: log.location,
       });
       const port = {
         relay: base,
@@ -327,8 +348,10 @@ interface Credits {
       // One at a time: the first seeds the demo team, the second finds it.
       await startReplica(cluster, spec('gateway-1', 'gateway', port.gateway1, gatewayEnv));
       await startReplica(cluster, spec('gateway-2', 'gateway', port.gateway2, gatewayEnv));
-      reports.startup = { ms: Date.now() - started, logDir: cluster.logDir };
-      console.log(`replicas cluster up in ${Date.now() - started} ms; logs in ${cluster.logDir}`);
+      reports.startup = { ms: Date.now() - started, logDir: cluster.logDir, eventLog: log.describe() };
+      console.log(
+        `replicas cluster up in ${Date.now() - started} ms on ${log.describe()}; logs in ${cluster.logDir}`,
+      );
     }, 420_000);
 
     afterAll(async () => {
@@ -344,6 +367,7 @@ interface Credits {
             embeddings?.close(),
           ]),
         () => (cluster ? stopReplicas(cluster) : Promise.resolve()),
+        () => (log ? log.dispose() : Promise.resolve()),
         async () => {
           if (!cluster) return;
           const mongo = await MongoReadStore.connect(process.env.MONGO_URL!, cluster.env.MONGO_DB);
@@ -385,8 +409,9 @@ interface Credits {
         jobComplete: settledJob.value.counts?.complete,
         ...(await outcome(team, batch)),
         // Whether a short count is in the job's stream or only in its read model.
-        jobOutcomesInLog: jobTimeline(eventsDb, jobIds[0]).filter((e) => e.type === 'JobPostOutcomeRecorded')
-          .length,
+        jobOutcomesInLog: (await jobTimeline(log!.store, jobIds[0])).filter(
+          (e) => e.type === 'JobPostOutcomeRecorded',
+        ).length,
         jobCompleteOnReread: (await job(team, jobIds[0])).counts?.complete,
         ms: 0,
       };
@@ -539,7 +564,8 @@ interface Credits {
         jobComplete: settledJob.value.counts?.complete,
         ...end,
         jobOutcomesInLog: retryJob
-          ? jobTimeline(eventsDb, retryJob).filter((e) => e.type === 'JobPostOutcomeRecorded').length
+          ? (await jobTimeline(log!.store, retryJob)).filter((e) => e.type === 'JobPostOutcomeRecorded')
+              .length
           : 0,
         jobCompleteOnReread: retryJob ? (await job(team, retryJob)).counts?.complete : null,
         restartMs,
@@ -689,7 +715,10 @@ interface Credits {
       // No retry: the job is found the way a client would, in the team's job list.
       const listed = await waitFor(
         async () => {
-          const reply = await http(front.url, 'GET', '/analyst/v1/content/jobs?limit=100', { key: team.key });
+          const reply = await http(front.url, 'GET', '/analyst/v1/content/jobs?limit=100', {
+            key: team.key,
+            poll: true,
+          });
           return reply.status === 200 ? (reply.body.data as { id: string; status: string }[]) : [];
         },
         (rows) => rows.length > 0,
@@ -699,15 +728,16 @@ interface Credits {
       // Polled past the bound, so a miss is measured rather than only reported as late.
       const leftQueuing = jobId
         ? await waitFor(
-            () => job(team, jobId),
-            (j) => j.status !== 'queuing',
+            () => job(team, jobId, true),
+            // `http <status>` (a failed poll) has not left queuing either.
+            (j) => j.status !== 'queuing' && !String(j.status).startsWith('http '),
             QUEUING_BOUND_MS + 90_000,
           )
         : { value: { status: 'no job listed' }, ok: false, ms: 0 };
       const leftQueuingAfterKillMs = Date.now() - kill.killedAt;
       // When the job's own stream left queuing (the decision), as opposed to when the API showed it.
       const decided = jobId
-        ? jobTimeline(eventsDb, jobId).find(
+        ? (await jobTimeline(log!.store, jobId)).find(
             (e) => e.type === 'ContentJobQueued' || e.type === 'ContentJobFailed',
           )
         : undefined;
@@ -863,7 +893,10 @@ interface Credits {
       expect(created.status).toBe(202);
       const analysisId: string = created.body.data.id;
       const searching = await waitFor(
-        async () => ({ calls: embeddings.calls - callsBefore, claims: analysisClaims(eventsDb, analysisId) }),
+        async () => ({
+          calls: embeddings.calls - callsBefore,
+          claims: await analysisClaims(log!.store, analysisId),
+        }),
         (v) => v.calls > 0 && v.claims.length > 0,
         30_000,
         50,
@@ -878,12 +911,12 @@ interface Credits {
       const killedAt = Date.now();
 
       const finished = await waitFor(
-        () => http(front.url, 'GET', `/analyst/v1/analyses/${analysisId}`, { key: team.key }),
+        () => http(front.url, 'GET', `/analyst/v1/analyses/${analysisId}`, { key: team.key, poll: true }),
         (r) => r.status === 200 && ['ready', 'failed'].includes(r.body.data.status),
         60_000,
         250,
       );
-      const claims = analysisClaims(eventsDb, analysisId);
+      const claims = await analysisClaims(log!.store, analysisId);
       const doc = finished.value.body.data;
       const samples = [];
       for (let i = 0; i < 4; i++) {

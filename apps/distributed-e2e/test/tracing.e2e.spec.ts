@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { MongoReadStore } from '@analyst/platform';
 import { unique } from '@analyst/testing';
 import { call, clusterConfig, startApp, stopAll, until, type Cluster } from './cluster';
+import { sqliteLocation } from './e2e-event-store';
 
 const ready = Boolean(process.env.KAFKA_BROKERS && process.env.MONGO_URL);
 
@@ -102,6 +103,8 @@ function startCollector(spans: CollectedSpan[]): Promise<Server> {
         basePort: 21300 + Math.floor(Math.random() * 400) * 6,
         namespace: `${run}.`,
         database: `analyst_${run}`,
+        // SQLite: this suite is about tracing, not the store (the distributed, replicas and fault suites run on PostgreSQL).
+        eventStore: sqliteLocation(dataDir),
       });
       Object.assign(cluster.env, {
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${address.port}`,
