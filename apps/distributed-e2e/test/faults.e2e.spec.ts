@@ -34,6 +34,7 @@ import {
   ReadinessMonitor,
   sleep,
 } from './fault-kit';
+import { expectReadModelsEqualToLog, readModelCheck } from './read-model-audit';
 
 /**
  * Faults against the whole distributed topology (relay ×2, ledger, ingest, analysis, sampling,
@@ -789,6 +790,17 @@ interface Team extends NewTeam {
         chargedByApi: 40 + 3 * 5,
         chargedInLog: 40 + 3 * 5,
       });
+    }, 300_000);
+
+    it('(5) after every fault above: each shared read model of every service equals the log (`analyst read-models check`)', async () => {
+      const result = await readModelCheck(cluster.env);
+      report('5', {
+        head: result.report.head,
+        collections: result.report.collections,
+        lag: result.report.lag,
+        differences: result.report.differences,
+      });
+      expectReadModelsEqualToLog(result);
     }, 300_000);
   },
 );

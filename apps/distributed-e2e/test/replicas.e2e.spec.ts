@@ -28,6 +28,7 @@ import {
   type Reply,
 } from './e2e-kit';
 import { RoundRobinProxy } from './round-robin-proxy';
+import { expectReadModelsEqualToLog, readModelCheck } from './read-model-audit';
 
 /**
  * Several replicas of the stateless services over one log: relay ×1, gateway ×2, ingest ×2,
@@ -959,5 +960,16 @@ interface Credits {
       expect(observed.totalComments).toBeGreaterThanOrEqual(observed.matchedComments!);
       expect(samples.every((x) => x.rows > 0)).toBe(true);
     }, 180_000);
+
+    it('(8) after every fault above: each shared read model of every service equals the log (`analyst read-models check`)', async () => {
+      const result = await readModelCheck(cluster.env);
+      report('8', {
+        head: result.report.head,
+        collections: result.report.collections,
+        lag: result.report.lag,
+        differences: result.report.differences,
+      });
+      expectReadModelsEqualToLog(result);
+    }, 300_000);
   },
 );
