@@ -1,8 +1,7 @@
 // Publish-to-handle latency and throughput of the in-process bus and (with KAFKA_BROKERS) Kafka.
 // Run: npm run bench -- bench/bus.ts [messages=20000]
 import { randomBytes, randomUUID } from 'node:crypto';
-import { InProcessBus, type MessageBus, type OutgoingMessage } from '@analyst/platform';
-import { KafkaBus } from '../libs/platform/src/kafka/kafka-bus';
+import { InProcessBus, KafkaBus, type MessageBus, type OutgoingMessage } from '@analyst/platform';
 
 const TOTAL = Number(process.argv[2] ?? 20_000);
 const KEYS = 8;

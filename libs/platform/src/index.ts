@@ -3,15 +3,14 @@
 export * from '@analyst/eventsourcing';
 // The adapters live in their own libraries (issue 19), re-exported so services keep one import.
 export * from '@analyst/adapter-sqlite';
-// Shadows the core's InProcessBus with the traced one (an explicit export wins over `export *`).
-export { InProcessBus, IN_PROCESS_TRACING } from './bus/in-process-bus';
+// The platform's tracing hooks for the core's and the adapters' classes (one name, one class).
+export { IN_PROCESS_TRACING } from './bus/in-process-tracing';
 export * from './bus/event-consumer';
 export * from './projection/projector';
 export * from './projection/projection-runtime';
 export * from './projection/checkpoint-store';
 export * from './relay/event-relay';
-// Shadows the core's CommandRunner with the traced one (an explicit export wins over `export *`).
-export { CommandRunner } from './decider/command-runner';
+export { COMMAND_RUNNER_TRACING } from './decider/command-runner-tracing';
 export * from './config/analyst-config';
 export * from './config/provider-routes';
 export * from './nest/projection.service';
@@ -35,9 +34,8 @@ export * from './time/periodic-task';
 export * from './nest/observability.module';
 export * from './nest/http-app';
 export * from '@analyst/adapter-mongo';
-// Shadows the adapter's KafkaBus with the traced one (an explicit export wins over `export *`).
 export * from '@analyst/adapter-kafka';
-export { KafkaBus, KAFKA_TRACING } from './kafka/kafka-bus';
+export { KAFKA_TRACING } from './kafka/kafka-tracing';
 export * from '@analyst/adapter-eventstoredb';
 export * from '@analyst/adapter-postgres';
 export * from './relay/relay-lease';

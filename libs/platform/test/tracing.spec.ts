@@ -17,7 +17,9 @@ import {
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-node';
 import {
+  COMMAND_RUNNER_TRACING,
   CommandRunner,
+  IN_PROCESS_TRACING,
   ConfigError,
   EventRelay,
   InProcessBus,
@@ -160,7 +162,7 @@ describe('tracing off (no endpoint)', () => {
       ),
     ).toBe('ran without a span');
 
-    const runner = new CommandRunner(store, new SystemClock(), ids);
+    const runner = new CommandRunner(store, new SystemClock(), ids, COMMAND_RUNNER_TRACING);
     await runner.run('note-1', noteDecider, { text: 'hello' }, { correlationId: 'c1', teamId: 't1' });
     const [stored] = await store.readStream('note-1');
     expect(stored.metadata).toEqual({
@@ -170,7 +172,7 @@ describe('tracing off (no endpoint)', () => {
       occurredAt: expect.any(String),
     });
 
-    const bus = new InProcessBus();
+    const bus = new InProcessBus({ tracing: IN_PROCESS_TRACING });
     const seen: BusMessage[] = [];
     await bus.subscribe('g', ['topic'], async (m) => void seen.push(m));
     await bus.publish('topic', [{ id: 'm1', key: 'k', type: 'T', payload: { n: 1 } }]);
@@ -237,7 +239,7 @@ describe('tracing on', () => {
   });
 
   it('stores the traceparent of the appending span with each event', async () => {
-    const runner = new CommandRunner(store, new SystemClock(), ids);
+    const runner = new CommandRunner(store, new SystemClock(), ids, COMMAND_RUNNER_TRACING);
     let expected = '';
     await withSpan('handle', { kind: SpanKind.SERVER }, async (span) => {
       expected = `00-${span!.spanContext().traceId}-${span!.spanContext().spanId}-01`;
@@ -249,8 +251,8 @@ describe('tracing on', () => {
   });
 
   it('continues the stored trace when the relay publishes the event and a consumer handles it', async () => {
-    const runner = new CommandRunner(store, new SystemClock(), ids);
-    const bus = new InProcessBus();
+    const runner = new CommandRunner(store, new SystemClock(), ids, COMMAND_RUNNER_TRACING);
+    const bus = new InProcessBus({ tracing: IN_PROCESS_TRACING });
     const handled: { message: BusMessage; traceparent: string | undefined }[] = [];
     await bus.subscribe('ingest-fetch', [eventTopic('note')], async (message) => {
       handled.push({ message, traceparent: currentTraceparent() });
@@ -288,7 +290,7 @@ describe('tracing on', () => {
   });
 
   it('runs a served request in a span whose parent is the requester', async () => {
-    const bus = new InProcessBus();
+    const bus = new InProcessBus({ tracing: IN_PROCESS_TRACING });
     await bus.serve('analyst.commands.ledger', 'ledger', async () => currentTraceparent());
     let requester = '';
     const served = await withSpan('reserve', { kind: SpanKind.INTERNAL }, async (span) => {

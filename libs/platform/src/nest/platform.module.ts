@@ -11,14 +11,17 @@ import {
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
-import { InProcessBus } from '../bus/in-process-bus';
+import { IN_PROCESS_TRACING } from '../bus/in-process-tracing';
+import { KafkaBus } from '@analyst/adapter-kafka';
 import {
   CLOCK,
   type Clock,
+  CommandRunner,
   EVENT_STORE,
   type EventStore,
   ID_GENERATOR,
   type IdGenerator,
+  InProcessBus,
   MESSAGE_BUS,
   type MessageBus,
   RandomIdGenerator,
@@ -28,8 +31,8 @@ import {
 } from '@analyst/eventsourcing';
 import { SqliteCheckpointStore } from '@analyst/adapter-sqlite';
 import { ANALYST_CONFIG, kafkaDeliverySettings, type AnalystConfig } from '../config/analyst-config';
-import { CommandRunner } from '../decider/command-runner';
-import { KafkaBus } from '../kafka/kafka-bus';
+import { COMMAND_RUNNER_TRACING } from '../decider/command-runner-tracing';
+import { KAFKA_TRACING } from '../kafka/kafka-tracing';
 import {
   CHECKPOINT_STORE,
   ReadStoreCheckpointStore,
@@ -99,7 +102,11 @@ function standaloneAdapters(config: AnalystConfig, overrides: PlatformOverrides)
       provide: MESSAGE_BUS,
       // awaitHandled: the relay's checkpoint trails what consumers finished, since nothing here is durable.
       useFactory: () =>
-        new InProcessBus({ duplicateDelivery: overrides.duplicateDelivery, awaitHandled: true }),
+        new InProcessBus({
+          tracing: IN_PROCESS_TRACING,
+          duplicateDelivery: overrides.duplicateDelivery,
+          awaitHandled: true,
+        }),
     },
     { provide: READ_STORE, useFactory: () => openReadStore(readStoreLocation(config)) },
     { provide: PROJECTION_MODE, useValue: 'rebuild' satisfies ProjectionMode },
@@ -121,6 +128,7 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
       // Consumer groups report on /readyz and /healthz, lag and restarts on /metrics (when ObservabilityModule is there).
       useFactory: (health?: HealthRegistry, metrics?: HttpMetrics) =>
         new KafkaBus({
+          tracing: KAFKA_TRACING,
           brokers: config.KAFKA_BROKERS!.split(',').map((b) => b.trim()),
           clientId: config.ANALYST_SERVICE,
           partitions: config.KAFKA_PARTITIONS,
@@ -175,7 +183,8 @@ export class PlatformModule {
         },
         {
           provide: CommandRunner,
-          useFactory: (events: EventStore, c: Clock, ids: IdGenerator) => new CommandRunner(events, c, ids),
+          useFactory: (events: EventStore, c: Clock, ids: IdGenerator) =>
+            new CommandRunner(events, c, ids, COMMAND_RUNNER_TRACING),
           inject: [EVENT_STORE, CLOCK, ID_GENERATOR],
         },
         ProjectionService,
