@@ -1,5 +1,5 @@
 import { ANALYSIS_INCLUDES, type TeamAnalysisSettingsChanged, type TeamCreated } from '@analyst/contracts';
-import type { CollectionCreated, PostEvent } from '@analyst/domain-content';
+import type { CollectionCreated, PostEvent } from '@analyst/contracts';
 import {
   dailyMetrics,
   NO_COMMENT_FILTER,

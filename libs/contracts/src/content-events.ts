@@ -1,11 +1,11 @@
-import type { CreatorMessage, CreatorTopic } from './comments';
-import type { Platform } from './content';
+import type { CreatorMessage, CreatorTopic, FetchedComment, ScoredComment } from './comments';
+import type { Platform, ProviderPost } from './content';
 
 /*
  * The post events the ledger's charge cross-check reads (which version of which post a reservation
  * names, and how that version ended), with their outcome helpers. They are defined here, not in
  * @analyst/domain-content which decides them, because a domain may import only the contracts and the
- * event-sourcing core; domain-content imports and re-exports them.
+ * event-sourcing core; domain-content imports them.
  */
 
 export type AddedVia = 'dashboard' | 'api' | 'automation';
@@ -150,4 +150,68 @@ export function versionIsCharged(event: PostOutcomeEvent): boolean {
 export interface ContentJobOpenedTeam {
   type: 'ContentJobOpened';
   data: { jobId: string; teamId: string };
+}
+
+/*
+ * The rest of a post stream's events and the collection event: analysis and sampling project them
+ * (libs/comment-index), so they are defined here, where every service's vocabulary lives.
+ */
+
+/** Collections and tags merged onto the post; only what was new is listed. */
+export interface PostTagged {
+  type: 'PostTagged';
+  data: { postId: string; addedCollectionIds: string[]; addedTags: string[]; at: string };
+}
+export interface PostFetched {
+  type: 'PostFetched';
+  data: {
+    postId: string;
+    dataVersion: number;
+    post: ProviderPost;
+    totalComments: number;
+    chunks: number;
+    at: string;
+  };
+}
+export interface CommentsFetched {
+  type: 'CommentsFetched';
+  data: { postId: string; dataVersion: number; chunk: number; comments: FetchedComment[] };
+}
+export interface CommentsScored {
+  type: 'CommentsScored';
+  data: {
+    postId: string;
+    dataVersion: number;
+    chunk: number;
+    scorer: { name: string; version: string };
+    comments: ScoredComment[];
+  };
+}
+
+export type PostEvent =
+  | PostCreated
+  | PostTagged
+  | PostRefreshRequested
+  | PostFetched
+  | CommentsFetched
+  | CommentsScored
+  | PostScored
+  | PostFetchFailed
+  | PostHoldResumed
+  | PostCancelled;
+export type PostEventType = PostEvent['type'];
+
+export type CollectionType = 'campaign' | 'group';
+
+export interface CollectionCreated {
+  type: 'CollectionCreated';
+  data: {
+    collectionId: string;
+    teamId: string;
+    name: string;
+    type: CollectionType;
+    parentId: string | null;
+    createdVia: 'api' | 'demo';
+    at: string;
+  };
 }

@@ -1,20 +1,7 @@
 import type { Command, Decider } from '@analyst/eventsourcing';
+import type { CollectionCreated, CollectionType } from '@analyst/contracts';
 import { ContentError } from './content-errors';
 
-export type CollectionType = 'campaign' | 'group';
-
-export interface CollectionCreated {
-  type: 'CollectionCreated';
-  data: {
-    collectionId: string;
-    teamId: string;
-    name: string;
-    type: CollectionType;
-    parentId: string | null;
-    createdVia: 'api' | 'demo';
-    at: string;
-  };
-}
 export type CollectionEvent = CollectionCreated;
 
 export const collectionStream = (collectionId: string): string => `collection-${collectionId}`;

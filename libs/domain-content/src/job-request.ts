@@ -1,6 +1,6 @@
 import type { CreditSource, Platform } from '@analyst/contracts';
 import type { AppliedAccountFilters } from './account-filters';
-import type { CollectionType } from './collection.decider';
+import type { CollectionType } from '@analyst/contracts';
 
 export const JOB_RETENTION_DAYS = 30;
 

@@ -1,98 +1,25 @@
 import type { Command, Decider } from '@analyst/eventsourcing';
 import {
-  asPostOutcome,
-  outcomeStatus,
-  POST_OUTCOME_EVENT_TYPES,
-  versionIsCharged,
-  POST_STATUSES,
   type PostStatus,
-  type AddedVia,
   type CreatorMessage,
   type CreatorTopic,
-  type CreditSourceOfVersion,
   type FetchedComment,
   type Platform,
-  type PostCancelled,
   type PostCreated,
-  type PostFetchFailed,
-  type PostHoldResumed,
-  type PostOutcomeEvent,
-  type PostRefreshRequested,
-  type PostScored,
   type PostVersionRequest,
+  type PostEvent,
+  type CommentsFetched,
+  type CommentsScored,
   type ProviderPost,
   type ScoredComment,
 } from '@analyst/contracts';
 import { ContentError } from './content-errors';
 import { newTags, normalizeTags } from './tags';
 
-// The post events the ledger's charge cross-check reads, and their outcome helpers, live in
-// @analyst/contracts (the ledger domain may not import this library); this barrel still offers them.
-export { asPostOutcome, outcomeStatus, POST_OUTCOME_EVENT_TYPES, versionIsCharged };
-export type {
-  AddedVia,
-  CreditSourceOfVersion,
-  PostCancelled,
-  PostCreated,
-  PostFetchFailed,
-  PostHoldResumed,
-  PostOutcomeEvent,
-  PostRefreshRequested,
-  PostScored,
-  PostVersionRequest,
-};
-
-// The statuses are part of the contract (the API reports them, plus archived).
-export { POST_STATUSES, type PostStatus };
-
 /** In flight: credits still reserved, hidden from the default post lists, not refreshable. */
 export const IN_FLIGHT_STATUSES: readonly PostStatus[] = ['fetching', 'queued', 'processing'];
 
 export const COMMENT_CHUNK_SIZE = 250;
-
-/** Collections and tags merged onto the post; only what was new is listed. */
-export interface PostTagged {
-  type: 'PostTagged';
-  data: { postId: string; addedCollectionIds: string[]; addedTags: string[]; at: string };
-}
-export interface PostFetched {
-  type: 'PostFetched';
-  data: {
-    postId: string;
-    dataVersion: number;
-    post: ProviderPost;
-    totalComments: number;
-    chunks: number;
-    at: string;
-  };
-}
-export interface CommentsFetched {
-  type: 'CommentsFetched';
-  data: { postId: string; dataVersion: number; chunk: number; comments: FetchedComment[] };
-}
-export interface CommentsScored {
-  type: 'CommentsScored';
-  data: {
-    postId: string;
-    dataVersion: number;
-    chunk: number;
-    scorer: { name: string; version: string };
-    comments: ScoredComment[];
-  };
-}
-
-export type PostEvent =
-  | PostCreated
-  | PostTagged
-  | PostRefreshRequested
-  | PostFetched
-  | CommentsFetched
-  | CommentsScored
-  | PostScored
-  | PostFetchFailed
-  | PostHoldResumed
-  | PostCancelled;
-export type PostEventType = PostEvent['type'];
 
 export const postStream = (postId: string): string => `post-${postId}`;
 

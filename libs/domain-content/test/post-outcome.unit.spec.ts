@@ -1,11 +1,7 @@
 import * as contracts from '@analyst/contracts';
 import type { ContentJobOpenedTeam } from '@analyst/contracts';
-import {
-  asPostOutcome,
-  outcomeStatus,
-  versionIsCharged,
-  type ContentJobOpened,
-} from '@analyst/domain-content';
+import { type ContentJobOpened } from '@analyst/domain-content';
+import { asPostOutcome, outcomeStatus, versionIsCharged } from '@analyst/contracts';
 
 const base = { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'res_1' };
 

@@ -1,12 +1,6 @@
 import type { FetchedComment, ProviderPost, ScoredComment } from '@analyst/contracts';
-import {
-  evolvePost,
-  postDecider,
-  versionIsCharged,
-  type PostCreated,
-  type PostEvent,
-  type PostState,
-} from '@analyst/domain-content';
+import { evolvePost, postDecider, type PostState } from '@analyst/domain-content';
+import { versionIsCharged, type PostCreated, type PostEvent } from '@analyst/contracts';
 import { DeciderSpecification } from '@analyst/eventsourcing/testing';
 
 const given = (events: PostEvent[]) => DeciderSpecification.for(postDecider).given(events);

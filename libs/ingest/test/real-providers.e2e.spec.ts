@@ -1,10 +1,5 @@
-import {
-  postDecider,
-  postStream,
-  type CommentsFetched,
-  type ExistingPost,
-  type PostFetched,
-} from '@analyst/domain-content';
+import { postDecider, postStream, type ExistingPost } from '@analyst/domain-content';
+import { type CommentsFetched, type PostFetched } from '@analyst/contracts';
 import { CommandRunner, HttpMetrics, READ_STORE, type ReadStore } from '@analyst/platform';
 import {
   CHANNEL_ID,

@@ -1,5 +1,5 @@
 import type { TeamAnalysisSettingsChanged, TeamCreated } from '@analyst/contracts';
-import type { CollectionCreated } from '@analyst/domain-content';
+import type { CollectionCreated } from '@analyst/contracts';
 import { DEFAULT_ROLLUP_SETTINGS, type RollupSettings } from '@analyst/domain-analysis';
 import type { Doc, Projector, Recorded } from '@analyst/platform';
 import type { CollectionEntry } from '../comment-index';

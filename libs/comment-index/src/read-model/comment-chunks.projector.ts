@@ -1,4 +1,4 @@
-import type { CommentsFetched, CommentsScored } from '@analyst/domain-content';
+import type { CommentsFetched, CommentsScored } from '@analyst/contracts';
 import type { Doc, Projector, Recorded } from '@analyst/platform';
 import { packFetched, packScored, type PackedFetched, type PackedScored } from './packed-columns';
 

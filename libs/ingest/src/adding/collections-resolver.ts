@@ -1,11 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@analyst/contracts';
-import {
-  collectionDecider,
-  collectionStream,
-  type CollectionType,
-  type JobCollection,
-} from '@analyst/domain-content';
+import { collectionDecider, collectionStream, type JobCollection } from '@analyst/domain-content';
+import { type CollectionType } from '@analyst/contracts';
 import {
   CLOCK,
   CommandRunner,

@@ -10,12 +10,12 @@ import {
   postStream,
   type LinkClaimCommand,
   type LinkClaimState,
-  type PostStatus,
   type AcceptedEntry,
   type JobRequest,
   type RejectedEntry,
   type SkippedEntry,
 } from '@analyst/domain-content';
+import { type PostStatus } from '@analyst/contracts';
 import {
   CLOCK,
   CommandRunner,

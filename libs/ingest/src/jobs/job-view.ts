@@ -6,8 +6,8 @@ import {
   jobCredits,
   type ContentJob,
   type JobCredits,
-  type PostStatus,
 } from '@analyst/domain-content';
+import { type PostStatus } from '@analyst/contracts';
 import { appliedUntil } from '../accounts/account-filters';
 import type { PostDoc } from '../projections/post-doc';
 

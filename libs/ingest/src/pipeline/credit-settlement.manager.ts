@@ -4,7 +4,7 @@ import {
   outcomeStatus,
   versionIsCharged,
   type PostOutcomeEvent,
-} from '@analyst/domain-content';
+} from '@analyst/contracts';
 import { EventConsumer, MESSAGE_BUS, type MessageBus, type Recorded } from '@analyst/platform';
 import { CREDITS_GROUP } from '../ingest.tokens';
 import { LedgerClient, LedgerRuleError } from './ledger-client';

@@ -9,15 +9,13 @@ import {
   type MessageBus,
   type Recorded,
 } from '@analyst/platform';
+import { ContentError, contentJobDecider, contentJobStream } from '@analyst/domain-content';
 import {
-  ContentError,
   POST_OUTCOME_EVENT_TYPES,
-  contentJobDecider,
-  contentJobStream,
   outcomeStatus,
   versionIsCharged,
   type PostOutcomeEvent,
-} from '@analyst/domain-content';
+} from '@analyst/contracts';
 import { JOBS_GROUP } from '../ingest.tokens';
 import { IngestMetrics } from '../metrics/ingest-metrics';
 import { countedSubscription } from './counted-subscription';

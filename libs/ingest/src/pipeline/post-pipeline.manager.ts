@@ -8,15 +8,14 @@ import {
   type FetchResult,
   type FetchedComment,
 } from '@analyst/contracts';
+import { postDecider, postStream } from '@analyst/domain-content';
 import {
-  postDecider,
-  postStream,
   type CommentsFetched,
   type PostCreated,
   type PostFetched,
   type PostHoldResumed,
   type PostRefreshRequested,
-} from '@analyst/domain-content';
+} from '@analyst/contracts';
 import {
   CLOCK,
   CommandRunner,

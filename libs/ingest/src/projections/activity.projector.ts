@@ -1,5 +1,5 @@
 import type { Projector } from '@analyst/platform';
-import type { PostCreated } from '@analyst/domain-content';
+import type { PostCreated } from '@analyst/contracts';
 import { ACTIVITY } from '../ingest.tokens';
 
 /** One line of a team's activity feed (`_id` = the event id that caused it). */

@@ -1,5 +1,5 @@
 import type { Projector } from '@analyst/platform';
-import type { CollectionCreated, CollectionType, PostCreated, PostTagged } from '@analyst/domain-content';
+import type { CollectionCreated, CollectionType, PostCreated, PostTagged } from '@analyst/contracts';
 import { COLLECTIONS } from '../ingest.tokens';
 
 /** A collection (`_id` = collection id). `postCount` counts the posts joined to it directly. */

@@ -1,5 +1,6 @@
 import type { CreatorMessage, CreatorTopic, Platform, PostType } from '@analyst/contracts';
-import type { AddedVia, JobOutcome, PostStatus } from '@analyst/domain-content';
+import type { JobOutcome } from '@analyst/domain-content';
+import type { AddedVia, PostStatus } from '@analyst/contracts';
 
 /**
  * A post as the `posts` read model holds it (`_id` = post id). Fields named by the spec keep its

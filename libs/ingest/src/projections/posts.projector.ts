@@ -1,5 +1,5 @@
 import type { Projector } from '@analyst/platform';
-import { versionIsCharged, type PostEvent } from '@analyst/domain-content';
+import { versionIsCharged, type PostEvent } from '@analyst/contracts';
 import { POSTS } from '../ingest.tokens';
 import type { PostDoc } from './post-doc';
 

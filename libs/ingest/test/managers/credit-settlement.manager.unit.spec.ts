@@ -1,4 +1,4 @@
-import type { PostCancelled, PostCreated, PostFetchFailed, PostScored } from '@analyst/domain-content';
+import type { PostCancelled, PostCreated, PostFetchFailed, PostScored } from '@analyst/contracts';
 import { delivered, recorded } from '@analyst/testing';
 import { CreditSettlementManager } from '../../src/pipeline/credit-settlement.manager';
 import { LedgerClient, LedgerRuleError } from '../../src/pipeline/ledger-client';

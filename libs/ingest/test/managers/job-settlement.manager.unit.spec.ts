@@ -1,10 +1,6 @@
 import { FixedClock } from '@analyst/platform';
-import {
-  ContentError,
-  type PostFetchFailed,
-  type PostScored,
-  type PostTagged,
-} from '@analyst/domain-content';
+import { ContentError } from '@analyst/domain-content';
+import { type PostFetchFailed, type PostScored, type PostTagged } from '@analyst/contracts';
 import { delivered, recorded } from '@analyst/testing';
 import { JobSettlementManager } from '../../src/pipeline/job-settlement.manager';
 import { NO_BUS, RecordingRunner } from './recording-ports';

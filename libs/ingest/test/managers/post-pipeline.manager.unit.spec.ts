@@ -7,7 +7,7 @@ import type {
   PostScoring,
   ProviderPost,
 } from '@analyst/contracts';
-import type { CommentsFetched, PostCreated, PostFetched, PostScored } from '@analyst/domain-content';
+import type { CommentsFetched, PostCreated, PostFetched, PostScored } from '@analyst/contracts';
 import { FixedClock, type EventStore, type RecordedEvent } from '@analyst/platform';
 import { delivered, recorded } from '@analyst/testing';
 import { DEFAULT_INGEST_OPTIONS } from '../../src/ingest.tokens';
