@@ -92,6 +92,8 @@ describe('read-model check over the analysis service read models', () => {
       teamId: doc.teamId,
       kind: 'differs',
     });
-    expect(report.differences[0].message).toContain('at the same events applied, scores.$binary is "AQAAAAAAIk');
+    expect(report.differences[0].message).toContain(
+      'at the same events applied, scores.$binary is "AQAAAAAAIk',
+    );
   });
 });
