@@ -12,8 +12,8 @@ import {
   REJECT_REASONS,
   SAMPLE_REASONS,
   SKIP_REASONS,
+  ROUTE_POLICIES,
 } from '@analyst/contracts';
-import { ROUTE_POLICIES } from '@analyst/contracts';
 import { FixedClock, createHttpApp, loadConfig } from '@analyst/platform';
 import { StandaloneModule } from '../src/app.module';
 import { DemoSeeder } from '../src/demo-seeder';

@@ -1,6 +1,5 @@
 import Fastify from 'fastify';
-import { CommentReadSide } from '@analyst/comment-index';
-import { EmbeddingsSearchModel } from '@analyst/comment-index';
+import { CommentReadSide, EmbeddingsSearchModel } from '@analyst/comment-index';
 import { postRefresh, postVersion } from '@analyst/testing';
 import { analysisTest } from './analysis-fixture';
 

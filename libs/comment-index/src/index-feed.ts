@@ -1,5 +1,10 @@
-import { ANALYSIS_INCLUDES, type TeamAnalysisSettingsChanged, type TeamCreated } from '@analyst/contracts';
-import type { CollectionCreated, PostEvent } from '@analyst/contracts';
+import {
+  ANALYSIS_INCLUDES,
+  type TeamAnalysisSettingsChanged,
+  type TeamCreated,
+  type CollectionCreated,
+  type PostEvent,
+} from '@analyst/contracts';
 import {
   dailyMetrics,
   NO_COMMENT_FILTER,

@@ -1,8 +1,7 @@
 import type { Command, Decider } from '@analyst/eventsourcing';
-import type { JobStatus, PostType, RejectReason, SkipReason } from '@analyst/contracts';
+import type { JobStatus, PostType, RejectReason, SkipReason, PostStatus } from '@analyst/contracts';
 import { ContentError } from './content-errors';
 import type { JobRequest } from './job-request';
-import type { PostStatus } from '@analyst/contracts';
 
 // The vocabulary clients see lives in contracts; re-exported so the domain's users keep one import.
 export {

@@ -1,6 +1,5 @@
-import type { CreditSource, Platform } from '@analyst/contracts';
+import type { CreditSource, Platform, CollectionType } from '@analyst/contracts';
 import type { AppliedAccountFilters } from './account-filters';
-import type { CollectionType } from '@analyst/contracts';
 
 export const JOB_RETENTION_DAYS = 30;
 

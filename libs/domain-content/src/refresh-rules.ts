@@ -1,6 +1,5 @@
-import { PLANS, type PlanId, type RefreshCadence } from '@analyst/contracts';
+import { PLANS, type PlanId, type RefreshCadence, type PostStatus } from '@analyst/contracts';
 import { MIN_REFRESH_INTERVAL_HOURS, type SkipReason } from './content-job.decider';
-import type { PostStatus } from '@analyst/contracts';
 import { IN_FLIGHT_STATUSES } from './post.decider';
 
 const HOUR = 3_600_000;

@@ -1,7 +1,11 @@
 import * as contracts from '@analyst/contracts';
-import type { ContentJobOpenedTeam } from '@analyst/contracts';
+import {
+  type ContentJobOpenedTeam,
+  asPostOutcome,
+  outcomeStatus,
+  versionIsCharged,
+} from '@analyst/contracts';
 import { type ContentJobOpened } from '@analyst/domain-content';
-import { asPostOutcome, outcomeStatus, versionIsCharged } from '@analyst/contracts';
 
 const base = { postId: 'po_1', dataVersion: 1, jobId: 'cj_1', reservationId: 'res_1' };
 

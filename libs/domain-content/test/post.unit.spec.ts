@@ -1,6 +1,12 @@
-import type { FetchedComment, ProviderPost, ScoredComment } from '@analyst/contracts';
+import {
+  type FetchedComment,
+  type ProviderPost,
+  type ScoredComment,
+  versionIsCharged,
+  type PostCreated,
+  type PostEvent,
+} from '@analyst/contracts';
 import { evolvePost, postDecider, type PostState } from '@analyst/domain-content';
-import { versionIsCharged, type PostCreated, type PostEvent } from '@analyst/contracts';
 import { DeciderSpecification } from '@analyst/eventsourcing/testing';
 
 const given = (events: PostEvent[]) => DeciderSpecification.for(postDecider).given(events);

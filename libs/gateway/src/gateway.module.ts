@@ -1,7 +1,5 @@
-import { amendOpenApi } from '@analyst/platform';
-import { policiesIntoOpenApi } from './auth/openapi-policies';
-import { Module, type DynamicModule } from '@nestjs/common';
 import {
+  amendOpenApi,
   ANALYST_CONFIG,
   CLOCK,
   type Clock,
@@ -10,6 +8,8 @@ import {
   type MongoReadStore,
   type ReadStore,
 } from '@analyst/platform';
+import { policiesIntoOpenApi } from './auth/openapi-policies';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AdminKeysController } from './admin/admin-keys.controller';
 import { AdminTeamsController } from './admin/admin-teams.controller';

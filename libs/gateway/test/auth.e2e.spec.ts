@@ -1,5 +1,4 @@
-import { EVENT_STORE, FixedClock, type EventStore } from '@analyst/platform';
-import { locationOf, relativePathOf } from '@analyst/platform';
+import { EVENT_STORE, FixedClock, type EventStore, locationOf, relativePathOf } from '@analyst/platform';
 import { gatewayTest, type GatewayTest } from './gateway-fixture';
 
 describe('gateway authentication (spec: Authentication)', () => {

@@ -1,6 +1,5 @@
-import { SCOPES } from '@analyst/contracts';
+import { SCOPES, ROUTE_POLICIES, type RoutePolicy } from '@analyst/contracts';
 import { RATE_CLASSES, RATE_CLASS_IDS, type RateClassId } from '@analyst/domain-identity';
-import { ROUTE_POLICIES, type RoutePolicy } from '@analyst/contracts';
 import { gatewayTest, type GatewayTest } from './gateway-fixture';
 import { SpecRoutesModule } from './spec-routes';
 

@@ -1,5 +1,4 @@
-import { SCOPES, type Scope } from '@analyst/contracts';
-import { ROUTE_POLICIES, type RoutePolicy } from '@analyst/contracts';
+import { SCOPES, type Scope, ROUTE_POLICIES, type RoutePolicy } from '@analyst/contracts';
 import { gatewayTest, type GatewayTest } from './gateway-fixture';
 import { SpecRoutesModule } from './spec-routes';
 

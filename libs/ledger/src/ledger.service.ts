@@ -1,18 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type {
-  CreditBalances,
-  GrantCreditsCommand,
-  GrantResult,
-  LedgerContext,
-  LedgerEvent,
-  RefundCreditsCommand,
-  RefundResult,
-  ReserveCreditsCommand,
-  ReserveResult,
-  SettleCreditsCommand,
-  SettleResult,
+import {
+  type CreditBalances,
+  type GrantCreditsCommand,
+  type GrantResult,
+  type LedgerContext,
+  type LedgerEvent,
+  type RefundCreditsCommand,
+  type RefundResult,
+  type ReserveCreditsCommand,
+  type ReserveResult,
+  type SettleCreditsCommand,
+  type SettleResult,
+  ledgerStream,
 } from '@analyst/contracts';
-import { ledgerStream } from '@analyst/contracts';
 import {
   LedgerError,
   ledgerDecider,

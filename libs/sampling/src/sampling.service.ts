@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, type ScoreVersion } from '@analyst/contracts';
-import { NO_COMMENT_FILTER } from '@analyst/domain-analysis';
+import { NO_COMMENT_FILTER, analysisStream, type AnalysisEvent } from '@analyst/domain-analysis';
 import {
   CommentReadSide,
   compileFilters,
@@ -13,7 +13,6 @@ import {
   type SearchSpec,
   type TeamIndex,
 } from '@analyst/comment-index';
-import { analysisStream, type AnalysisEvent } from '@analyst/domain-analysis';
 import { CLOCK, EVENT_STORE, type Clock, type EventStore } from '@analyst/platform';
 import { commentRow, type CommentRowView, type RowContext } from './sample/comment-row';
 import { drawSample, type SampleGroup, type SampleInput } from './sample/draw-sample';

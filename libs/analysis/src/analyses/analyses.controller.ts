@@ -2,8 +2,10 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '@analyst/contracts';
-import { locationOf, Principal, teamQueryOf } from '@analyst/platform';
 import {
+  locationOf,
+  Principal,
+  teamQueryOf,
   ApiEnvelopeResponse,
   ApiErrorResponses,
   ApiJsonBody,

@@ -1,8 +1,9 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@analyst/contracts';
-import { Principal, teamQueryOf } from '@analyst/platform';
 import {
+  Principal,
+  teamQueryOf,
   ApiEnvelopeResponse,
   ApiErrorResponses,
   ApiKeyAuth,

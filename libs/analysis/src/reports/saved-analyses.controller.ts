@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@analyst/contracts';
-import { Principal } from '@analyst/platform';
 import {
+  Principal,
   ApiEnvelopeResponse,
   ApiErrorResponses,
   ApiKeyAuth,

@@ -1,5 +1,4 @@
-import type { CreatorMessage, CreatorTopic, Platform, PostType } from '@analyst/contracts';
-import type { PostEvent } from '@analyst/contracts';
+import type { CreatorMessage, CreatorTopic, Platform, PostType, PostEvent } from '@analyst/contracts';
 import type { Doc, Projector, Recorded } from '@analyst/platform';
 
 export const CATALOG_POSTS = 'analysis_posts';

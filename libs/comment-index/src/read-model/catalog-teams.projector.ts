@@ -1,5 +1,4 @@
-import type { TeamAnalysisSettingsChanged, TeamCreated } from '@analyst/contracts';
-import type { CollectionCreated } from '@analyst/contracts';
+import type { TeamAnalysisSettingsChanged, TeamCreated, CollectionCreated } from '@analyst/contracts';
 import { DEFAULT_ROLLUP_SETTINGS, type RollupSettings } from '@analyst/domain-analysis';
 import type { Doc, Projector, Recorded } from '@analyst/platform';
 import type { CollectionEntry } from '../comment-index';

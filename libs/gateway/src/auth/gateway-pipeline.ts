@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, PLANS, type Scope } from '@analyst/contracts';
+import { ApiError, PLANS, type Scope, rateClassForRequest } from '@analyst/contracts';
 import {
   effectiveLimits,
   parseApiKey,
   type EffectiveLimits,
   type RateClassId,
 } from '@analyst/domain-identity';
-import { CLOCK, type Clock } from '@analyst/platform';
+import { CLOCK, type Clock, attachPrincipal, type Principal } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
 import type { ApiKeyDoc, TeamDoc } from '../identity/identity-read-models';
 import { keySecretMatches } from '../identity/secret-hash';
@@ -15,8 +15,6 @@ import { rateLimitHeaders, setRateLimitHeaders } from '../limits/rate-limit-head
 import { RateLimitService, type Admission, type LimitSnapshot } from '../limits/rate-limit.service';
 import type { CounterReading } from '../limits/rate-counters';
 import { presentedKey } from './credentials';
-import { attachPrincipal, type Principal } from '@analyst/platform';
-import { rateClassForRequest } from '@analyst/contracts';
 
 /** `X-RateLimit-Class` of a 429 from the daily response-byte cap. */
 export const BYTE_CAP_CLASS = 'response_bytes';

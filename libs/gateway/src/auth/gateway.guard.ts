@@ -1,12 +1,16 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Scope } from '@analyst/contracts';
+import { type Scope, findRoutePolicy } from '@analyst/contracts';
 import type { RateClassId } from '@analyst/domain-identity';
-import { API_PREFIX, isUnderPrefix, routePattern } from '@analyst/platform';
-import { RATE_CLASS_METADATA, SCOPES_METADATA } from '@analyst/platform';
+import {
+  API_PREFIX,
+  isUnderPrefix,
+  routePattern,
+  RATE_CLASS_METADATA,
+  SCOPES_METADATA,
+} from '@analyst/platform';
 import { GatewayPipeline, type AdmissionPolicy } from './gateway-pipeline';
-import { findRoutePolicy } from '@analyst/contracts';
 
 /** Public routes live under `/analyst/v1` (the `/v1/client` alias is rewritten onto it first). */
 export function isPublicApiPath(url: string): boolean {

@@ -1,8 +1,14 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '@analyst/contracts';
-import { ANALYST_CONFIG, API_PREFIX, CLOCK, type AnalystConfig, type Clock } from '@analyst/platform';
-import { attachPrincipal } from '@analyst/platform';
+import {
+  ANALYST_CONFIG,
+  API_PREFIX,
+  CLOCK,
+  type AnalystConfig,
+  type Clock,
+  attachPrincipal,
+} from '@analyst/platform';
 import { INTERNAL_AUTH_HEADER, verifyInternalAuth } from './internal-auth';
 
 /**

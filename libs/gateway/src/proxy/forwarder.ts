@@ -12,8 +12,9 @@ import {
   startSpan,
   type AnalystConfig,
   type Clock,
+  principalOf,
+  type Principal,
 } from '@analyst/platform';
-import { principalOf, type Principal } from '@analyst/platform';
 import { INTERNAL_AUTH_HEADER, signInternalAuth } from '../internal/internal-auth';
 import type { UpstreamService } from './upstreams';
 

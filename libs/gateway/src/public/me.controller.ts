@@ -7,10 +7,18 @@ import {
   type EffectiveLimits,
   type RateClassId,
 } from '@analyst/domain-identity';
-import { ApiEnvelopeResponse, ApiKeyAuth, CLOCK, envelope, openApi, type Clock } from '@analyst/platform';
-import { ApiRoute } from '@analyst/platform';
+import {
+  ApiEnvelopeResponse,
+  ApiKeyAuth,
+  CLOCK,
+  envelope,
+  openApi,
+  type Clock,
+  ApiRoute,
+  principalOf,
+  type Principal,
+} from '@analyst/platform';
 import { accountOf, limitsOf, type KeyAccount } from '../auth/gateway-pipeline';
-import { principalOf, type Principal } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
 import type { ApiKeyDoc, TeamDoc } from '../identity/identity-read-models';
 import { RateLimitService, type ClassUsage } from '../limits/rate-limit.service';

@@ -14,9 +14,9 @@ import {
   type Clock,
   type EventStore,
   type ReadStore,
+  ApiRoute,
+  Principal,
 } from '@analyst/platform';
-import { ApiRoute } from '@analyst/platform';
-import { Principal } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
 import { TeamCreditsReader } from './team-credits';
 

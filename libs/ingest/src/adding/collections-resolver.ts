@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError } from '@analyst/contracts';
+import { ApiError, type CollectionType } from '@analyst/contracts';
 import { collectionDecider, collectionStream, type JobCollection } from '@analyst/domain-content';
-import { type CollectionType } from '@analyst/contracts';
 import {
   CLOCK,
   CommandRunner,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { CreditSource, Platform } from '@analyst/contracts';
+import type { CreditSource, Platform, PostStatus } from '@analyst/contracts';
 import { readTeamCreditsAt } from '@analyst/ledger-read';
 import {
   ContentError,
@@ -15,7 +15,6 @@ import {
   type RejectedEntry,
   type SkippedEntry,
 } from '@analyst/domain-content';
-import { type PostStatus } from '@analyst/contracts';
 import {
   CLOCK,
   CommandRunner,

@@ -2,9 +2,9 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@analyst/contracts';
-import { ApiRoute, Principal } from '@analyst/platform';
-import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
 import {
+  ApiRoute,
+  Principal,
   ApiEnvelopeResponse,
   ApiErrorResponses,
   ApiKeyAuth,
@@ -15,6 +15,7 @@ import {
   TEAM_NOT_FOUND,
   queryInteger,
 } from '@analyst/platform';
+import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
 import { JobReader } from '../jobs/job-reader';
 import { jobHeaders, jobMeta, jobSummary, renderJob } from '../jobs/job-view';
 import { correlationIdOf, send } from './http-helpers';

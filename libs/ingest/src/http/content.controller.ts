@@ -1,12 +1,10 @@
-import { Body, Controller, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Post, Req, Res, Inject } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiRoute, Principal, locationOf } from '@analyst/platform';
-import { AddPostsHandler, type AddOutcome } from '../adding/add-posts.handler';
-import { AddPostsBody } from '../adding/content-request.dto';
-import { jobHeaders, jobMeta, renderJob } from '../jobs/job-view';
-import { findPostsByIds } from '../queries/posts';
 import {
+  ApiRoute,
+  Principal,
+  locationOf,
   ApiEnvelopeResponse,
   ApiErrorResponses,
   ApiKeyAuth,
@@ -17,7 +15,10 @@ import {
   TEAM_NOT_FOUND,
   type ReadStore,
 } from '@analyst/platform';
-import { Inject } from '@nestjs/common';
+import { AddPostsHandler, type AddOutcome } from '../adding/add-posts.handler';
+import { AddPostsBody } from '../adding/content-request.dto';
+import { jobHeaders, jobMeta, renderJob } from '../jobs/job-view';
+import { findPostsByIds } from '../queries/posts';
 import type { ContentJob } from '@analyst/domain-content';
 import { RefreshPostsBody } from '../refresh/refresh.dto';
 import { RefreshPostsHandler } from '../refresh/refresh-posts.handler';

@@ -7,15 +7,13 @@ import {
   type ContentProvider,
   type FetchResult,
   type FetchedComment,
-} from '@analyst/contracts';
-import { postDecider, postStream } from '@analyst/domain-content';
-import {
   type CommentsFetched,
   type PostCreated,
   type PostFetched,
   type PostHoldResumed,
   type PostRefreshRequested,
 } from '@analyst/contracts';
+import { postDecider, postStream } from '@analyst/domain-content';
 import {
   CLOCK,
   CommandRunner,

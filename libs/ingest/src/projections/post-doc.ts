@@ -1,6 +1,12 @@
-import type { CreatorMessage, CreatorTopic, Platform, PostType } from '@analyst/contracts';
+import type {
+  CreatorMessage,
+  CreatorTopic,
+  Platform,
+  PostType,
+  AddedVia,
+  PostStatus,
+} from '@analyst/contracts';
 import type { JobOutcome } from '@analyst/domain-content';
-import type { AddedVia, PostStatus } from '@analyst/contracts';
 
 /**
  * A post as the `posts` read model holds it (`_id` = post id). Fields named by the spec keep its

@@ -1,7 +1,5 @@
-import type { EventStore, ReadStore } from '@analyst/platform';
-import { eventsOf, withoutMeta } from '@analyst/platform';
-import type { FetchedComment, ScoredComment } from '@analyst/contracts';
-import type { CommentsFetched, CommentsScored } from '@analyst/contracts';
+import { type EventStore, type ReadStore, eventsOf, withoutMeta } from '@analyst/platform';
+import type { FetchedComment, ScoredComment, CommentsFetched, CommentsScored } from '@analyst/contracts';
 import { POSTS } from '../ingest.tokens';
 import type { CommentDoc } from '../projections/comment-doc';
 import type { PostDoc } from '../projections/post-doc';

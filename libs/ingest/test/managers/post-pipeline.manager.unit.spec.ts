@@ -6,8 +6,11 @@ import type {
   FetchedComment,
   PostScoring,
   ProviderPost,
+  CommentsFetched,
+  PostCreated,
+  PostFetched,
+  PostScored,
 } from '@analyst/contracts';
-import type { CommentsFetched, PostCreated, PostFetched, PostScored } from '@analyst/contracts';
 import { FixedClock, type EventStore, type RecordedEvent } from '@analyst/platform';
 import { delivered, recorded } from '@analyst/testing';
 import { DEFAULT_INGEST_OPTIONS } from '../../src/ingest.tokens';

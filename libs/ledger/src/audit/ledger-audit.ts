@@ -14,11 +14,16 @@ import {
   type TeamAudit,
 } from '@analyst/domain-ledger';
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
-import { type CheckpointStore, type EventStore, type ReadStore, type RecordedEvent } from '@analyst/platform';
+import {
+  type CheckpointStore,
+  type EventStore,
+  type ReadStore,
+  type RecordedEvent,
+  ProjectorFold,
+} from '@analyst/platform';
 import { readOutstandingReservations } from '../queries/read-reservations';
 import { readTeamCredits } from '@analyst/ledger-read';
 import type { StatementWriter } from './statement-export';
-import { ProjectorFold } from '@analyst/platform';
 import {
   compareLiveReadModels,
   type LiveReadModelCheck,

@@ -9,11 +9,11 @@ import {
   type Projector,
   type ReadStore,
   type RecordedEvent,
+  ProjectorFold,
 } from '@analyst/platform';
 import type { LedgerBalancesDoc } from '@analyst/ledger-read';
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
 import type { LedgerReservationsDoc } from '../projections/ledger-reservations.projector';
-import { ProjectorFold } from '@analyst/platform';
 
 /**
  * A live read-model document that has not applied every event of its team the replay read. It is

@@ -1,5 +1,4 @@
-import type { Provider } from '@nestjs/common';
-import { Logger, Module } from '@nestjs/common';
+import { type Provider, Logger, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { tolerateLeakedKafkaRejections } from '@analyst/adapter-kafka';
 import { ConfigError, loadConfig, type AnalystConfig } from '../config/analyst-config';

@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiRoute, Principal } from '@analyst/platform';
 import {
+  ApiRoute,
+  Principal,
   ApiCommentSampleQueries,
   ApiEnvelopeResponse,
   ApiErrorResponses,

@@ -6,8 +6,7 @@ import {
   type ScoreVersion,
 } from '@analyst/contracts';
 import { commentBuckets, sentimentReadingAt } from '@analyst/domain-analysis';
-import type { TeamIndex } from '@analyst/comment-index';
-import type { RowDetails } from '@analyst/comment-index';
+import type { TeamIndex, RowDetails } from '@analyst/comment-index';
 import { HIGH_ENGAGEMENT, HIGH_RELEVANCE, MESSAGE_MATCH, TOPIC_MATCH } from './draw-sample';
 
 // Why a comment is on the page: the vocabulary lives in contracts (the OpenAPI document lists it too).
