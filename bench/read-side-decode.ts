@@ -1,0 +1,263 @@
+/**
+ * A cold team load on a replica without any server (issue 27): one team of 1,000 posts × 1,000
+ * comments is written as ingest writes it (ContentLogWriter over the simulated provider's comments
+ * scored by the product's scorer), projected by the real projectors (and the post-analyses step)
+ * into an in-memory read store, then loaded several times by a fresh ReadSideCache as
+ * bench/read-side-cold.ts does: the catalog, the rows of the 1,000 posts (and of the newest 100),
+ * and the analysis a snapshot computes. The in-memory store's own answer to the same chunk queries
+ * (match and copy: what MongoDB's indexed read replaces) is timed separately, so the replica's
+ * decoding and row building is what rows less store is.
+ *
+ *   npm run bench -- bench/read-side-decode.ts [posts] [commentsPerPost] [rounds]
+ *   (node --expose-gc for a full GC before each round)
+ *   READ_SIDE_DECODE_PROFILE=/tmp/decode.cpuprofile npm run bench -- bench/read-side-decode.ts
+ *   (a CPU profile of the timed rounds only, without the set-up, for Chrome DevTools or a summary)
+ *
+ * The log is kept in READ_SIDE_DECODE_DIR (default /tmp/analyst-read-side-decode) and reused by the
+ * next run of the same size; projecting it takes most of the set-up.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import {
+  CATALOG_POSTS,
+  CATALOG_TEAMS,
+  catalogPostsProjector,
+  catalogTeamsProjector,
+  COMMENT_CHUNKS,
+  COMMENT_SCORES,
+  commentChunksProjector,
+  commentScoresProjector,
+  compileFilters,
+  computeAnalysis,
+  POST_ANALYSES,
+  PostAnalysesStep,
+  postAnalysisId,
+  ReadSideCache,
+  type PostEntry,
+} from '@analyst/comment-index';
+import { MemoryReadStore, ProjectionRuntime, SqliteEventStore } from '@analyst/platform';
+import { SimulatedProvider } from '@analyst/provider-sim';
+import { LexiconScorer } from '@analyst/scoring';
+import { commentsFromPool, ContentLogWriter, SeededRandom, type CommentPool } from '@analyst/testing';
+
+const POSTS = Number(process.argv[2] ?? 1000);
+const PER_POST = Number(process.argv[3] ?? 1000);
+const ROUNDS = Number(process.argv[4] ?? 5);
+const TEAM = 'tm_decode';
+const DIR = process.env.READ_SIDE_DECODE_DIR ?? '/tmp/analyst-read-side-decode';
+/** Posts per store read, as loadRows reads them. */
+const POSTS_PER_READ = 100;
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** The log: one team, every post fetched and scored once, as ingest writes it. */
+async function generate(file: string): Promise<void> {
+  const started = Date.now();
+  const provider = new SimulatedProvider();
+  const scorer = new LexiconScorer();
+  const pool: CommentPool = { fetched: [], scored: [] };
+  for (let i = 0; pool.fetched.length < 20_000; i++) {
+    const fetched = provider.fetchPostSync(`https://www.youtube.com/watch?v=D${pad(i, 10)}`, {
+      fullRead: true,
+    });
+    if (fetched.status !== 'ok') continue;
+    const scoring = scorer.scorePost(fetched.post, fetched.comments);
+    pool.fetched.push(...fetched.comments);
+    pool.scored.push(...scoring.comments);
+  }
+  const base = provider.fetchPostSync('https://www.youtube.com/watch?v=D0000000001', {
+    fullRead: false,
+    commentLimit: 5,
+  });
+  if (base.status !== 'ok') throw new Error('simulated provider refused the base post');
+  const partial = `${file}.partial`;
+  rmSync(partial, { force: true });
+  const events = new SqliteEventStore({ filename: partial, synchronous: 'NORMAL' });
+  const log = new ContentLogWriter(events);
+  const random = new SeededRandom(27);
+  await log.teamCreated(TEAM);
+  for (let p = 0; p < POSTS; p++) {
+    const postId = `po_decode_${pad(p, 4)}`;
+    const link = `https://www.youtube.com/watch?v=${postId}`;
+    const comments = commentsFromPool(pool, postId, PER_POST, random, { topics: 2, messages: 1 });
+    await log.postCreated(TEAM, postId, link, 'youtube');
+    const content = {
+      post: { ...base.post, link },
+      ...comments,
+      topics: [
+        { title: 'Battery life', description: null },
+        { title: 'Price', description: null },
+      ],
+      messages: [{ topic: 'Battery', stance: 'lasts all day' }],
+      scorer: { name: scorer.name, version: scorer.version },
+    };
+    await log.fetched(TEAM, postId, 1, content);
+    await log.scored(TEAM, postId, 1, content);
+  }
+  await events.close();
+  renameSync(partial, file);
+  console.log(
+    `log written: ${POSTS} posts × ${PER_POST} comments in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+}
+
+/** The read models as the analysis service projects them, in an in-memory store. */
+async function project(file: string): Promise<MemoryReadStore> {
+  const started = Date.now();
+  const events = new SqliteEventStore({ filename: file, synchronous: 'NORMAL' });
+  const store = new MemoryReadStore();
+  const runtime = new ProjectionRuntime(
+    store,
+    [catalogTeamsProjector, catalogPostsProjector, commentChunksProjector, commentScoresProjector],
+    { steps: [new PostAnalysesStep(store, events)] },
+  );
+  await runtime.createIndexes();
+  for await (const page of events.readAll(-1)) await runtime.applyPage(page);
+  await events.close();
+  console.log(`projected into memory in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return store;
+}
+
+/** What the in-memory store takes to answer loadRows' chunk queries for these posts (match and copy). */
+async function storeFind(store: MemoryReadStore, posts: readonly PostEntry[]): Promise<number> {
+  const started = performance.now();
+  for (let from = 0; from < posts.length; from += POSTS_PER_READ) {
+    const filter = {
+      teamId: TEAM,
+      $or: posts
+        .slice(from, from + POSTS_PER_READ)
+        .map((p) => ({ postId: p.id, dataVersion: p.version!.dataVersion })),
+    };
+    await Promise.all([
+      store.collection(COMMENT_CHUNKS).find(filter),
+      store.collection(COMMENT_SCORES).find(filter),
+    ]);
+  }
+  return performance.now() - started;
+}
+
+/** What the in-memory store takes to answer the catalog's reads (posts, team, materialized analyses). */
+async function storeCatalogFind(store: MemoryReadStore, posts: readonly PostEntry[]): Promise<number> {
+  const started = performance.now();
+  await store.collection(CATALOG_POSTS).find({ teamId: TEAM }, { sort: { seq: 1 } });
+  await store.collection(CATALOG_TEAMS).findOne({ _id: TEAM });
+  const ids = posts.filter((p) => p.version).map((p) => postAnalysisId(p.id, p.version!.dataVersion));
+  await store.collection(POST_ANALYSES).find({ teamId: TEAM, _id: { $in: ids } });
+  return performance.now() - started;
+}
+
+interface Round {
+  catalog: number;
+  rows: number;
+  analysis: number;
+  total: number;
+  /** CPU time of the process (every thread: the collector's helpers too) for rows and in all. */
+  rowsCpu: number;
+  totalCpu: number;
+  /** The store's own reads: the catalog's, and the chunk documents of the rows. */
+  storeCatalog: number;
+  store: number;
+}
+
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+async function coldRound(store: MemoryReadStore, posts: number): Promise<Round & { comments: number }> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const cache = new ReadSideCache(store, 2048 * 1024 * 1024);
+  const cpuStarted = cpuMs();
+  const started = performance.now();
+  const team = await cache.team(TEAM);
+  const catalog = performance.now() - started;
+  const selected = [...team.posts].reverse().slice(0, posts);
+  const rowsCpuStarted = cpuMs();
+  await cache.rows(team, selected);
+  const rows = performance.now() - started - catalog;
+  const rowsCpu = cpuMs() - rowsCpuStarted;
+  const computeStarted = performance.now();
+  const result = computeAnalysis({
+    team,
+    posts: selected,
+    filter: compileFilters(null, team),
+    settings: team.settings,
+    include: ['wordCloud'],
+  });
+  const analysis = performance.now() - computeStarted;
+  const totalCpu = cpuMs() - cpuStarted;
+  if (!cache.stats().teams) throw new Error('the cache kept nothing');
+  gc?.();
+  const storeMs = await storeFind(store, selected);
+  gc?.();
+  const storeCatalog = await storeCatalogFind(store, team.posts);
+  return {
+    catalog,
+    rows,
+    analysis,
+    total: catalog + rows + analysis,
+    rowsCpu,
+    totalCpu,
+    storeCatalog,
+    store: storeMs,
+    comments: result.scope.totalComments,
+  };
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const summary = (xs: number[]): string =>
+  `${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
+
+async function main(): Promise<void> {
+  mkdirSync(DIR, { recursive: true });
+  const file = join(DIR, `events-${POSTS}x${PER_POST}.db`);
+  if (!existsSync(file)) await generate(file);
+  const store = await project(file);
+  console.log(`load before the rounds: ${load()}`);
+  const profile = process.env.READ_SIDE_DECODE_PROFILE;
+  const session = profile ? new Session() : null;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  for (const posts of [POSTS, Math.min(100, POSTS)]) {
+    const rounds: Round[] = [];
+    let comments = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      const round = await coldRound(store, posts);
+      comments = round.comments;
+      rounds.push(round);
+      console.log(
+        `  cold ${posts} posts #${i + 1}: catalog ${round.catalog.toFixed(0)} ms + rows ${round.rows.toFixed(0)} ms + analysis ${round.analysis.toFixed(0)} ms = ${round.total.toFixed(0)} ms (CPU: rows ${round.rowsCpu.toFixed(0)} ms, total ${round.totalCpu.toFixed(0)} ms); the store's own reads: catalog ${round.storeCatalog.toFixed(0)} ms, chunks ${round.store.toFixed(0)} ms (load ${load()})`,
+      );
+    }
+    const of = (key: keyof Round): number[] => rounds.map((r) => r[key]);
+    const decode = rounds.map((r) => r.rows - r.store);
+    console.log(
+      `RESULT ${posts} posts (${comments.toLocaleString()} visible comments), median (range) of ${ROUNDS}: catalog ${summary(of('catalog'))}; rows ${summary(of('rows'))}; analysis ${summary(of('analysis'))}; total ${summary(of('total'))}; CPU: rows ${summary(of('rowsCpu'))}, total ${summary(of('totalCpu'))}; the store's own reads: catalog ${summary(of('storeCatalog'))}, chunks ${summary(of('store'))}; rows less the store's chunk reads (decode and build) ${summary(decode)}`,
+    );
+  }
+  if (session && profile) {
+    const { profile: taken } = await session.post('Profiler.stop');
+    writeFileSync(profile, JSON.stringify(taken));
+    session.disconnect();
+    console.log(`CPU profile of the rounds written to ${profile}`);
+  }
+  console.log(`load after: ${load()}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
