@@ -1,4 +1,5 @@
-import { ApiError, type LedgerErrorReply } from '@analyst/contracts';
+import type { LedgerErrorReply } from '@analyst/contracts';
+import { domainErrorMapping } from '@analyst/platform';
 import { LedgerError, type LedgerRuleCode } from '@analyst/domain-ledger';
 
 /** The one place a ledger rule break becomes an HTTP status. */
@@ -13,9 +14,7 @@ const STATUS: Record<LedgerRuleCode, number> = {
   idempotency_key_reused: 409,
 };
 
-export function toApiError(error: unknown): unknown {
-  return error instanceof LedgerError ? new ApiError(STATUS[error.code], error.message, error.code) : error;
-}
+export const toApiError = domainErrorMapping(LedgerError, STATUS);
 
 export function toErrorReply(error: LedgerError): LedgerErrorReply {
   return { error: { code: error.code, message: error.message } };

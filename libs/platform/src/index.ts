@@ -18,6 +18,7 @@ export * from './nest/platform.module';
 export * from './stores';
 export * from './nest/error-envelope.filter';
 export * from './nest/dependency-failure';
+export * from './nest/domain-error-mapping';
 export * from './nest/admin-token.guard';
 export * from './nest/api-paths';
 export * from './nest/route-pattern';

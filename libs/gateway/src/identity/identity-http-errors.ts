@@ -1,4 +1,4 @@
-import { ApiError } from '@analyst/contracts';
+import { domainErrorMapping } from '@analyst/platform';
 import { IdentityError, type IdentityErrorCode } from '@analyst/domain-identity';
 
 /** The one place identity rule breaks become HTTP statuses. */
@@ -23,6 +23,4 @@ const STATUS: Record<IdentityErrorCode, number> = {
   invalid_key_id: 400,
 };
 
-export function toApiError(error: unknown): unknown {
-  return error instanceof IdentityError ? new ApiError(STATUS[error.code], error.message, error.code) : error;
-}
+export const toApiError = domainErrorMapping(IdentityError, STATUS);

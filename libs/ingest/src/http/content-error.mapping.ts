@@ -1,4 +1,4 @@
-import { ApiError } from '@analyst/contracts';
+import { domainErrorMapping } from '@analyst/platform';
 import { ContentError, type ContentErrorCode } from '@analyst/domain-content';
 
 const STATUS: Record<ContentErrorCode, number> = {
@@ -14,7 +14,4 @@ const STATUS: Record<ContentErrorCode, number> = {
 };
 
 /** The one place content rule breaks become HTTP answers. */
-export function toApiError(error: unknown): unknown {
-  if (error instanceof ContentError) return new ApiError(STATUS[error.code], error.message, error.code);
-  return error;
-}
+export const toApiError = domainErrorMapping(ContentError, STATUS);
