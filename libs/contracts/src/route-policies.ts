@@ -12,7 +12,12 @@ export interface RoutePolicy {
   operationId: string;
   scopes: readonly Scope[];
   rateClass: RateClassId;
+  /** The service whose controller serves it; the gateway forwards every other owner's routes there. */
+  owner: RouteOwner;
 }
+
+/** Who serves a public route: the gateway itself (`/me`, `/team`) or the service it forwards to. */
+export type RouteOwner = 'gateway' | 'ingest' | 'analysis' | 'sampling';
 
 /**
  * The spec's scope table and rate-class table, route by route. The gateway guard applies the
@@ -20,8 +25,15 @@ export interface RoutePolicy {
  * contract's rules by mounting their routes at these paths.
  */
 export const ROUTE_POLICIES: readonly RoutePolicy[] = [
-  { method: 'GET', path: '/me', operationId: 'getMe', scopes: [], rateClass: 'global' },
-  { method: 'GET', path: '/team', operationId: 'getTeam', scopes: ['team:read'], rateClass: 'global' },
+  { method: 'GET', path: '/me', operationId: 'getMe', scopes: [], rateClass: 'global', owner: 'gateway' },
+  {
+    method: 'GET',
+    path: '/team',
+    operationId: 'getTeam',
+    scopes: ['team:read'],
+    rateClass: 'global',
+    owner: 'gateway',
+  },
   // Snapshots; an AI search is charged to analysis_search instead (see rateClassForRequest).
   {
     method: 'POST',
@@ -29,6 +41,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'createAnalysis',
     scopes: ['analyses:run'],
     rateClass: 'analysis_create',
+    owner: 'analysis',
   },
   {
     method: 'GET',
@@ -36,6 +49,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'listAnalyses',
     scopes: ['analyses:read'],
     rateClass: 'global',
+    owner: 'analysis',
   },
   {
     method: 'GET',
@@ -43,6 +57,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'getAnalysis',
     scopes: ['analyses:read'],
     rateClass: 'analysis_read',
+    owner: 'analysis',
   },
   {
     method: 'GET',
@@ -50,14 +65,23 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'listAnalysisComments',
     scopes: ['analyses:read', 'comments:read'],
     rateClass: 'analysis_comments',
+    owner: 'sampling',
   },
-  { method: 'GET', path: '/posts', operationId: 'listPosts', scopes: ['posts:read'], rateClass: 'global' },
+  {
+    method: 'GET',
+    path: '/posts',
+    operationId: 'listPosts',
+    scopes: ['posts:read'],
+    rateClass: 'global',
+    owner: 'analysis',
+  },
   {
     method: 'GET',
     path: '/posts/{postId}/analysis',
     operationId: 'getPostAnalysis',
     scopes: ['posts:read'],
     rateClass: 'global',
+    owner: 'analysis',
   },
   {
     method: 'GET',
@@ -65,6 +89,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'listPostComments',
     scopes: ['posts:read', 'comments:read'],
     rateClass: 'comments',
+    owner: 'sampling',
   },
   {
     method: 'GET',
@@ -72,6 +97,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'getPostMetrics',
     scopes: ['posts:read'],
     rateClass: 'global',
+    owner: 'analysis',
   },
   {
     method: 'GET',
@@ -79,6 +105,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'getContentJob',
     scopes: ['posts:read'],
     rateClass: 'content_jobs',
+    owner: 'ingest',
   },
   // Not in the spec's table: the list shows the same jobs as the detail route, so the same scope.
   {
@@ -87,6 +114,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'listContentJobs',
     scopes: ['posts:read'],
     rateClass: 'content_jobs',
+    owner: 'ingest',
   },
   {
     method: 'POST',
@@ -94,6 +122,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'addPosts',
     scopes: ['posts:write'],
     rateClass: 'content_add_posts',
+    owner: 'ingest',
   },
   {
     method: 'POST',
@@ -101,6 +130,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'refreshPosts',
     scopes: ['posts:write'],
     rateClass: 'content_refresh',
+    owner: 'ingest',
   },
   {
     method: 'POST',
@@ -108,6 +138,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'addAccount',
     scopes: ['accounts:write'],
     rateClass: 'content_add_accounts',
+    owner: 'ingest',
   },
   {
     method: 'GET',
@@ -115,6 +146,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'listCollections',
     scopes: ['collections:read'],
     rateClass: 'global',
+    owner: 'analysis',
   },
   {
     method: 'GET',
@@ -122,6 +154,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'getCollection',
     scopes: ['collections:read'],
     rateClass: 'global',
+    owner: 'analysis',
   },
   {
     method: 'GET',
@@ -129,6 +162,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'listCollectionPosts',
     scopes: ['collections:read'],
     rateClass: 'collection_posts',
+    owner: 'analysis',
   },
   {
     method: 'GET',
@@ -136,6 +170,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'getInsights',
     scopes: ['insights:read'],
     rateClass: 'global',
+    owner: 'analysis',
   },
   // The spec does not show the saved-analyses path; this is the one the gateway reserves for it.
   {
@@ -144,6 +179,7 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     operationId: 'listSavedAnalyses',
     scopes: ['insights:read'],
     rateClass: 'global',
+    owner: 'analysis',
   },
 ];
 

@@ -1,6 +1,7 @@
-import { ROUTE_POLICIES, type HttpMethod } from '@analyst/contracts';
+import { ROUTE_POLICIES, type HttpMethod, type RouteOwner } from '@analyst/contracts';
 
-export type UpstreamService = 'ingest' | 'ledger' | 'analysis' | 'sampling';
+/** A service the gateway forwards to: a public route's owner other than itself, or the ledger (operator routes). */
+export type UpstreamService = Exclude<RouteOwner, 'gateway'> | 'ledger';
 
 export interface ForwardedRoute {
   method: HttpMethod;
@@ -8,14 +9,6 @@ export interface ForwardedRoute {
   path: string;
   service: UpstreamService;
   admin: boolean;
-}
-
-/** Which service owns a public route (the architecture's table); the gateway keeps /me and /team. */
-export function ownerOf(path: string): UpstreamService | null {
-  if (path === '/me' || path === '/team') return null;
-  if (path.startsWith('/content/')) return 'ingest';
-  if (path.endsWith('/comments')) return 'sampling';
-  return 'analysis';
 }
 
 /** Operator routes served by other services; everything else under /admin/v1 is the gateway's. */
@@ -27,10 +20,12 @@ export const FORWARDED_ADMIN_ROUTES: readonly ForwardedRoute[] = [
 ];
 
 export function forwardedRoutes(): ForwardedRoute[] {
-  const publicRoutes = ROUTE_POLICIES.flatMap((policy): ForwardedRoute[] => {
-    const service = ownerOf(policy.path);
-    return service ? [{ method: policy.method, path: policy.path, service, admin: false }] : [];
-  });
+  // The route table names each public route's owner; the gateway serves its own (`/me`, `/team`).
+  const publicRoutes = ROUTE_POLICIES.flatMap((policy): ForwardedRoute[] =>
+    policy.owner === 'gateway'
+      ? []
+      : [{ method: policy.method, path: policy.path, service: policy.owner, admin: false }],
+  );
   return [...publicRoutes, ...FORWARDED_ADMIN_ROUTES];
 }
 

@@ -1,0 +1,94 @@
+import 'reflect-metadata';
+import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { RequestMethod, type Type } from '@nestjs/common';
+import { ROUTE_POLICIES } from '@analyst/contracts';
+import { AnalysisModule } from '@analyst/analysis';
+import { GatewayModule, FORWARDED_ADMIN_ROUTES, forwardedRoutes } from '@analyst/gateway';
+import { IngestModule } from '@analyst/ingest';
+import { LedgerModule } from '@analyst/ledger';
+import { SamplingModule } from '@analyst/sampling';
+
+/** Each service module, as its app mounts it, by the name the route table and the proxy use. */
+const MODULES = {
+  gateway: GatewayModule,
+  ingest: IngestModule,
+  ledger: LedgerModule,
+  analysis: AnalysisModule,
+  sampling: SamplingModule,
+} as const;
+type Service = keyof typeof MODULES;
+
+/** `METHOD /path/{param}` of every handler a module's controllers declare, read from Nest's metadata. */
+function controllerRoutes(module: Type): string[] {
+  const controllers = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type[];
+  const routes: string[] = [];
+  for (const controller of controllers) {
+    const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+    const prototype = controller.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const handler = prototype[name];
+      if (name === 'constructor' || typeof handler !== 'function') continue;
+      const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (path === undefined || method === undefined) continue;
+      const full = `/${[base, path].join('/')}`
+        .replace(/\/+/g, '/')
+        .replace(/(.)\/$/, '$1')
+        .replace(/:([A-Za-z]+)/g, '{$1}');
+      routes.push(`${RequestMethod[method]} ${full}`);
+    }
+  }
+  return routes.sort();
+}
+
+const served = Object.fromEntries(
+  (Object.keys(MODULES) as Service[]).map((service) => [service, controllerRoutes(MODULES[service])]),
+) as Record<Service, string[]>;
+
+describe('routes as data: the route table and the controllers that serve it', () => {
+  it('reads routes from every service (the metadata this test relies on is there)', () => {
+    for (const service of Object.keys(MODULES) as Service[])
+      expect(served[service].length).toBeGreaterThan(0);
+    expect(served.sampling).toContain('GET /analyses/{analysisId}/comments');
+  });
+
+  it("serves every public route of the table by its owner's controllers, and by no other service", () => {
+    for (const policy of ROUTE_POLICIES) {
+      const route = `${policy.method} ${policy.path}`;
+      const servedBy = (Object.keys(MODULES) as Service[]).filter((s) => served[s].includes(route));
+      expect([route, servedBy]).toEqual([route, [policy.owner]]);
+    }
+  });
+
+  it('lists every public route a controller serves in the table, with that service as its owner', () => {
+    for (const service of Object.keys(MODULES) as Service[]) {
+      for (const route of served[service].filter((r) => !r.split(' ')[1].startsWith('/admin/'))) {
+        const policy = ROUTE_POLICIES.find((p) => `${p.method} ${p.path}` === route);
+        expect([route, policy?.owner]).toEqual([route, service]);
+      }
+    }
+  });
+
+  it('forwards every operator route another service serves, and only those, to that service', () => {
+    const adminServed = (service: Service) =>
+      served[service].filter((r) => r.split(' ')[1].startsWith('/admin/'));
+    const elsewhere = (['ingest', 'ledger', 'analysis', 'sampling'] as const).flatMap((service) =>
+      adminServed(service).map((route) => `${route} -> ${service}`),
+    );
+    const forwarded = FORWARDED_ADMIN_ROUTES.map((r) => `${r.method} ${r.path} -> ${r.service}`);
+    expect(forwarded.sort()).toEqual(elsewhere.sort());
+    // The gateway's own operator routes are not forwarded.
+    for (const route of adminServed('gateway'))
+      expect(forwarded.some((f) => f.startsWith(`${route} `))).toBe(false);
+  });
+
+  it('forwards each public route to the owner the table names, and the gateway keeps its own', () => {
+    const publicForwarded = forwardedRoutes().filter((r) => !r.admin);
+    expect(publicForwarded.map((r) => `${r.method} ${r.path} -> ${r.service}`).sort()).toEqual(
+      ROUTE_POLICIES.filter((p) => p.owner !== 'gateway')
+        .map((p) => `${p.method} ${p.path} -> ${p.owner}`)
+        .sort(),
+    );
+    expect(ROUTE_POLICIES.filter((p) => p.owner === 'gateway').map((p) => p.path)).toEqual(['/me', '/team']);
+  });
+});
