@@ -1,20 +1,12 @@
-/** Platforms ANALYST_PROVIDERS may name (the API's post platforms). */
-const ROUTABLE = [
-  'youtube',
-  'tiktok',
-  'instagram',
-  'facebook',
-  'x',
-  'reddit',
-  'linkedin',
-  'threads',
-] as const;
+import { PLATFORMS, type Platform } from '@analyst/contracts';
+
 /** Platforms with a real adapter: `<platform>=<platform>` picks it. */
 export const REAL_PROVIDERS = ['youtube', 'reddit'] as const;
 export type RealProvider = (typeof REAL_PROVIDERS)[number];
 /** `simulated`: the offline simulator; `none`: links of that platform are rejected as unsupported_platform. */
 export type ProviderChoice = RealProvider | 'simulated' | 'none';
-export type ProviderRoutes = Record<(typeof ROUTABLE)[number], ProviderChoice>;
+/** A provider for every one of the API's post platforms (ANALYST_PROVIDERS may name any of them). */
+export type ProviderRoutes = Record<Platform, ProviderChoice>;
 
 /**
  * Parses `youtube=youtube,reddit=reddit,*=simulated`: each entry names a platform (or `*` for every
@@ -32,8 +24,8 @@ export function parseProviderRoutes(text: string, fallback: ProviderChoice): Pro
     const match = /^([a-z*]+)=([a-z]+)$/.exec(entry);
     if (!match) throw new Error(`"${entry}" is not <platform>=<provider>`);
     const [, platform, provider] = match;
-    if (platform !== '*' && !(ROUTABLE as readonly string[]).includes(platform))
-      throw new Error(`"${platform}" is not a platform (${ROUTABLE.join(', ')} or *)`);
+    if (platform !== '*' && !(PLATFORMS as readonly string[]).includes(platform))
+      throw new Error(`"${platform}" is not a platform (${PLATFORMS.join(', ')} or *)`);
     if (named.has(platform)) throw new Error(`"${platform}" is named twice`);
     const own = (REAL_PROVIDERS as readonly string[]).includes(provider);
     if (provider !== 'simulated' && provider !== 'none' && !own)
@@ -44,7 +36,7 @@ export function parseProviderRoutes(text: string, fallback: ProviderChoice): Pro
     if (platform === '*') rest = provider as ProviderChoice;
   }
   const routes = {} as ProviderRoutes;
-  for (const platform of ROUTABLE) routes[platform] = named.get(platform) ?? rest;
+  for (const platform of PLATFORMS) routes[platform] = named.get(platform) ?? rest;
   return routes;
 }
 
