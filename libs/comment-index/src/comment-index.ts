@@ -20,7 +20,11 @@ import {
   type RollupSettings,
 } from '@analyst/domain-analysis';
 import {
+  asciiFnv1a32,
   binaryBytes,
+  bufferOf,
+  bytesFnv1a32,
+  BytesTable,
   EMOJI_TERM,
   float32s,
   float64s,
@@ -31,13 +35,13 @@ import {
   int32s,
   IS_CREATOR,
   IS_REPLY,
+  sameBytes,
   STRINGS_PER_COMMENT,
   uint32s,
-  unpackStrings,
   type PackedFetched,
   type PackedScored,
 } from './read-model/packed-columns';
-import { RowDetails } from './row-details';
+import { authorName, fnv1a32, RowDetails } from './row-details';
 
 /** The scored version of a post as the catalog knows it, whether or not its rows are loaded. */
 export interface ScoredVersionInfo {
@@ -122,7 +126,95 @@ export type CompactionListener = (remap: Int32Array, rows: number) => void;
 let nextGeneration = 1;
 
 /** Rough bytes of a JS string held in an array: its header and pointer, plus a byte per code unit. */
-const stringBytes = (s: string | null | undefined): number => 24 + (s?.length ?? 0);
+const STRING_HEADER_BYTES = 24;
+const stringBytes = (s: string | null | undefined): number => STRING_HEADER_BYTES + (s?.length ?? 0);
+
+const EMOJI_CODE = EMOJI_TERM.charCodeAt(0);
+
+/** An author met in stored chunks: the interned id, the name as shown, the username's length. */
+interface AuthorEntry {
+  id: number;
+  name: string;
+  length: number;
+}
+
+/** 1 when the flag is set in a stored comment's flags, else 0. */
+const bit = (flags: number, flag: number): number => ((flags & flag) === 0 ? 0 : 1);
+
+/**
+ * The rows of one post version as they are appended from stored chunks, by comment id: an open-
+ * addressing table of the ids' FNV-1a hashes (a hit is compared as a string, so two ids of one hash
+ * stay apart), and where each row's id is packed, so the version's scores find their rows by
+ * comparing bytes. Rows are `first`, `first + 1`, ... in the order added.
+ */
+class VersionIds {
+  rows = 0;
+  private readonly mask: number;
+  private readonly slots: Int32Array;
+  private readonly hashes: Uint32Array;
+  private readonly texts: Uint8Array[] = [];
+  private readonly textOf: Int32Array;
+  private readonly starts: Uint32Array;
+  private readonly ends: Uint32Array;
+  /** Scores seen so far: the next one is the row at this offset, as a rule. */
+  private scoreAt = 0;
+
+  constructor(
+    readonly first: number,
+    capacity: number,
+    private readonly commentIds: readonly string[],
+  ) {
+    let size = 2;
+    while (size < 2 * capacity) size *= 2;
+    this.mask = size - 1;
+    this.slots = new Int32Array(size).fill(-1);
+    this.hashes = new Uint32Array(capacity);
+    this.textOf = new Int32Array(capacity);
+    this.starts = new Uint32Array(capacity);
+    this.ends = new Uint32Array(capacity);
+  }
+
+  /** Index of a chunk's text, for `add`. */
+  addText(text: Uint8Array): number {
+    return this.texts.push(text) - 1;
+  }
+
+  /** The row of this id (whose `fnv1a32` is `hash`) in the version, or -1. */
+  find(id: string, hash: number): number {
+    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
+      const k = this.slots[slot];
+      if (k < 0) return -1;
+      if (this.hashes[k] === hash && this.commentIds[this.first + k] === id) return this.first + k;
+    }
+  }
+
+  /** Row `row` (the next one) has the id packed at `texts[text][start, end)`, hashed `hash`. */
+  add(row: number, hash: number, text: number, start: number, end: number): void {
+    const k = row - this.first;
+    if (k !== this.rows) throw new Error(`row ${row} appended out of order`);
+    let slot = hash & this.mask;
+    while (this.slots[slot] >= 0) slot = (slot + 1) & this.mask;
+    this.slots[slot] = k;
+    this.hashes[k] = hash;
+    this.textOf[k] = text;
+    this.starts[k] = start;
+    this.ends[k] = end;
+    this.rows++;
+  }
+
+  /** The row of the next score, whose comment id is packed at `text[start, end)`; -1 when none. */
+  rowOfScore(text: Uint8Array, start: number, end: number): number {
+    const k = this.scoreAt++;
+    if (
+      k < this.rows &&
+      this.ends[k] - this.starts[k] === end - start &&
+      sameBytes(text, start, end, this.texts[this.textOf[k]], this.starts[k])
+    )
+      return this.first + k;
+    const id = bufferOf(text).toString('utf8', start, end);
+    return this.find(id, fnv1a32(id));
+  }
+}
 
 /**
  * Comments of one team as columns, plus the team's posts, collections and settings.
@@ -157,6 +249,8 @@ export class TeamIndex {
   private holds = 0;
   private compactionDue = false;
   private readonly listeners: CompactionListener[] = [];
+  /** Authors of stored chunks by their UTF-8 bytes as written: each is decoded and interned once. */
+  private readonly authorsByBytes = new BytesTable<AuthorEntry>();
 
   constructor(
     readonly teamId: string,
@@ -270,6 +364,15 @@ export class TeamIndex {
   }
 
   /**
+   * Makes room for `rows` more rows with `tokens` more tokens in one step, before versions are
+   * appended (a load of many posts), instead of growing the columns as each version comes.
+   */
+  reserve(rows: number, tokens: number): void {
+    ensureCapacity(this.columns, rows, tokens);
+    this.details.reserve(this.columns.length + rows);
+  }
+
+  /**
    * Appends the rows of a post's scored version from its stored chunks (the fetch's chunks in order,
    * and the version's scores): the same rows, in the same order and with the same values, as the
    * log fold builds from the version's events. A comment id seen earlier in the version is skipped
@@ -282,88 +385,140 @@ export class TeamIndex {
     fetched: readonly PackedFetched[],
     scored: readonly PackedScored[],
   ): ScoredVersion {
-    const rows: number[] = [];
-    const rowById = new Map<string, number>();
-    const columns = this.columns;
+    let count = 0;
+    let tokens = 0;
     for (const chunk of fetched) {
-      const strings = unpackStrings(chunk.text, chunk.textEnds);
-      const likes = float32s(chunk.likes);
-      const flagsOf = binaryBytes(chunk.flags);
-      const postedAt = uint32s(chunk.postedAt);
-      const tokens = uint32s(chunk.tokens);
-      const tokenEnds = uint32s(chunk.tokenEnds);
-      const termIds = chunk.terms.map((t) =>
-        t.startsWith(EMOJI_TERM) ? this.vocab.intern(t.slice(1), 'emoji') : this.vocab.intern(t, 'word'),
-      );
-      let tokenAt = 0;
-      ensureCapacity(columns, chunk.count, tokens.length);
-      for (let i = 0; i < chunk.count; i++) {
-        const at = i * STRINGS_PER_COMMENT;
-        const id = strings[at];
-        const tokenEnd = tokenEnds[i];
-        if (rowById.has(id)) {
-          tokenAt = tokenEnd;
-          continue;
-        }
-        const author = strings[at + 1];
-        const key = author.replace(/^@/, '').toLowerCase();
-        let authorId = this.authors.get(key);
-        if (authorId === undefined) this.authors.set(key, (authorId = this.authors.size));
-        const r = columns.length;
-        const f = flagsOf[i];
-        columns.likes[r] = likes[i];
-        columns.isReply[r] = f & IS_REPLY ? 1 : 0;
-        columns.hidden[r] = f & HIDDEN ? 1 : 0;
-        columns.isCreator[r] = f & IS_CREATOR ? 1 : 0;
-        columns.hasQuestion[r] = f & HAS_QUESTION ? 1 : 0;
-        columns.hasMention[r] = f & HAS_MENTION ? 1 : 0;
-        columns.hasEmoji[r] = f & HAS_EMOJI ? 1 : 0;
-        columns.postIndex[r] = post.index;
-        columns.authorId[r] = authorId;
-        columns.postedAt[r] = postedAt[i];
-        columns.tokenStart[r] = columns.tokenCount;
-        for (; tokenAt < tokenEnd; tokenAt++)
-          columns.tokenIds[columns.tokenCount++] = termIds[tokens[tokenAt]];
-        columns.tokenStart[r + 1] = columns.tokenCount;
-        columns.length = r + 1;
-        this.commentIds[r] = id;
-        this.bodies[r] = strings[at + 3];
-        this.details.fetched(r, { id, authorUsername: author, postedAt: strings[at + 2] });
-        this.rowStringBytes +=
-          stringBytes(id) + stringBytes(strings[at + 3]) + stringBytes(author) + stringBytes(strings[at + 2]);
-        rowById.set(id, r);
-        rows.push(r);
-      }
+      count += chunk.count;
+      tokens += binaryBytes(chunk.tokens).byteLength >>> 2;
     }
-    // Scores come in the fetch's order as a rule: the k-th score row is the k-th comment row, checked
-    // by id; the map is asked only where they part (a redelivered chunk, or another order).
-    let at = 0;
-    for (const chunk of scored) {
-      const ids = unpackStrings(chunk.text, chunk.textEnds);
-      const scores = float64s(chunk.scores);
-      const refs = int32s(chunk.refs);
-      const n = chunk.count;
-      for (let i = 0; i < n; i++, at++) {
-        const id = ids[i];
-        const r = at < rows.length && this.commentIds[rows[at]] === id ? rows[at] : rowById.get(id);
-        if (r === undefined) continue;
-        columns.sentiment[r] = scores[i];
-        columns.content[r] = scores[n + i];
-        columns.topic[r] = scores[2 * n + i];
-        columns.relevance[r] = scores[3 * n + i];
-        columns.consensus[r] = scores[4 * n + i];
-        const language = refs[2 * n + i];
-        this.details.scored(r, {
-          topicIndex: refs[i] < 0 ? null : refs[i],
-          messageIndex: refs[n + i] < 0 ? null : refs[n + i],
-          language: language < 0 ? null : chunk.languages[language],
-        });
-      }
-    }
+    this.reserve(count, tokens);
+    const version = new VersionIds(this.columns.length, count, this.commentIds);
+    for (const chunk of fetched) this.appendChunk(post, chunk, version);
+    for (const chunk of scored) this.applyScores(chunk, version);
+    const rows = new Uint32Array(version.rows);
+    for (let k = 0; k < rows.length; k++) rows[k] = version.first + k;
     const replaced = post.scored?.rows.length ?? 0;
-    post.scored = { ...info, rows: Uint32Array.from(rows) };
+    post.scored = { ...info, rows };
     if (replaced > 0) this.retire(replaced);
     return post.scored;
+  }
+
+  /** Appends a stored chunk's comments (room reserved) as rows, but those whose id the version has. */
+  private appendChunk(post: PostEntry, chunk: PackedFetched, version: VersionIds): void {
+    const columns = this.columns;
+    const { likes: likesOf, isReply, hidden, isCreator, hasQuestion, hasMention, hasEmoji } = columns;
+    const { postIndex, authorId, postedAt: postedAtOf, tokenStart, tokenIds } = columns;
+    const text = binaryBytes(chunk.text);
+    const buffer = bufferOf(text);
+    const textAt = version.addText(text);
+    const ends = uint32s(chunk.textEnds);
+    const likes = float32s(chunk.likes);
+    const flagsOf = binaryBytes(chunk.flags);
+    const postedAt = uint32s(chunk.postedAt);
+    const tokens = uint32s(chunk.tokens);
+    const tokenEnds = uint32s(chunk.tokenEnds);
+    const termIds = this.termIds(chunk.terms);
+    let tokenAt = columns.tokenCount;
+    let r = columns.length;
+    let strings = 0;
+    for (let i = 0, from = 0; i < chunk.count; from = tokenEnds[i], i++) {
+      const at = i * STRINGS_PER_COMMENT;
+      const start = at === 0 ? 0 : ends[at - 1];
+      const idEnd = ends[at];
+      const authorEnd = ends[at + 1];
+      const postedAtEnd = ends[at + 2];
+      const bodyEnd = ends[at + 3];
+      // An ASCII id's bytes are its code units: hashed as they are, decoded byte for byte.
+      let hash = asciiFnv1a32(text, start, idEnd);
+      const id = buffer.toString(hash < 0 ? 'utf8' : 'latin1', start, idEnd);
+      if (hash < 0) hash = fnv1a32(id);
+      if (version.find(id, hash) >= 0) continue;
+      version.add(r, hash, textAt, start, idEnd);
+      const author = this.authorOf(text, idEnd, authorEnd);
+      const f = flagsOf[i];
+      likesOf[r] = likes[i];
+      isReply[r] = bit(f, IS_REPLY);
+      hidden[r] = bit(f, HIDDEN);
+      isCreator[r] = bit(f, IS_CREATOR);
+      hasQuestion[r] = bit(f, HAS_QUESTION);
+      hasMention[r] = bit(f, HAS_MENTION);
+      hasEmoji[r] = bit(f, HAS_EMOJI);
+      postIndex[r] = post.index;
+      authorId[r] = author.id;
+      postedAtOf[r] = postedAt[i];
+      tokenStart[r] = tokenAt;
+      for (let t = from; t < tokenEnds[i]; t++) tokenIds[tokenAt++] = termIds[tokens[t]];
+      tokenStart[r + 1] = tokenAt;
+      const given = buffer.toString('utf8', authorEnd, postedAtEnd);
+      const body = buffer.toString('utf8', postedAtEnd, bodyEnd);
+      this.commentIds[r] = id;
+      this.bodies[r] = body;
+      this.details.fetchedRow(r, author.name, given, hash);
+      strings += 4 * STRING_HEADER_BYTES + id.length + body.length + author.length + given.length;
+      r++;
+    }
+    columns.length = r;
+    columns.tokenCount = tokenAt;
+    this.rowStringBytes += strings;
+  }
+
+  /**
+   * Scores of a stored chunk onto the version's rows. They come in the fetch's order as a rule: the
+   * k-th score is the k-th row's when their id bytes are equal; the id is decoded and looked up only
+   * where they part (a redelivered chunk, or another order).
+   */
+  private applyScores(chunk: PackedScored, version: VersionIds): void {
+    const columns = this.columns;
+    const text = binaryBytes(chunk.text);
+    const ends = uint32s(chunk.textEnds);
+    const scores = float64s(chunk.scores);
+    const refs = int32s(chunk.refs);
+    const n = chunk.count;
+    for (let i = 0; i < n; i++) {
+      const r = version.rowOfScore(text, i === 0 ? 0 : ends[i - 1], ends[i]);
+      if (r < 0) continue;
+      columns.sentiment[r] = scores[i];
+      columns.content[r] = scores[n + i];
+      columns.topic[r] = scores[2 * n + i];
+      columns.relevance[r] = scores[3 * n + i];
+      columns.consensus[r] = scores[4 * n + i];
+      const language = refs[2 * n + i];
+      this.details.scoredRow(
+        r,
+        Math.max(-1, refs[i]),
+        Math.max(-1, refs[n + i]),
+        language < 0 ? null : (chunk.languages[language] ?? null),
+      );
+    }
+  }
+
+  /** The author of a stored comment, by the bytes of the username as written. */
+  private authorOf(text: Uint8Array, start: number, end: number): AuthorEntry {
+    const hash = bytesFnv1a32(text, start, end);
+    let author = this.authorsByBytes.get(text, start, end, hash);
+    if (author === undefined) {
+      const username = bufferOf(text).toString('utf8', start, end);
+      const name = authorName(username);
+      const key = name.toLowerCase();
+      let id = this.authors.get(key);
+      if (id === undefined) this.authors.set(key, (id = this.authors.size));
+      author = { id, name, length: username.length };
+      this.authorsByBytes.set(text, start, end, hash, author);
+    }
+    return author;
+  }
+
+  /** A stored chunk's terms as ids of the team's vocabulary. */
+  private termIds(terms: readonly string[]): Uint32Array {
+    const ids = new Uint32Array(terms.length);
+    for (let t = 0; t < terms.length; t++) {
+      const term = terms[t];
+      ids[t] =
+        term.charCodeAt(0) === EMOJI_CODE
+          ? this.vocab.intern(term.slice(1), 'emoji')
+          : this.vocab.intern(term, 'word');
+    }
+    return ids;
   }
 
   /** Posts of a collection; a campaign includes its nested groups. */

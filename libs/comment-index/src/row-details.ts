@@ -19,6 +19,11 @@ export class RowDetails {
     return this.topicIndex.byteLength + this.messageIndex.byteLength + this.idHash.byteLength;
   }
 
+  /** Makes room for rows up to `rows` - 1 at once (a loaded version's), as the columns grow. */
+  reserve(rows: number): void {
+    if (rows > this.idHash.length) this.ensure(rows - 1);
+  }
+
   private ensure(row: number): void {
     if (row < this.idHash.length) return;
     const size = Math.max(row + 1, this.idHash.length * 2);
@@ -34,17 +39,27 @@ export class RowDetails {
   }
 
   fetched(row: number, comment: Pick<FetchedComment, 'id' | 'authorUsername' | 'postedAt'>): void {
+    this.fetchedRow(row, authorName(comment.authorUsername), comment.postedAt, fnv1a32(comment.id));
+  }
+
+  /** A fetched comment's details: its author as shown (`authorName`), `postedAt` as given, `fnv1a32` of its id. */
+  fetchedRow(row: number, author: string, postedAt: string, idHash: number): void {
     this.ensure(row);
-    this.authors[row] = comment.authorUsername.replace(/^@/, '');
-    this.postedAt[row] = comment.postedAt;
-    this.idHash[row] = fnv1a32(comment.id);
+    this.authors[row] = author;
+    this.postedAt[row] = postedAt;
+    this.idHash[row] = idHash;
   }
 
   scored(row: number, comment: Pick<ScoredComment, 'topicIndex' | 'messageIndex' | 'language'>): void {
+    this.scoredRow(row, comment.topicIndex ?? -1, comment.messageIndex ?? -1, comment.language ?? null);
+  }
+
+  /** A scored comment's creator-content links (-1: none) and language. */
+  scoredRow(row: number, topicIndex: number, messageIndex: number, language: string | null): void {
     this.ensure(row);
-    this.topicIndex[row] = comment.topicIndex ?? -1;
-    this.messageIndex[row] = comment.messageIndex ?? -1;
-    this.languages[row] = comment.language ?? null;
+    this.topicIndex[row] = topicIndex;
+    this.messageIndex[row] = messageIndex;
+    this.languages[row] = language;
   }
 
   /** Moves every row to its number after a compaction of the team's columns (see TeamIndex.compact). */
@@ -69,6 +84,11 @@ export class RowDetails {
     }
     Object.assign(this, { topicIndex, messageIndex, idHash, authors, postedAt, languages });
   }
+}
+
+/** An author as a sample shows it: the username as written, less one leading `@`. */
+export function authorName(username: string): string {
+  return username.charCodeAt(0) === 64 ? username.slice(1) : username;
 }
 
 /** 32-bit FNV-1a over UTF-16 code units: stable across processes, so the seeded order is too. */

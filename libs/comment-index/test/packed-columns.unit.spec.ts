@@ -1,4 +1,16 @@
-import { float64s, int32s, packFetched, packScored, uint32s, unpackStrings } from '../src';
+import {
+  asciiFnv1a32,
+  bytesFnv1a32,
+  BytesTable,
+  fnv1a32,
+  float64s,
+  int32s,
+  packFetched,
+  packScored,
+  sameBytes,
+  uint32s,
+  unpackStrings,
+} from '../src';
 
 describe('packed comment columns', () => {
   const fetched = [
@@ -64,5 +76,36 @@ describe('packed comment columns', () => {
     expect(Array.from(scores.subarray(2))).toEqual([2, 9, 1]);
     expect(Array.from(int32s(scored.refs))).toEqual([1, -1, 0]);
     expect(scored.languages).toEqual(['es']);
+  });
+
+  it('hashes and compares packed strings without decoding them', () => {
+    const bytes = new Uint8Array(Buffer.from('xx-comment-42|ü-id|comment-42', 'utf8'));
+    expect(asciiFnv1a32(bytes, 3, 13)).toBe(fnv1a32('comment-42'));
+    expect(asciiFnv1a32(bytes, 14, 19)).toBe(-1); // not ASCII
+    expect(bytesFnv1a32(bytes, 3, 13)).toBe(fnv1a32('comment-42'));
+    expect(sameBytes(bytes, 3, 13, bytes, 20)).toBe(true);
+    expect(sameBytes(bytes, 3, 13, bytes, 21)).toBe(false);
+  });
+
+  it('finds values by the bytes of their keys, through collisions and growth', () => {
+    const keys = Array.from({ length: 3000 }, (_, i) =>
+      i % 7 === 0 ? `ñame-${i}` : `@user${i}`.repeat(1 + (i % 3)),
+    );
+    const text = new Uint8Array(Buffer.from(keys.join(''), 'utf8'));
+    const ranges: [number, number][] = [];
+    let at = 0;
+    for (const k of keys) ranges.push([at, (at += Buffer.byteLength(k))]);
+    // A weak hash (a few values) so that most lookups pass colliding entries.
+    const weak = (i: number): number => bytesFnv1a32(text, ranges[i][0], ranges[i][1]) & 3;
+    const table = new BytesTable<string>();
+    keys.forEach((k, i) => {
+      if (i % 2) return;
+      expect(table.get(text, ranges[i][0], ranges[i][1], weak(i))).toBeUndefined();
+      table.set(text, ranges[i][0], ranges[i][1], weak(i), k);
+    });
+    expect(table.size).toBe(1500);
+    keys.forEach((k, i) =>
+      expect(table.get(text, ranges[i][0], ranges[i][1], weak(i))).toBe(i % 2 ? undefined : k),
+    );
   });
 });

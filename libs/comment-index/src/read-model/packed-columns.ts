@@ -165,6 +165,111 @@ export const float32s = (v: unknown): Float32Array => view(v, Float32Array);
 export const uint32s = (v: unknown): Uint32Array => view(v, Uint32Array);
 export const int32s = (v: unknown): Int32Array => view(v, Int32Array);
 
+/** The bytes as a Buffer without copying them (for `toString` on a range). */
+export function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Whether two byte ranges hold the same bytes (so the strings packed there are equal). */
+export function sameBytes(
+  a: Uint8Array,
+  aStart: number,
+  aEnd: number,
+  b: Uint8Array,
+  bStart: number,
+): boolean {
+  for (let i = aStart, j = bStart; i < aEnd; i++, j++) if (a[i] !== b[j]) return false;
+  return true;
+}
+
+/**
+ * 32-bit FNV-1a of the UTF-8 bytes of a range, or -1 when one of them is not ASCII. For ASCII the
+ * bytes are the string's UTF-16 code units, so the hash is `fnv1a32` of the string packed there.
+ */
+export function asciiFnv1a32(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (b > 0x7f) return -1;
+    h = Math.imul(h ^ b, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** 32-bit FNV-1a of the bytes of a range (a hash for `BytesTable`). */
+export function bytesFnv1a32(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Values keyed by the UTF-8 bytes of a string, found without decoding it: the bytes are hashed and
+ * compared with a copy kept of each key's bytes. For values derived from a string that repeats
+ * across many packed comments (an author), so each is decoded and derived once.
+ */
+export class BytesTable<V> {
+  private slots = new Int32Array(1024).fill(-1);
+  private hashes = new Uint32Array(512);
+  private starts = new Uint32Array(513);
+  private keyBytes = new Uint8Array(16 * 1024);
+  private readonly values: V[] = [];
+
+  get size(): number {
+    return this.values.length;
+  }
+
+  /** The value for the bytes `bytes[start, end)` with hash `hash`, or undefined. */
+  get(bytes: Uint8Array, start: number, end: number, hash: number): V | undefined {
+    const mask = this.slots.length - 1;
+    const length = end - start;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.slots[slot];
+      if (entry < 0) return undefined;
+      if (this.hashes[entry] !== hash) continue;
+      const at = this.starts[entry];
+      if (this.starts[entry + 1] - at === length && sameBytes(bytes, start, end, this.keyBytes, at))
+        return this.values[entry];
+    }
+  }
+
+  /** Keeps `value` for these bytes (not in the table yet). */
+  set(bytes: Uint8Array, start: number, end: number, hash: number, value: V): void {
+    const entry = this.values.length;
+    if (entry + 1 >= this.hashes.length) {
+      this.hashes = grownTo(this.hashes, this.hashes.length * 2);
+      this.starts = grownTo(this.starts, this.hashes.length + 1);
+    }
+    const at = this.starts[entry];
+    if (at + end - start > this.keyBytes.length)
+      this.keyBytes = grownTo(this.keyBytes, Math.max(at + end - start, this.keyBytes.length * 2));
+    this.keyBytes.set(bytes.subarray(start, end), at);
+    this.starts[entry + 1] = at + end - start;
+    this.hashes[entry] = hash;
+    this.values.push(value);
+    if (2 * this.values.length > this.slots.length) this.rehash(this.slots.length * 2);
+    else this.place(entry);
+  }
+
+  private place(entry: number): void {
+    const mask = this.slots.length - 1;
+    let slot = this.hashes[entry] & mask;
+    while (this.slots[slot] >= 0) slot = (slot + 1) & mask;
+    this.slots[slot] = entry;
+  }
+
+  private rehash(size: number): void {
+    this.slots = new Int32Array(size).fill(-1);
+    for (let entry = 0; entry < this.values.length; entry++) this.place(entry);
+  }
+}
+
+function grownTo<T extends Uint8Array | Uint32Array>(array: T, size: number): T {
+  const next = new (array.constructor as new (n: number) => T)(size);
+  next.set(array);
+  return next;
+}
+
 /** The strings packed by `packStrings`, decoded. */
 export function unpackStrings(text: unknown, textEnds: unknown): string[] {
   const bytes = binaryBytes(text);
