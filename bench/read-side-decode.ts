@@ -6,10 +6,12 @@
  * bench/read-side-cold.ts does: the catalog, the rows of the 1,000 posts (and of the newest 100),
  * and the analysis a snapshot computes. The in-memory store's own answer to the same chunk queries
  * (match and copy: what MongoDB's indexed read replaces) is timed separately, so the replica's
- * decoding and row building is what rows less store is.
+ * decoding and row building is what rows less store is; and the 1,000 posts are loaded again with the
+ * chunk documents read beforehand (the store answering at once, leaving no garbage), so rows is the
+ * decoding and building alone.
  *
- *   npm run bench -- bench/read-side-decode.ts [posts] [commentsPerPost] [rounds]
- *   (node --expose-gc for a full GC before each round)
+ *   npm run bench -- --expose-gc bench/read-side-decode.ts [posts] [commentsPerPost] [rounds]
+ *   (--expose-gc: a full GC before each round and before each of the store's timed reads)
  *   READ_SIDE_DECODE_PROFILE=/tmp/decode.cpuprofile npm run bench -- bench/read-side-decode.ts
  *   (a CPU profile of the timed rounds only, without the set-up, for Chrome DevTools or a summary)
  *
@@ -37,7 +39,15 @@ import {
   ReadSideCache,
   type PostEntry,
 } from '@analyst/comment-index';
-import { MemoryReadStore, ProjectionRuntime, SqliteEventStore } from '@analyst/platform';
+import {
+  MemoryReadStore,
+  ProjectionRuntime,
+  SqliteEventStore,
+  type Doc,
+  type Filter,
+  type ReadCollection,
+  type ReadStore,
+} from '@analyst/platform';
 import { SimulatedProvider } from '@analyst/provider-sim';
 import { LexiconScorer } from '@analyst/scoring';
 import { commentsFromPool, ContentLogWriter, SeededRandom, type CommentPool } from '@analyst/testing';
@@ -124,8 +134,44 @@ async function project(file: string): Promise<MemoryReadStore> {
   return store;
 }
 
-/** What the in-memory store takes to answer loadRows' chunk queries for these posts (match and copy). */
-async function storeFind(store: MemoryReadStore, posts: readonly PostEntry[]): Promise<number> {
+/**
+ * The in-memory store, but the chunk collections answer from documents read once beforehand (by
+ * post and version: no matching, no copy): a load's rows then time the replica's own decoding and
+ * building, without the store's work or the garbage that work leaves for the collector.
+ */
+async function prereadStore(store: MemoryReadStore): Promise<ReadStore> {
+  type ChunkDoc = Doc & { postId: string; dataVersion: number };
+  const key = (d: { postId: string; dataVersion: number }): string => `${d.postId}\u0000${d.dataVersion}`;
+  const grouped = new Map<string, Map<string, ChunkDoc[]>>();
+  for (const name of [COMMENT_CHUNKS, COMMENT_SCORES]) {
+    const byVersion = new Map<string, ChunkDoc[]>();
+    for (const doc of await store.collection<ChunkDoc>(name).find({ teamId: TEAM })) {
+      const list = byVersion.get(key(doc));
+      if (list) list.push(doc);
+      else byVersion.set(key(doc), [doc]);
+    }
+    grouped.set(name, byVersion);
+  }
+  return {
+    collection: <T extends Doc>(name: string): ReadCollection<T> => {
+      const collection = store.collection<T>(name);
+      const byVersion = grouped.get(name);
+      if (!byVersion) return collection;
+      return Object.assign(Object.create(collection) as ReadCollection<T>, {
+        find: async (filter: Filter) =>
+          (filter.$or as { postId: string; dataVersion: number }[]).flatMap(
+            (v) => (byVersion.get(key(v)) ?? []) as unknown as T[],
+          ),
+      });
+    },
+    listCollections: () => store.listCollections(),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+}
+
+/** What the store takes to answer loadRows' chunk queries for these posts (match and copy). */
+async function storeFind(store: ReadStore, posts: readonly PostEntry[]): Promise<number> {
   const started = performance.now();
   for (let from = 0; from < posts.length; from += POSTS_PER_READ) {
     const filter = {
@@ -143,7 +189,7 @@ async function storeFind(store: MemoryReadStore, posts: readonly PostEntry[]): P
 }
 
 /** What the in-memory store takes to answer the catalog's reads (posts, team, materialized analyses). */
-async function storeCatalogFind(store: MemoryReadStore, posts: readonly PostEntry[]): Promise<number> {
+async function storeCatalogFind(store: ReadStore, posts: readonly PostEntry[]): Promise<number> {
   const started = performance.now();
   await store.collection(CATALOG_POSTS).find({ teamId: TEAM }, { sort: { seq: 1 } });
   await store.collection(CATALOG_TEAMS).findOne({ _id: TEAM });
@@ -170,7 +216,7 @@ const cpuMs = (): number => {
   return (user + system) / 1000;
 };
 
-async function coldRound(store: MemoryReadStore, posts: number): Promise<Round & { comments: number }> {
+async function coldRound(store: ReadStore, posts: number): Promise<Round & { comments: number }> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const cache = new ReadSideCache(store, 2048 * 1024 * 1024);
@@ -231,21 +277,27 @@ async function main(): Promise<void> {
     await session.post('Profiler.enable');
     await session.post('Profiler.start');
   }
-  for (const posts of [POSTS, Math.min(100, POSTS)]) {
+  const preread = await prereadStore(store);
+  const sets: [string, ReadStore, number][] = [
+    [`${POSTS} posts`, store, POSTS],
+    [`${POSTS} posts, chunk documents pre-read`, preread, POSTS],
+    [`${Math.min(100, POSTS)} posts`, store, Math.min(100, POSTS)],
+  ];
+  for (const [name, from, posts] of sets) {
     const rounds: Round[] = [];
     let comments = 0;
     for (let i = 0; i < ROUNDS; i++) {
-      const round = await coldRound(store, posts);
+      const round = await coldRound(from, posts);
       comments = round.comments;
       rounds.push(round);
       console.log(
-        `  cold ${posts} posts #${i + 1}: catalog ${round.catalog.toFixed(0)} ms + rows ${round.rows.toFixed(0)} ms + analysis ${round.analysis.toFixed(0)} ms = ${round.total.toFixed(0)} ms (CPU: rows ${round.rowsCpu.toFixed(0)} ms, total ${round.totalCpu.toFixed(0)} ms); the store's own reads: catalog ${round.storeCatalog.toFixed(0)} ms, chunks ${round.store.toFixed(0)} ms (load ${load()})`,
+        `  cold ${name} #${i + 1}: catalog ${round.catalog.toFixed(0)} ms + rows ${round.rows.toFixed(0)} ms + analysis ${round.analysis.toFixed(0)} ms = ${round.total.toFixed(0)} ms (CPU: rows ${round.rowsCpu.toFixed(0)} ms, total ${round.totalCpu.toFixed(0)} ms); the store's own reads: catalog ${round.storeCatalog.toFixed(0)} ms, chunks ${round.store.toFixed(0)} ms (load ${load()})`,
       );
     }
     const of = (key: keyof Round): number[] => rounds.map((r) => r[key]);
     const decode = rounds.map((r) => r.rows - r.store);
     console.log(
-      `RESULT ${posts} posts (${comments.toLocaleString()} visible comments), median (range) of ${ROUNDS}: catalog ${summary(of('catalog'))}; rows ${summary(of('rows'))}; analysis ${summary(of('analysis'))}; total ${summary(of('total'))}; CPU: rows ${summary(of('rowsCpu'))}, total ${summary(of('totalCpu'))}; the store's own reads: catalog ${summary(of('storeCatalog'))}, chunks ${summary(of('store'))}; rows less the store's chunk reads (decode and build) ${summary(decode)}`,
+      `RESULT ${name} (${comments.toLocaleString()} visible comments), median (range) of ${ROUNDS}: catalog ${summary(of('catalog'))}; rows ${summary(of('rows'))}; analysis ${summary(of('analysis'))}; total ${summary(of('total'))}; CPU: rows ${summary(of('rowsCpu'))}, total ${summary(of('totalCpu'))}; the store's own reads: catalog ${summary(of('storeCatalog'))}, chunks ${summary(of('store'))}; rows less the store's chunk reads (decode and build) ${summary(decode)}`,
     );
   }
   if (session && profile) {
