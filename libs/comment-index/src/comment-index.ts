@@ -145,33 +145,48 @@ const bit = (flags: number, flag: number): number => ((flags & flag) === 0 ? 0 :
  * The rows of one post version as they are appended from stored chunks, by comment id: an open-
  * addressing table of the ids' FNV-1a hashes (a hit is compared as a string, so two ids of one hash
  * stay apart), and where each row's id is packed, so the version's scores find their rows by
- * comparing bytes. Rows are `first`, `first + 1`, ... in the order added.
+ * comparing bytes. Rows are `first`, `first + 1`, ... in the order added. One instance serves every
+ * version in turn (appending is synchronous): its arrays are kept, not allocated per version.
  */
 class VersionIds {
+  first = 0;
   rows = 0;
-  private readonly mask: number;
-  private readonly slots: Int32Array;
-  private readonly hashes: Uint32Array;
-  private readonly texts: Uint8Array[] = [];
-  private readonly textOf: Int32Array;
-  private readonly starts: Uint32Array;
-  private readonly ends: Uint32Array;
+  private mask = 1;
+  private slots = new Int32Array(2);
+  private hashes = new Uint32Array(0);
+  private textOf = new Int32Array(0);
+  private starts = new Uint32Array(0);
+  private ends = new Uint32Array(0);
+  private texts: Uint8Array[] = [];
+  private commentIds: readonly string[] = [];
   /** Scores seen so far: the next one is the row at this offset, as a rule. */
   private scoreAt = 0;
 
-  constructor(
-    readonly first: number,
-    capacity: number,
-    private readonly commentIds: readonly string[],
-  ) {
+  /** Starts a version whose rows (at most `capacity`) are appended from row `first`. */
+  begin(first: number, capacity: number, commentIds: readonly string[]): this {
     let size = 2;
     while (size < 2 * capacity) size *= 2;
+    if (size > this.slots.length) this.slots = new Int32Array(size);
+    this.slots.fill(-1, 0, size);
     this.mask = size - 1;
-    this.slots = new Int32Array(size).fill(-1);
-    this.hashes = new Uint32Array(capacity);
-    this.textOf = new Int32Array(capacity);
-    this.starts = new Uint32Array(capacity);
-    this.ends = new Uint32Array(capacity);
+    if (capacity > this.hashes.length) {
+      const length = Math.max(capacity, 2 * this.hashes.length);
+      this.hashes = new Uint32Array(length);
+      this.textOf = new Int32Array(length);
+      this.starts = new Uint32Array(length);
+      this.ends = new Uint32Array(length);
+    }
+    this.first = first;
+    this.rows = 0;
+    this.scoreAt = 0;
+    this.commentIds = commentIds;
+    return this;
+  }
+
+  /** Lets go of the version's chunks and ids. */
+  end(): void {
+    this.texts = [];
+    this.commentIds = [];
   }
 
   /** Index of a chunk's text, for `add`. */
@@ -215,6 +230,10 @@ class VersionIds {
     return this.find(id, fnv1a32(id));
   }
 }
+
+/** Scratch arrays of appendVersion, kept between versions (it runs to the end once started). */
+const versionIds = new VersionIds();
+let termScratch = new Uint32Array(1024);
 
 /**
  * Comments of one team as columns, plus the team's posts, collections and settings.
@@ -392,9 +411,13 @@ export class TeamIndex {
       tokens += binaryBytes(chunk.tokens).byteLength >>> 2;
     }
     this.reserve(count, tokens);
-    const version = new VersionIds(this.columns.length, count, this.commentIds);
-    for (const chunk of fetched) this.appendChunk(post, chunk, version);
-    for (const chunk of scored) this.applyScores(chunk, version);
+    const version = versionIds.begin(this.columns.length, count, this.commentIds);
+    try {
+      for (const chunk of fetched) this.appendChunk(post, chunk, version);
+      for (const chunk of scored) this.applyScores(chunk, version);
+    } finally {
+      version.end();
+    }
     const rows = new Uint32Array(version.rows);
     for (let k = 0; k < rows.length; k++) rows[k] = version.first + k;
     const replaced = post.scored?.rows.length ?? 0;
@@ -508,9 +531,11 @@ export class TeamIndex {
     return author;
   }
 
-  /** A stored chunk's terms as ids of the team's vocabulary. */
+  /** A stored chunk's terms as ids of the team's vocabulary (in a scratch array, until the next call). */
   private termIds(terms: readonly string[]): Uint32Array {
-    const ids = new Uint32Array(terms.length);
+    if (terms.length > termScratch.length)
+      termScratch = new Uint32Array(Math.max(terms.length, 2 * termScratch.length));
+    const ids = termScratch;
     for (let t = 0; t < terms.length; t++) {
       const term = terms[t];
       ids[t] =
