@@ -26,18 +26,15 @@ import {
   bytesFnv1a32,
   BytesTable,
   EMOJI_TERM,
-  float32s,
-  float64s,
   HAS_EMOJI,
   HAS_MENTION,
   HAS_QUESTION,
   HIDDEN,
-  int32s,
   IS_CREATOR,
   IS_REPLY,
   sameBytes,
+  ScratchViews,
   STRINGS_PER_COMMENT,
-  uint32s,
   type PackedFetched,
   type PackedScored,
 } from './read-model/packed-columns';
@@ -233,6 +230,8 @@ class VersionIds {
 
 /** Scratch arrays of appendVersion, kept between versions (it runs to the end once started). */
 const versionIds = new VersionIds();
+/** Slots: a fetched chunk's text ends, likes, postedAt, tokens, token ends; a score chunk's text ends, scores, refs. */
+const views = new ScratchViews();
 let termScratch = new Uint32Array(1024);
 
 /**
@@ -434,12 +433,12 @@ export class TeamIndex {
     const text = binaryBytes(chunk.text);
     const buffer = bufferOf(text);
     const textAt = version.addText(text);
-    const ends = uint32s(chunk.textEnds);
-    const likes = float32s(chunk.likes);
+    const ends = views.uint32s(chunk.textEnds, 0);
+    const likes = views.float32s(chunk.likes, 1);
     const flagsOf = binaryBytes(chunk.flags);
-    const postedAt = uint32s(chunk.postedAt);
-    const tokens = uint32s(chunk.tokens);
-    const tokenEnds = uint32s(chunk.tokenEnds);
+    const postedAt = views.uint32s(chunk.postedAt, 2);
+    const tokens = views.uint32s(chunk.tokens, 3);
+    const tokenEnds = views.uint32s(chunk.tokenEnds, 4);
     const termIds = this.termIds(chunk.terms);
     let tokenAt = columns.tokenCount;
     let r = columns.length;
@@ -493,9 +492,9 @@ export class TeamIndex {
   private applyScores(chunk: PackedScored, version: VersionIds): void {
     const columns = this.columns;
     const text = binaryBytes(chunk.text);
-    const ends = uint32s(chunk.textEnds);
-    const scores = float64s(chunk.scores);
-    const refs = int32s(chunk.refs);
+    const ends = views.uint32s(chunk.textEnds, 0);
+    const scores = views.float64s(chunk.scores, 1);
+    const refs = views.int32s(chunk.refs, 2);
     const n = chunk.count;
     for (let i = 0; i < n; i++) {
       const r = version.rowOfScore(text, i === 0 ? 0 : ends[i - 1], ends[i]);

@@ -160,6 +160,39 @@ function view<T>(
   return new Type(bytes.buffer, bytes.byteOffset, bytes.byteLength / Type.BYTES_PER_ELEMENT);
 }
 
+/**
+ * Typed views on stored bytes for a reader done with each view before it asks for the same slot
+ * again: bytes at an unaligned offset (a Binary inside the MongoDB driver's answer) are copied into
+ * a buffer kept per slot, rather than into a new one each time (appending a version reads eight
+ * columns per chunk, thousands of chunks for a large team).
+ */
+export class ScratchViews {
+  private readonly buffers: ArrayBuffer[] = [];
+
+  float64s = (v: unknown, slot: number): Float64Array => this.view(v, Float64Array, slot);
+  float32s = (v: unknown, slot: number): Float32Array => this.view(v, Float32Array, slot);
+  uint32s = (v: unknown, slot: number): Uint32Array => this.view(v, Uint32Array, slot);
+  int32s = (v: unknown, slot: number): Int32Array => this.view(v, Int32Array, slot);
+
+  private view<T>(
+    value: unknown,
+    Type: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number },
+    slot: number,
+  ): T {
+    const bytes = binaryBytes(value);
+    const length = Math.floor(bytes.byteLength / Type.BYTES_PER_ELEMENT);
+    if (bytes.byteOffset % Type.BYTES_PER_ELEMENT === 0)
+      return new Type(bytes.buffer, bytes.byteOffset, length);
+    let buffer = this.buffers[slot];
+    if (buffer === undefined || buffer.byteLength < bytes.byteLength)
+      buffer = this.buffers[slot] = new ArrayBuffer(
+        Math.max(1024, bytes.byteLength, 2 * (buffer?.byteLength ?? 0)),
+      );
+    new Uint8Array(buffer, 0, bytes.byteLength).set(bytes);
+    return new Type(buffer, 0, length);
+  }
+}
+
 export const float64s = (v: unknown): Float64Array => view(v, Float64Array);
 export const float32s = (v: unknown): Float32Array => view(v, Float32Array);
 export const uint32s = (v: unknown): Uint32Array => view(v, Uint32Array);
