@@ -20,6 +20,7 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { BSON } from 'bson';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -45,6 +46,7 @@ import {
   SqliteEventStore,
   type Doc,
   type Filter,
+  type FindOptions,
   type ReadCollection,
   type ReadStore,
 } from '@analyst/platform';
@@ -57,6 +59,8 @@ const PER_POST = Number(process.argv[3] ?? 1000);
 const ROUNDS = Number(process.argv[4] ?? 5);
 const TEAM = 'tm_decode';
 const DIR = process.env.READ_SIDE_DECODE_DIR ?? '/tmp/analyst-read-side-decode';
+/** Every collection a cold team load reads. */
+const COLLECTIONS = [CATALOG_TEAMS, CATALOG_POSTS, POST_ANALYSES, COMMENT_CHUNKS, COMMENT_SCORES];
 /** Posts per store read, as loadRows reads them. */
 const POSTS_PER_READ = 100;
 
@@ -135,39 +139,103 @@ async function project(file: string): Promise<MemoryReadStore> {
 }
 
 /**
- * The in-memory store, but the chunk collections answer from documents read once beforehand (by
- * post and version: no matching, no copy): a load's rows then time the replica's own decoding and
- * building, without the store's work or the garbage that work leaves for the collector.
+ * A read store that keeps every document as BSON bytes (off the JS heap) and decodes the documents
+ * a query finds, as the MongoDB driver does with a server's answer: a replica's heap then holds
+ * what the replica holds, not the whole store's documents, so what the collector costs is what a
+ * replica on MongoDB pays. Answers only the queries ReadSideCache makes (looked up by key, not
+ * matched document by document).
  */
-async function prereadStore(store: MemoryReadStore): Promise<ReadStore> {
-  type ChunkDoc = Doc & { postId: string; dataVersion: number };
-  const key = (d: { postId: string; dataVersion: number }): string => `${d.postId}\u0000${d.dataVersion}`;
-  const grouped = new Map<string, Map<string, ChunkDoc[]>>();
-  for (const name of [COMMENT_CHUNKS, COMMENT_SCORES]) {
-    const byVersion = new Map<string, ChunkDoc[]>();
-    for (const doc of await store.collection<ChunkDoc>(name).find({ teamId: TEAM })) {
-      const list = byVersion.get(key(doc));
-      if (list) list.push(doc);
-      else byVersion.set(key(doc), [doc]);
+class BsonReadStore implements ReadStore {
+  private readonly byId = new Map<string, Map<string, Buffer>>();
+  private readonly byTeam = new Map<string, Map<string, Buffer[]>>();
+  private readonly byVersion = new Map<string, Map<string, Buffer[]>>();
+
+  static async copy(from: ReadStore, names: readonly string[]): Promise<BsonReadStore> {
+    const store = new BsonReadStore();
+    for (const name of names) {
+      const byId = new Map<string, Buffer>();
+      const byTeam = new Map<string, Buffer[]>();
+      const byVersion = new Map<string, Buffer[]>();
+      for (const doc of await from.collection(name).find({})) {
+        const bytes = Buffer.from(BSON.serialize(doc));
+        byId.set(doc._id, bytes);
+        const { teamId, postId, dataVersion } = doc as {
+          teamId?: string;
+          postId?: string;
+          dataVersion?: number;
+        };
+        if (teamId !== undefined) push(byTeam, teamId, bytes);
+        if (postId !== undefined && dataVersion !== undefined)
+          push(byVersion, versionKey(postId, dataVersion), bytes);
+      }
+      store.byId.set(name, byId);
+      store.byTeam.set(name, byTeam);
+      store.byVersion.set(name, byVersion);
     }
-    grouped.set(name, byVersion);
+    return store;
   }
-  return {
-    collection: <T extends Doc>(name: string): ReadCollection<T> => {
-      const collection = store.collection<T>(name);
-      const byVersion = grouped.get(name);
-      if (!byVersion) return collection;
-      return Object.assign(Object.create(collection) as ReadCollection<T>, {
-        find: async (filter: Filter) =>
+
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
+    const decode = (list: readonly Buffer[]): T[] => list.map((bytes) => BSON.deserialize(bytes) as T);
+    const find = async (filter: Filter, options?: FindOptions): Promise<T[]> => {
+      const keys = Object.keys(filter).sort().join();
+      const ids = (filter._id as { $in?: string[] } | undefined)?.$in;
+      let found: T[];
+      if (keys === '_id' && typeof filter._id === 'string')
+        found = decode(this.byId.get(name)?.has(filter._id) ? [this.byId.get(name)!.get(filter._id)!] : []);
+      else if (keys === 'teamId') found = decode(this.byTeam.get(name)?.get(filter.teamId as string) ?? []);
+      else if (keys === '_id,teamId' && ids)
+        found = decode(ids.flatMap((id) => this.byId.get(name)?.get(id) ?? [])).filter(
+          (d) => (d as { teamId?: unknown }).teamId === filter.teamId,
+        );
+      else if (keys === '$or,teamId')
+        found = decode(
           (filter.$or as { postId: string; dataVersion: number }[]).flatMap(
-            (v) => (byVersion.get(key(v)) ?? []) as unknown as T[],
+            (v) => this.byVersion.get(name)?.get(versionKey(v.postId, v.dataVersion)) ?? [],
           ),
-      });
-    },
-    listCollections: () => store.listCollections(),
-    ping: () => store.ping(),
-    close: () => store.close(),
-  };
+        ).filter((d) => (d as { teamId?: unknown }).teamId === filter.teamId);
+      else throw new Error(`the BSON bench store does not answer ${JSON.stringify(filter)} on ${name}`);
+      const sort = options?.sort as Record<string, 1 | -1> | undefined;
+      if (sort) {
+        const [[field, direction]] = Object.entries(sort);
+        const at = (d: T): number => (d as unknown as Record<string, number>)[field];
+        found.sort((x, y) => direction * (at(x) - at(y)));
+      }
+      return found;
+    };
+    const refuse = (): never => {
+      throw new Error('the BSON bench store is read-only');
+    };
+    return {
+      name,
+      find,
+      findOne: async (filter, options) => (await find(filter, options))[0] ?? null,
+      count: async (filter = {}) => (await find(filter)).length,
+      insertOne: refuse,
+      updateOne: refuse,
+      updateMany: refuse,
+      replaceOne: refuse,
+      deleteMany: refuse,
+      createIndex: async () => undefined,
+      drop: refuse,
+    };
+  }
+
+  async listCollections(): Promise<string[]> {
+    return [...this.byId.keys()];
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {}
+}
+
+const versionKey = (postId: string, dataVersion: number): string => `${postId}\u0000${dataVersion}`;
+
+function push<T>(map: Map<string, T[]>, key: string, item: T): void {
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
 }
 
 /** What the store takes to answer loadRows' chunk queries for these posts (match and copy). */
@@ -264,26 +332,9 @@ const median = (xs: number[]): number => {
 const summary = (xs: number[]): string =>
   `${median(xs).toFixed(0)} ms (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
 
-async function main(): Promise<void> {
-  mkdirSync(DIR, { recursive: true });
-  const file = join(DIR, `events-${POSTS}x${PER_POST}.db`);
-  if (!existsSync(file)) await generate(file);
-  const store = await project(file);
-  console.log(`load before the rounds: ${load()}`);
-  const profile = process.env.READ_SIDE_DECODE_PROFILE;
-  const session = profile ? new Session() : null;
-  if (session) {
-    session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.start');
-  }
-  const preread = await prereadStore(store);
-  const sets: [string, ReadStore, number][] = [
-    [`${POSTS} posts`, store, POSTS],
-    [`${POSTS} posts, chunk documents pre-read`, preread, POSTS],
-    [`${Math.min(100, POSTS)} posts`, store, Math.min(100, POSTS)],
-  ];
-  for (const [name, from, posts] of sets) {
+/** Rounds of each set, and their medians. */
+async function runSets(from: ReadStore, sets: readonly [string, number][]): Promise<void> {
+  for (const [name, posts] of sets) {
     const rounds: Round[] = [];
     let comments = 0;
     for (let i = 0; i < ROUNDS; i++) {
@@ -300,6 +351,33 @@ async function main(): Promise<void> {
       `RESULT ${name} (${comments.toLocaleString()} visible comments), median (range) of ${ROUNDS}: catalog ${summary(of('catalog'))}; rows ${summary(of('rows'))}; analysis ${summary(of('analysis'))}; total ${summary(of('total'))}; CPU: rows ${summary(of('rowsCpu'))}, total ${summary(of('totalCpu'))}; the store's own reads: catalog ${summary(of('storeCatalog'))}, chunks ${summary(of('store'))}; rows less the store's chunk reads (decode and build) ${summary(decode)}`,
     );
   }
+}
+
+async function main(): Promise<void> {
+  mkdirSync(DIR, { recursive: true });
+  const file = join(DIR, `events-${POSTS}x${PER_POST}.db`);
+  if (!existsSync(file)) await generate(file);
+  let memory: MemoryReadStore | null = await project(file);
+  console.log(`load before the rounds: ${load()}`);
+  const profile = process.env.READ_SIDE_DECODE_PROFILE;
+  const session = profile ? new Session() : null;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  await runSets(memory, [
+    [`${POSTS} posts, in-memory store`, POSTS],
+    [`${Math.min(100, POSTS)} posts, in-memory store`, Math.min(100, POSTS)],
+  ]);
+  const copyStarted = Date.now();
+  const bson = await BsonReadStore.copy(memory, COLLECTIONS);
+  memory = null; // off the heap from here: only its BSON bytes are kept
+  console.log(`copied the documents as BSON in ${((Date.now() - copyStarted) / 1000).toFixed(0)} s`);
+  await runSets(bson, [
+    [`${POSTS} posts, store as BSON`, POSTS],
+    [`${Math.min(100, POSTS)} posts, store as BSON`, Math.min(100, POSTS)],
+  ]);
   if (session && profile) {
     const { profile: taken } = await session.post('Profiler.stop');
     writeFileSync(profile, JSON.stringify(taken));
