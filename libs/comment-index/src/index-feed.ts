@@ -28,6 +28,19 @@ export interface MaterializedPost {
   };
 }
 
+/**
+ * A post analysis as a replica holds it. Its daily metrics are most of its bytes (a day per day of
+ * comments) and only GET /posts/{id}/metrics reads them, so a catalog leaves them in the read store:
+ * `null` until that route reads them.
+ */
+export type HeldPostAnalysis = Omit<MaterializedPost, 'metrics'> & {
+  metrics: { daily: DailyMetric[] | null; totals: MaterializedPost['metrics']['totals'] };
+};
+
+/** Whether the held analysis carries its daily metrics (computed here, or read already). */
+export const hasDailyMetrics = (held: HeldPostAnalysis): held is MaterializedPost =>
+  held.metrics.daily !== null;
+
 /** The event types the index folds (ingest's post and collection streams, the gateway's team stream). */
 export const INDEX_EVENT_TYPES = [
   'TeamCreated',
@@ -45,14 +58,14 @@ export const INDEX_EVENT_TYPES = [
   'PostCancelled',
 ] as const;
 
-const materialized = new WeakMap<PostEntry, MaterializedPost>();
+const materialized = new WeakMap<PostEntry, HeldPostAnalysis>();
 
-export function materializedOf(post: PostEntry): MaterializedPost | null {
+export function materializedOf(post: PostEntry): HeldPostAnalysis | null {
   return materialized.get(post) ?? null;
 }
 
 /** Attaches a post analysis computed elsewhere (the read store's, or null to drop a stale one). */
-export function setMaterialized(post: PostEntry, value: MaterializedPost | null): void {
+export function setMaterialized(post: PostEntry, value: HeldPostAnalysis | null): void {
   if (value) materialized.set(post, value);
   else materialized.delete(post);
 }

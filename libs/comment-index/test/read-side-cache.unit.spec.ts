@@ -9,8 +9,21 @@ import {
   type ReadCollection,
   type ReadStore,
 } from '@analyst/platform';
-import { ContentLogWriter } from '@analyst/testing';
-import { CATALOG_POSTS, catalogPostsProjector, catalogTeamsProjector, ReadSideCache } from '../src';
+import { SimulatedProvider } from '@analyst/provider-sim';
+import { LexiconScorer } from '@analyst/scoring';
+import { ContentLogWriter, type PostVersionContent } from '@analyst/testing';
+import {
+  CATALOG_POSTS,
+  catalogPostsProjector,
+  catalogTeamsProjector,
+  commentChunksProjector,
+  commentScoresProjector,
+  materializedOf,
+  POST_ANALYSES,
+  PostAnalysesStep,
+  ReadSideCache,
+  type PostAnalysisDoc,
+} from '../src';
 
 /**
  * A read store whose catalog query answers with the documents as they were when it was asked, but
@@ -135,4 +148,93 @@ describe('read-side cache: a team loading while the feed moves on', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(tiny.stats().teams).toBe(0); // and dropped after
   });
+
+  it('loads post analyses without their daily metrics, and reads those once when asked', async () => {
+    const store = new MemoryReadStore();
+    const runtime = new ProjectionRuntime(
+      store,
+      [catalogTeamsProjector, catalogPostsProjector, commentChunksProjector, commentScoresProjector],
+      { steps: [new PostAnalysesStep(store, events)] },
+    );
+    const log = new ContentLogWriter(events);
+    await log.teamCreated('t1');
+    await log.postCreated('t1', 'p1', 'https://www.youtube.com/watch?v=p1aaaaaaaaa', 'youtube');
+    await log.fetched('t1', 'p1', 1, threeDaysOfComments);
+    await log.scored('t1', 'p1', 1, threeDaysOfComments);
+    await project(runtime, -1);
+    const stored = await store.collection<PostAnalysisDoc>(POST_ANALYSES).findOne({ _id: 'p1:1' });
+    expect(stored!.materialized.metrics.daily.map((d) => [d.date, d.comments])).toEqual([
+      ['2026-03-01', 2],
+      ['2026-03-02', 1],
+      ['2026-03-04', 1],
+    ]);
+
+    const analysisReads: unknown[] = [];
+    const counting: ReadStore = {
+      listCollections: () => store.listCollections(),
+      ping: () => store.ping(),
+      close: () => store.close(),
+      collection: <T extends Doc>(name: string): ReadCollection<T> => {
+        const collection = store.collection<T>(name);
+        if (name !== POST_ANALYSES) return collection;
+        return Object.assign(Object.create(collection) as ReadCollection<T>, {
+          find: (...args: Parameters<ReadCollection<T>['find']>) => {
+            analysisReads.push(args[1]?.projection);
+            return collection.find(...args);
+          },
+          findOne: (...args: Parameters<ReadCollection<T>['findOne']>) => {
+            analysisReads.push(args[1]?.projection);
+            return collection.findOne(...args);
+          },
+        });
+      },
+    };
+    const cache = new ReadSideCache(counting, 64 * 1024 * 1024, true);
+    const team = await cache.team('t1');
+    const post = team.postsById.get('p1')!;
+    const held = materializedOf(post)!;
+    expect(held.metrics.daily).toBeNull();
+    expect(held.metrics.totals).toEqual(stored!.materialized.metrics.totals);
+    expect(held.analysis).toEqual(stored!.materialized.analysis);
+    const withoutDaily = cache.stats().bytes;
+
+    expect(await cache.dailyMetrics(team, post)).toEqual(stored!.materialized.metrics.daily);
+    expect(await cache.dailyMetrics(team, post)).toEqual(stored!.materialized.metrics.daily);
+    // One read of the catalog's analyses without the days, one of the days alone; the second ask is held.
+    expect(analysisReads).toEqual([
+      { 'materialized.metrics.daily': 0 },
+      { 'materialized.metrics.daily': 1 },
+    ]);
+    expect(cache.stats().bytes).toBeGreaterThan(withoutDaily);
+  });
 });
+
+/** Four comments over three days (none on the third), scored by the product's scorer. */
+const threeDaysOfComments: PostVersionContent = (() => {
+  const base = new SimulatedProvider().fetchPostSync('https://www.youtube.com/watch?v=D0000000001', {
+    fullRead: false,
+    commentLimit: 1,
+  });
+  if (base.status !== 'ok') throw new Error('the simulated provider refused the post');
+  const days = ['2026-03-01T10:00:00Z', '2026-03-01T12:00:00Z', '2026-03-02T09:00:00Z', '2026-03-04T08:00:00Z'];
+  const fetched = days.map((postedAt, i) => ({
+    id: `c${i}`,
+    parentId: null,
+    authorUsername: `user${i}`,
+    authorIsCreator: false,
+    body: ['love this so much', 'great video, thanks', 'not for me, too long', 'ok I guess'][i],
+    likes: i,
+    postedAt,
+    hidden: false,
+  }));
+  const scorer = new LexiconScorer();
+  const scoring = scorer.scorePost(base.post, fetched);
+  return {
+    post: base.post,
+    fetched,
+    scored: scoring.comments,
+    topics: scoring.topics,
+    messages: scoring.messages,
+    scorer: { name: scorer.name, version: scorer.version },
+  };
+})();

@@ -83,6 +83,32 @@ export function readStoreContract(name: string, setup: () => Promise<ReadStoreFi
       expect(projected).toEqual([{ _id: 'p002', score: 2 }]);
     });
 
+    it('projects dotted paths in and out, leaving the stored document whole', async () => {
+      const nested = fixture.store.collection<Doc>(unique('nested_'));
+      await nested.insertOne({
+        _id: 'n1',
+        team: 't',
+        analysis: { version: 2, metrics: { totals: { comments: 3 }, daily: [{ day: 'a' }, { day: 'b' }] } },
+      });
+      expect(await nested.findOne({ _id: 'n1' }, { projection: { 'analysis.metrics.daily': 0 } })).toEqual({
+        _id: 'n1',
+        team: 't',
+        analysis: { version: 2, metrics: { totals: { comments: 3 } } },
+      });
+      expect(
+        await nested.find({ team: 't', _id: { $in: ['n1'] } }, { projection: { 'analysis.metrics.daily': 1 } }),
+      ).toEqual([{ _id: 'n1', analysis: { metrics: { daily: [{ day: 'a' }, { day: 'b' }] } } }]);
+      expect(await nested.findOne({ _id: 'n1' }, { projection: { 'analysis.absent.path': 0 } })).toEqual({
+        _id: 'n1',
+        team: 't',
+        analysis: { version: 2, metrics: { totals: { comments: 3 }, daily: [{ day: 'a' }, { day: 'b' }] } },
+      });
+      expect((await nested.findOne({ _id: 'n1' }))!.analysis).toEqual({
+        version: 2,
+        metrics: { totals: { comments: 3 }, daily: [{ day: 'a' }, { day: 'b' }] },
+      });
+    });
+
     it('pages with sort, limit and a keyset cursor without gaps or repeats', async () => {
       await seed(25);
       const seen: string[] = [];

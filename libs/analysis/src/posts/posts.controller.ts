@@ -74,10 +74,11 @@ export class PostsController {
     @Inject(POST_CURSORS) private readonly cursors: PostCursors,
   ) {}
 
-  private async post(teamId: string, postId: string) {
-    const post = (await this.readSide.team(teamId)).postsById.get(postId);
+  private async teamPost(teamId: string, postId: string) {
+    const team = await this.readSide.team(teamId);
+    const post = team.postsById.get(postId);
     if (!post) throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
-    return post;
+    return { team, post };
   }
 
   @Get()
@@ -113,7 +114,7 @@ export class PostsController {
   )
   @ApiErrorResponses({ 404: POST_404 })
   async analysis(@Principal() principal: Principal, @Param('postId') postId: string) {
-    const post = await this.post(principal.targetTeamId, postId);
+    const { post } = await this.teamPost(principal.targetTeamId, postId);
     return { data: postAnalysisView(post, teamQueryOf(principal)), meta: { status: post.status } };
   }
 
@@ -150,9 +151,10 @@ export class PostsController {
   )
   @ApiErrorResponses({ 404: `${POST_404}; or not scored yet (metrics_not_available)` })
   async metrics(@Principal() principal: Principal, @Param('postId') postId: string) {
-    const post = await this.post(principal.targetTeamId, postId);
+    const { team, post } = await this.teamPost(principal.targetTeamId, postId);
     const m = materializedOf(post);
-    if (!m) {
+    const daily = await this.readSide.dailyMetrics(team, post);
+    if (!m || !daily) {
       // Only a post still on its way will have metrics; one that ended otherwise never will (until a refresh scores it).
       const pending = post.status === 'fetching' || post.status === 'queued' || post.status === 'processing';
       const why = pending
@@ -167,7 +169,7 @@ export class PostsController {
         scoreVersion: m.metrics.totals.scores.scoreVersion,
         computedAt: m.scoredAt,
         totals: m.metrics.totals,
-        daily: m.metrics.daily,
+        daily,
       },
       meta: {},
     };

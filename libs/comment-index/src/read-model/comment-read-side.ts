@@ -9,6 +9,7 @@ import {
   type EventStore,
   type ReadStore,
 } from '@analyst/platform';
+import type { DailyMetric } from '@analyst/domain-analysis';
 import type { CompactionPolicy, PostEntry, TeamIndex } from '../comment-index';
 import { commentReadSideProjectors, postAnalysesStepDefinition } from './comment-read-models';
 import { ReadSideCache } from './read-side-cache';
@@ -57,6 +58,11 @@ export class CommentReadSide {
   async team(teamId: string): Promise<TeamIndex> {
     await this.current();
     return this.cache.team(teamId);
+  }
+
+  /** The daily metrics of the post's analysis (read from the store the first time; null: none). */
+  dailyMetrics(team: TeamIndex, post: PostEntry): Promise<DailyMetric[] | null> {
+    return this.cache.dailyMetrics(team, post);
   }
 
   /** Makes the rows of these posts' scored versions readable in the team's columns. */

@@ -9,7 +9,7 @@ import {
   type RecordedEvent,
 } from '@analyst/platform';
 import { CommentIndex } from '../comment-index';
-import { applyToIndex, materializedOf, type MaterializedPost } from '../index-feed';
+import { applyToIndex, hasDailyMetrics, materializedOf, type MaterializedPost } from '../index-feed';
 import { CATALOG_TEAMS, settingsAt, type CatalogTeamDoc } from './catalog-teams.projector';
 
 export const POST_ANALYSES = 'post_analyses';
@@ -93,6 +93,9 @@ export class PostAnalysesStep implements ProjectionStep {
     }
     const found = index.postById(postId);
     const value = found ? materializedOf(found.post) : null;
-    return found && value && value.dataVersion === dataVersion ? { teamId: found.team.teamId, value } : null;
+    // The fold computes the analysis itself, daily metrics included.
+    return found && value && hasDailyMetrics(value) && value.dataVersion === dataVersion
+      ? { teamId: found.team.teamId, value }
+      : null;
   }
 }

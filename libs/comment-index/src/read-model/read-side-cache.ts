@@ -1,3 +1,4 @@
+import type { DailyMetric } from '@analyst/domain-analysis';
 import type { ReadStore, RecordedEvent } from '@analyst/platform';
 import type { CompactionPolicy, PostEntry, TeamIndex } from '../comment-index';
 import { materializePost } from '../index-feed';
@@ -73,6 +74,16 @@ export class ReadSideCache {
     const catalog = this.catalogOf.get(team);
     if (!catalog) throw new Error(`team ${team.teamId} was not loaded by this cache`);
     await this.rowsOf(catalog, posts);
+  }
+
+  /**
+   * The daily metrics of the post's analysis (null: it has none), read from the store on first use:
+   * catalogs load post analyses without them.
+   */
+  async dailyMetrics(team: TeamIndex, post: PostEntry): Promise<DailyMetric[] | null> {
+    const catalog = this.catalogOf.get(team);
+    if (!catalog) throw new Error(`team ${team.teamId} was not loaded by this cache`);
+    return catalog.dailyMetrics(this.store, post);
   }
 
   /** Folds an event the projections applied into the catalog it belongs to, if cached or loading. */

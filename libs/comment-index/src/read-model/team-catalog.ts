@@ -1,4 +1,4 @@
-import { DEFAULT_ROLLUP_SETTINGS, Vocabulary } from '@analyst/domain-analysis';
+import { DEFAULT_ROLLUP_SETTINGS, Vocabulary, type DailyMetric } from '@analyst/domain-analysis';
 import {
   projects,
   streamKey,
@@ -26,6 +26,9 @@ import {
   type CatalogTeamDoc,
 } from './catalog-teams.projector';
 import { POST_ANALYSES, postAnalysisId, type PostAnalysisDoc } from './post-analyses.step';
+
+/** The part of a stored post analysis a catalog leaves in the store until GET /posts/{id}/metrics asks. */
+const DAILY_FIELD = 'materialized.metrics.daily';
 
 /** Rough bytes of a post's catalog entry, for the cache's budget. */
 const POST_ENTRY_BYTES = 2_048;
@@ -90,7 +93,7 @@ export class TeamCatalog {
     for (const post of this.team.posts) {
       const materialized = materializedOf(post);
       if (materialized)
-        counted += MATERIALIZED_BYTES + MATERIALIZED_DAY_BYTES * materialized.metrics.daily.length;
+        counted += MATERIALIZED_BYTES + MATERIALIZED_DAY_BYTES * (materialized.metrics.daily?.length ?? 0);
     }
     return Math.round(counted * HELD_PER_COUNTED_BYTE);
   }
@@ -140,15 +143,40 @@ export class TeamCatalog {
     const ids = wanted.map((p) => postAnalysisId(p.id, p.version!.dataVersion));
     const docs = await store
       .collection<PostAnalysisDoc>(POST_ANALYSES)
-      .find({ teamId: this.team.teamId, _id: { $in: ids } });
+      .find({ teamId: this.team.teamId, _id: { $in: ids } }, { projection: { [DAILY_FIELD]: 0 } });
     const byId = new Map(docs.map((d) => [d._id, d]));
     const missing: PostEntry[] = [];
     for (const post of wanted) {
       const doc = byId.get(postAnalysisId(post.id, post.version!.dataVersion));
-      setMaterialized(post, doc?.materialized ?? null);
+      const held = doc
+        ? { ...doc.materialized, metrics: { totals: doc.materialized.metrics.totals, daily: null } }
+        : null;
+      setMaterialized(post, held);
       if (!doc) missing.push(post);
     }
     return missing;
+  }
+
+  /**
+   * The daily metrics of the post's held analysis, read from the store the first time they are
+   * asked for and kept with it from then on.
+   */
+  async dailyMetrics(store: ReadStore, post: PostEntry): Promise<DailyMetric[] | null> {
+    const held = materializedOf(post);
+    if (!held) return null;
+    if (held.metrics.daily) return held.metrics.daily;
+    const doc = await store
+      .collection<PostAnalysisDoc>(POST_ANALYSES)
+      .findOne(
+        { teamId: this.team.teamId, _id: postAnalysisId(post.id, held.dataVersion) },
+        { projection: { [DAILY_FIELD]: 1 } },
+      );
+    // Post analyses are written once and never removed: the one the catalog read is still there.
+    const daily = doc?.materialized?.metrics?.daily;
+    if (!daily)
+      throw new Error(`the post analysis of post ${post.id} version ${held.dataVersion} has no daily metrics`);
+    held.metrics.daily = daily;
+    return daily;
   }
 
   private applyTeamDoc(): void {
