@@ -10,6 +10,7 @@ export * from './bus/in-process-bus';
 export * from './bus/keyed-queue';
 export * from './read-store/read-store.port';
 export * from './read-store/memory-read-store';
+export * from './read-store/project-document';
 export * from './read-store/value-at';
 export * from './clock';
 export * from './id-generator';
