@@ -71,6 +71,10 @@ export function readStoreContract(name: string, setup: () => Promise<ReadStoreFi
         'p003',
       ]);
       expect(await posts.count({ _id: 'p002', team: 'odd' })).toBe(0);
+      // `_id` beside other fields: looked up by `_id`, then matched on the rest.
+      const odd = await posts.find({ team: 'odd', _id: { $in: ['p001', 'p002', 'p003', 'zzz'] } });
+      expect(odd.map((d) => d._id).sort()).toEqual(['p001', 'p003']);
+      expect(await posts.count({ _id: { $in: ['p001', 'p003'] }, score: { $gt: 1 } })).toBe(1);
     });
 
     it('sorts, skips, limits and projects', async () => {

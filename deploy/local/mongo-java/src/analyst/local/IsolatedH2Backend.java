@@ -3,6 +3,7 @@ package analyst.local;
 import java.util.ArrayList;
 import java.util.List;
 
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.bson.Document;
@@ -17,7 +18,8 @@ import io.netty.channel.Channel;
  * released: a findOneAndUpdate could return another client's later value (8 clients of `$inc` for
  * 2 s got up to 147 counts that another client got too) and a find could catch a document half
  * rewritten. Here every command runs alone and its answer is a deep copy taken before the next
- * command starts.
+ * command starts. Its collections look queries naming `_id` up by their `_id` index, as MongoDB does
+ * (IdLookupH2Collection).
  */
 final class IsolatedH2Backend extends H2Backend {
 
@@ -28,6 +30,11 @@ final class IsolatedH2Backend extends H2Backend {
     @Override
     public synchronized Document handleCommand(Channel channel, String databaseName, String command, Document query) {
         return super.handleCommand(channel, databaseName, command, query).cloneDeeply();
+    }
+
+    @Override
+    protected MongoDatabase openOrCreateDatabase(String databaseName) {
+        return new IdLookupH2Database(databaseName, getMvStore(), getCursorRegistry());
     }
 
     /** Legacy OP_QUERY, still sent by some clients for the first handshake. */
