@@ -48,8 +48,11 @@ export interface ScoredVersionInfo {
   scoredAt: string;
   /** Team settings when the version was scored: the post analysis is materialized with them. */
   settings: RollupSettings;
-  /** Where its comments are in the read store: the fetch (PostFetched revision) and its chunk count. */
-  source?: { fetch: number; chunks: number };
+  /**
+   * Where its comments are in the read store: the fetch (PostFetched revision) and its chunk count,
+   * and its score chunks (first revision, count) when its `PostScored` recorded them.
+   */
+  source?: { fetch: number; chunks: number; scores?: { first: number; chunks: number } };
 }
 
 /** A scored version whose comments are rows of the team's columns. */

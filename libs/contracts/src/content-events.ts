@@ -56,6 +56,11 @@ export interface PostScored {
     topics: CreatorTopic[];
     messages: CreatorMessage[];
     totalComments: number;
+    /**
+     * How many `CommentsScored` chunks were appended with it, just before it (so the read models find
+     * them by revision). Absent from events recorded before it was added.
+     */
+    chunks?: number;
     at: string;
   };
 }

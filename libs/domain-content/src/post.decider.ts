@@ -201,6 +201,7 @@ function recordScores(command: PostCommandOf<'RecordScores'>, state: PostState):
         topics: command.data.topics,
         messages: command.data.messages,
         totalComments: state.fetchedComments ?? command.data.comments.length,
+        chunks: chunks.length,
         at: command.data.at,
       },
     },

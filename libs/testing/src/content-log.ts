@@ -252,6 +252,7 @@ export class ContentLogWriter {
           topics: content.topics,
           messages: content.messages,
           totalComments: content.fetched.length,
+          chunks: chunks.length,
           at: this.at(),
         },
       },

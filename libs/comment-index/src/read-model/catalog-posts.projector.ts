@@ -9,6 +9,11 @@ export interface CatalogVersion {
   /** The fetch its comments came from (its `PostFetched` revision; null: nothing was fetched) and its chunks. */
   fetch: number | null;
   chunks: number;
+  /**
+   * Its score chunks: the revision of the first and how many (appended together, just before its
+   * `PostScored`). Absent when its `PostScored` predates the count, and then found by their fields.
+   */
+  scores?: { first: number; chunks: number };
   topics: CreatorTopic[];
   messages: CreatorMessage[];
   scoredAt: string;
@@ -146,6 +151,9 @@ export function evolveCatalogPost(
           dataVersion: event.data.dataVersion,
           fetch: fetched?.fetch ?? null,
           chunks: fetched?.chunks ?? 0,
+          ...(event.data.chunks === undefined
+            ? {}
+            : { scores: { first: recorded.revision - event.data.chunks, chunks: event.data.chunks } }),
           topics: event.data.topics,
           messages: event.data.messages,
           scoredAt: at,

@@ -1,6 +1,7 @@
-import type { ReadStore } from '@analyst/platform';
-import type { PostEntry, TeamIndex } from '../comment-index';
+import type { Filter, ReadStore } from '@analyst/platform';
+import type { PostEntry, ScoredVersionInfo, TeamIndex } from '../comment-index';
 import {
+  chunkDocId,
   COMMENT_CHUNKS,
   COMMENT_SCORES,
   type CommentChunkDoc,
@@ -28,15 +29,12 @@ export async function loadRows(
 ): Promise<void> {
   const wanted = postsWithoutRows(posts);
   for (let from = 0; from < wanted.length; from += POSTS_PER_READ) {
-    const batch = wanted.slice(from, from + POSTS_PER_READ);
-    const versions = batch.map((p) => ({ post: p, version: p.version! }));
-    const filter = {
-      teamId: team.teamId,
-      $or: versions.map(({ post, version }) => ({ postId: post.id, dataVersion: version.dataVersion })),
-    };
+    const versions = wanted
+      .slice(from, from + POSTS_PER_READ)
+      .map((p) => ({ post: p, version: p.version! }));
     const [chunks, scores] = await Promise.all([
-      store.collection<CommentChunkDoc>(COMMENT_CHUNKS).find(filter),
-      store.collection<CommentScoresDoc>(COMMENT_SCORES).find(filter),
+      store.collection<CommentChunkDoc>(COMMENT_CHUNKS).find(chunkQuery(team.teamId, versions, fetchedIds)),
+      store.collection<CommentScoresDoc>(COMMENT_SCORES).find(chunkQuery(team.teamId, versions, scoreIds)),
     ]);
     const key = (postId: string, dataVersion: number): string => `${postId}\u0000${dataVersion}`;
     const fetchedBy = groupBy(chunks, (c) => key(c.postId, c.dataVersion));
@@ -53,11 +51,52 @@ export async function loadRows(
           `the comment read model of post ${post.id} version ${version.dataVersion} holds ${fetched.length} of its ${expected} chunks`,
         );
       const scored = (scoredBy.get(k) ?? []).sort((a, b) => a.chunk - b.chunk);
+      if (source?.scores && scored.length !== source.scores.chunks)
+        throw new Error(
+          `the comment read model of post ${post.id} version ${version.dataVersion} holds ${scored.length} of its ${source.scores.chunks} score chunks`,
+        );
       // The catalog may have moved on while this read ran: rows are for the version it named then.
       if (post.version?.dataVersion !== version.dataVersion) continue;
       team.appendVersion(post, version, fetched, scored);
     }
   }
+}
+
+type VersionToLoad = { post: PostEntry; version: ScoredVersionInfo };
+
+/** The `_id`s of a version's fetched chunks: each is its event's revision, after its `PostFetched`. */
+function fetchedIds({ post, version }: VersionToLoad): string[] {
+  const source = version.source;
+  if (!source) return [];
+  return Array.from({ length: source.chunks }, (_, c) => chunkDocId(post.id, source.fetch + 1 + c));
+}
+
+/** The `_id`s of a version's score chunks, or null when its `PostScored` did not count them. */
+function scoreIds({ post, version }: VersionToLoad): string[] | null {
+  const scores = version.source?.scores;
+  if (!scores) return null;
+  return Array.from({ length: scores.chunks }, (_, c) => chunkDocId(post.id, scores.first + c));
+}
+
+/**
+ * The team's chunk documents of these versions: by `_id` where the catalog knows the revisions (a
+ * lookup on every store), by post and data version for versions recorded before it did.
+ */
+function chunkQuery(
+  teamId: string,
+  versions: readonly VersionToLoad[],
+  idsOf: (v: VersionToLoad) => string[] | null,
+): Filter {
+  const ids: string[] = [];
+  const byFields: { postId: string; dataVersion: number }[] = [];
+  for (const v of versions) {
+    const known = idsOf(v);
+    if (known) ids.push(...known);
+    else byFields.push({ postId: v.post.id, dataVersion: v.version.dataVersion });
+  }
+  if (byFields.length === 0) return { teamId, _id: { $in: ids } };
+  if (ids.length === 0) return { teamId, $or: byFields };
+  return { teamId, $or: [{ _id: { $in: ids } }, ...byFields] };
 }
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {

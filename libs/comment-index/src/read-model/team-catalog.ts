@@ -242,7 +242,10 @@ export class TeamCatalog {
       messages: v.messages,
       scoredAt: v.scoredAt,
       settings: settingsAt(this.teamDoc.settings, v.position),
-      source: v.fetch === null ? undefined : { fetch: v.fetch, chunks: v.chunks },
+      source:
+        v.fetch === null
+          ? undefined
+          : { fetch: v.fetch, chunks: v.chunks, ...(v.scores ? { scores: v.scores } : {}) },
     };
   }
 }
