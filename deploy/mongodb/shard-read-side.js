@@ -8,7 +8,9 @@ const database = typeof DB === 'string' ? DB : 'analyst';
 const target = db.getSiblingDB(database);
 
 const collections = [
-  // Comment chunks and scores: the loader asks for { teamId, postId: …, dataVersion: … } only.
+  // Comment chunks and scores: the loader asks for { teamId, _id: { $in: … } } (targeted by the team,
+  // looked up on each shard's _id index), and by { teamId, postId, dataVersion } for versions
+  // scored before PostScored counted its chunks.
   {
     name: 'comment_chunks',
     key: { teamId: 1, postId: 1 },
