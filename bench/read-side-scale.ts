@@ -22,6 +22,15 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { calculateObjectSize } from 'bson';
+import {
+  CATALOG_POSTS,
+  chunkDocId,
+  COMMENT_CHUNKS,
+  COMMENT_SCORES,
+  POST_ANALYSES,
+  postAnalysisId,
+  type CatalogVersion,
+} from '@analyst/comment-index';
 import { SCOPES } from '@analyst/contracts';
 import { signInternalAuth } from '@analyst/gateway';
 import { SqliteEventStore, type Principal } from '@analyst/platform';
@@ -181,6 +190,14 @@ async function startReplica(
   return { name: app, port, child, readyMs, rssAtReady: rss, peakAtReady: hwm };
 }
 
+/** The replica's JS heap in use and its memory outside the heap, from its own /metrics. */
+async function heapOf(replica: Replica): Promise<string> {
+  const text = await (await fetch(`http://127.0.0.1:${replica.port}/metrics`)).text();
+  const value = (name: string) =>
+    Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return `heap used ${mb(value('nodejs_heap_size_used_bytes'))} of ${mb(value('nodejs_heap_size_total_bytes'))}, external ${mb(value('nodejs_external_memory_bytes'))}`;
+}
+
 async function stop(replica: Replica): Promise<void> {
   if (replica.child.exitCode !== null) return;
   const exited = new Promise((r) => replica.child.once('exit', r));
@@ -226,6 +243,55 @@ async function snapshot(replica: Replica, teamId: string, posts: number, include
     selection: { postIds: postIds(teamId, posts) },
     include,
   });
+}
+
+/**
+ * The store's own part of a cold load: the reads a replica makes for a team (its
+ * catalog, team document, post analyses without their days, and every chunk and score chunk by
+ * `_id`), made straight with the driver, decoded and dropped. What is left of the cold snapshot
+ * is the replica's.
+ */
+async function storeReadsOfTeam(database: string, teamId: string): Promise<number> {
+  const client = await new MongoClient(process.env.MONGO_URL!).connect();
+  try {
+    const db = client.db(database);
+    const started = performance.now();
+    const posts = await db
+      .collection<{ _id: string; version: CatalogVersion | null }>(CATALOG_POSTS)
+      .find({ teamId }, { sort: { seq: 1 } })
+      .toArray();
+    await db.collection<{ _id: string }>('analysis_teams').findOne({ _id: teamId });
+    const scored = posts.filter((p) => p.version);
+    await db
+      .collection<{ _id: string }>(POST_ANALYSES)
+      .find(
+        { teamId, _id: { $in: scored.map((p) => postAnalysisId(p._id, p.version!.dataVersion)) } },
+        { projection: { 'materialized.metrics.daily': 0 } },
+      )
+      .toArray();
+    const chunkIds = scored.flatMap((p) =>
+      Array.from({ length: p.version!.chunks }, (_, c) => chunkDocId(p._id, p.version!.fetch! + 1 + c)),
+    );
+    const scoreIds = scored.flatMap((p) => {
+      const scores = p.version!.scores!;
+      return Array.from({ length: scores.chunks }, (_, c) => chunkDocId(p._id, scores.first + c));
+    });
+    for (let from = 0; from < chunkIds.length; from += 400) {
+      await Promise.all([
+        db
+          .collection<{ _id: string }>(COMMENT_CHUNKS)
+          .find({ teamId, _id: { $in: chunkIds.slice(from, from + 400) } })
+          .toArray(),
+        db
+          .collection<{ _id: string }>(COMMENT_SCORES)
+          .find({ teamId, _id: { $in: scoreIds.slice(from, from + 400) } })
+          .toArray(),
+      ]);
+    }
+    return performance.now() - started;
+  } finally {
+    await client.close();
+  }
 }
 
 /** Bytes per comment in the read store: the comment collections' documents, measured on a sample. */
@@ -353,6 +419,11 @@ async function main(): Promise<void> {
       const { ms } = await snapshot(analysis, mids[i % 3], 100);
       if (i >= 6) cached.push(ms);
     }
+    const storeOnly: number[] = [];
+    for (const teamId of mids.slice(0, 5)) storeOnly.push(await storeReadsOfTeam(database, teamId));
+    console.log(
+      `  the store's own part of a cold 100-post team (its reads made straight with the driver, 5 teams): p50 ${pct(storeOnly, 50).toFixed(0)} ms (${storeOnly.map((ms) => ms.toFixed(0)).join(' / ')})`,
+    );
     console.log(
       `snapshot 100 posts × 1,000 comments: cold (first touch of ${cold.length} teams) p50 ${pct(cold, 50).toFixed(0)} ms, p95 ${pct(cold, 95).toFixed(0)} ms (target ≤ 500); ` +
         `cached p50 ${pct(cached, 50).toFixed(1)} ms, p95 ${pct(cached, 95).toFixed(1)} ms (target ≤ 50)`,
@@ -389,6 +460,7 @@ async function main(): Promise<void> {
       `after touching ${touched.length} of ${layout.teams.length} teams (${((Date.now() - touchStarted) / 1000).toFixed(0)} s): analysis RSS ${mb(analysisRss.rss)} (empty-log ${mb(emptyA)} + ${CACHE_MB} MiB = ${mb(emptyA + CACHE_MB * 1048576)}; peak ${mb(analysisRss.hwm)}), ` +
         `sampling RSS ${mb(samplingRss.rss)} (bound ${mb(emptyS + CACHE_MB * 1048576)}; peak ${mb(samplingRss.hwm)})`,
     );
+    console.log(`  analysis: ${await heapOf(analysis)}; sampling: ${await heapOf(sampling)}`);
   } finally {
     await Promise.all([stop(analysis), stop(sampling)]);
   }
@@ -416,6 +488,10 @@ async function main(): Promise<void> {
   } finally {
     await stop(fresh);
   }
+  const bigStore = [await storeReadsOfTeam(database, 'tm_big'), await storeReadsOfTeam(database, 'tm_big')];
+  console.log(
+    `  the store's own part of the cold 1,000-post job (its reads made straight with the driver, twice): ${bigStore.map((ms) => (ms / 1000).toFixed(2)).join(' / ')} s`,
+  );
 
   const perComment = await storeBytesPerComment(database);
   const store = perComment.chunks + perComment.scores + perComment.catalog;

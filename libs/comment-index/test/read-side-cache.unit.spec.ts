@@ -13,6 +13,7 @@ import { SimulatedProvider } from '@analyst/provider-sim';
 import { LexiconScorer } from '@analyst/scoring';
 import { ContentLogWriter, type PostVersionContent } from '@analyst/testing';
 import {
+  CACHE_LIVE_SHARE,
   CATALOG_POSTS,
   catalogPostsProjector,
   catalogTeamsProjector,
@@ -131,7 +132,10 @@ describe('read-side cache: a team loading while the feed moves on', () => {
     const oneTeam = probe.stats().bytes;
     expect(oneTeam).toBeGreaterThan(0);
 
-    const cache = new ReadSideCache(store, Math.floor(oneTeam * 2.5), false);
+    // The cache fills CACHE_LIVE_SHARE of its memory budget: room for 2.5 teams of this size.
+    const memoryBudget = Math.floor((oneTeam * 2.5) / CACHE_LIVE_SHARE);
+    const cache = new ReadSideCache(store, memoryBudget, false);
+    expect(cache.stats().budgetBytes).toBe(Math.floor(memoryBudget * CACHE_LIVE_SHARE));
     await cache.team('a');
     await cache.team('b');
     await cache.team('a'); // a is now the most recently used

@@ -28,37 +28,59 @@ export async function loadRows(
   posts: readonly PostEntry[],
 ): Promise<void> {
   const wanted = postsWithoutRows(posts);
-  for (let from = 0; from < wanted.length; from += POSTS_PER_READ) {
-    const versions = wanted
-      .slice(from, from + POSTS_PER_READ)
-      .map((p) => ({ post: p, version: p.version! }));
-    const [chunks, scores] = await Promise.all([
-      store.collection<CommentChunkDoc>(COMMENT_CHUNKS).find(chunkQuery(team.teamId, versions, fetchedIds)),
-      store.collection<CommentScoresDoc>(COMMENT_SCORES).find(chunkQuery(team.teamId, versions, scoreIds)),
-    ]);
-    const key = (postId: string, dataVersion: number): string => `${postId}\u0000${dataVersion}`;
-    const fetchedBy = groupBy(chunks, (c) => key(c.postId, c.dataVersion));
-    const scoredBy = groupBy(scores, (c) => key(c.postId, c.dataVersion));
-    for (const { post, version } of versions) {
-      const k = key(post.id, version.dataVersion);
-      const source = version.source;
-      const fetched = source
-        ? (fetchedBy.get(k) ?? []).filter((c) => c.fetch === source.fetch).sort((a, b) => a.chunk - b.chunk)
-        : [];
-      const expected = source?.chunks ?? 0;
-      if (fetched.length !== expected)
-        throw new Error(
-          `the comment read model of post ${post.id} version ${version.dataVersion} holds ${fetched.length} of its ${expected} chunks`,
-        );
-      const scored = (scoredBy.get(k) ?? []).sort((a, b) => a.chunk - b.chunk);
-      if (source?.scores && scored.length !== source.scores.chunks)
-        throw new Error(
-          `the comment read model of post ${post.id} version ${version.dataVersion} holds ${scored.length} of its ${source.scores.chunks} score chunks`,
-        );
-      // The catalog may have moved on while this read ran: rows are for the version it named then.
-      if (post.version?.dataVersion !== version.dataVersion) continue;
-      team.appendVersion(post, version, fetched, scored);
-    }
+  const batches: VersionToLoad[][] = [];
+  for (let from = 0; from < wanted.length; from += POSTS_PER_READ)
+    batches.push(wanted.slice(from, from + POSTS_PER_READ).map((p) => ({ post: p, version: p.version! })));
+  // The next batch is read while this one is decoded: the store's answer and the decoding overlap.
+  let next = batches.length > 0 ? readBatch(store, team.teamId, batches[0]) : null;
+  for (let b = 0; b < batches.length; b++) {
+    const current = await next!;
+    next = b + 1 < batches.length ? readBatch(store, team.teamId, batches[b + 1]) : null;
+    // Never left unhandled while this batch is decoded; awaited (and thrown) on the next turn.
+    next?.catch(() => undefined);
+    appendBatch(team, batches[b], current);
+  }
+}
+
+async function readBatch(
+  store: ReadStore,
+  teamId: string,
+  versions: readonly VersionToLoad[],
+): Promise<{ chunks: CommentChunkDoc[]; scores: CommentScoresDoc[] }> {
+  const [chunks, scores] = await Promise.all([
+    store.collection<CommentChunkDoc>(COMMENT_CHUNKS).find(chunkQuery(teamId, versions, fetchedIds)),
+    store.collection<CommentScoresDoc>(COMMENT_SCORES).find(chunkQuery(teamId, versions, scoreIds)),
+  ]);
+  return { chunks, scores };
+}
+
+function appendBatch(
+  team: TeamIndex,
+  versions: readonly VersionToLoad[],
+  { chunks, scores }: { chunks: CommentChunkDoc[]; scores: CommentScoresDoc[] },
+): void {
+  const key = (postId: string, dataVersion: number): string => `${postId}\u0000${dataVersion}`;
+  const fetchedBy = groupBy(chunks, (c) => key(c.postId, c.dataVersion));
+  const scoredBy = groupBy(scores, (c) => key(c.postId, c.dataVersion));
+  for (const { post, version } of versions) {
+    const k = key(post.id, version.dataVersion);
+    const source = version.source;
+    const fetched = source
+      ? (fetchedBy.get(k) ?? []).filter((c) => c.fetch === source.fetch).sort((a, b) => a.chunk - b.chunk)
+      : [];
+    const expected = source?.chunks ?? 0;
+    if (fetched.length !== expected)
+      throw new Error(
+        `the comment read model of post ${post.id} version ${version.dataVersion} holds ${fetched.length} of its ${expected} chunks`,
+      );
+    const scored = (scoredBy.get(k) ?? []).sort((a, b) => a.chunk - b.chunk);
+    if (source?.scores && scored.length !== source.scores.chunks)
+      throw new Error(
+        `the comment read model of post ${post.id} version ${version.dataVersion} holds ${scored.length} of its ${source.scores.chunks} score chunks`,
+      );
+    // The catalog may have moved on while this read ran: rows are for the version it named then.
+    if (post.version?.dataVersion !== version.dataVersion) continue;
+    team.appendVersion(post, version, fetched, scored);
   }
 }
 

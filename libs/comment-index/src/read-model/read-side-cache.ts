@@ -5,9 +5,18 @@ import { materializePost } from '../index-feed';
 import { loadRows, postsWithoutRows } from './load-rows';
 import { TeamCatalog } from './team-catalog';
 
+/**
+ * The share of its memory budget the cache fills with teams. The rest is for the garbage that loading
+ * teams leaves until the collector runs (decoded documents, replaced arrays): V8 lets it grow with
+ * the live heap, so a cache filled to the whole budget grew the replica's resident memory by about
+ * 1.5 times the budget (bench/read-side-scale.ts, every team touched).
+ */
+export const CACHE_LIVE_SHARE = 0.6;
+
 export interface ReadSideCacheStats {
   teams: number;
   bytes: number;
+  /** What the cache fills to: `CACHE_LIVE_SHARE` of its memory budget. */
   budgetBytes: number;
   loads: number;
   evictions: number;
@@ -32,13 +41,19 @@ export class ReadSideCache {
   private loads = 0;
   private evictions = 0;
 
+  /** What the cache fills to (see CACHE_LIVE_SHARE). */
+  private readonly budgetBytes: number;
+
   constructor(
     private readonly store: ReadStore,
-    private readonly budgetBytes: number,
+    /** The memory the cache may add to the replica's (ANALYST_READ_CACHE_MB). */
+    memoryBudgetBytes: number,
     /** Whether catalogs carry the posts' materialized analyses (analysis does; sampling needs none). */
     private readonly withMaterialized = true,
     private readonly compaction?: CompactionPolicy,
-  ) {}
+  ) {
+    this.budgetBytes = Math.floor(memoryBudgetBytes * CACHE_LIVE_SHARE);
+  }
 
   stats(): ReadSideCacheStats {
     let bytes = 0;

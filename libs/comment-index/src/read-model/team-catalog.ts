@@ -40,12 +40,14 @@ const POST_ENTRY_BYTES = 2_048;
 const MATERIALIZED_BYTES = 10_000;
 const MATERIALIZED_DAY_BYTES = 1_300;
 /**
- * Resident memory per byte the arrays and strings add up to: V8's object headers, the vocabulary,
- * maps, and the garbage a collector leaves until it runs. Measured with 3.5M comments in the store:
- * 1.36–1.50× after a full GC (bench/read-side-cold.ts --expose-gc), and the analysis replica's RSS
- * grew 1.63× the sum while requests ran (bench/read-side-scale.ts); the budget counts this.
+ * Live memory per byte the arrays and strings add up to (V8's object headers, maps, spare room),
+ * and what a team holds whatever its size (its vocabulary, index and catalog objects): fitted to
+ * bench/read-side-team-bytes.ts, which sets the heap and array buffers a cached team holds after a
+ * full GC beside what is counted, for teams of 2, 10 and 50 posts of 1,000 comments. The garbage
+ * that loads leave until the collector runs is the cache's CACHE_LIVE_SHARE, not counted here.
  */
-export const HELD_PER_COUNTED_BYTE = 1.65;
+export const HELD_PER_COUNTED_BYTE = 1.12;
+const TEAM_BYTES = 340 * 1024;
 
 /**
  * One team's catalog in memory: its posts, collections and settings as `TeamIndex` holds them, the
@@ -95,7 +97,7 @@ export class TeamCatalog {
       if (materialized)
         counted += MATERIALIZED_BYTES + MATERIALIZED_DAY_BYTES * (materialized.metrics.daily?.length ?? 0);
     }
-    return Math.round(counted * HELD_PER_COUNTED_BYTE);
+    return Math.round(TEAM_BYTES + counted * HELD_PER_COUNTED_BYTE);
   }
 
   /** Whether a live event belongs to this team (post events by the posts it holds). */
