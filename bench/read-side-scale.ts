@@ -168,6 +168,9 @@ async function startReplica(
       ANALYST_INTERNAL_SECRET: SECRET,
       ANALYST_ADMIN_TOKEN: 'bench-admin-token-0123456789',
       ANALYST_READ_CACHE_MB: String(CACHE_MB),
+      // As the image runs every service (Dockerfile): malloc returns the memory of big blocks.
+      MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '65536',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),
