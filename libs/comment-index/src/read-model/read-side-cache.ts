@@ -11,7 +11,7 @@ import { TeamCatalog } from './team-catalog';
  * the live heap, so a cache filled to the whole budget grew the replica's resident memory by about
  * 1.5 times the budget (bench/read-side-scale.ts, every team touched).
  */
-export const CACHE_LIVE_SHARE = 0.6;
+export const CACHE_LIVE_SHARE = 0.5;
 
 export interface ReadSideCacheStats {
   teams: number;
