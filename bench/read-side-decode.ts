@@ -191,7 +191,10 @@ class BsonReadStore implements ReadStore {
   prepare(name: string, projection: Projection): void {
     const out = new WeakMap<Buffer, Buffer>();
     for (const bytes of this.byId.get(name)?.values() ?? [])
-      out.set(bytes, Buffer.from(BSON.serialize(projectDocument(BSON.deserialize(bytes) as Doc, projection))));
+      out.set(
+        bytes,
+        Buffer.from(BSON.serialize(projectDocument(BSON.deserialize(bytes) as Doc, projection))),
+      );
     this.projected.set(projectionKey(name, projection), out);
   }
 
@@ -258,7 +261,8 @@ class BsonReadStore implements ReadStore {
 }
 
 const versionKey = (postId: string, dataVersion: number): string => `${postId}\u0000${dataVersion}`;
-const projectionKey = (name: string, projection: Projection): string => `${name}\u0000${JSON.stringify(projection)}`;
+const projectionKey = (name: string, projection: Projection): string =>
+  `${name}\u0000${JSON.stringify(projection)}`;
 
 function push<T>(map: Map<string, T[]>, key: string, item: T): void {
   const list = map.get(key);
