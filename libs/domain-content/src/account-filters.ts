@@ -1,4 +1,5 @@
-import { ApiError, parseCalendarInstant, type AccountQuery, type PostType } from '@analyst/contracts';
+import { parseCalendarInstant, type AccountQuery, type PostType } from '@analyst/contracts';
+import { ContentError } from './content-errors';
 
 export const DEFAULT_ACCOUNT_LIMIT = 20;
 /** Longest caption keyword, in characters after NFC. */
@@ -41,8 +42,8 @@ export interface AppliedAccountFilters {
 function parseDate(value: string, field: string, endOfDay: boolean): string {
   const ms = parseCalendarInstant(value, { endOfDay });
   if (ms === null)
-    throw new ApiError(
-      400,
+    throw new ContentError(
+      'invalid_filter',
       `filters.${field} must be an ISO 8601 date or date-time that exists in the calendar, got "${value}"`,
     );
   return new Date(ms).toISOString();
@@ -53,8 +54,8 @@ function applyWindow(f: AccountFiltersInput, now: Date): { since: string | null;
   const since = f.since !== undefined ? parseDate(f.since, 'since', false) : null;
   const until = f.until !== undefined ? parseDate(f.until, 'until', true) : now.toISOString();
   if (since && since > until) {
-    throw new ApiError(
-      400,
+    throw new ContentError(
+      'invalid_filter',
       f.until !== undefined
         ? 'filters.since must not be after filters.until'
         : `filters.since must not be after filters.until, which defaults to now (${until})`,
@@ -67,8 +68,8 @@ function applyWindow(f: AccountFiltersInput, now: Date): { since: string | null;
 function keywordTerm(raw: string): string {
   const term = raw.trim().normalize('NFC');
   if (term.length > KEYWORD_MAX_LENGTH)
-    throw new ApiError(
-      400,
+    throw new ContentError(
+      'invalid_filter',
       `filters.keywords terms are at most ${KEYWORD_MAX_LENGTH} characters, got ${term.length}`,
     );
   return term;
@@ -78,17 +79,20 @@ function keywordTerm(raw: string): string {
 export function applyKeywords(keywords: unknown): AppliedAccountFilters['keywords'] {
   if (keywords === undefined) return null;
   if (typeof keywords === 'string') {
-    if (!keywords.trim()) throw new ApiError(400, 'filters.keywords must not be blank');
+    if (!keywords.trim()) throw new ContentError('invalid_filter', 'filters.keywords must not be blank');
     return { term: keywordTerm(keywords), match: 'includes' };
   }
   const k = keywords as { term?: unknown; match?: unknown } | null;
   const extra = k && typeof k === 'object' ? Object.keys(k).filter((x) => x !== 'term' && x !== 'match') : [];
   if (!k || typeof k !== 'object' || typeof k.term !== 'string' || !k.term.trim() || extra.length > 0) {
-    throw new ApiError(400, 'filters.keywords must be a string or { term, match }');
+    throw new ContentError('invalid_filter', 'filters.keywords must be a string or { term, match }');
   }
   const match = k.match ?? 'includes';
   if (!(KEYWORD_MATCHES as readonly unknown[]).includes(match))
-    throw new ApiError(400, `filters.keywords.match must be one of: ${KEYWORD_MATCHES.join(', ')}`);
+    throw new ContentError(
+      'invalid_filter',
+      `filters.keywords.match must be one of: ${KEYWORD_MATCHES.join(', ')}`,
+    );
   return { term: keywordTerm(k.term), match: match as KeywordMatch };
 }
 

@@ -9,6 +9,7 @@ export const CONTENT_ERROR_CODES = [
   'job_exists',
   'job_not_found',
   'idempotency_key_reused',
+  'invalid_filter',
 ] as const;
 export type ContentErrorCode = (typeof CONTENT_ERROR_CODES)[number];
 

@@ -3,6 +3,7 @@ import {
   applyAccountFilters,
   appliedUntil,
   requestedAccountFilters,
+  ContentError,
   DEFAULT_ACCOUNT_LIMIT,
 } from '@analyst/domain-content';
 
@@ -34,6 +35,26 @@ describe('account filters', () => {
       'filters.since must not be after filters.until',
     );
     expect(() => applyAccountFilters({ since: '2026-04-01' }, NOW)).toThrow(/defaults to now/);
+  });
+
+  it('raises a domain error (invalid_filter), which the ingest service maps to 400', () => {
+    const refused = (filters: Parameters<typeof applyAccountFilters>[0]) => {
+      try {
+        applyAccountFilters(filters, NOW);
+      } catch (error) {
+        return error;
+      }
+      throw new Error('accepted');
+    };
+    for (const filters of [
+      { until: '2026-04-31' },
+      { keywords: ' ' },
+      { keywords: { term: 'x', match: 'no' } },
+    ]) {
+      const error = refused(filters);
+      expect(error).toBeInstanceOf(ContentError);
+      expect((error as ContentError).code).toBe('invalid_filter');
+    }
   });
 
   it('takes keywords as a string or { term, match }, trimmed and in NFC', () => {

@@ -11,6 +11,7 @@ const STATUS: Record<ContentErrorCode, number> = {
   job_exists: 409,
   job_not_found: 404,
   idempotency_key_reused: 409,
+  invalid_filter: 400,
 };
 
 /** The one place content rule breaks become HTTP answers. */
