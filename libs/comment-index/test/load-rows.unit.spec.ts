@@ -94,7 +94,10 @@ describe('loadRows: comment chunks found by revision', () => {
     uncounted = content(300);
     await log.postCreated('t1', 'p2', 'https://www.youtube.com/watch?v=p2aaaaaaaaa', 'youtube');
     await log.fetched('t1', 'p2', 1, uncounted);
-    const scoreChunks = [uncounted.scored.slice(0, CONTENT_CHUNK_SIZE), uncounted.scored.slice(CONTENT_CHUNK_SIZE)];
+    const scoreChunks = [
+      uncounted.scored.slice(0, CONTENT_CHUNK_SIZE),
+      uncounted.scored.slice(CONTENT_CHUNK_SIZE),
+    ];
     await log.append('post-p2', 't1', [
       ...scoreChunks.map((comments, chunk) => ({
         type: 'CommentsScored',

@@ -205,10 +205,7 @@ describe('read-side cache: a team loading while the feed moves on', () => {
     expect(await cache.dailyMetrics(team, post)).toEqual(stored!.materialized.metrics.daily);
     expect(await cache.dailyMetrics(team, post)).toEqual(stored!.materialized.metrics.daily);
     // One read of the catalog's analyses without the days, one of the days alone; the second ask is held.
-    expect(analysisReads).toEqual([
-      { 'materialized.metrics.daily': 0 },
-      { 'materialized.metrics.daily': 1 },
-    ]);
+    expect(analysisReads).toEqual([{ 'materialized.metrics.daily': 0 }, { 'materialized.metrics.daily': 1 }]);
     expect(cache.stats().bytes).toBeGreaterThan(withoutDaily);
   });
 });
@@ -220,7 +217,12 @@ const threeDaysOfComments: PostVersionContent = (() => {
     commentLimit: 1,
   });
   if (base.status !== 'ok') throw new Error('the simulated provider refused the post');
-  const days = ['2026-03-01T10:00:00Z', '2026-03-01T12:00:00Z', '2026-03-02T09:00:00Z', '2026-03-04T08:00:00Z'];
+  const days = [
+    '2026-03-01T10:00:00Z',
+    '2026-03-01T12:00:00Z',
+    '2026-03-02T09:00:00Z',
+    '2026-03-04T08:00:00Z',
+  ];
   const fetched = days.map((postedAt, i) => ({
     id: `c${i}`,
     parentId: null,

@@ -100,7 +100,10 @@ export function readStoreContract(name: string, setup: () => Promise<ReadStoreFi
         analysis: { version: 2, metrics: { totals: { comments: 3 } } },
       });
       expect(
-        await nested.find({ team: 't', _id: { $in: ['n1'] } }, { projection: { 'analysis.metrics.daily': 1 } }),
+        await nested.find(
+          { team: 't', _id: { $in: ['n1'] } },
+          { projection: { 'analysis.metrics.daily': 1 } },
+        ),
       ).toEqual([{ _id: 'n1', analysis: { metrics: { daily: [{ day: 'a' }, { day: 'b' }] } } }]);
       expect(await nested.findOne({ _id: 'n1' }, { projection: { 'analysis.absent.path': 0 } })).toEqual({
         _id: 'n1',

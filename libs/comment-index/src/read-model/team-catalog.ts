@@ -176,7 +176,9 @@ export class TeamCatalog {
     // Post analyses are written once and never removed: the one the catalog read is still there.
     const daily = doc?.materialized?.metrics?.daily;
     if (!daily)
-      throw new Error(`the post analysis of post ${post.id} version ${held.dataVersion} has no daily metrics`);
+      throw new Error(
+        `the post analysis of post ${post.id} version ${held.dataVersion} has no daily metrics`,
+      );
     held.metrics.daily = daily;
     return daily;
   }

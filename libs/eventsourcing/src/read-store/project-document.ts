@@ -28,8 +28,7 @@ function without(node: Record<string, unknown>, path: string[]): Record<string, 
     return copy;
   }
   const child = node[head];
-  if (Array.isArray(child))
-    copy[head] = child.map((item) => (isObject(item) ? without(item, rest) : item));
+  if (Array.isArray(child)) copy[head] = child.map((item) => (isObject(item) ? without(item, rest) : item));
   else if (isObject(child)) copy[head] = without(child, rest);
   return copy;
 }
@@ -57,4 +56,8 @@ function withPath(
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array) && !(value instanceof Date);
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  !(value instanceof Uint8Array) &&
+  !(value instanceof Date);
