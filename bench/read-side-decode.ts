@@ -27,6 +27,7 @@ import {
   CATALOG_POSTS,
   CATALOG_TEAMS,
   catalogPostsProjector,
+  chunkDocId,
   catalogTeamsProjector,
   COMMENT_CHUNKS,
   COMMENT_SCORES,
@@ -39,6 +40,7 @@ import {
   postAnalysisId,
   ReadSideCache,
   type PostEntry,
+  type ScoredVersionInfo,
 } from '@analyst/comment-index';
 import {
   MemoryReadStore,
@@ -274,15 +276,15 @@ function push<T>(map: Map<string, T[]>, key: string, item: T): void {
 async function storeFind(store: ReadStore, posts: readonly PostEntry[]): Promise<number> {
   const started = performance.now();
   for (let from = 0; from < posts.length; from += POSTS_PER_READ) {
-    const filter = {
-      teamId: TEAM,
-      $or: posts
-        .slice(from, from + POSTS_PER_READ)
-        .map((p) => ({ postId: p.id, dataVersion: p.version!.dataVersion })),
-    };
+    // As loadRows names them: every chunk by its _id (postId:revision), from the catalog's version.
+    const batch = posts.slice(from, from + POSTS_PER_READ);
+    const ids = (of: (source: NonNullable<ScoredVersionInfo['source']>) => number[]) =>
+      batch.flatMap((p) => (p.version?.source ? of(p.version.source).map((r) => chunkDocId(p.id, r)) : []));
+    const fetched = ids((s) => Array.from({ length: s.chunks }, (_, c) => s.fetch + 1 + c));
+    const scored = ids((s) => Array.from({ length: s.scores?.chunks ?? 0 }, (_, c) => s.scores!.first + c));
     await Promise.all([
-      store.collection(COMMENT_CHUNKS).find(filter),
-      store.collection(COMMENT_SCORES).find(filter),
+      store.collection(COMMENT_CHUNKS).find({ teamId: TEAM, _id: { $in: fetched } }),
+      store.collection(COMMENT_SCORES).find({ teamId: TEAM, _id: { $in: scored } }),
     ]);
   }
   return performance.now() - started;
