@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, CONTENT_PROVIDER, type ContentProvider } from '@analyst/contracts';
 import { classifyAccountLink } from '@analyst/links';
-import { accountJobRequest, type ContentJob } from '@analyst/domain-content';
+import {
+  accountJobRequest,
+  applyAccountFilters,
+  requestedAccountFilters,
+  type ContentJob,
+} from '@analyst/domain-content';
 import {
   CLOCK,
   CommandRunner,
@@ -21,7 +26,6 @@ import { WriteFence } from '../adding/write-fence';
 import { loadJob, openJob } from '../adding/content-job-stream';
 import { findJob } from '../queries/jobs';
 import { RequestClaims } from '../adding/request-claims';
-import { applyAccountFilters, requestedAccountFilters } from './account-filters';
 import type { AddAccountBody } from './add-account.dto';
 
 /**

@@ -2,9 +2,11 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CONTENT_PROVIDER, type ContentProvider, type DiscoveredPost } from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
 import {
+  accountQuery,
   contentJobDecider,
   contentJobStream,
   isTerminalJob,
+  type AppliedAccountFilters,
   type ContentJob,
   type ContentJobOpened,
 } from '@analyst/domain-content';
@@ -23,7 +25,7 @@ import { PostIntake, type LinkCandidate } from '../adding/post-intake';
 import { jobRequester, type Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { DISCOVERY_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
-import { accountQuery, narrowDiscovered, type AppliedAccountFilters } from './account-filters';
+import { narrowDiscovered } from './narrow-discovered';
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 import { IngestMetrics } from '../metrics/ingest-metrics';
 import { countedSubscription } from '../pipeline/counted-subscription';

@@ -1,6 +1,7 @@
 import {
   JOB_POLL_AFTER_MS,
   MIN_REFRESH_INTERVAL_HOURS,
+  appliedUntil,
   isTerminalJob,
   jobCounts,
   jobCredits,
@@ -8,7 +9,6 @@ import {
   type JobCredits,
 } from '@analyst/domain-content';
 import { type PostStatus } from '@analyst/contracts';
-import { appliedUntil } from '../accounts/account-filters';
 import type { PostDoc } from '../projections/post-doc';
 
 /** A member's status for the data version the job asked for. */

@@ -2,17 +2,6 @@ import type { DiscoveredPost } from '@analyst/contracts';
 import { normalizeLink } from '@analyst/links';
 import type { AppliedAccountFilters } from '@analyst/domain-content';
 
-// The account filters are pure domain rules (validated, applied, echoed, asked of the provider).
-export {
-  DEFAULT_ACCOUNT_LIMIT,
-  KEYWORD_MAX_LENGTH,
-  accountQuery,
-  applyAccountFilters,
-  appliedUntil,
-  requestedAccountFilters,
-  type AppliedAccountFilters,
-} from '@analyst/domain-content';
-
 /** Step 3 of discovery: minViews, minLikes, postType, then duplicates dropped and the list cut to `limit`. */
 export function narrowDiscovered(posts: DiscoveredPost[], filters: AppliedAccountFilters): DiscoveredPost[] {
   const seen = new Set<string>();
