@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FetchedComment } from '@analyst/contracts';
 import {
   MemoryReadStore,
   ProjectionRuntime,
@@ -11,8 +10,6 @@ import {
   type ReadCollection,
   type ReadStore,
 } from '@analyst/platform';
-import { SimulatedProvider } from '@analyst/provider-sim';
-import { LexiconScorer } from '@analyst/scoring';
 import { CONTENT_CHUNK_SIZE, ContentLogWriter, type PostVersionContent } from '@analyst/testing';
 import {
   catalogPostsProjector,
@@ -23,35 +20,21 @@ import {
   commentScoresProjector,
   ReadSideCache,
 } from '../src';
+import { comment, scoredContent } from './scored-content';
 
 /** `count` comments with distinct bodies, scored by the product's scorer. */
 function content(count: number): PostVersionContent {
-  const base = new SimulatedProvider().fetchPostSync('https://www.youtube.com/watch?v=L0000000001', {
-    fullRead: false,
-    commentLimit: 1,
-  });
-  if (base.status !== 'ok') throw new Error('the simulated provider refused the post');
   const words = ['love', 'hate', 'great', 'boring', 'price', 'battery', 'camera', 'fine'];
-  const fetched: FetchedComment[] = Array.from({ length: count }, (_, i) => ({
-    id: `c${i}`,
-    parentId: null,
-    authorUsername: `user${i % 37}`,
-    authorIsCreator: false,
-    body: `${words[i % words.length]} the ${words[(i * 3) % words.length]} number ${i}`,
-    likes: i % 5,
-    postedAt: new Date(Date.parse('2026-03-01T00:00:00Z') + i * 60_000).toISOString(),
-    hidden: false,
-  }));
-  const scorer = new LexiconScorer();
-  const scoring = scorer.scorePost(base.post, fetched);
-  return {
-    post: base.post,
-    fetched,
-    scored: scoring.comments,
-    topics: scoring.topics,
-    messages: scoring.messages,
-    scorer: { name: scorer.name, version: scorer.version },
-  };
+  return scoredContent(
+    Array.from({ length: count }, (_, i) =>
+      comment(
+        i,
+        `${words[i % words.length]} the ${words[(i * 3) % words.length]} number ${i}`,
+        new Date(Date.parse('2026-03-01T00:00:00Z') + i * 60_000).toISOString(),
+        i % 5,
+      ),
+    ),
+  );
 }
 
 /** A store that records the filters of the comment chunk reads. */

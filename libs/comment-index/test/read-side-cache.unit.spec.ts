@@ -9,8 +9,6 @@ import {
   type ReadCollection,
   type ReadStore,
 } from '@analyst/platform';
-import { SimulatedProvider } from '@analyst/provider-sim';
-import { LexiconScorer } from '@analyst/scoring';
 import { ContentLogWriter, type PostVersionContent } from '@analyst/testing';
 import {
   CACHE_LIVE_SHARE,
@@ -25,6 +23,7 @@ import {
   ReadSideCache,
   type PostAnalysisDoc,
 } from '../src';
+import { comment, scoredContent } from './scored-content';
 
 /**
  * A read store whose catalog query answers with the documents as they were when it was asked, but
@@ -211,36 +210,14 @@ describe('read-side cache: a team loading while the feed moves on', () => {
 });
 
 /** Four comments over three days (none on the third), scored by the product's scorer. */
-const threeDaysOfComments: PostVersionContent = (() => {
-  const base = new SimulatedProvider().fetchPostSync('https://www.youtube.com/watch?v=D0000000001', {
-    fullRead: false,
-    commentLimit: 1,
-  });
-  if (base.status !== 'ok') throw new Error('the simulated provider refused the post');
-  const days = [
-    '2026-03-01T10:00:00Z',
-    '2026-03-01T12:00:00Z',
-    '2026-03-02T09:00:00Z',
-    '2026-03-04T08:00:00Z',
-  ];
-  const fetched = days.map((postedAt, i) => ({
-    id: `c${i}`,
-    parentId: null,
-    authorUsername: `user${i}`,
-    authorIsCreator: false,
-    body: ['love this so much', 'great video, thanks', 'not for me, too long', 'ok I guess'][i],
-    likes: i,
-    postedAt,
-    hidden: false,
-  }));
-  const scorer = new LexiconScorer();
-  const scoring = scorer.scorePost(base.post, fetched);
-  return {
-    post: base.post,
-    fetched,
-    scored: scoring.comments,
-    topics: scoring.topics,
-    messages: scoring.messages,
-    scorer: { name: scorer.name, version: scorer.version },
-  };
-})();
+const threeDaysOfComments: PostVersionContent = scoredContent(
+  ['2026-03-01T10:00:00Z', '2026-03-01T12:00:00Z', '2026-03-02T09:00:00Z', '2026-03-04T08:00:00Z'].map(
+    (postedAt, i) =>
+      comment(
+        i,
+        ['love this so much', 'great video, thanks', 'not for me, too long', 'ok I guess'][i],
+        postedAt,
+        i,
+      ),
+  ),
+);
