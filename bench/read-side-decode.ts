@@ -54,9 +54,8 @@ import {
   type ReadCollection,
   type ReadStore,
 } from '@analyst/platform';
-import { SimulatedProvider } from '@analyst/provider-sim';
-import { LexiconScorer } from '@analyst/scoring';
-import { commentsFromPool, ContentLogWriter, SeededRandom, type CommentPool } from '@analyst/testing';
+import { commentsFromPool, ContentLogWriter, SeededRandom } from '@analyst/testing';
+import { scoredCommentPool } from './scored-comment-pool';
 
 const POSTS = Number(process.argv[2] ?? 1000);
 const PER_POST = Number(process.argv[3] ?? 1000);
@@ -77,23 +76,7 @@ const load = (): string =>
 /** The log: one team, every post fetched and scored once, as ingest writes it. */
 async function generate(file: string): Promise<void> {
   const started = Date.now();
-  const provider = new SimulatedProvider();
-  const scorer = new LexiconScorer();
-  const pool: CommentPool = { fetched: [], scored: [] };
-  for (let i = 0; pool.fetched.length < 20_000; i++) {
-    const fetched = provider.fetchPostSync(`https://www.youtube.com/watch?v=D${pad(i, 10)}`, {
-      fullRead: true,
-    });
-    if (fetched.status !== 'ok') continue;
-    const scoring = scorer.scorePost(fetched.post, fetched.comments);
-    pool.fetched.push(...fetched.comments);
-    pool.scored.push(...scoring.comments);
-  }
-  const base = provider.fetchPostSync('https://www.youtube.com/watch?v=D0000000001', {
-    fullRead: false,
-    commentLimit: 5,
-  });
-  if (base.status !== 'ok') throw new Error('simulated provider refused the base post');
+  const { pool, base, scorer } = scoredCommentPool('D');
   const partial = `${file}.partial`;
   rmSync(partial, { force: true });
   const events = new SqliteEventStore({ filename: partial, synchronous: 'NORMAL' });
@@ -106,14 +89,14 @@ async function generate(file: string): Promise<void> {
     const comments = commentsFromPool(pool, postId, PER_POST, random, { topics: 2, messages: 1 });
     await log.postCreated(TEAM, postId, link, 'youtube');
     const content = {
-      post: { ...base.post, link },
+      post: { ...base, link },
       ...comments,
       topics: [
         { title: 'Battery life', description: null },
         { title: 'Price', description: null },
       ],
       messages: [{ topic: 'Battery', stance: 'lasts all day' }],
-      scorer: { name: scorer.name, version: scorer.version },
+      scorer,
     };
     await log.fetched(TEAM, postId, 1, content);
     await log.scored(TEAM, postId, 1, content);

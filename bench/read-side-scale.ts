@@ -34,9 +34,8 @@ import {
 import { SCOPES } from '@analyst/contracts';
 import { signInternalAuth } from '@analyst/gateway';
 import { SqliteEventStore, type Principal } from '@analyst/platform';
-import { SimulatedProvider } from '@analyst/provider-sim';
-import { LexiconScorer } from '@analyst/scoring';
-import { commentsFromPool, ContentLogWriter, SeededRandom, type CommentPool } from '@analyst/testing';
+import { commentsFromPool, ContentLogWriter, SeededRandom } from '@analyst/testing';
+import { scoredCommentPool } from './scored-comment-pool';
 
 const ROOT = join(__dirname, '..');
 const TOTAL = Number(process.argv[2] ?? 3_000_000);
@@ -71,26 +70,7 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 /** Writes the log: every team's posts, fetched and scored, as ingest writes them. */
 async function generate(file: string, layout: Layout): Promise<void> {
   const started = Date.now();
-  const provider = new SimulatedProvider();
-  const scorer = new LexiconScorer();
-  const pool: CommentPool = { fetched: [], scored: [] };
-  for (let i = 0; pool.fetched.length < 20_000; i++) {
-    const fetched = provider.fetchPostSync(
-      `https://www.youtube.com/watch?v=B${String(i).padStart(10, '0')}`,
-      {
-        fullRead: true,
-      },
-    );
-    if (fetched.status !== 'ok') continue;
-    const scoring = scorer.scorePost(fetched.post, fetched.comments);
-    pool.fetched.push(...fetched.comments);
-    pool.scored.push(...scoring.comments);
-  }
-  const base = provider.fetchPostSync('https://www.youtube.com/watch?v=B0000000001', {
-    fullRead: false,
-    commentLimit: 5,
-  });
-  if (base.status !== 'ok') throw new Error('simulated provider refused the base post');
+  const { pool, base, scorer } = scoredCommentPool('B');
   const events = new SqliteEventStore({ filename: file, synchronous: 'NORMAL' });
   const log = new ContentLogWriter(events);
   const random = new SeededRandom(7);
@@ -102,14 +82,14 @@ async function generate(file: string, layout: Layout): Promise<void> {
       const link = `https://www.youtube.com/watch?v=${postId}`;
       const comments = commentsFromPool(pool, postId, PER_POST, random, { topics: 2, messages: 1 });
       const content = {
-        post: { ...base.post, link },
+        post: { ...base, link },
         ...comments,
         topics: [
           { title: 'Battery life', description: null },
           { title: 'Price', description: null },
         ],
         messages: [{ topic: 'Battery', stance: 'lasts all day' }],
-        scorer: { name: scorer.name, version: scorer.version },
+        scorer,
       };
       await log.postCreated(team.id, postId, link, 'youtube');
       await log.fetched(team.id, postId, 1, content);

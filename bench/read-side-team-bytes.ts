@@ -22,9 +22,8 @@ import {
   ReadSideCache,
 } from '@analyst/comment-index';
 import { MemoryReadStore, ProjectionRuntime, SqliteEventStore } from '@analyst/platform';
-import { SimulatedProvider } from '@analyst/provider-sim';
-import { LexiconScorer } from '@analyst/scoring';
-import { commentsFromPool, ContentLogWriter, SeededRandom, type CommentPool } from '@analyst/testing';
+import { commentsFromPool, ContentLogWriter, SeededRandom } from '@analyst/testing';
+import { scoredCommentPool } from './scored-comment-pool';
 
 const TEAMS_PER_SHAPE = Number(process.argv[2] ?? 12);
 /** Posts × comments per post of each team shape (the read-side scale bench's small and middle teams, and one between). */
@@ -37,22 +36,7 @@ const pad = (n: number, width: number): string => String(n).padStart(width, '0')
 const teamId = (shape: number, i: number): string => `tm_${shape}_${pad(i, 3)}`;
 
 async function writeLog(file: string): Promise<void> {
-  const provider = new SimulatedProvider();
-  const scorer = new LexiconScorer();
-  const pool: CommentPool = { fetched: [], scored: [] };
-  for (let i = 0; pool.fetched.length < 20_000; i++) {
-    const fetched = provider.fetchPostSync(`https://www.youtube.com/watch?v=M${pad(i, 10)}`, {
-      fullRead: true,
-    });
-    if (fetched.status !== 'ok') continue;
-    pool.fetched.push(...fetched.comments);
-    pool.scored.push(...scorer.scorePost(fetched.post, fetched.comments).comments);
-  }
-  const base = provider.fetchPostSync('https://www.youtube.com/watch?v=M0000000001', {
-    fullRead: false,
-    commentLimit: 5,
-  });
-  if (base.status !== 'ok') throw new Error('simulated provider refused the base post');
+  const { pool, base, scorer } = scoredCommentPool('M');
   const events = new SqliteEventStore({ filename: file, synchronous: 'NORMAL' });
   const log = new ContentLogWriter(events);
   const random = new SeededRandom(31);
@@ -65,11 +49,11 @@ async function writeLog(file: string): Promise<void> {
         const link = `https://www.youtube.com/watch?v=${postId}`;
         const comments = commentsFromPool(pool, postId, perPost, random, { topics: 2, messages: 1 });
         const content = {
-          post: { ...base.post, link },
+          post: { ...base, link },
           ...comments,
           topics: [{ title: 'Battery life', description: null }],
           messages: [{ topic: 'Battery', stance: 'lasts all day' }],
-          scorer: { name: scorer.name, version: scorer.version },
+          scorer,
         };
         await log.postCreated(team, postId, link, 'youtube');
         await log.fetched(team, postId, 1, content);
