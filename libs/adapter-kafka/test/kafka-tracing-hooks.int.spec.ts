@@ -46,7 +46,13 @@ if (brokers && brokers.length > 0) {
         await bus.publish('events', [{ id, key: 'k', type: 'Happened', payload: {} }]);
         await eventually(() => got.length === 1, 30_000);
         expect(seenHeaders).toEqual([`publish:${id}`]);
-        expect(calls).toEqual(['start publish events Happened', 'end publish events', 'consume g events']);
+        // The consumer may take the message before the producer's acknowledgement ends its span.
+        expect(calls[0]).toBe('start publish events Happened');
+        expect([...calls].sort()).toEqual([
+          'consume g events',
+          'end publish events',
+          'start publish events Happened',
+        ]);
 
         const requestId = randomUUID();
         await expect(
