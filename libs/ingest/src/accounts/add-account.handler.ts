@@ -3,6 +3,7 @@ import { ApiError, CONTENT_PROVIDER, type ContentProvider } from '@analyst/contr
 import { classifyAccountLink } from '@analyst/links';
 import {
   accountJobRequest,
+  jobExpiresAt,
   applyAccountFilters,
   requestedAccountFilters,
   type ContentJob,
@@ -17,7 +18,8 @@ import {
   type IdGenerator,
   type ReadStore,
 } from '@analyst/platform';
-import { contentOptions, expiresAt, type AddOutcome } from '../adding/add-posts.handler';
+import type { AddOutcome } from '../adding/add-outcome';
+import { contentOptions } from '../adding/content-options';
 import { CollectionsResolver } from '../adding/collections-resolver';
 import { requestFingerprint } from '../adding/request-fingerprint';
 import { requesterContext, type Requester } from '../adding/requester';
@@ -96,7 +98,7 @@ export class AddAccountHandler {
     const jobId = await this.requests.claim(
       identity,
       known ?? this.ids.next('cj_'),
-      expiresAt(now),
+      jobExpiresAt(now),
       requesterContext(requester),
     );
     const earlier = await loadJob(this.runner, jobId);

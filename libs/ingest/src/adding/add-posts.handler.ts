@@ -10,11 +10,9 @@ import {
   contentJobDecider,
   contentJobStream,
   jobExpiresAt,
-  normalizeTags,
   postsJobRequest,
   type JobRequest,
   type ContentJob,
-  type JobOptions,
   type PostsJobRequest,
   type RejectedEntry,
 } from '@analyst/domain-content';
@@ -29,7 +27,7 @@ import {
 import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 import { REQUEST_PATH_LEDGER_BUDGET } from '../pipeline/ledger-client';
 import { CollectionsResolver } from './collections-resolver';
-import type { AddPostsBody, ContentOptionsDto } from './content-request.dto';
+import type { AddPostsBody } from './content-request.dto';
 import { PostIntake, type DedupeResult, type LinkCandidate } from './post-intake';
 import { RequestClaims } from './request-claims';
 import { requestFingerprint } from './request-fingerprint';
@@ -37,28 +35,8 @@ import { jobRequester, requesterContext, type Requester } from './requester';
 import { TeamQueue } from './team-queue';
 import { WriteFence } from './write-fence';
 import { loadJob, openJob } from './content-job-stream';
-
-export interface AddOutcome {
-  job: ContentJob;
-  replayed: boolean;
-}
-
-/** The options every content route shares, normalized once. */
-export type ContentOptions = JobOptions;
-
-export function contentOptions(body: ContentOptionsDto): ContentOptions {
-  const fullRead = body.capture?.fullRead === true;
-  return {
-    tags: normalizeTags(body.tags ?? []),
-    source: body.credits?.source ?? 'auto',
-    fullRead,
-    // commentLimit is ignored with fullRead
-    commentLimit: fullRead ? null : (body.capture?.commentLimit ?? null),
-    perPost: fullRead ? 5 : 1,
-  };
-}
-
-export const expiresAt = jobExpiresAt;
+import type { AddOutcome } from './add-outcome';
+import { contentOptions } from './content-options';
 
 /**
  * POST /content/posts/add, the spec's eight steps in order. What must be unique across replicas
@@ -144,7 +122,7 @@ export class AddPostsHandler {
     const jobId = await this.requests.claim(
       identity,
       known ?? this.ids.next('cj_'),
-      expiresAt(now),
+      jobExpiresAt(now),
       requesterContext(requester),
     );
     const winner = jobId === known ? null : await this.loadJob(jobId);

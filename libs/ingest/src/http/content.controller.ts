@@ -15,7 +15,8 @@ import {
   TEAM_NOT_FOUND,
   type ReadStore,
 } from '@analyst/platform';
-import { AddPostsHandler, type AddOutcome } from '../adding/add-posts.handler';
+import type { AddOutcome } from '../adding/add-outcome';
+import { AddPostsHandler } from '../adding/add-posts.handler';
 import { AddPostsBody } from '../adding/content-request.dto';
 import { jobHeaders, jobMeta, renderJob } from '../jobs/job-view';
 import { findPostsByIds } from '../queries/posts';

@@ -26,7 +26,7 @@ import {
   type IdGenerator,
   type ReadStore,
 } from '@analyst/platform';
-import { contentOptions, type ContentOptions } from '../adding/add-posts.handler';
+import { contentOptions, type ContentOptions } from '../adding/content-options';
 import { PostIntake } from '../adding/post-intake';
 import { reservationIdFor } from '../adding/request-fingerprint';
 import { requesterContext, type RefreshRequester } from '../adding/requester';

@@ -1,0 +1,7 @@
+import type { ContentJob } from '@analyst/domain-content';
+
+/** What an add route answers with: the job, and whether the request replayed an earlier one. */
+export interface AddOutcome {
+  job: ContentJob;
+  replayed: boolean;
+}
