@@ -21,7 +21,8 @@ import {
   type Recorded,
 } from '@analyst/platform';
 import { failJob } from '../adding/content-job-stream';
-import { PostIntake, type LinkCandidate } from '../adding/post-intake';
+import type { LinkCandidate } from '../adding/link-candidate';
+import { PostIntake } from '../adding/post-intake';
 import { jobRequester, type Requester } from '../adding/requester';
 import { TeamQueue } from '../adding/team-queue';
 import { DISCOVERY_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';

@@ -1,15 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { CreditSource, Platform, PostStatus } from '@analyst/contracts';
+import type { CreditSource, PostStatus } from '@analyst/contracts';
 import { readTeamCreditsAt } from '@analyst/ledger-read';
 import {
   ContentError,
   IN_FLIGHT_STATUSES,
-  linkClaimDecider,
-  linkClaimStream,
   postDecider,
   postStream,
-  type LinkClaimCommand,
-  type LinkClaimState,
   type AcceptedEntry,
   type JobRequest,
   type RejectedEntry,
@@ -28,16 +24,11 @@ import { LedgerClient, type LedgerCallBudget } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
 import { findPostsByLinks } from '../queries/posts';
 import { reservationIdFor } from './request-fingerprint';
+import type { LinkCandidate } from './link-candidate';
+import { RequestLinkClaims } from './request-link-claims';
 import { requesterContext, type Requester } from './requester';
 import { withReservation } from './with-reservation';
 import { WriteFence } from './write-fence';
-
-/** A link that passed classification. `link` is what the client sent; `normalized` is the dedupe key. */
-export interface LinkCandidate {
-  link: string;
-  normalized: string;
-  platform: Platform;
-}
 
 export interface DedupeResult {
   fresh: LinkCandidate[];
@@ -163,7 +154,7 @@ export class PostIntake {
     ledgerBudget?: LedgerCallBudget,
   ): Promise<IntakeResult> {
     const result: IntakeResult = { accepted: [], rejected: [], skipped: [], taken: [] };
-    const link = new LinkIntake(this, requester, job, fence);
+    const link = new RequestLinkClaims(this.runner, this.ids, this.clock, requester, job, fence);
     let exhausted = false;
     for (const c of fresh) {
       const holder = await link.claim(c);
@@ -196,7 +187,7 @@ export class PostIntake {
 
   /** One claimed link: reserve, create the post; a failed create refunds its reservation. */
   private async reserveAndCreateOne(
-    link: LinkIntake,
+    link: RequestLinkClaims,
     c: LinkCandidate,
     postId: string,
     budget: LedgerCallBudget | undefined,
@@ -225,7 +216,7 @@ export class PostIntake {
 
   /** Creates the post; its status. A `post_exists` that is this job's own post (another replica resuming it) is that post. */
   private async createPost(
-    link: LinkIntake,
+    link: RequestLinkClaims,
     c: LinkCandidate,
     postId: string,
     reservationId: string,
@@ -274,21 +265,6 @@ export class PostIntake {
     }
   }
 
-  /** Appends to a link's claim stream, recording the position on the request's fence. */
-  async appendClaim(link: LinkIntake, c: LinkCandidate, command: LinkClaimCommand): Promise<LinkClaimState> {
-    const outcome = await this.runner.run(
-      linkClaimStream(link.requester.teamId, c.normalized),
-      linkClaimDecider,
-      command,
-      link.ctx,
-    );
-    return link.fence.record(outcome).state;
-  }
-
-  newPostId(): string {
-    return this.ids.next('po_');
-  }
-
   /** The post's status as its own stream says, or null when it does not exist (yet). */
   private async postStatus(postId: string): Promise<PostStatus | null> {
     const { state } = await this.runner.load(postStream(postId), postDecider);
@@ -307,7 +283,7 @@ export class PostIntake {
     return state.status;
   }
 
-  now(): string {
+  private now(): string {
     return this.clock.now().toISOString();
   }
 }
@@ -316,56 +292,4 @@ function skipReason(status: PostStatus): SkippedEntry['reason'] {
   return IN_FLIGHT_STATUSES.includes(status) || status === 'holding'
     ? 'already_processing'
     : 'already_complete';
-}
-
-/** One request's link intake: who asks, for which job, and the request's write fence. */
-class LinkIntake {
-  readonly ctx: { correlationId: string; teamId: string };
-
-  constructor(
-    private readonly intake: PostIntake,
-    readonly requester: Requester,
-    readonly job: JobRequest,
-    readonly fence: WriteFence,
-  ) {
-    this.ctx = requesterContext(requester);
-  }
-
-  /** Claims the link for a new post of this job; the claim's holder (this job or another). */
-  async claim(c: LinkCandidate): Promise<Extract<LinkClaimState, { status: 'claimed' }>> {
-    const state = await this.intake.appendClaim(this, c, {
-      type: 'ClaimLink',
-      data: {
-        teamId: this.requester.teamId,
-        normalizedLink: c.normalized,
-        postId: this.intake.newPostId(),
-        jobId: this.job.jobId,
-        at: this.intake.now(),
-      },
-    });
-    return state as Extract<LinkClaimState, { status: 'claimed' }>;
-  }
-
-  async release(
-    c: LinkCandidate,
-    postId: string,
-    reason: 'insufficient_credits' | 'create_failed',
-  ): Promise<void> {
-    await this.intake.appendClaim(this, c, {
-      type: 'ReleaseLink',
-      data: { postId, jobId: this.job.jobId, reason, at: this.intake.now() },
-    });
-  }
-
-  /** A post of this job accepted at the job's price (added posts are always paid). */
-  accepted(c: LinkCandidate, postId: string, postStatus: PostStatus): AcceptedEntry {
-    return {
-      link: c.link,
-      postId,
-      postStatus,
-      creditSource: 'credit',
-      creditCost: this.job.credits.perPost,
-      dataVersion: 1,
-    };
-  }
 }
