@@ -27,10 +27,12 @@ import {
   CATALOG_POSTS,
   CATALOG_TEAMS,
   catalogPostsProjector,
-  chunkDocId,
   catalogTeamsProjector,
   COMMENT_CHUNKS,
   COMMENT_SCORES,
+  fetchedChunkIds,
+  POST_ANALYSIS_WITHOUT_DAYS,
+  scoreChunkIds,
   commentChunksProjector,
   commentScoresProjector,
   compileFilters,
@@ -40,7 +42,6 @@ import {
   postAnalysisId,
   ReadSideCache,
   type PostEntry,
-  type ScoredVersionInfo,
 } from '@analyst/comment-index';
 import {
   MemoryReadStore,
@@ -261,10 +262,15 @@ async function storeFind(store: ReadStore, posts: readonly PostEntry[]): Promise
   for (let from = 0; from < posts.length; from += POSTS_PER_READ) {
     // As loadRows names them: every chunk by its _id (postId:revision), from the catalog's version.
     const batch = posts.slice(from, from + POSTS_PER_READ);
-    const ids = (of: (source: NonNullable<ScoredVersionInfo['source']>) => number[]) =>
-      batch.flatMap((p) => (p.version?.source ? of(p.version.source).map((r) => chunkDocId(p.id, r)) : []));
-    const fetched = ids((s) => Array.from({ length: s.chunks }, (_, c) => s.fetch + 1 + c));
-    const scored = ids((s) => Array.from({ length: s.scores?.chunks ?? 0 }, (_, c) => s.scores!.first + c));
+    const sourceOf = (p: PostEntry) => p.version?.source;
+    const fetched = batch.flatMap((p) => {
+      const s = sourceOf(p);
+      return s ? fetchedChunkIds(p.id, s.fetch, s.chunks) : [];
+    });
+    const scored = batch.flatMap((p) => {
+      const scores = sourceOf(p)?.scores;
+      return scores ? scoreChunkIds(p.id, scores) : [];
+    });
     await Promise.all([
       store.collection(COMMENT_CHUNKS).find({ teamId: TEAM, _id: { $in: fetched } }),
       store.collection(COMMENT_SCORES).find({ teamId: TEAM, _id: { $in: scored } }),
@@ -272,9 +278,6 @@ async function storeFind(store: ReadStore, posts: readonly PostEntry[]): Promise
   }
   return performance.now() - started;
 }
-
-/** How TeamCatalog reads post analyses: without their daily metrics (GET /metrics reads those). */
-const CATALOG_ANALYSIS_PROJECTION: Projection = { 'materialized.metrics.daily': 0 };
 
 /** What the in-memory store takes to answer the catalog's reads (posts, team, materialized analyses). */
 async function storeCatalogFind(store: ReadStore, posts: readonly PostEntry[]): Promise<number> {
@@ -284,7 +287,7 @@ async function storeCatalogFind(store: ReadStore, posts: readonly PostEntry[]): 
   const ids = posts.filter((p) => p.version).map((p) => postAnalysisId(p.id, p.version!.dataVersion));
   await store
     .collection(POST_ANALYSES)
-    .find({ teamId: TEAM, _id: { $in: ids } }, { projection: CATALOG_ANALYSIS_PROJECTION });
+    .find({ teamId: TEAM, _id: { $in: ids } }, { projection: POST_ANALYSIS_WITHOUT_DAYS });
   return performance.now() - started;
 }
 
@@ -394,7 +397,7 @@ async function main(): Promise<void> {
   ]);
   const copyStarted = Date.now();
   const bson = await BsonReadStore.copy(memory, COLLECTIONS);
-  bson.prepare(POST_ANALYSES, CATALOG_ANALYSIS_PROJECTION);
+  bson.prepare(POST_ANALYSES, POST_ANALYSIS_WITHOUT_DAYS);
   memory = null; // off the heap from here: only its BSON bytes are kept
   console.log(`copied the documents as BSON in ${((Date.now() - copyStarted) / 1000).toFixed(0)} s`);
   await runSets(bson, [

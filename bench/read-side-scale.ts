@@ -24,9 +24,11 @@ import { MongoClient } from 'mongodb';
 import { calculateObjectSize } from 'bson';
 import {
   CATALOG_POSTS,
-  chunkDocId,
   COMMENT_CHUNKS,
   COMMENT_SCORES,
+  fetchedChunkIds,
+  POST_ANALYSIS_WITHOUT_DAYS,
+  scoreChunkIds,
   POST_ANALYSES,
   postAnalysisId,
   type CatalogVersion,
@@ -249,16 +251,12 @@ async function storeReadsOfTeam(database: string, teamId: string): Promise<numbe
       .collection<{ _id: string }>(POST_ANALYSES)
       .find(
         { teamId, _id: { $in: scored.map((p) => postAnalysisId(p._id, p.version!.dataVersion)) } },
-        { projection: { 'materialized.metrics.daily': 0 } },
+        { projection: POST_ANALYSIS_WITHOUT_DAYS },
       )
       .toArray();
-    const chunkIds = scored.flatMap((p) =>
-      Array.from({ length: p.version!.chunks }, (_, c) => chunkDocId(p._id, p.version!.fetch! + 1 + c)),
-    );
-    const scoreIds = scored.flatMap((p) => {
-      const scores = p.version!.scores!;
-      return Array.from({ length: scores.chunks }, (_, c) => chunkDocId(p._id, scores.first + c));
-    });
+    // As the loader names them (the bench's log records every score chunk count).
+    const chunkIds = scored.flatMap((p) => fetchedChunkIds(p._id, p.version!.fetch!, p.version!.chunks));
+    const scoreIds = scored.flatMap((p) => scoreChunkIds(p._id, p.version!.scores!));
     for (let from = 0; from < chunkIds.length; from += 400) {
       await Promise.all([
         db

@@ -16,6 +16,14 @@ const CHUNK_INDEXES = [
 /** The document of one chunk event: the post stream's revision names it, so it is written once. */
 export const chunkDocId = (postId: string, revision: number): string => `${postId}:${revision}`;
 
+/** The documents of a fetch's chunks: appended right after its `PostFetched` (revision `fetch`). */
+export const fetchedChunkIds = (postId: string, fetch: number, chunks: number): string[] =>
+  Array.from({ length: chunks }, (_, c) => chunkDocId(postId, fetch + 1 + c));
+
+/** The documents of a version's score chunks, from the revision of the first and their count. */
+export const scoreChunkIds = (postId: string, scores: { first: number; chunks: number }): string[] =>
+  Array.from({ length: scores.chunks }, (_, c) => chunkDocId(postId, scores.first + c));
+
 /** One `CommentsFetched` event of a post's data version, packed. */
 export interface CommentChunkDoc extends Doc, PackedFetched {
   teamId: string;

@@ -1,11 +1,12 @@
 import type { Filter, ReadStore } from '@analyst/platform';
 import type { PostEntry, ScoredVersionInfo, TeamIndex } from '../comment-index';
 import {
-  chunkDocId,
   COMMENT_CHUNKS,
   COMMENT_SCORES,
   type CommentChunkDoc,
   type CommentScoresDoc,
+  fetchedChunkIds,
+  scoreChunkIds,
 } from './comment-chunks.projector';
 
 /** Posts per read: a query names each post's version, and a hundred keeps it well under MongoDB's limits. */
@@ -86,18 +87,16 @@ function appendBatch(
 
 type VersionToLoad = { post: PostEntry; version: ScoredVersionInfo };
 
-/** The `_id`s of a version's fetched chunks: each is its event's revision, after its `PostFetched`. */
+/** The `_id`s of a version's fetched chunks. */
 function fetchedIds({ post, version }: VersionToLoad): string[] {
   const source = version.source;
-  if (!source) return [];
-  return Array.from({ length: source.chunks }, (_, c) => chunkDocId(post.id, source.fetch + 1 + c));
+  return source ? fetchedChunkIds(post.id, source.fetch, source.chunks) : [];
 }
 
 /** The `_id`s of a version's score chunks, or null when its `PostScored` did not count them. */
 function scoreIds({ post, version }: VersionToLoad): string[] | null {
   const scores = version.source?.scores;
-  if (!scores) return null;
-  return Array.from({ length: scores.chunks }, (_, c) => chunkDocId(post.id, scores.first + c));
+  return scores ? scoreChunkIds(post.id, scores) : null;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type DomainEvent,
   type Projected,
   type Recorded,
+  type Projection,
   type Projector,
   type ReadStore,
   type RecordedEvent,
@@ -29,6 +30,8 @@ import { POST_ANALYSES, postAnalysisId, type PostAnalysisDoc } from './post-anal
 
 /** The part of a stored post analysis a catalog leaves in the store until GET /posts/{id}/metrics asks. */
 const DAILY_FIELD = 'materialized.metrics.daily';
+/** How a catalog reads post analyses: without their daily metrics. */
+export const POST_ANALYSIS_WITHOUT_DAYS: Projection = { [DAILY_FIELD]: 0 };
 
 /** Rough bytes of a post's catalog entry, for the cache's budget. */
 const POST_ENTRY_BYTES = 2_048;
@@ -145,7 +148,7 @@ export class TeamCatalog {
     const ids = wanted.map((p) => postAnalysisId(p.id, p.version!.dataVersion));
     const docs = await store
       .collection<PostAnalysisDoc>(POST_ANALYSES)
-      .find({ teamId: this.team.teamId, _id: { $in: ids } }, { projection: { [DAILY_FIELD]: 0 } });
+      .find({ teamId: this.team.teamId, _id: { $in: ids } }, { projection: POST_ANALYSIS_WITHOUT_DAYS });
     const byId = new Map(docs.map((d) => [d._id, d]));
     const missing: PostEntry[] = [];
     for (const post of wanted) {
