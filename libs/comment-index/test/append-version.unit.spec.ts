@@ -10,6 +10,7 @@ import {
   type PackedScored,
   type PostEntry,
 } from '../src';
+import { rowsOf } from './rows-of';
 
 /**
  * A version appended from its packed chunks (what a replica loads from the read store) holds the
@@ -73,37 +74,6 @@ function post(team: TeamIndex, id: string): PostEntry {
   team.posts.push(entry);
   team.postsById.set(id, entry);
   return entry;
-}
-
-/** Everything the team holds for a post's rows, by value (term and author names, not ids). */
-function rowsOf(team: TeamIndex, entry: PostEntry) {
-  const c = team.columns;
-  const d = team.details;
-  const authorName = new Map(Array.from(team.authors, ([name, id]) => [id, name]));
-  return Array.from(entry.scored!.rows, (r) => ({
-    id: team.commentIds[r],
-    body: team.bodies[r],
-    author: authorName.get(c.authorId[r]),
-    shownAs: d.authors[r],
-    postedAt: [d.postedAt[r], c.postedAt[r]],
-    idHash: d.idHash[r],
-    links: [d.topicIndex[r], d.messageIndex[r], d.languages[r]],
-    scores: [c.sentiment[r], c.content[r], c.topic[r], c.relevance[r], c.consensus[r]],
-    flags: [
-      c.likes[r],
-      c.isReply[r],
-      c.hidden[r],
-      c.isCreator[r],
-      c.hasQuestion[r],
-      c.hasMention[r],
-      c.hasEmoji[r],
-      c.postIndex[r],
-    ],
-    tokens: Array.from(c.tokenIds.subarray(c.tokenStart[r], c.tokenStart[r + 1]), (t) => [
-      team.vocab.term(t),
-      team.vocab.kind(t),
-    ]),
-  }));
 }
 
 const rowStringBytes = (team: TeamIndex): number =>

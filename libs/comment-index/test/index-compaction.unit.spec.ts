@@ -7,36 +7,10 @@ import {
   postRefresh as refresh,
   postVersion as version,
 } from '@analyst/testing';
-import { applyToIndex, CommentIndex, type PostEntry, type TeamIndex } from '@analyst/comment-index';
+import { applyToIndex, CommentIndex } from '@analyst/comment-index';
+import { rowsOf } from './rows-of';
 
 const TEAM = 'tm_compact';
-
-/** Everything a row holds, read back by comment id, so two indexes can be compared row for row. */
-function rowsOf(team: TeamIndex, post: PostEntry) {
-  const c = team.columns;
-  // Author ids are interned per index: compare the names they stand for.
-  const authorName = new Map(Array.from(team.authors, ([name, id]) => [id, name]));
-  return Array.from(post.scored!.rows, (r) => ({
-    author: authorName.get(c.authorId[r]),
-    id: team.commentIds[r],
-    body: team.bodies[r],
-    scores: [c.sentiment[r], c.content[r], c.topic[r], c.relevance[r], c.consensus[r]],
-    flags: [
-      c.likes[r],
-      c.isReply[r],
-      c.hidden[r],
-      c.isCreator[r],
-      c.hasQuestion[r],
-      c.hasMention[r],
-      c.hasEmoji[r],
-      c.postIndex[r],
-      c.postedAt[r],
-    ],
-    tokens: Array.from(c.tokenIds.subarray(c.tokenStart[r], c.tokenStart[r + 1]), (id) =>
-      team.vocab.term(id),
-    ),
-  }));
-}
 
 describe('comment index compaction', () => {
   it('drops the rows of replaced versions once they are half the rows, and every live row reads as before', () => {
