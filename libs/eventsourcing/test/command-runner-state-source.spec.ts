@@ -1,15 +1,11 @@
 import {
   CatchUpStateSource,
   CommandRunner,
-  ConcurrencyError,
   FixedClock,
   SequentialIdGenerator,
   type Decider,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type RecordedEvent,
 } from '@analyst/eventsourcing';
+import { ListStore } from './list-store';
 
 type Added = { type: 'Added'; data: { n: number } };
 type Add = { n: number; at: string };
@@ -19,32 +15,6 @@ const counter: Decider<Add, Added, number> = {
   decide: (command) => [{ type: 'Added', data: { n: command.n } }],
   evolve: (total, event) => total + event.data.n,
 };
-
-/** Just enough event store for the runner: one list per stream, expected-revision appends. */
-class ListStore {
-  readonly streams = new Map<string, RecordedEvent[]>();
-  readonly reads: { streamId: string; fromRevision: number }[] = [];
-  private position = -1;
-
-  async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    this.reads.push({ streamId, fromRevision });
-    return (this.streams.get(streamId) ?? []).filter((e) => e.revision >= fromRevision);
-  }
-
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision) {
-    const stream = this.streams.get(streamId) ?? [];
-    const actual = stream.length === 0 ? 'no_stream' : stream.length - 1;
-    if (expected !== 'any' && expected !== actual) throw new ConcurrencyError(streamId, expected, actual);
-    for (const e of events)
-      stream.push({ ...e, streamId, revision: stream.length, position: ++this.position });
-    this.streams.set(streamId, stream);
-    return { nextExpectedRevision: stream.length - 1, position: this.position };
-  }
-
-  asEventStore(): EventStore {
-    return this as unknown as EventStore;
-  }
-}
 
 const context = { correlationId: 'c1', teamId: 't1' };
 
