@@ -13,40 +13,28 @@ function text(value: unknown, name: string, code: string): string {
   return value;
 }
 
-/** An integer query parameter from `min` to `max`; 400 (`code`) naming it otherwise. */
-export function queryInteger(
+/** The query value of `name` if `grammar` reads it and it is from `min` to `max`; 400 (`code`) saying it must be `expected` otherwise. */
+function boundedNumber(
   value: unknown,
   name: string,
-  min: number,
-  max: number,
+  accepted: { grammar: RegExp; min: number; max: number; expected: string },
   code = 'invalid_request',
 ): number {
   const raw = text(value, name, code);
   const n = Number(raw);
-  if (!INTEGER.test(raw) || n < min || n > max)
-    throw new ApiError(
-      400,
-      `${name} must be an integer from ${min} to ${max} written in decimal digits, got "${raw}"`,
-      code,
-    );
+  if (!accepted.grammar.test(raw) || n < accepted.min || n > accepted.max)
+    throw new ApiError(400, `${name} must be ${accepted.expected}, got "${raw}"`, code);
   return n;
 }
 
-/** A number query parameter from `min` to `max` ("7", "7.5", "1e-3"); 400 (`code`) naming it otherwise. */
-export function queryNumber(
-  value: unknown,
-  name: string,
-  min: number,
-  max: number,
-  code = 'invalid_request',
-): number {
-  const raw = text(value, name, code);
-  const n = Number(raw);
-  if (!DECIMAL.test(raw) || n < min || n > max)
-    throw new ApiError(
-      400,
-      `${name} must be a number from ${min} to ${max} (JSON number syntax), got "${raw}"`,
-      code,
-    );
-  return n;
+/** An integer query parameter from `min` to `max`; 400 (`code`, default `invalid_request`) naming it otherwise. */
+export function queryInteger(value: unknown, name: string, min: number, max: number, code?: string): number {
+  const expected = `an integer from ${min} to ${max} written in decimal digits`;
+  return boundedNumber(value, name, { grammar: INTEGER, min, max, expected }, code);
+}
+
+/** A number query parameter from `min` to `max` ("7", "7.5", "1e-3"); 400 (`code`, default `invalid_request`) naming it otherwise. */
+export function queryNumber(value: unknown, name: string, min: number, max: number, code?: string): number {
+  const expected = `a number from ${min} to ${max} (JSON number syntax)`;
+  return boundedNumber(value, name, { grammar: DECIMAL, min, max, expected }, code);
 }
