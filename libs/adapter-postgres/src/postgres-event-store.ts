@@ -6,10 +6,9 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
-  type SubscribeOptions,
   type Subscription,
 } from '@analyst/eventsourcing';
-import { LiveSubscription, type LiveHandler } from '@analyst/adapter-sqlite';
+import { LiveSubscriptions } from '@analyst/adapter-sqlite';
 import { appendInTransaction, lastRevision } from './append-events';
 import { AppendNotifications } from './append-notifications';
 import { COLUMNS, EVENTS_TABLE, ensureSchema, toRecorded, type EventRow } from './event-table';
@@ -39,8 +38,7 @@ const DEFAULT_POLL_MS = 1_000;
 export class PostgresEventStore implements EventStore {
   private readonly pool: Pool;
   private readonly notifications: AppendNotifications;
-  private readonly subscriptions = new Set<LiveSubscription>();
-  private readonly pollIntervalMs: number;
+  private readonly subscriptions: LiveSubscriptions;
   private schema: Promise<void> | null = null;
 
   constructor(options: PostgresEventStoreOptions) {
@@ -52,11 +50,14 @@ export class PostgresEventStore implements EventStore {
     this.pool = new Pool(config);
     // An idle connection the server dropped: the pool discards it; the next query reconnects.
     this.pool.on('error', () => undefined);
-    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
     this.notifications = new AppendNotifications(
       { connectionString: options.connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
-      () => this.wakeSubscriptions(),
+      () => this.subscriptions.wake(),
       () => undefined, // the poll keeps subscriptions going without notifications
+    );
+    // Listening before the first read: an append committed after that read still wakes us.
+    this.subscriptions = new LiveSubscriptions(this, options.pollIntervalMs ?? DEFAULT_POLL_MS, () =>
+      this.notifications.listen(),
     );
   }
 
@@ -77,7 +78,7 @@ export class PostgresEventStore implements EventStore {
       await client.query('BEGIN');
       const result = await appendInTransaction(client, streamId, events, expected);
       await client.query('COMMIT');
-      this.wakeSubscriptions(); // ours at once; other clients' through NOTIFY
+      this.subscriptions.wake(); // ours at once; other clients' through NOTIFY
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -121,37 +122,12 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async subscribeToAll(
-    handler: (event: RecordedEvent) => Promise<void>,
-    options: SubscribeOptions = {},
-  ): Promise<Subscription> {
-    return this.subscribe({ kind: 'event', handle: handler }, options);
+  subscribeToAll(...args: Parameters<EventStore['subscribeToAll']>): Promise<Subscription> {
+    return this.subscriptions.subscribeToAll(...args);
   }
 
-  async subscribeToAllPages(
-    handler: (events: readonly RecordedEvent[]) => Promise<void>,
-    options: SubscribeOptions = {},
-  ): Promise<Subscription> {
-    return this.subscribe({ kind: 'page', handle: handler }, options);
-  }
-
-  private async subscribe(handler: LiveHandler, options: SubscribeOptions): Promise<Subscription> {
-    // Listening before the first read: an append committed after that read still wakes us.
-    await this.notifications.listen();
-    const subscription = new LiveSubscription(
-      this,
-      handler,
-      options,
-      (s) => this.subscriptions.delete(s),
-      this.pollIntervalMs,
-    );
-    this.subscriptions.add(subscription);
-    subscription.start();
-    return subscription;
-  }
-
-  private wakeSubscriptions(): void {
-    for (const subscription of this.subscriptions) subscription.wake();
+  subscribeToAllPages(...args: Parameters<EventStore['subscribeToAllPages']>): Promise<Subscription> {
+    return this.subscriptions.subscribeToAllPages(...args);
   }
 
   async headPosition(): Promise<number> {
@@ -171,7 +147,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.subscriptions.close();
     await this.notifications.close();
     await this.pool.end();
   }

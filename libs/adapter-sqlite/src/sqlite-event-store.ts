@@ -6,10 +6,9 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
-  type SubscribeOptions,
   type Subscription,
 } from '@analyst/eventsourcing';
-import { LiveSubscription, type LiveHandler } from './live-subscription';
+import { LiveSubscriptions } from './live-subscriptions';
 
 export interface SqliteEventStoreOptions {
   /** File path, or ':memory:' for tests. */
@@ -88,7 +87,7 @@ function toRecorded(row: EventRow): RecordedEvent {
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
-  private readonly subscriptions = new Set<LiveSubscription>();
+  private readonly subscriptions: LiveSubscriptions;
   private readonly appendTx: Database.Transaction<
     (streamId: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult
   >;
@@ -103,10 +102,8 @@ export class SqliteEventStore implements EventStore {
     head: Database.Statement<[], { position: number | null }>;
   };
 
-  private readonly pollIntervalMs?: number;
-
   constructor(options: SqliteEventStoreOptions) {
-    this.pollIntervalMs = options.pollIntervalMs;
+    this.subscriptions = new LiveSubscriptions(this, options.pollIntervalMs);
     this.db = new Database(options.filename, { readonly: options.readonly ?? false });
     if (!options.readonly) {
       this.db.pragma('journal_mode = WAL');
@@ -203,7 +200,7 @@ export class SqliteEventStore implements EventStore {
       if (outcome.ok) item.resolve(outcome.result);
       else item.reject(this.asConcurrencyError(outcome.error, item.streamId, item.expected));
     });
-    for (const subscription of this.subscriptions) subscription.wake();
+    this.subscriptions.wake();
   }
 
   /** Another process won the race for a (stream, revision): the unique index says so. */
@@ -243,36 +240,17 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  async subscribeToAll(
-    handler: (event: RecordedEvent) => Promise<void>,
-    options: SubscribeOptions = {},
-  ): Promise<Subscription> {
-    return this.subscribe({ kind: 'event', handle: handler }, options);
+  subscribeToAll(...args: Parameters<EventStore['subscribeToAll']>): Promise<Subscription> {
+    return this.subscriptions.subscribeToAll(...args);
   }
 
-  async subscribeToAllPages(
-    handler: (events: readonly RecordedEvent[]) => Promise<void>,
-    options: SubscribeOptions = {},
-  ): Promise<Subscription> {
-    return this.subscribe({ kind: 'page', handle: handler }, options);
-  }
-
-  private subscribe(handler: LiveHandler, options: SubscribeOptions): Subscription {
-    const subscription = new LiveSubscription(
-      this,
-      handler,
-      options,
-      (s) => this.subscriptions.delete(s),
-      this.pollIntervalMs,
-    );
-    this.subscriptions.add(subscription);
-    subscription.start();
-    return subscription;
+  subscribeToAllPages(...args: Parameters<EventStore['subscribeToAllPages']>): Promise<Subscription> {
+    return this.subscriptions.subscribeToAllPages(...args);
   }
 
   /** Wakes subscribers after appends made by another process on the same file. */
   poke(): void {
-    for (const subscription of this.subscriptions) subscription.wake();
+    this.subscriptions.wake();
   }
 
   async headPosition(): Promise<number> {
@@ -281,7 +259,7 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     if (this.db.open) this.flush(); // appends already requested are written, not dropped
-    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.subscriptions.close();
     if (this.db.open) this.db.close();
   }
 }
