@@ -14,3 +14,4 @@ export * from './creator-content';
 export * from './daily-metrics';
 export * from './analysis-result';
 export * from './analysis.decider';
+export * from './closed-class-words';
