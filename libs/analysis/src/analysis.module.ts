@@ -26,12 +26,14 @@ import {
   SEARCH_MODEL,
   type SearchModel,
 } from '@analyst/comment-index';
+import { AnalysisCommands } from './analyses/analysis-commands';
 import { AnalysisService, JOB_OPTIONS, type JobOptions } from './analyses/analysis.service';
 import { POST_CURSORS, PostCursors } from './posts/post-cursor';
 import { CollectionsController, PostsController } from './posts/posts.controller';
 import { AdminReportsController } from './reports/admin-reports.controller';
 import { ANALYSIS_OPENAPI_SCHEMAS } from './openapi-schemas';
 import { SavedAnalysesController } from './reports/saved-analyses.controller';
+import { SavedAnalysisCommands } from './reports/saved-analysis-commands';
 
 /**
  * The search model: an embeddings endpoint when ANALYST_EMBEDDINGS_URL is set; otherwise the local
@@ -61,6 +63,8 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
   ],
   providers: [
     commentReadSideProvider('analysis'),
+    AnalysisCommands,
+    SavedAnalysisCommands,
     AnalysisService,
     {
       provide: JOB_OPTIONS,

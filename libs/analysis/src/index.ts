@@ -1,3 +1,4 @@
 export * from './analysis.module';
 export * from './analyses/analysis.service';
 export * from './analyses/analysis-request';
+export * from './errors/analysis-error';

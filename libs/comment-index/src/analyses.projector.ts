@@ -1,4 +1,4 @@
-import type { AnalysisEvent, AnalysisResult } from '@analyst/domain-analysis';
+import type { AnalysisEvent, AnalysisResult, AnalysisSavedInApp } from '@analyst/domain-analysis';
 import type { Doc, Projector } from '@analyst/platform';
 
 export const ANALYSES = 'analyses';
@@ -178,11 +178,6 @@ export interface SavedAnalysisDoc extends Doc {
   payload: unknown;
   shareToken: string | null;
   inviteEmails: string[];
-}
-
-export interface AnalysisSavedInApp {
-  type: 'AnalysisSavedInApp';
-  data: Omit<SavedAnalysisDoc, '_id' | 'createdAt'> & { savedId: string; at: string };
 }
 
 /** `saved_analyses`: what teammates saved or shared in the app (stream `saved-analysis-<id>`). */

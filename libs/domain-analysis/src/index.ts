@@ -15,3 +15,4 @@ export * from './daily-metrics';
 export * from './analysis-result';
 export * from './analysis.decider';
 export * from './closed-class-words';
+export * from './saved-analysis.decider';

@@ -1,7 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiError } from '@analyst/contracts';
 import {
   locationOf,
   Principal,
@@ -18,6 +17,8 @@ import {
   TEAM_NOT_FOUND,
   queryInteger,
 } from '@analyst/platform';
+import { AnalysisError } from '../errors/analysis-error';
+import { AnalysisErrorsInterceptor } from '../errors/analysis-error.mapping';
 import { AnalysisService, POLL_AFTER_MS } from './analysis.service';
 import { parseAnalysisRequest } from './analysis-request';
 import { analysisMeta, analysisSummary, analysisView } from './analysis-view';
@@ -33,6 +34,7 @@ const ANALYSIS = envelope(openApi.ref('Analysis'), openApi.ref('AnalysisMeta'));
 
 @ApiTags('analyses')
 @ApiKeyAuth()
+@UseInterceptors(AnalysisErrorsInterceptor)
 @Controller('analyses')
 export class AnalysesController {
   constructor(private readonly analyses: AnalysisService) {}
@@ -97,11 +99,11 @@ export class AnalysesController {
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
     for (const key of Object.keys(query))
       if (!['limit', 'kind', 'teamId'].includes(key))
-        throw new ApiError(400, `unknown query parameter "${key}"`, 'invalid_filter');
+        throw new AnalysisError('invalid_filter', `unknown query parameter "${key}"`);
     const limit = parseLimit(query.limit, 50);
     const kind = query.kind === undefined ? 'all' : String(query.kind);
     if (!KINDS.includes(kind))
-      throw new ApiError(400, `kind must be one of ${KINDS.join(', ')}`, 'invalid_filter');
+      throw new AnalysisError('invalid_filter', `kind must be one of ${KINDS.join(', ')}`);
     const docs = await this.analyses.list(principal.targetTeamId, kind, limit);
     return { data: docs.map(analysisSummary), meta: { kind, limit, count: docs.length } };
   }
@@ -150,10 +152,9 @@ export class AnalysesController {
     if (doc?.kind === 'report')
       return { data: { ...analysisSummary(doc), postIds: doc.postIds }, meta: { status: doc.status } };
     if (!found || !doc)
-      throw new ApiError(
-        404,
-        `analysis ${id} not found (analyses expire 7 days after creation)`,
+      throw new AnalysisError(
         'analysis_not_found',
+        `analysis ${id} not found (analyses expire 7 days after creation)`,
       );
     if (doc.status === 'queued' || doc.status === 'running') reply.header('Retry-After', RETRY_AFTER_SECONDS);
     return {

@@ -8,6 +8,7 @@ import {
 } from '@analyst/contracts';
 import type { CommentFilters, SearchSpec } from '@analyst/comment-index';
 import type { Presence } from '@analyst/domain-analysis';
+import { AnalysisError } from '../errors/analysis-error';
 import { echoPostQuery, parseDate, parsePostQuery, type PostQuery } from '../posts/post-query';
 
 export const MAX_SELECTION = 1000;
@@ -28,7 +29,7 @@ export interface AnalysisRequest {
   include: string[];
 }
 
-const bad = (message: string): ApiError => new ApiError(400, message, 'invalid_request');
+const bad = (message: string): AnalysisError => new AnalysisError('invalid_request', message);
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -72,7 +73,9 @@ function parseSelection(raw: unknown): Selection {
     try {
       query = parsePostQuery(raw.posts);
     } catch (error) {
-      if (error instanceof ApiError) throw bad(`selection.posts: ${error.message}`);
+      // A post filter refused by this service or by the platform's number parsing alike.
+      if (error instanceof AnalysisError || error instanceof ApiError)
+        throw bad(`selection.posts: ${error.message}`);
       throw error;
     }
     // Echoed (and resolved) as GET /posts echoes its filters: normalized links, accounts, tags and dates.

@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiError } from '@analyst/contracts';
 import {
-  analysisDecider,
   analysisStream,
   ANALYSIS_RETENTION_MS,
   type AnalysisCommand,
@@ -11,7 +9,6 @@ import {
 import { eventsOf } from '@analyst/eventsourcing';
 import {
   CLOCK,
-  CommandRunner,
   EVENT_STORE,
   ID_GENERATOR,
   ProjectionService,
@@ -37,7 +34,9 @@ import {
   type SearchSpec,
   type TeamIndex,
 } from '@analyst/comment-index';
+import { AnalysisError } from '../errors/analysis-error';
 import { findPosts, parsePostQuery } from '../posts/post-query';
+import { AnalysisCommands } from './analysis-commands';
 import { INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest } from './analysis-request';
 
 export const POLL_AFTER_MS = 3000;
@@ -70,7 +69,7 @@ export class AnalysisService {
   paused = false;
 
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly commands: AnalysisCommands,
     private readonly projections: ProjectionService,
     private readonly readSide: CommentReadSide,
     @Inject(READ_STORE) private readonly store: ReadStore,
@@ -83,10 +82,7 @@ export class AnalysisService {
 
   /** Runs a command and waits until the read models show it; returns the events it appended. */
   private async run(analysisId: string, teamId: string, command: AnalysisCommand): Promise<AnalysisEvent[]> {
-    const outcome = await this.runner.run(analysisStream(analysisId), analysisDecider, command, {
-      correlationId: analysisId,
-      teamId,
-    });
+    const outcome = await this.commands.handle(analysisId, command, { correlationId: analysisId, teamId });
     await this.projections.waitFor(outcome.position);
     return outcome.events;
   }
@@ -98,10 +94,9 @@ export class AnalysisService {
     if (s.type === 'postIds') {
       const unknown = s.postIds.filter((id) => !team.postsById.has(id));
       if (unknown.length > 0)
-        throw new ApiError(
-          400,
-          `selection.postIds: not posts of this team: ${unknown.slice(0, 10).join(', ')}`,
+        throw new AnalysisError(
           'invalid_selection',
+          `selection.postIds: not posts of this team: ${unknown.slice(0, 10).join(', ')}`,
         );
       posts = findPosts(team, { ...parsePostQuery({ status: 'all' }) }).filter((p) =>
         s.postIds.includes(p.id),
@@ -111,16 +106,15 @@ export class AnalysisService {
       let within: Set<string> | null = null;
       if (s.type === 'collection') {
         if (!team.collections.has(s.collectionId))
-          throw new ApiError(
-            400,
-            `selection.collectionId ${s.collectionId} is not a collection of this team`,
+          throw new AnalysisError(
             'invalid_selection',
+            `selection.collectionId ${s.collectionId} is not a collection of this team`,
           );
         within = team.collectionTree(s.collectionId);
       }
       posts = findPosts(team, query, within);
     }
-    if (posts.length === 0) throw new ApiError(400, 'the selection matches no posts', 'empty_selection');
+    if (posts.length === 0) throw new AnalysisError('empty_selection', 'the selection matches no posts');
     return { posts: posts.slice(0, MAX_SELECTION), truncated: posts.length > MAX_SELECTION };
   }
 
@@ -362,10 +356,9 @@ export class AnalysisService {
     const team = await this.readSide.team(input.teamId);
     const campaign = team.collections.get(input.campaignId);
     if (!campaign || campaign.type !== 'campaign')
-      throw new ApiError(
-        404,
-        `campaign ${input.campaignId} not found on team ${input.teamId}`,
+      throw new AnalysisError(
         'campaign_not_found',
+        `campaign ${input.campaignId} not found on team ${input.teamId}`,
       );
     const posts = findPosts(team, parsePostQuery({}), team.collectionTree(input.campaignId)).slice(
       0,

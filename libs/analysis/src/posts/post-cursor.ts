@@ -1,5 +1,5 @@
-import { ApiError } from '@analyst/contracts';
 import { SealedToken } from '@analyst/platform';
+import { AnalysisError } from '../errors/analysis-error';
 
 /** Where a page of posts ended: the post's sort time and id (newest first). */
 export interface PostPosition {
@@ -19,11 +19,10 @@ export interface PostCursorBinding {
 export const POST_CURSORS = Symbol('PostCursors');
 const VERSION = 1;
 
-const invalid = (why: string): ApiError =>
-  new ApiError(
-    400,
-    `invalid cursor: ${why}; send the same route, filters and limit as the request that returned it, or omit it to start again`,
+const invalid = (why: string): AnalysisError =>
+  new AnalysisError(
     'invalid_cursor',
+    `invalid cursor: ${why}; send the same route, filters and limit as the request that returned it, or omit it to start again`,
   );
 
 /**

@@ -1,8 +1,9 @@
-import { ApiError, BUCKET_KEYS, parseCalendarInstant, PLATFORMS, type BucketKey } from '@analyst/contracts';
+import { BUCKET_KEYS, parseCalendarInstant, PLATFORMS, type BucketKey } from '@analyst/contracts';
 import { queryNumber } from '@analyst/platform';
 import { normalizeLink } from '@analyst/links';
 import { mixPercent } from '@analyst/domain-analysis';
 import { type PostEntry, type TeamIndex, materializedOf } from '@analyst/comment-index';
+import { AnalysisError } from '../errors/analysis-error';
 
 export type StatusScope = 'complete' | 'pending' | 'all';
 const PENDING = new Set(['fetching', 'queued', 'processing']);
@@ -24,7 +25,7 @@ export interface PostQuery {
   collectionId: string | null;
 }
 
-const bad = (message: string): ApiError => new ApiError(400, message, 'invalid_filter');
+const bad = (message: string): AnalysisError => new AnalysisError('invalid_filter', message);
 
 function list(value: unknown, name: string): string[] {
   if (value === undefined || value === null) return [];
@@ -227,11 +228,7 @@ export function findPosts(team: TeamIndex, q: PostQuery, within: Set<string> | n
   let collections = within;
   if (q.collectionId) {
     if (!team.collections.has(q.collectionId))
-      throw new ApiError(
-        400,
-        `collection_id ${q.collectionId} is not a collection of this team`,
-        'invalid_filter',
-      );
+      throw bad(`collection_id ${q.collectionId} is not a collection of this team`);
     const tree = team.collectionTree(q.collectionId);
     collections = collections ? new Set([...tree].filter((c) => collections!.has(c))) : tree;
   }

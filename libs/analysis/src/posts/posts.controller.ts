@@ -1,6 +1,5 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiError } from '@analyst/contracts';
 import {
   Principal,
   teamQueryOf,
@@ -15,6 +14,8 @@ import {
 } from '@analyst/platform';
 import { parseLimit } from '../analyses/analyses.controller';
 import { CommentReadSide, type TeamIndex, materializedOf } from '@analyst/comment-index';
+import { AnalysisError } from '../errors/analysis-error';
+import { AnalysisErrorsInterceptor } from '../errors/analysis-error.mapping';
 import { POST_CURSORS, type PostCursors } from './post-cursor';
 import { afterCursor, echoPostQuery, findPosts, parsePostQuery, positionOf } from './post-query';
 import { postAnalysisView, postView } from './post-view';
@@ -67,6 +68,7 @@ const COLLECTION_404 = `Not a collection of the target team (collection_not_foun
 
 @ApiTags('posts')
 @ApiKeyAuth()
+@UseInterceptors(AnalysisErrorsInterceptor)
 @Controller('posts')
 export class PostsController {
   constructor(
@@ -77,7 +79,7 @@ export class PostsController {
   private async teamPost(teamId: string, postId: string) {
     const team = await this.readSide.team(teamId);
     const post = team.postsById.get(postId);
-    if (!post) throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
+    if (!post) throw new AnalysisError('post_not_found', `post ${postId} not found`);
     return { team, post };
   }
 
@@ -160,7 +162,7 @@ export class PostsController {
       const why = pending
         ? 'until scoring finishes'
         : `because it was never scored (status ${post.status}); a refresh that scores it makes them available`;
-      throw new ApiError(404, `metrics of post ${postId} are not available ${why}`, 'metrics_not_available');
+      throw new AnalysisError('metrics_not_available', `metrics of post ${postId} are not available ${why}`);
     }
     return {
       data: {
@@ -178,6 +180,7 @@ export class PostsController {
 
 @ApiTags('collections')
 @ApiKeyAuth()
+@UseInterceptors(AnalysisErrorsInterceptor)
 @Controller('collections')
 export class CollectionsController {
   constructor(
@@ -212,7 +215,7 @@ export class CollectionsController {
   async get(@Principal() principal: Principal, @Param('collectionId') id: string) {
     const team = await this.readSide.team(principal.targetTeamId);
     if (!team.collections.has(id))
-      throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');
+      throw new AnalysisError('collection_not_found', `collection ${id} not found`);
     return { data: this.view(team, id), meta: {} };
   }
 
@@ -234,7 +237,7 @@ export class CollectionsController {
   ) {
     const team = await this.readSide.team(principal.targetTeamId);
     if (!team.collections.has(id))
-      throw new ApiError(404, `collection ${id} not found`, 'collection_not_found');
+      throw new AnalysisError('collection_not_found', `collection ${id} not found`);
     return postPage(this.cursors, `collection:${id}`, team, query, team.collectionTree(id), {
       collectionId: id,
     });

@@ -1,22 +1,27 @@
-import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ApiError } from '@analyst/contracts';
 import {
   AdminTokenGuard,
   CLOCK,
-  CommandRunner,
   ID_GENERATOR,
   ProjectionService,
   type Clock,
   type IdGenerator,
 } from '@analyst/platform';
+import { CommentReadSide } from '@analyst/comment-index';
+import type { SavedAnalysisData } from '@analyst/domain-analysis';
 import { AnalysisService } from '../analyses/analysis.service';
 import { analysisSummary } from '../analyses/analysis-view';
-import { CommentReadSide, type AnalysisSavedInApp } from '@analyst/comment-index';
+import { AnalysisError } from '../errors/analysis-error';
+import { AnalysisErrorsInterceptor } from '../errors/analysis-error.mapping';
+import { SavedAnalysisCommands } from './saved-analysis-commands';
 
 const text = (v: unknown, name: string, max = 20_000): string => {
   if (typeof v !== 'string' || v.trim() === '' || v.length > max)
-    throw new ApiError(400, `${name} must be a non-empty string of at most ${max} characters`);
+    throw new AnalysisError(
+      'invalid_request',
+      `${name} must be a non-empty string of at most ${max} characters`,
+    );
   return v.trim();
 };
 
@@ -26,12 +31,13 @@ const text = (v: unknown, name: string, max = 20_000): string => {
  */
 @ApiExcludeController()
 @UseGuards(AdminTokenGuard)
+@UseInterceptors(AnalysisErrorsInterceptor)
 @Controller('admin/v1/teams/:teamId')
 export class AdminReportsController {
   constructor(
     private readonly analyses: AnalysisService,
     private readonly readSide: CommentReadSide,
-    private readonly runner: CommandRunner,
+    private readonly savedAnalyses: SavedAnalysisCommands,
     private readonly projections: ProjectionService,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
@@ -55,32 +61,29 @@ export class AdminReportsController {
   async save(@Param('teamId') teamId: string, @Body() body: Record<string, unknown>) {
     // Like every other admin route: an unknown team is 404, and nothing is written for it.
     if (!(await this.readSide.team(teamId)).known)
-      throw new ApiError(404, `team ${teamId} not found`, 'team_not_found');
+      throw new AnalysisError('team_not_found', `team ${teamId} not found`);
     const savedId = this.ids.next('sa_');
     const emails = Array.isArray(body?.inviteEmails)
       ? body.inviteEmails.filter((e): e is string => typeof e === 'string')
       : [];
-    const event: AnalysisSavedInApp = {
-      type: 'AnalysisSavedInApp',
-      data: {
-        savedId,
-        teamId,
-        name: text(body?.name, 'name', 500),
-        kind: text(body?.kind ?? 'snapshot', 'kind', 50),
-        analysisId: typeof body?.analysisId === 'string' ? body.analysisId : null,
-        savedBy: typeof body?.savedBy === 'string' ? body.savedBy : null,
-        payload: body?.payload ?? null,
-        shareToken: typeof body?.shareToken === 'string' ? body.shareToken : null,
-        inviteEmails: emails,
-        at: this.clock.now().toISOString(),
-      },
-    };
-    const decider = { initialState: () => null, evolve: (s: null) => s, decide: () => [event] };
-    const outcome = await this.runner.run(`saved-analysis-${savedId}`, decider, null, {
-      correlationId: savedId,
+    const data: SavedAnalysisData = {
+      savedId,
       teamId,
-    });
+      name: text(body?.name, 'name', 500),
+      kind: text(body?.kind ?? 'snapshot', 'kind', 50),
+      analysisId: typeof body?.analysisId === 'string' ? body.analysisId : null,
+      savedBy: typeof body?.savedBy === 'string' ? body.savedBy : null,
+      payload: body?.payload ?? null,
+      shareToken: typeof body?.shareToken === 'string' ? body.shareToken : null,
+      inviteEmails: emails,
+      at: this.clock.now().toISOString(),
+    };
+    const outcome = await this.savedAnalyses.handle(
+      savedId,
+      { type: 'SaveAnalysisInApp', data },
+      { correlationId: savedId, teamId },
+    );
     await this.projections.waitFor(outcome.position);
-    return { data: { id: savedId, name: event.data.name, kind: event.data.kind, createdAt: event.data.at } };
+    return { data: { id: savedId, name: data.name, kind: data.kind, createdAt: data.at } };
   }
 }

@@ -1,6 +1,5 @@
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ApiError } from '@analyst/contracts';
 import {
   Principal,
   ApiEnvelopeResponse,
@@ -16,6 +15,8 @@ import {
 } from '@analyst/platform';
 import { parseLimit } from '../analyses/analyses.controller';
 import { SAVED_ANALYSES, type SavedAnalysisDoc } from '@analyst/comment-index';
+import { AnalysisError } from '../errors/analysis-error';
+import { AnalysisErrorsInterceptor } from '../errors/analysis-error.mapping';
 
 /** Sanitized row: never share tokens, invite emails or payloads. */
 const savedRow = (d: SavedAnalysisDoc) => ({
@@ -38,6 +39,7 @@ const SAVED_ROW = openApi.obj({
 
 @ApiTags('insights')
 @ApiKeyAuth()
+@UseInterceptors(AnalysisErrorsInterceptor)
 @Controller()
 export class SavedAnalysesController {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
@@ -94,14 +96,13 @@ export class SavedAnalysesController {
   })
   async insights(@Principal() principal: Principal, @Query('snapshot_id') snapshotId?: string) {
     if (!snapshotId)
-      throw new ApiError(
-        400,
-        'snapshot_id is required (an id from the saved-analyses list)',
+      throw new AnalysisError(
         'invalid_filter',
+        'snapshot_id is required (an id from the saved-analyses list)',
       );
     const doc = await this.store.collection<SavedAnalysisDoc>(SAVED_ANALYSES).findOne({ _id: snapshotId });
     if (!doc || doc.teamId !== principal.targetTeamId)
-      throw new ApiError(404, `saved analysis ${snapshotId} not found`, 'insight_not_found');
+      throw new AnalysisError('insight_not_found', `saved analysis ${snapshotId} not found`);
     return { data: { ...savedRow(doc), insights: doc.payload }, meta: {} };
   }
 }
