@@ -13,11 +13,19 @@ import {
   type AnalystConfig,
 } from '@analyst/platform';
 import { LexiconScorer } from '@analyst/scoring';
-import { AddPostsHandler } from './adding/add-posts.handler';
-import { CollectionsResolver } from './adding/collections-resolver';
-import { PostIntake } from './adding/post-intake';
-import { ContentJobsController } from './http/content-jobs.controller';
-import { ContentController } from './http/content.controller';
+import { AddPostsHandler } from './add-posts/add-posts.handler';
+import { CollectionsResolver } from './steps/collections-resolver';
+import { PostIntake } from './steps/post-intake';
+import { ContentJobsController } from './content-jobs/content-jobs.controller';
+import { AddAccountController } from './add-account/add-account.controller';
+import { AddPostsController } from './add-posts/add-posts.controller';
+import { RefreshPostsController } from './refresh-posts/refresh-posts.controller';
+import { CollectionCommands } from './commands/collection-commands';
+import { ContentJobCommands } from './commands/content-job-commands';
+import { LinkClaimCommands } from './commands/link-claim-commands';
+import { PostCommands } from './commands/post-commands';
+import { RequestClaimCommands } from './commands/request-claim-commands';
+import { ContentJobAnswer } from './http/content-job-answer';
 import { INGEST_OPENAPI_SCHEMAS } from './http/openapi-schemas';
 import {
   DEFAULT_INGEST_OPTIONS,
@@ -25,14 +33,14 @@ import {
   ingestOptionsFromEnv,
   type IngestOptions,
 } from './ingest.tokens';
-import { AddAccountHandler } from './accounts/add-account.handler';
-import { DiscoveryManager } from './accounts/discovery.manager';
-import { TeamQueue } from './adding/team-queue';
-import { RequestClaims } from './adding/request-claims';
-import { QueuingJobResumer } from './jobs/queuing-job-resumer';
+import { AddAccountHandler } from './add-account/add-account.handler';
+import { DiscoveryManager } from './add-account/discovery.manager';
+import { TeamQueue } from './steps/team-queue';
+import { RequestClaims } from './steps/request-claims';
+import { QueuingJobResumer } from './content-jobs/queuing-job-resumer';
 import { HeldPostResumer } from './pipeline/held-post-resumer';
-import { RefreshPostsHandler } from './refresh/refresh-posts.handler';
-import { JobReader } from './jobs/job-reader';
+import { RefreshPostsHandler } from './refresh-posts/refresh-posts.handler';
+import { JobReader } from './content-jobs/job-reader';
 import { CreditSettlementManager } from './pipeline/credit-settlement.manager';
 import { JobSettlementManager } from './pipeline/job-settlement.manager';
 import { LedgerClient } from './pipeline/ledger-client';
@@ -49,7 +57,16 @@ export interface IngestModuleOptions extends Partial<IngestOptions> {
   scorer?: CommentScorer;
 }
 
+/** One controller per use case, in the order the OpenAPI document lists their routes. */
+const CONTROLLERS = [RefreshPostsController, AddAccountController, AddPostsController, ContentJobsController];
+
 const SERVICES: Provider[] = [
+  PostCommands,
+  ContentJobCommands,
+  CollectionCommands,
+  LinkClaimCommands,
+  RequestClaimCommands,
+  ContentJobAnswer,
   LedgerClient,
   CollectionsResolver,
   PostIntake,
@@ -92,7 +109,7 @@ registerOpenApiSchemas(INGEST_OPENAPI_SCHEMAS);
  * simulator by default in standalone) and the lexicon scorer; `IngestModule.forRoot({...})` swaps either and tunes retries.
  */
 @Module({
-  controllers: [ContentController, ContentJobsController],
+  controllers: CONTROLLERS,
   providers: [
     ...SERVICES,
     { provide: INGEST_OPTIONS, useFactory: () => ingestOptionsFromEnv() },
@@ -108,7 +125,7 @@ export class IngestModule implements OnModuleInit {
     const { provider, scorer, ...tuning } = options;
     return {
       module: IngestModule,
-      controllers: [ContentController, ContentJobsController],
+      controllers: CONTROLLERS,
       providers: [
         ...SERVICES,
         { provide: INGEST_OPTIONS, useValue: { ...DEFAULT_INGEST_OPTIONS, ...tuning } },

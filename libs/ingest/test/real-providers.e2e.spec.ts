@@ -26,6 +26,8 @@ import {
 } from '@analyst/ingest';
 import { LedgerClient } from '../src/pipeline/ledger-client';
 import { ingestTest, type IngestTest } from './ingest-fixture';
+import { ContentJobCommands } from '../src/commands/content-job-commands';
+import { PostCommands } from '../src/commands/post-commands';
 
 /** What a post's current version stored: the provider's post and every fetched comment. */
 async function stored(
@@ -203,7 +205,8 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     const app = f.t.app;
     return new HeldPostResumer(
       app.get(LedgerClient),
-      app.get(CommandRunner),
+      app.get(ContentJobCommands),
+      app.get(PostCommands),
       app.get<ReadStore>(READ_STORE),
       { now: () => now },
       app.get<IngestOptions>(INGEST_OPTIONS),

@@ -22,12 +22,17 @@ import {
   type ReadCollection,
   type ReadStore,
 } from '@analyst/platform';
-import { CollectionsResolver } from '../src/adding/collections-resolver';
-import { PostIntake } from '../src/adding/post-intake';
-import { RequestClaims } from '../src/adding/request-claims';
-import { TeamQueue } from '../src/adding/team-queue';
+import { CollectionsResolver } from '../src/steps/collections-resolver';
+import { PostIntake } from '../src/steps/post-intake';
+import { RequestClaims } from '../src/steps/request-claims';
+import { TeamQueue } from '../src/steps/team-queue';
 import { LedgerClient } from '../src/pipeline/ledger-client';
 import { ingestTest, LINKS, type IngestTest } from './ingest-fixture';
+import { CollectionCommands } from '../src/commands/collection-commands';
+import { ContentJobCommands } from '../src/commands/content-job-commands';
+import { LinkClaimCommands } from '../src/commands/link-claim-commands';
+import { PostCommands } from '../src/commands/post-commands';
+import { RequestClaimCommands } from '../src/commands/request-claim-commands';
 
 /**
  * A second ingest replica in the same log: its own in-process team queue, and read models that have
@@ -76,17 +81,23 @@ function secondReplica(f: IngestTest, ledger?: LedgerClient): AddPostsHandler {
   const store = new LaggingReadStore(f.store);
   const ids = app.get<IdGenerator>(ID_GENERATOR);
   const clock = app.get<Clock>(CLOCK);
-  const runner = app.get(CommandRunner);
-  const intake = new PostIntake(store, ids, clock, runner, ledger ?? app.get(LedgerClient));
+  const intake = new PostIntake(
+    store,
+    ids,
+    clock,
+    app.get(PostCommands),
+    app.get(LinkClaimCommands),
+    ledger ?? app.get(LedgerClient),
+  );
   return new AddPostsHandler(
     ids,
     clock,
-    runner,
+    app.get(ContentJobCommands),
     app.get(ProjectionService),
-    new CollectionsResolver(store, ids, clock, runner),
+    new CollectionsResolver(store, ids, clock, app.get(CollectionCommands)),
     intake,
     new TeamQueue(),
-    new RequestClaims(runner, clock),
+    new RequestClaims(app.get(RequestClaimCommands), clock),
     app.get<ContentProvider>(CONTENT_PROVIDER),
   );
 }
@@ -287,16 +298,17 @@ describe('content adds across replicas: one job per request, one post per link, 
     const app = f.t.app;
     const dyingLedger = new DyingLedgerClient(app.get(LedgerClient), 1);
     const store = new LaggingReadStore(f.store);
-    const runner = app.get(CommandRunner);
     const ids = app.get<IdGenerator>(ID_GENERATOR);
     const clock = app.get<Clock>(CLOCK);
+    const posts = app.get(PostCommands);
     const dying = new RefreshPostsHandler(
       f.store,
       ids,
       clock,
-      runner,
+      app.get(ContentJobCommands),
+      posts,
       app.get(ProjectionService),
-      new PostIntake(store, ids, clock, runner, dyingLedger),
+      new PostIntake(store, ids, clock, posts, app.get(LinkClaimCommands), dyingLedger),
       dyingLedger,
       new TeamQueue(),
     );

@@ -1,5 +1,5 @@
-import { withReservation, type ReservationSpec } from '../src/adding/with-reservation';
-import { WriteFence } from '../src/adding/write-fence';
+import { withReservation, type ReservationSpec } from '../src/steps/with-reservation';
+import { WriteFence } from '../src/steps/write-fence';
 import type { LedgerClient } from '../src/pipeline/ledger-client';
 
 const spec: ReservationSpec = {

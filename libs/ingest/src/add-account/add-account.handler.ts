@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError, CONTENT_PROVIDER, type ContentProvider } from '@analyst/contracts';
+import { CONTENT_PROVIDER, type ContentProvider } from '@analyst/contracts';
 import { classifyAccountLink } from '@analyst/links';
 import {
   accountJobRequest,
@@ -10,7 +10,6 @@ import {
 } from '@analyst/domain-content';
 import {
   CLOCK,
-  CommandRunner,
   ID_GENERATOR,
   ProjectionService,
   READ_STORE,
@@ -18,16 +17,17 @@ import {
   type IdGenerator,
   type ReadStore,
 } from '@analyst/platform';
-import type { AddOutcome } from '../adding/add-outcome';
-import { contentOptions } from '../adding/content-options';
-import { CollectionsResolver } from '../adding/collections-resolver';
-import { requestFingerprint } from '../adding/request-fingerprint';
-import { requesterContext, type Requester } from '../adding/requester';
-import { TeamQueue } from '../adding/team-queue';
-import { WriteFence } from '../adding/write-fence';
-import { loadJob, openJob } from '../adding/content-job-stream';
+import type { AddOutcome } from '../steps/add-outcome';
+import { contentOptions } from '../steps/content-options';
+import { CollectionsResolver } from '../steps/collections-resolver';
+import { requestFingerprint } from '../steps/request-fingerprint';
+import { requesterContext, type Requester } from '../steps/requester';
+import { TeamQueue } from '../steps/team-queue';
+import { WriteFence } from '../steps/write-fence';
+import { ContentJobCommands } from '../commands/content-job-commands';
+import { IntakeError } from '../steps/intake-error';
 import { findJob } from '../queries/jobs';
-import { RequestClaims } from '../adding/request-claims';
+import { RequestClaims } from '../steps/request-claims';
 import type { AddAccountBody } from './add-account.dto';
 
 /**
@@ -40,7 +40,7 @@ export class AddAccountHandler {
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly runner: CommandRunner,
+    private readonly jobs: ContentJobCommands,
     private readonly projections: ProjectionService,
     private readonly collections: CollectionsResolver,
     private readonly teams: TeamQueue,
@@ -64,13 +64,12 @@ export class AddAccountHandler {
         account.reason === 'invalid_url'
           ? 'is not a valid URL'
           : 'is not a supported account (YouTube, TikTok, Instagram, Facebook pages, X, Threads)';
-      throw new ApiError(400, `account.url ${why}`, account.reason);
+      throw new IntakeError(account.reason, `account.url ${why}`);
     }
     if (this.provider.supports?.(account.platform) === false) {
-      throw new ApiError(
-        400,
-        `account.url is on ${account.platform}, which this deployment has no content provider for (ANALYST_PROVIDERS)`,
+      throw new IntakeError(
         'unsupported_platform',
+        `account.url is on ${account.platform}, which this deployment has no content provider for (ANALYST_PROVIDERS)`,
       );
     }
     const options = contentOptions(body);
@@ -101,7 +100,7 @@ export class AddAccountHandler {
       jobExpiresAt(now),
       requesterContext(requester),
     );
-    const earlier = await loadJob(this.runner, jobId);
+    const earlier = await this.jobs.job(jobId);
     if (earlier) return { job: (await findJob(this.store, teamId, jobId, now)) ?? earlier, replayed: true };
     const fence = new WriteFence();
     // A dry run adds nothing, so it creates no collection either.
@@ -116,9 +115,9 @@ export class AddAccountHandler {
         filters,
       },
     );
-    const opened = await openJob(this.runner, job, requesterContext(requester));
+    const opened = await this.jobs.open(job, requesterContext(requester));
     // The same request, retried on another replica, opened it a moment ago.
-    if (!opened) return { job: (await loadJob(this.runner, jobId))!, replayed: true };
+    if (!opened) return { job: (await this.jobs.job(jobId))!, replayed: true };
     fence.record(opened);
     await fence.waitForReadModels(this.projections);
     // Answered from the state just written: the worker may already be past `discovering`.

@@ -3,8 +3,6 @@ import { CONTENT_PROVIDER, type ContentProvider, type DiscoveredPost } from '@an
 import { classifyPostLink } from '@analyst/links';
 import {
   accountQuery,
-  contentJobDecider,
-  contentJobStream,
   isTerminalJob,
   type AppliedAccountFilters,
   type ContentJob,
@@ -12,7 +10,6 @@ import {
 } from '@analyst/domain-content';
 import {
   CLOCK,
-  CommandRunner,
   EventConsumer,
   MESSAGE_BUS,
   causedBy,
@@ -20,14 +17,13 @@ import {
   type MessageBus,
   type Recorded,
 } from '@analyst/platform';
-import { failJob } from '../adding/content-job-stream';
-import type { LinkCandidate } from '../adding/link-candidate';
-import { PostIntake } from '../adding/post-intake';
-import { jobRequester, type Requester } from '../adding/requester';
-import { TeamQueue } from '../adding/team-queue';
+import { ContentJobCommands } from '../commands/content-job-commands';
+import type { LinkCandidate } from '../steps/link-candidate';
+import { PostIntake } from '../steps/post-intake';
+import { jobRequester, type Requester } from '../steps/requester';
+import { TeamQueue } from '../steps/team-queue';
 import { DISCOVERY_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { narrowDiscovered } from './narrow-discovered';
-import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
 import { IngestMetrics } from '../metrics/ingest-metrics';
 import { countedSubscription } from '../pipeline/counted-subscription';
 import { retryAfterWaits } from '../pipeline/retry-after-waits';
@@ -47,7 +43,7 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
     @Inject(CONTENT_PROVIDER) private readonly provider: ContentProvider,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
-    private readonly runner: CommandRunner,
+    private readonly jobs: ContentJobCommands,
     private readonly intake: PostIntake,
     private readonly teams: TeamQueue,
     @Optional() metrics?: IngestMetrics,
@@ -60,17 +56,15 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
 
   protected async on(event: Recorded<ContentJobOpened>): Promise<void> {
     if (event.data.kind !== 'account') return;
-    const stream = contentJobStream(event.data.jobId);
     const ctx = causedBy(event, event.data.teamId);
-    const { state } = await this.runner.load(stream, contentJobDecider);
+    const { state } = await this.jobs.state(event.data.jobId);
     // The stream is an account job's (its opening event said so); only one still discovering has work left.
     if (state.status !== 'discovering' || state.kind !== 'account') return;
     const job = state;
     const filters = job.filters;
     const found = await this.discover(job.account.url, filters, job.createdAt);
     if (found === 'unavailable') {
-      await failJob(
-        this.runner,
+      await this.jobs.fail(
         job.jobId,
         {
           code: 'provider_unavailable',
@@ -87,9 +81,8 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
       postType: p.postType,
       engagement: { views: p.engagement.views, likes: p.engagement.likes },
     }));
-    const recorded = await this.runner.run(
-      stream,
-      contentJobDecider,
+    const recorded = await this.jobs.handle(
+      job.jobId,
       { type: 'RecordDiscovery', data: { discovered, at: this.now() } },
       ctx,
     );
@@ -112,7 +105,6 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
     links: string[],
     ctx: { correlationId: string; causationId: string; teamId: string },
   ): Promise<void> {
-    const stream = contentJobStream(job.jobId);
     const candidates: LinkCandidate[] = [];
     for (const link of links) {
       const c = classifyPostLink(link);
@@ -124,8 +116,7 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
       deduped.fresh.length > 0 &&
       !(await this.intake.canFundOne(job.teamId, job.credits.source, job.credits.perPost))
     ) {
-      await failJob(
-        this.runner,
+      await this.jobs.fail(
         job.jobId,
         {
           code: 'insufficient_credits',
@@ -145,9 +136,8 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
       job.tags,
     );
     const accepted = created.accepted;
-    await this.runner.run(
-      stream,
-      contentJobDecider,
+    await this.jobs.handle(
+      job.jobId,
       {
         type: 'QueueJob',
         data: {
@@ -159,7 +149,7 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
       },
       ctx,
     );
-    await settleIfNothingAccepted(this.runner, { jobId: job.jobId, accepted }, this.now(), ctx);
+    await this.jobs.settleIfNothingAccepted({ jobId: job.jobId, accepted }, this.now(), ctx);
   }
 
   /** The first try plus one retry per backoff step; 'unavailable' when every attempt failed. */

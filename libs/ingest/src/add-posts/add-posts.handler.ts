@@ -1,14 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  ApiError,
-  CONTENT_PROVIDER,
-  type ContentProvider,
-  type LinkClassification,
-} from '@analyst/contracts';
+import { CONTENT_PROVIDER, type ContentProvider, type LinkClassification } from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
 import {
-  contentJobDecider,
-  contentJobStream,
   jobExpiresAt,
   postsJobRequest,
   type JobRequest,
@@ -16,28 +9,21 @@ import {
   type PostsJobRequest,
   type RejectedEntry,
 } from '@analyst/domain-content';
-import {
-  CLOCK,
-  CommandRunner,
-  ID_GENERATOR,
-  ProjectionService,
-  type Clock,
-  type IdGenerator,
-} from '@analyst/platform';
-import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
+import { CLOCK, ID_GENERATOR, ProjectionService, type Clock, type IdGenerator } from '@analyst/platform';
+import { ContentJobCommands } from '../commands/content-job-commands';
 import { REQUEST_PATH_LEDGER_BUDGET } from '../pipeline/ledger-client';
-import { CollectionsResolver } from './collections-resolver';
-import type { AddPostsBody } from './content-request.dto';
-import type { LinkCandidate } from './link-candidate';
-import { PostIntake, type DedupeResult } from './post-intake';
-import { RequestClaims } from './request-claims';
-import { requestFingerprint } from './request-fingerprint';
-import { jobRequester, requesterContext, type Requester } from './requester';
-import { TeamQueue } from './team-queue';
-import { WriteFence } from './write-fence';
-import { loadJob, openJob } from './content-job-stream';
-import type { AddOutcome } from './add-outcome';
-import { contentOptions } from './content-options';
+import { CollectionsResolver } from '../steps/collections-resolver';
+import type { AddPostsBody } from './add-posts.body';
+import type { LinkCandidate } from '../steps/link-candidate';
+import { PostIntake, type DedupeResult } from '../steps/post-intake';
+import { RequestClaims } from '../steps/request-claims';
+import { requestFingerprint } from '../steps/request-fingerprint';
+import { jobRequester, requesterContext, type Requester } from '../steps/requester';
+import { TeamQueue } from '../steps/team-queue';
+import { WriteFence } from '../steps/write-fence';
+import { IntakeError } from '../steps/intake-error';
+import type { AddOutcome } from '../steps/add-outcome';
+import { contentOptions } from '../steps/content-options';
 
 /**
  * POST /content/posts/add, the spec's eight steps in order. What must be unique across replicas
@@ -49,7 +35,7 @@ export class AddPostsHandler {
   constructor(
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly runner: CommandRunner,
+    private readonly jobs: ContentJobCommands,
     private readonly projections: ProjectionService,
     private readonly collections: CollectionsResolver,
     private readonly intake: PostIntake,
@@ -103,7 +89,7 @@ export class AddPostsHandler {
     const now = this.clock.now();
     const identity = { teamId, fingerprint, idempotencyKey };
     const known = await this.requests.find(identity);
-    const earlier = known === null ? null : await this.loadJob(known);
+    const earlier = known === null ? null : await this.jobs.job(known);
     if (earlier) return this.joinEarlier(requester, earlier, classified);
     // 5. Dedupe, then 6. fund check: when not even one post can be paid for, 402 and nothing is written.
     const deduped = await this.intake.dedupe(teamId, known, classified.candidates);
@@ -111,10 +97,9 @@ export class AddPostsHandler {
       deduped.fresh.length > 0 &&
       !(await this.intake.canFundOne(teamId, options.source, options.perPost))
     ) {
-      throw new ApiError(
-        402,
-        `insufficient credits: ${deduped.fresh.length} post(s) at ${options.perPost} credit(s) each cannot be funded`,
+      throw new IntakeError(
         'insufficient_credits',
+        `insufficient credits: ${deduped.fresh.length} post(s) at ${options.perPost} credit(s) each cannot be funded`,
       );
     }
     // Nothing is written yet: a broker that cannot carry the reservations refuses the request here (503).
@@ -126,7 +111,7 @@ export class AddPostsHandler {
       jobExpiresAt(now),
       requesterContext(requester),
     );
-    const winner = jobId === known ? null : await this.loadJob(jobId);
+    const winner = jobId === known ? null : await this.jobs.job(jobId);
     if (winner) return this.joinEarlier(requester, winner, classified);
     // 7. Open the job under the claimed id, then reserve and create.
     const fence = new WriteFence();
@@ -136,8 +121,8 @@ export class AddPostsHandler {
       { fingerprint, collections: resolved.collections, links: body.links },
     );
     // A retry of this request on another replica opened it a moment ago: finish it together.
-    if (!(await openJob(this.runner, request, requesterContext(requester))))
-      return this.joinEarlier(requester, (await this.loadJob(jobId))!, classified);
+    if (!(await this.jobs.open(request, requesterContext(requester))))
+      return this.joinEarlier(requester, (await this.jobs.job(jobId))!, classified);
     return this.intakeAndQueue(requester, request, classified, {
       replayed: false,
       answering: true,
@@ -186,9 +171,8 @@ export class AddPostsHandler {
     );
     // 8. Queue: accepted, skipped and rejected are final from here.
     const queued = fence.record(
-      await this.runner.run(
-        contentJobStream(job.jobId),
-        contentJobDecider,
+      await this.jobs.handle(
+        job.jobId,
         {
           type: 'QueueJob',
           data: {
@@ -203,17 +187,12 @@ export class AddPostsHandler {
     );
     if (how.answering) await fence.waitForReadModels(this.projections);
     const answered = queued.state as ContentJob;
-    await settleIfNothingAccepted(
-      this.runner,
+    await this.jobs.settleIfNothingAccepted(
       answered,
       this.clock.now().toISOString(),
       requesterContext(requester),
     );
     return { job: answered, replayed: how.replayed };
-  }
-
-  private loadJob(jobId: string): Promise<ContentJob | null> {
-    return loadJob(this.runner, jobId);
   }
 }
 

@@ -16,9 +16,9 @@ import {
   queryInteger,
 } from '@analyst/platform';
 import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
-import { JobReader } from '../jobs/job-reader';
-import { jobHeaders, jobMeta, jobSummary, renderJob } from '../jobs/job-view';
-import { correlationIdOf, send } from './http-helpers';
+import { JobReader } from './job-reader';
+import { jobHeaders, jobMeta, jobSummary, renderJob } from './job-view';
+import { correlationIdOf, send } from '../http/http-helpers';
 
 const DEFAULT_LIST_LIMIT = 50;
 

@@ -1,24 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@analyst/contracts';
-import {
-  contentJobDecider,
-  contentJobStream,
-  settledStatus,
-  type ContentJob,
-  type JobOutcome,
-  type JobStatus,
-} from '@analyst/domain-content';
-import {
-  CLOCK,
-  CommandRunner,
-  ProjectionService,
-  READ_STORE,
-  type Clock,
-  type ReadStore,
-} from '@analyst/platform';
+import { settledStatus, type ContentJob, type JobOutcome, type JobStatus } from '@analyst/domain-content';
+import { CLOCK, ProjectionService, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import type { PostDoc } from '../projections/post-doc';
 import { listJobs } from '../queries/jobs';
 import { findPostsByIds } from '../queries/posts';
+import { ContentJobCommands } from '../commands/content-job-commands';
 
 const FINAL: readonly string[] = ['complete', 'failed', 'unreachable', 'cancelled', 'holding'];
 
@@ -31,7 +18,7 @@ export class JobReader {
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly runner: CommandRunner,
+    private readonly jobs: ContentJobCommands,
     private readonly projections: ProjectionService,
   ) {}
 
@@ -55,9 +42,8 @@ export class JobReader {
       }
       // Also when nothing is new but the job is done (a job with nothing accepted, if its settle was lost).
       if (outcomes.length > 0 || settledStatus(job, job.outcomes) !== null) {
-        const result = await this.runner.run(
-          contentJobStream(jobId),
-          contentJobDecider,
+        const result = await this.jobs.handle(
+          jobId,
           { type: 'RecordPostOutcomes', data: { outcomes, at: this.clock.now().toISOString() } },
           { correlationId, teamId },
         );
@@ -82,7 +68,7 @@ export class JobReader {
    * Another team's job, or one past its retention, is not found.
    */
   private async find(teamId: string, jobId: string): Promise<ContentJob> {
-    const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
+    const { state } = await this.jobs.state(jobId);
     if (
       state.status === 'absent' ||
       state.teamId !== teamId ||

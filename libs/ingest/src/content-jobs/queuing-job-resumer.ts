@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { contentJobDecider, contentJobStream, type ContentJob } from '@analyst/domain-content';
-import { CLOCK, CommandRunner, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import type { ContentJob } from '@analyst/domain-content';
+import { CLOCK, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { StreamSweeper } from '../pipeline/stream-sweeper';
-import { AddPostsHandler } from '../adding/add-posts.handler';
-import { failJob } from '../adding/content-job-stream';
+import { AddPostsHandler } from '../add-posts/add-posts.handler';
+import { ContentJobCommands } from '../commands/content-job-commands';
+import { PostCommands } from '../commands/post-commands';
 import { CONTENT_JOBS, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
 import { LedgerClient } from '../pipeline/ledger-client';
-import { finishInterruptedRefresh } from '../refresh/finish-interrupted-refresh';
-import { settleIfNothingAccepted } from './settle-if-nothing-accepted';
+import { finishInterruptedRefresh } from '../refresh-posts/finish-interrupted-refresh';
 
 export interface ResumeRun {
   resumed: string[];
@@ -27,7 +27,8 @@ export class QueuingJobResumer extends StreamSweeper<'resumed' | 'waiting'> {
   constructor(
     private readonly addPosts: AddPostsHandler,
     private readonly ledger: LedgerClient,
-    private readonly runner: CommandRunner,
+    private readonly jobs: ContentJobCommands,
+    private readonly posts: PostCommands,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
@@ -45,7 +46,7 @@ export class QueuingJobResumer extends StreamSweeper<'resumed' | 'waiting'> {
     const result = await this.sweep(
       stale.map((doc) => String(doc._id)),
       async (jobId) => {
-        const { state } = await this.runner.load(contentJobStream(jobId), contentJobDecider);
+        const { state } = await this.jobs.state(jobId);
         if (state.status !== 'queuing') return 'waiting';
         await this.finish(state);
         return 'resumed';
@@ -65,11 +66,12 @@ export class QueuingJobResumer extends StreamSweeper<'resumed' | 'waiting'> {
     }
     if (job.kind === 'refresh' && job.refreshPosts) {
       const queued = await finishInterruptedRefresh(job, {
-        runner: this.runner,
+        posts: this.posts,
+        jobs: this.jobs,
         ledger: this.ledger,
         clock: this.clock,
       });
-      await settleIfNothingAccepted(this.runner, queued, this.clock.now().toISOString(), {
+      await this.jobs.settleIfNothingAccepted(queued, this.clock.now().toISOString(), {
         correlationId: `resume-${job.jobId}`,
         teamId: job.teamId,
       });
@@ -77,8 +79,7 @@ export class QueuingJobResumer extends StreamSweeper<'resumed' | 'waiting'> {
     }
     // Opened before jobs recorded their links or posts: nothing to finish with. Nothing was queued, so the
     // job fails; the ledger audit lists any reservation it left open.
-    await failJob(
-      this.runner,
+    await this.jobs.fail(
       job.jobId,
       {
         code: 'interrupted',

@@ -1,7 +1,7 @@
 import { ApiError } from '@analyst/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@analyst/platform';
-import type { RefreshRequester } from '../adding/requester';
+import type { RefreshRequester } from '../steps/requester';
 
 export function correlationIdOf(request: FastifyRequest): string {
   const header = request.headers['x-correlation-id'];

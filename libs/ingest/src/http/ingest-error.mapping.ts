@@ -1,7 +1,8 @@
 import { domainErrorMapping } from '@analyst/platform';
 import { ContentError, type ContentErrorCode } from '@analyst/domain-content';
+import { IntakeError, type IntakeErrorCode } from '../steps/intake-error';
 
-const STATUS: Record<ContentErrorCode, number> = {
+const CONTENT_STATUS: Record<ContentErrorCode, number> = {
   post_exists: 409,
   post_not_found: 404,
   post_in_flight: 409,
@@ -14,5 +15,16 @@ const STATUS: Record<ContentErrorCode, number> = {
   invalid_filter: 400,
 };
 
-/** The one place content rule breaks become HTTP answers. */
-export const toApiError = domainErrorMapping(ContentError, STATUS);
+const INTAKE_STATUS: Record<IntakeErrorCode, number> = {
+  invalid_request: 400,
+  invalid_url: 400,
+  unsupported_platform: 400,
+  insufficient_credits: 402,
+  collection_name_ambiguous: 409,
+};
+
+const contentErrors = domainErrorMapping(ContentError, CONTENT_STATUS);
+const intakeErrors = domainErrorMapping(IntakeError, INTAKE_STATUS);
+
+/** The one place ingest's refusals (content rule breaks and refused requests) become HTTP answers. */
+export const toApiError = (error: unknown): unknown => intakeErrors(contentErrors(error));

@@ -17,7 +17,7 @@ import {
   JOBS_GROUP,
   type IngestOptions,
 } from '../ingest.tokens';
-import { QueuingJobResumer } from '../jobs/queuing-job-resumer';
+import { QueuingJobResumer } from '../content-jobs/queuing-job-resumer';
 
 /** How often the job gauges are recomputed: read-model counts, so on a timer rather than per scrape. */
 export const INGEST_METRICS_REFRESH_MS = 15_000;

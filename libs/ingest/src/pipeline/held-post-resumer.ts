@@ -1,16 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  contentJobDecider,
-  contentJobStream,
-  postDecider,
-  postStream,
-  type ExistingPost,
-} from '@analyst/domain-content';
-import { CLOCK, CommandRunner, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { type ExistingPost } from '@analyst/domain-content';
+import { CLOCK, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { StreamSweeper } from './stream-sweeper';
-import { reservationIdFor } from '../adding/request-fingerprint';
+import { reservationIdFor } from '../steps/request-fingerprint';
 import { INGEST_OPTIONS, POSTS, type IngestOptions } from '../ingest.tokens';
 import { LedgerClient } from './ledger-client';
+import { ContentJobCommands } from '../commands/content-job-commands';
+import { PostCommands } from '../commands/post-commands';
 
 export interface HoldSweep {
   resumed: string[];
@@ -37,7 +33,8 @@ export function resumeReservationId(post: ExistingPost): string {
 export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'waiting'> {
   constructor(
     private readonly ledger: LedgerClient,
-    private readonly runner: CommandRunner,
+    private readonly jobs: ContentJobCommands,
+    private readonly posts: PostCommands,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
@@ -69,7 +66,7 @@ export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'wa
   }
 
   private async resume(postId: string): Promise<'resumed' | 'abandoned' | 'waiting'> {
-    const { state } = await this.runner.load(postStream(postId), postDecider);
+    const { state } = await this.posts.state(postId);
     if (state.status !== 'holding') return 'waiting';
     const now = this.clock.now();
     if (now.getTime() < this.reopensAt(state)) return 'waiting';
@@ -86,7 +83,7 @@ export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'wa
     let reservationId: string | null = null;
     if (state.current.reservationId !== null) {
       reservationId = resumeReservationId(state);
-      const { state: job } = await this.runner.load(contentJobStream(state.current.jobId), contentJobDecider);
+      const { state: job } = await this.jobs.state(state.current.jobId);
       const source = job.status === 'absent' ? 'auto' : job.credits.source;
       const reserved = await this.ledger.reserve(
         state.teamId,
@@ -105,9 +102,8 @@ export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'wa
       }
     }
     // A second replica reaching this point with the same reservation appends nothing.
-    await this.runner.run(
-      postStream(postId),
-      postDecider,
+    await this.posts.handle(
+      postId,
       { type: 'ResumeHeld', data: { dataVersion: state.dataVersion, reservationId, at } },
       ctx,
     );
@@ -121,9 +117,8 @@ export class HeldPostResumer extends StreamSweeper<'resumed' | 'abandoned' | 'wa
     at: string,
     ctx: { correlationId: string; teamId: string },
   ): Promise<'abandoned'> {
-    await this.runner.run(
-      postStream(post.postId),
-      postDecider,
+    await this.posts.handle(
+      post.postId,
       { type: 'AbandonHeld', data: { dataVersion: post.dataVersion, reason, at } },
       ctx,
     );

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   CLOCK,
-  CommandRunner,
   EventConsumer,
   MESSAGE_BUS,
   causedBy,
@@ -9,7 +8,7 @@ import {
   type MessageBus,
   type Recorded,
 } from '@analyst/platform';
-import { ContentError, contentJobDecider, contentJobStream } from '@analyst/domain-content';
+import { ContentError } from '@analyst/domain-content';
 import {
   POST_OUTCOME_EVENT_TYPES,
   outcomeStatus,
@@ -19,6 +18,7 @@ import {
 import { JOBS_GROUP } from '../ingest.tokens';
 import { IngestMetrics } from '../metrics/ingest-metrics';
 import { countedSubscription } from './counted-subscription';
+import { ContentJobCommands } from '../commands/content-job-commands';
 
 /**
  * Records each post outcome on the job that asked for that data version, which settles the job
@@ -29,16 +29,15 @@ export class JobSettlementManager extends EventConsumer<PostOutcomeEvent> {
   constructor(
     @Inject(MESSAGE_BUS) bus: MessageBus,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly runner: CommandRunner,
+    private readonly jobs: ContentJobCommands,
     @Optional() metrics?: IngestMetrics,
   ) {
     super(bus, countedSubscription(metrics, 'JobSettlement', JOBS_GROUP, 'post', POST_OUTCOME_EVENT_TYPES));
   }
 
   protected async on(event: Recorded<PostOutcomeEvent>): Promise<void> {
-    await this.runner.run(
-      contentJobStream(event.data.jobId),
-      contentJobDecider,
+    await this.jobs.handle(
+      event.data.jobId,
       {
         type: 'RecordPostOutcomes',
         data: {

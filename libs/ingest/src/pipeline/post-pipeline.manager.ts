@@ -13,10 +13,9 @@ import {
   type PostHoldResumed,
   type PostRefreshRequested,
 } from '@analyst/contracts';
-import { postDecider, postStream } from '@analyst/domain-content';
+import { postStream } from '@analyst/domain-content';
 import {
   CLOCK,
-  CommandRunner,
   EVENT_STORE,
   EventConsumer,
   MESSAGE_BUS,
@@ -31,6 +30,7 @@ import { FETCH_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.token
 import { IngestMetrics } from '../metrics/ingest-metrics';
 import { countedSubscription } from './counted-subscription';
 import { retryAfterWaits } from './retry-after-waits';
+import { PostCommands } from '../commands/post-commands';
 
 /** The events that open a data version, which the pipeline then fetches. */
 type VersionOpened = PostCreated | PostRefreshRequested | PostHoldResumed;
@@ -60,7 +60,7 @@ export class PostPipelineManager extends EventConsumer<PipelineEvent> {
     @Inject(COMMENT_SCORER) private readonly scorer: CommentScorer,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
-    private readonly runner: CommandRunner,
+    private readonly posts: PostCommands,
     @Optional() metrics?: IngestMetrics,
   ) {
     super(bus, countedSubscription(metrics, 'PostPipeline', FETCH_GROUP, 'post', PIPELINE_EVENT_TYPES));
@@ -73,7 +73,7 @@ export class PostPipelineManager extends EventConsumer<PipelineEvent> {
 
   private async fetch(event: Recorded<VersionOpened>): Promise<void> {
     const { postId, dataVersion } = event.data;
-    const { state } = await this.runner.load(postStream(postId), postDecider);
+    const { state } = await this.posts.state(postId);
     if (state.status !== 'fetching' || state.dataVersion !== dataVersion) return; // already fetched
     const result = await this.fetchWithRetries(
       state.link,
@@ -81,9 +81,8 @@ export class PostPipelineManager extends EventConsumer<PipelineEvent> {
       state.current.fullRead,
       state.current.commentLimit,
     );
-    await this.runner.run(
-      postStream(postId),
-      postDecider,
+    await this.posts.handle(
+      postId,
       { type: 'RecordFetch', data: { dataVersion, at: this.clock.now().toISOString(), result } },
       causedBy(event),
     );
@@ -120,12 +119,11 @@ export class PostPipelineManager extends EventConsumer<PipelineEvent> {
     for (const e of stream) {
       if (isCommentsFetched(e) && e.data.dataVersion === dataVersion) comments.push(...e.data.comments);
     }
-    const { state } = await this.runner.load(postStream(postId), postDecider);
+    const { state } = await this.posts.state(postId);
     if (state.status !== 'processing' || state.dataVersion !== dataVersion) return; // already scored
     const scoring = this.scorer.scorePost(post, comments);
-    await this.runner.run(
-      postStream(postId),
-      postDecider,
+    await this.posts.handle(
+      postId,
       {
         type: 'RecordScores',
         data: {

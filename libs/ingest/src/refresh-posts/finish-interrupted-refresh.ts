@@ -1,15 +1,8 @@
-import {
-  contentJobDecider,
-  contentJobStream,
-  postDecider,
-  postStream,
-  type AcceptedEntry,
-  type ContentJob,
-  type RefreshJobRequest,
-  type RejectedEntry,
-} from '@analyst/domain-content';
-import type { Clock, CommandRunner } from '@analyst/platform';
-import { reservationIdFor } from '../adding/request-fingerprint';
+import type { AcceptedEntry, ContentJob, RefreshJobRequest, RejectedEntry } from '@analyst/domain-content';
+import type { Clock } from '@analyst/platform';
+import type { ContentJobCommands } from '../commands/content-job-commands';
+import type { PostCommands } from '../commands/post-commands';
+import { reservationIdFor } from '../steps/request-fingerprint';
 import { LedgerRuleError, type LedgerClient } from '../pipeline/ledger-client';
 
 /** A refund that finds nothing to return (never reserved, or already returned) is already done. */
@@ -23,14 +16,14 @@ const NOTHING_TO_REFUND = new Set(['reservation_not_found', 'reservation_already
  */
 export async function finishInterruptedRefresh(
   job: ContentJob & RefreshJobRequest,
-  deps: { runner: CommandRunner; ledger: LedgerClient; clock: Clock },
+  deps: { posts: PostCommands; jobs: ContentJobCommands; ledger: LedgerClient; clock: Clock },
 ): Promise<ContentJob> {
-  const { runner, ledger, clock } = deps;
+  const { posts, jobs, ledger, clock } = deps;
   const correlationId = `resume-${job.jobId}`;
   const accepted: AcceptedEntry[] = [];
   const rejected: RejectedEntry[] = [];
   for (const { postId, link } of job.refreshPosts ?? []) {
-    const { state } = await runner.load(postStream(postId), postDecider);
+    const { state } = await posts.state(postId);
     if (state.status !== 'absent' && state.current.jobId === job.jobId) {
       const v = state.current;
       accepted.push({
@@ -55,9 +48,8 @@ export async function finishInterruptedRefresh(
     }
     rejected.push({ link, reason: 'create_failed' });
   }
-  const queued = await runner.run(
-    contentJobStream(job.jobId),
-    contentJobDecider,
+  const queued = await jobs.handle(
+    job.jobId,
     { type: 'QueueJob', data: { accepted, skipped: [], rejected, at: clock.now().toISOString() } },
     { correlationId, teamId: job.teamId },
   );

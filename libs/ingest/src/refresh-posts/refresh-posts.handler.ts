@@ -1,12 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ApiError, type PlanId } from '@analyst/contracts';
+import type { PlanId } from '@analyst/contracts';
 import { classifyPostLink } from '@analyst/links';
 import {
   ContentError,
-  contentJobDecider,
-  contentJobStream,
-  postDecider,
-  postStream,
   decideRefresh,
   refreshJobRequest,
   type AcceptedEntry,
@@ -18,7 +14,6 @@ import {
 } from '@analyst/domain-content';
 import {
   CLOCK,
-  CommandRunner,
   ID_GENERATOR,
   ProjectionService,
   READ_STORE,
@@ -26,16 +21,18 @@ import {
   type IdGenerator,
   type ReadStore,
 } from '@analyst/platform';
-import { contentOptions, type ContentOptions } from '../adding/content-options';
-import { PostIntake } from '../adding/post-intake';
-import { reservationIdFor } from '../adding/request-fingerprint';
-import { requesterContext, type RefreshRequester } from '../adding/requester';
-import { TeamQueue } from '../adding/team-queue';
-import { withReservation, type ReservationSpec } from '../adding/with-reservation';
-import { WriteFence } from '../adding/write-fence';
+import { contentOptions, type ContentOptions } from '../steps/content-options';
+import { PostIntake } from '../steps/post-intake';
+import { reservationIdFor } from '../steps/request-fingerprint';
+import { requesterContext, type RefreshRequester } from '../steps/requester';
+import { TeamQueue } from '../steps/team-queue';
+import { withReservation, type ReservationSpec } from '../steps/with-reservation';
+import { WriteFence } from '../steps/write-fence';
 import { LedgerClient, REQUEST_PATH_LEDGER_BUDGET } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
-import { settleIfNothingAccepted } from '../jobs/settle-if-nothing-accepted';
+import { ContentJobCommands } from '../commands/content-job-commands';
+import { PostCommands } from '../commands/post-commands';
+import { IntakeError } from '../steps/intake-error';
 import { findJob } from '../queries/jobs';
 import { findPost, findPostsByLinks } from '../queries/posts';
 import type { RefreshPostsBody } from './refresh.dto';
@@ -64,7 +61,8 @@ export class RefreshPostsHandler {
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly runner: CommandRunner,
+    private readonly jobs: ContentJobCommands,
+    private readonly posts: PostCommands,
     private readonly projections: ProjectionService,
     private readonly intake: PostIntake,
     private readonly ledger: LedgerClient,
@@ -73,8 +71,8 @@ export class RefreshPostsHandler {
 
   refresh(requester: RefreshRequester, body: RefreshPostsBody): Promise<ContentJob> {
     const requested = (body.postIds?.length ?? 0) + (body.links?.length ?? 0);
-    if (requested === 0) throw new ApiError(400, 'give postIds or links (at least one)');
-    if (requested > 100) throw new ApiError(400, 'at most 100 posts per refresh call');
+    if (requested === 0) throw new IntakeError('invalid_request', 'give postIds or links (at least one)');
+    if (requested > 100) throw new IntakeError('invalid_request', 'at most 100 posts per refresh call');
     return this.teams.run(requester.teamId, () => this.refreshNow(requester, body, requested));
   }
 
@@ -120,7 +118,7 @@ export class RefreshPostsHandler {
     await run.fence.waitForReadModels(this.projections);
     const answered =
       (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? (queued.state as ContentJob);
-    await settleIfNothingAccepted(this.runner, answered, this.clock.now().toISOString(), run.ctx);
+    await this.jobs.settleIfNothingAccepted(answered, this.clock.now().toISOString(), run.ctx);
     return answered;
   }
 
@@ -159,10 +157,9 @@ export class RefreshPostsHandler {
     const paid = candidates.filter((c) => c.paid).length;
     if (paid === 0 || paid < candidates.length) return;
     if (await this.intake.canFundOne(teamId, options.source, options.perPost)) return;
-    throw new ApiError(
-      402,
-      `insufficient credits: ${paid} refresh(es) at ${options.perPost} credit(s) each cannot be funded`,
+    throw new IntakeError(
       'insufficient_credits',
+      `insufficient credits: ${paid} refresh(es) at ${options.perPost} credit(s) each cannot be funded`,
     );
   }
 
@@ -211,9 +208,8 @@ export class RefreshPostsHandler {
     const creditSource = c.paid ? 'credit' : 'included';
     const unitCost = c.paid ? credits.perPost : 0;
     const outcome = run.fence.record(
-      await this.runner.run(
-        postStream(c.post.id),
-        postDecider,
+      await this.posts.handle(
+        c.post.id,
         {
           type: 'RequestRefresh',
           data: {
@@ -245,7 +241,7 @@ export class RefreshPostsHandler {
   }
 
   private appendJob(run: RefreshRun, command: ContentJobCommand) {
-    return this.runner.run(contentJobStream(run.job.jobId), contentJobDecider, command, run.ctx);
+    return this.jobs.handle(run.job.jobId, command, run.ctx);
   }
 }
 

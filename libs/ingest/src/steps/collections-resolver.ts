@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError, type CollectionType } from '@analyst/contracts';
-import { collectionDecider, collectionStream, type JobCollection } from '@analyst/domain-content';
+import type { CollectionType } from '@analyst/contracts';
+import { ContentError, type JobCollection } from '@analyst/domain-content';
 import {
   CLOCK,
-  CommandRunner,
   ID_GENERATOR,
   READ_STORE,
   type Clock,
@@ -14,6 +13,8 @@ import { findCollection, findCollectionsByName } from '../queries/collections';
 import type { CollectionRefDto } from './content-request.dto';
 import { requesterContext, type Requester } from './requester';
 import type { WriteFence } from './write-fence';
+import { IntakeError } from './intake-error';
+import { CollectionCommands } from '../commands/collection-commands';
 
 export interface PlannedCollection {
   collectionId: string;
@@ -45,7 +46,7 @@ export class CollectionsResolver {
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly runner: CommandRunner,
+    private readonly collectionCommands: CollectionCommands,
   ) {}
 
   async resolve(teamId: string, refs: CollectionRefDto[]): Promise<ResolvedCollections> {
@@ -56,7 +57,7 @@ export class CollectionsResolver {
     };
     for (const [index, ref] of refs.entries()) {
       if ((ref.id === undefined) === (ref.name === undefined)) {
-        throw new ApiError(400, `collections[${index}]: give either id or name`);
+        throw new IntakeError('invalid_request', `collections[${index}]: give either id or name`);
       }
       const resolved =
         ref.id !== undefined ? await this.byId(teamId, index, ref) : await this.byName(teamId, index, ref);
@@ -82,14 +83,13 @@ export class CollectionsResolver {
   /** A reference by id: the team's collection, as it is. */
   private async byId(teamId: string, index: number, ref: CollectionRefDto): Promise<JobCollection> {
     if (ref.type !== undefined || ref.parentId !== undefined)
-      throw new ApiError(400, `collections[${index}]: type and parentId go with name, not id`);
+      throw new IntakeError(
+        'invalid_request',
+        `collections[${index}]: type and parentId go with name, not id`,
+      );
     const found = await findCollection(this.store, teamId, ref.id!);
     if (!found)
-      throw new ApiError(
-        400,
-        `collections[${index}]: collection ${ref.id} not found`,
-        'collection_not_found',
-      );
+      throw new ContentError('collection_not_found', `collections[${index}]: collection ${ref.id} not found`);
     return { id: found.id, name: found.name, type: found.type, created: false };
   }
 
@@ -100,19 +100,24 @@ export class CollectionsResolver {
     ref: CollectionRefDto,
   ): Promise<JobCollection | { create: { name: string; type: CollectionType } }> {
     const name = ref.name!.trim();
-    if (!name) throw new ApiError(400, `collections[${index}].name must not be blank`);
+    if (!name) throw new IntakeError('invalid_request', `collections[${index}].name must not be blank`);
     const type: CollectionType = ref.type ?? (ref.parentId ? 'group' : 'campaign');
     if (type === 'group' && !ref.parentId)
-      throw new ApiError(400, `collections[${index}]: a group needs parentId (a campaign id)`);
+      throw new IntakeError(
+        'invalid_request',
+        `collections[${index}]: a group needs parentId (a campaign id)`,
+      );
     if (type === 'campaign' && ref.parentId)
-      throw new ApiError(400, `collections[${index}]: a campaign has no parentId; use type group`);
+      throw new IntakeError(
+        'invalid_request',
+        `collections[${index}]: a campaign has no parentId; use type group`,
+      );
     if (ref.parentId) await this.checkParent(teamId, index, ref.parentId);
     const matches = await findCollectionsByName(this.store, teamId, name);
     if (matches.length > 1) {
-      throw new ApiError(
-        409,
-        `collection name "${name}" matches ${matches.length} collections; pass one of their ids`,
+      throw new IntakeError(
         'collection_name_ambiguous',
+        `collection name "${name}" matches ${matches.length} collections; pass one of their ids`,
         matches.map((m) => m.id),
       );
     }
@@ -125,22 +130,23 @@ export class CollectionsResolver {
   private async checkParent(teamId: string, index: number, parentId: string): Promise<void> {
     const parent = await findCollection(this.store, teamId, parentId);
     if (!parent)
-      throw new ApiError(
-        400,
-        `collections[${index}]: parent collection ${parentId} not found`,
+      throw new ContentError(
         'collection_not_found',
+        `collections[${index}]: parent collection ${parentId} not found`,
       );
     if (parent.type !== 'campaign')
-      throw new ApiError(400, `collections[${index}]: parent collection ${parentId} is not a campaign`);
+      throw new IntakeError(
+        'invalid_request',
+        `collections[${index}]: parent collection ${parentId} is not a campaign`,
+      );
   }
 
   /** Creates the planned collections, recording each append on the request's fence. */
   async create(requester: Requester, planned: PlannedCollection[], fence: WriteFence): Promise<void> {
     for (const p of planned) {
       const parent = p.parentId ? await findCollection(this.store, requester.teamId, p.parentId) : null;
-      const outcome = await this.runner.run(
-        collectionStream(p.collectionId),
-        collectionDecider,
+      const outcome = await this.collectionCommands.handle(
+        p.collectionId,
         {
           type: 'CreateCollection',
           data: {

@@ -1,8 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  ArrayMinSize,
   IsArray,
   IsBoolean,
   IsIn,
@@ -141,19 +140,4 @@ export class ContentOptionsDto extends SpendingOptionsDto {
   @IsString({ each: true })
   @MaxLength(100, { each: true })
   tags?: string[];
-}
-
-/** `links`: 1 to 100 post URLs (the spec: "up to 100 post URLs"; an empty list asks for nothing and is a malformed body). */
-export class AddPostsBody extends ContentOptionsDto {
-  @ApiProperty({
-    type: [String],
-    minItems: 1,
-    maxItems: 100,
-    description: 'Post URLs, 1 to 100; links on unsupported hosts are rejected per link, not charged.',
-  })
-  @IsArray()
-  @ArrayMinSize(1, { message: 'links must contain at least one post URL (1 to 100 per call)' })
-  @ArrayMaxSize(100, { message: 'links: at most 100 links per call' })
-  @IsString({ each: true })
-  links!: string[];
 }

@@ -4,8 +4,6 @@ import { readTeamCreditsAt } from '@analyst/ledger-read';
 import {
   ContentError,
   IN_FLIGHT_STATUSES,
-  postDecider,
-  postStream,
   type AcceptedEntry,
   type JobRequest,
   type RejectedEntry,
@@ -13,7 +11,6 @@ import {
 } from '@analyst/domain-content';
 import {
   CLOCK,
-  CommandRunner,
   ID_GENERATOR,
   READ_STORE,
   type Clock,
@@ -29,6 +26,8 @@ import { RequestLinkClaims } from './request-link-claims';
 import { requesterContext, type Requester } from './requester';
 import { withReservation } from './with-reservation';
 import { WriteFence } from './write-fence';
+import { LinkClaimCommands } from '../commands/link-claim-commands';
+import { PostCommands } from '../commands/post-commands';
 
 export interface DedupeResult {
   fresh: LinkCandidate[];
@@ -60,7 +59,8 @@ export class PostIntake {
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly runner: CommandRunner,
+    private readonly posts: PostCommands,
+    private readonly linkClaims: LinkClaimCommands,
     private readonly ledger: LedgerClient,
   ) {}
 
@@ -126,9 +126,8 @@ export class PostIntake {
     if (collectionIds.length === 0 && tags.length === 0) return;
     for (const postId of postIds) {
       fence.record(
-        await this.runner.run(
-          postStream(postId),
-          postDecider,
+        await this.posts.handle(
+          postId,
           { type: 'TagPost', data: { collectionIds, tags, at: this.now() } },
           requesterContext(requester),
         ),
@@ -154,7 +153,7 @@ export class PostIntake {
     ledgerBudget?: LedgerCallBudget,
   ): Promise<IntakeResult> {
     const result: IntakeResult = { accepted: [], rejected: [], skipped: [], taken: [] };
-    const link = new RequestLinkClaims(this.runner, this.ids, this.clock, requester, job, fence);
+    const link = new RequestLinkClaims(this.linkClaims, this.ids, this.clock, requester, job, fence);
     let exhausted = false;
     for (const c of fresh) {
       const holder = await link.claim(c);
@@ -224,9 +223,8 @@ export class PostIntake {
     const { requester, job } = link;
     try {
       link.fence.record(
-        await this.runner.run(
-          postStream(postId),
-          postDecider,
+        await this.posts.handle(
+          postId,
           {
             type: 'CreatePost',
             data: {
@@ -267,7 +265,7 @@ export class PostIntake {
 
   /** The post's status as its own stream says, or null when it does not exist (yet). */
   private async postStatus(postId: string): Promise<PostStatus | null> {
-    const { state } = await this.runner.load(postStream(postId), postDecider);
+    const { state } = await this.posts.state(postId);
     return state.status === 'absent' ? null : state.status;
   }
 
@@ -277,7 +275,7 @@ export class PostIntake {
     normalizedLink: string,
     jobId: string,
   ): Promise<PostStatus | null> {
-    const { state } = await this.runner.load(postStream(postId), postDecider);
+    const { state } = await this.posts.state(postId);
     if (state.status === 'absent' || state.normalizedLink !== normalizedLink || state.current.jobId !== jobId)
       return null;
     return state.status;

@@ -1,13 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  decideRequestClaim,
-  fingerprintClaimStream,
-  idempotencyKeyClaimStream,
-  liveClaim,
-  requestClaimDecider,
-  type RequestClaimState,
-} from '@analyst/domain-content';
-import { CLOCK, CommandRunner, type Clock } from '@analyst/platform';
+import { decideRequestClaim, liveClaim, type RequestClaimState } from '@analyst/domain-content';
+import { CLOCK, type Clock } from '@analyst/platform';
+import { RequestClaimCommands } from '../commands/request-claim-commands';
 
 export interface RequestIdentity {
   teamId: string;
@@ -22,7 +16,7 @@ export interface RequestIdentity {
 @Injectable()
 export class RequestClaims {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly claims: RequestClaimCommands,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -35,20 +29,14 @@ export class RequestClaims {
     const { teamId, fingerprint, idempotencyKey } = identity;
     const at = this.clock.now().toISOString();
     if (idempotencyKey !== null) {
-      const { state } = await this.runner.load(
-        idempotencyKeyClaimStream(teamId, idempotencyKey),
-        requestClaimDecider,
-      );
+      const { state } = await this.claims.state({ teamId, idempotencyKey });
       decideRequestClaim(
         { type: 'ClaimRequest', data: { teamId, jobId: '', fingerprint, idempotencyKey, expiresAt: at, at } },
         state,
       );
       if (liveClaim(state, at)) return state.jobId;
     }
-    const { state } = await this.runner.load(
-      fingerprintClaimStream(teamId, fingerprint),
-      requestClaimDecider,
-    );
+    const { state } = await this.claims.state({ teamId, fingerprint });
     return liveClaim(state, at) ? state.jobId : null;
   }
 
@@ -69,20 +57,10 @@ export class RequestClaims {
       type: 'ClaimRequest' as const,
       data: { teamId, jobId, fingerprint, idempotencyKey: key, expiresAt, at },
     });
-    const byBody = await this.runner.run(
-      fingerprintClaimStream(teamId, fingerprint),
-      requestClaimDecider,
-      command(candidateJobId, null),
-      ctx,
-    );
+    const byBody = await this.claims.handle({ teamId, fingerprint }, command(candidateJobId, null), ctx);
     const jobId = holder(byBody.state);
     if (idempotencyKey === null) return jobId;
-    const byKey = await this.runner.run(
-      idempotencyKeyClaimStream(teamId, idempotencyKey),
-      requestClaimDecider,
-      command(jobId, idempotencyKey),
-      ctx,
-    );
+    const byKey = await this.claims.handle({ teamId, idempotencyKey }, command(jobId, idempotencyKey), ctx);
     return holder(byKey.state);
   }
 }

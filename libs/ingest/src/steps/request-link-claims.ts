@@ -1,13 +1,7 @@
 import type { PostStatus } from '@analyst/contracts';
-import {
-  linkClaimDecider,
-  linkClaimStream,
-  type AcceptedEntry,
-  type JobRequest,
-  type LinkClaimCommand,
-  type LinkClaimState,
-} from '@analyst/domain-content';
-import type { Clock, CommandRunner, IdGenerator } from '@analyst/platform';
+import type { AcceptedEntry, JobRequest, LinkClaimCommand, LinkClaimState } from '@analyst/domain-content';
+import type { Clock, IdGenerator } from '@analyst/platform';
+import type { LinkClaimCommands } from '../commands/link-claim-commands';
 import type { LinkCandidate } from './link-candidate';
 import { requesterContext, type Requester } from './requester';
 import type { WriteFence } from './write-fence';
@@ -20,7 +14,7 @@ export class RequestLinkClaims {
   readonly ctx: { correlationId: string; teamId: string };
 
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly claims: LinkClaimCommands,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     readonly requester: Requester,
@@ -70,9 +64,8 @@ export class RequestLinkClaims {
   }
 
   private async append(c: LinkCandidate, command: LinkClaimCommand): Promise<LinkClaimState> {
-    const outcome = await this.runner.run(
-      linkClaimStream(this.requester.teamId, c.normalized),
-      linkClaimDecider,
+    const outcome = await this.claims.handle(
+      { teamId: this.requester.teamId, normalizedLink: c.normalized },
       command,
       this.ctx,
     );

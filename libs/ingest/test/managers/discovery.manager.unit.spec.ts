@@ -2,11 +2,12 @@ import type { AccountQuery, ContentProvider, DiscoveredPost } from '@analyst/con
 import type { ContentJobOpened } from '@analyst/domain-content';
 import { FixedClock } from '@analyst/platform';
 import { delivered, recorded } from '@analyst/testing';
-import { DiscoveryManager } from '../../src/accounts/discovery.manager';
-import type { PostIntake } from '../../src/adding/post-intake';
-import { TeamQueue } from '../../src/adding/team-queue';
+import { DiscoveryManager } from '../../src/add-account/discovery.manager';
+import type { PostIntake } from '../../src/steps/post-intake';
+import { TeamQueue } from '../../src/steps/team-queue';
 import { DEFAULT_INGEST_OPTIONS } from '../../src/ingest.tokens';
 import { NO_BUS, RecordingRunner } from './recording-ports';
+import { ContentJobCommands } from '../../src/commands/content-job-commands';
 
 const NOW = '2026-03-10T12:05:00.000Z';
 const CREATED = '2026-03-10T12:00:00.000Z';
@@ -73,7 +74,7 @@ describe('DiscoveryManager: given ContentJobOpened of an account job, expect the
       provider as unknown as ContentProvider,
       new FixedClock(NOW),
       { ...DEFAULT_INGEST_OPTIONS, discoveryBackoffMs: [] },
-      runner.asRunner(),
+      new ContentJobCommands(runner.asRunner()),
       NO_INTAKE,
       new TeamQueue(),
     );

@@ -4,6 +4,7 @@ import { type PostFetchFailed, type PostScored, type PostTagged } from '@analyst
 import { delivered, recorded } from '@analyst/testing';
 import { JobSettlementManager } from '../../src/pipeline/job-settlement.manager';
 import { NO_BUS, RecordingRunner } from './recording-ports';
+import { ContentJobCommands } from '../../src/commands/content-job-commands';
 
 const NOW = '2026-03-10T12:05:00.000Z';
 const version = {
@@ -28,7 +29,11 @@ describe('JobSettlementManager: given a post outcome, expect RecordPostOutcomes 
   let manager: JobSettlementManager;
   beforeEach(() => {
     runner = new RecordingRunner();
-    manager = new JobSettlementManager(NO_BUS, new FixedClock(NOW), runner.asRunner());
+    manager = new JobSettlementManager(
+      NO_BUS,
+      new FixedClock(NOW),
+      new ContentJobCommands(runner.asRunner()),
+    );
   });
 
   it('PostScored with comments → the post complete and charged, caused by the outcome event', async () => {

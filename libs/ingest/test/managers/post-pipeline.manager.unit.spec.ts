@@ -16,6 +16,7 @@ import { delivered, recorded } from '@analyst/testing';
 import { DEFAULT_INGEST_OPTIONS } from '../../src/ingest.tokens';
 import { PostPipelineManager } from '../../src/pipeline/post-pipeline.manager';
 import { NO_BUS, RecordingRunner } from './recording-ports';
+import { PostCommands } from '../../src/commands/post-commands';
 
 const NOW = '2026-03-10T12:05:00.000Z';
 const at = { id: 'ev_step', streamId: 'post-p1', revision: 3, correlationId: 'corr-5', teamId: 'team-1' };
@@ -81,7 +82,7 @@ describe('PostPipelineManager: given a post event, expect the next pipeline comm
       scorer as CommentScorer,
       new FixedClock(NOW),
       { ...DEFAULT_INGEST_OPTIONS, fetchBackoffMs: [] },
-      runner.asRunner(),
+      new PostCommands(runner.asRunner()),
     );
   beforeEach(() => {
     runner = new RecordingRunner();
