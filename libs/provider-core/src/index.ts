@@ -4,3 +4,5 @@ export * from './provider-telemetry';
 export * from './json-http';
 export * from './routing-provider';
 export * from './keyword-test';
+export * from './fault-outcomes';
+export * from './credential-health';

@@ -1,5 +1,4 @@
 import {
-  ProviderUnavailableError,
   type AccountQuery,
   type ContentProvider,
   type DiscoveredPost,
@@ -7,7 +6,13 @@ import {
   type FetchResult,
 } from '@analyst/contracts';
 import { classifyLink } from '@analyst/links';
-import { ProviderFault, keywordTest } from '@analyst/provider-core';
+import {
+  credentialHealth,
+  discoverWithFaults,
+  fetchFaultResult,
+  keywordTest,
+  type ProviderHealth,
+} from '@analyst/provider-core';
 import { CommentTree } from './comment-tree';
 import { RedditApi, type RedditApiOptions } from './reddit-api';
 import { mapLink } from './reddit-mapping';
@@ -30,8 +35,8 @@ export class RedditProvider implements ContentProvider {
     this.api = new RedditApi(options);
   }
 
-  health(): { ready: boolean; detail?: string } {
-    return this.api.authProblem ? { ready: false, detail: this.api.authProblem } : { ready: true };
+  health(): ProviderHealth {
+    return credentialHealth(this.api.authProblem);
   }
 
   async fetchPost(link: string, options: FetchOptions): Promise<FetchResult> {
@@ -63,15 +68,7 @@ export class RedditProvider implements ContentProvider {
       await this.expand(id, tree, limit, page);
       return { status: 'ok', post: mapLink(post, classified.normalized), comments: tree.flatten(limit) };
     } catch (error) {
-      if (!(error instanceof ProviderFault)) return { status: 'failed', reason: `reddit: ${String(error)}` };
-      if (error.kind === 'quota')
-        return {
-          status: 'holding',
-          reason: error.message,
-          ...(error.retryAt ? { retryAt: error.retryAt.toISOString() } : {}),
-        };
-      if (error.kind === 'gone') return { status: 'unreachable', reason: error.message };
-      return { status: 'failed', reason: error.message };
+      return fetchFaultResult(error, 'reddit');
     }
   }
 
@@ -114,6 +111,10 @@ export class RedditProvider implements ContentProvider {
    * keywords, up to `limit`. Single attempts: the discovery worker owns the retries.
    */
   async discoverAccount(accountUrl: string, query: AccountQuery): Promise<DiscoveredPost[]> {
+    return discoverWithFaults(() => this.discover(accountUrl, query));
+  }
+
+  private async discover(accountUrl: string, query: AccountQuery): Promise<DiscoveredPost[]> {
     const path = listingPath(accountUrl);
     if (!path) return [];
     const since = query.since ? Date.parse(query.since) : -Infinity;
@@ -121,34 +122,28 @@ export class RedditProvider implements ContentProvider {
     const matches = keywordTest(query.keywords);
     const out: DiscoveredPost[] = [];
     let after: string | null = null;
-    try {
-      scan: do {
-        const page: Listing<Thing<'t3', LinkData>> = await this.api.get(
-          path,
-          { sort: 'new', limit: String(LISTING_PAGE), ...(after ? { after } : {}) },
-          false,
-        );
-        for (const { data } of page.data.children) {
-          const at = data.created_utc * 1000;
-          if (at < since) break scan; // newest first: nothing older can match
-          const post = mapLink(data, `https://reddit.com/comments/${data.id}`);
-          if (at > until || !matches(post.caption)) continue;
-          out.push({
-            link: post.link,
-            postedAt: post.postedAt,
-            postType: post.postType,
-            caption: post.caption,
-            engagement: { views: post.engagement.views, likes: post.engagement.likes },
-          });
-          if (out.length >= query.limit) break scan;
-        }
-        after = page.data.after;
-      } while (after);
-    } catch (error) {
-      if (error instanceof ProviderFault && error.kind === 'gone') return [];
-      if (error instanceof ProviderFault) throw new ProviderUnavailableError(error.message);
-      throw error;
-    }
+    scan: do {
+      const page: Listing<Thing<'t3', LinkData>> = await this.api.get(
+        path,
+        { sort: 'new', limit: String(LISTING_PAGE), ...(after ? { after } : {}) },
+        false,
+      );
+      for (const { data } of page.data.children) {
+        const at = data.created_utc * 1000;
+        if (at < since) break scan; // newest first: nothing older can match
+        const post = mapLink(data, `https://reddit.com/comments/${data.id}`);
+        if (at > until || !matches(post.caption)) continue;
+        out.push({
+          link: post.link,
+          postedAt: post.postedAt,
+          postType: post.postType,
+          caption: post.caption,
+          engagement: { views: post.engagement.views, likes: post.engagement.likes },
+        });
+        if (out.length >= query.limit) break scan;
+      }
+      after = page.data.after;
+    } while (after);
     return out;
   }
 }

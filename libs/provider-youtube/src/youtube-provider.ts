@@ -1,5 +1,4 @@
 import {
-  ProviderUnavailableError,
   type AccountQuery,
   type ContentProvider,
   type DiscoveredPost,
@@ -8,7 +7,13 @@ import {
   type FetchedComment,
 } from '@analyst/contracts';
 import { classifyLink } from '@analyst/links';
-import { ProviderFault, keywordTest } from '@analyst/provider-core';
+import {
+  credentialHealth,
+  discoverWithFaults,
+  fetchFaultResult,
+  keywordTest,
+  type ProviderHealth,
+} from '@analyst/provider-core';
 import { YouTubeApi, YouTubeGone, type YouTubeApiOptions } from './youtube-api';
 import { captionOf, handleOf, mapComment, mapVideo } from './youtube-mapping';
 import type {
@@ -37,8 +42,8 @@ export class YouTubeProvider implements ContentProvider {
   }
 
   /** Not ready while the API refuses the key: every fetch would fail. */
-  health(): { ready: boolean; detail?: string } {
-    return this.api.authProblem ? { ready: false, detail: this.api.authProblem } : { ready: true };
+  health(): ProviderHealth {
+    return credentialHealth(this.api.authProblem);
   }
 
   async fetchPost(link: string, options: FetchOptions): Promise<FetchResult> {
@@ -76,7 +81,11 @@ export class YouTubeProvider implements ContentProvider {
         };
       return { status: 'ok', post, comments };
     } catch (error) {
-      return this.outcome(error, videoId);
+      return fetchFaultResult(
+        error,
+        'youtube',
+        (fault) => `youtube: video ${videoId} cannot be read (${fault.message})`,
+      );
     }
   }
 
@@ -138,38 +147,12 @@ export class YouTubeProvider implements ContentProvider {
     return out;
   }
 
-  private outcome(error: unknown, videoId: string): FetchResult {
-    if (!(error instanceof ProviderFault)) return { status: 'failed', reason: `youtube: ${String(error)}` };
-    switch (error.kind) {
-      case 'quota':
-        return {
-          status: 'holding',
-          reason: error.message,
-          ...(error.retryAt ? { retryAt: error.retryAt.toISOString() } : {}),
-        };
-      case 'gone':
-        return {
-          status: 'unreachable',
-          reason: `youtube: video ${videoId} cannot be read (${error.message})`,
-        };
-      default:
-        return { status: 'failed', reason: error.message };
-    }
-  }
-
   /**
    * The channel's uploads (newest first) within since/until and matching the keywords, up to
    * `limit`, with views and likes from videos.list. Single attempts: the discovery worker retries.
    */
   async discoverAccount(accountUrl: string, query: AccountQuery): Promise<DiscoveredPost[]> {
-    try {
-      return await this.discover(accountUrl, query);
-    } catch (error) {
-      if (error instanceof ProviderFault && error.kind !== 'gone')
-        throw new ProviderUnavailableError(error.message);
-      if (error instanceof ProviderFault) return [];
-      throw error;
-    }
+    return discoverWithFaults(() => this.discover(accountUrl, query));
   }
 
   private async discover(accountUrl: string, query: AccountQuery): Promise<DiscoveredPost[]> {
