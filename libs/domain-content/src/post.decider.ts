@@ -97,6 +97,14 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
   return chunks;
 }
 
+/**
+ * The version an event is about and the reservation funding it, which the ledger settles or
+ * refunds: the current one unless the event names another (a resumption's) or none.
+ */
+function fundedVersion(post: ExistingPost, reservationId = post.current.reservationId) {
+  return { postId: post.postId, dataVersion: post.dataVersion, jobId: post.current.jobId, reservationId };
+}
+
 type PostCommandOf<T extends PostCommand['type']> = Extract<PostCommand, { type: T }>;
 
 function createPost(command: PostCommandOf<'CreatePost'>, state: PostState): PostEvent[] {
@@ -144,10 +152,7 @@ function recordFetch(command: PostCommandOf<'RecordFetch'>, state: PostState): P
       {
         type: 'PostFetchFailed',
         data: {
-          postId: state.postId,
-          dataVersion: state.dataVersion,
-          jobId: state.current.jobId,
-          reservationId: state.current.reservationId,
+          ...fundedVersion(state),
           outcome: result.status,
           reason: result.reason,
           ...(result.status === 'holding' ? { retryAt: result.retryAt ?? null } : {}),
@@ -193,10 +198,7 @@ function recordScores(command: PostCommandOf<'RecordScores'>, state: PostState):
     {
       type: 'PostScored',
       data: {
-        postId: state.postId,
-        dataVersion: state.dataVersion,
-        jobId: state.current.jobId,
-        reservationId: state.current.reservationId,
+        ...fundedVersion(state),
         scorer: command.data.scorer,
         topics: command.data.topics,
         messages: command.data.messages,
@@ -214,13 +216,7 @@ function resumeHeld(command: PostCommandOf<'ResumeHeld'>, state: PostState): Pos
   return [
     {
       type: 'PostHoldResumed',
-      data: {
-        postId: state.postId,
-        dataVersion: state.dataVersion,
-        jobId: state.current.jobId,
-        reservationId: command.data.reservationId,
-        at: command.data.at,
-      },
+      data: { ...fundedVersion(state, command.data.reservationId), at: command.data.at },
     },
   ];
 }
@@ -232,10 +228,7 @@ function abandonHeld(command: PostCommandOf<'AbandonHeld'>, state: PostState): P
       type: 'PostFetchFailed',
       // The hold's reservation was refunded when it was held: this outcome holds no credits.
       data: {
-        postId: state.postId,
-        dataVersion: state.dataVersion,
-        jobId: state.current.jobId,
-        reservationId: null,
+        ...fundedVersion(state, null),
         outcome: 'failed',
         reason: command.data.reason,
         at: command.data.at,
@@ -251,10 +244,7 @@ function cancelPost(command: PostCommandOf<'CancelPost'>, state: PostState): Pos
     {
       type: 'PostCancelled',
       data: {
-        postId: post.postId,
-        dataVersion: post.dataVersion,
-        jobId: post.current.jobId,
-        reservationId: post.current.reservationId,
+        ...fundedVersion(post),
         reason: command.data.reason,
         at: command.data.at,
       },
