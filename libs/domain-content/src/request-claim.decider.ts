@@ -25,17 +25,8 @@ export type RequestClaimEvent = ContentRequestClaimed;
 export type RequestClaimState =
   { status: 'free' } | { status: 'claimed'; jobId: string; fingerprint: string; expiresAt: string };
 
-export type ClaimRequest = Command<
-  'ClaimRequest',
-  {
-    teamId: string;
-    jobId: string;
-    fingerprint: string;
-    idempotencyKey: string | null;
-    expiresAt: string;
-    at: string;
-  }
->;
+/** A claim carries exactly what its event records. */
+export type ClaimRequest = Command<'ClaimRequest', ContentRequestClaimed['data']>;
 
 function hash(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 40);
