@@ -183,6 +183,29 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
   },
 ];
 
+/** An operator route (`/admin/v1`, admin token) that a service other than the gateway serves. */
+export interface OperatorRoute {
+  method: HttpMethod;
+  /** The full path, with `{param}` placeholders. */
+  path: string;
+  /** The service whose controller serves it; the gateway forwards it there. */
+  owner: OperatorRouteOwner;
+}
+
+/** Who serves an operator route the gateway does not serve itself. */
+export type OperatorRouteOwner = 'ledger' | 'analysis';
+
+/**
+ * The operator routes other services serve, route by route. Every other `/admin/v1` route is the
+ * gateway's own (teams, keys, limits, usage); the admin token is checked wherever they are served.
+ */
+export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
+  { method: 'POST', path: '/admin/v1/teams/{teamId}/credits', owner: 'ledger' },
+  { method: 'GET', path: '/admin/v1/teams/{teamId}/ledger', owner: 'ledger' },
+  { method: 'POST', path: '/admin/v1/teams/{teamId}/reports', owner: 'analysis' },
+  { method: 'POST', path: '/admin/v1/teams/{teamId}/saved-analyses', owner: 'analysis' },
+];
+
 /** `/analyses/{analysisId}` and `/analyses/:id` both become `/analyses/{}`. */
 export function routeShape(path: string): string {
   return (

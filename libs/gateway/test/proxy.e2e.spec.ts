@@ -1,4 +1,4 @@
-import { Controller, Get, Module, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Module, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -23,7 +23,12 @@ let upstreamCalls = 0;
 @Controller('content/jobs')
 class StubJobsController {
   @Get(':jobId')
-  job(@Param('jobId') jobId: string, @Principal() principal: Principal, @Req() request: FastifyRequest) {
+  job(
+    @Param('jobId') jobId: string,
+    @Principal() principal: Principal,
+    @Req() request: FastifyRequest,
+    @Query('detail') detail?: string,
+  ) {
     upstreamCalls += 1;
     if (jobId === 'slow')
       return new Promise((resolve) => setTimeout(() => resolve({ data: { id: jobId } }), 1500));
@@ -34,6 +39,7 @@ class StubJobsController {
         team: principal.targetTeamId,
         key: principal.keyId,
         correlation: request.headers['x-correlation-id'],
+        ...(detail === undefined ? {} : { detail }),
       },
     };
   }
@@ -49,8 +55,18 @@ class StubPostsController {
   }
 }
 
+/** Stands in for the ledger's operator route. */
+@Controller('admin/v1/teams/:teamId')
+class StubLedgerAdminController {
+  @Get('ledger')
+  lines(@Param('teamId') teamId: string, @Query('limit') limit?: string) {
+    upstreamCalls += 1;
+    return { data: { teamId, limit } };
+  }
+}
+
 @Module({
-  controllers: [StubJobsController, StubPostsController],
+  controllers: [StubJobsController, StubPostsController, StubLedgerAdminController],
   providers: [{ provide: APP_GUARD, useClass: InternalAuthGuard }],
 })
 class StubIngestModule {}
@@ -61,6 +77,7 @@ describe('gateway forwarding to services (distributed topology)', () => {
   let gateway: TestApp;
   let key: string;
   let readOnlyKey: string;
+  let analystKey: string;
   const dataDir = mkdtempSync(join(tmpdir(), 'analyst-upstream-'));
 
   beforeAll(async () => {
@@ -87,7 +104,7 @@ describe('gateway forwarding to services (distributed topology)', () => {
         GatewayProxyModule.forRoot({
           upstreams: {
             ingest: upstreamUrl,
-            ledger: 'http://127.0.0.1:1',
+            ledger: upstreamUrl,
             analysis: 'http://127.0.0.1:1',
             sampling: 'http://127.0.0.1:1',
           },
@@ -103,6 +120,9 @@ describe('gateway forwarding to services (distributed topology)', () => {
         name: 'all',
         scopes: ['posts:read', 'posts:write'],
       })
+    ).body.data.key;
+    analystKey = (
+      await gateway.admin('POST', `/admin/v1/teams/${teamId}/keys`, { name: 'run', scopes: ['analyses:run'] })
     ).body.data.key;
     readOnlyKey = (
       await gateway.admin('POST', `/admin/v1/teams/${teamId}/keys`, { name: 'ro', scopes: ['team:read'] })
@@ -133,6 +153,95 @@ describe('gateway forwarding to services (distributed topology)', () => {
     expect(job.status).toBe(200);
     expect(job.body.data).toMatchObject({ id: 'cj_9', key: key.split('.')[0], correlation: 'corr-42' });
     expect(job.body.data.team).toMatch(/^tm_/);
+  });
+
+  it('forwards HEAD on a GET route to the same service', async () => {
+    const head = await gateway.app.inject({
+      method: 'HEAD',
+      url: '/analyst/v1/content/jobs/cj_3',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toContain('application/json');
+  });
+
+  it('leaves the query string to the owning service', async () => {
+    // `detail` is the service's parameter: the gateway's document does not declare it.
+    const job = await gateway.request('GET', '/analyst/v1/content/jobs/cj_4?detail=full', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(job.status).toBe(200);
+    expect(job.body.data).toMatchObject({ id: 'cj_4', detail: 'full' });
+    const undeclared = await gateway.request('GET', '/analyst/v1/content/jobs/cj_4?other=1', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(undeclared.status).toBe(400);
+    expect(undeclared.body.error.message).toBe(
+      'unknown query parameter "other": /analyst/v1/content/jobs/:jobId takes detail',
+    );
+  });
+
+  it('answers unknown paths and wrong methods itself, as for its own routes', async () => {
+    const unknown = await gateway.request('GET', '/analyst/v1/content/nothing', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('route_not_found');
+    expect(unknown.headers['x-ratelimit-class']).toBe('global');
+    const anonymous = await gateway.request('GET', '/analyst/v1/content/nothing');
+    expect(anonymous.status).toBe(401);
+    const wrongMethod = await gateway.request('PUT', '/analyst/v1/analyses', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.allow).toBe('GET, POST');
+    expect(wrongMethod.body.error).toEqual({
+      message: 'method PUT is not allowed on /analyst/v1/analyses; use GET or POST',
+      code: 'method_not_allowed',
+    });
+  });
+
+  it("charges a forwarded request to its route's rate class, an AI search to analysis_search", async () => {
+    const search = await gateway.request('POST', '/analyst/v1/analyses', {
+      headers: { authorization: `Bearer ${analystKey}` },
+      body: { search: { query: 'battery' } },
+    });
+    expect(search.headers['x-ratelimit-class']).toBe('analysis_search');
+    const snapshot = await gateway.request('POST', '/analyst/v1/analyses', {
+      headers: { authorization: `Bearer ${analystKey}` },
+      body: { search: { query: 'battery', mode: 'keyword' } },
+    });
+    expect(snapshot.headers['x-ratelimit-class']).toBe('analysis_create');
+    const list = await gateway.request('GET', '/analyst/v1/content/jobs', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(list.headers['x-ratelimit-class']).toBe('content_jobs');
+  });
+
+  it('forwards operator routes with the admin token only', async () => {
+    const before = upstreamCalls;
+    const anonymous = await gateway.request('GET', '/admin/v1/teams/tm_1/ledger');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error.code).toBe('invalid_admin_token');
+    const withKey = await gateway.request('GET', '/admin/v1/teams/tm_1/ledger', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(withKey.status).toBe(401);
+    expect(upstreamCalls).toBe(before);
+    const lines = await gateway.admin('GET', '/admin/v1/teams/tm_1/ledger?limit=5');
+    expect(lines.status).toBe(200);
+    expect(lines.body).toEqual({ data: { teamId: 'tm_1', limit: '5' } });
+    expect(upstreamCalls).toBe(before + 1);
+  });
+
+  it('documents the forwarded public routes with the key schemes and leaves the operator routes out', async () => {
+    const document = (await gateway.request('GET', '/analyst/v1/openapi.json')).body;
+    const job = document.paths['/analyst/v1/content/jobs/{jobId}'].get;
+    expect(job.operationId).toBe('getContentJob');
+    expect(job.security).toEqual([{ bearer: ['posts:read'] }, { apiKey: ['posts:read'] }]);
+    expect(job['x-rate-class']).toBe('content_jobs');
+    expect(document.paths['/analyst/v1/analyses'].post.operationId).toBe('createAnalysis');
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/admin'))).toEqual([]);
   });
 
   it('enforces scopes before forwarding', async () => {

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod, type Type } from '@nestjs/common';
-import { ROUTE_POLICIES } from '@analyst/contracts';
+import { OPERATOR_ROUTES, ROUTE_POLICIES } from '@analyst/contracts';
 import { AnalysisModule } from '@analyst/analysis';
-import { GatewayModule, FORWARDED_ADMIN_ROUTES, forwardedRoutes } from '@analyst/gateway';
+import { GatewayModule, GatewayProxyModule, serviceOf } from '@analyst/gateway';
+import { API_PREFIX } from '@analyst/platform';
 import { IngestModule } from '@analyst/ingest';
 import { LedgerModule } from '@analyst/ledger';
 import { SamplingModule } from '@analyst/sampling';
@@ -28,14 +29,17 @@ function controllerRoutes(module: Type): string[] {
     for (const name of Object.getOwnPropertyNames(prototype)) {
       const handler = prototype[name];
       if (name === 'constructor' || typeof handler !== 'function') continue;
-      const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
+      // A handler may be mounted on several paths (the gateway's proxy: one handler per method).
+      const paths = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
       const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-      if (path === undefined || method === undefined) continue;
-      const full = `/${[base, path].join('/')}`
-        .replace(/\/+/g, '/')
-        .replace(/(.)\/$/, '$1')
-        .replace(/:([A-Za-z]+)/g, '{$1}');
-      routes.push(`${RequestMethod[method]} ${full}`);
+      if (paths === undefined || method === undefined) continue;
+      for (const path of [paths].flat()) {
+        const full = `/${[base, path].join('/')}`
+          .replace(/\/+/g, '/')
+          .replace(/(.)\/$/, '$1')
+          .replace(/:([A-Za-z]+)/g, '{$1}');
+        routes.push(`${RequestMethod[method]} ${full}`);
+      }
     }
   }
   return routes.sort();
@@ -69,26 +73,41 @@ describe('routes as data: the route table and the controllers that serve it', ()
     }
   });
 
-  it('forwards every operator route another service serves, and only those, to that service', () => {
+  it('lists every operator route another service serves, and only those, with that service as its owner', () => {
     const adminServed = (service: Service) =>
       served[service].filter((r) => r.split(' ')[1].startsWith('/admin/'));
     const elsewhere = (['ingest', 'ledger', 'analysis', 'sampling'] as const).flatMap((service) =>
       adminServed(service).map((route) => `${route} -> ${service}`),
     );
-    const forwarded = FORWARDED_ADMIN_ROUTES.map((r) => `${r.method} ${r.path} -> ${r.service}`);
-    expect(forwarded.sort()).toEqual(elsewhere.sort());
+    const listed = OPERATOR_ROUTES.map((r) => `${r.method} ${r.path} -> ${r.owner}`);
+    expect(listed.sort()).toEqual(elsewhere.sort());
     // The gateway's own operator routes are not forwarded.
     for (const route of adminServed('gateway'))
-      expect(forwarded.some((f) => f.startsWith(`${route} `))).toBe(false);
+      expect(listed.some((f) => f.startsWith(`${route} `))).toBe(false);
   });
 
-  it('forwards each public route to the owner the table names, and the gateway keeps its own', () => {
-    const publicForwarded = forwardedRoutes().filter((r) => !r.admin);
-    expect(publicForwarded.map((r) => `${r.method} ${r.path} -> ${r.service}`).sort()).toEqual(
-      ROUTE_POLICIES.filter((p) => p.owner !== 'gateway')
-        .map((p) => `${p.method} ${p.path} -> ${p.owner}`)
-        .sort(),
+  it("the gateway's proxy mounts every route another service owns, and only those", () => {
+    const forwarded = [...ROUTE_POLICIES.filter((p) => p.owner !== 'gateway'), ...OPERATOR_ROUTES].map(
+      (r) => `${r.method} ${r.path}`,
     );
+    expect(controllerRoutes(GatewayProxyModule)).toEqual(forwarded.sort());
     expect(ROUTE_POLICIES.filter((p) => p.owner === 'gateway').map((p) => p.path)).toEqual(['/me', '/team']);
+  });
+
+  it('forwards each route, by the pattern Fastify matched, to the owner the table names', () => {
+    const pattern = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+    for (const policy of ROUTE_POLICIES.filter((p) => p.owner !== 'gateway')) {
+      const route = `${policy.method} ${API_PREFIX}${pattern(policy.path)}`;
+      expect([route, serviceOf(policy.method, `${API_PREFIX}${pattern(policy.path)}`)]).toEqual([
+        route,
+        policy.owner,
+      ]);
+    }
+    for (const operator of OPERATOR_ROUTES) {
+      const route = `${operator.method} ${pattern(operator.path)}`;
+      expect([route, serviceOf(operator.method, pattern(operator.path))]).toEqual([route, operator.owner]);
+    }
+    expect(serviceOf('GET', '/analyst/v1/content/jobs/:jobId')).toBe('ingest');
+    expect(() => serviceOf('GET', '/analyst/v1/me')).toThrow('no forwarded route GET /analyst/v1/me');
   });
 });

@@ -3,18 +3,13 @@ import { Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { Forwarder, PROXY_OPTIONS, type ProxyOptions } from './forwarder';
-import { buildProxyController } from './proxy.controller';
-import { forwardedRoutes } from './upstreams';
+import { GatewayProxyController } from './proxy.controller';
 
 /** The distributed gateway's forwarding: every route another service owns, proxied to it. */
-@Module({})
+@Module({ controllers: [GatewayProxyController], providers: [Forwarder] })
 export class GatewayProxyModule implements OnModuleInit {
   static forRoot(options: ProxyOptions): DynamicModule {
-    return {
-      module: GatewayProxyModule,
-      controllers: [buildProxyController(forwardedRoutes())],
-      providers: [Forwarder, { provide: PROXY_OPTIONS, useValue: options }],
-    };
+    return { module: GatewayProxyModule, providers: [{ provide: PROXY_OPTIONS, useValue: options }] };
   }
 
   constructor(private readonly host: HttpAdapterHost) {}

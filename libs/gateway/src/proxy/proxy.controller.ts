@@ -1,61 +1,59 @@
-import {
-  Controller,
-  Delete,
-  Get,
-  Inject,
-  Patch,
-  Post,
-  Put,
-  Req,
-  Res,
-  UseGuards,
-  type Type,
-} from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminTokenGuard, ApiKeyAuth, SkipQueryRules } from '@analyst/platform';
 import type { HttpMethod } from '@analyst/contracts';
+import { AdminTokenGuard, ApiKeyAuth, SkipQueryRules, routePattern } from '@analyst/platform';
 import { Forwarder } from './forwarder';
-import { routerPath, type ForwardedRoute } from './upstreams';
-
-const METHOD = { GET: Get, POST: Post, PUT: Put, PATCH: Patch, DELETE: Delete } satisfies Record<
-  HttpMethod,
-  unknown
->;
+import { forwardedPaths, serviceOf } from './upstreams';
 
 /**
- * One controller route per forwarded route, so the gateway guard sees the same route patterns (and
- * so the same scopes and rate classes) as the services that own them.
+ * Forwards every route another service owns, as the route table lists them. Each handler is
+ * mounted on the paths of one method (`@Get([...paths])`), so Fastify still has one route per
+ * table entry: the gateway guard, the 405 hook, metrics and traces see the same route patterns
+ * (and so the same scopes and rate classes) as the services that own them, and the owner is
+ * looked up by the pattern that matched. The table's routes are GET and POST; a route of another
+ * method needs a handler here too (test/route-table.spec.ts fails until it has one).
+ *
+ * No handler applies the query rule: the owning service checks the query string against its own
+ * document. The public routes need the key like every route under /analyst/v1; their bodies and
+ * responses are described by the owning services' documents.
  */
-export function buildProxyController(routes: readonly ForwardedRoute[]): Type<unknown> {
-  class GatewayProxyController {
-    constructor(readonly forwarder: Forwarder) {}
+@ApiKeyAuth()
+@Controller()
+export class GatewayProxyController {
+  constructor(private readonly forwarder: Forwarder) {}
+
+  @Get(forwardedPaths('GET', 'public'))
+  @SkipQueryRules()
+  forwardGet(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.forward('GET', request, reply);
   }
-  Inject(Forwarder)(GatewayProxyController, undefined as never, 0);
-  routes.forEach((route, index) => {
-    const name = `forward${index}`;
-    Object.defineProperty(GatewayProxyController.prototype, name, {
-      value(this: GatewayProxyController, request: FastifyRequest, reply: FastifyReply) {
-        return this.forwarder.forward(request, reply, route.service);
-      },
-      writable: true,
-      configurable: true,
-    });
-    const descriptor = Object.getOwnPropertyDescriptor(GatewayProxyController.prototype, name)!;
-    Req()(GatewayProxyController.prototype, name, 0);
-    Res()(GatewayProxyController.prototype, name, 1);
-    METHOD[route.method](routerPath(route.path).slice(1))(GatewayProxyController.prototype, name, descriptor);
-    // The owning service checks the query string against its own document.
-    SkipQueryRules()(GatewayProxyController.prototype, name, descriptor);
-    if (route.admin) {
-      UseGuards(AdminTokenGuard)(GatewayProxyController.prototype, name, descriptor);
-      // Operator routes stay out of the public OpenAPI document, as on the services that own them.
-      ApiExcludeEndpoint()(GatewayProxyController.prototype, name, descriptor);
-    }
-  });
-  // The forwarded public routes need the key like every route under /analyst/v1; their bodies and
-  // responses are described by the owning services' documents.
-  ApiKeyAuth()(GatewayProxyController);
-  Controller()(GatewayProxyController);
-  return GatewayProxyController;
+
+  @Post(forwardedPaths('POST', 'public'))
+  @SkipQueryRules()
+  forwardPost(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.forward('POST', request, reply);
+  }
+
+  // Operator routes: the admin token, and out of the public OpenAPI document, as on the services that own them.
+  @Get(forwardedPaths('GET', 'admin'))
+  @SkipQueryRules()
+  @UseGuards(AdminTokenGuard)
+  @ApiExcludeEndpoint()
+  forwardAdminGet(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.forward('GET', request, reply);
+  }
+
+  @Post(forwardedPaths('POST', 'admin'))
+  @SkipQueryRules()
+  @UseGuards(AdminTokenGuard)
+  @ApiExcludeEndpoint()
+  forwardAdminPost(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.forward('POST', request, reply);
+  }
+
+  /** `method` is the handler's, not the request's: a HEAD request is served by the GET route. */
+  private forward(method: HttpMethod, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    return this.forwarder.forward(request, reply, serviceOf(method, routePattern(request)!));
+  }
 }
