@@ -5,3 +5,4 @@ export * from './sample/sample-cursor';
 export * from './sample/draw-sample';
 export * from './sample/comment-row';
 export * from './sample/search-matches';
+export * from './errors/sampling-error';

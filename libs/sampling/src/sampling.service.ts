@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError, type ScoreVersion } from '@analyst/contracts';
+import type { ScoreVersion } from '@analyst/contracts';
 import { NO_COMMENT_FILTER, analysisStream, type AnalysisEvent } from '@analyst/domain-analysis';
 import {
   CommentReadSide,
@@ -14,6 +14,7 @@ import {
   type TeamIndex,
 } from '@analyst/comment-index';
 import { CLOCK, EVENT_STORE, type Clock, type EventStore } from '@analyst/platform';
+import { SamplingError } from './errors/sampling-error';
 import { commentRow, type CommentRowView, type RowContext } from './sample/comment-row';
 import { drawSample, type SampleGroup, type SampleInput } from './sample/draw-sample';
 import { CursorCodec, type CursorBinding } from './sample/sample-cursor';
@@ -25,8 +26,6 @@ export const SEARCH_MATCHES = Symbol('SamplingSearchMatches');
 
 /** Over this many posts the analysis comments route answers 400 (the spec's limit). */
 export const MAX_ANALYSIS_POSTS = 1000;
-/** Retry-After on 409 analysis_not_ready: the analysis poll interval (3000 ms). */
-export const NOT_READY_RETRY_AFTER_SECONDS = 3;
 
 export interface SamplePageView {
   data: CommentRowView[];
@@ -61,23 +60,19 @@ export class SamplingService {
     const query = parseSampleQuery(rawQuery);
     const doc = await this.analysis(analysisId);
     if (!doc || doc.teamId !== teamId || this.expired(doc)) {
-      throw new ApiError(
-        404,
-        `analysis ${analysisId} not found (analyses expire 7 days after creation)`,
+      throw new SamplingError(
         'analysis_not_found',
+        `analysis ${analysisId} not found (analyses expire 7 days after creation)`,
       );
     }
     if (doc.status === 'queued' || doc.status === 'running') {
-      throw new ApiError(409, 'analysis_not_ready', 'analysis_not_ready', undefined, {
-        'Retry-After': String(NOT_READY_RETRY_AFTER_SECONDS),
-      });
+      throw new SamplingError('analysis_not_ready', 'analysis_not_ready');
     }
-    if (doc.status === 'failed') throw new ApiError(409, 'analysis_failed', 'analysis_failed');
+    if (doc.status === 'failed') throw new SamplingError('analysis_failed', 'analysis_failed');
     if (doc.postIds.length > MAX_ANALYSIS_POSTS) {
-      throw new ApiError(
-        400,
-        `analysis ${analysisId} has ${doc.postIds.length} posts; comment samples are limited to analyses of at most ${MAX_ANALYSIS_POSTS}`,
+      throw new SamplingError(
         'analysis_too_large',
+        `analysis ${analysisId} has ${doc.postIds.length} posts; comment samples are limited to analyses of at most ${MAX_ANALYSIS_POSTS}`,
       );
     }
     const team = await this.readSide.team(teamId);
@@ -116,14 +111,13 @@ export class SamplingService {
     const query = parseSampleQuery(rawQuery);
     const team = await this.readSide.team(teamId);
     const post = team.postsById.get(postId);
-    if (!post) throw new ApiError(404, `post ${postId} not found`, 'post_not_found');
+    if (!post) throw new SamplingError('post_not_found', `post ${postId} not found`);
     if (post.version) await this.readSide.rows(team, [post]);
     const scored = post.scored;
     if (!scored)
-      throw new ApiError(
-        404,
-        `comments of post ${postId} are not available until scoring finishes`,
+      throw new SamplingError(
         'comments_not_available',
+        `comments of post ${postId} are not available until scoring finishes`,
       );
     return this.page(team, team.details, query, {
       scope: `post:${postId}:v${scored.dataVersion}`,

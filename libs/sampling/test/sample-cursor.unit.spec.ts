@@ -1,5 +1,4 @@
-import { ApiError } from '@analyst/contracts';
-import { CursorCodec, type CursorBinding } from '@analyst/sampling';
+import { CursorCodec, SamplingError, type CursorBinding } from '@analyst/sampling';
 
 const binding: CursorBinding = {
   teamId: 'team_1',
@@ -27,7 +26,7 @@ describe('CursorCodec', () => {
     ['another score version', { scoreVersion: 2 }],
   ])('refuses a cursor replayed against %s', (_name, change) => {
     const token = codec.encode(binding, [1, 2, 3, 'c'], 25);
-    expect(() => codec.decode(token, { ...binding, ...change })).toThrow(ApiError);
+    expect(() => codec.decode(token, { ...binding, ...change })).toThrow(SamplingError);
   });
 
   it('refuses tokens it did not make: another secret, tampering, garbage', () => {

@@ -1,11 +1,13 @@
 import { ApiError } from '@analyst/contracts';
 import { DEFAULT_LIMIT, DEFAULT_SOURCE, parseSampleQuery, queryFingerprint } from '@analyst/sampling';
+import { toApiError } from '../src/errors/sampling-error.mapping';
 
 const error = (query: Record<string, unknown>): ApiError => {
   try {
     parseSampleQuery(query);
   } catch (e) {
-    return e as ApiError;
+    // As a client sees it: the parser's own refusals go through the service's mapping.
+    return toApiError(e) as ApiError;
   }
   throw new Error('expected a 400');
 };

@@ -11,9 +11,16 @@ import {
   openApi,
   TEAM_NOT_FOUND,
 } from '@analyst/platform';
-import { SamplingService } from '../sampling.service';
+import { toApiError } from '../errors/sampling-error.mapping';
+import { SamplingService, type SamplePageView } from '../sampling.service';
 
 const SAMPLE = listEnvelope(openApi.ref('CommentRow'), openApi.ref('CommentSampleMeta'));
+/** Both routes answer through the sampling service's one error mapping. */
+const mapErrors = (page: Promise<SamplePageView>): Promise<SamplePageView> =>
+  page.catch((error: unknown) => {
+    throw toApiError(error);
+  });
+
 const INVALID_QUERY =
   'Unknown query parameter, an invalid limit, source or cursor, or an invalid bucket name (invalid_filter, invalid_bucket, invalid_cursor)';
 
@@ -44,7 +51,7 @@ export class AnalysisCommentsController {
     @Param('analysisId') analysisId: string,
     @Query() query: Record<string, unknown>,
   ) {
-    return this.sampling.analysisSample(principal.targetTeamId, analysisId, query);
+    return mapErrors(this.sampling.analysisSample(principal.targetTeamId, analysisId, query));
   }
 }
 
@@ -73,6 +80,6 @@ export class PostCommentsController {
     @Param('postId') postId: string,
     @Query() query: Record<string, unknown>,
   ) {
-    return this.sampling.postSample(principal.targetTeamId, postId, query);
+    return mapErrors(this.sampling.postSample(principal.targetTeamId, postId, query));
   }
 }

@@ -1,5 +1,5 @@
-import { ApiError } from '@analyst/contracts';
 import { SealedToken } from '@analyst/platform';
+import { SamplingError } from '../errors/sampling-error';
 
 /** Where a page ended in the sample's order: (tier, primary, secondary, comment id). */
 export type SortKey = readonly [number, number, number, string];
@@ -19,11 +19,10 @@ interface CursorPayload extends CursorBinding {
 }
 
 const VERSION = 1;
-const invalid = (why: string): ApiError =>
-  new ApiError(
-    400,
-    `invalid cursor: ${why}; send the same analysis or post, source and filters as the request that returned it, or omit it to start again`,
+const invalid = (why: string): SamplingError =>
+  new SamplingError(
     'invalid_cursor',
+    `invalid cursor: ${why}; send the same analysis or post, source and filters as the request that returned it, or omit it to start again`,
   );
 
 /**

@@ -1,12 +1,6 @@
-import {
-  ApiError,
-  BUCKET_KEYS,
-  DIMENSIONS,
-  parseBucket,
-  type BucketKey,
-  type Dimension,
-} from '@analyst/contracts';
+import { BUCKET_KEYS, DIMENSIONS, parseBucket, type BucketKey, type Dimension } from '@analyst/contracts';
 import { queryInteger } from '@analyst/platform';
+import { SamplingError, type SamplingErrorCode } from '../errors/sampling-error';
 
 export const SOURCES = ['notables', 'content', 'all'] as const;
 export type Source = (typeof SOURCES)[number];
@@ -27,7 +21,8 @@ export interface SampleQuery {
 }
 
 const KNOWN = new Set<string>(['cursor', 'limit', 'source', 'teamId', ...DIMENSIONS]);
-const bad = (message: string, code = 'invalid_filter'): ApiError => new ApiError(400, message, code);
+const bad = (message: string, code: SamplingErrorCode = 'invalid_filter'): SamplingError =>
+  new SamplingError(code, message);
 
 function single(name: string, value: unknown): string {
   if (Array.isArray(value)) throw bad(`${name} takes one value, got ${value.length}`);

@@ -1,0 +1,44 @@
+import { ApiError } from '@analyst/contracts';
+import { SAMPLING_ERROR_CODES, SamplingError, type SamplingErrorCode } from '@analyst/sampling';
+import { SAMPLING_ERROR_STATUS, toApiError } from '../src/errors/sampling-error.mapping';
+
+const answer = (code: SamplingErrorCode) => {
+  const mapped = toApiError(new SamplingError(code, `because of ${code}`)) as ApiError;
+  expect(mapped).toBeInstanceOf(ApiError);
+  return { status: mapped.status, code: mapped.code, message: mapped.message, headers: mapped.headers };
+};
+
+describe('the sampling error mapping', () => {
+  it.each<[SamplingErrorCode, number]>([
+    ['invalid_filter', 400],
+    ['invalid_bucket', 400],
+    ['invalid_cursor', 400],
+    ['analysis_too_large', 400],
+    ['analysis_not_found', 404],
+    ['post_not_found', 404],
+    ['comments_not_available', 404],
+    ['analysis_failed', 409],
+  ])('%s is a %i with its code and message and no extra header', (code, status) => {
+    expect(answer(code)).toEqual({ status, code, message: `because of ${code}`, headers: {} });
+  });
+
+  it('analysis_not_ready is a 409 that says when to ask again (Retry-After: 3, the poll interval)', () => {
+    expect(answer('analysis_not_ready')).toEqual({
+      status: 409,
+      code: 'analysis_not_ready',
+      message: 'because of analysis_not_ready',
+      headers: { 'Retry-After': '3' },
+    });
+  });
+
+  it('has a status for every code, and no other', () => {
+    expect(Object.keys(SAMPLING_ERROR_STATUS).sort()).toEqual([...SAMPLING_ERROR_CODES].sort());
+  });
+
+  it('passes anything else through untouched', () => {
+    const other = new Error('store away');
+    const api = new ApiError(400, 'limit must be an integer', 'invalid_filter');
+    expect(toApiError(other)).toBe(other);
+    expect(toApiError(api)).toBe(api);
+  });
+});
