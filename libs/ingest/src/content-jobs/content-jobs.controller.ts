@@ -1,7 +1,6 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '@analyst/contracts';
 import {
   ApiRoute,
   Principal,
@@ -19,12 +18,15 @@ import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
 import { JobReader } from './job-reader';
 import { jobHeaders, jobMeta, jobSummary, renderJob } from './job-view';
 import { correlationIdOf, send } from '../http/http-helpers';
+import { IngestErrorFilter } from '../http/ingest-error.filter';
+import { IntakeError } from '../steps/intake-error';
 
 const DEFAULT_LIST_LIMIT = 50;
 
 @ApiTags('content')
 @ApiKeyAuth()
 @Controller('content/jobs')
+@UseFilters(IngestErrorFilter)
 export class ContentJobsController {
   constructor(private readonly jobs: JobReader) {}
 
@@ -63,13 +65,14 @@ export class ContentJobsController {
     @Query() query: Record<string, string | string[] | undefined>,
   ): Promise<unknown> {
     const unknown = Object.keys(query).filter((k) => !['status', 'limit', 'teamId'].includes(k));
-    if (unknown.length > 0) throw new ApiError(400, `unknown query parameter(s): ${unknown.join(', ')}`);
+    if (unknown.length > 0)
+      throw new IntakeError('invalid_request', `unknown query parameter(s): ${unknown.join(', ')}`);
     const status = query.status;
     if (
       status !== undefined &&
       (typeof status !== 'string' || !(JOB_STATUSES as readonly string[]).includes(status))
     ) {
-      throw new ApiError(400, `status must be one of: ${JOB_STATUSES.join(', ')}`);
+      throw new IntakeError('invalid_request', `status must be one of: ${JOB_STATUSES.join(', ')}`);
     }
     let limit = DEFAULT_LIST_LIMIT;
     if (query.limit !== undefined) {

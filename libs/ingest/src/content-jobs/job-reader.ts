@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError } from '@analyst/contracts';
-import { settledStatus, type ContentJob, type JobOutcome, type JobStatus } from '@analyst/domain-content';
+import {
+  ContentError,
+  settledStatus,
+  type ContentJob,
+  type JobOutcome,
+  type JobStatus,
+} from '@analyst/domain-content';
 import { CLOCK, ProjectionService, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import type { PostDoc } from '../projections/post-doc';
 import { listJobs } from '../queries/jobs';
@@ -74,7 +79,7 @@ export class JobReader {
       state.teamId !== teamId ||
       state.expiresAt <= this.clock.now().toISOString()
     ) {
-      throw new ApiError(404, `content job ${jobId} not found`, 'job_not_found');
+      throw new ContentError('job_not_found', `content job ${jobId} not found`);
     }
     return state;
   }

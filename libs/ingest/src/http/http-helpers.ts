@@ -1,6 +1,6 @@
-import { ApiError } from '@analyst/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@analyst/platform';
+import { IntakeError } from '../steps/intake-error';
 import type { RefreshRequester } from '../steps/requester';
 
 export function correlationIdOf(request: FastifyRequest): string {
@@ -41,10 +41,9 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
   if (header === undefined) return null;
   const value = Array.isArray(header) ? header[0] : header;
   if (!IDEMPOTENCY_KEY.test(value)) {
-    throw new ApiError(
-      400,
-      'Idempotency-Key must be 1 to 200 characters of letters, digits, _ . : -',
+    throw new IntakeError(
       'invalid_request',
+      'Idempotency-Key must be 1 to 200 characters of letters, digits, _ . : -',
     );
   }
   return value;
