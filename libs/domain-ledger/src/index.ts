@@ -4,6 +4,7 @@ export * from './month';
 export * from './ledger-commands';
 export * from './fingerprint';
 export * from './ledger-state';
+export * from './reservation-terms';
 export * from './effective-balances';
 export * from './ledger.decider';
 export * from './ledger-record';

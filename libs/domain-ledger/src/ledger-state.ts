@@ -1,6 +1,5 @@
 import type {
   CreditBalances,
-  CreditSource,
   GrantResult,
   LedgerEvent,
   RefundResult,
@@ -8,18 +7,11 @@ import type {
   SettleResult,
 } from '@analyst/contracts';
 import { PersistentMap } from './persistent-map';
+import type { ReservationTerms } from './reservation-terms';
 
 export type ReservationStatus = 'open' | 'settled' | 'refunded';
 
-export interface Reservation {
-  reservationId: string;
-  month: string;
-  source: CreditSource;
-  unitCost: number;
-  fundedUnits: number;
-  amount: number;
-  fromMaps: number;
-  fromAdhoc: number;
+export interface Reservation extends ReservationTerms {
   status: ReservationStatus;
 }
 

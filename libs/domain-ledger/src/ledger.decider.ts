@@ -17,6 +17,7 @@ import {
   type ReservationStatus,
 } from './ledger-state';
 import { mapsResetCommandId, monthOf } from './month';
+import { reservationTerms } from './reservation-terms';
 
 const KIND_OF: Record<Exclude<LedgerCommand['type'], 'ResetMaps'>, LedgerAnswer['kind']> = {
   GrantCredits: 'grant',
@@ -331,6 +332,26 @@ function releasedThisMonth(state: LedgerState, reservationId: string, releasedMa
   return reservation !== undefined && reservation.month === state.month ? releasedMaps : 0;
 }
 
+/**
+ * A settle or refund folded in (`next` holds its balance change): the reservation ends with
+ * `status`, the MAPs it released stop counting as used this month, and the answer is recorded.
+ */
+function releaseReservation(
+  state: LedgerState,
+  next: LedgerState,
+  release: Extract<LedgerEvent, { type: 'CreditsSettled' | 'CreditsRefunded' }>['data'],
+  status: ReservationStatus,
+  answer: LedgerAnswer,
+): LedgerState {
+  const { commandId, reservationId, returned, expiredOnReturn } = release;
+  return {
+    ...next,
+    mapsUsed: state.mapsUsed - releasedThisMonth(state, reservationId, returned.maps + expiredOnReturn),
+    reservations: resolve(state, reservationId, status),
+    answers: state.answers.set(commandId, answer),
+  };
+}
+
 export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerState {
   const change = balanceChange(event);
   const next: LedgerState = {
@@ -391,17 +412,7 @@ export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerStat
         ...next,
         // The decider resets before reserving, so a reservation always draws on the stream's month.
         mapsUsed: d.month === next.month ? state.mapsUsed + d.fromMaps : state.mapsUsed,
-        reservations: state.reservations.set(d.reservationId, {
-          reservationId: d.reservationId,
-          month: d.month,
-          source: d.source,
-          unitCost: d.unitCost,
-          fundedUnits: d.fundedUnits,
-          amount: d.amount,
-          fromMaps: d.fromMaps,
-          fromAdhoc: d.fromAdhoc,
-          status: 'open',
-        }),
+        reservations: state.reservations.set(d.reservationId, { ...reservationTerms(d), status: 'open' }),
         answers: state.answers.set(d.commandId, { kind: 'reserve', result, fingerprint }),
       };
     }
@@ -419,30 +430,14 @@ export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerStat
       };
     }
     case 'CreditsSettled': {
-      const { commandId, reservationId, consumedUnits, charged, returned, expiredOnReturn } = event.data;
-      return {
-        ...next,
-        mapsUsed: state.mapsUsed - releasedThisMonth(state, reservationId, returned.maps + expiredOnReturn),
-        reservations: resolve(state, reservationId, 'settled'),
-        answers: state.answers.set(commandId, {
-          kind: 'settle',
-          result: { reservationId, consumedUnits, charged, returned, expiredOnReturn },
-          fingerprint,
-        }),
-      };
+      const { reservationId, consumedUnits, charged, returned, expiredOnReturn } = event.data;
+      const result = { reservationId, consumedUnits, charged, returned, expiredOnReturn };
+      return releaseReservation(state, next, event.data, 'settled', { kind: 'settle', result, fingerprint });
     }
     case 'CreditsRefunded': {
-      const { commandId, reservationId, returned, expiredOnReturn } = event.data;
-      return {
-        ...next,
-        mapsUsed: state.mapsUsed - releasedThisMonth(state, reservationId, returned.maps + expiredOnReturn),
-        reservations: resolve(state, reservationId, 'refunded'),
-        answers: state.answers.set(commandId, {
-          kind: 'refund',
-          result: { reservationId, returned, expiredOnReturn },
-          fingerprint,
-        }),
-      };
+      const { reservationId, returned, expiredOnReturn } = event.data;
+      const result = { reservationId, returned, expiredOnReturn };
+      return releaseReservation(state, next, event.data, 'refunded', { kind: 'refund', result, fingerprint });
     }
     default: {
       const _never: never = event;

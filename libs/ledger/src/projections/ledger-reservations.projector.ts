@@ -1,17 +1,10 @@
-import type { CreditSource, LedgerEvent } from '@analyst/contracts';
+import type { LedgerEvent } from '@analyst/contracts';
+import { reservationTerms, type ReservationTerms } from '@analyst/domain-ledger';
 import type { Projector } from '@analyst/platform';
 import { LEDGER_RESERVATIONS } from '../ledger.tokens';
 import { ledgerTeamIds } from './ledger-balances.projector';
 
-export interface OutstandingReservation {
-  reservationId: string;
-  source: CreditSource;
-  unitCost: number;
-  fundedUnits: number;
-  amount: number;
-  fromMaps: number;
-  fromAdhoc: number;
-  month: string;
+export interface OutstandingReservation extends ReservationTerms {
   reservedAt: string;
 }
 
@@ -38,21 +31,7 @@ export const ledgerReservationsProjector: Projector<LedgerReservationsDoc, Reser
     const current = doc ?? { _id: id, teamId: id, open: [], amount: 0 };
     let open = current.open;
     if (event.type === 'CreditsReserved') {
-      const d = event.data;
-      open = [
-        ...open,
-        {
-          reservationId: d.reservationId,
-          source: d.source,
-          unitCost: d.unitCost,
-          fundedUnits: d.fundedUnits,
-          amount: d.amount,
-          fromMaps: d.fromMaps,
-          fromAdhoc: d.fromAdhoc,
-          month: d.month,
-          reservedAt: event.metadata.occurredAt,
-        },
-      ];
+      open = [...open, { ...reservationTerms(event.data), reservedAt: event.metadata.occurredAt }];
     } else if (event.type === 'CreditsSettled' || event.type === 'CreditsRefunded') {
       const reservationId = event.data.reservationId;
       open = open.filter((r) => r.reservationId !== reservationId);
