@@ -37,9 +37,14 @@ export class CommandHandler<K, C, E extends DomainEvent, S> {
     return this.runner.run(streamOf(key), decider, command, context, { ...bound, ...options });
   }
 
-  /** The stream's state as of its last event, and that event's revision (-1 for no stream). */
+  /**
+   * The stream's state as of its last event, and that event's revision (-1 for no stream), read
+   * the way commands read it: from the bound state source, else by folding the stream.
+   */
   async state(key: K): Promise<LoadedState<S>> {
-    const { state, revision } = await this.runner.load(this.binding.streamOf(key), this.binding.decider);
+    const { decider, streamOf, options } = this.binding;
+    if (options?.source) return options.source.load(streamOf(key));
+    const { state, revision } = await this.runner.load(streamOf(key), decider);
     return { state, revision };
   }
 }

@@ -1,4 +1,5 @@
 import {
+  CatchUpStateSource,
   CommandHandler,
   CommandRunner,
   FixedClock,
@@ -70,5 +71,25 @@ describe('CommandHandler', () => {
     const outcome = await accounts.handle('di', { amount: 0, at: '2026-02-01T00:00:00.000Z' }, context);
     expect(outcome).toEqual({ state: 0, events: [], position: -1, revision: -1 });
     expect(store.streams.has('account-di')).toBe(false);
+  });
+
+  it('reads state from the bound source when it has one, catching up only the events after what it holds', async () => {
+    const store = new ListStore();
+    const runner = new CommandRunner(
+      store.asEventStore(),
+      new FixedClock('2026-01-01T00:00:00.000Z'),
+      new SequentialIdGenerator(),
+    );
+    const source = new CatchUpStateSource(store.asEventStore(), account);
+    const accounts = new CommandHandler(runner, {
+      decider: account,
+      streamOf: (o: string) => `account-${o}`,
+      options: { source },
+    });
+    await accounts.handle('ed', { amount: 2, at: 'x' }, context);
+    await accounts.handle('ed', { amount: 3, at: 'x' }, context);
+    store.reads.length = 0;
+    expect(await accounts.state('ed')).toEqual({ state: 5, revision: 1 });
+    expect(store.reads).toEqual([{ streamId: 'account-ed', fromRevision: 2 }]);
   });
 });

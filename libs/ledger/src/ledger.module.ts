@@ -3,6 +3,7 @@ import { ProjectionService } from '@analyst/platform';
 import { LedgerAdminController } from './admin/ledger-admin.controller';
 import { LedgerCommandHandler } from './bus/ledger-command.handler';
 import { TeamAllotmentConsumer } from './bus/team-allotment.consumer';
+import { LedgerCommands } from './ledger-commands';
 import { LedgerService } from './ledger.service';
 import { LedgerMetrics } from './metrics/ledger-metrics';
 import { MonthlyResetScheduler } from './monthly-reset.scheduler';
@@ -12,6 +13,7 @@ import { ledgerProjectors } from './projections';
 @Module({
   controllers: [LedgerAdminController],
   providers: [
+    LedgerCommands,
     LedgerService,
     LedgerCommandHandler,
     TeamAllotmentConsumer,

@@ -11,29 +11,19 @@ import {
   type ReserveResult,
   type SettleCreditsCommand,
   type SettleResult,
-  ledgerStream,
 } from '@analyst/contracts';
-import {
-  LedgerError,
-  ledgerDecider,
-  type LedgerAnswer,
-  type LedgerCommand,
-  type LedgerState,
-} from '@analyst/domain-ledger';
+import { LedgerError, type LedgerAnswer, type LedgerCommand, type LedgerState } from '@analyst/domain-ledger';
 import {
   CLOCK,
-  CatchUpStateSource,
-  CommandRunner,
-  EVENT_STORE,
   KeyedQueue,
   ProjectionService,
   READ_STORE,
   type Clock,
   type CommandOutcome,
-  type EventStore,
   type ReadStore,
 } from '@analyst/platform';
 import { readTeamCreditsAt } from '@analyst/ledger-read';
+import { LedgerCommands } from './ledger-commands';
 
 type AnswerOf<K extends LedgerAnswer['kind']> = Extract<LedgerAnswer, { kind: K }>['result'];
 
@@ -43,27 +33,22 @@ type LedgerOutcome = CommandOutcome<LedgerState, LedgerEvent>;
  * The ledger's write side for other services and the admin API. Each method is idempotent by
  * `commandId`: a repeat writes nothing and returns the first answer.
  *
- * Commands go through the shared CommandRunner (expected-revision append, reload and decide again
- * on a concurrent writer, trace context on the events), one at a time per team in this process (a
- * keyed queue). The state comes from a CatchUpStateSource: each team's folded state is kept and
- * caught up with the events after its revision before every decision, so a command is decided
- * against the latest stream, also when another process appended, without re-reading the stream.
+ * Commands go through LedgerCommands, the team stream bound to the ledger decider on the shared
+ * CommandRunner (expected-revision append, reload and decide again on a concurrent writer, trace
+ * context on the events, states caught up rather than refolded), one at a time per team in this
+ * process (a keyed queue).
  */
 @Injectable()
 export class LedgerService {
-  private readonly states: CatchUpStateSource<LedgerEvent, LedgerState>;
   private readonly queue = new KeyedQueue();
   private lastPosition = -1;
 
   constructor(
-    @Inject(EVENT_STORE) events: EventStore,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly runner: CommandRunner,
+    private readonly teams: LedgerCommands,
     private readonly projections: ProjectionService,
-  ) {
-    this.states = new CatchUpStateSource(events, ledgerDecider);
-  }
+  ) {}
 
   async grant(teamId: string, command: GrantCreditsCommand, ctx: LedgerContext): Promise<GrantResult> {
     return this.answer(teamId, { type: 'GrantCredits', data: { ...command, at: this.now() } }, ctx, 'grant');
@@ -124,9 +109,9 @@ export class LedgerService {
     return readTeamCreditsAt(this.store, teamId, this.clock.now());
   }
 
-  /** The aggregate itself, folded from the log (for checks that must not trust a read model). */
+  /** The aggregate itself, from the log (for checks that must not trust a read model). */
   async state(teamId: string): Promise<LedgerState> {
-    return (await this.states.load(ledgerStream(teamId))).state;
+    return (await this.teams.state(teamId)).state;
   }
 
   /** Read-your-writes: waits until the read models include every ledger event this process wrote. */
@@ -151,10 +136,7 @@ export class LedgerService {
     let outcome: LedgerOutcome | undefined;
     return this.queue
       .push(teamId, async () => {
-        outcome = await this.runner.run(ledgerStream(teamId), ledgerDecider, command, ctx, {
-          source: this.states,
-          occurredAt: (c) => c.data.at,
-        });
+        outcome = await this.teams.handle(teamId, command, ctx);
       })
       .then(() => outcome as LedgerOutcome);
   }
