@@ -18,6 +18,7 @@ import {
   CHARGE_RULES,
   type ChargeAudit,
   type ChargeFinding,
+  type ChargeRule,
   type LedgerEventRef,
   type OpenReservationRow,
   type PostVersionRef,
@@ -263,7 +264,7 @@ export class ChargeAuditor {
       const finding =
         namers.own.length > 0
           ? refundWithoutOutcome(r, refund, namers)
-          : refundWithoutPost(r, refund, namers.others, this.jobs);
+          : refundWithoutPost(r, refund, namers.otherRefs, this.jobs);
       if (finding) out.findings.push(finding);
     }
     if (r.settles.length === 0 && r.refunds.length === 0) {
@@ -369,48 +370,62 @@ interface ReservationNamers {
   own: Namer[];
   others: Namer[];
   ownRefs: PostVersionRef[];
+  otherRefs: PostVersionRef[];
 }
 
 function splitNamers(r: Reservation, namers: Namer[]): ReservationNamers {
   const own = namers.filter((n) => n.post.teamId === r.teamId);
   const others = namers.filter((n) => n.post.teamId !== r.teamId);
-  const ownRefs = own.map((n) => versionRef(n.post, n.version.dataVersion));
-  return { own, others, ownRefs };
+  return { own, others, ownRefs: versionRefs(own), otherRefs: versionRefs(others) };
+}
+
+function versionRefs(namers: Namer[]): PostVersionRef[] {
+  return namers.map((n) => versionRef(n.post, n.version.dataVersion));
+}
+
+/** A finding against reservation `r` and the settle or refund (`answer`) that closed it. */
+function answeredFinding(
+  rule: ChargeRule,
+  r: Reservation,
+  answer: LedgerEventRef,
+  posts: PostVersionRef[],
+  message: string,
+): ChargeFinding {
+  return { rule, teamId: r.teamId, posts, events: [r.reserved, answer], message };
 }
 
 /** A charge needs a post of the reservation's team whose version ended charged. */
 function settleFinding(
   r: Reservation,
   settle: LedgerEventRef,
-  { own, others, ownRefs }: ReservationNamers,
+  { own, others, ownRefs, otherRefs }: ReservationNamers,
 ): ChargeFinding | null {
   if (own.length === 0 && others.length === 0) {
-    return {
-      rule: 'charge_without_post',
-      teamId: r.teamId,
-      posts: [],
-      events: [r.reserved, settle],
-      message: `${charge(settle)} names no post: no post creation or refresh names reservation ${r.reservationId}`,
-    };
+    return answeredFinding(
+      'charge_without_post',
+      r,
+      settle,
+      [],
+      `${charge(settle)} names no post: no post creation or refresh names reservation ${r.reservationId}`,
+    );
   }
   if (own.length === 0) {
-    const refs = others.map((n) => versionRef(n.post, n.version.dataVersion));
-    return {
-      rule: 'charge_for_other_team',
-      teamId: r.teamId,
-      posts: refs,
-      events: [r.reserved, settle],
-      message: `${charge(settle)} is for ${refs.map((p) => `${postText(p)} of team ${p.teamId}`).join(', ')}, not a post of team ${r.teamId}`,
-    };
+    return answeredFinding(
+      'charge_for_other_team',
+      r,
+      settle,
+      otherRefs,
+      `${charge(settle)} is for ${otherRefs.map((p) => `${postText(p)} of team ${p.teamId}`).join(', ')}, not a post of team ${r.teamId}`,
+    );
   }
   if (!own.some((n) => n.version.outcomes.some(versionIsCharged))) {
-    return {
-      rule: 'charge_without_outcome',
-      teamId: r.teamId,
-      posts: ownRefs,
-      events: [r.reserved, settle],
-      message: `${charge(settle)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a complete outcome with comments`,
-    };
+    return answeredFinding(
+      'charge_without_outcome',
+      r,
+      settle,
+      ownRefs,
+      `${charge(settle)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a complete outcome with comments`,
+    );
   }
   return null;
 }
@@ -422,20 +437,20 @@ function refundWithoutOutcome(
   { own, ownRefs }: ReservationNamers,
 ): ChargeFinding | null {
   if (own.some((n) => n.version.outcomes.some((o) => !versionIsCharged(o)))) return null;
-  return {
-    rule: 'refund_without_outcome',
-    teamId: r.teamId,
-    posts: ownRefs,
-    events: [r.reserved, refund],
-    message: `${refundText(refund)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a failed, empty, holding, unreachable or cancelled outcome`,
-  };
+  return answeredFinding(
+    'refund_without_outcome',
+    r,
+    refund,
+    ownRefs,
+    `${refundText(refund)} for ${ownRefs.map(postText).join(', ')}, which has ${outcomesText(own)}, not a failed, empty, holding, unreachable or cancelled outcome`,
+  );
 }
 
 /** A refund no post of the team names is fine only for a postless reason, of a job of the same team. */
 function refundWithoutPost(
   r: Reservation,
   refund: Refund,
-  others: Namer[],
+  otherRefs: PostVersionRef[],
   jobs: ReadonlyMap<string, string>,
 ): ChargeFinding | null {
   const jobId = RESERVATION_OF_JOB.exec(r.reservationId)?.[1] ?? null;
@@ -446,14 +461,7 @@ function refundWithoutPost(
     : jobId === null || jobTeam === undefined
       ? `no post names reservation ${r.reservationId} and it belongs to no content job in the log`
       : `no post names reservation ${r.reservationId} and its job ${jobId} is team ${jobTeam}'s`;
-  const refs = others.map((n) => versionRef(n.post, n.version.dataVersion));
-  return {
-    rule: 'refund_without_post',
-    teamId: r.teamId,
-    posts: refs,
-    events: [r.reserved, refund],
-    message: `${refundText(refund)}: ${why}`,
-  };
+  return answeredFinding('refund_without_post', r, refund, otherRefs, `${refundText(refund)}: ${why}`);
 }
 
 function openRow(
