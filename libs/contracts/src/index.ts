@@ -11,3 +11,4 @@ export * from './analysis';
 export * from './content-events';
 export * from './rate-class-ids';
 export * from './route-policies';
+export * from './coded-error';
