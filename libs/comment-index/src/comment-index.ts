@@ -1,11 +1,5 @@
-import type {
-  CreatorMessage,
-  CreatorTopic,
-  FetchedComment,
-  Platform,
-  PostType,
-  ScoredComment,
-} from '@analyst/contracts';
+import type { CreatorMessage, CreatorTopic, FetchedComment, ScoredComment } from '@analyst/contracts';
+import type { CatalogPostFields, CollectionEntry } from './catalog-entries';
 import {
   appendRow,
   compactColumns,
@@ -68,47 +62,15 @@ interface PendingVersion {
 }
 
 /** One post as the analysis service knows it: catalog fields plus where its comments sit. */
-export interface PostEntry {
+export interface PostEntry extends CatalogPostFields {
   id: string;
-  teamId: string;
   /** Team-local number, stored in the `postIndex` column of the team's comments. */
   index: number;
-  link: string;
-  normalizedLink: string;
-  platform: Platform;
-  collectionIds: string[];
-  tags: string[];
-  addedVia: string;
-  addedBy: { id: string; name: string } | null;
-  isDemo: boolean;
-  status: string;
-  dataVersion: number;
-  createdAt: string;
-  updatedAt: string;
-  lastRefreshedAt: string;
-  creator: { username: string; name: string } | null;
-  title: string | null;
-  caption: string | null;
-  description: string | null;
-  engagement: { views: number; likes: number; comments: number; shares: number } | null;
-  postedAt: string | null;
-  postType: PostType | null;
-  thumbnail: string | null;
-  totalComments: number;
   /** The version analyses read (catalog), null until one is scored. */
   version: ScoredVersionInfo | null;
   /** That version with its rows, once they are in the team's columns (see TeamIndex.appendVersion). */
   scored: ScoredVersion | null;
   pending: PendingVersion | null;
-}
-
-export interface CollectionEntry {
-  id: string;
-  teamId: string;
-  name: string;
-  type: 'campaign' | 'group';
-  parentId: string | null;
-  createdAt: string;
 }
 
 /** When a team's rows of replaced or abandoned versions are dropped from memory. */

@@ -1,5 +1,6 @@
 import {
   ANALYSIS_INCLUDES,
+  postDetailsOf,
   type TeamAnalysisSettingsChanged,
   type TeamCreated,
   type CollectionCreated,
@@ -15,6 +16,7 @@ import {
 } from '@analyst/domain-analysis';
 import { eventsOf, type RecordedEvent } from '@analyst/platform';
 import { computeAnalysis, type AnalysisResult } from './compute-analysis';
+import { collectionEntryOf, createdPostFields } from './catalog-entries';
 import type { CommentIndex, PostEntry, TeamIndex } from './comment-index';
 
 /** What the post routes serve once a version is scored: computed then, never again. */
@@ -121,14 +123,9 @@ export function applyToIndex(index: CommentIndex, recorded: RecordedEvent): void
     case 'CollectionCreated': {
       const d = event.data;
       index.team(d.teamId).known = true;
-      index.team(d.teamId).collections.set(d.collectionId, {
-        id: d.collectionId,
-        teamId: d.teamId,
-        name: d.name,
-        type: d.type,
-        parentId: d.parentId,
-        createdAt: d.at ?? recorded.metadata.occurredAt,
-      });
+      index
+        .team(d.teamId)
+        .collections.set(d.collectionId, collectionEntryOf(d, recorded.metadata.occurredAt));
       return;
     }
     case 'PostCreated': {
@@ -138,30 +135,8 @@ export function applyToIndex(index: CommentIndex, recorded: RecordedEvent): void
       if (team.postsById.has(d.postId)) return;
       const post: PostEntry = {
         id: d.postId,
-        teamId: d.teamId,
         index: team.posts.length,
-        link: d.link,
-        normalizedLink: d.normalizedLink,
-        platform: d.platform,
-        collectionIds: [...d.collectionIds],
-        tags: [...d.tags],
-        addedVia: d.addedVia,
-        addedBy: d.addedBy ?? null,
-        isDemo: d.isDemo ?? false,
-        status: 'fetching',
-        dataVersion: d.dataVersion,
-        createdAt: d.requestedAt,
-        updatedAt: d.requestedAt,
-        lastRefreshedAt: d.requestedAt,
-        creator: null,
-        title: null,
-        caption: null,
-        description: null,
-        engagement: null,
-        postedAt: null,
-        postType: null,
-        thumbnail: null,
-        totalComments: 0,
+        ...createdPostFields(d),
         version: null,
         scored: null,
         pending: null,
@@ -210,16 +185,8 @@ function applyToPost(
       post.updatedAt = post.lastRefreshedAt;
       return;
     case 'PostFetched': {
-      const p = event.data.post;
       post.status = 'processing';
-      post.creator = p.creator;
-      post.title = p.title;
-      post.caption = p.caption;
-      post.description = p.description;
-      post.engagement = p.engagement;
-      post.postedAt = p.postedAt;
-      post.postType = p.postType;
-      post.thumbnail = p.thumbnail;
+      Object.assign(post, postDetailsOf(event.data.post));
       post.updatedAt = at;
       return;
     }

@@ -1,4 +1,5 @@
 export * from './comment-index';
+export * from './catalog-entries';
 export * from './row-details';
 export * from './index-feed';
 export * from './compute-analysis';

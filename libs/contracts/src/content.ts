@@ -77,6 +77,26 @@ export interface ProviderPost {
   thumbnail: string | null;
 }
 
+/** What a fetch tells about a post beyond its link and platform (those it had from the start). */
+export type PostDetails = Omit<ProviderPost, 'link' | 'platform'>;
+
+/**
+ * The details every post read model takes from a `PostFetched`: named one by one, so a provider's
+ * extra fields never reach a stored document.
+ */
+export function postDetailsOf(p: ProviderPost): PostDetails {
+  return {
+    creator: p.creator,
+    title: p.title,
+    caption: p.caption,
+    description: p.description,
+    engagement: p.engagement,
+    postedAt: p.postedAt,
+    postType: p.postType,
+    thumbnail: p.thumbnail,
+  };
+}
+
 export type FetchResult =
   | { status: 'ok'; post: ProviderPost; comments: FetchedComment[] }
   | { status: 'unreachable'; reason: string }

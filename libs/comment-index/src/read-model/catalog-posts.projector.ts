@@ -1,5 +1,6 @@
-import type { CreatorMessage, CreatorTopic, Platform, PostType, PostEvent } from '@analyst/contracts';
+import { postDetailsOf, type CreatorMessage, type CreatorTopic, type PostEvent } from '@analyst/contracts';
 import type { Doc, Projector, Recorded } from '@analyst/platform';
+import { createdPostFields, type CatalogPostFields } from '../catalog-entries';
 
 export const CATALOG_POSTS = 'analysis_posts';
 
@@ -22,32 +23,9 @@ export interface CatalogVersion {
 }
 
 /** One post as analysis and sampling list and select it, with where its comments are. */
-export interface CatalogPostDoc extends Doc {
-  teamId: string;
+export interface CatalogPostDoc extends Doc, CatalogPostFields {
   /** Log position of `PostCreated`: the team's posts in this order are the index's post numbers. */
   seq: number;
-  link: string;
-  normalizedLink: string;
-  platform: Platform;
-  collectionIds: string[];
-  tags: string[];
-  addedVia: string;
-  addedBy: { id: string; name: string } | null;
-  isDemo: boolean;
-  status: string;
-  dataVersion: number;
-  createdAt: string;
-  updatedAt: string;
-  lastRefreshedAt: string;
-  creator: { username: string; name: string } | null;
-  title: string | null;
-  caption: string | null;
-  description: string | null;
-  engagement: { views: number; likes: number; comments: number; shares: number } | null;
-  postedAt: string | null;
-  postType: PostType | null;
-  thumbnail: string | null;
-  totalComments: number;
   /** The fetch of the version in flight: `PostFetched`'s revision and chunk count. */
   fetched: { dataVersion: number; fetch: number; chunks: number } | null;
   version: CatalogVersion | null;
@@ -69,33 +47,10 @@ export function evolveCatalogPost(
   const event = recorded as CatalogEvent;
   if (event.type === 'PostCreated') {
     if (doc?.teamId) return doc;
-    const d = event.data;
     return {
       _id: id,
-      teamId: d.teamId,
       seq: recorded.position,
-      link: d.link,
-      normalizedLink: d.normalizedLink,
-      platform: d.platform,
-      collectionIds: [...d.collectionIds],
-      tags: [...d.tags],
-      addedVia: d.addedVia,
-      addedBy: d.addedBy ?? null,
-      isDemo: d.isDemo ?? false,
-      status: 'fetching',
-      dataVersion: d.dataVersion,
-      createdAt: d.requestedAt,
-      updatedAt: d.requestedAt,
-      lastRefreshedAt: d.requestedAt,
-      creator: null,
-      title: null,
-      caption: null,
-      description: null,
-      engagement: null,
-      postedAt: null,
-      postType: null,
-      thumbnail: null,
-      totalComments: 0,
+      ...createdPostFields(event.data),
       fetched: null,
       version: null,
     };
@@ -122,18 +77,10 @@ export function evolveCatalogPost(
       };
     }
     case 'PostFetched': {
-      const p = event.data.post;
       return {
         ...post,
         status: 'processing',
-        creator: p.creator,
-        title: p.title,
-        caption: p.caption,
-        description: p.description,
-        engagement: p.engagement,
-        postedAt: p.postedAt,
-        postType: p.postType,
-        thumbnail: p.thumbnail,
+        ...postDetailsOf(event.data.post),
         updatedAt: at,
         fetched: { dataVersion: event.data.dataVersion, fetch: recorded.revision, chunks: event.data.chunks },
       };

@@ -1,7 +1,7 @@
 import type { TeamAnalysisSettingsChanged, TeamCreated, CollectionCreated } from '@analyst/contracts';
 import { DEFAULT_ROLLUP_SETTINGS, type RollupSettings } from '@analyst/domain-analysis';
 import type { Doc, Projector, Recorded } from '@analyst/platform';
-import type { CollectionEntry } from '../comment-index';
+import { collectionEntryOf, type CollectionEntry } from '../catalog-entries';
 
 export const CATALOG_TEAMS = 'analysis_teams';
 
@@ -47,15 +47,7 @@ export function evolveCatalogTeam(
         ],
       };
     case 'CollectionCreated': {
-      const d = event.data;
-      const entry: CollectionEntry = {
-        id: d.collectionId,
-        teamId: d.teamId,
-        name: d.name,
-        type: d.type,
-        parentId: d.parentId,
-        createdAt: d.at ?? recorded.metadata.occurredAt,
-      };
+      const entry = collectionEntryOf(event.data, recorded.metadata.occurredAt);
       return { ...team, collections: [...team.collections.filter((c) => c.id !== entry.id), entry] };
     }
     default:

@@ -24,12 +24,16 @@ export const fetchedChunkIds = (postId: string, fetch: number, chunks: number): 
 export const scoreChunkIds = (postId: string, scores: { first: number; chunks: number }): string[] =>
   Array.from({ length: scores.chunks }, (_, c) => chunkDocId(postId, scores.first + c));
 
-/** One `CommentsFetched` event of a post's data version, packed. */
-export interface CommentChunkDoc extends Doc, PackedFetched {
+/** Where a chunk document belongs: its team, post, data version and place among the version's chunks. */
+interface ChunkPlace extends Doc {
   teamId: string;
   postId: string;
   dataVersion: number;
   chunk: number;
+}
+
+/** One `CommentsFetched` event of a post's data version, packed. */
+export interface CommentChunkDoc extends ChunkPlace, PackedFetched {
   /**
    * Revision of the `PostFetched` this chunk was appended with (its own revision less the chunk
    * number, less one: a fetch appends `PostFetched` and its chunks together). A version fetched
@@ -39,12 +43,7 @@ export interface CommentChunkDoc extends Doc, PackedFetched {
 }
 
 /** One `CommentsScored` event of a post's data version, packed. */
-export interface CommentScoresDoc extends Doc, PackedScored {
-  teamId: string;
-  postId: string;
-  dataVersion: number;
-  chunk: number;
-}
+export interface CommentScoresDoc extends ChunkPlace, PackedScored {}
 
 /**
  * The team of a post event: its metadata (every post command runs with its team). A projector must
@@ -52,6 +51,15 @@ export interface CommentScoresDoc extends Doc, PackedScored {
  * loader's count check reports the version as incomplete.
  */
 const teamOf = (event: Recorded<CommentsFetched | CommentsScored>): string => event.metadata.teamId ?? '';
+
+/** The place of a chunk event's document, both kinds alike. */
+const placeOf = (event: Recorded<CommentsFetched | CommentsScored>, id: string): ChunkPlace => ({
+  _id: id,
+  teamId: teamOf(event),
+  postId: event.data.postId,
+  dataVersion: event.data.dataVersion,
+  chunk: event.data.chunk,
+});
 
 /** `comment_chunks`: the fetched comments of every post version, a document per chunk event. */
 export const commentChunksProjector: Projector<CommentChunkDoc, CommentsFetched> = {
@@ -62,11 +70,7 @@ export const commentChunksProjector: Projector<CommentChunkDoc, CommentsFetched>
   writeOnce: true,
   documentIds: (event) => [chunkDocId(event.data.postId, event.revision)],
   evolve: (_doc, event, id) => ({
-    _id: id,
-    teamId: teamOf(event),
-    postId: event.data.postId,
-    dataVersion: event.data.dataVersion,
-    chunk: event.data.chunk,
+    ...placeOf(event, id),
     fetch: event.revision - event.data.chunk - 1,
     ...packFetched(event.data.comments),
   }),
@@ -81,11 +85,7 @@ export const commentScoresProjector: Projector<CommentScoresDoc, CommentsScored>
   writeOnce: true,
   documentIds: (event) => [chunkDocId(event.data.postId, event.revision)],
   evolve: (_doc, event, id) => ({
-    _id: id,
-    teamId: teamOf(event),
-    postId: event.data.postId,
-    dataVersion: event.data.dataVersion,
-    chunk: event.data.chunk,
+    ...placeOf(event, id),
     ...packScored(event.data.comments),
   }),
 };

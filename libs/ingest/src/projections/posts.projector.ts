@@ -1,5 +1,5 @@
 import type { Projector } from '@analyst/platform';
-import { versionIsCharged, type PostEvent } from '@analyst/contracts';
+import { postDetailsOf, versionIsCharged, type PostEvent } from '@analyst/contracts';
 import { POSTS } from '../ingest.tokens';
 import type { PostDoc } from './post-doc';
 
@@ -96,20 +96,7 @@ export const postsProjector: Projector<PostDoc, ProjectedPostEvent> = {
         };
       }
       case 'PostFetched': {
-        const p = event.data.post;
-        return {
-          ...post,
-          status: 'processing',
-          creator: p.creator,
-          title: p.title,
-          caption: p.caption,
-          description: p.description,
-          engagement: p.engagement,
-          postedAt: p.postedAt,
-          postType: p.postType,
-          thumbnail: p.thumbnail,
-          updatedAt: at,
-        };
+        return { ...post, status: 'processing', ...postDetailsOf(event.data.post), updatedAt: at };
       }
       case 'PostScored': {
         const d = event.data;
