@@ -16,7 +16,9 @@ import { AdminTeamsController } from './admin/admin-teams.controller';
 import { GatewayPipeline } from './auth/gateway-pipeline';
 import { GatewayGuard } from './auth/gateway.guard';
 import { IdentityCache } from './identity/identity-cache';
+import { ApiKeyCommands } from './identity/api-key-commands';
 import { IdentityService } from './identity/identity.service';
+import { TeamCommands } from './identity/team-commands';
 import { GatewayHooks } from './limits/gateway-hooks';
 import { MemoryRateCounters } from './limits/memory-rate-counters';
 import { MongoRateCounters } from './limits/mongo-rate-counters';
@@ -41,6 +43,8 @@ amendOpenApi(policiesIntoOpenApi);
 @Module({
   controllers: [MeController, TeamController, AdminTeamsController, AdminKeysController],
   providers: [
+    TeamCommands,
+    ApiKeyCommands,
     IdentityService,
     IdentityCache,
     RateLimitService,

@@ -1,34 +1,34 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { apiKeyStream, teamStream, type PlanId, type Scope } from '@analyst/contracts';
+import type { PlanId, Scope } from '@analyst/contracts';
 import {
   DEFAULT_KEY_SCOPES,
   IdentityError,
   KEY_ID_PREFIX,
-  apiKeyDecider,
   formatApiKey,
   isKeyId,
   isKeySecret,
-  teamDecider,
   type ApiKeyCommand,
   type RateCaps,
   type TeamCommand,
 } from '@analyst/domain-identity';
 import {
-  CommandRunner,
   ID_GENERATOR,
   KeyedQueue,
   ProjectionService,
   READ_STORE,
   type CommandContext,
+  type CommandHandler,
   type IdGenerator,
   type ReadStore,
   projects,
 } from '@analyst/platform';
+import { ApiKeyCommands } from './api-key-commands';
 import { IdentityCache } from './identity-cache';
 import { toApiError } from './identity-http-errors';
 import { API_KEYS_COLLECTION, findApiKey, findTeam, type ApiKeyDoc } from './identity-read-models';
 import { apiKeysProjector, identityReadModels, teamsProjector } from './identity.projectors';
 import { hashSecret } from './secret-hash';
+import { TeamCommands } from './team-commands';
 
 /** `teamId` is null for commands no team asked for (operators, seeding). */
 export type IdentityContext = Pick<CommandContext, 'correlationId' | 'causationId'> & {
@@ -56,7 +56,8 @@ export class IdentityService implements OnModuleInit {
   private readonly perTeam = new KeyedQueue();
 
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly teams: TeamCommands,
+    private readonly keys: ApiKeyCommands,
     private readonly projections: ProjectionService,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
@@ -152,7 +153,7 @@ export class IdentityService implements OnModuleInit {
           activeKeys,
         },
       };
-      const result = await this.run(apiKeyStream(keyId), apiKeyDecider, command, { ...ctx, teamId });
+      const result = await this.run(this.keys, keyId, command, { ...ctx, teamId });
       if (result.state.status === 'none') throw new Error('key was not created');
       this.cache.forgetKey(keyId);
       outcome = { position: result.position, scopes: result.state.scopes, name: result.state.name };
@@ -174,8 +175,8 @@ export class IdentityService implements OnModuleInit {
     const key = await this.requireKey(keyId);
     const secret = this.ids.secret(24);
     const result = await this.run(
-      apiKeyStream(keyId),
-      apiKeyDecider,
+      this.keys,
+      keyId,
       { type: 'RotateApiKey', data: { secretHash: hashSecret(secret) } },
       { ...ctx, teamId: key.teamId },
     );
@@ -197,8 +198,8 @@ export class IdentityService implements OnModuleInit {
   ): Promise<{ id: string; teamId: string; position: number }> {
     const key = await this.requireKey(keyId);
     const result = await this.run(
-      apiKeyStream(keyId),
-      apiKeyDecider,
+      this.keys,
+      keyId,
       { type: 'RevokeApiKey', data: {} },
       { ...ctx, teamId: key.teamId },
     );
@@ -213,19 +214,19 @@ export class IdentityService implements OnModuleInit {
   }
 
   private async runTeam(teamId: string, command: TeamCommand, ctx: IdentityContext): Promise<number> {
-    const position = (await this.run(teamStream(teamId), teamDecider, command, { ...ctx, teamId })).position;
+    const position = (await this.run(this.teams, teamId, command, { ...ctx, teamId })).position;
     this.cache.forgetTeam(teamId);
     return position;
   }
 
   private async run<C, E extends { type: string; data: unknown }, S>(
-    streamId: string,
-    decider: { initialState: () => S; decide: (c: C, s: S) => E[]; evolve: (s: S, e: E) => S },
+    handler: CommandHandler<string, C, E, S>,
+    id: string,
     command: C,
     ctx: IdentityContext,
   ) {
     try {
-      const result = await this.runner.run(streamId, decider, command, {
+      const result = await handler.handle(id, command, {
         correlationId: ctx.correlationId,
         causationId: ctx.causationId ?? null,
         teamId: ctx.teamId,
