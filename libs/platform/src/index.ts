@@ -30,6 +30,8 @@ export * from './nest/query-numbers';
 export { SkipQueryRules } from './nest/query-rules';
 export * from './nest/metrics';
 export * from './nest/read-cache-metrics';
+export * from './nest/registry-metrics';
+export * from './nest/periodic-gauges';
 export * from './nest/health-registry';
 export * from './time/periodic-task';
 export * from './nest/observability.module';

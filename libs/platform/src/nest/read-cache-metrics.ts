@@ -1,4 +1,5 @@
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { gaugeOn } from './registry-metrics';
 
 /** What a replica's read-side cache reports (ReadSideCache.stats in @analyst/comment-index). */
 export interface ReadCacheStats {
@@ -23,12 +24,10 @@ export function registerReadCacheMetrics(
   const sources = sourcesOf(registry);
   sources.set(cache, stats);
   const metric = (name: string, help: string, value: (s: ReadCacheStats) => number) => {
-    if (registry.getSingleMetric(name)) return;
-    new Gauge({
+    gaugeOn(registry, {
       name,
       help,
       labelNames: ['cache'],
-      registers: [registry],
       collect() {
         this.reset();
         for (const [label, read] of sources) this.set({ cache: label }, value(read()));

@@ -1,25 +1,22 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Counter, Gauge, Registry } from 'prom-client';
+import { counterOn, gaugeOn } from '../nest/registry-metrics';
 import type { ProjectionHealth } from './projection-health';
 
+/** A gauge per projection, set from their health when scraped. */
 function gauge(
   registry: Registry,
   name: string,
   help: string,
   collect: (g: Gauge<'projection'>) => void,
 ): Gauge<'projection'> {
-  const existing = registry.getSingleMetric(name) as Gauge<'projection'> | undefined;
-  return (
-    existing ??
-    new Gauge({
-      name,
-      help,
-      labelNames: ['projection'],
-      registers: [registry],
-      collect() {
-        collect(this);
-      },
-    })
-  );
+  return gaugeOn(registry, {
+    name,
+    help,
+    labelNames: ['projection'],
+    collect() {
+      collect(this);
+    },
+  });
 }
 
 function counter<L extends string>(
@@ -28,10 +25,7 @@ function counter<L extends string>(
   help: string,
   labelNames: L[],
 ): Counter<L> {
-  return (
-    (registry.getSingleMetric(name) as Counter<L> | undefined) ??
-    new Counter({ name, help, labelNames, registers: [registry] })
-  );
+  return counterOn(registry, { name, help, labelNames });
 }
 
 /**
