@@ -1,13 +1,15 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { Counter, Gauge } from 'prom-client';
 import {
-  Inject,
-  Injectable,
-  Logger,
-  Optional,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
-import { Counter, Gauge, type Registry } from 'prom-client';
-import { CLOCK, HttpMetrics, PeriodicTask, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+  CLOCK,
+  HttpMetrics,
+  PeriodicGauges,
+  READ_STORE,
+  counterOn,
+  gaugeOn,
+  type Clock,
+  type ReadStore,
+} from '@analyst/platform';
 import { summarizeOpenReservations } from './open-reservations';
 
 /** How often the open-reservation gauges are recomputed: a read-model query, so not per scrape. */
@@ -21,23 +23,16 @@ export interface LedgerMetricsOptions {
 /** Command types the handler serves; anything else is reported as `unknown` to bound label values. */
 const COMMAND_TYPES = new Set(['ReserveCredits', 'SettleCredits', 'RefundCredits', 'GrantCredits']);
 
-function existing<T>(registry: Registry, name: string, create: () => T): T {
-  // Several modules (or test apps) may share one registry; prom-client refuses a second metric of a name.
-  return (registry.getSingleMetric(name) as T | undefined) ?? create();
-}
-
 /**
  * Ledger metrics on the process's registry: open reservations and the oldest one's age (every
  * reservation must end within about 1.25 × ANALYST_QUEUING_RESUME_AFTER_MS plus processing), and
  * ledger command errors by code. Without HttpMetrics (CLI contexts) it records nothing.
  */
 @Injectable()
-export class LedgerMetrics implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('LedgerMetrics');
+export class LedgerMetrics extends PeriodicGauges {
   private readonly openReservations: Gauge | null = null;
   private readonly oldestOpenReservation: Gauge | null = null;
   private readonly commandErrors: Counter<'command' | 'code'> | null = null;
-  private readonly task: PeriodicTask;
 
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
@@ -45,54 +40,30 @@ export class LedgerMetrics implements OnApplicationBootstrap, OnModuleDestroy {
     @Optional() httpMetrics?: HttpMetrics,
     @Optional() @Inject(LEDGER_METRICS_OPTIONS) options: LedgerMetricsOptions = {},
   ) {
-    this.task = new PeriodicTask(
+    super(
       options.refreshMs ?? LEDGER_METRICS_REFRESH_MS,
-      () => this.refresh(),
-      (error) =>
-        // Keep the last values; the read store's own health and the projection alerts say what is wrong.
-        this.logger.warn(`open-reservation metrics not refreshed: ${String(error)}`),
+      new Logger('LedgerMetrics'),
+      'open-reservation metrics',
     );
     const registry = httpMetrics?.registry;
     if (!registry) return;
-    this.openReservations = existing(
-      registry,
-      'analyst_ledger_open_reservations',
-      () =>
-        new Gauge({
-          name: 'analyst_ledger_open_reservations',
-          help: 'Credit reservations neither settled nor refunded, over every team',
-          registers: [registry],
-        }),
-    );
-    this.oldestOpenReservation = existing(
-      registry,
-      'analyst_ledger_oldest_open_reservation_seconds',
-      () =>
-        new Gauge({
-          name: 'analyst_ledger_oldest_open_reservation_seconds',
-          help: 'Age of the oldest open credit reservation; 0 when none is open',
-          registers: [registry],
-        }),
-    );
-    this.commandErrors = existing(
-      registry,
-      'analyst_ledger_command_errors_total',
-      () =>
-        new Counter({
-          name: 'analyst_ledger_command_errors_total',
-          help: 'Ledger commands answered with a rule error (by its code) or failed (code "internal")',
-          labelNames: ['command', 'code'],
-          registers: [registry],
-        }),
-    );
+    this.openReservations = gaugeOn(registry, {
+      name: 'analyst_ledger_open_reservations',
+      help: 'Credit reservations neither settled nor refunded, over every team',
+    });
+    this.oldestOpenReservation = gaugeOn(registry, {
+      name: 'analyst_ledger_oldest_open_reservation_seconds',
+      help: 'Age of the oldest open credit reservation; 0 when none is open',
+    });
+    this.commandErrors = counterOn(registry, {
+      name: 'analyst_ledger_command_errors_total',
+      help: 'Ledger commands answered with a rule error (by its code) or failed (code "internal")',
+      labelNames: ['command', 'code'],
+    });
   }
 
-  onApplicationBootstrap(): void {
-    if (this.openReservations) this.task.start(true);
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.task.stop();
+  protected active(): boolean {
+    return this.openReservations !== null;
   }
 
   /** Recomputes the reservation gauges now (the timer calls this). */
