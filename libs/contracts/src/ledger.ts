@@ -182,25 +182,16 @@ export interface CreditsReservationRejected {
   };
 }
 
+/** The settlement, as its command's answer (SettleResult) reports it. */
 export interface CreditsSettled {
   type: 'CreditsSettled';
-  data: LedgerEventBase & {
-    reservationId: string;
-    consumedUnits: number;
-    charged: { maps: number; adhoc: number };
-    returned: { maps: number; adhoc: number };
-    expiredOnReturn: number;
-  };
+  data: LedgerEventBase & SettleResult;
 }
 
+/** The refund, as its command's answer (RefundResult) reports it, and why it was made. */
 export interface CreditsRefunded {
   type: 'CreditsRefunded';
-  data: LedgerEventBase & {
-    reservationId: string;
-    reason: string;
-    returned: { maps: number; adhoc: number };
-    expiredOnReturn: number;
-  };
+  data: LedgerEventBase & RefundResult & { reason: string };
 }
 
 export type LedgerEvent =
