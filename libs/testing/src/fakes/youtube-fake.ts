@@ -45,6 +45,11 @@ export interface FakeYouTubeChannel {
 /** Inline replies on a commentThread (the API returns at most 5 and says replies may be incomplete). */
 const INLINE_REPLIES = 5;
 
+/** A list response's `nextPageToken`, present while items remain after this page of `max` from `offset`. */
+function nextPage(offset: number, max: number, total: number): { nextPageToken?: string } {
+  return offset + max < total ? { nextPageToken: pageToken.encode(offset + max) } : {};
+}
+
 /**
  * A local YouTube Data API v3 (the `youtube/v3` root): videos.list, channels.list,
  * playlistItems.list, commentThreads.list and comments.list, with the documented resource shapes,
@@ -150,6 +155,16 @@ export class YouTubeFake {
     return reply.code(code).send({ error: { code, message, errors: [{ message, domain, reason }] } });
   }
 
+  private invalidPageToken(reply: FastifyReply): FastifyReply {
+    return this.error(
+      reply,
+      400,
+      'youtube.parameter',
+      'invalidPageToken',
+      'The request specifies an invalid page token.',
+    );
+  }
+
   private listVideos(q: Record<string, string>) {
     const items = (q.id ?? '')
       .split(',')
@@ -231,14 +246,7 @@ export class YouTubeFake {
       );
     const max = Math.min(50, Number(q.maxResults ?? 5));
     const offset = pageToken.decode(q.pageToken);
-    if (offset === null)
-      return this.error(
-        reply,
-        400,
-        'youtube.parameter',
-        'invalidPageToken',
-        'The request specifies an invalid page token.',
-      );
+    if (offset === null) return this.invalidPageToken(reply);
     const slice = channel.uploads.slice(offset, offset + max);
     const items = slice.map((videoId, i) => {
       const v = this.videos.get(videoId)!;
@@ -259,8 +267,7 @@ export class YouTubeFake {
         contentDetails: { videoId, videoPublishedAt: v.publishedAt },
       };
     });
-    const next =
-      offset + max < channel.uploads.length ? { nextPageToken: pageToken.encode(offset + max) } : {};
+    const next = nextPage(offset, max, channel.uploads.length);
     return {
       kind: 'youtube#playlistItemListResponse',
       etag: 'etag',
@@ -323,14 +330,7 @@ export class YouTubeFake {
     }
     const max = Math.min(100, Number(q.maxResults ?? 20));
     const offset = pageToken.decode(q.pageToken);
-    if (offset === null)
-      return this.error(
-        reply,
-        400,
-        'youtube.parameter',
-        'invalidPageToken',
-        'The request specifies an invalid page token.',
-      );
+    if (offset === null) return this.invalidPageToken(reply);
     const withReplies = (q.part ?? '').split(',').includes('replies');
     const items = video.threads.slice(offset, offset + max).map((t) => ({
       kind: 'youtube#commentThread',
@@ -354,7 +354,7 @@ export class YouTubeFake {
           }
         : {}),
     }));
-    const next = offset + max < video.threads.length ? { nextPageToken: pageToken.encode(offset + max) } : {};
+    const next = nextPage(offset, max, video.threads.length);
     return {
       kind: 'youtube#commentThreadListResponse',
       etag: 'etag',
@@ -380,19 +380,11 @@ export class YouTubeFake {
       );
     const max = Math.min(100, Number(q.maxResults ?? 20));
     const offset = pageToken.decode(q.pageToken);
-    if (offset === null)
-      return this.error(
-        reply,
-        400,
-        'youtube.parameter',
-        'invalidPageToken',
-        'The request specifies an invalid page token.',
-      );
+    if (offset === null) return this.invalidPageToken(reply);
     const items = found.thread.replies
       .slice(offset, offset + max)
       .map((r) => this.commentResource(r, found.video.id, found.video.channelId, found.thread.top.id));
-    const next =
-      offset + max < found.thread.replies.length ? { nextPageToken: pageToken.encode(offset + max) } : {};
+    const next = nextPage(offset, max, found.thread.replies.length);
     return {
       kind: 'youtube#commentListResponse',
       etag: 'etag',
