@@ -11,7 +11,7 @@ import type { FetchedComment, ScoredComment } from '@analyst/contracts';
 import { AnalysisModule } from '@analyst/analysis';
 import { GatewayModule } from '@analyst/gateway';
 import { EVENT_STORE, type EventStore, type NewEvent } from '@analyst/platform';
-import { SamplingModule, SamplingService } from '@analyst/sampling';
+import { parseSampleQuery, SamplingModule, SamplingService } from '@analyst/sampling';
 import { CommentReadSide } from '@analyst/comment-index';
 import { createTestApp } from '@analyst/testing';
 
@@ -218,7 +218,7 @@ async function main() {
       rows = res.body.data.length;
       total = res.body.meta.total;
       const t1 = performance.now();
-      await service.analysisSample(teamId, analysisId, query);
+      await service.analysisSample(teamId, analysisId, parseSampleQuery(query));
       direct.push(performance.now() - t1);
     }
     allHttp.push(...http);

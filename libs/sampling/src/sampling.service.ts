@@ -18,7 +18,7 @@ import { SamplingError } from './errors/sampling-error';
 import { commentRow, type CommentRowView, type RowContext } from './sample/comment-row';
 import { drawSample, type SampleGroup, type SampleInput } from './sample/draw-sample';
 import { CursorCodec, type CursorBinding } from './sample/sample-cursor';
-import { parseSampleQuery, queryFingerprint, type SampleQuery } from './sample/sample-query';
+import { queryFingerprint, type SampleQuery } from './sample/sample-query';
 import { SearchMatches } from './sample/search-matches';
 
 export const CURSOR_CODEC = Symbol('SamplingCursorCodec');
@@ -52,12 +52,7 @@ export class SamplingService {
     return foldAnalysisDoc(analysisId, events as unknown as AnalysisEvent[]);
   }
 
-  async analysisSample(
-    teamId: string,
-    analysisId: string,
-    rawQuery: Record<string, unknown>,
-  ): Promise<SamplePageView> {
-    const query = parseSampleQuery(rawQuery);
+  async analysisSample(teamId: string, analysisId: string, query: SampleQuery): Promise<SamplePageView> {
     const doc = await this.analysis(analysisId);
     if (!doc || doc.teamId !== teamId || this.expired(doc)) {
       throw new SamplingError(
@@ -103,12 +98,7 @@ export class SamplingService {
     }
   }
 
-  async postSample(
-    teamId: string,
-    postId: string,
-    rawQuery: Record<string, unknown>,
-  ): Promise<SamplePageView> {
-    const query = parseSampleQuery(rawQuery);
+  async postSample(teamId: string, postId: string, query: SampleQuery): Promise<SamplePageView> {
     const team = await this.readSide.team(teamId);
     const post = team.postsById.get(postId);
     if (!post) throw new SamplingError('post_not_found', `post ${postId} not found`);

@@ -12,14 +12,18 @@ import {
   TEAM_NOT_FOUND,
 } from '@analyst/platform';
 import { toApiError } from '../errors/sampling-error.mapping';
+import { parseSampleQuery } from '../sample/sample-query';
 import { SamplingService, type SamplePageView } from '../sampling.service';
 
 const SAMPLE = listEnvelope(openApi.ref('CommentRow'), openApi.ref('CommentSampleMeta'));
-/** Both routes answer through the sampling service's one error mapping. */
-const mapErrors = (page: Promise<SamplePageView>): Promise<SamplePageView> =>
-  page.catch((error: unknown) => {
+/** Both routes parse their query here and answer through the sampling service's one error mapping. */
+async function answer(draw: () => Promise<SamplePageView>): Promise<SamplePageView> {
+  try {
+    return await draw();
+  } catch (error) {
     throw toApiError(error);
-  });
+  }
+}
 
 const INVALID_QUERY =
   'Unknown query parameter, an invalid limit, source or cursor, or an invalid bucket name (invalid_filter, invalid_bucket, invalid_cursor)';
@@ -51,7 +55,9 @@ export class AnalysisCommentsController {
     @Param('analysisId') analysisId: string,
     @Query() query: Record<string, unknown>,
   ) {
-    return mapErrors(this.sampling.analysisSample(principal.targetTeamId, analysisId, query));
+    return answer(() =>
+      this.sampling.analysisSample(principal.targetTeamId, analysisId, parseSampleQuery(query)),
+    );
   }
 }
 
@@ -80,6 +86,6 @@ export class PostCommentsController {
     @Param('postId') postId: string,
     @Query() query: Record<string, unknown>,
   ) {
-    return mapErrors(this.sampling.postSample(principal.targetTeamId, postId, query));
+    return answer(() => this.sampling.postSample(principal.targetTeamId, postId, parseSampleQuery(query)));
   }
 }
