@@ -1,4 +1,10 @@
-import type { AnalysisEvent, AnalysisResult, AnalysisSavedInApp } from '@analyst/domain-analysis';
+import type {
+  AnalysisCreatedData,
+  AnalysisEvent,
+  AnalysisResult,
+  AnalysisSavedInApp,
+  AnalysisStatus,
+} from '@analyst/domain-analysis';
 import type { Doc, Projector } from '@analyst/platform';
 
 export const ANALYSES = 'analyses';
@@ -20,21 +26,28 @@ function summaryOf(result: AnalysisResult | null | undefined): ResultSummary | n
 }
 export const SAVED_ANALYSES = 'saved_analyses';
 
-export interface AnalysisDoc extends Doc {
-  teamId: string;
-  kind: 'snapshot' | 'search' | 'report';
-  status: 'queued' | 'running' | 'ready' | 'failed';
+/** An analysis as the list and the routes show it: what created it, and where it has got to. */
+export interface AnalysisDoc
+  extends
+    Doc,
+    Pick<
+      AnalysisCreatedData,
+      | 'teamId'
+      | 'selection'
+      | 'filters'
+      | 'search'
+      | 'include'
+      | 'postIds'
+      | 'postCount'
+      | 'selectionTruncated'
+    > {
+  /** A report is a teammate's write-up over a campaign (`ReportSaved`), never computed here. */
+  kind: AnalysisCreatedData['kind'] | 'report';
+  status: AnalysisStatus;
   createdAt: string;
   updatedAt: string;
   completedAt: string | null;
   expiresAt: string | null;
-  selection: unknown;
-  filters: unknown;
-  search: unknown;
-  include: string[];
-  postIds: string[];
-  postCount: number;
-  selectionTruncated: boolean;
   settings: { scoreVersion: 1 | 2 | 3; engagementWeight: number } | null;
   progress: { phase: string; percent: number } | null;
   error: { message: string } | null;

@@ -167,6 +167,17 @@ export interface PostTagged {
   type: 'PostTagged';
   data: { postId: string; addedCollectionIds: string[]; addedTags: string[]; at: string };
 }
+
+/** A post's collections and tags after a `PostTagged`: what it had, then what was added. */
+export function taggedWith(
+  post: { collectionIds: string[]; tags: string[] },
+  tagged: PostTagged['data'],
+): { collectionIds: string[]; tags: string[] } {
+  return {
+    collectionIds: [...post.collectionIds, ...tagged.addedCollectionIds],
+    tags: [...post.tags, ...tagged.addedTags],
+  };
+}
 export interface PostFetched {
   type: 'PostFetched';
   data: {

@@ -1,4 +1,10 @@
-import { postDetailsOf, type CreatorMessage, type CreatorTopic, type PostEvent } from '@analyst/contracts';
+import {
+  postDetailsOf,
+  taggedWith,
+  type CreatorMessage,
+  type CreatorTopic,
+  type PostEvent,
+} from '@analyst/contracts';
 import type { Doc, Projector, Recorded } from '@analyst/platform';
 import { createdPostFields, type CatalogPostFields } from '../catalog-entries';
 
@@ -60,12 +66,7 @@ export function evolveCatalogPost(
   const at = ('at' in event.data ? event.data.at : undefined) ?? recorded.metadata.occurredAt;
   switch (event.type) {
     case 'PostTagged':
-      return {
-        ...post,
-        collectionIds: [...post.collectionIds, ...event.data.addedCollectionIds],
-        tags: [...post.tags, ...event.data.addedTags],
-        updatedAt: at,
-      };
+      return { ...post, ...taggedWith(post, event.data), updatedAt: at };
     case 'PostRefreshRequested': {
       const refreshed = event.data.requestedAt ?? at;
       return {

@@ -1,5 +1,5 @@
 import type { Projector } from '@analyst/platform';
-import { postDetailsOf, versionIsCharged, type PostEvent } from '@analyst/contracts';
+import { postDetailsOf, taggedWith, versionIsCharged, type PostEvent } from '@analyst/contracts';
 import { POSTS } from '../ingest.tokens';
 import type { PostDoc } from './post-doc';
 
@@ -77,12 +77,7 @@ export const postsProjector: Projector<PostDoc, ProjectedPostEvent> = {
     const post = doc as PostDoc;
     switch (event.type) {
       case 'PostTagged':
-        return {
-          ...post,
-          collectionIds: [...post.collectionIds, ...event.data.addedCollectionIds],
-          tags: [...post.tags, ...event.data.addedTags],
-          updatedAt: at,
-        };
+        return { ...post, ...taggedWith(post, event.data), updatedAt: at };
       case 'PostRefreshRequested': {
         const d = event.data;
         return {
