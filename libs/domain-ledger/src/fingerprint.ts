@@ -1,5 +1,27 @@
-import type { LedgerEvent } from '@analyst/contracts';
+import type {
+  GrantCreditsCommand,
+  LedgerEvent,
+  RefundCreditsCommand,
+  ReserveCreditsCommand,
+  SettleCreditsCommand,
+} from '@analyst/contracts';
 import type { LedgerCommand } from './ledger-commands';
+
+/**
+ * Each command kind's fingerprint, one format for both sides: from the command, and from the event
+ * it wrote (whose fields may be named otherwise). The key order is the canonical one.
+ */
+const FINGERPRINT = {
+  grant: ({ pool, amount, reason }: Omit<GrantCreditsCommand, 'commandId'>) =>
+    JSON.stringify({ pool, amount, reason }),
+  reserve: ({ reservationId, units, unitCost, source }: Omit<ReserveCreditsCommand, 'commandId'>) =>
+    JSON.stringify({ reservationId, units, unitCost, source }),
+  settle: ({ reservationId, consumed }: Omit<SettleCreditsCommand, 'commandId'>) =>
+    JSON.stringify({ reservationId, consumed }),
+  refund: ({ reservationId, reason }: Omit<RefundCreditsCommand, 'commandId'>) =>
+    JSON.stringify({ reservationId, reason }),
+  allotment: ({ allotment }: { allotment: number }) => JSON.stringify({ allotment }),
+};
 
 /**
  * The content of a command that its id stands for, as canonical JSON (fixed key order, `at` left
@@ -9,24 +31,16 @@ import type { LedgerCommand } from './ledger-commands';
  */
 export function commandFingerprint(command: Exclude<LedgerCommand, { type: 'ResetMaps' }>): string {
   switch (command.type) {
-    case 'GrantCredits': {
-      const { pool, amount, reason } = command.data;
-      return JSON.stringify({ pool, amount, reason });
-    }
-    case 'ReserveCredits': {
-      const { reservationId, units, unitCost, source } = command.data;
-      return JSON.stringify({ reservationId, units, unitCost, source });
-    }
-    case 'SettleCredits': {
-      const { reservationId, consumed } = command.data;
-      return JSON.stringify({ reservationId, consumed });
-    }
-    case 'RefundCredits': {
-      const { reservationId, reason } = command.data;
-      return JSON.stringify({ reservationId, reason });
-    }
+    case 'GrantCredits':
+      return FINGERPRINT.grant(command.data);
+    case 'ReserveCredits':
+      return FINGERPRINT.reserve(command.data);
+    case 'SettleCredits':
+      return FINGERPRINT.settle(command.data);
+    case 'RefundCredits':
+      return FINGERPRINT.refund(command.data);
     case 'SetMapAllotment':
-      return JSON.stringify({ allotment: command.data.allotment });
+      return FINGERPRINT.allotment(command.data);
     default: {
       const _never: never = command;
       return _never;
@@ -37,25 +51,17 @@ export function commandFingerprint(command: Exclude<LedgerCommand, { type: 'Rese
 /** The fingerprint of the command that wrote `event` (see `commandFingerprint`). */
 export function eventFingerprint(event: LedgerEvent): string {
   switch (event.type) {
-    case 'CreditsGranted': {
-      const { pool, amount, reason } = event.data;
-      return JSON.stringify({ pool, amount, reason });
-    }
+    case 'CreditsGranted':
+      return FINGERPRINT.grant(event.data);
     case 'CreditsReserved':
-    case 'CreditsReservationRejected': {
-      const { reservationId, requestedUnits: units, unitCost, source } = event.data;
-      return JSON.stringify({ reservationId, units, unitCost, source });
-    }
-    case 'CreditsSettled': {
-      const { reservationId, consumedUnits: consumed } = event.data;
-      return JSON.stringify({ reservationId, consumed });
-    }
-    case 'CreditsRefunded': {
-      const { reservationId, reason } = event.data;
-      return JSON.stringify({ reservationId, reason });
-    }
+    case 'CreditsReservationRejected':
+      return FINGERPRINT.reserve({ ...event.data, units: event.data.requestedUnits });
+    case 'CreditsSettled':
+      return FINGERPRINT.settle({ ...event.data, consumed: event.data.consumedUnits });
+    case 'CreditsRefunded':
+      return FINGERPRINT.refund(event.data);
     case 'MapAllotmentSet':
-      return JSON.stringify({ allotment: event.data.allotment });
+      return FINGERPRINT.allotment(event.data);
     case 'MapsReset':
       return JSON.stringify({ month: event.data.month });
     default: {
