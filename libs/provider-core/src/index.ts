@@ -6,3 +6,4 @@ export * from './routing-provider';
 export * from './keyword-test';
 export * from './fault-outcomes';
 export * from './credential-health';
+export * from './platform-call';

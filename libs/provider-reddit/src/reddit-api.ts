@@ -1,10 +1,9 @@
 import {
-  DEFAULT_RETRY_POLICY,
   NO_TELEMETRY,
   ProviderFault,
   REAL_RETRY_ENV,
+  platformCall,
   requestJson,
-  withRetries,
   type ProviderTelemetry,
   type RetryEnv,
   type RetryPolicy,
@@ -53,19 +52,13 @@ export class RedditApi {
 
   /** `retries: false` leaves retrying to the caller (account discovery counts its own). */
   async get<T>(path: string, params: Record<string, string>, retries = true): Promise<T> {
-    const policy = retries
-      ? (this.options.retry ?? DEFAULT_RETRY_POLICY)
-      : { ...DEFAULT_RETRY_POLICY, retries: 0 };
-    try {
-      return await withRetries(
-        () => this.once<T>(path, params, true),
-        policy,
-        this.options.retryEnv ?? REAL_RETRY_ENV,
-      );
-    } catch (error) {
-      if (error instanceof ProviderFault) this.telemetry.error('reddit', error.kind);
-      throw error;
-    }
+    return platformCall(() => this.once<T>(path, params, true), {
+      platform: 'reddit',
+      telemetry: this.telemetry,
+      retries,
+      retry: this.options.retry,
+      retryEnv: this.options.retryEnv,
+    });
   }
 
   private async once<T>(path: string, params: Record<string, string>, mayRenew: boolean): Promise<T> {

@@ -1,10 +1,8 @@
 import {
   ProviderFault,
+  platformCall,
   requestJson,
-  withRetries,
   NO_TELEMETRY,
-  REAL_RETRY_ENV,
-  DEFAULT_RETRY_POLICY,
   type ProviderTelemetry,
   type RetryEnv,
   type RetryPolicy,
@@ -83,19 +81,13 @@ export class YouTubeApi {
 
   /** One list call; `retries: false` leaves retrying to the caller (account discovery counts its own). */
   async list<T>(endpoint: string, params: Record<string, string>, retries = true): Promise<T> {
-    const policy = retries
-      ? (this.options.retry ?? DEFAULT_RETRY_POLICY)
-      : { ...DEFAULT_RETRY_POLICY, retries: 0 };
-    try {
-      return await withRetries(
-        () => this.once<T>(endpoint, params),
-        policy,
-        this.options.retryEnv ?? REAL_RETRY_ENV,
-      );
-    } catch (error) {
-      if (error instanceof ProviderFault) this.telemetry.error('youtube', error.kind);
-      throw error;
-    }
+    return platformCall(() => this.once<T>(endpoint, params), {
+      platform: 'youtube',
+      telemetry: this.telemetry,
+      retries,
+      retry: this.options.retry,
+      retryEnv: this.options.retryEnv,
+    });
   }
 
   private async once<T>(endpoint: string, params: Record<string, string>): Promise<T> {
