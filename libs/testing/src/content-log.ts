@@ -19,6 +19,34 @@ import type { DomainEvent, EventStore, NewEvent } from '@analyst/eventsourcing';
 /** Ingest's chunk size (COMMENT_CHUNK_SIZE): a fetch of 1,000 comments is four chunk events. */
 export const CONTENT_CHUNK_SIZE = 250;
 
+/**
+ * The ids the log gives a post's version, as its events carry them: its job, and the reservation
+ * funding it (`-r` after the version for a resumption's).
+ */
+function fundedVersion(postId: string, dataVersion: number, reservationSuffix = '') {
+  return {
+    postId,
+    dataVersion,
+    jobId: `cj-${postId}-${dataVersion}`,
+    reservationId: `rs-${postId}-${dataVersion}${reservationSuffix}`,
+  };
+}
+
+/** A version request as the log makes them: one credit from the credit pool, no full read, no limit. */
+function versionRequest(postId: string, dataVersion: number, requestedAt: string) {
+  const { jobId, reservationId } = fundedVersion(postId, dataVersion);
+  return {
+    dataVersion,
+    jobId,
+    reservationId,
+    creditSource: 'credit',
+    unitCost: 1,
+    fullRead: false,
+    commentLimit: null,
+    requestedAt,
+  };
+}
+
 /** Scored comments to draw from: `fetched[i]` scored as `scored[i]` by the product's scorer. */
 export interface CommentPool {
   fetched: FetchedComment[];
@@ -160,14 +188,7 @@ export class ContentLogWriter {
           addedVia: 'api',
           addedBy: { id: 'key_gen', name: 'generator' },
           isDemo: false,
-          dataVersion: 1,
-          jobId: `cj-${postId}-1`,
-          reservationId: `rs-${postId}-1`,
-          creditSource: 'credit',
-          unitCost: 1,
-          fullRead: false,
-          commentLimit: null,
-          requestedAt: this.at(),
+          ...versionRequest(postId, 1, this.at()),
         },
       },
     ]);
@@ -177,17 +198,7 @@ export class ContentLogWriter {
     await this.append(`post-${postId}`, teamId, [
       {
         type: 'PostRefreshRequested',
-        data: {
-          postId,
-          dataVersion,
-          jobId: `cj-${postId}-${dataVersion}`,
-          reservationId: `rs-${postId}-${dataVersion}`,
-          creditSource: 'credit',
-          unitCost: 1,
-          fullRead: false,
-          commentLimit: null,
-          requestedAt: this.at(),
-        },
+        data: { postId, ...versionRequest(postId, dataVersion, this.at()) },
       },
     ]);
   }
@@ -244,10 +255,7 @@ export class ContentLogWriter {
       {
         type: 'PostScored',
         data: {
-          postId,
-          dataVersion,
-          jobId: `cj-${postId}-${dataVersion}`,
-          reservationId: `rs-${postId}-${dataVersion}`,
+          ...fundedVersion(postId, dataVersion),
           scorer: content.scorer,
           topics: content.topics,
           messages: content.messages,
@@ -269,10 +277,7 @@ export class ContentLogWriter {
       {
         type: 'PostFetchFailed',
         data: {
-          postId,
-          dataVersion,
-          jobId: `cj-${postId}-${dataVersion}`,
-          reservationId: `rs-${postId}-${dataVersion}`,
+          ...fundedVersion(postId, dataVersion),
           outcome,
           reason: `generated ${outcome}`,
           at: this.at(),
@@ -285,13 +290,7 @@ export class ContentLogWriter {
     await this.append(`post-${postId}`, teamId, [
       {
         type: 'PostHoldResumed',
-        data: {
-          postId,
-          dataVersion,
-          jobId: `cj-${postId}-${dataVersion}`,
-          reservationId: `rs-${postId}-${dataVersion}-r`,
-          at: this.at(),
-        },
+        data: { ...fundedVersion(postId, dataVersion, '-r'), at: this.at() },
       },
     ]);
   }
@@ -301,10 +300,7 @@ export class ContentLogWriter {
       {
         type: 'PostCancelled',
         data: {
-          postId,
-          dataVersion,
-          jobId: `cj-${postId}-${dataVersion}`,
-          reservationId: `rs-${postId}-${dataVersion}`,
+          ...fundedVersion(postId, dataVersion),
           reason: 'generated cancellation',
           at: this.at(),
         },
