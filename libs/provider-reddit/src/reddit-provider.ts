@@ -6,13 +6,7 @@ import {
   type FetchResult,
 } from '@analyst/contracts';
 import { classifyLink } from '@analyst/links';
-import {
-  credentialHealth,
-  discoverWithFaults,
-  fetchFaultResult,
-  keywordTest,
-  type ProviderHealth,
-} from '@analyst/provider-core';
+import { credentialHealth, discoverWithFaults, fetchFaultResult, keywordTest } from '@analyst/provider-core';
 import { CommentTree } from './comment-tree';
 import { RedditApi, type RedditApiOptions } from './reddit-api';
 import { mapLink } from './reddit-mapping';
@@ -35,7 +29,7 @@ export class RedditProvider implements ContentProvider {
     this.api = new RedditApi(options);
   }
 
-  health(): ProviderHealth {
+  health(): { ready: boolean; detail?: string } {
     return credentialHealth(this.api.authProblem);
   }
 

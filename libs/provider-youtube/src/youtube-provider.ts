@@ -7,13 +7,7 @@ import {
   type FetchedComment,
 } from '@analyst/contracts';
 import { classifyLink } from '@analyst/links';
-import {
-  credentialHealth,
-  discoverWithFaults,
-  fetchFaultResult,
-  keywordTest,
-  type ProviderHealth,
-} from '@analyst/provider-core';
+import { credentialHealth, discoverWithFaults, fetchFaultResult, keywordTest } from '@analyst/provider-core';
 import { YouTubeApi, YouTubeGone, type YouTubeApiOptions } from './youtube-api';
 import { captionOf, handleOf, mapComment, mapVideo } from './youtube-mapping';
 import type {
@@ -42,7 +36,7 @@ export class YouTubeProvider implements ContentProvider {
   }
 
   /** Not ready while the API refuses the key: every fetch would fail. */
-  health(): ProviderHealth {
+  health(): { ready: boolean; detail?: string } {
     return credentialHealth(this.api.authProblem);
   }
 

@@ -32,19 +32,13 @@ function fundedVersion(postId: string, dataVersion: number, reservationSuffix = 
   };
 }
 
-/** A version request as the log makes them: one credit from the credit pool, no full read, no limit. */
+/** What every version request in the log asks for: one credit from the credit pool, no full read, no limit. */
+const REQUEST_TERMS = { creditSource: 'credit', unitCost: 1, fullRead: false, commentLimit: null } as const;
+
+/** A version request as the log makes them (the fields of PostVersionRequest, in its order). */
 function versionRequest(postId: string, dataVersion: number, requestedAt: string) {
   const { jobId, reservationId } = fundedVersion(postId, dataVersion);
-  return {
-    dataVersion,
-    jobId,
-    reservationId,
-    creditSource: 'credit',
-    unitCost: 1,
-    fullRead: false,
-    commentLimit: null,
-    requestedAt,
-  };
+  return { dataVersion, jobId, reservationId, ...REQUEST_TERMS, requestedAt };
 }
 
 /** Scored comments to draw from: `fetched[i]` scored as `scored[i]` by the product's scorer. */
