@@ -1,6 +1,6 @@
 /**
  * Rule breaks of the identity aggregates. Each code maps to one HTTP status, in one place, in the
- * gateway (`identity-http-errors.ts`).
+ * gateway (`identity-error.mapping.ts`).
  */
 export const IDENTITY_ERROR_CODES = [
   'team_exists',

@@ -19,6 +19,7 @@ export * from './stores';
 export * from './nest/error-envelope.filter';
 export * from './nest/dependency-failure';
 export * from './nest/domain-error-mapping';
+export * from './nest/error-mapping.filter';
 export * from './nest/admin-token.guard';
 export * from './nest/api-paths';
 export * from './nest/route-pattern';

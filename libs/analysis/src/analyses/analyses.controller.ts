@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
@@ -16,9 +16,10 @@ import {
   pollHeaders,
   TEAM_NOT_FOUND,
   queryInteger,
+  ErrorMappingFilter,
 } from '@analyst/platform';
 import { AnalysisError } from '../errors/analysis-error';
-import { AnalysisErrorsInterceptor } from '../errors/analysis-error.mapping';
+import { toApiError } from '../errors/analysis-error.mapping';
 import { AnalysisService, POLL_AFTER_MS } from './analysis.service';
 import { parseAnalysisRequest } from './analysis-request';
 import { analysisMeta, analysisSummary, analysisView } from './analysis-view';
@@ -34,7 +35,7 @@ const ANALYSIS = envelope(openApi.ref('Analysis'), openApi.ref('AnalysisMeta'));
 
 @ApiTags('analyses')
 @ApiKeyAuth()
-@UseInterceptors(AnalysisErrorsInterceptor)
+@UseFilters(new ErrorMappingFilter(toApiError))
 @Controller('analyses')
 export class AnalysesController {
   constructor(private readonly analyses: AnalysisService) {}

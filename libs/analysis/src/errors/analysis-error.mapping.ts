@@ -1,5 +1,3 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { catchError, throwError, type Observable } from 'rxjs';
 import { domainErrorMapping } from '@analyst/platform';
 import { AnalysisError, type AnalysisErrorCode } from './analysis-error';
 
@@ -21,11 +19,3 @@ export const ANALYSIS_ERROR_STATUS: Record<AnalysisErrorCode, number> = {
 
 /** The one place analysis errors become HTTP answers; anything else passes through. */
 export const toApiError = domainErrorMapping(AnalysisError, ANALYSIS_ERROR_STATUS);
-
-/** Applies toApiError to whatever a route of the analysis service throws (every controller uses it). */
-@Injectable()
-export class AnalysisErrorsInterceptor implements NestInterceptor {
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(catchError((error: unknown) => throwError(() => toApiError(error))));
-  }
-}

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   Principal,
@@ -11,11 +11,12 @@ import {
   listEnvelope,
   openApi,
   TEAM_NOT_FOUND,
+  ErrorMappingFilter,
 } from '@analyst/platform';
 import { parseLimit } from '../analyses/analyses.controller';
 import { CommentReadSide, type TeamIndex, materializedOf } from '@analyst/comment-index';
 import { AnalysisError } from '../errors/analysis-error';
-import { AnalysisErrorsInterceptor } from '../errors/analysis-error.mapping';
+import { toApiError } from '../errors/analysis-error.mapping';
 import { POST_CURSORS, type PostCursors } from './post-cursor';
 import { afterCursor, echoPostQuery, findPosts, parsePostQuery, positionOf } from './post-query';
 import { postAnalysisView, postView } from './post-view';
@@ -68,7 +69,7 @@ const COLLECTION_404 = `Not a collection of the target team (collection_not_foun
 
 @ApiTags('posts')
 @ApiKeyAuth()
-@UseInterceptors(AnalysisErrorsInterceptor)
+@UseFilters(new ErrorMappingFilter(toApiError))
 @Controller('posts')
 export class PostsController {
   constructor(
@@ -180,7 +181,7 @@ export class PostsController {
 
 @ApiTags('collections')
 @ApiKeyAuth()
-@UseInterceptors(AnalysisErrorsInterceptor)
+@UseFilters(new ErrorMappingFilter(toApiError))
 @Controller('collections')
 export class CollectionsController {
   constructor(

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   AdminTokenGuard,
@@ -7,13 +7,14 @@ import {
   ProjectionService,
   type Clock,
   type IdGenerator,
+  ErrorMappingFilter,
 } from '@analyst/platform';
 import { CommentReadSide } from '@analyst/comment-index';
 import type { SavedAnalysisData } from '@analyst/domain-analysis';
 import { AnalysisService } from '../analyses/analysis.service';
 import { analysisSummary } from '../analyses/analysis-view';
 import { AnalysisError } from '../errors/analysis-error';
-import { AnalysisErrorsInterceptor } from '../errors/analysis-error.mapping';
+import { toApiError } from '../errors/analysis-error.mapping';
 import { SavedAnalysisCommands } from './saved-analysis-commands';
 
 const text = (v: unknown, name: string, max = 20_000): string => {
@@ -31,7 +32,7 @@ const text = (v: unknown, name: string, max = 20_000): string => {
  */
 @ApiExcludeController()
 @UseGuards(AdminTokenGuard)
-@UseInterceptors(AnalysisErrorsInterceptor)
+@UseFilters(new ErrorMappingFilter(toApiError))
 @Controller('admin/v1/teams/:teamId')
 export class AdminReportsController {
   constructor(

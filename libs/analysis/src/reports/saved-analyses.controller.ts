@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Inject, Query, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   Principal,
@@ -12,11 +12,12 @@ import {
   READ_STORE,
   TEAM_NOT_FOUND,
   type ReadStore,
+  ErrorMappingFilter,
 } from '@analyst/platform';
 import { parseLimit } from '../analyses/analyses.controller';
 import { SAVED_ANALYSES, type SavedAnalysisDoc } from '@analyst/comment-index';
 import { AnalysisError } from '../errors/analysis-error';
-import { AnalysisErrorsInterceptor } from '../errors/analysis-error.mapping';
+import { toApiError } from '../errors/analysis-error.mapping';
 
 /** Sanitized row: never share tokens, invite emails or payloads. */
 const savedRow = (d: SavedAnalysisDoc) => ({
@@ -39,7 +40,7 @@ const SAVED_ROW = openApi.obj({
 
 @ApiTags('insights')
 @ApiKeyAuth()
-@UseInterceptors(AnalysisErrorsInterceptor)
+@UseFilters(new ErrorMappingFilter(toApiError))
 @Controller()
 export class SavedAnalysesController {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}

@@ -1,10 +1,12 @@
-import { Controller, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Controller, Headers, HttpCode, Param, Post, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { AdminTokenGuard } from '@analyst/platform';
+import { AdminTokenGuard, ErrorMappingFilter } from '@analyst/platform';
+import { toApiError } from '../identity/identity-error.mapping';
 import { IdentityService } from '../identity/identity.service';
 
 @ApiExcludeController()
 @UseGuards(AdminTokenGuard)
+@UseFilters(new ErrorMappingFilter(toApiError))
 @Controller('admin/v1/keys')
 export class AdminKeysController {
   constructor(private readonly identity: IdentityService) {}

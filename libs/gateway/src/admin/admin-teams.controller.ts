@@ -9,11 +9,19 @@ import {
   Post,
   Put,
   UseGuards,
+  UseFilters,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ApiError } from '@analyst/contracts';
-import { lastUtcDays } from '@analyst/domain-identity';
-import { AdminTokenGuard, CLOCK, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import { IdentityError, lastUtcDays } from '@analyst/domain-identity';
+import {
+  AdminTokenGuard,
+  CLOCK,
+  ErrorMappingFilter,
+  READ_STORE,
+  type Clock,
+  type ReadStore,
+} from '@analyst/platform';
+import { toApiError } from '../identity/identity-error.mapping';
 import {
   findSubTeams,
   findTeam,
@@ -42,6 +50,7 @@ function ctx(correlationId: string | undefined, teamId: string | null = null): I
 /** Operator and app-backend API for teams; only the ANALYST_ADMIN_TOKEN opens it, never an API key. */
 @ApiExcludeController()
 @UseGuards(AdminTokenGuard)
+@UseFilters(new ErrorMappingFilter(toApiError))
 @Controller('admin/v1/teams')
 export class AdminTeamsController {
   constructor(
@@ -53,7 +62,7 @@ export class AdminTeamsController {
 
   private async requireTeam(teamId: string): Promise<TeamDoc> {
     const team = await findTeam(this.store, teamId);
-    if (!team) throw new ApiError(404, `team ${teamId} not found`, 'team_not_found');
+    if (!team) throw new IdentityError('team_not_found', `team ${teamId} not found`);
     return team;
   }
 

@@ -24,7 +24,6 @@ import {
 } from '@analyst/platform';
 import { ApiKeyCommands } from './api-key-commands';
 import { IdentityCache } from './identity-cache';
-import { toApiError } from './identity-http-errors';
 import { API_KEYS_COLLECTION, findApiKey, findTeam, type ApiKeyDoc } from './identity-read-models';
 import { apiKeysProjector, identityReadModels, teamsProjector } from './identity.projectors';
 import { hashSecret } from './secret-hash';
@@ -129,9 +128,7 @@ export class IdentityService implements OnModuleInit {
     ctx: IdentityContext,
   ): Promise<CreatedKey> {
     if (input.fixed && (!isKeyId(input.fixed.keyId) || !isKeySecret(input.fixed.secret))) {
-      throw toApiError(
-        new IdentityError('invalid_key_id', `a fixed key must look like ${KEY_ID_PREFIX}<id>.<secret>`),
-      );
+      throw new IdentityError('invalid_key_id', `a fixed key must look like ${KEY_ID_PREFIX}<id>.<secret>`);
     }
     const keyId = input.fixed?.keyId ?? this.ids.next(KEY_ID_PREFIX);
     const secret = input.fixed?.secret ?? this.ids.secret(24);
@@ -209,7 +206,7 @@ export class IdentityService implements OnModuleInit {
 
   private async requireKey(keyId: string): Promise<ApiKeyDoc> {
     const key = await findApiKey(this.store, keyId);
-    if (!key) throw toApiError(new IdentityError('key_not_found', `key ${keyId} not found`));
+    if (!key) throw new IdentityError('key_not_found', `key ${keyId} not found`);
     return key;
   }
 
@@ -225,16 +222,12 @@ export class IdentityService implements OnModuleInit {
     command: C,
     ctx: IdentityContext,
   ) {
-    try {
-      const result = await handler.handle(id, command, {
-        correlationId: ctx.correlationId,
-        causationId: ctx.causationId ?? null,
-        teamId: ctx.teamId,
-      });
-      await this.projections.waitFor(result.position);
-      return result;
-    } catch (error) {
-      throw toApiError(error);
-    }
+    const result = await handler.handle(id, command, {
+      correlationId: ctx.correlationId,
+      causationId: ctx.causationId ?? null,
+      teamId: ctx.teamId,
+    });
+    await this.projections.waitFor(result.position);
+    return result;
   }
 }

@@ -1,6 +1,7 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiError, PLAN_IDS, PLANS } from '@analyst/contracts';
+import { PLAN_IDS, PLANS } from '@analyst/contracts';
+import { IdentityError } from '@analyst/domain-identity';
 import {
   ApiEnvelopeResponse,
   ApiErrorResponses,
@@ -16,12 +17,15 @@ import {
   type ReadStore,
   ApiRoute,
   Principal,
+  ErrorMappingFilter,
 } from '@analyst/platform';
 import { IdentityCache } from '../identity/identity-cache';
+import { toApiError } from '../identity/identity-error.mapping';
 import { TeamCreditsReader } from './team-credits';
 
 @ApiTags('identity')
 @ApiKeyAuth()
+@UseFilters(new ErrorMappingFilter(toApiError))
 @Controller('team')
 export class TeamController {
   private readonly credits: TeamCreditsReader;
@@ -88,7 +92,7 @@ export class TeamController {
   @ApiErrorResponses({ 404: TEAM_NOT_FOUND })
   async team(@Principal() principal: Principal) {
     const team = await this.identities.team(principal.targetTeamId);
-    if (!team) throw new ApiError(404, `team ${principal.targetTeamId} not found`, 'team_not_found');
+    if (!team) throw new IdentityError('team_not_found', `team ${principal.targetTeamId} not found`);
     const plan = PLANS[team.plan];
     // The team and its sub-teams from memory (kept true by the identity events); credits change
     // with every charge, so the team's ledger stream is read past what this process has folded.

@@ -6,20 +6,21 @@ import {
   ApiErrorResponses,
   ApiKeyAuth,
   ApiRoute,
+  ErrorMappingFilter,
   Principal,
   TEAM_NOT_FOUND,
 } from '@analyst/platform';
 import { ContentJobAnswer } from '../http/content-job-answer';
 import { AMBIGUOUS, ACCEPTED, IDEMPOTENCY_KEY, JOB, REPLAYED } from '../http/content-route-docs';
 import { idempotencyKeyOf, requesterOf } from '../http/http-helpers';
-import { IngestErrorFilter } from '../http/ingest-error.filter';
+import { toApiError } from '../http/ingest-error.mapping';
 import { AddPostsBody } from './add-posts.body';
 import { AddPostsHandler } from './add-posts.handler';
 
 @ApiTags('content')
 @ApiKeyAuth()
 @Controller('content')
-@UseFilters(IngestErrorFilter)
+@UseFilters(new ErrorMappingFilter(toApiError))
 export class AddPostsController {
   constructor(
     private readonly addPosts: AddPostsHandler,

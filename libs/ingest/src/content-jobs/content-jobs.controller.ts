@@ -3,6 +3,7 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ApiRoute,
+  ErrorMappingFilter,
   Principal,
   ApiEnvelopeResponse,
   ApiErrorResponses,
@@ -18,7 +19,7 @@ import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
 import { JobReader } from './job-reader';
 import { jobHeaders, jobMeta, jobSummary, renderJob } from './job-view';
 import { correlationIdOf, send } from '../http/http-helpers';
-import { IngestErrorFilter } from '../http/ingest-error.filter';
+import { toApiError } from '../http/ingest-error.mapping';
 import { IntakeError } from '../steps/intake-error';
 
 const DEFAULT_LIST_LIMIT = 50;
@@ -26,7 +27,7 @@ const DEFAULT_LIST_LIMIT = 50;
 @ApiTags('content')
 @ApiKeyAuth()
 @Controller('content/jobs')
-@UseFilters(IngestErrorFilter)
+@UseFilters(new ErrorMappingFilter(toApiError))
 export class ContentJobsController {
   constructor(private readonly jobs: JobReader) {}
 

@@ -6,20 +6,21 @@ import {
   ApiErrorResponses,
   ApiKeyAuth,
   ApiRoute,
+  ErrorMappingFilter,
   Principal,
   TEAM_NOT_FOUND,
 } from '@analyst/platform';
 import { ContentJobAnswer } from '../http/content-job-answer';
 import { ACCEPTED, JOB } from '../http/content-route-docs';
 import { requesterOf } from '../http/http-helpers';
-import { IngestErrorFilter } from '../http/ingest-error.filter';
+import { toApiError } from '../http/ingest-error.mapping';
 import { RefreshPostsBody } from './refresh.dto';
 import { RefreshPostsHandler } from './refresh-posts.handler';
 
 @ApiTags('content')
 @ApiKeyAuth()
 @Controller('content')
-@UseFilters(IngestErrorFilter)
+@UseFilters(new ErrorMappingFilter(toApiError))
 export class RefreshPostsController {
   constructor(
     private readonly refreshPosts: RefreshPostsHandler,

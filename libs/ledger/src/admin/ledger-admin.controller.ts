@@ -8,12 +8,14 @@ import {
   Param,
   Post,
   Query,
+  UseFilters,
   UseGuards,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiError, teamStream, type StatementPage } from '@analyst/contracts';
 import {
   AdminTokenGuard,
+  ErrorMappingFilter,
   EVENT_STORE,
   ID_GENERATOR,
   READ_STORE,
@@ -39,6 +41,7 @@ const IDEMPOTENCY_KEY = /^[\w.:-]{1,200}$/;
 @ApiExcludeController()
 @Controller('admin/v1/teams/:teamId')
 @UseGuards(AdminTokenGuard)
+@UseFilters(new ErrorMappingFilter(toApiError))
 export class LedgerAdminController {
   constructor(
     private readonly ledger: LedgerService,
@@ -61,24 +64,20 @@ export class LedgerAdminController {
       throw new ApiError(400, 'Idempotency-Key must be 1 to 200 characters of letters, digits, _ . : -');
     }
     const commandId = idempotencyKey ? `admin-grant-${idempotencyKey}` : this.ids.next('cmd_');
-    try {
-      const result = await this.ledger.grant(
+    const result = await this.ledger.grant(
+      teamId,
+      { commandId, pool: body.pool, amount: body.amount, reason: body.reason },
+      { correlationId: correlationId ?? commandId, teamId },
+    );
+    await this.ledger.caughtUp();
+    return {
+      data: {
         teamId,
-        { commandId, pool: body.pool, amount: body.amount, reason: body.reason },
-        { correlationId: correlationId ?? commandId, teamId },
-      );
-      await this.ledger.caughtUp();
-      return {
-        data: {
-          teamId,
-          pool: result.pool,
-          amount: result.amount,
-          balances: await this.ledger.balances(teamId),
-        },
-      };
-    } catch (error) {
-      throw toApiError(error);
-    }
+        pool: result.pool,
+        amount: result.amount,
+        balances: await this.ledger.balances(teamId),
+      },
+    };
   }
 
   /** The team's statement, oldest first, paged with an opaque cursor. */

@@ -1,4 +1,4 @@
-import { ApiError } from '@analyst/contracts';
+import { domainErrorMapping } from '@analyst/platform';
 import { SamplingError, type SamplingErrorCode } from './sampling-error';
 
 /** Retry-After on 409 analysis_not_ready: the analysis poll interval (3000 ms). */
@@ -23,8 +23,4 @@ export const SAMPLING_ERROR_HEADERS: Partial<Record<SamplingErrorCode, Record<st
 };
 
 /** The one place sampling errors become HTTP answers; anything else passes through. */
-export function toApiError(error: unknown): unknown {
-  if (!(error instanceof SamplingError)) return error;
-  const { code, message } = error;
-  return new ApiError(SAMPLING_ERROR_STATUS[code], message, code, undefined, SAMPLING_ERROR_HEADERS[code]);
-}
+export const toApiError = domainErrorMapping(SamplingError, SAMPLING_ERROR_STATUS, SAMPLING_ERROR_HEADERS);

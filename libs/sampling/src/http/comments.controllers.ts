@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApiRoute,
@@ -7,6 +7,7 @@ import {
   ApiEnvelopeResponse,
   ApiErrorResponses,
   ApiKeyAuth,
+  ErrorMappingFilter,
   listEnvelope,
   openApi,
   TEAM_NOT_FOUND,
@@ -16,14 +17,6 @@ import { parseSampleQuery } from '../sample/sample-query';
 import { SamplingService, type SamplePageView } from '../sampling.service';
 
 const SAMPLE = listEnvelope(openApi.ref('CommentRow'), openApi.ref('CommentSampleMeta'));
-/** Both routes parse their query here and answer through the sampling service's one error mapping. */
-async function answer(draw: () => Promise<SamplePageView>): Promise<SamplePageView> {
-  try {
-    return await draw();
-  } catch (error) {
-    throw toApiError(error);
-  }
-}
 
 const INVALID_QUERY =
   'Unknown query parameter, an invalid limit, source or cursor, or an invalid bucket name (invalid_filter, invalid_bucket, invalid_cursor)';
@@ -32,6 +25,7 @@ const INVALID_QUERY =
 @ApiTags('comments')
 @ApiKeyAuth()
 @Controller('analyses')
+@UseFilters(new ErrorMappingFilter(toApiError))
 export class AnalysisCommentsController {
   constructor(private readonly sampling: SamplingService) {}
 
@@ -54,10 +48,8 @@ export class AnalysisCommentsController {
     @Principal() principal: Principal,
     @Param('analysisId') analysisId: string,
     @Query() query: Record<string, unknown>,
-  ) {
-    return answer(() =>
-      this.sampling.analysisSample(principal.targetTeamId, analysisId, parseSampleQuery(query)),
-    );
+  ): Promise<SamplePageView> {
+    return this.sampling.analysisSample(principal.targetTeamId, analysisId, parseSampleQuery(query));
   }
 }
 
@@ -65,6 +57,7 @@ export class AnalysisCommentsController {
 @ApiTags('comments')
 @ApiKeyAuth()
 @Controller('posts')
+@UseFilters(new ErrorMappingFilter(toApiError))
 export class PostCommentsController {
   constructor(private readonly sampling: SamplingService) {}
 
@@ -85,7 +78,7 @@ export class PostCommentsController {
     @Principal() principal: Principal,
     @Param('postId') postId: string,
     @Query() query: Record<string, unknown>,
-  ) {
-    return answer(() => this.sampling.postSample(principal.targetTeamId, postId, parseSampleQuery(query)));
+  ): Promise<SamplePageView> {
+    return this.sampling.postSample(principal.targetTeamId, postId, parseSampleQuery(query));
   }
 }
