@@ -1,13 +1,15 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { Counter, Gauge } from 'prom-client';
 import {
-  Inject,
-  Injectable,
-  Logger,
-  Optional,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
-import { Counter, Gauge, type Registry } from 'prom-client';
-import { CLOCK, HttpMetrics, PeriodicTask, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+  CLOCK,
+  HttpMetrics,
+  PeriodicGauges,
+  READ_STORE,
+  counterOn,
+  gaugeOn,
+  type Clock,
+  type ReadStore,
+} from '@analyst/platform';
 import {
   CONTENT_JOBS,
   CREDITS_GROUP,
@@ -27,24 +29,17 @@ export const OPEN_JOB_STATUSES = ['discovering', 'queuing', 'syncing'] as const;
 export const QUEUING_RESUMER = 'queuing-resumer';
 const MANAGERS = [FETCH_GROUP, CREDITS_GROUP, JOBS_GROUP, DISCOVERY_GROUP, QUEUING_RESUMER];
 
-function existing<T>(registry: Registry, name: string, create: () => T): T {
-  // Several modules (or test apps) may share one registry; prom-client refuses a second metric of a name.
-  return (registry.getSingleMetric(name) as T | undefined) ?? create();
-}
-
 /**
  * Ingest metrics on the process's registry: content jobs per open status and those left in
  * `queuing` past ANALYST_QUEUING_RESUME_AFTER_MS (the resumer should finish them within a sweep),
  * and process-manager failures. Without HttpMetrics it records nothing.
  */
 @Injectable()
-export class IngestMetrics implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('IngestMetrics');
+export class IngestMetrics extends PeriodicGauges {
   private readonly jobs: Gauge<'status'> | null = null;
   private readonly queuingOverdue: Gauge | null = null;
   private readonly managerErrors: Counter<'manager'> | null = null;
   private resumerErrorsSeen = 0;
-  private readonly task: PeriodicTask;
 
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
@@ -53,64 +48,36 @@ export class IngestMetrics implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly resumer: QueuingJobResumer,
     @Optional() httpMetrics?: HttpMetrics,
   ) {
-    this.task = new PeriodicTask(
-      INGEST_METRICS_REFRESH_MS,
-      () => this.refresh(),
-      (error) =>
-        // Keep the last values; the read store's own health and the projection alerts say what is wrong.
-        this.logger.warn(`content job metrics not refreshed: ${String(error)}`),
-    );
+    super(INGEST_METRICS_REFRESH_MS, new Logger('IngestMetrics'), 'content job metrics');
     const registry = httpMetrics?.registry;
     if (!registry) return;
-    this.jobs = existing(
-      registry,
-      'analyst_content_jobs',
-      () =>
-        new Gauge({
-          name: 'analyst_content_jobs',
-          help: 'Content jobs not yet ended, per status (content_jobs read model)',
-          labelNames: ['status'],
-          registers: [registry],
-        }),
-    );
-    this.queuingOverdue = existing(
-      registry,
-      'analyst_content_jobs_queuing_overdue',
-      () =>
-        new Gauge({
-          name: 'analyst_content_jobs_queuing_overdue',
-          help: 'Content jobs quiet in queuing for longer than ANALYST_QUEUING_RESUME_AFTER_MS, which the resumer has yet to finish',
-          registers: [registry],
-        }),
-    );
+    this.jobs = gaugeOn(registry, {
+      name: 'analyst_content_jobs',
+      help: 'Content jobs not yet ended, per status (content_jobs read model)',
+      labelNames: ['status'],
+    });
+    this.queuingOverdue = gaugeOn(registry, {
+      name: 'analyst_content_jobs_queuing_overdue',
+      help: 'Content jobs quiet in queuing for longer than ANALYST_QUEUING_RESUME_AFTER_MS, which the resumer has yet to finish',
+    });
     const resumerDelta = () => {
       // The resumer keeps a plain count; move the counter by what it added since the last scrape.
       const delta = this.resumer.errors - this.resumerErrorsSeen;
       this.resumerErrorsSeen = this.resumer.errors;
       if (delta > 0) this.managerErrors?.inc({ manager: QUEUING_RESUMER }, delta);
     };
-    this.managerErrors = existing(
-      registry,
-      'analyst_process_manager_errors_total',
-      () =>
-        new Counter({
-          name: 'analyst_process_manager_errors_total',
-          help: 'Process-manager handler failures (the message is delivered again) and resume attempts that threw',
-          labelNames: ['manager'],
-          registers: [registry],
-          collect: resumerDelta,
-        }),
-    );
+    this.managerErrors = counterOn(registry, {
+      name: 'analyst_process_manager_errors_total',
+      help: 'Process-manager handler failures (the message is delivered again) and resume attempts that threw',
+      labelNames: ['manager'],
+      collect: resumerDelta,
+    });
     // Every manager starts at 0, so increase() sees the first failure rather than a new series.
     for (const manager of MANAGERS) this.managerErrors.inc({ manager }, 0);
   }
 
-  onApplicationBootstrap(): void {
-    if (this.jobs) this.task.start(true);
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.task.stop();
+  protected active(): boolean {
+    return this.jobs !== null;
   }
 
   /** Recomputes the job gauges now (the timer calls this). */

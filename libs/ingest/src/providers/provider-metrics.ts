@@ -1,16 +1,11 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { Counter, Gauge, type Registry } from 'prom-client';
-import { HttpMetrics } from '@analyst/platform';
+import type { Counter, Gauge } from 'prom-client';
+import { HttpMetrics, counterOn, gaugeOn } from '@analyst/platform';
 import type { FaultKind, ProviderTelemetry } from '@analyst/provider-core';
 import { nextQuotaReset } from '@analyst/provider-youtube';
 
 /** A Google Cloud project's default daily YouTube Data API quota; `remaining` is counted against it. */
 export const YOUTUBE_DAILY_QUOTA = 10_000;
-
-function existing<T>(registry: Registry, name: string, create: () => T): T {
-  // Several modules (or test apps) may share one registry; prom-client refuses a second metric of a name.
-  return (registry.getSingleMetric(name) as T | undefined) ?? create();
-}
 
 /**
  * Provider traffic on the process's /metrics: calls per endpoint, errors per fault kind, YouTube
@@ -32,13 +27,9 @@ export class ProviderMetrics implements ProviderTelemetry {
     const registry = httpMetrics?.registry;
     if (!registry) return;
     const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
-      existing(registry, name, () => new Counter<L>({ name, help, labelNames, registers: [registry] }));
+      counterOn<L>(registry, { name, help, labelNames });
     const gauge = (name: string, help: string) =>
-      existing(
-        registry,
-        name,
-        () => new Gauge<'platform'>({ name, help, labelNames: ['platform'], registers: [registry] }),
-      );
+      gaugeOn<'platform'>(registry, { name, help, labelNames: ['platform'] });
     this.calls = counter('analyst_provider_calls_total', 'HTTP calls to a platform API, per endpoint', [
       'platform',
       'endpoint',
