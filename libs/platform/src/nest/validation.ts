@@ -1,5 +1,10 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidatorOptions } from 'class-validator';
 import { ApiError } from '@analyst/contracts';
+
+/** Unknown fields are refused; a field's first broken rule is the one reported. */
+const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true };
 
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
@@ -11,13 +16,40 @@ function describe(errors: ValidationError[], parent = ''): string[] {
   });
 }
 
+/** What class-validator found wrong, as one readable sentence naming each field. */
+export function describeValidationErrors(errors: ValidationError[]): string {
+  return describe(errors).join('; ') || 'invalid request';
+}
+
 /** class-validator for every DTO: unknown fields are refused and each message names its field. */
 export function apiValidationPipe(): ValidationPipe {
   return new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
+    ...VALIDATOR_OPTIONS,
     transform: true,
-    exceptionFactory: (errors) =>
-      new ApiError(400, describe(errors).join('; ') || 'invalid request', 'invalid_request'),
+    exceptionFactory: (errors) => new ApiError(400, describeValidationErrors(errors), 'invalid_request'),
   });
+}
+
+export interface ValidateRequestOptions {
+  /** The message when `raw` is not a JSON object at all (`body must be a JSON object`). */
+  notAnObject?: string;
+}
+
+/**
+ * The same class-validator rules for a request part a route reads itself (a query string, a body
+ * field interpreted further, a nested object): `raw` as an instance of `dto`, or `refuse(message)`
+ * thrown with the message the pipe would give. Services raise their own coded error through `refuse`.
+ */
+export function validateRequest<T extends object>(
+  dto: new () => T,
+  raw: unknown,
+  refuse: (message: string) => Error,
+  options: ValidateRequestOptions = {},
+): T {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw refuse(options.notAnObject ?? 'request must be a JSON object');
+  const instance = plainToInstance(dto, raw);
+  const errors = validateSync(instance, VALIDATOR_OPTIONS);
+  if (errors.length > 0) throw refuse(describeValidationErrors(errors));
+  return instance;
 }
