@@ -28,6 +28,7 @@ export * from './nest/route-decorators';
 export * from './nest/location';
 export * from './nest/validation';
 export * from './nest/query-numbers';
+export { IsQueryInteger, IsQueryNumber } from './nest/query-number-rules';
 export { SkipQueryRules } from './nest/query-rules';
 export * from './nest/metrics';
 export * from './nest/read-cache-metrics';

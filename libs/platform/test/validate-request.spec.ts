@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { validateRequest } from '@analyst/platform';
+import { IsQueryInteger, IsQueryNumber, queryInteger, queryNumber, validateRequest } from '@analyst/platform';
 
 class Shelf {
   @IsString()
@@ -54,5 +54,37 @@ describe('validateRequest: class-validator rules for a request part a route read
       expect(() =>
         validateRequest(Order, raw, refuse, { notAnObject: 'body must be a JSON object' }),
       ).toThrow(new Refused('body must be a JSON object'));
+  });
+});
+
+class Page {
+  @IsOptional()
+  @IsQueryInteger(1, 100)
+  limit?: string;
+
+  @IsOptional()
+  @IsQueryNumber(0, 1)
+  min?: string;
+}
+
+describe('IsQueryInteger and IsQueryNumber: the query-string number grammar, as queryInteger reads it', () => {
+  it('accepts decimal integers and JSON numbers in range, left as text', () => {
+    expect(validateRequest(Page, { limit: '100', min: '1e-3' }, refuse)).toEqual({
+      limit: '100',
+      min: '1e-3',
+    });
+  });
+
+  it('refuses what queryInteger and queryNumber refuse, with their messages', () => {
+    const messages = [
+      [{ limit: '0x10' }, 'limit must be an integer from 1 to 100 written in decimal digits, got "0x10"'],
+      [{ limit: '101' }, 'limit must be an integer from 1 to 100 written in decimal digits, got "101"'],
+      [{ limit: ['1', '2'] }, 'limit must be given once'],
+      [{ min: 'Infinity' }, 'min must be a number from 0 to 1 (JSON number syntax), got "Infinity"'],
+    ] as const;
+    for (const [raw, message] of messages)
+      expect(() => validateRequest(Page, raw, refuse)).toThrow(new Refused(message));
+    expect(() => queryInteger('0x10', 'limit', 1, 100)).toThrow(messages[0][1]);
+    expect(() => queryNumber('Infinity', 'min', 0, 1)).toThrow(messages[3][1]);
   });
 });

@@ -1,17 +1,5 @@
 import { ApiError } from '@analyst/contracts';
-
-// One reading of numbers in query strings for every route, the grammar of a JSON number (what the
-// OpenAPI document's `type: number` / `integer` promise): an integer is decimal digits only, so
-// "0x10", "1e2", "+5", " 5" and "1.0" are refused; a number may have a fraction and an exponent
-// ("7.5", "1e-3") but not hex, a leading "+", spaces or "Infinity".
-const INTEGER = /^-?(?:0|[1-9]\d*)$/;
-const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
-/** The one query value of `name` as text: a repeated parameter is refused. */
-function text(value: unknown, name: string, code: string): string {
-  if (typeof value !== 'string') throw new ApiError(400, `${name} must be given once`, code);
-  return value;
-}
+import { DECIMAL_TEXT as DECIMAL, INTEGER_TEXT as INTEGER, queryNumberMessage } from './query-number-rules';
 
 /** The query value of `name` if `grammar` reads it and it is from `min` to `max`; 400 (`code`) saying it must be `expected` otherwise. */
 function boundedNumber(
@@ -20,10 +8,9 @@ function boundedNumber(
   accepted: { grammar: RegExp; min: number; max: number; expected: string },
   code = 'invalid_request',
 ): number {
-  const raw = text(value, name, code);
-  const n = Number(raw);
-  if (!accepted.grammar.test(raw) || n < accepted.min || n > accepted.max)
-    throw new ApiError(400, `${name} must be ${accepted.expected}, got "${raw}"`, code);
+  const n = Number(value);
+  if (typeof value !== 'string' || !accepted.grammar.test(value) || n < accepted.min || n > accepted.max)
+    throw new ApiError(400, queryNumberMessage(value, name, accepted.expected), code);
   return n;
 }
 

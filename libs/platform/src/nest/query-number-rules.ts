@@ -1,0 +1,60 @@
+import { ValidateBy, type ValidationArguments } from 'class-validator';
+
+// One reading of numbers in query strings for every route, the grammar of a JSON number (what the
+// OpenAPI document's `type: number` / `integer` promise): an integer is decimal digits only, so
+// "0x10", "1e2", "+5", " 5" and "1.0" are refused; a number may have a fraction and an exponent
+// ("7.5", "1e-3") but not hex, a leading "+", spaces or "Infinity".
+export const INTEGER_TEXT = /^-?(?:0|[1-9]\d*)$/;
+export const DECIMAL_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+interface Accepted {
+  grammar: RegExp;
+  min: number;
+  max: number;
+  expected: string;
+}
+
+/** What a query value of this shape is refused with, naming the parameter. */
+export function queryNumberMessage(value: unknown, name: string, expected: string): string {
+  return typeof value === 'string'
+    ? `${name} must be ${expected}, got "${value}"`
+    : `${name} must be given once`;
+}
+
+function acceptedText(value: unknown, accepted: Accepted): boolean {
+  if (typeof value !== 'string' || !accepted.grammar.test(value)) return false;
+  const n = Number(value);
+  return n >= accepted.min && n <= accepted.max;
+}
+
+function numberRule(name: string, accepted: Accepted): PropertyDecorator {
+  return ValidateBy({
+    name,
+    constraints: [accepted.min, accepted.max],
+    validator: {
+      validate: (value: unknown) => acceptedText(value, accepted),
+      defaultMessage: (args?: ValidationArguments) =>
+        queryNumberMessage(args?.value, args?.property ?? 'value', accepted.expected),
+    },
+  });
+}
+
+/** A query parameter (text) holding an integer from `min` to `max` in decimal digits, given once. */
+export function IsQueryInteger(min: number, max: number): PropertyDecorator {
+  return numberRule('isQueryInteger', {
+    grammar: INTEGER_TEXT,
+    min,
+    max,
+    expected: `an integer from ${min} to ${max} written in decimal digits`,
+  });
+}
+
+/** A query parameter (text) holding a number from `min` to `max` ("7", "7.5", "1e-3"), given once. */
+export function IsQueryNumber(min: number, max: number): PropertyDecorator {
+  return numberRule('isQueryNumber', {
+    grammar: DECIMAL_TEXT,
+    min,
+    max,
+    expected: `a number from ${min} to ${max} (JSON number syntax)`,
+  });
+}
