@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { AdminTokenGuard, ErrorMappingFilter } from '@analyst/platform';
 import { toApiError } from '../identity/identity-error.mapping';
 import { IdentityService } from '../identity/identity.service';
+import { createdKeyView } from './team-view';
 
 @ApiExcludeController()
 @UseGuards(AdminTokenGuard)
@@ -19,16 +20,7 @@ export class AdminKeysController {
       correlationId: correlationId ?? 'admin',
       teamId: null,
     });
-    return {
-      data: {
-        id: key.id,
-        name: key.name,
-        teamId: key.teamId,
-        secret: key.secret,
-        scopes: key.scopes,
-        key: key.key,
-      },
-    };
+    return { data: createdKeyView(key) };
   }
 
   @Post(':keyId/revoke')

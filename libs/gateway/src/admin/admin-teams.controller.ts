@@ -39,7 +39,7 @@ import {
   MapAllotmentBody,
   RateLimitsBody,
 } from './admin.dto';
-import { keyView, teamView } from './team-view';
+import { createdKeyView, keyView, teamView } from './team-view';
 
 const USAGE_DAYS = 30;
 
@@ -107,16 +107,7 @@ export class AdminTeamsController {
       { name: body.name, scopes: body.scopes },
       ctx(correlationId, teamId),
     );
-    return {
-      data: {
-        id: key.id,
-        name: key.name,
-        teamId: key.teamId,
-        secret: key.secret,
-        scopes: key.scopes,
-        key: key.key,
-      },
-    };
+    return { data: createdKeyView(key) };
   }
 
   @Get(':teamId/keys')

@@ -1,3 +1,4 @@
+import type { CreatedKey } from '../identity/identity.service';
 import type { ApiKeyDoc, TeamDoc } from '../identity/identity-read-models';
 
 export function teamView(team: TeamDoc) {
@@ -25,5 +26,17 @@ export function keyView(key: ApiKeyDoc) {
     createdAt: key.createdAt,
     rotatedAt: key.rotatedAt,
     revokedAt: key.revokedAt,
+  };
+}
+
+/** A key as created or rotated: the only answer that shows its secret and the full key. */
+export function createdKeyView(key: CreatedKey) {
+  return {
+    id: key.id,
+    name: key.name,
+    teamId: key.teamId,
+    secret: key.secret,
+    scopes: key.scopes,
+    key: key.key,
   };
 }
