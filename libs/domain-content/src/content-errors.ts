@@ -1,3 +1,5 @@
+import { CodedError } from '@analyst/contracts';
+
 /** Rule breaks of the content aggregates; the ingest service maps each code to an HTTP answer in one place. */
 export const CONTENT_ERROR_CODES = [
   'post_exists',
@@ -13,12 +15,4 @@ export const CONTENT_ERROR_CODES = [
 ] as const;
 export type ContentErrorCode = (typeof CONTENT_ERROR_CODES)[number];
 
-export class ContentError extends Error {
-  override readonly name = 'ContentError';
-  constructor(
-    readonly code: ContentErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class ContentError extends CodedError<ContentErrorCode> {}

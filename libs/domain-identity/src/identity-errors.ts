@@ -1,3 +1,5 @@
+import { CodedError } from '@analyst/contracts';
+
 /**
  * Rule breaks of the identity aggregates. Each code maps to one HTTP status, in one place, in the
  * gateway (`identity-error.mapping.ts`).
@@ -24,12 +26,4 @@ export const IDENTITY_ERROR_CODES = [
 ] as const;
 export type IdentityErrorCode = (typeof IDENTITY_ERROR_CODES)[number];
 
-export class IdentityError extends Error {
-  override readonly name = 'IdentityError';
-  constructor(
-    readonly code: IdentityErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class IdentityError extends CodedError<IdentityErrorCode> {}

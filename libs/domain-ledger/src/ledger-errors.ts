@@ -1,4 +1,4 @@
-import type { LedgerErrorCode } from '@analyst/contracts';
+import { CodedError, type LedgerErrorCode } from '@analyst/contracts';
 
 /**
  * The codes a ledger rule break carries: the shared `LEDGER_ERROR_CODES` of `@analyst/contracts`,
@@ -7,15 +7,7 @@ import type { LedgerErrorCode } from '@analyst/contracts';
 export type LedgerRuleCode = LedgerErrorCode;
 
 /** A rule of the ledger was broken. The code is stable; services map it to a status in one place. */
-export class LedgerError extends Error {
-  override readonly name = 'LedgerError';
-  constructor(
-    readonly code: LedgerRuleCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class LedgerError extends CodedError<LedgerRuleCode> {}
 
 export function isLedgerError(error: unknown): error is LedgerError {
   return error instanceof LedgerError;
