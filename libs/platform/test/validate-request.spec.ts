@@ -1,5 +1,13 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  ValidateNested,
+  type ValidationError,
+} from 'class-validator';
 import { IsQueryInteger, IsQueryNumber, queryInteger, queryNumber, validateRequest } from '@analyst/platform';
 
 class Shelf {
@@ -86,5 +94,34 @@ describe('IsQueryInteger and IsQueryNumber: the query-string number grammar, as 
       expect(() => validateRequest(Page, raw, refuse)).toThrow(new Refused(message));
     expect(() => queryInteger('0x10', 'limit', 1, 100)).toThrow(messages[0][1]);
     expect(() => queryNumber('Infinity', 'min', 0, 1)).toThrow(messages[3][1]);
+  });
+});
+
+class Coded {
+  @IsIn(['a'], { context: { code: 'bad_letter' } })
+  letter!: string;
+
+  @IsOptional()
+  @IsQueryInteger(1, 9, { validateIf: (_o: object, value: unknown) => !Array.isArray(value) })
+  size?: string | string[];
+}
+
+describe('validateRequest: what a service with several codes reads from the errors', () => {
+  it("hands refuse the errors, with each broken rule's context", () => {
+    let seen: readonly ValidationError[] = [];
+    expect(() =>
+      validateRequest(Coded, { letter: 'b' }, (message, errors) => {
+        seen = errors;
+        return new Refused(message);
+      }),
+    ).toThrow(new Refused('letter must be one of the following values: a'));
+    expect(seen.map((e) => e.contexts)).toEqual([{ isIn: { code: 'bad_letter' } }]);
+  });
+
+  it('takes class-validator options on IsQueryInteger (a rule skipped by validateIf)', () => {
+    expect(validateRequest(Coded, { letter: 'a', size: ['1', '2'] }, refuse).size).toEqual(['1', '2']);
+    expect(() => validateRequest(Coded, { letter: 'a', size: '10' }, refuse)).toThrow(
+      new Refused('size must be an integer from 1 to 9 written in decimal digits, got "10"'),
+    );
   });
 });

@@ -1,6 +1,7 @@
 export * from './sampling.module';
 export * from './sampling.service';
 export * from './sample/sample-query';
+export * from './sample/parse-sample-query';
 export * from './sample/sample-cursor';
 export * from './sample/draw-sample';
 export * from './sample/comment-row';

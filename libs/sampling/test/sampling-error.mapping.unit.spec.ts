@@ -27,14 +27,24 @@ describe('the sampling error mapping', () => {
     });
   });
 
-  it("leaves the platform's own 400s as they are (a limit out of range)", () => {
+  it("gives the query rules' refusal its 400 and code (a limit out of range)", () => {
     let refused: unknown;
     try {
       parseSampleQuery({ limit: '0' });
     } catch (error) {
       refused = error;
     }
-    expect(refused).toBeInstanceOf(ApiError);
-    expect(toApiError(refused)).toBe(refused);
+    expect(refused).toBeInstanceOf(SamplingError);
+    const mapped = toApiError(refused) as ApiError;
+    expect([mapped.status, mapped.code, mapped.message]).toEqual([
+      400,
+      'invalid_filter',
+      'limit must be an integer from 1 to 100 written in decimal digits, got "0"',
+    ]);
+  });
+
+  it('passes anything else through as it is', () => {
+    const other = new ApiError(400, 'query parameter "topic" is empty', 'invalid_request');
+    expect(toApiError(other)).toBe(other);
   });
 });

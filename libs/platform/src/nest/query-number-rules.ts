@@ -1,4 +1,4 @@
-import { ValidateBy, type ValidationArguments } from 'class-validator';
+import { ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
 
 // One reading of numbers in query strings for every route, the grammar of a JSON number (what the
 // OpenAPI document's `type: number` / `integer` promise): an integer is decimal digits only, so
@@ -27,34 +27,48 @@ function acceptedText(value: unknown, accepted: Accepted): boolean {
   return n >= accepted.min && n <= accepted.max;
 }
 
-function numberRule(name: string, accepted: Accepted): PropertyDecorator {
-  return ValidateBy({
-    name,
-    constraints: [accepted.min, accepted.max],
-    validator: {
-      validate: (value: unknown) => acceptedText(value, accepted),
-      defaultMessage: (args?: ValidationArguments) =>
-        queryNumberMessage(args?.value, args?.property ?? 'value', accepted.expected),
+function numberRule(name: string, accepted: Accepted, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name,
+      constraints: [accepted.min, accepted.max],
+      validator: {
+        validate: (value: unknown) => acceptedText(value, accepted),
+        defaultMessage: (args?: ValidationArguments) =>
+          queryNumberMessage(args?.value, args?.property ?? 'value', accepted.expected),
+      },
     },
-  });
+    options,
+  );
 }
 
-/** A query parameter (text) holding an integer from `min` to `max` in decimal digits, given once. */
-export function IsQueryInteger(min: number, max: number): PropertyDecorator {
-  return numberRule('isQueryInteger', {
-    grammar: INTEGER_TEXT,
-    min,
-    max,
-    expected: `an integer from ${min} to ${max} written in decimal digits`,
-  });
+/**
+ * A query parameter (text) holding an integer from `min` to `max` in decimal digits, given once.
+ * `options` as for any class-validator rule (e.g. `validateIf`, when a route words a repeat itself).
+ */
+export function IsQueryInteger(min: number, max: number, options?: ValidationOptions): PropertyDecorator {
+  return numberRule(
+    'isQueryInteger',
+    {
+      grammar: INTEGER_TEXT,
+      min,
+      max,
+      expected: `an integer from ${min} to ${max} written in decimal digits`,
+    },
+    options,
+  );
 }
 
 /** A query parameter (text) holding a number from `min` to `max` ("7", "7.5", "1e-3"), given once. */
-export function IsQueryNumber(min: number, max: number): PropertyDecorator {
-  return numberRule('isQueryNumber', {
-    grammar: DECIMAL_TEXT,
-    min,
-    max,
-    expected: `a number from ${min} to ${max} (JSON number syntax)`,
-  });
+export function IsQueryNumber(min: number, max: number, options?: ValidationOptions): PropertyDecorator {
+  return numberRule(
+    'isQueryNumber',
+    {
+      grammar: DECIMAL_TEXT,
+      min,
+      max,
+      expected: `a number from ${min} to ${max} (JSON number syntax)`,
+    },
+    options,
+  );
 }

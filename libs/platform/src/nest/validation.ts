@@ -38,18 +38,20 @@ export interface ValidateRequestOptions {
 /**
  * The same class-validator rules for a request part a route reads itself (a query string, a body
  * field interpreted further, a nested object): `raw` as an instance of `dto`, or `refuse(message)`
- * thrown with the message the pipe would give. Services raise their own coded error through `refuse`.
+ * thrown with the message the pipe would give. Services raise their own coded error through `refuse`;
+ * `errors` (none when `raw` is not an object) lets a service with several codes pick one from the
+ * rules' `context`.
  */
 export function validateRequest<T extends object>(
   dto: new () => T,
   raw: unknown,
-  refuse: (message: string) => Error,
+  refuse: (message: string, errors: readonly ValidationError[]) => Error,
   options: ValidateRequestOptions = {},
 ): T {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw refuse(options.notAnObject ?? 'request must be a JSON object');
+    throw refuse(options.notAnObject ?? 'request must be a JSON object', []);
   const instance = plainToInstance(dto, raw);
   const errors = validateSync(instance, VALIDATOR_OPTIONS);
-  if (errors.length > 0) throw refuse(describeValidationErrors(errors));
+  if (errors.length > 0) throw refuse(describeValidationErrors(errors), errors);
   return instance;
 }

@@ -13,7 +13,7 @@ import {
   TEAM_NOT_FOUND,
 } from '@analyst/platform';
 import { toApiError } from '../errors/sampling-error.mapping';
-import { parseSampleQuery } from '../sample/sample-query';
+import { parseSampleQuery } from '../sample/parse-sample-query';
 import { SamplingService, type SamplePageView } from '../sampling.service';
 
 const SAMPLE = listEnvelope(openApi.ref('CommentRow'), openApi.ref('CommentSampleMeta'));
