@@ -30,6 +30,7 @@ export * from './nest/validation';
 export * from './nest/query-numbers';
 export { IsQueryInteger, IsQueryNumber } from './nest/query-number-rules';
 export { SkipQueryRules } from './nest/query-rules';
+export * from './nest/idempotency-key-header';
 export * from './nest/metrics';
 export * from './nest/read-cache-metrics';
 export * from './nest/registry-metrics';

@@ -13,16 +13,13 @@ import {
   listEnvelope,
   openApi,
   TEAM_NOT_FOUND,
-  queryInteger,
 } from '@analyst/platform';
-import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
+import { JOB_STATUSES } from '@analyst/domain-content';
+import { JOBS_DEFAULT_LIMIT, parseContentJobsQuery } from './content-jobs-query';
 import { JobReader } from './job-reader';
 import { jobHeaders, jobMeta, jobSummary, renderJob } from './job-view';
 import { correlationIdOf, send } from '../http/http-helpers';
 import { toApiError } from '../http/ingest-error.mapping';
-import { IntakeError } from '../steps/intake-error';
-
-const DEFAULT_LIST_LIMIT = 50;
 
 @ApiTags('content')
 @ApiKeyAuth()
@@ -43,7 +40,7 @@ export class ContentJobsController {
     description: 'Only jobs in this status.',
     schema: { type: 'string', enum: [...JOB_STATUSES] },
   })
-  @ApiLimitQuery(DEFAULT_LIST_LIMIT)
+  @ApiLimitQuery(JOBS_DEFAULT_LIMIT)
   @ApiEnvelopeResponse(
     200,
     listEnvelope(
@@ -65,21 +62,8 @@ export class ContentJobsController {
     @Principal() principal: Principal,
     @Query() query: Record<string, string | string[] | undefined>,
   ): Promise<unknown> {
-    const unknown = Object.keys(query).filter((k) => !['status', 'limit', 'teamId'].includes(k));
-    if (unknown.length > 0)
-      throw new IntakeError('invalid_request', `unknown query parameter(s): ${unknown.join(', ')}`);
-    const status = query.status;
-    if (
-      status !== undefined &&
-      (typeof status !== 'string' || !(JOB_STATUSES as readonly string[]).includes(status))
-    ) {
-      throw new IntakeError('invalid_request', `status must be one of: ${JOB_STATUSES.join(', ')}`);
-    }
-    let limit = DEFAULT_LIST_LIMIT;
-    if (query.limit !== undefined) {
-      limit = queryInteger(query.limit, 'limit', 1, 100);
-    }
-    const jobs = await this.jobs.list(principal.targetTeamId, status as JobStatus | undefined, limit);
+    const { status, limit } = parseContentJobsQuery(query);
+    const jobs = await this.jobs.list(principal.targetTeamId, status, limit);
     return {
       data: jobs.map(jobSummary),
       meta: { count: jobs.length, limit, filters: { status: status ?? null } },

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '@analyst/platform';
+import { IdempotencyKeyHeader, validateRequest, type Principal } from '@analyst/platform';
 import { IntakeError } from '../steps/intake-error';
 import type { RefreshRequester } from '../steps/requester';
 
@@ -29,22 +29,16 @@ export function send(
   void reply.status(status).send(body);
 }
 
-// The same alphabet as the admin credit grant's key: UUIDs and ULIDs fit.
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,200}$/;
-
 /**
  * The optional `Idempotency-Key` header of the content add routes: one job per key, whatever the
- * client retries and whichever replica answers.
+ * client retries and whichever replica answers. Its rule is the platform's IdempotencyKeyHeader.
  */
 export function idempotencyKeyOf(request: FastifyRequest): string | null {
   const header = request.headers['idempotency-key'];
-  if (header === undefined) return null;
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!IDEMPOTENCY_KEY.test(value)) {
-    throw new IntakeError(
-      'invalid_request',
-      'Idempotency-Key must be 1 to 200 characters of letters, digits, _ . : -',
-    );
-  }
-  return value;
+  const { 'Idempotency-Key': key } = validateRequest(
+    IdempotencyKeyHeader,
+    { 'Idempotency-Key': Array.isArray(header) ? header[0] : header },
+    (m) => new IntakeError('invalid_request', m),
+  );
+  return key ?? null;
 }
