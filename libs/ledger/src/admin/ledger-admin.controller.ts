@@ -22,20 +22,16 @@ import {
   type EventStore,
   type IdGenerator,
   type ReadStore,
-  queryInteger,
+  IdempotencyKeyHeader,
+  validateRequest,
 } from '@analyst/platform';
 import { toApiError } from '../ledger-error.mapping';
 import { LedgerService } from '../ledger.service';
-import {
-  InvalidCursorError,
-  readStatement,
-  STATEMENT_DEFAULT_LIMIT,
-  STATEMENT_MAX_LIMIT,
-} from '../queries/read-statement';
+import { InvalidCursorError, readStatement } from '../queries/read-statement';
 import { GrantCreditsDto } from './grant-credits.dto';
+import { parseStatementQuery } from './statement-query';
 
 const TEAM_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const IDEMPOTENCY_KEY = /^[\w.:-]{1,200}$/;
 
 /** Operator routes over a team's credits: outside the public API, so not in its OpenAPI document. */
 @ApiExcludeController()
@@ -60,10 +56,12 @@ export class LedgerAdminController {
     @Headers('x-correlation-id') correlationId: string | undefined,
   ) {
     await this.requireTeam(teamId);
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw new ApiError(400, 'Idempotency-Key must be 1 to 200 characters of letters, digits, _ . : -');
-    }
-    const commandId = idempotencyKey ? `admin-grant-${idempotencyKey}` : this.ids.next('cmd_');
+    const { 'Idempotency-Key': key } = validateRequest(
+      IdempotencyKeyHeader,
+      { 'Idempotency-Key': idempotencyKey },
+      (m) => new ApiError(400, m),
+    );
+    const commandId = key ? `admin-grant-${key}` : this.ids.next('cmd_');
     const result = await this.ledger.grant(
       teamId,
       { commandId, pool: body.pool, amount: body.amount, reason: body.reason },
@@ -84,16 +82,13 @@ export class LedgerAdminController {
   @Get('ledger')
   async statement(
     @Param('teamId') teamId: string,
-    @Query('limit') limitText?: string,
+    @Query('limit') limit?: string,
     @Query('cursor') cursor?: string,
   ): Promise<StatementPage> {
     await this.requireTeam(teamId);
-    let limit = STATEMENT_DEFAULT_LIMIT;
-    if (limitText !== undefined) {
-      limit = queryInteger(limitText, 'limit', 1, STATEMENT_MAX_LIMIT);
-    }
+    const query = parseStatementQuery({ limit, cursor });
     try {
-      return await readStatement(this.store, teamId, { limit, cursor: cursor || undefined });
+      return await readStatement(this.store, teamId, query);
     } catch (error) {
       if (error instanceof InvalidCursorError) throw new ApiError(400, error.message);
       throw error;
