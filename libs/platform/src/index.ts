@@ -29,6 +29,7 @@ export * from './nest/location';
 export * from './nest/validation';
 export * from './nest/query-numbers';
 export { IsQueryInteger, IsQueryNumber } from './nest/query-number-rules';
+export { acceptedQueryNumber } from './nest/query-number-value';
 export { SkipQueryRules } from './nest/query-rules';
 export * from './nest/idempotency-key-header';
 export * from './nest/metrics';

@@ -15,21 +15,19 @@ import {
   openApi,
   pollHeaders,
   TEAM_NOT_FOUND,
-  queryInteger,
+  validateRequest,
   ErrorMappingFilter,
 } from '@analyst/platform';
 import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
+import { pageLimit } from '../validation/page-limit.rules';
+import { refuseAs } from '../validation/refusal';
 import { AnalysisService, POLL_AFTER_MS } from './analysis.service';
+import { ANALYSIS_KINDS, AnalysisListQueryDto } from './analysis-list-query.dto';
 import { parseAnalysisRequest } from './analysis-request';
 import { analysisMeta, analysisSummary, analysisView } from './analysis-view';
 
 const RETRY_AFTER_SECONDS = String(Math.ceil(POLL_AFTER_MS / 1000));
-const KINDS = ['snapshot', 'search', 'report', 'all'];
-
-export function parseLimit(value: unknown, fallback: number): number {
-  return value === undefined ? fallback : queryInteger(value, 'limit', 1, 100, 'invalid_filter');
-}
 
 const ANALYSIS = envelope(openApi.ref('Analysis'), openApi.ref('AnalysisMeta'));
 
@@ -84,7 +82,7 @@ export class AnalysesController {
     name: 'kind',
     required: false,
     description: 'Which kind to list (default all).',
-    schema: { type: 'string', enum: KINDS, default: 'all' },
+    schema: { type: 'string', enum: [...ANALYSIS_KINDS], default: 'all' },
   })
   @ApiEnvelopeResponse(
     200,
@@ -98,13 +96,9 @@ export class AnalysesController {
   )
   @ApiErrorResponses({ 400: 'Unknown query parameter, or an invalid limit or kind (invalid_filter)' })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
-    for (const key of Object.keys(query))
-      if (!['limit', 'kind', 'teamId'].includes(key))
-        throw new AnalysisError('invalid_filter', `unknown query parameter "${key}"`);
-    const limit = parseLimit(query.limit, 50);
-    const kind = query.kind === undefined ? 'all' : String(query.kind);
-    if (!KINDS.includes(kind))
-      throw new AnalysisError('invalid_filter', `kind must be one of ${KINDS.join(', ')}`);
+    const valid = validateRequest(AnalysisListQueryDto, query, refuseAs('invalid_filter'));
+    const limit = pageLimit(valid.limit, 50);
+    const kind = valid.kind ?? 'all';
     const docs = await this.analyses.list(principal.targetTeamId, kind, limit);
     return { data: docs.map(analysisSummary), meta: { kind, limit, count: docs.length } };
   }

@@ -1,21 +1,31 @@
-import {
-  ANALYSIS_INCLUDES,
-  ApiError,
-  DIMENSIONS,
-  parseBucket,
-  type BucketKey,
-  type Dimension,
-} from '@analyst/contracts';
+import { parseBucket, type BucketKey } from '@analyst/contracts';
 import type { CommentFilters, SearchSpec } from '@analyst/comment-index';
 import type { Presence } from '@analyst/domain-analysis';
-import { AnalysisError } from '../errors/analysis-error';
-import { echoPostQuery, parseDate, parsePostQuery, type PostQuery } from '../posts/post-query';
+import { plainToInstance } from 'class-transformer';
+import { validateRequest } from '@analyst/platform';
+import { echoPostQuery } from '../posts/post-query';
+import { PostQueryDto } from '../posts/post-query.dto';
+import { postQueryOf } from '../posts/parse-post-query';
+import { calendarInstant } from '../validation/query-value.rules';
+import { refuseAs } from '../validation/refusal';
+import { trimmedValues } from '../validation/rule-conditions';
+import {
+  AnalysisRequestDto,
+  CommentFiltersDto,
+  MAX_SELECTION,
+  type SearchDto,
+  type SelectionDto,
+} from './analysis-request.dto';
+import {
+  keywordsWithSearch,
+  QUERY_MAX_LENGTH,
+  searchQuery,
+  searchTerms,
+  TERM_MAX_LENGTH,
+} from './analysis-request.rules';
 
-export const MAX_SELECTION = 1000;
+export { MAX_SELECTION, QUERY_MAX_LENGTH, TERM_MAX_LENGTH };
 export const INLINE_LIMIT = 100;
-const TERMS_LIMIT = 50;
-const PRESENCE_FILTERS = ['creator', 'replies', 'questions', 'mentions', 'emoji'] as const;
-const INCLUDES: readonly string[] = ANALYSIS_INCLUDES;
 
 export type Selection =
   | { type: 'collection'; collectionId: string; posts?: Record<string, unknown>; status: string }
@@ -29,182 +39,79 @@ export interface AnalysisRequest {
   include: string[];
 }
 
-const bad = (message: string): AnalysisError => new AnalysisError('invalid_request', message);
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+// What AnalysisRequestDto's rules accepted, read into the request the service runs. Nothing here
+// refuses: every value below has passed its rule.
 
-/** Longest keyword or username term, and longest search query, in characters (after NFC). */
-export const TERM_MAX_LENGTH = 100;
-export const QUERY_MAX_LENGTH = 500;
-
-/** Search terms in NFC, so "vídeo" typed with a combining accent finds comments that store it precomposed. */
-function terms(value: unknown, name: string): string[] {
-  const list = strings(value, name, TERMS_LIMIT).map((t) => t.normalize('NFC'));
-  const long = list.find((t) => t.length > TERM_MAX_LENGTH);
-  if (long) throw bad(`${name} terms are at most ${TERM_MAX_LENGTH} characters, got one of ${long.length}`);
-  return list;
-}
-
-function strings(value: unknown, name: string, limit: number): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
-    throw bad(`${name} must be an array of strings`);
-  if (value.length > limit) throw bad(`${name} takes at most ${limit} values, got ${value.length}`);
-  return (value as string[]).map((v) => v.trim()).filter((v) => v.length > 0);
-}
-
-function parseSelection(raw: unknown): Selection {
-  if (!isObject(raw))
-    throw bad('selection is required: { collectionId }, { posts }, { collectionId, posts } or { postIds }');
-  const keys = Object.keys(raw);
-  for (const k of keys)
-    if (!['collectionId', 'posts', 'postIds'].includes(k))
-      throw bad(`selection.${k} is not a selection field`);
-  if (raw.postIds !== undefined) {
-    if (keys.length > 1) throw bad('selection.postIds cannot be combined with collectionId or posts');
-    const ids = strings(raw.postIds, 'selection.postIds', MAX_SELECTION);
-    if (ids.length === 0) throw bad('selection.postIds must name at least one post');
-    return { type: 'postIds', postIds: [...new Set(ids)] };
-  }
+function selectionOf(dto: SelectionDto): Selection {
+  if (dto.postIds !== undefined)
+    return { type: 'postIds', postIds: [...new Set(trimmedValues(dto.postIds))] };
   let posts: Record<string, unknown> | undefined;
   let status = 'complete';
-  if (raw.posts !== undefined) {
-    if (!isObject(raw.posts)) throw bad('selection.posts must be an object of post filters');
-    let query: PostQuery;
-    try {
-      query = parsePostQuery(raw.posts);
-    } catch (error) {
-      // A post filter refused by this service or by the platform's number parsing alike.
-      if (error instanceof AnalysisError || error instanceof ApiError)
-        throw bad(`selection.posts: ${error.message}`);
-      throw error;
-    }
+  if (dto.posts !== undefined) {
     // Echoed (and resolved) as GET /posts echoes its filters: normalized links, accounts, tags and dates.
-    const { status: parsedStatus, ...normalized } = echoPostQuery(query);
+    const { status: scope, ...normalized } = echoPostQuery(
+      postQueryOf(plainToInstance(PostQueryDto, dto.posts)),
+    );
     posts = normalized;
-    status = parsedStatus as string;
+    status = scope as string;
   }
-  if (raw.collectionId !== undefined) {
-    if (typeof raw.collectionId !== 'string' || raw.collectionId === '')
-      throw bad('selection.collectionId must be a collection id');
+  if (dto.collectionId !== undefined)
     return posts
-      ? { type: 'collection', collectionId: raw.collectionId, posts, status }
-      : { type: 'collection', collectionId: raw.collectionId, status };
-  }
-  if (!posts)
-    throw bad('selection needs exactly one style: collectionId, posts, collectionId + posts, or postIds');
-  return { type: 'posts', posts, status };
+      ? { type: 'collection', collectionId: dto.collectionId, posts, status }
+      : { type: 'collection', collectionId: dto.collectionId, status };
+  return { type: 'posts', posts: posts!, status };
 }
 
-function presence(value: unknown, name: string): Presence {
-  if (value !== 'include' && value !== 'exclude' && value !== 'only')
-    throw bad(`filters.${name} must be include, exclude or only`);
-  return value;
+const BUCKET_FILTERS = ['sentiment', 'content', 'topic', 'relevance', 'consensus'] as const;
+const TERM_FILTERS = ['keywords', 'excludeKeywords', 'usernames', 'excludeUsernames'] as const;
+const PRESENCE_FILTERS = ['creator', 'replies', 'questions', 'mentions', 'emoji'] as const;
+
+/** Keyword or username terms; usernames without a leading `@`. */
+function termFilter(key: (typeof TERM_FILTERS)[number], values: string[]): string[] {
+  const terms = searchTerms(values);
+  if (!key.toLowerCase().includes('username')) return terms;
+  return terms.map((u) => u.replace(/^@/, '')).filter((u) => u.length > 0);
 }
 
-function parseFilters(raw: unknown): CommentFilters | null {
-  if (raw === undefined || raw === null) return null;
-  if (!isObject(raw)) throw bad('filters must be an object');
+function filtersOf(dto: CommentFiltersDto | null | undefined): CommentFilters | null {
+  if (dto == null) return null;
   const out: CommentFilters = {};
-  for (const [key, value] of Object.entries(raw)) setFilter(out, key, value);
-  if (out.since && out.until && out.since > out.until)
-    throw bad('filters.since must not be after filters.until');
+  for (const dimension of BUCKET_FILTERS) {
+    const values = dto[dimension];
+    if (values !== undefined)
+      out[dimension] = [...new Set(trimmedValues(values).map((v) => parseBucket(dimension, v) as BucketKey))];
+  }
+  for (const key of TERM_FILTERS) if (dto[key] !== undefined) out[key] = termFilter(key, dto[key]);
+  if (dto.keywordMatch !== undefined) out.keywordMatch = dto.keywordMatch;
+  for (const key of PRESENCE_FILTERS) if (dto[key] !== undefined) out[key] = dto[key] as Presence;
+  if (dto.minLikes !== undefined) out.minLikes = dto.minLikes;
+  if (dto.since !== undefined) out.since = new Date(calendarInstant(dto.since)!).toISOString();
+  if (dto.until !== undefined) out.until = new Date(calendarInstant(dto.until, 'end')!).toISOString();
   // An empty list filters nothing (and is not echoed): "usernames: []" must not mean "no one".
   for (const [key, value] of Object.entries(out))
     if (Array.isArray(value) && value.length === 0) delete out[key as keyof CommentFilters];
   return out;
 }
 
-const TERM_FILTERS = ['keywords', 'excludeKeywords', 'usernames', 'excludeUsernames'] as const;
-
-/** One field of `filters`, validated into `out`. */
-function setFilter(out: CommentFilters, key: string, value: unknown): void {
-  if ((DIMENSIONS as readonly string[]).includes(key)) {
-    out[key as Dimension] = bucketFilter(key as Dimension, value);
-  } else if ((TERM_FILTERS as readonly string[]).includes(key)) {
-    out[key as (typeof TERM_FILTERS)[number]] = termFilter(key, value);
-  } else if (key === 'keywordMatch') {
-    if (value !== 'any' && value !== 'all') throw bad('filters.keywordMatch must be any or all');
-    out.keywordMatch = value;
-  } else if ((PRESENCE_FILTERS as readonly string[]).includes(key)) {
-    out[key as (typeof PRESENCE_FILTERS)[number]] = presence(value, key);
-  } else if (key === 'minLikes') {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-      throw bad('filters.minLikes must be a number of at least 0');
-    out.minLikes = value;
-  } else if (key === 'since' || key === 'until') {
-    if (typeof value !== 'string') throw bad(`filters.${key} must be an ISO 8601 date or timestamp`);
-    out[key] = new Date(parseDate(value, `filters.${key}`, key === 'until' ? 'end' : 'start')!).toISOString();
-  } else {
-    throw bad(`filters.${key} is not a comment filter`);
-  }
+function searchOf(dto: SearchDto | null | undefined): SearchSpec | null {
+  if (dto == null) return null;
+  return { query: searchQuery(dto.query), mode: dto.mode ?? 'ai', minRelevance: dto.minRelevance ?? 0.3 };
 }
 
-/** A dimension's buckets (keys or labels, a list or a comma-separated string), deduplicated. */
-function bucketFilter(dimension: Dimension, value: unknown): BucketKey[] {
-  const values = typeof value === 'string' ? value.split(',') : value;
-  const list = strings(values, `filters.${dimension}`, 10);
-  return [
-    ...new Set(
-      list.map((v) => {
-        const bucket = parseBucket(dimension, v);
-        if (!bucket) throw bad(`filters.${dimension}: "${v}" is not a bucket key or label of ${dimension}`);
-        return bucket;
-      }),
-    ),
-  ];
+/** Reads a POST /analyses body its rules accepted. A keyword search folds into filters.keywords here. */
+export function analysisRequestOf(dto: AnalysisRequestDto): AnalysisRequest {
+  let filters = filtersOf(dto.filters);
+  const search = searchOf(dto.search);
+  const include = dto.include === undefined ? [] : [...new Set(trimmedValues(dto.include))];
+  const keywords = keywordsWithSearch(dto.filters?.keywords, dto.search);
+  if (keywords) filters = { ...(filters ?? {}), keywords };
+  return { selection: selectionOf(dto.selection), filters, search, include };
 }
 
-/** Keyword or username terms; usernames without a leading `@`. */
-function termFilter(key: string, value: unknown): string[] {
-  const list = terms(value, `filters.${key}`);
-  return key.toLowerCase().includes('username')
-    ? list.map((u) => u.replace(/^@/, '')).filter((u) => u.length > 0)
-    : list;
-}
-
-function parseSearch(raw: unknown): SearchSpec | null {
-  if (raw === undefined || raw === null) return null;
-  if (!isObject(raw)) throw bad('search must be an object with query, mode and minRelevance');
-  for (const k of Object.keys(raw))
-    if (!['query', 'mode', 'minRelevance'].includes(k)) throw bad(`search.${k} is not a search field`);
-  if (typeof raw.query !== 'string' || raw.query.trim() === '')
-    throw bad('search.query must be a non-empty string');
-  const mode = raw.mode ?? 'ai';
-  if (mode !== 'ai' && mode !== 'keyword') throw bad('search.mode must be ai or keyword');
-  const minRelevance = raw.minRelevance ?? 0.3;
-  if (typeof minRelevance !== 'number' || minRelevance < 0 || minRelevance > 1)
-    throw bad('search.minRelevance must be a number from 0 to 1');
-  const query = raw.query.trim().normalize('NFC');
-  if (query.length > QUERY_MAX_LENGTH)
-    throw bad(`search.query is at most ${QUERY_MAX_LENGTH} characters, got ${query.length}`);
-  if (mode === 'keyword' && query.length > TERM_MAX_LENGTH)
-    throw bad(
-      `a keyword search.query is one term of at most ${TERM_MAX_LENGTH} characters, got ${query.length}`,
-    );
-  return { query, mode, minRelevance };
-}
-
-/** Validates a POST /analyses body. Keyword search folds into filters.keywords here. */
+/** Validates a POST /analyses body (AnalysisRequestDto's rules; a 400 invalid_request names each bad field) and reads it. */
 export function parseAnalysisRequest(body: unknown): AnalysisRequest {
-  if (!isObject(body)) throw bad('body must be a JSON object');
-  for (const k of Object.keys(body))
-    if (!['selection', 'filters', 'search', 'include', 'teamId'].includes(k))
-      throw bad(`${k} is not a field of POST /analyses`);
-  const selection = parseSelection(body.selection);
-  let filters = parseFilters(body.filters);
-  const search = parseSearch(body.search);
-  let include: string[] = [];
-  if (body.include !== undefined) {
-    include = strings(body.include, 'include', INCLUDES.length);
-    for (const i of include)
-      if (!INCLUDES.includes(i)) throw bad(`include: "${i}" is not one of ${INCLUDES.join(', ')}`);
-    include = [...new Set(include)];
-  }
-  if (search?.mode === 'keyword') {
-    const keywords = [...new Set([...(filters?.keywords ?? []), search.query])];
-    if (keywords.length > TERMS_LIMIT)
-      throw bad(`filters.keywords with the search query exceed ${TERMS_LIMIT} terms`);
-    filters = { ...(filters ?? {}), keywords };
-  }
-  return { selection, filters, search, include };
+  const dto = validateRequest(AnalysisRequestDto, body, refuseAs('invalid_request'), {
+    notAnObject: 'body must be a JSON object',
+  });
+  return analysisRequestOf(dto);
 }

@@ -35,7 +35,8 @@ import {
   type TeamIndex,
 } from '@analyst/comment-index';
 import { AnalysisError } from '../errors/analysis-error';
-import { findPosts, parsePostQuery } from '../posts/post-query';
+import { findPosts } from '../posts/post-query';
+import { parsePostQuery } from '../posts/parse-post-query';
 import { AnalysisCommands } from './analysis-commands';
 import { INLINE_LIMIT, MAX_SELECTION, type AnalysisRequest } from './analysis-request';
 

@@ -1,6 +1,4 @@
-import { BUCKET_KEYS, parseCalendarInstant, PLATFORMS, type BucketKey } from '@analyst/contracts';
-import { queryNumber } from '@analyst/platform';
-import { normalizeLink } from '@analyst/links';
+import type { BucketKey } from '@analyst/contracts';
 import { mixPercent } from '@analyst/domain-analysis';
 import { type PostEntry, type TeamIndex, materializedOf } from '@analyst/comment-index';
 import { AnalysisError } from '../errors/analysis-error';
@@ -8,7 +6,7 @@ import { AnalysisError } from '../errors/analysis-error';
 export type StatusScope = 'complete' | 'pending' | 'all';
 const PENDING = new Set(['fetching', 'queued', 'processing']);
 
-/** Post filters shared by GET /posts, GET /collections/{id}/posts and `selection.posts`. */
+/** Post filters shared by GET /posts, GET /collections/{id}/posts and `selection.posts` (read by parse-post-query.ts). */
 export interface PostQuery {
   status: StatusScope;
   link: string[];
@@ -23,118 +21,6 @@ export interface PostQuery {
   minPercent: Partial<Record<BucketKey, number>>;
   maxPercent: Partial<Record<BucketKey, number>>;
   collectionId: string | null;
-}
-
-const bad = (message: string): AnalysisError => new AnalysisError('invalid_filter', message);
-
-function list(value: unknown, name: string): string[] {
-  if (value === undefined || value === null) return [];
-  const items = (Array.isArray(value) ? value : [value]).flatMap((v) => {
-    if (typeof v !== 'string') throw bad(`${name} must be a string or a list of strings`);
-    return v.split(',');
-  });
-  return items.map((s) => s.trim()).filter((s) => s.length > 0);
-}
-
-function single(value: unknown, name: string): string | null {
-  if (value === undefined || value === null) return null;
-  if (Array.isArray(value)) {
-    if (value.length !== 1) throw bad(`${name} takes one value`);
-    value = value[0];
-  }
-  if (typeof value !== 'string' && typeof value !== 'number') throw bad(`${name} must be a string`);
-  return String(value);
-}
-
-/**
- * An ISO 8601 date or timestamp (UTC unless zoned); a date the calendar lacks is a 400, never rolled
- * over. A bare date is its whole UTC day: `since` bounds start it, `until` bounds end it.
- */
-export function parseDate(value: unknown, name: string, bound: 'start' | 'end' = 'start'): number | null {
-  const text = single(value, name);
-  if (text === null) return null;
-  const ms = parseCalendarInstant(text, { endOfDay: bound === 'end' });
-  if (ms === null) throw bad(`${name} must be an ISO 8601 date or timestamp on the calendar, got "${text}"`);
-  return ms;
-}
-
-function number(value: unknown, name: string, min: number, max: number): number | null {
-  const text = single(value, name);
-  if (text === null) return null;
-  return queryNumber(text, name, min, max, 'invalid_filter');
-}
-
-/** A link as the content routes store it (`normalizedLink`), so any form of the URL finds its post. */
-const linkKey = (value: string): string => normalizeLink(value.trim()) ?? value.trim();
-
-export const normalizeAccount = (value: string): string => {
-  let v = value.trim().toLowerCase();
-  if (/^https?:\/\//.test(v)) v = v.replace(/\/+$/, '').split('/').pop() ?? v;
-  return v.replace(/^@/, '');
-};
-const normalizeTag = (value: string): string => value.trim().replace(/^#/, '').toLowerCase();
-
-const KNOWN = new Set([
-  'status',
-  'link',
-  'account',
-  'platform',
-  'tag',
-  'posted_since',
-  'posted_until',
-  'updated_since',
-  'min_score',
-  'max_score',
-  'collection_id',
-  ...BUCKET_KEYS.flatMap((b) => [`min_${b}_percent`, `max_${b}_percent`]),
-]);
-
-/** Parses post filters from query parameters or a JSON object; 400 names the bad field. */
-export function parsePostQuery(
-  raw: Record<string, unknown>,
-  options: { allowUnknown?: string[] } = {},
-): PostQuery {
-  for (const key of Object.keys(raw)) {
-    if (!KNOWN.has(key) && !(options.allowUnknown ?? []).includes(key))
-      throw bad(`unknown post filter "${key}"`);
-  }
-  const status = single(raw.status, 'status') ?? 'complete';
-  if (status !== 'complete' && status !== 'pending' && status !== 'all')
-    throw bad(`status must be complete, pending or all, got "${status}"`);
-  const platform = list(raw.platform, 'platform').map((p) => p.toLowerCase());
-  for (const p of platform)
-    if (!(PLATFORMS as readonly string[]).includes(p))
-      throw bad(`platform "${p}" is not one of ${PLATFORMS.join(', ')}`);
-  const q: PostQuery = {
-    status,
-    link: [...new Set(list(raw.link, 'link').map(linkKey))],
-    account: list(raw.account, 'account').map(normalizeAccount),
-    platform,
-    tag: list(raw.tag, 'tag')
-      .map(normalizeTag)
-      .filter((t) => t.length > 0),
-    postedSince: parseDate(raw.posted_since, 'posted_since'),
-    postedUntil: parseDate(raw.posted_until, 'posted_until', 'end'),
-    updatedSince: parseDate(raw.updated_since, 'updated_since'),
-    minScore: number(raw.min_score, 'min_score', 1, 10),
-    maxScore: number(raw.max_score, 'max_score', 1, 10),
-    minPercent: {},
-    maxPercent: {},
-    collectionId: single(raw.collection_id, 'collection_id'),
-  };
-  if (q.minScore !== null && q.maxScore !== null && q.minScore > q.maxScore)
-    throw bad('min_score must not be greater than max_score');
-  if (q.postedSince !== null && q.postedUntil !== null && q.postedSince > q.postedUntil)
-    throw bad('posted_since must not be after posted_until');
-  for (const b of BUCKET_KEYS) {
-    const min = number(raw[`min_${b}_percent`], `min_${b}_percent`, 0, 100);
-    const max = number(raw[`max_${b}_percent`], `max_${b}_percent`, 0, 100);
-    if (min !== null) q.minPercent[b] = min;
-    if (max !== null) q.maxPercent[b] = max;
-    if (min !== null && max !== null && min > max)
-      throw bad(`min_${b}_percent must not be greater than max_${b}_percent`);
-  }
-  return q;
 }
 
 /** The active filters as `meta.filters` echoes them (defaults included: status). */
@@ -228,7 +114,10 @@ export function findPosts(team: TeamIndex, q: PostQuery, within: Set<string> | n
   let collections = within;
   if (q.collectionId) {
     if (!team.collections.has(q.collectionId))
-      throw bad(`collection_id ${q.collectionId} is not a collection of this team`);
+      throw new AnalysisError(
+        'invalid_filter',
+        `collection_id ${q.collectionId} is not a collection of this team`,
+      );
     const tree = team.collectionTree(q.collectionId);
     collections = collections ? new Set([...tree].filter((c) => collections!.has(c))) : tree;
   }

@@ -11,14 +11,18 @@ import {
   listEnvelope,
   openApi,
   TEAM_NOT_FOUND,
+  validateRequest,
   ErrorMappingFilter,
 } from '@analyst/platform';
-import { parseLimit } from '../analyses/analyses.controller';
 import { CommentReadSide, type TeamIndex, materializedOf } from '@analyst/comment-index';
 import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
+import { pageLimit } from '../validation/page-limit.rules';
+import { refuseAs } from '../validation/refusal';
 import { POST_CURSORS, type PostCursors } from './post-cursor';
-import { afterCursor, echoPostQuery, findPosts, parsePostQuery, positionOf } from './post-query';
+import { afterCursor, echoPostQuery, findPosts, positionOf } from './post-query';
+import { PostPageQueryDto } from './post-query.dto';
+import { postQueryOf } from './parse-post-query';
 import { postAnalysisView, postView } from './post-view';
 
 /**
@@ -33,9 +37,10 @@ export function postPage(
   within: Set<string> | null,
   extraEcho: Record<string, unknown> = {},
 ) {
-  const { limit: rawLimit, cursor: rawCursor, teamId: _teamId, ...filters } = query;
-  const limit = parseLimit(rawLimit, 25);
-  const q = parsePostQuery(filters);
+  const valid = validateRequest(PostPageQueryDto, query, refuseAs('invalid_filter'));
+  const limit = pageLimit(valid.limit, 25);
+  const q = postQueryOf(valid);
+  const rawCursor = valid.cursor;
   const echo = { ...extraEcho, ...echoPostQuery(q) };
   const binding = { route, teamId: team.teamId, filters: JSON.stringify(echo), limit };
   const cursor = rawCursor === undefined ? null : cursors.decode(String(rawCursor), binding);

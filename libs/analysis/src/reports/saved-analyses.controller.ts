@@ -12,12 +12,15 @@ import {
   READ_STORE,
   TEAM_NOT_FOUND,
   type ReadStore,
+  validateRequest,
   ErrorMappingFilter,
 } from '@analyst/platform';
-import { parseLimit } from '../analyses/analyses.controller';
 import { SAVED_ANALYSES, type SavedAnalysisDoc } from '@analyst/comment-index';
 import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
+import { pageLimit } from '../validation/page-limit.rules';
+import { refuseAs } from '../validation/refusal';
+import { InsightsQueryDto, SavedAnalysisListQueryDto } from './saved-analyses-query.dto';
 
 /** Sanitized row: never share tokens, invite emails or payloads. */
 const savedRow = (d: SavedAnalysisDoc) => ({
@@ -64,9 +67,10 @@ export class SavedAnalysesController {
   )
   @ApiErrorResponses({ 400: 'A limit outside 1 to 100 (invalid_filter)' })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
-    const limit = parseLimit(query.limit, 50);
+    const valid = validateRequest(SavedAnalysisListQueryDto, query, refuseAs('invalid_filter'));
+    const limit = pageLimit(valid.limit, 50);
     const filter: Record<string, unknown> = { teamId: principal.targetTeamId };
-    if (query.kind !== undefined) filter.kind = String(query.kind);
+    if (valid.kind !== undefined) filter.kind = String(valid.kind);
     const docs = await this.store
       .collection<SavedAnalysisDoc>(SAVED_ANALYSES)
       .find(filter, { sort: { createdAt: -1, _id: -1 }, limit });
@@ -95,12 +99,8 @@ export class SavedAnalysesController {
     400: 'snapshot_id is missing (invalid_filter)',
     404: `Unknown saved analysis (insight_not_found), or ${TEAM_NOT_FOUND}`,
   })
-  async insights(@Principal() principal: Principal, @Query('snapshot_id') snapshotId?: string) {
-    if (!snapshotId)
-      throw new AnalysisError(
-        'invalid_filter',
-        'snapshot_id is required (an id from the saved-analyses list)',
-      );
+  async insights(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
+    const { snapshot_id: snapshotId } = validateRequest(InsightsQueryDto, query, refuseAs('invalid_filter'));
     const doc = await this.store.collection<SavedAnalysisDoc>(SAVED_ANALYSES).findOne({ _id: snapshotId });
     if (!doc || doc.teamId !== principal.targetTeamId)
       throw new AnalysisError('insight_not_found', `saved analysis ${snapshotId} not found`);
