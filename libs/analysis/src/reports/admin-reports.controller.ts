@@ -15,16 +15,10 @@ import { AnalysisService } from '../analyses/analysis.service';
 import { analysisSummary } from '../analyses/analysis-view';
 import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
+import { SaveAnalysisBody, SaveReportBody } from './admin-reports.dto';
 import { SavedAnalysisCommands } from './saved-analysis-commands';
 
-const text = (v: unknown, name: string, max = 20_000): string => {
-  if (typeof v !== 'string' || v.trim() === '' || v.length > max)
-    throw new AnalysisError(
-      'invalid_request',
-      `${name} must be a non-empty string of at most ${max} characters`,
-    );
-  return v.trim();
-};
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /**
  * The app backend stores what teammates write and save: reports on a campaign (listed under
@@ -46,36 +40,36 @@ export class AdminReportsController {
 
   @Post('reports')
   @HttpCode(201)
-  async report(@Param('teamId') teamId: string, @Body() body: Record<string, unknown>) {
+  async report(@Param('teamId') teamId: string, @Body() body: SaveReportBody) {
     const doc = await this.analyses.saveReport({
       teamId,
-      campaignId: text(body?.campaignId, 'campaignId', 200),
-      title: text(body?.title, 'title', 500),
-      summary: text(body?.summary, 'summary'),
-      savedBy: typeof body?.savedBy === 'string' ? body.savedBy : null,
+      campaignId: body.campaignId.trim(),
+      title: body.title.trim(),
+      summary: body.summary.trim(),
+      savedBy: textOrNull(body.savedBy),
     });
     return { data: { ...analysisSummary(doc), postIds: doc.postIds } };
   }
 
   @Post('saved-analyses')
   @HttpCode(201)
-  async save(@Param('teamId') teamId: string, @Body() body: Record<string, unknown>) {
+  async save(@Param('teamId') teamId: string, @Body() body: SaveAnalysisBody) {
     // Like every other admin route: an unknown team is 404, and nothing is written for it.
     if (!(await this.readSide.team(teamId)).known)
       throw new AnalysisError('team_not_found', `team ${teamId} not found`);
     const savedId = this.ids.next('sa_');
-    const emails = Array.isArray(body?.inviteEmails)
+    const emails = Array.isArray(body.inviteEmails)
       ? body.inviteEmails.filter((e): e is string => typeof e === 'string')
       : [];
     const data: SavedAnalysisData = {
       savedId,
       teamId,
-      name: text(body?.name, 'name', 500),
-      kind: text(body?.kind ?? 'snapshot', 'kind', 50),
-      analysisId: typeof body?.analysisId === 'string' ? body.analysisId : null,
-      savedBy: typeof body?.savedBy === 'string' ? body.savedBy : null,
-      payload: body?.payload ?? null,
-      shareToken: typeof body?.shareToken === 'string' ? body.shareToken : null,
+      name: body.name.trim(),
+      kind: (body.kind ?? 'snapshot').trim(),
+      analysisId: textOrNull(body.analysisId),
+      savedBy: textOrNull(body.savedBy),
+      payload: body.payload ?? null,
+      shareToken: textOrNull(body.shareToken),
       inviteEmails: emails,
       at: this.clock.now().toISOString(),
     };
