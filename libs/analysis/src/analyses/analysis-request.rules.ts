@@ -28,16 +28,47 @@ const rule = (
 ): PropertyDecorator =>
   ValidateBy({ name, validator: { validate, defaultMessage: (args) => message(args!) } }, options);
 
+/**
+ * A rule on a list of texts; its options' validateIf lets only lists of texts through (the rules
+ * before it judged the type), so the guard here only narrows the value's type.
+ */
+const listRule = (
+  name: string,
+  validate: (values: string[]) => boolean,
+  message: (property: string, values: string[]) => string,
+  options: ValidationOptions,
+): PropertyDecorator =>
+  rule(
+    name,
+    (value) => !isTextArray(value) || validate(value),
+    (args) => message(args.property, isTextArray(args.value) ? args.value : []),
+    options,
+  );
+
+/** A rule on a text, let through by its options' validateIf, as listRule is for lists. */
+const textRule = (
+  name: string,
+  validate: (text: string) => boolean,
+  message: (property: string, text: string) => string,
+  options: ValidationOptions,
+): PropertyDecorator =>
+  rule(
+    name,
+    (value) => typeof value !== 'string' || validate(value),
+    (args) => message(args.property, typeof args.value === 'string' ? args.value : ''),
+    options,
+  );
+
 /** A JSON list of strings. */
 export const IsStringArray = (options?: ValidationOptions): PropertyDecorator =>
   rule('isStringArray', isTextArray, (args) => `${args.property} must be an array of strings`, options);
 
 /** At most `max` values in the list (blank ones count: they were sent). */
 export const HasAtMost = (max: number): PropertyDecorator =>
-  rule(
+  listRule(
     'hasAtMost',
-    (value) => (value as unknown[]).length <= max,
-    (args) => `${args.property} takes at most ${max} values, got ${(args.value as unknown[]).length}`,
+    (values) => values.length <= max,
+    (property, values) => `${property} takes at most ${max} values, got ${values.length}`,
     { validateIf: (_o: object, value: unknown) => isTextArray(value) },
   );
 
@@ -54,11 +85,11 @@ const unknownBucket = (dimension: Dimension, values: string[]): string | undefin
 
 /** Every value is a bucket key or a label of `dimension` (a list of at most `max`). */
 export const IsBucketsOf = (dimension: Dimension, max: number): PropertyDecorator =>
-  rule(
+  listRule(
     'isBucketsOf',
-    (value) => unknownBucket(dimension, value as string[]) === undefined,
-    (args) =>
-      `${args.property}: "${unknownBucket(dimension, args.value as string[])}" is not a bucket key or label of ${dimension}`,
+    (values) => unknownBucket(dimension, values) === undefined,
+    (property, values) =>
+      `${property}: "${unknownBucket(dimension, values)}" is not a bucket key or label of ${dimension}`,
     { validateIf: within(max) },
   );
 
@@ -67,30 +98,30 @@ const longTerm = (values: string[]): string | undefined =>
 
 /** Each term at most TERM_MAX_LENGTH characters in NFC (a list of at most `max`). */
 export const HasShortTerms = (max: number): PropertyDecorator =>
-  rule(
+  listRule(
     'hasShortTerms',
-    (value) => longTerm(value as string[]) === undefined,
-    (args) =>
-      `${args.property} terms are at most ${TERM_MAX_LENGTH} characters, got one of ${longTerm(args.value as string[])!.length}`,
+    (values) => longTerm(values) === undefined,
+    (property, values) =>
+      `${property} terms are at most ${TERM_MAX_LENGTH} characters, got one of ${longTerm(values)?.length ?? 0}`,
     { validateIf: within(max) },
   );
 
 /** Each value, trimmed, is one of `allowed` (a list of at most `max`). */
 export const IsEachOneOf = (allowed: readonly string[], max: number): PropertyDecorator =>
-  rule(
+  listRule(
     'isEachOneOf',
-    (value) => trimmedValues(value as string[]).every((v) => allowed.includes(v)),
-    (args) =>
-      `${args.property}: "${trimmedValues(args.value as string[]).find((v) => !allowed.includes(v))}" is not one of ${allowed.join(', ')}`,
+    (values) => trimmedValues(values).every((v) => allowed.includes(v)),
+    (property, values) =>
+      `${property}: "${trimmedValues(values).find((v) => !allowed.includes(v))}" is not one of ${allowed.join(', ')}`,
     { validateIf: within(max) },
   );
 
 /** A list that names something once its blank values are left out (a list of at most `max`). */
 export const NamesOne = (what: string, max: number): PropertyDecorator =>
-  rule(
+  listRule(
     'namesOne',
-    (value) => trimmedValues(value as string[]).length > 0,
-    (args) => `${args.property} must name at least one ${what}`,
+    (values) => trimmedValues(values).length > 0,
+    (property) => `${property} must name at least one ${what}`,
     { validateIf: within(max) },
   );
 
@@ -158,11 +189,11 @@ const isQueryText = (value: unknown): value is string => typeof value === 'strin
 export const IsSearchQuery = (): PropertyDecorator => (target, property) =>
   [
     rule('isSearchQuery', isQueryText, (args) => `${args.property} must be a non-empty string`),
-    rule(
+    textRule(
       'isShortSearchQuery',
-      (value) => searchQuery(value as string).length <= QUERY_MAX_LENGTH,
-      (args) =>
-        `${args.property} is at most ${QUERY_MAX_LENGTH} characters, got ${searchQuery(args.value as string).length}`,
+      (query) => searchQuery(query).length <= QUERY_MAX_LENGTH,
+      (property, query) =>
+        `${property} is at most ${QUERY_MAX_LENGTH} characters, got ${searchQuery(query).length}`,
       { validateIf: (_o: object, value: unknown) => isQueryText(value) },
     ),
   ].forEach((decorate) => decorate(target, property));
@@ -172,11 +203,11 @@ const isKeywordQuery = (search: { mode?: unknown }, value: unknown): boolean =>
 
 /** A keyword search's query is one term: at most TERM_MAX_LENGTH characters in NFC. */
 export const IsOneTermInKeywordMode = (): PropertyDecorator =>
-  rule(
+  textRule(
     'isOneTermInKeywordMode',
-    (value) => searchQuery(value as string).length <= TERM_MAX_LENGTH,
-    (args) =>
-      `${args.property} of a keyword search is one term of at most ${TERM_MAX_LENGTH} characters, got ${searchQuery(args.value as string).length}`,
+    (query) => searchQuery(query).length <= TERM_MAX_LENGTH,
+    (property, query) =>
+      `${property} of a keyword search is one term of at most ${TERM_MAX_LENGTH} characters, got ${searchQuery(query).length}`,
     { validateIf: isKeywordQuery },
   );
 
@@ -186,7 +217,8 @@ export function keywordsWithSearch(
   search: { mode?: unknown; query?: unknown } | null | undefined,
 ): string[] | null {
   if (!search || search.mode !== 'keyword' || !isKeywordQuery(search, search.query)) return null;
-  const query = searchQuery(search.query as string);
+  if (typeof search.query !== 'string') return null;
+  const query = searchQuery(search.query);
   if (query.length > TERM_MAX_LENGTH) return null;
   if (keywords === undefined) return [query];
   if (!isTextArray(keywords) || keywords.length > TERMS_LIMIT || longTerm(keywords)) return null;
