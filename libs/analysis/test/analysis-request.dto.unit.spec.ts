@@ -235,7 +235,7 @@ describe('AnalysisRequestDto: the POST /analyses body, each rule with its messag
   });
 });
 
-describe('the list queries: limit in queryInteger’s words, kind, snapshot_id (invalid_filter)', () => {
+describe('the list queries: limit in IsQueryInteger’s words, kind, snapshot_id (invalid_filter)', () => {
   const refuse = refuseAs('invalid_filter');
   it.each<[new () => object, Record<string, unknown>, string]>([
     [AnalysisListQueryDto, { kind: 'draft' }, 'kind must be one of snapshot, search, report, all'],

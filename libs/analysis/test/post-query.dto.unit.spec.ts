@@ -101,7 +101,7 @@ describe('PostQueryDto: the post filters of GET /posts and selection.posts, each
     });
   });
 
-  it('a page query adds limit (queryInteger’s words), cursor and teamId', () => {
+  it('a page query adds limit (IsQueryInteger’s words), cursor and teamId', () => {
     const refuse = refuseAs('invalid_filter');
     expect(validateRequest(PostPageQueryDto, { limit: '5', cursor: 'c', teamId: 't' }, refuse)).toMatchObject(
       {

@@ -8,7 +8,7 @@ import {
   ValidateNested,
   type ValidationError,
 } from 'class-validator';
-import { IsQueryInteger, IsQueryNumber, queryInteger, queryNumber, validateRequest } from '@analyst/platform';
+import { IsQueryInteger, IsQueryNumber, acceptedQueryNumber, validateRequest } from '@analyst/platform';
 
 class Shelf {
   @IsString()
@@ -75,7 +75,7 @@ class Page {
   min?: string;
 }
 
-describe('IsQueryInteger and IsQueryNumber: the query-string number grammar, as queryInteger reads it', () => {
+describe('IsQueryInteger and IsQueryNumber: the query-string number grammar (a JSON number written plainly)', () => {
   it('accepts decimal integers and JSON numbers in range, left as text', () => {
     expect(validateRequest(Page, { limit: '100', min: '1e-3' }, refuse)).toEqual({
       limit: '100',
@@ -83,7 +83,7 @@ describe('IsQueryInteger and IsQueryNumber: the query-string number grammar, as 
     });
   });
 
-  it('refuses what queryInteger and queryNumber refuse, with their messages', () => {
+  it('refuses hex, out-of-range, repeated and non-JSON numbers, naming the parameter and what it must be', () => {
     const messages = [
       [{ limit: '0x10' }, 'limit must be an integer from 1 to 100 written in decimal digits, got "0x10"'],
       [{ limit: '101' }, 'limit must be an integer from 1 to 100 written in decimal digits, got "101"'],
@@ -92,8 +92,13 @@ describe('IsQueryInteger and IsQueryNumber: the query-string number grammar, as 
     ] as const;
     for (const [raw, message] of messages)
       expect(() => validateRequest(Page, raw, refuse)).toThrow(new Refused(message));
-    expect(() => queryInteger('0x10', 'limit', 1, 100)).toThrow(messages[0][1]);
-    expect(() => queryNumber('Infinity', 'min', 0, 1)).toThrow(messages[3][1]);
+  });
+
+  it('reads the number a value holds only when the rule accepts it (acceptedQueryNumber)', () => {
+    expect(
+      ['7', '7.5', '1e-3', '0x10', ' 5', '+5', 'Infinity', '11'].map((v) => acceptedQueryNumber(v, 0, 10)),
+    ).toEqual([7, 7.5, 0.001, null, null, null, null, null]);
+    expect(acceptedQueryNumber(['1'], 0, 10)).toBeNull();
   });
 });
 

@@ -4,8 +4,8 @@ import { ValidateBy, type ValidationArguments, type ValidationOptions } from 'cl
 // OpenAPI document's `type: number` / `integer` promise): an integer is decimal digits only, so
 // "0x10", "1e2", "+5", " 5" and "1.0" are refused; a number may have a fraction and an exponent
 // ("7.5", "1e-3") but not hex, a leading "+", spaces or "Infinity".
-export const INTEGER_TEXT = /^-?(?:0|[1-9]\d*)$/;
-export const DECIMAL_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const INTEGER_TEXT = /^-?(?:0|[1-9]\d*)$/;
+const DECIMAL_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 interface Accepted {
   grammar: RegExp;
@@ -15,16 +15,25 @@ interface Accepted {
 }
 
 /** What a query value of this shape is refused with, naming the parameter. */
-export function queryNumberMessage(value: unknown, name: string, expected: string): string {
+function queryNumberMessage(value: unknown, name: string, expected: string): string {
   return typeof value === 'string'
     ? `${name} must be ${expected}, got "${value}"`
     : `${name} must be given once`;
 }
 
-function acceptedText(value: unknown, accepted: Accepted): boolean {
-  if (typeof value !== 'string' || !accepted.grammar.test(value)) return false;
+function acceptedNumber(value: unknown, accepted: Pick<Accepted, 'grammar' | 'min' | 'max'>): number | null {
+  if (typeof value !== 'string' || !accepted.grammar.test(value)) return null;
   const n = Number(value);
-  return n >= accepted.min && n <= accepted.max;
+  return n >= accepted.min && n <= accepted.max ? n : null;
+}
+
+/**
+ * The number a query value holds when IsQueryNumber(min, max) accepts it, else null: for a rule
+ * that compares two parameters (`min_score` not above `max_score`) and judges only values the
+ * number rule let through, so one bad value is reported once.
+ */
+export function acceptedQueryNumber(value: unknown, min: number, max: number): number | null {
+  return acceptedNumber(value, { grammar: DECIMAL_TEXT, min, max });
 }
 
 function numberRule(name: string, accepted: Accepted, options?: ValidationOptions): PropertyDecorator {
@@ -33,7 +42,7 @@ function numberRule(name: string, accepted: Accepted, options?: ValidationOption
       name,
       constraints: [accepted.min, accepted.max],
       validator: {
-        validate: (value: unknown) => acceptedText(value, accepted),
+        validate: (value: unknown) => acceptedNumber(value, accepted) !== null,
         defaultMessage: (args?: ValidationArguments) =>
           queryNumberMessage(args?.value, args?.property ?? 'value', accepted.expected),
       },
