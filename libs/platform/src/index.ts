@@ -48,8 +48,6 @@ export * from './nest/run-service';
 export * from './nest/pino-nest-logger';
 export * from './projection/position-waiters';
 export * from './crypto/sealed-token';
-export * from './projection/log-follower';
-export * from './projection/live-log-fold';
 export * from './projection/projector-fold';
 export * from './projection/read-model-check';
 export * from './tracing';

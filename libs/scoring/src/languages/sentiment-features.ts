@@ -20,7 +20,6 @@ export const DENSE_FEATURES = [
   'question',
   'negated',
 ] as const;
-export const FEATURE_COUNT = HASHED_FEATURES + DENSE_FEATURES.length;
 
 export interface SparseFeatures {
   readonly indices: number[];
