@@ -20,7 +20,7 @@ const many = (n: number) => Array.from({ length: n }, (_, i) => `k${i}`);
 describe('AnalysisRequestDto: the POST /analyses body, each rule with its message', () => {
   it.each<[string, unknown, string]>([
     ['not an object', ['x'], 'body must be a JSON object'],
-    ['an unknown field', { selection: ids, colour: 1 }, 'colour: property colour should not exist'],
+    ['an unknown field', { selection: ids, colour: 1 }, 'colour is not a field of POST /analyses'],
     [
       'no selection',
       {},

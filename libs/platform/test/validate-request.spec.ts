@@ -130,3 +130,13 @@ describe('validateRequest: what a service with several codes reads from the erro
     );
   });
 });
+
+describe('validateRequest: a route that words an unknown field its own way', () => {
+  it('refuses each undeclared top-level field with the given words, the other rules unchanged', () => {
+    expect(() =>
+      validateRequest(Order, { order: 'up', colour: 'red' }, refuse, {
+        unknownField: (field) => `${field} is not a field of an order`,
+      }),
+    ).toThrow(new Refused('colour is not a field of an order; order must be asc or desc'));
+  });
+});

@@ -112,6 +112,7 @@ export function analysisRequestOf(dto: AnalysisRequestDto): AnalysisRequest {
 export function parseAnalysisRequest(body: unknown): AnalysisRequest {
   const dto = validateRequest(AnalysisRequestDto, body, refuseAs('invalid_request'), {
     notAnObject: 'body must be a JSON object',
+    unknownField: (field) => `${field} is not a field of POST /analyses`,
   });
   return analysisRequestOf(dto);
 }

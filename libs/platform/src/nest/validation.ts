@@ -33,6 +33,15 @@ export function apiValidationPipe(): ValidationPipe {
 export interface ValidateRequestOptions {
   /** The message when `raw` is not a JSON object at all (`body must be a JSON object`). */
   notAnObject?: string;
+  /** How a field the DTO does not declare is refused, when the route words it its own way. */
+  unknownField?: (field: string) => string;
+}
+
+/** Words the refusal of each undeclared top-level field as `unknownField` says. */
+function rewordUnknownFields(errors: ValidationError[], unknownField: (field: string) => string): void {
+  for (const error of errors)
+    if (error.constraints?.whitelistValidation)
+      error.constraints.whitelistValidation = unknownField(error.property);
 }
 
 /**
@@ -52,6 +61,7 @@ export function validateRequest<T extends object>(
     throw refuse(options.notAnObject ?? 'request must be a JSON object', []);
   const instance = plainToInstance(dto, raw);
   const errors = validateSync(instance, VALIDATOR_OPTIONS);
+  if (options.unknownField) rewordUnknownFields(errors, options.unknownField);
   if (errors.length > 0) throw refuse(describeValidationErrors(errors), errors);
   return instance;
 }
