@@ -149,7 +149,7 @@ describe('AnalysisRequestDto: the POST /analyses body, each rule with its messag
     [
       'a long keyword query',
       { selection: ids, search: { query: 'q'.repeat(101), mode: 'keyword' } },
-      'search.query of a keyword search is one term of at most 100 characters, got 101',
+      'a keyword search.query is one term of at most 100 characters, got 101',
     ],
     [
       'no room for the keyword query',

@@ -5,6 +5,7 @@ import {
   IsIn,
   IsOptional,
   IsString,
+  ValidateBy,
   ValidateNested,
   type ValidationError,
 } from 'class-validator';
@@ -138,5 +139,27 @@ describe('validateRequest: a route that words an unknown field its own way', () 
         unknownField: (field) => `${field} is not a field of an order`,
       }),
     ).toThrow(new Refused('colour is not a field of an order; order must be asc or desc'));
+  });
+});
+
+class Pantry {
+  @ValidateBy({
+    name: 'isStocked',
+    validator: { validate: () => false, defaultMessage: () => 'the shelf.name on the label is unreadable' },
+  })
+  name!: string;
+}
+
+class Larder {
+  @ValidateNested()
+  @Type(() => Pantry)
+  shelf!: Pantry;
+}
+
+describe('validateRequest: message paths', () => {
+  it('keeps a message that already names its field’s whole path as worded', () => {
+    expect(() => validateRequest(Larder, { shelf: { name: 'x' } }, refuse)).toThrow(
+      new Refused('the shelf.name on the label is unreadable'),
+    );
   });
 });

@@ -206,8 +206,9 @@ export const IsOneTermInKeywordMode = (): PropertyDecorator =>
   textRule(
     'isOneTermInKeywordMode',
     (query) => searchQuery(query).length <= TERM_MAX_LENGTH,
-    (property, query) =>
-      `${property} of a keyword search is one term of at most ${TERM_MAX_LENGTH} characters, got ${searchQuery(query).length}`,
+    // Worded with the field's whole path, which the platform then keeps as it is.
+    (_property, query) =>
+      `a keyword search.query is one term of at most ${TERM_MAX_LENGTH} characters, got ${searchQuery(query).length}`,
     { validateIf: isKeywordQuery },
   );
 

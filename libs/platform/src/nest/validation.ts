@@ -9,9 +9,12 @@ const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelis
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((m) =>
-      m.startsWith(error.property) ? m.replace(error.property, path) : `${path}: ${m}`,
-    );
+    // A message names its field first; one that already names a nested field's whole path
+    // (`a keyword search.query is …`) is kept as worded.
+    const own = Object.values(error.constraints ?? {}).map((m) => {
+      if (m.startsWith(error.property)) return m.replace(error.property, path);
+      return parent && m.includes(path) ? m : `${path}: ${m}`;
+    });
     return [...own, ...describe(error.children ?? [], path)];
   });
 }
