@@ -9,7 +9,13 @@ import {
   ValidateNested,
   type ValidationError,
 } from 'class-validator';
-import { IsQueryInteger, IsQueryNumber, acceptedQueryNumber, validateRequest } from '@analyst/platform';
+import {
+  IsQueryInteger,
+  IsQueryNumber,
+  acceptedQueryNumber,
+  firstRuleCode,
+  validateRequest,
+} from '@analyst/platform';
 
 class Shelf {
   @IsString()
@@ -112,6 +118,12 @@ class Coded {
   size?: string | string[];
 }
 
+class Cellar {
+  @ValidateNested()
+  @Type(() => Coded)
+  shelf!: Coded;
+}
+
 describe('validateRequest: what a service with several codes reads from the errors', () => {
   it("hands refuse the errors, with each broken rule's context", () => {
     let seen: readonly ValidationError[] = [];
@@ -122,6 +134,24 @@ describe('validateRequest: what a service with several codes reads from the erro
       }),
     ).toThrow(new Refused('letter must be one of the following values: a'));
     expect(seen.map((e) => e.contexts)).toEqual([{ isIn: { code: 'bad_letter' } }]);
+  });
+
+  it("reads the first broken rule's code, nested fields included, or none when it names none", () => {
+    const codeOf = (raw: object, dto: new () => object = Coded) => {
+      let code: string | undefined = 'unread';
+      try {
+        validateRequest(dto, raw, (message, errors) => {
+          code = firstRuleCode(errors);
+          return new Refused(message);
+        });
+      } catch {
+        // the refusal itself is not under test here
+      }
+      return code;
+    };
+    expect(codeOf({ letter: 'b', size: '10' })).toBe('bad_letter');
+    expect(codeOf({ letter: 'a', size: '10' })).toBeUndefined();
+    expect(codeOf({ shelf: { letter: 'b' } }, Cellar)).toBe('bad_letter');
   });
 
   it('takes class-validator options on IsQueryInteger (a rule skipped by validateIf)', () => {

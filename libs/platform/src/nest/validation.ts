@@ -33,6 +33,19 @@ export function apiValidationPipe(): ValidationPipe {
   });
 }
 
+/**
+ * The `context.code` of the first broken rule, in the order the message lists them (nested fields
+ * included), or undefined when that rule names none: for a service whose refusals carry several
+ * codes, a rule says its own with `{ context: { code } }`.
+ */
+export function firstRuleCode<C extends string>(errors: readonly ValidationError[]): C | undefined {
+  const first = errors[0];
+  if (!first) return undefined;
+  const rules = Object.keys(first.constraints ?? {});
+  if (rules.length > 0) return (first.contexts?.[rules[0]] as { code?: C } | undefined)?.code;
+  return firstRuleCode<C>(first.children ?? []);
+}
+
 export interface ValidateRequestOptions {
   /** The message when `raw` is not a JSON object at all (`body must be a JSON object`). */
   notAnObject?: string;

@@ -1,6 +1,6 @@
 import type { ValidationError } from 'class-validator';
 import { BUCKET_KEYS, DIMENSIONS, parseBucket, type BucketKey } from '@analyst/contracts';
-import { validateRequest } from '@analyst/platform';
+import { firstRuleCode, validateRequest } from '@analyst/platform';
 import { SamplingError, type SamplingErrorCode } from '../errors/sampling-error';
 import {
   DEFAULT_LIMIT,
@@ -14,8 +14,7 @@ import { bucketValues } from './sample-query.rules';
 
 /** A refused query: every fault in the message; the code of the first (its rule's, else invalid_filter). */
 function refusal(message: string, errors: readonly ValidationError[]): SamplingError {
-  const contexts = Object.values(errors[0]?.contexts ?? {}) as { code?: SamplingErrorCode }[];
-  return new SamplingError(contexts.find((c) => c.code)?.code ?? 'invalid_filter', message);
+  return new SamplingError(firstRuleCode<SamplingErrorCode>(errors) ?? 'invalid_filter', message);
 }
 
 /**
