@@ -27,7 +27,12 @@ export * from './nest/principal';
 export * from './nest/route-decorators';
 export * from './nest/location';
 export * from './nest/validation';
-export { IsQueryInteger, IsQueryNumber, acceptedQueryNumber } from './nest/query-number-rules';
+export {
+  IsQueryInteger,
+  IsQueryNumber,
+  acceptedQueryNumber,
+  checkedQueryNumber,
+} from './nest/query-number-rules';
 export { SkipQueryRules } from './nest/query-rules';
 export * from './nest/idempotency-key-header';
 export * from './nest/metrics';

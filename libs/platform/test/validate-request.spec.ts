@@ -13,6 +13,7 @@ import {
   IsQueryInteger,
   IsQueryNumber,
   acceptedQueryNumber,
+  checkedQueryNumber,
   firstRuleCode,
   validateRequest,
 } from '@analyst/platform';
@@ -191,5 +192,13 @@ describe('validateRequest: message paths', () => {
     expect(() => validateRequest(Larder, { shelf: { name: 'x' } }, refuse)).toThrow(
       new Refused('the shelf.name on the label is unreadable'),
     );
+  });
+});
+
+describe('checkedQueryNumber: the number of an accepted query value, or the route default', () => {
+  it('reads what IsQueryInteger and IsQueryNumber accepted and falls back when nothing was given', () => {
+    const page = validateRequest(Page, { limit: '40', min: '1e-3' }, refuse);
+    expect([checkedQueryNumber(page.limit, 25), checkedQueryNumber(page.min, 0.5)]).toEqual([40, 0.001]);
+    expect([checkedQueryNumber(undefined, 25), checkedQueryNumber(null, 25)]).toEqual([25, 25]);
   });
 });

@@ -17,10 +17,10 @@ import {
   TEAM_NOT_FOUND,
   validateRequest,
   ErrorMappingFilter,
+  checkedQueryNumber,
 } from '@analyst/platform';
 import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
-import { pageLimit } from '../validation/page-limit.rules';
 import { refuseAs } from '../validation/refusal';
 import { AnalysisService, POLL_AFTER_MS } from './analysis.service';
 import { ANALYSIS_KINDS, AnalysisListQueryDto } from './analysis-list-query.dto';
@@ -97,7 +97,7 @@ export class AnalysesController {
   @ApiErrorResponses({ 400: 'Unknown query parameter, or an invalid limit or kind (invalid_filter)' })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
     const valid = validateRequest(AnalysisListQueryDto, query, refuseAs('invalid_filter'));
-    const limit = pageLimit(valid.limit, 50);
+    const limit = checkedQueryNumber(valid.limit, 50);
     const kind = valid.kind ?? 'all';
     const docs = await this.analyses.list(principal.targetTeamId, kind, limit);
     return { data: docs.map(analysisSummary), meta: { kind, limit, count: docs.length } };

@@ -13,11 +13,11 @@ import {
   TEAM_NOT_FOUND,
   validateRequest,
   ErrorMappingFilter,
+  checkedQueryNumber,
 } from '@analyst/platform';
 import { CommentReadSide, type TeamIndex, materializedOf } from '@analyst/comment-index';
 import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
-import { pageLimit } from '../validation/page-limit.rules';
 import { refuseAs } from '../validation/refusal';
 import { POST_CURSORS, type PostCursors } from './post-cursor';
 import { afterCursor, echoPostQuery, findPosts, positionOf } from './post-query';
@@ -38,7 +38,7 @@ export function postPage(
   extraEcho: Record<string, unknown> = {},
 ) {
   const valid = validateRequest(PostPageQueryDto, query, refuseAs('invalid_filter'));
-  const limit = pageLimit(valid.limit, 25);
+  const limit = checkedQueryNumber(valid.limit, 25);
   const q = postQueryOf(valid);
   const rawCursor = valid.cursor;
   const echo = { ...extraEcho, ...echoPostQuery(q) };

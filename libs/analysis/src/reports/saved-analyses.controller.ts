@@ -14,11 +14,11 @@ import {
   type ReadStore,
   validateRequest,
   ErrorMappingFilter,
+  checkedQueryNumber,
 } from '@analyst/platform';
 import { SAVED_ANALYSES, type SavedAnalysisDoc } from '@analyst/comment-index';
 import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
-import { pageLimit } from '../validation/page-limit.rules';
 import { refuseAs } from '../validation/refusal';
 import { InsightsQueryDto, SavedAnalysisListQueryDto } from './saved-analyses-query.dto';
 
@@ -68,7 +68,7 @@ export class SavedAnalysesController {
   @ApiErrorResponses({ 400: 'A limit outside 1 to 100 (invalid_filter)' })
   async list(@Principal() principal: Principal, @Query() query: Record<string, unknown>) {
     const valid = validateRequest(SavedAnalysisListQueryDto, query, refuseAs('invalid_filter'));
-    const limit = pageLimit(valid.limit, 50);
+    const limit = checkedQueryNumber(valid.limit, 50);
     const filter: Record<string, unknown> = { teamId: principal.targetTeamId };
     if (valid.kind !== undefined) filter.kind = String(valid.kind);
     const docs = await this.store

@@ -1,5 +1,5 @@
 import { Allow, IsIn, IsOptional } from 'class-validator';
-import { IsQueryInteger, validateRequest } from '@analyst/platform';
+import { IsQueryInteger, checkedQueryNumber, validateRequest } from '@analyst/platform';
 import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
 import { IntakeError } from '../steps/intake-error';
 
@@ -30,6 +30,6 @@ export function parseContentJobsQuery(query: Record<string, unknown>): ContentJo
   const valid = validateRequest(ContentJobsQueryDto, query, (m) => new IntakeError('invalid_request', m));
   return {
     status: valid.status,
-    limit: valid.limit === undefined ? JOBS_DEFAULT_LIMIT : Number(valid.limit),
+    limit: checkedQueryNumber(valid.limit, JOBS_DEFAULT_LIMIT),
   };
 }

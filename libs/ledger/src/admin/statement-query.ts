@@ -1,6 +1,6 @@
 import { Allow, IsOptional } from 'class-validator';
 import { ApiError } from '@analyst/contracts';
-import { IsQueryInteger, validateRequest } from '@analyst/platform';
+import { IsQueryInteger, checkedQueryNumber, validateRequest } from '@analyst/platform';
 import { STATEMENT_DEFAULT_LIMIT, STATEMENT_MAX_LIMIT } from '../queries/read-statement';
 
 /** The query string of GET /admin/v1/teams/{teamId}/ledger, every rule a class-validator decorator. */
@@ -29,7 +29,7 @@ export interface StatementQuery {
 export function parseStatementQuery(query: { limit?: string; cursor?: string }): StatementQuery {
   const valid = validateRequest(StatementQueryDto, query, (m) => new ApiError(400, m));
   return {
-    limit: valid.limit === undefined ? STATEMENT_DEFAULT_LIMIT : Number(valid.limit),
+    limit: checkedQueryNumber(valid.limit, STATEMENT_DEFAULT_LIMIT),
     cursor: valid.cursor || undefined,
   };
 }

@@ -81,3 +81,8 @@ export function IsQueryNumber(min: number, max: number, options?: ValidationOpti
     options,
   );
 }
+
+/** The number in a query value IsQueryInteger or IsQueryNumber accepted, or `fallback` when none was given. */
+export function checkedQueryNumber(value: unknown, fallback: number): number {
+  return value == null ? fallback : Number(value);
+}

@@ -1,6 +1,6 @@
 import type { ValidationError } from 'class-validator';
 import { BUCKET_KEYS, DIMENSIONS, parseBucket, type BucketKey } from '@analyst/contracts';
-import { firstRuleCode, validateRequest } from '@analyst/platform';
+import { checkedQueryNumber, firstRuleCode, validateRequest } from '@analyst/platform';
 import { SamplingError, type SamplingErrorCode } from '../errors/sampling-error';
 import {
   DEFAULT_LIMIT,
@@ -34,7 +34,7 @@ export function parseSampleQuery(query: Record<string, unknown>): SampleQuery {
   }
   return {
     source: (valid.source as Source | undefined) ?? DEFAULT_SOURCE,
-    limit: valid.limit === undefined ? DEFAULT_LIMIT : Number(valid.limit),
+    limit: checkedQueryNumber(valid.limit, DEFAULT_LIMIT),
     cursor: (valid.cursor as string | undefined) ?? null,
     buckets,
   };
