@@ -5,7 +5,7 @@ import {
   type OperatorRouteOwner,
   type RouteOwner,
 } from '@analyst/contracts';
-import { API_PREFIX } from '@analyst/platform';
+import { API_PREFIX, routerPath } from '@analyst/platform';
 
 /** A service the gateway forwards to: the owner of a public route other than itself, or of an operator route. */
 export type UpstreamService = Exclude<RouteOwner, 'gateway'> | OperatorRouteOwner;
@@ -36,11 +36,6 @@ export const FORWARDED_ROUTES: readonly ForwardedRoute[] = [
     admin: true,
   })),
 ];
-
-/** `{param}` → `:param`, the router's syntax. */
-export function routerPath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ':$1');
-}
 
 /**
  * The paths of the forwarded routes of one method and audience, as a route decorator takes them:

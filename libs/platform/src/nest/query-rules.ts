@@ -2,7 +2,7 @@ import { SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/co
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '@analyst/contracts';
-import { routePattern } from './route-pattern';
+import { routePattern, routerPath } from './route-pattern';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const SKIP = 'analyst:skip-query-rules';
@@ -29,7 +29,7 @@ export class QueryRules implements CanActivate {
   /** Learns each operation's query parameters; routes the document does not list are left alone. */
   load(document: OpenAPIObject): void {
     for (const [path, item] of Object.entries(document.paths ?? {})) {
-      const route = path.replace(/\{([^}]+)\}/g, ':$1');
+      const route = routerPath(path);
       for (const method of METHODS) {
         const operation = item[method];
         if (!operation) continue;

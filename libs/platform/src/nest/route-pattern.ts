@@ -18,3 +18,8 @@ export function routePattern(request: Routed): string | undefined {
   }
   return pattern ?? undefined;
 }
+
+/** An OpenAPI path (`/posts/{postId}`) in the router's syntax (`/posts/:postId`). */
+export function routerPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
