@@ -12,3 +12,4 @@ export * from './content-events';
 export * from './rate-class-ids';
 export * from './route-policies';
 export * from './coded-error';
+export * from './emotions';
