@@ -2,6 +2,8 @@
 export interface SearchDocument {
   text: string;
   relevance: number;
+  /** Its stored sentence vector (int8, `quantized-vectors.ts`), when the caller read one. */
+  vector?: Int8Array | null;
 }
 
 /**
@@ -10,6 +12,8 @@ export interface SearchDocument {
  */
 export interface SearchModel {
   readonly name: string;
+  /** Reads the comments' stored sentence vectors (`CommentEmbeddings`) when the caller has them. */
+  readonly readsStoredVectors?: boolean;
   relevance(
     query: string,
     documents: readonly SearchDocument[],

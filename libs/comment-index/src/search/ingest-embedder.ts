@@ -1,0 +1,78 @@
+import type { CommentsFetched } from '@analyst/contracts';
+import type { RecordedEvent } from '@analyst/platform';
+import type { CommentEmbeddings, CommentText } from './comment-embeddings';
+
+/** Comments waiting at most: past it a chunk is left to the first search that reads it. */
+export const INGEST_EMBED_QUEUE = 20_000;
+
+export interface IngestEmbedderCounts {
+  embedded: number;
+  /** Chunks another replica had claimed or stored already. */
+  skipped: number;
+  /** Chunks left to a search because the queue was full or embedding failed. */
+  deferred: number;
+  queued: number;
+}
+
+/**
+ * Embeds each chunk of comments as its `CommentsFetched` is projected, one chunk at a time behind
+ * the projection (a post is complete before its vectors are in: a search embeds what is missing).
+ * Bounded: a burst larger than the queue (a replay, a huge import) leaves the rest to the first
+ * search that reads those comments, which stores them the same way.
+ */
+export class IngestEmbedder {
+  private readonly queue: { teamId: string; postId: string; revision: number; comments: CommentText[] }[] =
+    [];
+  private queuedComments = 0;
+  private running: Promise<void> | null = null;
+  readonly counts: IngestEmbedderCounts = { embedded: 0, skipped: 0, deferred: 0, queued: 0 };
+
+  constructor(
+    private readonly embeddings: CommentEmbeddings,
+    private readonly onError: (error: unknown) => void,
+    private readonly capacity = INGEST_EMBED_QUEUE,
+  ) {}
+
+  /** For `ProjectionService.onApplied`: takes `CommentsFetched` events, ignores the rest. */
+  apply(event: RecordedEvent): void {
+    if (event.type !== 'CommentsFetched') return;
+    const data = event.data as CommentsFetched;
+    const comments = data.comments
+      .filter((c) => !c.hidden && c.body.trim() !== '')
+      .map((c) => ({ id: c.id, body: c.body }));
+    if (this.queuedComments + comments.length > this.capacity) {
+      this.counts.deferred++;
+      return;
+    }
+    const teamId = (event.metadata as { teamId?: string } | undefined)?.teamId ?? '';
+    this.queue.push({ teamId, postId: data.postId, revision: event.revision, comments });
+    this.queuedComments += comments.length;
+    this.counts.queued = this.queue.length;
+    this.running ??= this.drain().finally(() => (this.running = null));
+  }
+
+  /** Resolves once every queued chunk is embedded (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+      this.queuedComments -= next.comments.length;
+      this.counts.queued = this.queue.length;
+      try {
+        const mine = await this.embeddings.embedAtIngest(
+          next.teamId,
+          next.postId,
+          next.revision,
+          next.comments,
+        );
+        if (mine) this.counts.embedded++;
+        else this.counts.skipped++;
+      } catch (error) {
+        this.counts.deferred++;
+        this.onError(error);
+      }
+    }
+  }
+}
