@@ -7,6 +7,7 @@ import {
   PLATFORMS,
   POST_TYPES,
 } from '@analyst/contracts';
+import { EMOTION_MIX_FIELD } from '@analyst/domain-analysis';
 import { openApi } from '@analyst/platform';
 
 const {
@@ -44,6 +45,18 @@ const mix = obj(
   },
   undefined,
   { description: 'Five-bucket percentages, each 0 to 100.' },
+);
+
+/** Extension of the spec (issue 37): the seven emotions' shares, keyed like the mixes' buckets. */
+const emotionMix = obj(
+  Object.fromEntries(
+    Object.values(EMOTION_MIX_FIELD).map((field) => [field, num(undefined, { minimum: 0, maximum: 100 })]),
+  ),
+  undefined,
+  {
+    description:
+      'Extension of the spec. Percent of the matched comments that have an emotion (English comments the scorer read) in each emotion, 0 to 100; comment counts, each rounded to 0.1 on its own (the seven add up to 100 within rounding); every share 0 when no matched comment has one.',
+  },
 );
 
 // ---- Analyses ------------------------------------------------------------------------------
@@ -179,6 +192,11 @@ const commentAnalysis = obj(
     emojiCloud: nullable(
       arrayOf(emojiCloudItem, 'Present when requested with include: emojiCloud, otherwise null.'),
     ),
+    emotions: {
+      ...nullable(ref('EmotionMix')),
+      description:
+        'Extension of the spec: the emotions mix, present when requested with include: emotions, otherwise null. A post analysis always carries it (null when it was materialized before the mix existed).',
+    },
     totalComments: int('Matched comments.'),
     completeness: oneOfStrings(['full', 'scores_and_content', 'scores_only', 'content_only', 'unavailable']),
   },
@@ -504,6 +522,7 @@ const analysisRequest = obj(
 /** The named schemas the analysis controllers reference, in the order the document lists them. */
 export const ANALYSIS_OPENAPI_SCHEMAS: Record<string, SchemaObject> = {
   Mix: mix,
+  EmotionMix: emotionMix,
   RollupScores: rollupScores,
   WordCloudItem: wordCloudItem,
   AnalysisSelectionEcho: selectionEcho,

@@ -10,6 +10,8 @@ import {
   tokenize,
   Vocabulary,
   DEFAULT_ROLLUP_SETTINGS,
+  emotionCode,
+  NO_EMOTION,
   type CommentColumns,
   type RollupSettings,
 } from '@analyst/domain-analysis';
@@ -341,6 +343,7 @@ export class TeamIndex {
       'postIndex',
       'authorId',
       'postedAt',
+      'emotion',
     ] as const)
       bytes += c[key].byteLength;
     return bytes + this.details.arrayBytes + this.rowStringBytes;
@@ -460,6 +463,7 @@ export class TeamIndex {
     const ends = views.uint32s(chunk.textEnds, 0);
     const scores = views.float64s(chunk.scores, 1);
     const refs = views.int32s(chunk.refs, 2);
+    const emotions = chunk.emotions === undefined ? null : binaryBytes(chunk.emotions);
     const n = chunk.count;
     for (let i = 0; i < n; i++) {
       const r = version.rowOfScore(text, i === 0 ? 0 : ends[i - 1], ends[i]);
@@ -469,6 +473,7 @@ export class TeamIndex {
       columns.topic[r] = scores[2 * n + i];
       columns.relevance[r] = scores[3 * n + i];
       columns.consensus[r] = scores[4 * n + i];
+      columns.emotion[r] = emotions === null ? NO_EMOTION : emotions[i];
       const language = refs[2 * n + i];
       this.details.scoredRow(
         r,
@@ -580,6 +585,7 @@ export class TeamIndex {
       this.columns.topic[row] = nan(c.scores.topic);
       this.columns.relevance[row] = nan(c.scores.relevance);
       this.columns.consensus[row] = nan(c.scores.consensus);
+      this.columns.emotion[row] = emotionCode(c.emotion);
       this.details.scored(row, c);
     }
   }

@@ -2,6 +2,7 @@ import {
   completenessOf,
   dedupeCreatorContent,
   emojiCloud,
+  emotionMix,
   notableRows,
   rollup,
   selectRows,
@@ -71,6 +72,7 @@ export function computeAnalysis(input: ComputeInput): AnalysisResult {
   const hasContent = creator.topics.length > 0 || creator.messages.length > 0;
   const wantsWords = input.include.includes('wordCloud');
   const wantsEmoji = input.include.includes('emojiCloud');
+  const wantsEmotions = input.include.includes('emotions');
 
   return {
     scope: {
@@ -107,6 +109,7 @@ export function computeAnalysis(input: ComputeInput): AnalysisResult {
       })),
       wordCloud: wantsWords ? wordCloud(team.columns, matched, team.vocab, settings.scoreVersion) : null,
       emojiCloud: wantsEmoji ? emojiCloud(team.columns, matched, team.vocab, settings.scoreVersion) : null,
+      emotions: wantsEmotions ? emotionMix(team.columns, matched) : null,
       totalComments: matched.length,
       completeness: completenessOf({
         comments: r.comments,

@@ -1,5 +1,5 @@
 import { BSON } from 'bson';
-import type { FetchedComment, ScoredComment } from '@analyst/contracts';
+import { EMOTIONS, type FetchedComment, type ScoredComment } from '@analyst/contracts';
 import { Vocabulary } from '@analyst/domain-analysis';
 import {
   fnv1a32,
@@ -58,6 +58,8 @@ const score = (commentId: string, i: number, over: Partial<ScoredComment> = {}):
   topicIndex: i % 4 === 0 ? 1 : null,
   messageIndex: i % 5 === 0 ? 0 : null,
   language: i % 3 === 0 ? 'en' : i % 3 === 1 ? null : undefined,
+  // Every emotion, none (another language), and absent (scored before emotions).
+  emotion: i % 4 === 3 ? undefined : i % 4 === 2 ? null : EMOTIONS[i % EMOTIONS.length],
   scorer: SCORER,
   ...over,
 });
@@ -168,5 +170,32 @@ describe('appendVersion: a version loaded from packed chunks equals the fold of 
       { fetched: [v2.slice(0, 4), v2.slice(4)], scored: [v2.map((c, i) => score(c.id, i)).reverse()] },
       { fetched: [], scored: [] },
     ]);
+  });
+
+  it("carries each comment's emotion, and reads scores stored before emotions as none", () => {
+    const fetched = [['e0', 'e1', 'e2', 'e3'].map((id) => comment(id))];
+    const emotions = ['fear', null, 'joy', undefined] as const;
+    const scored = [fetched[0].map((c, i) => score(c.id, i, { emotion: emotions[i] }))];
+    compare([{ fetched, scored }]);
+
+    const team = new TeamIndex('tm', new Vocabulary(), new Map());
+    const entry = post(team, 'p');
+    const info = {
+      dataVersion: 1,
+      topics: [],
+      messages: [],
+      scoredAt: '2026-10-02T00:00:00.000Z',
+      settings: { scoreVersion: 3 as const, engagementWeight: 1 },
+      source: { fetch: 1, chunks: 1 },
+    };
+    team.appendVersion(entry, info, fetched.map(packFetched), scored.map(packScored));
+    expect(rowsOf(team, entry).map((r) => r.emotion)).toEqual(['fear', null, 'joy', null]);
+
+    // A document of the comment_scores read model written before emotions: no emotions column.
+    const before = packScored(fetched[0].map((c, i) => score(c.id, i, { emotion: undefined })));
+    expect('emotions' in before).toBe(false);
+    const old = post(team, 'old');
+    team.appendVersion(old, info, fetched.map(packFetched), [before]);
+    expect(rowsOf(team, old).map((r) => r.emotion)).toEqual([null, null, null, null]);
   });
 });

@@ -1,3 +1,4 @@
+import type { ScoredComment } from '@analyst/contracts';
 import {
   asciiFnv1a32,
   bytesFnv1a32,
@@ -76,6 +77,27 @@ describe('packed comment columns', () => {
     expect(Array.from(scores.subarray(2))).toEqual([2, 9, 1]);
     expect(Array.from(int32s(scored.refs))).toEqual([1, -1, 0]);
     expect(scored.languages).toEqual(['es']);
+  });
+
+  it('packs one emotion byte a comment (an index into EMOTIONS, 255 none), only when a comment has one', () => {
+    const scored = (emotion: ScoredComment['emotion']): ScoredComment => ({
+      commentId: `c-${String(emotion)}`,
+      scores: { sentiment: 5, content: 5, topic: 5, relevance: 5, consensus: 5 },
+      topicIndex: null,
+      messageIndex: null,
+      emotion,
+      scorer: { name: 's', version: '2.1.0' },
+    });
+    const packed = packScored([
+      scored('anger'),
+      scored(null),
+      scored('neutral'),
+      scored(undefined),
+      scored('joy'),
+    ]);
+    expect(Array.from(packed.emotions!)).toEqual([0, 255, 6, 255, 3]);
+    // Scores written before emotions (or with none read) add no column: their documents stay as they were.
+    expect('emotions' in packScored([scored(undefined), scored(null)])).toBe(false);
   });
 
   it('hashes and compares packed strings without decoding them', () => {

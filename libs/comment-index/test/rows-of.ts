@@ -1,3 +1,4 @@
+import { emotionOfCode } from '@analyst/domain-analysis';
 import type { PostEntry, TeamIndex } from '../src';
 
 /** Everything the team holds for a post's rows, by value (term and author names, not ids). */
@@ -14,6 +15,7 @@ export function rowsOf(team: TeamIndex, entry: PostEntry) {
     idHash: d.idHash[r],
     links: [d.topicIndex[r], d.messageIndex[r], d.languages[r]],
     scores: [c.sentiment[r], c.content[r], c.topic[r], c.relevance[r], c.consensus[r]],
+    emotion: emotionOfCode(c.emotion[r]),
     flags: [
       c.likes[r],
       c.isReply[r],

@@ -1,3 +1,6 @@
-/** What POST /analyses may add with `include`. */
-export const ANALYSIS_INCLUDES = ['wordCloud', 'emojiCloud'] as const;
+/**
+ * What POST /analyses may add with `include`. `emotions` (the emotions mix) extends the spec, which
+ * names the two clouds.
+ */
+export const ANALYSIS_INCLUDES = ['wordCloud', 'emojiCloud', 'emotions'] as const;
 export type AnalysisInclude = (typeof ANALYSIS_INCLUDES)[number];

@@ -1,4 +1,5 @@
 import type { Dimension } from './buckets';
+import type { Emotion } from './emotions';
 
 /** Per-comment scores on the 1-10 scale; null where the scorer could not score that dimension. */
 export type CommentScores = Record<Dimension, number | null>;
@@ -24,6 +25,11 @@ export interface ScoredComment {
   messageIndex: number | null;
   /** ISO 639-1 code of the comment's language; null when it cannot be told; absent before scorer 1.1. */
   language?: string | null;
+  /**
+   * The emotion the scorer reads in an English comment; null for a comment it does not read as
+   * English (another language, no words); absent before scorer 2.1.0 (read as null).
+   */
+  emotion?: Emotion | null;
   scorer: { name: string; version: string };
 }
 

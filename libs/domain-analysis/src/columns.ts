@@ -1,4 +1,4 @@
-import type { Dimension } from '@analyst/contracts';
+import { EMOTIONS, type Dimension, type Emotion } from '@analyst/contracts';
 
 /**
  * Comment scores as columns: one typed array per field, one row per comment. Rollups scan a few
@@ -28,6 +28,8 @@ export interface CommentColumns {
   authorId: Int32Array;
   /** Seconds since the epoch. */
   postedAt: Uint32Array;
+  /** The comment's emotion as an index into EMOTIONS; NO_EMOTION when it has none (see emotionCode). */
+  emotion: Uint8Array;
   /** Token ids of the body (see `Vocabulary`), CSR: row r owns tokenIds[tokenStart[r] .. tokenStart[r+1]). */
   tokenStart: Uint32Array;
   tokenIds: Uint32Array;
@@ -41,6 +43,18 @@ export const SCORE_COLUMNS: readonly Dimension[] = [
   'relevance',
   'consensus',
 ];
+
+/** The emotion column's value of a comment without an emotion (not read as English, or scored before emotions). */
+export const NO_EMOTION = 255;
+
+/** A comment's emotion as the emotion column holds it: its index in EMOTIONS, or NO_EMOTION. */
+export function emotionCode(emotion: Emotion | null | undefined): number {
+  const at = emotion ? EMOTIONS.indexOf(emotion) : -1;
+  return at < 0 ? NO_EMOTION : at;
+}
+
+/** The emotion of an emotion column value; null for NO_EMOTION (or any value EMOTIONS does not have). */
+export const emotionOfCode = (code: number): Emotion | null => EMOTIONS[code] ?? null;
 
 export function createColumns(capacity: number, tokenCapacity = capacity * 8): CommentColumns {
   const cap = Math.max(1, capacity);
@@ -62,6 +76,7 @@ export function createColumns(capacity: number, tokenCapacity = capacity * 8): C
     postIndex: new Int32Array(cap),
     authorId: new Int32Array(cap),
     postedAt: new Uint32Array(cap),
+    emotion: new Uint8Array(cap).fill(NO_EMOTION),
     tokenStart: new Uint32Array(cap + 1),
     tokenIds: new Uint32Array(Math.max(1, tokenCapacity)),
     tokenCount: 0,
@@ -71,10 +86,10 @@ export function createColumns(capacity: number, tokenCapacity = capacity * 8): C
 function grown<T extends Float64Array | Float32Array | Uint8Array | Int32Array | Uint32Array>(
   array: T,
   size: number,
-  fillNaN = false,
+  fill?: number,
 ): T {
   const next = new (array.constructor as new (n: number) => T)(size);
-  if (fillNaN) (next as Float64Array).fill(Number.NaN);
+  if (fill !== undefined) next.fill(fill);
   next.set(array);
   return next;
 }
@@ -84,7 +99,7 @@ export function ensureCapacity(columns: CommentColumns, rows: number, tokens: nu
   const needed = columns.length + rows;
   if (needed > columns.likes.length) {
     const size = Math.max(needed, columns.likes.length * 2);
-    for (const key of SCORE_COLUMNS) columns[key] = grown(columns[key], size, true);
+    for (const key of SCORE_COLUMNS) columns[key] = grown(columns[key], size, Number.NaN);
     columns.likes = grown(columns.likes, size);
     columns.isReply = grown(columns.isReply, size);
     columns.hidden = grown(columns.hidden, size);
@@ -95,6 +110,7 @@ export function ensureCapacity(columns: CommentColumns, rows: number, tokens: nu
     columns.postIndex = grown(columns.postIndex, size);
     columns.authorId = grown(columns.authorId, size);
     columns.postedAt = grown(columns.postedAt, size);
+    columns.emotion = grown(columns.emotion, size, NO_EMOTION);
     columns.tokenStart = grown(columns.tokenStart, size + 1);
   }
   const tokensNeeded = columns.tokenCount + tokens;
@@ -117,6 +133,7 @@ export interface CommentRow {
   authorId?: number;
   /** Seconds since the epoch. */
   postedAt?: number;
+  emotion?: Emotion | null;
   tokens?: readonly number[];
 }
 
@@ -139,6 +156,7 @@ export function appendRow(columns: CommentColumns, row: CommentRow): number {
   columns.postIndex[r] = row.postIndex ?? 0;
   columns.authorId[r] = row.authorId ?? -1;
   columns.postedAt[r] = row.postedAt ?? 0;
+  columns.emotion[r] = emotionCode(row.emotion);
   columns.tokenStart[r] = columns.tokenCount;
   columns.tokenIds.set(tokens, columns.tokenCount);
   columns.tokenCount += tokens.length;
@@ -197,6 +215,7 @@ export function compactColumns(
     next.postIndex[j] = columns.postIndex[r];
     next.authorId[j] = columns.authorId[r];
     next.postedAt[j] = columns.postedAt[r];
+    next.emotion[j] = columns.emotion[r];
     const from = columns.tokenStart[r];
     const to = columns.tokenStart[r + 1];
     next.tokenStart[j] = next.tokenCount;

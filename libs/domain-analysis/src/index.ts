@@ -3,6 +3,7 @@ export * from './rollup-settings';
 export * from './sentiment-reading';
 export * from './weights';
 export * from './mix';
+export * from './emotion-mix';
 export * from './bucket-table';
 export * from './rollup';
 export * from './vocabulary';

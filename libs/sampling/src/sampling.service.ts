@@ -154,6 +154,7 @@ export class SamplingService {
       baseFilter: scope.baseFilter,
       searchMatch: scope.searchMatch,
       buckets: query.buckets,
+      emotions: query.emotions,
       version: scope.version,
       source: query.source,
       seed: fnv1a32(scope.scope),
@@ -162,7 +163,8 @@ export class SamplingService {
     });
     const context: RowContext = {
       version: scope.version,
-      bucketFiltered: Object.keys(query.buckets).length > 0,
+      // An emotion is a bar of the emotions mix: filtering on it is filtering on a bucket.
+      bucketFiltered: Object.keys(query.buckets).length > 0 || query.emotions.length > 0,
       ...scope.context,
     };
     const served = (position?.served ?? 0) + result.rows.length;
@@ -174,7 +176,7 @@ export class SamplingService {
         source: query.source,
         scoreVersion: scope.version,
         limit: query.limit,
-        filters: query.buckets,
+        filters: filtersEcho(query),
         total: result.total,
         offset: served - result.rows.length,
         hasMore,
@@ -183,6 +185,11 @@ export class SamplingService {
       },
     };
   }
+}
+
+/** `meta.filters`: the bucket filters, and the emotion filter (an extension of the spec) when given. */
+function filtersEcho(query: SampleQuery): Record<string, unknown> {
+  return query.emotions.length > 0 ? { ...query.buckets, emotion: query.emotions } : query.buckets;
 }
 
 function hasFilters(filters: CommentFilters | null, search: SearchSpec | null): boolean {

@@ -14,7 +14,13 @@ const error = (query: Record<string, unknown>): ApiError => {
 
 describe('parseSampleQuery: SampleQueryDto, then the query read from it', () => {
   it('defaults: source all, limit 25, no cursor, no filters', () => {
-    expect(parseSampleQuery({})).toEqual({ source: 'all', limit: 25, cursor: null, buckets: {} });
+    expect(parseSampleQuery({})).toEqual({
+      source: 'all',
+      limit: 25,
+      cursor: null,
+      buckets: {},
+      emotions: [],
+    });
     expect([DEFAULT_SOURCE, DEFAULT_LIMIT]).toEqual(['all', 25]);
   });
 
@@ -76,6 +82,21 @@ describe('parseSampleQuery: SampleQueryDto, then the query read from it', () => 
       'invalid_bucket',
       `relevance: "" is not a bucket of relevance; ${bucketHint} or on_topic, relevant, general, off_topic`,
     ],
+    [
+      { emotion: 'rage' },
+      'invalid_filter',
+      'emotion: "rage" is not an emotion; use anger, disgust, fear, joy, sadness, surprise, neutral',
+    ],
+    [
+      { emotion: ['joy', 'fear,Joy'] },
+      'invalid_filter',
+      'emotion: "Joy" is not an emotion; use anger, disgust, fear, joy, sadness, surprise, neutral',
+    ],
+    [
+      { emotion: 'joy,' },
+      'invalid_filter',
+      'emotion: "" is not an emotion; use anger, disgust, fear, joy, sadness, surprise, neutral',
+    ],
     // Only without the platform's QueryRules guard, which refuses an undeclared parameter first.
     [{ page: '2' }, 'invalid_filter', 'page: property page should not exist'],
   ])('400 for %j: %s, %s', (query, code, message) => {
@@ -95,6 +116,15 @@ describe('parseSampleQuery: SampleQueryDto, then the query read from it', () => 
     expect(parseSampleQuery({ content: 'Opposed' }).buckets).toEqual({ content: ['negative'] });
   });
 
+  it('reads the emotion filter: comma-separated and repeated names merge, in EMOTIONS order, duplicates collapse', () => {
+    expect(parseSampleQuery({ emotion: ['surprise, joy', 'anger', 'joy'] }).emotions).toEqual([
+      'anger',
+      'joy',
+      'surprise',
+    ]);
+    expect(parseSampleQuery({ emotion: 'neutral' }).emotions).toEqual(['neutral']);
+  });
+
   it('names every fault when several parameters are wrong, with the code of the first', () => {
     const e = error({ limit: '0', source: 'random', sentiment: 'great' });
     expect([e.code, e.message]).toEqual([
@@ -104,6 +134,12 @@ describe('parseSampleQuery: SampleQueryDto, then the query read from it', () => 
         `sentiment: "great" is not a bucket of sentiment; ${bucketHint}`,
     ]);
     expect(error({ cursor: '', topic: 'nope' }).code).toBe('invalid_cursor');
+    expect(error({ sentiment: 'great', emotion: 'rage' })).toMatchObject({
+      code: 'invalid_bucket',
+      message:
+        `sentiment: "great" is not a bucket of sentiment; ${bucketHint}; ` +
+        'emotion: "rage" is not an emotion; use anger, disgust, fear, joy, sadness, surprise, neutral',
+    });
   });
 
   it('declares a bucket rule for every dimension', () => {
@@ -117,5 +153,13 @@ describe('parseSampleQuery: SampleQueryDto, then the query read from it', () => 
     expect(queryFingerprint(a)).toBe('source=all&sentiment=positive,negative');
     expect(queryFingerprint(b)).toBe(queryFingerprint(a));
     expect(queryFingerprint(parseSampleQuery({ sentiment: 'positive' }))).not.toBe(queryFingerprint(a));
+  });
+
+  it('fingerprints the emotion filter after the buckets, and leaves a query without one as it was', () => {
+    const q = parseSampleQuery({ sentiment: 'positive', emotion: 'joy,anger' });
+    expect(queryFingerprint(q)).toBe('source=all&sentiment=positive&emotion=anger,joy');
+    expect(queryFingerprint(parseSampleQuery({ sentiment: 'positive' }))).toBe(
+      'source=all&sentiment=positive',
+    );
   });
 });

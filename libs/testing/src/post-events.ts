@@ -1,4 +1,4 @@
-import type { FetchedComment, ScoredComment } from '@analyst/contracts';
+import { EMOTIONS, type FetchedComment, type ScoredComment } from '@analyst/contracts';
 import type { RecordedEvent } from '@analyst/platform';
 
 /**
@@ -27,13 +27,15 @@ export function commentsOfVersion(
     postedAt: `2026-03-0${1 + (i % 9)}T10:00:00.000Z`,
     hidden: i === count - 1,
   }));
-  const scored = fetched.map((c, i) => {
+  const scored = fetched.map((c, i): ScoredComment => {
     const s = 1 + ((i * 7 + version * 3) % 10) * 0.9;
     return {
       commentId: c.id,
       scores: { sentiment: s, content: s, topic: 11 - s, relevance: s, consensus: 11 - s },
       topicIndex: null,
       messageIndex: null,
+      // Every emotion, and none on every eighth comment (one the scorer did not read as English).
+      emotion: i % 8 === 7 ? null : EMOTIONS[(i + version) % EMOTIONS.length],
       scorer: { name: 'test', version: '1' },
     };
   });

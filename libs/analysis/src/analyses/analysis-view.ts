@@ -1,4 +1,5 @@
 import { relativePathOf } from '@analyst/platform';
+import { withEmotions } from '@analyst/domain-analysis';
 import type { AnalysisDoc, AnalysisResult } from '@analyst/comment-index';
 import { POLL_AFTER_MS } from './analysis.service';
 
@@ -35,7 +36,7 @@ export function analysisView(
   if (doc.status === 'failed') view.error = doc.error;
   view.scope = result?.scope ?? null;
   view.content = result?.content ?? null;
-  view.commentAnalysis = result?.commentAnalysis ?? null;
+  view.commentAnalysis = result ? withEmotions(result.commentAnalysis) : null;
   view.comments = { path: `${relativePathOf('analyses', doc._id, 'comments')}${teamQuery}` };
   view.computedAt = doc.status === 'ready' ? doc.completedAt : null;
   return view;

@@ -1,4 +1,5 @@
 import { relativePathOf } from '@analyst/platform';
+import { emotionMixOf, withEmotions } from '@analyst/domain-analysis';
 import { type PostEntry, materializedOf } from '@analyst/comment-index';
 
 /** The post record the catalog routes return. */
@@ -53,7 +54,10 @@ const EMPTY_SCORES = {
   topic: null,
 };
 
-/** GET /posts/{id}/analysis: the analysis materialized at scoring; every field present. */
+/**
+ * GET /posts/{id}/analysis: the analysis materialized at scoring; every field present. It carries
+ * every include, the emotions mix too (null in one materialized before the mix existed).
+ */
 /** `teamQuery`: `?teamId=…` when a parent team's key reads a sub-team's post (see teamQueryOf). */
 export function postAnalysisView(post: PostEntry, teamQuery = ''): Record<string, unknown> {
   const m = materializedOf(post);
@@ -84,18 +88,21 @@ export function postAnalysisView(post: PostEntry, teamQuery = ''): Record<string
       scores: { content: null, topic: null },
       mix: { content: EMPTY_MIX, topic: EMPTY_MIX },
     },
-    commentAnalysis: m?.analysis.commentAnalysis ?? {
-      briefSummary: null,
-      scores: EMPTY_SCORES,
-      mix,
-      topics: [],
-      outliers: [],
-      notableComments: [],
-      wordCloud: [],
-      emojiCloud: [],
-      totalComments: 0,
-      completeness: 'unavailable',
-    },
+    commentAnalysis: m
+      ? withEmotions(m.analysis.commentAnalysis)
+      : {
+          briefSummary: null,
+          scores: EMPTY_SCORES,
+          mix,
+          topics: [],
+          outliers: [],
+          notableComments: [],
+          wordCloud: [],
+          emojiCloud: [],
+          emotions: emotionMixOf([]),
+          totalComments: 0,
+          completeness: 'unavailable',
+        },
     comments: { path: `${relativePathOf('posts', post.id, 'analysis', 'comments')}${teamQuery}` },
   };
 }

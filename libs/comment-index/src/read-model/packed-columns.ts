@@ -1,5 +1,5 @@
 import type { FetchedComment, ScoredComment } from '@analyst/contracts';
-import { hasMention, hasQuestionMark, tokenize } from '@analyst/domain-analysis';
+import { emotionCode, hasMention, hasQuestionMark, NO_EMOTION, tokenize } from '@analyst/domain-analysis';
 
 /** Row flags of a fetched comment, one byte per comment. */
 export const IS_REPLY = 1;
@@ -38,7 +38,7 @@ export interface PackedFetched {
   tokenEnds: Uint8Array;
 }
 
-/** A chunk of scores: comment ids, the five dimensions (NaN unscored) and creator-content links. */
+/** A chunk of scores: comment ids, the five dimensions (NaN unscored), creator-content links, emotions. */
 export interface PackedScored {
   count: number;
   /** UTF-8 of each scored comment's id. */
@@ -49,6 +49,12 @@ export interface PackedScored {
   /** Int32 columns: topicIndex, messageIndex, index into `languages` (-1 each when none). */
   refs: Uint8Array;
   languages: string[];
+  /**
+   * One byte a comment: its emotion's index into EMOTIONS, NO_EMOTION (255) when it has none.
+   * Absent when no comment of the chunk has one (every chunk scored before scorer 2.1.0), so the
+   * documents of those chunks stay as they were written: every comment reads as no emotion.
+   */
+  emotions?: Uint8Array;
 }
 
 const bytesOf = (view: ArrayBufferView): Uint8Array =>
@@ -114,7 +120,11 @@ export function packScored(comments: readonly ScoredComment[]): PackedScored {
   const scores = new Float64Array(5 * n);
   const refs = new Int32Array(3 * n);
   const languages: string[] = [];
+  const emotions = new Uint8Array(n).fill(NO_EMOTION);
+  let anyEmotion = false;
   comments.forEach((c, i) => {
+    emotions[i] = emotionCode(c.emotion);
+    anyEmotion ||= emotions[i] !== NO_EMOTION;
     scores[i] = nan(c.scores.sentiment);
     scores[n + i] = nan(c.scores.content);
     scores[2 * n + i] = nan(c.scores.topic);
@@ -135,6 +145,7 @@ export function packScored(comments: readonly ScoredComment[]): PackedScored {
     scores: bytesOf(scores),
     refs: bytesOf(refs),
     languages,
+    ...(anyEmotion ? { emotions } : {}),
   };
 }
 

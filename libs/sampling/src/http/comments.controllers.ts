@@ -19,7 +19,7 @@ import { SamplingService, type SamplePageView } from '../sampling.service';
 const SAMPLE = listEnvelope(openApi.ref('CommentRow'), openApi.ref('CommentSampleMeta'));
 
 const INVALID_QUERY =
-  'Unknown query parameter, an invalid limit, source or cursor, or an invalid bucket name (invalid_filter, invalid_bucket, invalid_cursor)';
+  'Unknown query parameter, an invalid limit, source or cursor, an invalid bucket name, or an unknown emotion name (invalid_filter, invalid_bucket, invalid_cursor)';
 
 /** GET /analyses/{analysisId}/comments: scopes analyses:read + comments:read, class analysis_comments (gateway). */
 @ApiTags('comments')

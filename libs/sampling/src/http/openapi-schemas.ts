@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger';
-import { DIMENSIONS, SAMPLE_REASONS } from '@analyst/contracts';
+import { DIMENSIONS, EMOTIONS, SAMPLE_REASONS } from '@analyst/contracts';
 import { openApi } from '@analyst/platform';
 
 const { arrayOf, bool, bucketKey, int, nullable, obj, oneOfStrings, perDimension, score, str, timestamp } =
@@ -28,6 +28,12 @@ const commentRow = obj(
         'ISO 639-1 code of the comment’s language; null when it cannot be told (short comments, emoji). A comment in a language the scorer cannot read has null sentiment, content and topic scores: it is unscored, not neutral.',
       ),
     ),
+    emotion: nullable(
+      oneOfStrings(
+        EMOTIONS,
+        'Extension of the spec: the emotion the scorer read in the comment (GoEmotions’ Ekman grouping); null for a comment it did not read as English, or one scored before emotions were (scorer 2.1.0).',
+      ),
+    ),
     scores: perDimension(score()),
     buckets: perDimension(nullable(bucketKey)),
     sampleReasons: arrayOf(oneOfStrings(SAMPLE_REASONS), undefined, { minItems: 1 }),
@@ -47,9 +53,14 @@ const sampleMeta = obj(
     source: oneOfStrings(['notables', 'content', 'all']),
     scoreVersion: int(undefined, { enum: [1, 2, 3] }),
     limit: int(),
-    filters: obj(Object.fromEntries(DIMENSIONS.map((d) => [d, arrayOf(bucketKey)])), [], {
-      description: 'The active bucket filters, as bucket keys.',
-    }),
+    filters: obj(
+      {
+        ...Object.fromEntries(DIMENSIONS.map((d) => [d, arrayOf(bucketKey)])),
+        emotion: arrayOf(oneOfStrings(EMOTIONS), 'Extension of the spec: the emotion filter, when given.'),
+      },
+      [],
+      { description: 'The active bucket filters, as bucket keys, and the emotion filter.' },
+    ),
     total: int(),
     offset: int(),
     hasMore: bool(),

@@ -2,10 +2,11 @@ import {
   type BucketKey,
   type CommentScores,
   type Dimension,
+  type Emotion,
   type SampleReason,
   type ScoreVersion,
 } from '@analyst/contracts';
-import { commentBuckets, sentimentReadingAt } from '@analyst/domain-analysis';
+import { commentBuckets, emotionOfCode, sentimentReadingAt } from '@analyst/domain-analysis';
 import type { TeamIndex, RowDetails } from '@analyst/comment-index';
 import { HIGH_ENGAGEMENT, HIGH_RELEVANCE, MESSAGE_MATCH, TOPIC_MATCH } from './draw-sample';
 
@@ -24,6 +25,8 @@ export interface CommentRowView {
   message: { topic: string; stance: string } | null;
   /** ISO 639-1 code, or null when it cannot be told (or the comment was scored before languages were). */
   language: string | null;
+  /** Extension of the spec: the emotion the scorer read; null for a comment not read (not English, or scored before emotions). */
+  emotion: Emotion | null;
   scores: Record<Dimension, number | null>;
   buckets: Record<Dimension, BucketKey | null>;
   sampleReasons: SampleReason[];
@@ -85,6 +88,7 @@ export function commentRow(
     topic: topic ? topic.title : null,
     message: message ? { topic: message.topic, stance: message.stance } : null,
     language: details.languages[row] ?? null,
+    emotion: emotionOfCode(c.emotion[row]),
     scores,
     buckets: commentBuckets(stored, context.version),
     sampleReasons: reasons,

@@ -1,5 +1,11 @@
-import { bucketOf, type ScoreVersion } from '@analyst/contracts';
-import { NO_COMMENT_FILTER, selectRows, type CompiledCommentFilter } from '@analyst/domain-analysis';
+import { bucketOf, type Emotion, type ScoreVersion } from '@analyst/contracts';
+import {
+  mayBeNotable,
+  NO_COMMENT_FILTER,
+  rowsWithEmotion,
+  selectRows,
+  type CompiledCommentFilter,
+} from '@analyst/domain-analysis';
 import {
   candidateRows,
   type PostEntry,
@@ -33,6 +39,8 @@ export interface SampleInput {
   /** AI search matches of the analysis, when it has one. */
   searchMatch: ((row: number) => boolean) | null;
   buckets: BucketFilters;
+  /** The query's emotion filter (an extension of the spec); absent or empty: none. */
+  emotions?: readonly Emotion[];
   version: ScoreVersion;
   source: Source;
   seed: number;
@@ -123,7 +131,7 @@ export function drawSample(input: SampleInput): SamplePage {
   };
 }
 
-/** The visible comments of the posts that pass the analysis's filters and search, then the query's bucket filters. */
+/** The visible comments of the posts that pass the analysis's filters and search, then the query's bucket and emotion filters. */
 function sampleRows(input: SampleInput): Uint32Array {
   const { team, version } = input;
   const columns = team.columns;
@@ -132,6 +140,7 @@ function sampleRows(input: SampleInput): Uint32Array {
   if (searchMatch) rows = rows.filter((r) => searchMatch(r));
   if (Object.keys(input.buckets).length > 0)
     rows = selectRows(columns, rows, { ...NO_COMMENT_FILTER, buckets: input.buckets }, version);
+  if (input.emotions?.length) rows = rowsWithEmotion(columns, rows, input.emotions);
   return rows;
 }
 
@@ -158,9 +167,17 @@ export function rowFlags(
 const NOTABLE = HIGH_ENGAGEMENT | HIGH_RELEVANCE;
 const ON_CONTENT = TOPIC_MATCH | MESSAGE_MATCH;
 
-/** Whether a row with these flags belongs to the source's sample. */
-export function inSource(source: Source, flags: number): boolean {
-  if (source === 'notables') return (flags & NOTABLE) === NOTABLE;
+/**
+ * A notable row of the sample: high engagement and high relevance, and allowed to be notable at all by
+ * the rule the analysis's `notableComments` follows too (`mayBeNotable`: never off-topic, so never spam).
+ */
+export function isNotableRow(flags: number, relevance: number): boolean {
+  return (flags & NOTABLE) === NOTABLE && mayBeNotable(relevance);
+}
+
+/** Whether a row with these flags and relevance belongs to the source's sample. */
+export function inSource(source: Source, flags: number, relevance: number): boolean {
+  if (source === 'notables') return isNotableRow(flags, relevance);
   if (source === 'content') return (flags & ON_CONTENT) !== 0;
   return true;
 }
@@ -207,12 +224,12 @@ function sortKeys(input: SampleInput, rows: ArrayLike<number>): SortKeys {
       details.messageIndex[r],
       version,
     );
-    if (!inSource(input.source, flags)) continue;
+    if (!inSource(input.source, flags, rel)) continue;
     const hash = details.idHash[r];
     const at = keys.size++;
     keys.set[at] = r;
     keys.flags[at] = flags;
-    if ((flags & NOTABLE) === NOTABLE && input.source !== 'content') {
+    if (input.source !== 'content' && isNotableRow(flags, rel)) {
       keys.tier[at] = 0;
       keys.primary[at] = -(1 + Math.log1p(columns.likes[r])) * (rel / 10);
       keys.secondary[at] = mix32(hash ^ seed);

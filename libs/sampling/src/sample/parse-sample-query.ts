@@ -1,5 +1,5 @@
 import type { ValidationError } from 'class-validator';
-import { BUCKET_KEYS, DIMENSIONS, parseBucket, type BucketKey } from '@analyst/contracts';
+import { BUCKET_KEYS, DIMENSIONS, EMOTIONS, parseBucket, type BucketKey } from '@analyst/contracts';
 import { checkedQueryNumber, firstRuleCode, validateRequest } from '@analyst/platform';
 import { SamplingError, type SamplingErrorCode } from '../errors/sampling-error';
 import {
@@ -20,7 +20,7 @@ function refusal(message: string, errors: readonly ValidationError[]): SamplingE
 /**
  * The query of both comment routes: checked by SampleQueryDto's rules, then read. A bucket
  * parameter takes comma-separated or repeated values (bucket keys, and the dimension's labels),
- * read as keys, deduplicated, in BUCKET_KEYS order.
+ * read as keys, deduplicated, in BUCKET_KEYS order; the emotion filter likewise, in EMOTIONS order.
  */
 export function parseSampleQuery(query: Record<string, unknown>): SampleQuery {
   const valid = validateRequest(SampleQueryDto, query, refusal);
@@ -32,10 +32,12 @@ export function parseSampleQuery(query: Record<string, unknown>): SampleQuery {
     const keys = new Set(bucketValues(raw).map((v) => parseBucket(dimension, v) as BucketKey));
     buckets[dimension] = BUCKET_KEYS.filter((k) => keys.has(k));
   }
+  const emotions = new Set(valid.emotion === undefined ? [] : bucketValues(valid.emotion));
   return {
     source: (valid.source as Source | undefined) ?? DEFAULT_SOURCE,
     limit: checkedQueryNumber(valid.limit, DEFAULT_LIMIT),
     cursor: (valid.cursor as string | undefined) ?? null,
     buckets,
+    emotions: EMOTIONS.filter((e) => emotions.has(e)),
   };
 }

@@ -1,12 +1,13 @@
 import { Allow, IsIn, IsNotEmpty, IsOptional } from 'class-validator';
 import { IsQueryInteger } from '@analyst/platform';
 import { MAX_LIMIT, SOURCES } from './sample-query';
-import { IsBucketsOf, IsGivenOnce, refusedAs, whenGivenOnce } from './sample-query.rules';
+import { IsBucketsOf, IsEmotions, IsGivenOnce, refusedAs, whenGivenOnce } from './sample-query.rules';
 
 /**
  * The query string of both comment routes as sent, every rule a class-validator decorator. The
  * properties are declared in the order the checks were always made (limit, source, cursor, then
- * the bucket parameters), so a refusal's first fault, and its code, stay what they were.
+ * the bucket parameters, then the emotion filter), so a refusal's first fault, and its code, stay
+ * what they were.
  */
 export class SampleQueryDto {
   @IsOptional()
@@ -54,4 +55,9 @@ export class SampleQueryDto {
   @IsOptional()
   @IsBucketsOf('consensus')
   consensus?: string | string[];
+
+  /** Extension of the spec: only comments read as one of these emotions. */
+  @IsOptional()
+  @IsEmotions()
+  emotion?: string | string[];
 }

@@ -1,5 +1,5 @@
 import { ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
-import { BUCKET_KEYS, parseBucket, type Dimension } from '@analyst/contracts';
+import { BUCKET_KEYS, EMOTIONS, isEmotion, parseBucket, type Dimension } from '@analyst/contracts';
 import type { SamplingErrorCode } from '../errors/sampling-error';
 
 // The sample query's own class-validator rules. A refusal's code is the `context.code` of the
@@ -58,4 +58,22 @@ export function IsBucketsOf(dimension: Dimension): PropertyDecorator {
     },
     refusedAs('invalid_bucket'),
   );
+}
+
+/**
+ * Every value of the `emotion` parameter (comma-separated, repeated, or both) is one of the seven
+ * emotion names; the message names the first that is not. An extension of the spec, refused as any
+ * invalid filter value is (invalid_filter).
+ */
+export function IsEmotions(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isEmotions',
+    validator: {
+      validate: (value: unknown) => bucketValues(value).every(isEmotion),
+      defaultMessage: (args?: ValidationArguments) => {
+        const value = bucketValues(args?.value).find((v) => !isEmotion(v));
+        return `emotion: "${value}" is not an emotion; use ${EMOTIONS.join(', ')}`;
+      },
+    },
+  });
 }

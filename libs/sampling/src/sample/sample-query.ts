@@ -1,4 +1,4 @@
-import { DIMENSIONS, type BucketKey, type Dimension } from '@analyst/contracts';
+import { DIMENSIONS, type BucketKey, type Dimension, type Emotion } from '@analyst/contracts';
 
 export const SOURCES = ['notables', 'content', 'all'] as const;
 export type Source = (typeof SOURCES)[number];
@@ -17,10 +17,14 @@ export interface SampleQuery {
   cursor: string | null;
   /** Normalized: labels as keys, each dimension's keys deduplicated in BUCKET_KEYS order. */
   buckets: BucketFilters;
+  /** The `emotion` filter (an extension of the spec), deduplicated in EMOTIONS order; empty: none. */
+  emotions: Emotion[];
 }
 
 /** The part of a query a cursor is bound to (everything but the cursor and the page size). */
-export function queryFingerprint(query: Pick<SampleQuery, 'source' | 'buckets'>): string {
+export function queryFingerprint(query: Pick<SampleQuery, 'source' | 'buckets' | 'emotions'>): string {
   const parts = DIMENSIONS.filter((d) => query.buckets[d]).map((d) => `${d}=${query.buckets[d]!.join(',')}`);
+  // Without an emotion filter the fingerprint is what it was, so cursors handed out before still continue.
+  if (query.emotions.length > 0) parts.push(`emotion=${query.emotions.join(',')}`);
   return [`source=${query.source}`, ...parts].join('&');
 }

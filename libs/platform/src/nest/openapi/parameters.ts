@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiQuery, type SchemaObject } from '@nestjs/swagger';
-import { BUCKET_KEYS, DIMENSIONS, PLATFORMS } from '@analyst/contracts';
+import { BUCKET_KEYS, DIMENSIONS, EMOTIONS, PLATFORMS } from '@analyst/contracts';
 import { arrayOf, bucketValues, int, num, oneOfStrings, str } from './schema-helpers';
 
 /**
@@ -110,6 +110,11 @@ export function ApiCommentSampleQueries(): MethodDecorator {
         `Only comments in these ${d} buckets (bucket keys${d === 'sentiment' ? '' : ' or the dimension’s labels'}); values of one parameter combine with OR, parameters with AND.`,
         oneOfStrings(bucketValues(d)),
       ),
+    ),
+    listQuery(
+      'emotion',
+      'Extension of the spec: only comments the scorer read as one of these emotions; comments without one (not English, or scored before emotions) are left out. Values combine with OR, and with the bucket parameters with AND. An unknown name is 400 invalid_filter.',
+      oneOfStrings(EMOTIONS),
     ),
   );
 }
