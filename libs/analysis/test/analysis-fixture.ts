@@ -1,4 +1,4 @@
-import type { FetchedComment, ScoredComment } from '@analyst/contracts';
+import type { Emotion, FetchedComment, ScoredComment } from '@analyst/contracts';
 import { GatewayModule } from '@analyst/gateway';
 import { normalizeLink } from '@analyst/links';
 import { EVENT_STORE, FixedClock, type EventStore, type NewEvent } from '@analyst/platform';
@@ -28,6 +28,8 @@ export interface SeedComment {
   hidden?: boolean;
   author?: string;
   postedAt?: string;
+  /** The scorer's emotion; left out of the scored comment when not given (as scores before 2.1.0). */
+  emotion?: Emotion | null;
 }
 
 export interface SeedPost {
@@ -144,6 +146,7 @@ export async function analysisTest(
           },
           topicIndex: null,
           messageIndex: null,
+          ...(c.emotion === undefined ? {} : { emotion: c.emotion }),
           scorer: { name: 'seed', version: '1' },
         }));
         const list: { type: string; data: unknown }[] = [

@@ -160,7 +160,7 @@ describe('AnalysisRequestDto: the POST /analyses body, each rule with its messag
     [
       'an unknown include',
       { selection: ids, include: ['topics'] },
-      'include: "topics" is not one of wordCloud, emojiCloud',
+      'include: "topics" is not one of wordCloud, emojiCloud, emotions',
     ],
   ])('refuses %s (invalid_request)', (_name, body, message) => {
     expect(refusal(body)).toEqual(['invalid_request', message]);

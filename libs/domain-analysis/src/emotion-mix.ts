@@ -26,6 +26,17 @@ export const EMOTION_MIX_FIELD: Record<Emotion, keyof EmotionMix> = {
   neutral: 'neutralPercent',
 };
 
+/** The mix of no comments: every share 0. */
+export const EMPTY_EMOTION_MIX: EmotionMix = Object.freeze({
+  angerPercent: 0,
+  disgustPercent: 0,
+  fearPercent: 0,
+  joyPercent: 0,
+  sadnessPercent: 0,
+  surprisePercent: 0,
+  neutralPercent: 0,
+});
+
 /** Comments of the rows per emotion, in EMOTIONS order; comments without one are not counted. */
 export function emotionCounts(columns: CommentColumns, rows: ArrayLike<number>): Uint32Array {
   const counts = new Uint32Array(EMOTIONS.length);
@@ -46,10 +57,10 @@ export function emotionCounts(columns: CommentColumns, rows: ArrayLike<number>):
 export function emotionMixOf(counts: ArrayLike<number>): EmotionMix {
   let total = 0;
   for (let i = 0; i < EMOTIONS.length; i++) total += counts[i];
+  if (total === 0) return { ...EMPTY_EMOTION_MIX };
   const mix = {} as EmotionMix;
   EMOTIONS.forEach((emotion, i) => {
-    mix[EMOTION_MIX_FIELD[emotion]] =
-      total === 0 ? 0 : percentOf(counts[i], total, ROLLUP_CONSTANTS.percentDecimals);
+    mix[EMOTION_MIX_FIELD[emotion]] = percentOf(counts[i], total, ROLLUP_CONSTANTS.percentDecimals);
   });
   return mix;
 }

@@ -9,6 +9,8 @@ import {
   emotionOfCode,
   NO_EMOTION,
   rowsWithEmotion,
+  withEmotions,
+  type AnalysisResult,
   type CommentRow,
 } from '../src';
 
@@ -111,5 +113,16 @@ describe('rowsWithEmotion (the sample routes’ emotion filter)', () => {
     expect(Array.from(rowsWithEmotion(columns, [5, 4, 3, 2, 1, 0], ['joy', 'fear']))).toEqual([3, 2, 0]);
     expect(Array.from(rowsWithEmotion(columns, allRows(columns), ['sadness']))).toEqual([]);
     expect(Array.from(rowsWithEmotion(columns, allRows(columns), EMOTIONS))).toEqual([0, 2, 3, 4]);
+  });
+});
+
+describe('withEmotions (the audience side as the routes show it)', () => {
+  const recorded = { totalComments: 3, emojiCloud: null } as unknown as AnalysisResult['commentAnalysis'];
+
+  it('reads null where a result recorded before the mix has none, and keeps one that has it', () => {
+    expect(withEmotions(recorded)).toEqual({ totalComments: 3, emojiCloud: null, emotions: null });
+    const mix = emotionMixOf([0, 0, 0, 1, 0, 0, 0]);
+    expect(withEmotions({ ...recorded, emotions: mix }).emotions).toEqual({ ...mix, joyPercent: 100 });
+    expect(withEmotions({ ...recorded, emotions: null }).emotions).toBeNull();
   });
 });

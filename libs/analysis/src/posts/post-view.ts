@@ -1,5 +1,5 @@
 import { relativePathOf } from '@analyst/platform';
-import { emotionMixOf, withEmotions } from '@analyst/domain-analysis';
+import { EMPTY_EMOTION_MIX, withEmotions } from '@analyst/domain-analysis';
 import { type PostEntry, materializedOf } from '@analyst/comment-index';
 
 /** The post record the catalog routes return. */
@@ -99,7 +99,7 @@ export function postAnalysisView(post: PostEntry, teamQuery = ''): Record<string
           notableComments: [],
           wordCloud: [],
           emojiCloud: [],
-          emotions: emotionMixOf([]),
+          emotions: EMPTY_EMOTION_MIX,
           totalComments: 0,
           completeness: 'unavailable',
         },
