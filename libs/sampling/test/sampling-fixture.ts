@@ -2,6 +2,7 @@ import type {
   CommentScores,
   CreatorMessage,
   CreatorTopic,
+  Emotion,
   FetchedComment,
   ScoredComment,
 } from '@analyst/contracts';
@@ -34,6 +35,8 @@ export interface SeedComment {
   topicIndex?: number | null;
   messageIndex?: number | null;
   language?: string | null;
+  /** The scorer's emotion; left out of the scored comment when not given (as scores before 2.1.0). */
+  emotion?: Emotion | null;
 }
 
 export interface SeedPost {
@@ -138,6 +141,7 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
           topicIndex: c.topicIndex ?? null,
           messageIndex: c.messageIndex ?? null,
           ...(c.language !== undefined ? { language: c.language } : {}),
+          ...(c.emotion !== undefined ? { emotion: c.emotion } : {}),
           scorer: { name: 'seed', version: '1' },
         }));
         const list: { type: string; data: unknown }[] = [
@@ -283,6 +287,7 @@ export interface SampledRow {
   topic: string | null;
   message: { topic: string; stance: string } | null;
   language: string | null;
+  emotion: Emotion | null;
   scores: Record<string, number | null>;
   buckets: Record<string, string | null>;
   sampleReasons: string[];

@@ -117,6 +117,7 @@ describe('comment samples (issue 8)', () => {
         topic: 'Battery',
         message: { topic: 'Battery', stance: 'lasts all day' },
         language: 'en',
+        emotion: null,
         scores: all(9),
         buckets: {
           sentiment: 'positive',
@@ -290,7 +291,7 @@ describe('comment samples (issue 8)', () => {
         expect([unknown.status, unknown.body.error.code]).toEqual([400, 'invalid_request']);
         expect(unknown.body.error.message).toContain('unknown query parameter "sentimant"');
         expect(unknown.body.error.message).toContain(
-          'takes cursor, limit, source, sentiment, content, topic, relevance, consensus, teamId',
+          'takes cursor, limit, source, sentiment, content, topic, relevance, consensus, emotion, teamId',
         );
       }
     });
