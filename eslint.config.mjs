@@ -19,6 +19,7 @@ const PROJECTS = {
   'libs/domain-ledger': 'domain',
   'libs/links': 'shared',
   'libs/scoring': 'shared',
+  'libs/encoder': 'shared',
   'libs/comment-index': 'shared',
   'libs/ledger-read': 'shared',
   'libs/platform': 'platform',
