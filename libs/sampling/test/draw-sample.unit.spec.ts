@@ -1,8 +1,10 @@
 import { bucketOf } from '@analyst/contracts';
+import { mayBeNotable } from '@analyst/domain-analysis';
 import {
   HIGH_ENGAGEMENT,
   HIGH_RELEVANCE,
   inSource,
+  isNotableRow,
   MESSAGE_MATCH,
   rowFlags,
   smallestAfter,
@@ -35,17 +37,34 @@ describe('rowFlags', () => {
 
 describe('inSource', () => {
   it('keeps every row for all', () => {
-    expect(inSource('all', 0)).toBe(true);
+    expect(inSource('all', 0, 1.5)).toBe(true);
   });
 
   it('keeps only notable rows (high engagement and high relevance) for notables', () => {
-    expect(inSource('notables', HIGH_ENGAGEMENT | HIGH_RELEVANCE)).toBe(true);
-    expect(inSource('notables', HIGH_ENGAGEMENT)).toBe(false);
+    expect(inSource('notables', HIGH_ENGAGEMENT | HIGH_RELEVANCE, 8)).toBe(true);
+    expect(inSource('notables', HIGH_ENGAGEMENT, 8)).toBe(false);
   });
 
   it('keeps only rows on a topic or message for content', () => {
-    expect(inSource('content', MESSAGE_MATCH)).toBe(true);
-    expect(inSource('content', HIGH_ENGAGEMENT | HIGH_RELEVANCE)).toBe(false);
+    expect(inSource('content', MESSAGE_MATCH, 8)).toBe(true);
+    expect(inSource('content', HIGH_ENGAGEMENT | HIGH_RELEVANCE, 8)).toBe(false);
+  });
+});
+
+describe('isNotableRow', () => {
+  it("asks the analysis's rule too: an off-topic relevance (spam is stored at 1.5) is never notable", () => {
+    const flags = HIGH_ENGAGEMENT | HIGH_RELEVANCE;
+    expect([8, 5, 3, 2.99, 1.5].map((relevance) => isNotableRow(flags, relevance))).toEqual(
+      [8, 5, 3, 2.99, 1.5].map(mayBeNotable),
+    );
+    expect([8, 5, 3, 2.99, 1.5].map((relevance) => isNotableRow(flags, relevance))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(inSource('notables', flags, 1.5)).toBe(false);
   });
 });
 
