@@ -26,4 +26,5 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec).ts'],
+  setupFiles: [path.join(__dirname, 'tools/jest-defaults.js')],
 };

@@ -16,15 +16,19 @@ import {
   registerOpenApiSchemas,
   type AnalystConfig,
 } from '@analyst/platform';
+import { localEncoderFromEnv } from '@analyst/encoder';
 import { AnalysesController } from './analyses/analyses.controller';
 import {
   analysisReadModels,
   CommentReadSide,
   commentReadSideProvider,
-  EmbeddingsSearchModel,
-  HybridSearchModel,
+  embedsAtIngest,
+  IngestEmbedder,
   SEARCH_MODEL,
+  SEARCH_SETUP,
+  searchSetupProvider,
   type SearchModel,
+  type SearchSetup,
 } from '@analyst/comment-index';
 import { AnalysisCommands } from './analyses/analysis-commands';
 import { AnalysisService, JOB_OPTIONS, type JobOptions } from './analyses/analysis.service';
@@ -34,20 +38,6 @@ import { AdminReportsController } from './reports/admin-reports.controller';
 import { ANALYSIS_OPENAPI_SCHEMAS } from './openapi-schemas';
 import { SavedAnalysesController } from './reports/saved-analyses.controller';
 import { SavedAnalysisCommands } from './reports/saved-analysis-commands';
-
-/**
- * The search model: an embeddings endpoint when ANALYST_EMBEDDINGS_URL is set; otherwise the local
- * hybrid (a MiniLM-distilled static embedding with BM25), which needs no network.
- */
-export function searchModelFor(env: Record<string, string | undefined>) {
-  const url = env.ANALYST_EMBEDDINGS_URL;
-  return url
-    ? new EmbeddingsSearchModel(url, {
-        apiKey: env.ANALYST_EMBEDDINGS_KEY,
-        model: env.ANALYST_EMBEDDINGS_MODEL,
-      })
-    : new HybridSearchModel();
-}
 
 // The schemas the controllers reference, in every document an app with this module serves.
 registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
@@ -74,7 +64,8 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
         staleMs: config.ANALYST_JOB_STALE_MS,
       }),
     },
-    { provide: SEARCH_MODEL, useFactory: () => searchModelFor(process.env) },
+    searchSetupProvider(localEncoderFromEnv),
+    { provide: SEARCH_MODEL, inject: [SEARCH_SETUP], useFactory: (setup: SearchSetup) => setup.model },
     {
       provide: POST_CURSORS,
       inject: [{ token: ANALYST_CONFIG, optional: true }],
@@ -91,6 +82,7 @@ export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap, OnA
     private readonly projections: ProjectionService,
     private readonly analyses: AnalysisService,
     @Inject(JOB_OPTIONS) private readonly jobs: JobOptions,
+    @Inject(SEARCH_SETUP) private readonly search: SearchSetup,
   ) {}
 
   /** Same module with another search model (tests, or a model chosen by the app). */
@@ -104,6 +96,13 @@ export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap, OnA
   onModuleInit(): void {
     // CommentReadSide registers the comment read models too; a projector registered twice is kept once.
     this.projections.register(...analysisReadModels.projectors);
+    if (this.search.notice) this.logger.log(this.search.notice);
+    if (this.search.embeddings && embedsAtIngest(process.env)) {
+      const embedder = new IngestEmbedder(this.search.embeddings, (error) =>
+        this.logger.warn(`embedding comments at ingest failed (a search will embed them): ${String(error)}`),
+      );
+      this.projections.onApplied((event) => embedder.apply(event));
+    }
   }
 
   /** Offers open jobs to this replica at start (what a stopped one left) and every few seconds after. */

@@ -28,3 +28,4 @@ export * from './search/search-calibration';
 export * from './search/encoder-search';
 export * from './search/comment-embeddings';
 export * from './search/ingest-embedder';
+export * from './search/search-setup';

@@ -18,3 +18,4 @@ export {
 } from './model-catalogue';
 export { modelsDir } from './model-files';
 export { INT8_SCALE, quantize, quantizeInto, dequantize, dotInt8, dot } from './quantize';
+export { localEncoderFromEnv } from './local-encoder-from-env';

@@ -1,5 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { CommentReadSide, commentReadSideProvider, type SearchModel } from '@analyst/comment-index';
+import {
+  CommentReadSide,
+  commentReadSideProvider,
+  SEARCH_SETUP,
+  searchSetupProvider,
+  type SearchModel,
+  type SearchSetup,
+} from '@analyst/comment-index';
+import { localEncoderFromEnv } from '@analyst/encoder';
 import {
   ANALYST_CONFIG,
   EVENT_STORE,
@@ -30,10 +38,12 @@ registerOpenApiSchemas(SAMPLING_OPENAPI_SCHEMAS);
       inject: [ANALYST_CONFIG],
       useFactory: (config: AnalystConfig) => new CursorCodec(config.ANALYST_INTERNAL_SECRET),
     },
+    searchSetupProvider(localEncoderFromEnv),
     {
       provide: SEARCH_MATCHES,
-      inject: [EVENT_STORE],
-      useFactory: (events: EventStore) => new SearchMatches(events),
+      inject: [EVENT_STORE, SEARCH_SETUP],
+      useFactory: (events: EventStore, search: SearchSetup) =>
+        new SearchMatches(events, search.model, search.embeddings),
     },
   ],
   exports: [SamplingService, CommentReadSide],
@@ -47,8 +57,9 @@ export class SamplingModule {
         ? [
             {
               provide: SEARCH_MATCHES,
-              inject: [EVENT_STORE],
-              useFactory: (events: EventStore) => new SearchMatches(events, options.searchModel),
+              inject: [EVENT_STORE, SEARCH_SETUP],
+              useFactory: (events: EventStore, search: SearchSetup) =>
+                new SearchMatches(events, options.searchModel!, search.embeddings),
             },
           ]
         : [],

@@ -26,6 +26,8 @@ import {
   computeAnalysis,
   foldAnalysisDoc,
   SEARCH_MODEL,
+  SEARCH_SETUP,
+  type SearchSetup,
   searchMatchedRows,
   type AnalysisDoc,
   type AnalysisResult,
@@ -77,6 +79,7 @@ export class AnalysisService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(SEARCH_MODEL) private readonly searchModel: SearchModel,
+    @Inject(SEARCH_SETUP) private readonly search: SearchSetup,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(JOB_OPTIONS) private readonly jobs: JobOptions,
   ) {}
@@ -286,7 +289,11 @@ export class AnalysisService {
             type: 'ReportProgress',
             data: { ...progress, at: at() },
           });
-          const matched = await searchMatchedRows(this.searchModel, team, posts, search);
+          // The heartbeat reports how far the search is: embedding comments nobody embedded yet takes most of it.
+          const matched = await searchMatchedRows(this.searchModel, team, posts, search, {
+            embeddings: this.search.embeddings,
+            onProgress: (f) => (progress = { phase: 'searching', percent: 10 + Math.floor(80 * f) }),
+          });
           // On record, so samples of this analysis return exactly these comments (see SearchMatches).
           await this.run(analysisId, doc.teamId, {
             type: 'RecordSearchMatches',

@@ -2,6 +2,16 @@ import type { CommentsFetched } from '@analyst/contracts';
 import type { RecordedEvent } from '@analyst/platform';
 import type { CommentEmbeddings, CommentText } from './comment-embeddings';
 
+/** ANALYST_EMBED_AT_INGEST: `on` (default) embeds each chunk of comments as the analysis service projects it. */
+export function embedsAtIngest(env: Record<string, string | undefined>): boolean {
+  const value = (env.ANALYST_EMBED_AT_INGEST ?? 'on').trim().toLowerCase();
+  if (value !== 'on' && value !== 'off')
+    throw new Error(
+      `ANALYST_EMBED_AT_INGEST must be on or off (got ${JSON.stringify(env.ANALYST_EMBED_AT_INGEST)})`,
+    );
+  return value === 'on';
+}
+
 /** Comments waiting at most: past it a chunk is left to the first search that reads it. */
 export const INGEST_EMBED_QUEUE = 20_000;
 
@@ -36,7 +46,7 @@ export class IngestEmbedder {
   /** For `ProjectionService.onApplied`: takes `CommentsFetched` events, ignores the rest. */
   apply(event: RecordedEvent): void {
     if (event.type !== 'CommentsFetched') return;
-    const data = event.data as CommentsFetched;
+    const data = event.data as CommentsFetched['data'];
     const comments = data.comments
       .filter((c) => !c.hidden && c.body.trim() !== '')
       .map((c) => ({ id: c.id, body: c.body }));

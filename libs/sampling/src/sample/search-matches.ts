@@ -1,6 +1,6 @@
 import {
-  HybridSearchModel,
   searchMatchedRows,
+  type CommentEmbeddings,
   type PostEntry,
   type SearchModel,
   type SearchSpec,
@@ -16,7 +16,7 @@ type Matched = Extract<AnalysisEvent, { type: 'AnalysisSearchMatched' }>;
  * stream (`AnalysisSearchMatched`), so a sample returns exactly the comments the analysis counted,
  * whatever the search model would answer today, and never runs the search again. Analyses from
  * before matches were recorded have none on their stream; for those the search is run again with
- * the same rule over the same rows (exact with the local hybrid model, which is deterministic),
+ * the same rule over the same rows (exact with the local encoder search, which is deterministic),
  * keyed by the index generation since it yields row numbers. The cache is bounded.
  */
 export class SearchMatches {
@@ -24,7 +24,8 @@ export class SearchMatches {
 
   constructor(
     private readonly events: EventStore,
-    private readonly model: SearchModel = new HybridSearchModel(),
+    private readonly model: SearchModel,
+    private readonly embeddings: CommentEmbeddings | null = null,
     private readonly capacity = 32,
   ) {}
 
@@ -39,7 +40,7 @@ export class SearchMatches {
     if (recorded) return (row) => recorded(team, row);
     const key = `${analysisId}@${team.generation}`;
     const recomputed = (await this.cached(key, async () => {
-      const rows = await searchMatchedRows(this.model, team, posts, search);
+      const rows = await searchMatchedRows(this.model, team, posts, search, { embeddings: this.embeddings });
       return (_team: TeamIndex, row: number) => rows.has(row);
     }))!;
     return (row) => recomputed(team, row);
