@@ -1,215 +1,221 @@
 /**
- * AI search on paraphrases: does the default search model find comments that say what the query
- * says in other words? And how long does it take over 100,000 comments?
+ * AI search on paraphrases: does a search model find comments that say what the query says in
+ * other words, and keep the comments that do not? And how long does a search over 100,000 take?
  *
- *   npm run bench -- bench/search-paraphrase.ts
+ *   npm run bench -- bench/search-paraphrase.ts [--split validation|test] [--json <file>]
+ *                    [--models <name,name>] [--check]
  *
- * 1. Retrieval. Each query of bench/search-paraphrase.cases.ts (hand-written) has comments that share
- *    no content stem with it, mixed into DISTRACTORS simulated comments (default 20,000) and the
- *    other queries' comments. With SEARCH_PARAPHRASE_PAIRS set to a TSV file of labelled paraphrase
- *    pairs (`sentence1<TAB>sentence2`, one pair a line), its pairs without a shared content stem
- *    are added: the first side is a query, the second its one relevant comment (see the
- *    comment-index README for the corpus used and how to get it; it is not committed).
- *    Printed for the default model and BM25 alone: recall@10, MRR, and the share of relevant and of
- *    distractor comments matched at minRelevance 0 / 0.3 / 0.5 / 0.7 (comments are unscored here).
- * 2. Scale. A search for "too expensive" over 100,000 simulated comments: seconds, and what
- *    loading the model added to the process's memory (run with --expose-gc for steadier figures:
- *    SWC_NODE_PROJECT=tsconfig.json node --expose-gc -r @swc-node/register bench/search-paraphrase.ts).
+ * Data: bench/search-bench/sections.ts (comment sections written for this project, split into
+ * validation and test; choose on validation, report test only). --split picks one (validation by
+ * default). For every model of `BENCH_MODELS` (bench/search-bench/models.ts):
  *
- * SEARCH_PARAPHRASE_DUMP=<file.json> also writes the retrieval sets (queries, relevant rows, all
- * comments), for tools/distill-embeddings/teacher_recall.py to score the teacher on the same task.
+ * 1. Retrieval. Each query of the split against all its sections' relevant comments and
+ *    DISTRACTORS simulated comments (default 20,000): recall@10 and MRR. With
+ *    SEARCH_PARAPHRASE_PAIRS set to a TSV file of labelled paraphrase pairs, its pairs without a
+ *    shared stem are a second retrieval set (see the comment-index README; not committed).
+ * 2. Match sets, what a user sees. Each query against its own section's comments only (relevant,
+ *    unrelated, near misses, the other queries' comments), keeping those scored above 0 and at or
+ *    above a threshold: precision, recall and F1 per query, averaged over queries (macro), for
+ *    thresholds 0.05 .. 0.95; the best threshold on the split, and the figures at the default
+ *    `minRelevance`.
+ * 3. Scale. A search for "too expensive" over SCALE_COMMENTS simulated comments (default 100,000;
+ *    0 skips it) with the default model: seconds and the model's memory (run with --expose-gc for
+ *    steadier figures: SWC_NODE_PROJECT=tsconfig.json node --expose-gc -r @swc-node/register
+ *    bench/search-paraphrase.ts).
+ *
+ * --json <file> writes the figures; --check prints the data's size and checks it, and runs no model.
+ * SEARCH_PARAPHRASE_DUMP=<file.json> writes the retrieval sets (queries, relevant rows, all comments),
+ * for tools/distill-embeddings/teacher_recall.py.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { SimulatedProvider } from '@analyst/provider-sim';
-import {
-  Bm25SearchModel,
-  dot,
-  HybridSearchModel,
-  minilmStaticEmbedding,
-  stems,
-  type SearchDocument,
-  type SearchModel,
-} from '@analyst/comment-index';
-import { PARAPHRASE_CASES } from './search-paraphrase.cases';
+import { existsSync, writeFileSync } from 'node:fs';
+import { BENCH_SECTIONS } from './search-bench/sections';
+import type { BenchSplit } from './search-bench/section';
+import { labelSection, type LabelledSection } from './search-bench/labelled-section';
+import { checkSplitRule, checkUnique, nearMissesWithoutSharedStem } from './search-bench/data-checks';
+import { BENCH_MODELS, defaultMinRelevance, type BenchModel } from './search-bench/models';
+import { retrieval, type RetrievalFigures, type RetrievalQuery } from './search-bench/retrieval';
+import { addPairsFromFile, retrievalPool } from './search-bench/retrieval-pool';
+import { matchFigures, scoreSections, sweep, type MatchFigures } from './search-bench/match-sets';
+import { simulatedBodies } from './search-bench/simulated-comments';
+import { scaleRun, type ScaleFigures } from './search-bench/scale-run';
+import { printStaticCosines } from './search-bench/static-cosines';
 
 const DISTRACTORS = Number(process.env.DISTRACTORS ?? 20_000);
 const SCALE = Number(process.env.SCALE_COMMENTS ?? 100_000);
-const MB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-interface Query {
-  text: string;
-  relevant: number[];
+interface Options {
+  split: BenchSplit;
+  json?: string;
+  models: readonly BenchModel[];
+  check: boolean;
 }
 
-function simulatedBodies(count: number): string[] {
-  const provider = new SimulatedProvider();
-  const out: string[] = [];
-  for (let i = 0; out.length < count; i++) {
-    const link = `https://www.youtube.com/watch?v=S${String(i).padStart(10, '0')}`;
-    const fetched = provider.fetchPostSync(link, { fullRead: true });
-    if (fetched.status === 'ok') for (const c of fetched.comments) out.push(c.body);
-  }
-  return out.slice(0, count);
+function options(argv: readonly string[]): Options {
+  const value = (flag: string) => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const split = value('--split') ?? 'validation';
+  if (split !== 'validation' && split !== 'test')
+    throw new Error(`--split is validation or test, not ${split}`);
+  const names = value('--models')?.split(',');
+  const models = names ? BENCH_MODELS.filter((m) => names.includes(m.name)) : BENCH_MODELS;
+  if (names && models.length !== names.length)
+    throw new Error(
+      `--models names ${names.join(',')}; the bench has ${BENCH_MODELS.map((m) => m.name).join(',')}`,
+    );
+  return { split, json: value('--json'), models, check: argv.includes('--check') };
 }
 
-const shareStem = (a: string, b: string) => {
-  const s = new Set(stems(a));
-  return stems(b).some((x) => s.has(x));
-};
-
-function pairsFromFile(file: string): { query: string; comment: string }[] {
-  const out: { query: string; comment: string }[] = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const [a, b] = line.split('\t');
-    if (a && b && stems(a).length > 0 && stems(b).length > 0 && !shareStem(a, b))
-      out.push({ query: a.trim(), comment: b.trim() });
-  }
-  return out;
+interface DataFigures {
+  sections: number;
+  domains: number;
+  queries: number;
+  relevantComments: number;
+  labels: number;
+  droppedLabels: number;
+  unrelated: number;
+  nearMisses: number;
+  comments: number;
 }
 
-/** Rank of each relevant document (1 = best); a document scored 0 is not found. */
-function ranks(scores: Float64Array, relevant: number[]): number[] {
-  return relevant.map((r) => {
-    if (scores[r] <= 0) return Infinity;
-    let above = 0;
-    for (let i = 0; i < scores.length; i++)
-      if (scores[i] > scores[r] || (scores[i] === scores[r] && i < r)) above++;
-    return above + 1;
-  });
+function dataFigures(sections: readonly LabelledSection[]): DataFigures {
+  const count = (kind: string) =>
+    sections.reduce((n, s) => n + s.comments.filter((c) => c.kind === kind).length, 0);
+  const queries = sections.flatMap((s) => s.queries);
+  return {
+    sections: sections.length,
+    domains: new Set(sections.map((s) => s.domain)).size,
+    queries: queries.filter((q) => q.relevant.length > 0).length,
+    relevantComments: count('relevant'),
+    labels: queries.reduce((n, q) => n + q.relevant.length, 0),
+    droppedLabels: queries.reduce((n, q) => n + q.excluded.length, 0),
+    unrelated: count('unrelated'),
+    nearMisses: count('near-miss'),
+    comments: sections.reduce((n, s) => n + s.comments.length, 0),
+  };
 }
 
-async function evaluate(
-  name: string,
-  model: SearchModel,
-  queries: Query[],
-  docs: SearchDocument[],
-  distractorCount: number,
-) {
-  let found = 0;
-  let total = 0;
-  let rr = 0;
-  // What the job keeps at each minRelevance: relevance above 0 and at least the threshold.
-  const thresholds = [0, 0.3, 0.5, 0.7];
-  const relevantAt = thresholds.map(() => 0);
-  const distractorAt = thresholds.map(() => 0);
-  const started = Date.now();
-  for (const q of queries) {
-    const scores = await model.relevance(q.text, docs);
-    const r = ranks(scores, q.relevant);
-    found += r.filter((x) => x <= 10).length;
-    total += q.relevant.length;
-    rr += 1 / Math.min(...r);
-    thresholds.forEach((t, k) => {
-      relevantAt[k] += q.relevant.filter((i) => scores[i] > 0 && scores[i] >= t).length;
-      for (let i = 0; i < distractorCount; i++) if (scores[i] > 0 && scores[i] >= t) distractorAt[k]++;
-    });
-  }
-  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+function printData(split: string, d: DataFigures, sections: readonly LabelledSection[]) {
   console.log(
-    `${name.padEnd(22)} recall@10 ${(found / total).toFixed(3)}  MRR ${(rr / queries.length).toFixed(3)}  ` +
-      thresholds
-        .map(
-          (t, k) =>
-            `@${t}: relevant ${pct(relevantAt[k] / total)}, distractors ${pct(distractorAt[k] / (distractorCount * queries.length))}`,
-        )
-        .join('  ') +
-      `  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    `${split}: ${d.sections} sections in ${d.domains} domains, ${d.queries} queries, ${d.relevantComments} relevant ` +
+      `comments (${d.labels} query-comment labels, ${d.droppedLabels} dropped for a shared stem), ` +
+      `${d.unrelated} unrelated, ${d.nearMisses} near misses; ${d.comments} comments`,
+  );
+  for (const s of sections)
+    for (const q of s.queries)
+      for (const i of q.excluded) console.log(`  dropped (${s.id}): "${q.text}" / "${s.comments[i].text}"`);
+}
+
+const f3 = (x: number) => x.toFixed(3);
+
+function printMatchRow(m: MatchFigures) {
+  const fm = m.falseMatches;
+  return (
+    `${m.threshold.toFixed(2).padStart(9)}  ${f3(m.precision).padStart(9)}  ${f3(m.recall).padStart(6)}  ` +
+    `${f3(m.f1).padStart(5)}  ${String(fm.relevant).padStart(5)} / ${String(fm.unrelated).padStart(5)} / ${String(fm['near-miss']).padStart(5)}`
   );
 }
 
-/** Percentiles of the static-embedding cosine: relevant pairs against query × distractor pairs. */
-async function cosines(queries: Query[], docs: SearchDocument[], distractorCount: number) {
-  const embedding = await minilmStaticEmbedding();
-  const vectors = docs.map((d) => embedding.embed(d.text));
-  const relevant: number[] = [];
-  const unrelated: number[] = [];
-  for (const q of queries) {
-    const v = embedding.embed(q.text);
-    if (!v) continue;
-    const cos = (i: number) => (vectors[i] ? dot(v, vectors[i]!) : 0);
-    for (const i of q.relevant) relevant.push(cos(i));
-    for (let i = 0; i < distractorCount; i++) unrelated.push(cos(i));
-  }
-  const pct = (xs: number[], p: number[]) =>
-    p.map(
-      (x) =>
-        `p${x} ${xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((x / 100) * xs.length))].toFixed(2)}`,
-    );
-  console.log(`cosine, relevant: ${pct(relevant, [10, 25, 50, 75, 90]).join(' ')}`);
-  console.log(`cosine, distractors: ${pct(unrelated, [50, 90, 95, 99, 99.9]).join(' ')}`);
+interface ModelFigures {
+  name: string;
+  minRelevance: number;
+  retrieval: RetrievalFigures;
+  pairs?: RetrievalFigures;
+  matchSets: { rows: MatchFigures[]; best: MatchFigures; atDefault: MatchFigures };
 }
 
-async function retrieval(bodies: string[]) {
-  const docs: SearchDocument[] = bodies.map((text) => ({ text, relevance: NaN }));
-  const distractorCount = docs.length;
-  const sets: { name: string; queries: Query[] }[] = [];
-  const handWritten: Query[] = [];
-  let dropped = 0;
-  for (const c of PARAPHRASE_CASES) {
-    const relevant: number[] = [];
-    for (const comment of c.comments) {
-      if (shareStem(c.query, comment)) {
-        dropped++;
-        continue;
-      }
-      relevant.push(docs.push({ text: comment, relevance: NaN }) - 1);
-    }
-    handWritten.push({ text: c.query, relevant });
-  }
-  sets.push({ name: 'hand-written', queries: handWritten });
-  const file = process.env.SEARCH_PARAPHRASE_PAIRS;
-  if (file && existsSync(file)) {
-    const pairs = pairsFromFile(file);
-    const queries = pairs.map((p) => ({
-      text: p.query,
-      relevant: [docs.push({ text: p.comment, relevance: NaN }) - 1],
-    }));
-    sets.push({ name: `pairs from ${file}`, queries });
-  } else {
+async function runModel(
+  bench: BenchModel,
+  split: BenchSplit,
+  sections: readonly LabelledSection[],
+  pool: { docs: { text: string; relevance: number }[]; queries: RetrievalQuery[]; pairs: RetrievalQuery[] },
+): Promise<ModelFigures> {
+  const model = await bench.create();
+  const minRelevance = bench.minRelevance ?? defaultMinRelevance();
+  console.log(`\n== ${bench.name} (${model.name}), default minRelevance ${minRelevance}`);
+  const r = await retrieval(model, pool.queries, pool.docs);
+  console.log(
+    `retrieval: recall@10 ${f3(r.recallAt10)}  MRR ${f3(r.mrr)}  ` +
+      `(${r.queries} queries, ${r.relevant} relevant, ${DISTRACTORS} distractors; ${r.seconds.toFixed(1)} s)`,
+  );
+  let pairs: RetrievalFigures | undefined;
+  if (pool.pairs.length > 0) {
+    pairs = await retrieval(model, pool.pairs, pool.docs);
     console.log(
-      'SEARCH_PARAPHRASE_PAIRS unset: only the hand-written cases. See libs/comment-index/README.md ("AI search") for the corpus.',
+      `retrieval, pairs file: recall@10 ${f3(pairs.recallAt10)}  MRR ${f3(pairs.mrr)}  (${pairs.queries} pairs)`,
     );
   }
-  const dump = process.env.SEARCH_PARAPHRASE_DUMP;
-  if (dump) writeFileSync(dump, JSON.stringify({ sets, comments: docs.map((d) => d.text), distractorCount }));
+  const scored = await scoreSections(model, sections);
+  const { rows, best } = sweep(scored);
+  const atDefault = matchFigures(scored, minRelevance);
   console.log(
-    `\n${distractorCount} distractors, ${docs.length} comments in all; ${dropped} hand-written comments dropped for a shared stem`,
+    `match sets, each query over its own section (${scored.length} queries, ${sections.length} sections), macro means:\n` +
+      `threshold  precision  recall     F1  false matches: other queries' / unrelated / near misses`,
   );
-  for (const set of sets) {
-    const relevant = set.queries.reduce((n, q) => n + q.relevant.length, 0);
-    console.log(`\n${set.name}: ${set.queries.length} queries, ${relevant} relevant comments`);
-    await cosines(set.queries, docs, distractorCount);
-    await evaluate('local-hybrid-minilm', new HybridSearchModel(), set.queries, docs, distractorCount);
-    await evaluate('local-bm25 (alone)', new Bm25SearchModel(), set.queries, docs, distractorCount);
-  }
-}
-
-async function scale(bodies: string[]) {
-  const docs = bodies.map((text, i) => ({ text, relevance: 1 + (i % 10) }));
-  global.gc?.();
-  const before = process.memoryUsage();
-  const embedding = await minilmStaticEmbedding();
-  global.gc?.();
-  const loaded = process.memoryUsage();
-  const model = new HybridSearchModel(embedding);
-  const started = process.hrtime.bigint();
-  const scores = await model.relevance('too expensive', docs);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const after = process.memoryUsage();
-  const matched = scores.filter((s) => s >= 0.3).length;
-  const live = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external + m.arrayBuffers;
+  for (const row of rows) console.log(printMatchRow(row));
+  console.log(`best on ${split}: threshold ${best.threshold.toFixed(2)}, F1 ${f3(best.f1)}`);
   console.log(
-    `\nscale: "too expensive" over ${docs.length} comments in ${seconds.toFixed(2)} s, ${matched} matched at 0.3\n` +
-      `model loaded: live memory (heap + buffers) +${MB(live(loaded) - live(before))}, rss +${MB(loaded.rss - before.rss)}; ` +
-      `rss ${MB(after.rss)} after the search`,
+    `at the default ${minRelevance}: precision ${f3(atDefault.precision)}, recall ${f3(atDefault.recall)}, F1 ${f3(atDefault.f1)}`,
   );
+  return { name: bench.name, minRelevance, retrieval: r, pairs, matchSets: { rows, best, atDefault } };
 }
 
 async function main() {
+  const opts = options(process.argv.slice(2));
+  checkSplitRule(BENCH_SECTIONS);
+  checkUnique(BENCH_SECTIONS);
+  for (const line of nearMissesWithoutSharedStem(BENCH_SECTIONS))
+    console.log(`near miss without a query's stem: ${line}`);
+  const bySplit = (split: BenchSplit) => BENCH_SECTIONS.filter((s) => s.split === split).map(labelSection);
+  if (opts.check) {
+    for (const split of ['validation', 'test'] as const)
+      printData(split, dataFigures(bySplit(split)), bySplit(split));
+    return;
+  }
+  const sections = bySplit(opts.split);
+  const data = dataFigures(sections);
+  printData(opts.split, data, sections);
+
   const bodies = simulatedBodies(Math.max(SCALE, DISTRACTORS));
+  let scale: ScaleFigures | undefined;
   // The scale run first, on a fresh process, so its memory figures are the model's and the search's.
-  await scale(bodies.slice(0, SCALE));
-  await retrieval(bodies.slice(0, DISTRACTORS));
+  if (SCALE > 0) scale = await scaleRun(bodies.slice(0, SCALE));
+
+  const { docs, queries } = retrievalPool(bodies.slice(0, DISTRACTORS), sections);
+  const file = process.env.SEARCH_PARAPHRASE_PAIRS;
+  const pairs = file && existsSync(file) ? addPairsFromFile(file, docs) : [];
+  const dump = process.env.SEARCH_PARAPHRASE_DUMP;
+  if (dump) {
+    const sets = [{ name: `sections (${opts.split})`, queries }];
+    if (pairs.length > 0) sets.push({ name: `pairs from ${file}`, queries: pairs });
+    writeFileSync(
+      dump,
+      JSON.stringify({ sets, comments: docs.map((d) => d.text), distractorCount: DISTRACTORS }),
+    );
+  }
+  if (opts.models.some((m) => m.name === 'hybrid-static-table'))
+    await printStaticCosines(queries, docs, DISTRACTORS);
+
+  const models: ModelFigures[] = [];
+  for (const m of opts.models) models.push(await runModel(m, opts.split, sections, { docs, queries, pairs }));
+
+  if (opts.json) {
+    const figures = {
+      bench: 'bench/search-paraphrase.ts',
+      date: new Date().toISOString(),
+      split: opts.split,
+      distractors: DISTRACTORS,
+      data,
+      models,
+      scale,
+    };
+    writeFileSync(opts.json, JSON.stringify(figures, null, 2) + '\n');
+    console.log(`\nfigures written to ${opts.json}`);
+  }
 }
 
-void main();
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});
