@@ -7,7 +7,9 @@
  *
  * Data: bench/search-bench/sections.ts (comment sections written for this project, split into
  * validation and test; choose on validation, report test only). --split picks one (validation by
- * default). For every model of `BENCH_MODELS` (bench/search-bench/models.ts):
+ * default). For every model of `BENCH_MODELS` (bench/search-bench/models.ts; a model that reads
+ * stored vectors gets every comment's vector made once per run, as at ingest, and that time is
+ * printed apart):
  *
  * 1. Retrieval. Each query of the split against all its sections' relevant comments and
  *    DISTRACTORS simulated comments (default 20,000): recall@10 and MRR. With
@@ -19,7 +21,7 @@
  *    thresholds 0.05 .. 0.95; the best threshold on the split, and the figures at the default
  *    `minRelevance`.
  * 3. Scale. A search for "too expensive" over SCALE_COMMENTS simulated comments (default 100,000;
- *    0 skips it) with the default model: seconds and the model's memory (run with --expose-gc for
+ *    0 skips it) with the static-table hybrid, as before the encoder: seconds and the model's memory (run with --expose-gc for
  *    steadier figures: SWC_NODE_PROJECT=tsconfig.json node --expose-gc -r @swc-node/register
  *    bench/search-paraphrase.ts).
  *
@@ -28,11 +30,13 @@
  * for tools/distill-embeddings/teacher_recall.py.
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import type { SearchDocument } from '@analyst/comment-index';
 import { BENCH_SECTIONS } from './search-bench/sections';
 import type { BenchSplit } from './search-bench/section';
 import { labelSection, type LabelledSection } from './search-bench/labelled-section';
 import { checkSplitRule, checkUnique, nearMissesWithoutSharedStem } from './search-bench/data-checks';
-import { BENCH_MODELS, defaultMinRelevance, type BenchModel } from './search-bench/models';
+import { BENCH_MODELS } from './search-bench/models';
+import { cachedVectors, defaultMinRelevance, type BenchModel } from './search-bench/bench-model';
 import { retrieval, type RetrievalFigures, type RetrievalQuery } from './search-bench/retrieval';
 import { addPairsFromFile, retrievalPool } from './search-bench/retrieval-pool';
 import { matchFigures, scoreSections, sweep, type MatchFigures } from './search-bench/match-sets';
@@ -120,6 +124,8 @@ function printMatchRow(m: MatchFigures) {
 interface ModelFigures {
   name: string;
   minRelevance: number;
+  /** Seconds to embed the retrieval pool once (models reading stored vectors). */
+  embedSeconds?: number;
   retrieval: RetrievalFigures;
   pairs?: RetrievalFigures;
   matchSets: { rows: MatchFigures[]; best: MatchFigures; atDefault: MatchFigures };
@@ -129,24 +135,37 @@ async function runModel(
   bench: BenchModel,
   split: BenchSplit,
   sections: readonly LabelledSection[],
-  pool: { docs: { text: string; relevance: number }[]; queries: RetrievalQuery[]; pairs: RetrievalQuery[] },
+  pool: { docs: SearchDocument[]; queries: RetrievalQuery[]; pairs: RetrievalQuery[] },
 ): Promise<ModelFigures> {
   const model = await bench.create();
   const minRelevance = bench.minRelevance ?? defaultMinRelevance();
   console.log(`\n== ${bench.name} (${model.name}), default minRelevance ${minRelevance}`);
-  const r = await retrieval(model, pool.queries, pool.docs);
+  const vectors = bench.storedVectors && cachedVectors(bench.storedVectors);
+  let docs = pool.docs;
+  let embedSeconds: number | undefined;
+  if (vectors) {
+    const started = Date.now();
+    const stored = await vectors(docs.map((d) => d.text));
+    docs = docs.map((d, i) => ({ ...d, vector: stored[i] }));
+    embedSeconds = (Date.now() - started) / 1000;
+    console.log(
+      `stored vectors: ${docs.length} comments embedded in ${embedSeconds.toFixed(1)} s (not in the figures below)`,
+    );
+  }
+  const r = await retrieval(model, pool.queries, docs);
   console.log(
     `retrieval: recall@10 ${f3(r.recallAt10)}  MRR ${f3(r.mrr)}  ` +
       `(${r.queries} queries, ${r.relevant} relevant, ${DISTRACTORS} distractors; ${r.seconds.toFixed(1)} s)`,
   );
   let pairs: RetrievalFigures | undefined;
   if (pool.pairs.length > 0) {
-    pairs = await retrieval(model, pool.pairs, pool.docs);
+    pairs = await retrieval(model, pool.pairs, docs);
     console.log(
       `retrieval, pairs file: recall@10 ${f3(pairs.recallAt10)}  MRR ${f3(pairs.mrr)}  (${pairs.queries} pairs)`,
     );
   }
-  const scored = await scoreSections(model, sections);
+  const scored = await scoreSections(model, sections, vectors);
+  await bench.close?.();
   const { rows, best } = sweep(scored);
   const atDefault = matchFigures(scored, minRelevance);
   console.log(
@@ -158,7 +177,14 @@ async function runModel(
   console.log(
     `at the default ${minRelevance}: precision ${f3(atDefault.precision)}, recall ${f3(atDefault.recall)}, F1 ${f3(atDefault.f1)}`,
   );
-  return { name: bench.name, minRelevance, retrieval: r, pairs, matchSets: { rows, best, atDefault } };
+  return {
+    name: bench.name,
+    minRelevance,
+    embedSeconds,
+    retrieval: r,
+    pairs,
+    matchSets: { rows, best, atDefault },
+  };
 }
 
 async function main() {

@@ -22,14 +22,20 @@ interface ScoredQuery {
   kinds: CommentKind[];
 }
 
-/** Scores each query against its own section's comments (unscored: relevance NaN), once. */
+/**
+ * Scores each query against its own section's comments (unscored: relevance NaN), once; with
+ * `vectors`, the comments come with their stored vectors.
+ */
 export async function scoreSections(
   model: SearchModel,
   sections: readonly LabelledSection[],
+  vectors?: (texts: readonly string[]) => Promise<Int8Array[]>,
 ): Promise<ScoredQuery[]> {
   const out: ScoredQuery[] = [];
   for (const section of sections) {
-    const docs = section.comments.map((c) => ({ text: c.text, relevance: NaN }));
+    const texts = section.comments.map((c) => c.text);
+    const stored = vectors ? await vectors(texts) : undefined;
+    const docs = texts.map((text, i) => ({ text, relevance: NaN, vector: stored?.[i] }));
     for (const q of section.queries) {
       if (q.relevant.length === 0) continue;
       out.push({

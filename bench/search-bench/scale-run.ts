@@ -12,7 +12,7 @@ export interface ScaleFigures {
 }
 
 /**
- * A search for "too expensive" over the bodies (100,000 by default) with the default model: seconds,
+ * A search for "too expensive" over the bodies (100,000 by default) with the static-table hybrid: seconds,
  * and what loading the model added to the process's memory (run node with --expose-gc for steadier
  * figures). Run first, on a fresh process, so its memory figures are the model's and the search's.
  */

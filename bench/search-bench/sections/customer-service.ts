@@ -522,11 +522,9 @@ export const CUSTOMER_SERVICE_SECTIONS: readonly BenchSection[] = [
         id: 'claim',
         text: 'how to file a claim',
         comments: [
-          'who do I contact about a smashed delivery',
           'is it the seller or the courier who pays for damage',
           'I sent photos and they still refused to reimburse',
           'the insurance form on their site is a maze',
-          'what is the process to get my money back for a broken item',
         ],
       },
       {
@@ -545,6 +543,14 @@ export const CUSTOMER_SERVICE_SECTIONS: readonly BenchSection[] = [
       {
         queries: ['tracking', 'shipping'],
         text: 'stuck on "in transit" for 9 days and counting',
+      },
+      {
+        queries: ['claim', 'damaged'],
+        text: 'who do I contact about a smashed delivery',
+      },
+      {
+        queries: ['claim', 'damaged'],
+        text: 'what is the process to get my money back for a broken item',
       },
       {
         queries: ['received', 'knock'],

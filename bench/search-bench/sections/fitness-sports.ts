@@ -27,7 +27,7 @@ export const FITNESS_SPORTS_SECTIONS: readonly BenchSection[] = [
           'please do not try this at home, people could be injured',
           'this tip is unsafe and reckless',
           'eating 800 calories a day is how you end up in hospital',
-          'jumping straight into this with bad knees is asking for an injury, see a physio first',
+          'jumping straight into this after years on the sofa is asking for an injury, see a physio first',
         ],
       },
       {

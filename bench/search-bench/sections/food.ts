@@ -47,7 +47,6 @@ export const FOOD_SECTIONS: readonly BenchSection[] = [
         comments: [
           'can I swap the beef for mushrooms?',
           'my daughter does not eat meat, what would you replace the mince with',
-          'made it with lentils instead, still amazing',
           'any meatless option for the ragu?',
           'spinach and ricotta layers instead of the meat sauce works great btw',
         ],
@@ -101,6 +100,10 @@ export const FOOD_SECTIONS: readonly BenchSection[] = [
       {
         queries: ['great', 'thanks'],
         text: 'tasted amazing, thanks for the cooking tips',
+      },
+      {
+        queries: ['veggie', 'great'],
+        text: 'made it with lentils instead, still amazing',
       },
       {
         queries: ['great', 'thanks'],

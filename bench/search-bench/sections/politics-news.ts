@@ -183,7 +183,7 @@ export const POLITICS_NEWS_SECTIONS: readonly BenchSection[] = [
         text: 'he is lying',
         comments: [
           'that number is completely made up',
-          'fact check: false, crime went down',
+          'fact check: false, the budget never said that',
           'he said the opposite last year, on camera',
           'pants on fire',
           'not a single true statement in that answer',

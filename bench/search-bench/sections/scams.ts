@@ -124,7 +124,7 @@ export const SCAM_SECTIONS: readonly BenchSection[] = [
       'my brother works at a courier company, says they see this daily',
       'the graphics are so clean',
       'how long have you been doing these videos',
-      'I got a real parcel text today and was scared to open it',
+      'my real parcel came today and I was scared to open the box lol',
       'which phone are you using in the demo?',
       'the intro joke got me',
       'can you make one for teenagers about instagram scams',
