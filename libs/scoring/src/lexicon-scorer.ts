@@ -1,5 +1,6 @@
 import type {
   CommentScorer,
+  Emotion,
   FetchedComment,
   PostScoring,
   ProviderPost,
@@ -17,6 +18,7 @@ import {
 } from './comment-signals';
 import { extractCreatorSide, type CreatorSide } from './creator-topics';
 import { replaceEmoji } from './emoji';
+import { emotionOf } from './emotion';
 import { detectLanguage } from './language';
 import { contentStems, STOPWORDS, words } from './text';
 import { readCompound } from './sentiment-reader';
@@ -29,7 +31,8 @@ export const SCORER_NAME = 'analyst-lexicon';
 // 2.0.0: trained English sentiment (blended with VADER), Spanish, Portuguese, French, German and
 // Italian read by their own trained heads, spam and promotion detected by weighted signals
 // (off-topic), noun-phrase creator topics. Posts scored before keep the version they were scored with.
-export const SCORER_VERSION = '2.0.0';
+// 2.1.0: an emotion for each comment read as English (the emotion head beside the English model).
+export const SCORER_VERSION = '2.1.0';
 
 /** Neutral band of VADER's compound (the reference tool's own threshold). */
 const NEUTRAL_COMPOUND = 0.05;
@@ -44,6 +47,8 @@ interface Reading {
   scored: boolean;
   /** ISO 639-1 code, or null when it cannot be told (then read as English). */
   language: string | null;
+  /** Read for a comment read as English (language en or undetermined); null otherwise. */
+  emotion: Emotion | null;
   /** Mean compound of the clauses about the creator / post, and about the topics; null when none. */
   creatorCompound: number | null;
   topicCompound: number | null;
@@ -152,6 +157,7 @@ export class LexiconScorer implements CommentScorer {
         topicIndex: r.topicIndex,
         messageIndex: engaged ? side.messageIndexByTopic[r.topicIndex!] : null,
         language: r.language,
+        emotion: r.emotion,
         scorer,
       };
     });
@@ -187,6 +193,9 @@ export class LexiconScorer implements CommentScorer {
     const stems = contentStems(tokens);
     const language = detectLanguage(body);
     const read = readCompound(text, language);
+    // Asked right after the sentiment of the same text, so the emotion head reads the features the
+    // English model has just extracted (english-features.ts keeps the last text's) instead of again.
+    const emotion = language === null || language === 'en' ? emotionOf(body) : null;
     const readable = read !== null;
     // A comment no reader reads carries no reading: a compound of 0 for the reply stances.
     const compound = read ?? 0;
@@ -218,6 +227,7 @@ export class LexiconScorer implements CommentScorer {
       compound,
       scored: readable && isScorable(body),
       language,
+      emotion,
       creatorCompound,
       topicCompound,
       topicIndex,

@@ -1,6 +1,6 @@
 import { bucketOf, type FetchedComment, type ProviderPost } from '@analyst/contracts';
 import { SimulatedProvider } from '@analyst/provider-sim';
-import { extractCreatorSide, LexiconScorer, SCORER_NAME, SCORER_VERSION } from '@analyst/scoring';
+import { emotionOf, extractCreatorSide, LexiconScorer, SCORER_NAME, SCORER_VERSION } from '@analyst/scoring';
 
 const POST: ProviderPost = {
   link: 'https://youtube.com/watch?v=abcdefghijk',
@@ -54,6 +54,26 @@ describe('LexiconScorer: identity', () => {
       expect(c.scores.sentiment).not.toBeNull();
     }
     expect(out.comments[1].scores.sentiment!).toBeLessThan(4.5);
+  });
+
+  it('reads an emotion in each comment it reads as English, none in another language or an empty body', () => {
+    const out = scorer.scorePost(POST, [
+      comment("I'm so scared of what happens next"),
+      comment('this is disgusting'),
+      comment('rest in peace, I miss him'),
+      comment('lol'), // too short to tell the language: read as English
+      comment('El control de alquileres nunca funciona, es una idea terrible para todos'),
+      comment(''),
+    ]);
+    expect(out.comments.map((c) => [c.language, c.emotion])).toEqual([
+      ['en', 'fear'],
+      ['en', 'disgust'],
+      ['en', 'sadness'],
+      [null, emotionOf('lol')],
+      ['es', null],
+      [null, null],
+    ]);
+    expect(emotionOf('lol')).not.toBeNull();
   });
 
   it('an empty section still yields the creator topics', () => {
