@@ -81,15 +81,20 @@ export function mix32(x: number): number {
 
 const thresholds = new WeakMap<ScoredVersion, number>();
 
+/** The high-engagement floor of a post's visible comments' likes (sorted in place). */
+export function likesFloor(likes: number[]): number {
+  likes.sort((a, b) => a - b);
+  const at = likes.length === 0 ? 0 : likes[Math.floor(ENGAGEMENT_PERCENTILE * (likes.length - 1))];
+  return Math.max(ENGAGEMENT_MIN_LIKES, at);
+}
+
 /** A post version's high-engagement floor, from its visible comments (cached per scored version). */
 export function engagementThreshold(team: TeamIndex, scored: ScoredVersion): number {
   let t = thresholds.get(scored);
   if (t !== undefined) return t;
   const likes: number[] = [];
   for (const r of scored.rows) if (team.columns.hidden[r] === 0) likes.push(team.columns.likes[r]);
-  likes.sort((a, b) => a - b);
-  const at = likes.length === 0 ? 0 : likes[Math.floor(ENGAGEMENT_PERCENTILE * (likes.length - 1))];
-  t = Math.max(ENGAGEMENT_MIN_LIKES, at);
+  t = likesFloor(likes);
   thresholds.set(scored, t);
   return t;
 }
