@@ -1,4 +1,4 @@
-import { encoderFromEnv, readEncoderConfig } from '@analyst/encoder';
+import { encoderFromEnv, localEncoderFromEnv, readEncoderConfig } from '@analyst/encoder';
 
 describe('ANALYST_ENCODER and ANALYST_ENCODER_THREADS', () => {
   it('default: on, one thread', () => {
@@ -28,5 +28,10 @@ describe('ANALYST_ENCODER and ANALYST_ENCODER_THREADS', () => {
   it('off: the source gives null and loads nothing', async () => {
     const source = encoderFromEnv({ ANALYST_ENCODER: 'off' });
     expect(await source()).toBeNull();
+  });
+
+  it('localEncoderFromEnv: null when off (the service runs keyword search), else a lazy source', () => {
+    expect(localEncoderFromEnv({ ANALYST_ENCODER: 'off' })).toBeNull();
+    expect(typeof localEncoderFromEnv({})).toBe('function');
   });
 });
