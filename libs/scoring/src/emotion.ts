@@ -1,10 +1,7 @@
 import type { Emotion } from '@analyst/contracts';
 import { replaceEmoji } from './emoji';
 import { emotionOfFeatures } from './emotion-model/model';
-import { extractFeatures, newFeatures } from './sentiment-model/features';
-import { vaderReading } from './vader';
-
-const features = newFeatures();
+import { englishFeatures } from './english-features';
 
 /**
  * The emotion an English comment reads as (GoEmotions' Ekman grouping: anger, disgust, fear, joy, sadness,
@@ -12,8 +9,7 @@ const features = newFeatures();
  * (README "emotion"); null for an empty body or one with no words. Pure, synchronous.
  */
 export function emotionOf(text: string): Emotion | null {
-  const spelled = replaceEmoji(text);
-  const { compound, signal } = vaderReading(spelled);
-  extractFeatures(spelled, compound, signal, features);
+  // The features sentimentOf / scorePost have just read for the same text are reused (english-features.ts).
+  const { features } = englishFeatures(replaceEmoji(text));
   return features.words === 0 ? null : emotionOfFeatures(features);
 }

@@ -1,13 +1,10 @@
-import { extractFeatures, newFeatures } from './sentiment-model/features';
+import { englishFeatures } from './english-features';
 import { modelReading } from './sentiment-model/model';
 import { TRAINED } from './sentiment-model/weights';
-import { vaderReading } from './vader';
 
 /** compoundToScore's neutral band on the compound scale (vader.ts KNOTS). */
 const NEUTRAL_LOW = -0.075;
 const NEUTRAL_HIGH = 0.35;
-
-const features = newFeatures();
 
 /**
  * The blend of VADER's compound and the trained model onto the compound scale, piecewise linear: the
@@ -30,8 +27,7 @@ function blendToCompound(blend: number): number {
  * - no sentiment word and a blend in the neutral band: no sentiment at all (0), as before the model.
  */
 export function englishCompound(text: string): number {
-  const { compound, signal } = vaderReading(text);
-  extractFeatures(text, compound, signal, features);
+  const { compound, signal, features } = englishFeatures(text);
   if (features.emojiWords > 0 && 2 * features.emojiWords >= features.words) return compound;
   const blend = TRAINED.blendWeight * compound + (1 - TRAINED.blendWeight) * modelReading(features);
   if (!signal && blend >= TRAINED.neutralLow && blend < TRAINED.neutralHigh) return 0;

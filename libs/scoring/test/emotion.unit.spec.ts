@@ -1,6 +1,7 @@
 import { EMOTIONS } from '@analyst/contracts';
 import { replaceEmoji } from '../src/emoji';
 import { emotionOf } from '../src/emotion';
+import { sentimentOf } from '../src/lexicon-scorer';
 import { emotionScores } from '../src/emotion-model/model';
 import { extractFeatures, newFeatures } from '../src/sentiment-model/features';
 import { vaderReading } from '../src/vader';
@@ -51,5 +52,14 @@ describe('the English emotion head', () => {
     const first = emotionOf('I miss my grandma so much');
     emotionOf('I hate everything about this, absolutely furious and a complete waste of my evening');
     expect(emotionOf('I miss my grandma so much')).toBe(first);
+  });
+
+  it('reads the same right after the sentiment of the same text (whose features it reuses) as after another', () => {
+    for (const probe of probes) {
+      sentimentOf(probe.text);
+      expect(emotionOf(probe.text)).toBe(probe.emotion);
+      sentimentOf('a different comment altogether, lovely');
+      expect(emotionOf(probe.text)).toBe(probe.emotion);
+    }
   });
 });

@@ -58,13 +58,35 @@ export function emotionScores(features: Features): Float64Array {
     scores[k] = z;
   }
   if (features.count > 0) {
-    // Each hashed feature counts 1/sqrt(n), as in training and in the sentiment model.
-    const w = 1 / Math.sqrt(features.count);
+    // Each hashed feature counts 1/sqrt(n), as in training and in the sentiment model. Seven sums held
+    // apart rather than an inner loop: under half the time per comment.
+    const { hashed, shift } = m;
     const buckets = features.buckets;
+    let z0 = 0;
+    let z1 = 0;
+    let z2 = 0;
+    let z3 = 0;
+    let z4 = 0;
+    let z5 = 0;
+    let z6 = 0;
     for (let i = 0; i < features.count; i++) {
-      const at = (buckets[i] >>> m.shift) * CLASSES;
-      for (let k = 0; k < CLASSES; k++) scores[k] += m.hashed[at + k] * w;
+      const at = (buckets[i] >>> shift) * CLASSES;
+      z0 += hashed[at];
+      z1 += hashed[at + 1];
+      z2 += hashed[at + 2];
+      z3 += hashed[at + 3];
+      z4 += hashed[at + 4];
+      z5 += hashed[at + 5];
+      z6 += hashed[at + 6];
     }
+    const w = 1 / Math.sqrt(features.count);
+    scores[0] += z0 * w;
+    scores[1] += z1 * w;
+    scores[2] += z2 * w;
+    scores[3] += z3 * w;
+    scores[4] += z4 * w;
+    scores[5] += z5 * w;
+    scores[6] += z6 * w;
   }
   return scores;
 }
