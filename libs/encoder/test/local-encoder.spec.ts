@@ -50,7 +50,7 @@ describe('the local encoder (all-MiniLM-L6-v2 int8 in a worker thread)', () => {
     const reversed = (await encoder.embed([...texts].reverse())).reverse();
     for (const other of [again, oneByOne, reversed])
       expect(other.map((v) => Array.from(v))).toEqual(together.map((v) => Array.from(v)));
-  });
+  }, 30_000);
 
   it('an empty call gives an empty answer', async () => {
     expect(await encoder.embed([])).toEqual([]);
