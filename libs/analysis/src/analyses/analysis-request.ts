@@ -1,5 +1,5 @@
 import { parseBucket, type BucketKey } from '@analyst/contracts';
-import type { CommentFilters, SearchSpec } from '@analyst/comment-index';
+import { DEFAULT_MIN_RELEVANCE, type CommentFilters, type SearchSpec } from '@analyst/comment-index';
 import type { Presence } from '@analyst/domain-analysis';
 import { plainToInstance } from 'class-transformer';
 import { validateRequest } from '@analyst/platform';
@@ -95,7 +95,11 @@ function filtersOf(dto: CommentFiltersDto | null | undefined): CommentFilters | 
 
 function searchOf(dto: SearchDto | null | undefined): SearchSpec | null {
   if (dto == null) return null;
-  return { query: searchQuery(dto.query), mode: dto.mode ?? 'ai', minRelevance: dto.minRelevance ?? 0.3 };
+  return {
+    query: searchQuery(dto.query),
+    mode: dto.mode ?? 'ai',
+    minRelevance: dto.minRelevance ?? DEFAULT_MIN_RELEVANCE,
+  };
 }
 
 /** Reads a POST /analyses body its rules accepted. A keyword search folds into filters.keywords here. */

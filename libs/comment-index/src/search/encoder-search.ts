@@ -1,6 +1,13 @@
 import { bm25Match, stems } from './bm25-search';
 import { dotQuantized, quantizeAll } from './quantized-vectors';
-import { calibratedRelevance, SEARCH_CALIBRATION, type SearchCalibration } from './search-calibration';
+import {
+  calibratedRelevance,
+  COSINE_PRIOR,
+  SEARCH_CALIBRATION,
+  selectionCosines,
+  type CosinePrior,
+  type SearchCalibration,
+} from './search-calibration';
 import type { SearchDocument, SearchModel } from './search-model.port';
 import type { EncoderSource } from './sentence-encoder.port';
 
@@ -21,6 +28,7 @@ export class EncoderSearchModel implements SearchModel {
   constructor(
     private readonly encoder: EncoderSource,
     private readonly calibration: SearchCalibration = SEARCH_CALIBRATION,
+    private readonly prior: CosinePrior = COSINE_PRIOR,
   ) {}
 
   async relevance(
@@ -31,34 +39,40 @@ export class EncoderSearchModel implements SearchModel {
     const out = new Float64Array(documents.length);
     // A query of stopwords only ("it is what it is") asks for nothing a comment could match.
     if (stems(query).length === 0 || documents.length === 0) return out;
+    const cosines = await this.cosines(query, documents, onProgress);
+    const keywords = bm25Match(query, documents);
+    const selection = selectionCosines(cosines, this.prior);
+    cosines.forEach((c, i) => {
+      out[i] = c === c ? calibratedRelevance(c, selection, keywords[i], this.calibration) : 0;
+    });
+    onProgress?.(1);
+    return out;
+  }
+
+  /** Each comment's cosine with the query (NaN: no text); vectors quantized like stored ones, so a comment reads the same whichever way its vector came. */
+  private async cosines(
+    query: string,
+    documents: readonly SearchDocument[],
+    onProgress?: (fraction: number) => void,
+  ): Promise<Float64Array> {
     const encoder = await this.encoder();
     if (!encoder)
       throw new Error(
         'the AI search needs the sentence encoder, and this process has none (see ANALYST_ENCODER)',
       );
-    const keywords = bm25Match(query, documents);
     const [q] = await encoder.embed([query]);
+    const out = new Float64Array(documents.length).fill(NaN);
     const missing: number[] = [];
     documents.forEach((d, i) => {
-      if (d.vector) out[i] = calibratedRelevance(dotQuantized(q, d.vector, 0), keywords[i], this.calibration);
+      if (d.vector) out[i] = dotQuantized(q, d.vector, 0);
       else if (d.text.trim() !== '') missing.push(i);
     });
     for (let from = 0; from < missing.length; from += EMBED_BATCH) {
       const batch = missing.slice(from, from + EMBED_BATCH);
-      const vectors = await encoder.embed(batch.map((i) => documents[i].text));
-      // Quantized like stored vectors, so a comment reads the same whichever way its vector came.
-      const quantized = quantizeAll(vectors, encoder.dims);
-      batch.forEach(
-        (i, k) =>
-          (out[i] = calibratedRelevance(
-            dotQuantized(q, quantized, k * encoder.dims),
-            keywords[i],
-            this.calibration,
-          )),
-      );
+      const vectors = quantizeAll(await encoder.embed(batch.map((i) => documents[i].text)), encoder.dims);
+      batch.forEach((i, k) => (out[i] = dotQuantized(q, vectors, k * encoder.dims)));
       onProgress?.(Math.min(1, (from + batch.length) / missing.length));
     }
-    onProgress?.(1);
     return out;
   }
 }
