@@ -1,5 +1,5 @@
 // What the spam reading costs a comment: isSpam over the simulated corpus of bench/ingest-scoring.ts
-// (20 posts × 1,000 comments), in microseconds a comment on one core, median of 5 rounds. With
+// (20 posts × 1,000 comments), in microseconds a comment on one core, median of 9 rounds. With
 // SPAM_BASELINE naming another checkout's libs/scoring/src/spam.ts (a worktree of an earlier commit),
 // that reading is timed in the same rounds, alternating, and the two are printed side by side:
 //   git worktree add --detach /tmp/before <commit> && ln -s $PWD/node_modules /tmp/before/node_modules
@@ -9,7 +9,7 @@ import { isSpam } from '../libs/scoring/src/spam';
 
 const POSTS = 20;
 const PER_POST = 1000;
-const ROUNDS = 5;
+const ROUNDS = 9;
 
 type SpamReading = (lower: string) => boolean;
 

@@ -2,13 +2,34 @@
 // (Alberto, Lochter & Almeida 2015; 1,956 comments under 5 music videos, CLASS 1 = spam; CC BY 4.0).
 // Each video becomes a post and its comments; the real LexiconScorer.scorePost scores them, and a
 // comment counts as flagged when its relevance lands in the off_topic bucket (bucketOf, as every mix,
-// filter and sample reads it). Only figures are printed, never a comment: nothing here may shape a rule.
+// filter and sample reads it). Then the notables: how many spam comments each notable rule would show,
+// the analysis's notableComments (notableRows, top 10 per video) and the pool of the sample routes'
+// notable tier (isNotableRow: high relevance and mayBeNotable; the collection has no likes, so the
+// high-engagement half is taken as met). Only figures are printed, never a comment: nothing here may
+// shape a rule.
 // The data is never committed. Run: ANALYST_EVAL_DATA=/path/to/dir npm run bench -- bench/spam-off-topic.ts
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bucketOf, type FetchedComment, type ProviderPost } from '@analyst/contracts';
+import { bucketOf, type FetchedComment, type ProviderPost, type ScoredComment } from '@analyst/contracts';
+import {
+  allRows,
+  appendRow,
+  createColumns,
+  hasMention,
+  hasQuestionMark,
+  notableRows,
+  tokenize,
+  Vocabulary,
+} from '@analyst/domain-analysis';
 import { LexiconScorer } from '@analyst/scoring';
+import {
+  HIGH_ENGAGEMENT,
+  HIGH_RELEVANCE,
+  isNotableRow,
+  rowFlags,
+} from '../libs/sampling/src/sample/draw-sample';
 import { isSpam } from '../libs/scoring/src/spam';
+import { count, emptyCounts, figures, parseCsv, type Counts } from './csv';
 
 const HOW_TO = `ANALYST_EVAL_DATA is not set. It names a directory holding youtube-spam/ with the five CSV files
 of the UCI YouTube Spam Collection (COMMENT_ID,AUTHOR,DATE,CONTENT,CLASS):
@@ -66,37 +87,6 @@ interface Row {
   spam: boolean;
 }
 
-/** RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      record.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      record.push(field);
-      if (record.some((f) => f.length > 0)) records.push(record);
-      record = [];
-      field = '';
-    } else field += ch;
-  }
-  record.push(field);
-  if (record.some((f) => f.length > 0)) records.push(record);
-  return records;
-}
-
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 /**
@@ -115,7 +105,9 @@ function plainText(html: string): string {
 function loadRows(path: string): Row[] {
   const [header, ...records] = parseCsv(readFileSync(path, 'utf8'));
   const at = (name: string): number => header.indexOf(name);
-  const [id, author, date, content, label] = ['COMMENT_ID', 'AUTHOR', 'DATE', 'CONTENT', 'CLASS'].map(at);
+  const [id, author, date, content] = ['COMMENT_ID', 'AUTHOR', 'DATE', 'CONTENT'].map(at);
+  // Some copies of the collection name the label column "label" instead of "CLASS".
+  const label = header.includes('CLASS') ? at('CLASS') : at('label');
   return records.map((r) => ({
     id: r[id],
     author: r[author],
@@ -154,18 +146,51 @@ function asSection(
   return { post, comments };
 }
 
-interface Counts {
-  tp: number;
-  fp: number;
-  fn: number;
-  tn: number;
+/** The analysis's notableComments of one video: notableRows over its comments as the read side holds them. */
+function analysisNotables(scored: ScoredComment[], comments: FetchedComment[]): number[] {
+  const vocab = new Vocabulary();
+  const columns = createColumns(scored.length);
+  scored.forEach((s, i) => {
+    const body = comments[i].body;
+    appendRow(columns, {
+      scores: {
+        sentiment: s.scores.sentiment ?? Number.NaN,
+        content: s.scores.content ?? Number.NaN,
+        topic: s.scores.topic ?? Number.NaN,
+        relevance: s.scores.relevance ?? Number.NaN,
+        consensus: s.scores.consensus ?? Number.NaN,
+      },
+      likes: comments[i].likes,
+      isReply: false,
+      isCreator: false,
+      hidden: false,
+      hasQuestion: hasQuestionMark(body),
+      hasMention: hasMention(body),
+      hasEmoji: tokenize(body).some((t) => t.kind === 'emoji'),
+      authorId: i,
+      postedAt: Date.parse(comments[i].postedAt) / 1000,
+      tokens: vocab.encode(body),
+    });
+  });
+  return notableRows(columns, allRows(columns));
 }
 
-function figures(c: Counts): string {
-  const precision = c.tp / Math.max(1, c.tp + c.fp);
-  const recall = c.tp / Math.max(1, c.tp + c.fn);
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return `precision ${precision.toFixed(4)}  recall ${recall.toFixed(4)}  F1 ${f1.toFixed(4)}  (tp ${c.tp}, fp ${c.fp}, fn ${c.fn}, tn ${c.tn})`;
+/**
+ * The pool the sample routes' notable tier draws from: rows the tier takes once their likes reach the
+ * post's floor (the collection has no likes, so that half is taken as met).
+ */
+function sampleNotablePool(scored: ScoredComment[]): number[] {
+  const pool: number[] = [];
+  scored.forEach((s, i) => {
+    const relevance = s.scores.relevance ?? Number.NaN;
+    const flags = HIGH_ENGAGEMENT | (rowFlags(0, Infinity, relevance, -1, -1, 3) & HIGH_RELEVANCE);
+    if (isNotableRow(flags, relevance)) pool.push(i);
+  });
+  return pool;
+}
+
+function share(spam: number, of: number): string {
+  return `${spam} spam of ${of} (${((100 * spam) / Math.max(1, of)).toFixed(1)}%)`;
 }
 
 function folder(root: string): string {
@@ -182,7 +207,8 @@ function main(): void {
   const dir = folder(root);
   const present = new Set(readdirSync(dir));
   const scorer = new LexiconScorer();
-  const total: Counts = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  const total: Counts = emptyCounts();
+  const notables = { analysis: 0, analysisSpam: 0, pool: 0, poolSpam: 0 };
   // Which rule put a comment in off_topic: the spam detector, or the relevance rule (talk about something else).
   const byRule = { detectorSpam: 0, detectorGenuine: 0, relevanceSpam: 0, relevanceGenuine: 0 };
   console.log(
@@ -196,21 +222,34 @@ function main(): void {
     const rows = loadRows(join(dir, video.file));
     const { post, comments } = asSection(video, rows);
     const scored = scorer.scorePost(post, comments).comments;
-    const counts: Counts = { tp: 0, fp: 0, fn: 0, tn: 0 };
+    const counts = emptyCounts();
     scored.forEach((s, i) => {
       const flagged = bucketOf('relevance', s.scores.relevance ?? Number.NaN, 3) === 'negative';
-      const key = rows[i].spam ? (flagged ? 'tp' : 'fn') : flagged ? 'fp' : 'tn';
-      counts[key]++;
-      total[key]++;
+      count(counts, rows[i].spam, flagged);
+      count(total, rows[i].spam, flagged);
       if (!flagged) return;
       const detected = isSpam(comments[i].body.toLowerCase());
       const label = rows[i].spam ? 'Spam' : 'Genuine';
       byRule[`${detected ? 'detector' : 'relevance'}${label}`]++;
     });
     console.log(`${video.file.padEnd(24)} ${String(rows.length).padStart(4)} comments  ${figures(counts)}`);
+    const analysis = analysisNotables(scored, comments);
+    const pool = sampleNotablePool(scored);
+    const analysisSpam = analysis.filter((i) => rows[i].spam).length;
+    const poolSpam = pool.filter((i) => rows[i].spam).length;
+    console.log(
+      `${''.padEnd(24)} notables: notableComments ${share(analysisSpam, analysis.length)}; sample notable tier pool ${share(poolSpam, pool.length)}`,
+    );
+    notables.analysis += analysis.length;
+    notables.analysisSpam += analysisSpam;
+    notables.pool += pool.length;
+    notables.poolSpam += poolSpam;
   }
   console.log(
     `${'overall'.padEnd(24)} ${String(total.tp + total.fp + total.fn + total.tn).padStart(4)} comments  ${figures(total)}`,
+  );
+  console.log(
+    `${''.padEnd(24)} notables: notableComments ${share(notables.analysisSpam, notables.analysis)}; sample notable tier pool ${share(notables.poolSpam, notables.pool)}`,
   );
   console.log(
     `off_topic by the spam detector: ${byRule.detectorSpam} spam, ${byRule.detectorGenuine} genuine; by the relevance rule: ${byRule.relevanceSpam} spam, ${byRule.relevanceGenuine} genuine`,

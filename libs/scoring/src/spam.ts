@@ -280,28 +280,36 @@ export function spamSignalsOf(lower: string): string[] {
 }
 
 /**
- * The pattern signals of one weight as one alternation: it matches a text exactly when one of them
- * does, in one scan instead of one a signal (most comments carry no signal, and the scans were most of
- * the reading's cost).
+ * The ungated pattern signals of one weight as one alternation: it matches a text exactly when one of
+ * them does, in one scan instead of one a signal (most comments carry no signal, and the scans were most
+ * of the reading's cost). Gated and other signals are asked one by one, each behind its cheap gate.
  */
-function anyOf(weight: 1 | 2): RegExp {
-  const sources = SPAM_SIGNALS.filter((s) => s.weight === weight && s.pattern).map((s) => s.pattern!.source);
-  return new RegExp(sources.map((source) => `(?:${source})`).join('|'));
+function scanOf(signals: readonly SpamSignal[]): RegExp {
+  return new RegExp(signals.map((s) => `(?:${s.pattern!.source})`).join('|'));
 }
 
-const ANY_STRONG_PATTERN = anyOf(2);
-const ANY_HINT_PATTERN = anyOf(1);
-const OTHER_STRONG = SPAM_SIGNALS.filter((s) => s.weight === 2 && !s.pattern);
+const scanned = (s: SpamSignal): boolean => s.pattern !== undefined && s.gate === undefined;
+const STRONG = SPAM_SIGNALS.filter((s) => s.weight === 2);
 const HINTS = SPAM_SIGNALS.filter((s) => s.weight === 1);
+const STRONG_SCAN = scanOf(STRONG.filter(scanned));
+const STRONG_ASKED = STRONG.filter((s) => !scanned(s));
+const HINTS_SCANNED = HINTS.filter(scanned);
+const HINT_SCAN = scanOf(HINTS_SCANNED);
+const HINTS_ASKED = HINTS.filter((s) => !scanned(s));
 
-/** Whether a comment's lowercased body is spam or promotion: its signals' weights reach SPAM_THRESHOLD. */
+/**
+ * Whether a comment's lowercased body is spam or promotion: its signals' weights reach SPAM_THRESHOLD,
+ * that is one signal of weight 2, or two hints (weight 1).
+ */
 export function isSpam(lower: string): boolean {
   const reading = plainLetters(lower);
-  if (ANY_STRONG_PATTERN.test(reading.text)) return true;
-  for (const signal of OTHER_STRONG) if (signal.test(reading)) return true;
-  // No signal of weight 2: spam takes two hints.
-  if (!reading.disguised && !ANY_HINT_PATTERN.test(reading.text)) return false;
+  if (STRONG_SCAN.test(reading.text)) return true;
+  for (const signal of STRONG_ASKED) if (signal.test(reading)) return true;
   let hints = 0;
-  for (const signal of HINTS) if (signal.test(reading) && ++hints >= SPAM_THRESHOLD) return true;
+  for (const signal of HINTS_ASKED) if (signal.test(reading)) hints++;
+  if (!HINT_SCAN.test(reading.text)) return hints >= SPAM_THRESHOLD;
+  if (hints + 1 >= SPAM_THRESHOLD) return true;
+  // One scanned hint at least and no asked one: spam when a second scanned hint is there too.
+  for (const signal of HINTS_SCANNED) if (signal.test(reading) && ++hints >= SPAM_THRESHOLD) return true;
   return false;
 }
