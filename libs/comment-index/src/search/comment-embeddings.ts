@@ -77,8 +77,11 @@ export class EmbeddedComments {
 
 /** Chunk ids per store read: a few hundred keeps a query small on every store. */
 const IDS_PER_READ = 200;
-/** Texts per encoder call: large enough to batch, small enough to report progress often. */
-const EMBED_BATCH = 64;
+/**
+ * Chunks embedded at once: the encoder spreads one call's texts over its threads, and a second
+ * chunk keeps them busy while the first is stored.
+ */
+const CHUNKS_AT_ONCE = 2;
 
 /**
  * The comment embeddings read model: read by the AI search, written at ingest (`embedAtIngest`)
@@ -180,16 +183,19 @@ export class CommentEmbeddings {
     const toEmbed = pending.reduce((n, p) => n + p.comments.length, 0);
     let done = 0;
     onProgress?.(0, toEmbed);
-    for (const p of pending) {
-      const vectors = await this.embedAndStore(teamId, p.postId, p.chunkId, encoder, p.comments, (n) =>
-        onProgress?.((done += n), toEmbed),
-      );
-      out.add(
-        p.postId,
-        p.comments.map((c) => c.id),
-        vectors,
-      );
-    }
+    let next = 0;
+    const worker = async () => {
+      for (let p = pending[next++]; p; p = pending[next++]) {
+        const vectors = await this.embedAndStore(teamId, p.postId, p.chunkId, encoder, p.comments);
+        out.add(
+          p.postId,
+          p.comments.map((c) => c.id),
+          vectors,
+        );
+        onProgress?.((done += p.comments.length), toEmbed);
+      }
+    };
+    await Promise.all(Array.from({ length: CHUNKS_AT_ONCE }, worker));
   }
 
   /** Embeds the comments and stores the chunk's document as ready; returns the vectors. */
@@ -199,14 +205,8 @@ export class CommentEmbeddings {
     chunkId: string,
     encoder: SentenceEncoder,
     comments: readonly CommentText[],
-    onEmbedded?: (count: number) => void,
   ): Promise<Int8Array> {
-    const floats: Float32Array[] = [];
-    for (let from = 0; from < comments.length; from += EMBED_BATCH) {
-      const batch = comments.slice(from, from + EMBED_BATCH);
-      floats.push(...(await encoder.embed(batch.map((c) => c.body))));
-      onEmbedded?.(batch.length);
-    }
+    const floats = await encoder.embed(comments.map((c) => c.body));
     const vectors = quantizeAll(floats, encoder.dims);
     const ids = packIds(comments.map((c) => c.id));
     const doc: CommentEmbeddingsDoc = {

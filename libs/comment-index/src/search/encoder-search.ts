@@ -11,8 +11,8 @@ import {
 import type { SearchDocument, SearchModel } from './search-model.port';
 import type { EncoderSource } from './sentence-encoder.port';
 
-/** Comments per encoder call for comments that come without a stored vector. */
-const EMBED_BATCH = 64;
+/** Comments per encoder call for comments that come without a stored vector (spread over its threads). */
+const EMBED_BATCH = 256;
 
 /**
  * The default AI search: meaning read by a sentence encoder (all-MiniLM-L6-v2 on this machine,
