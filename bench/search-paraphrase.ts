@@ -20,14 +20,11 @@
  *    above a threshold: precision, recall and F1 per query, averaged over queries (macro), for
  *    thresholds 0.05 .. 0.95; the best threshold on the split, and the figures at the default
  *    `minRelevance`.
- * 3. Scale. A search for "too expensive" over SCALE_COMMENTS simulated comments (default 100,000;
- *    0 skips it) with the static-table hybrid, as before the encoder: seconds and the model's memory (run with --expose-gc for
- *    steadier figures: SWC_NODE_PROJECT=tsconfig.json node --expose-gc -r @swc-node/register
- *    bench/search-paraphrase.ts).
+ *
+ * The search at scale (100,000 comments, embedded or not) is bench/search-scale.ts; the figures
+ * of the static-table hybrid this bench replaced are in bench/search-bench/BASELINE.md.
  *
  * --json <file> writes the figures; --check prints the data's size and checks it, and runs no model.
- * SEARCH_PARAPHRASE_DUMP=<file.json> writes the retrieval sets (queries, relevant rows, all comments),
- * for tools/distill-embeddings/teacher_recall.py.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import type { SearchDocument } from '@analyst/comment-index';
@@ -41,11 +38,8 @@ import { retrieval, type RetrievalFigures, type RetrievalQuery } from './search-
 import { addPairsFromFile, retrievalPool } from './search-bench/retrieval-pool';
 import { matchFigures, scoreSections, sweep, type MatchFigures } from './search-bench/match-sets';
 import { simulatedBodies } from './search-bench/simulated-comments';
-import { scaleRun, type ScaleFigures } from './search-bench/scale-run';
-import { printStaticCosines } from './search-bench/static-cosines';
 
 const DISTRACTORS = Number(process.env.DISTRACTORS ?? 20_000);
-const SCALE = Number(process.env.SCALE_COMMENTS ?? 100_000);
 
 interface Options {
   split: BenchSplit;
@@ -203,25 +197,9 @@ async function main() {
   const data = dataFigures(sections);
   printData(opts.split, data, sections);
 
-  const bodies = simulatedBodies(Math.max(SCALE, DISTRACTORS));
-  let scale: ScaleFigures | undefined;
-  // The scale run first, on a fresh process, so its memory figures are the model's and the search's.
-  if (SCALE > 0) scale = await scaleRun(bodies.slice(0, SCALE));
-
-  const { docs, queries } = retrievalPool(bodies.slice(0, DISTRACTORS), sections);
+  const { docs, queries } = retrievalPool(simulatedBodies(DISTRACTORS), sections);
   const file = process.env.SEARCH_PARAPHRASE_PAIRS;
   const pairs = file && existsSync(file) ? addPairsFromFile(file, docs) : [];
-  const dump = process.env.SEARCH_PARAPHRASE_DUMP;
-  if (dump) {
-    const sets = [{ name: `sections (${opts.split})`, queries }];
-    if (pairs.length > 0) sets.push({ name: `pairs from ${file}`, queries: pairs });
-    writeFileSync(
-      dump,
-      JSON.stringify({ sets, comments: docs.map((d) => d.text), distractorCount: DISTRACTORS }),
-    );
-  }
-  if (opts.models.some((m) => m.name === 'hybrid-static-table'))
-    await printStaticCosines(queries, docs, DISTRACTORS);
 
   const models: ModelFigures[] = [];
   for (const m of opts.models) models.push(await runModel(m, opts.split, sections, { docs, queries, pairs }));
@@ -234,7 +212,6 @@ async function main() {
       distractors: DISTRACTORS,
       data,
       models,
-      scale,
     };
     writeFileSync(opts.json, JSON.stringify(figures, null, 2) + '\n');
     console.log(`\nfigures written to ${opts.json}`);

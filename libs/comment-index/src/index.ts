@@ -8,8 +8,6 @@ export * from './analyses.projector';
 export * from './search/search-model.port';
 export * from './search/bm25-search';
 export * from './search/own-relevance';
-export * from './search/static-embedding';
-export * from './search/hybrid-search';
 export * from './search/embeddings-search';
 export * from './search/search-rows';
 export * from './read-model/packed-columns';

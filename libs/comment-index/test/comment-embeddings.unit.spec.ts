@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryReadStore, ProjectionRuntime, SqliteEventStore } from '@analyst/platform';
-import { ContentLogWriter, type PostVersionContent } from '@analyst/testing';
+import { ContentLogWriter, HashingEncoder, type PostVersionContent } from '@analyst/testing';
 import {
   catalogPostsProjector,
   catalogTeamsProjector,
@@ -18,7 +18,6 @@ import {
   searchMatchedRows,
   type CommentEmbeddingsDoc,
 } from '../src';
-import { HashingEncoder } from './hashing-encoder';
 import { comment, scoredContent } from './scored-content';
 
 const BODIES = [

@@ -11,3 +11,4 @@ export * from './fakes/youtube-fixtures';
 export * from './fakes/reddit-fixtures';
 export * from './delivered-events';
 export * from './content-log';
+export * from './fakes/hashing-encoder';

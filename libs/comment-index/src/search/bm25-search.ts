@@ -73,8 +73,8 @@ export function bm25Match(
 
 /**
  * Keyword-only AI search: the BM25 match with the comment's own relevance score (see
- * `withOwnRelevance`). Not the default (see `HybridSearchModel`); kept as the baseline the
- * paraphrase benchmark compares against.
+ * `withOwnRelevance`). The AI search of a service whose encoder is off (ANALYST_ENCODER=off), and
+ * the baseline the paraphrase benchmark compares against; the default is `EncoderSearchModel`.
  */
 export class Bm25SearchModel implements SearchModel {
   readonly name = 'local-bm25';

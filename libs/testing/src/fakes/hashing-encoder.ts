@@ -1,11 +1,11 @@
-import type { SentenceEncoder } from '../src';
-
 /**
- * A small deterministic stand-in for the sentence encoder in storage tests: each lower-cased word
- * adds to one of 16 dimensions (by a hash), then the vector is normalised. Texts sharing words get
- * close vectors; it counts what it embedded so a test can see what was computed and what was read.
+ * A small deterministic stand-in for the sentence encoder (the shape `@analyst/comment-index`
+ * reads) in storage and read-side tests: each lower-cased word adds to one of 16 dimensions (by a
+ * hash), then the vector is normalised. Texts sharing words get close vectors; it counts what it
+ * embedded so a test can see what was computed and what was read. Meaning is the real encoder's
+ * tests' concern.
  */
-export class HashingEncoder implements SentenceEncoder {
+export class HashingEncoder {
   readonly model = 'hashing-16';
   readonly dims = 16;
   embeddedTexts = 0;
