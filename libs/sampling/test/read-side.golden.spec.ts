@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BucketKey, Platform } from '@analyst/contracts';
+import { EMOTIONS, type BucketKey, type Emotion, type Platform } from '@analyst/contracts';
 import {
   applyToIndex,
   catalogPostsProjector,
@@ -12,7 +12,8 @@ import {
   compileFilters,
   computeAnalysis,
   fnv1a32,
-  HybridSearchModel,
+  CommentEmbeddings,
+  EncoderSearchModel,
   materializedOf,
   PostAnalysesStep,
   ReadSideCache,
@@ -21,7 +22,7 @@ import {
   type PostEntry,
   type TeamIndex,
 } from '@analyst/comment-index';
-import { NO_COMMENT_FILTER } from '@analyst/domain-analysis';
+import { emotionOfCode, NO_COMMENT_FILTER } from '@analyst/domain-analysis';
 import { DEMO_LINKS } from '@analyst/ingest';
 import { MemoryReadStore, ProjectionRuntime, SqliteEventStore, type RecordedEvent } from '@analyst/platform';
 import { SimulatedProvider } from '@analyst/provider-sim';
@@ -29,6 +30,7 @@ import { LexiconScorer } from '@analyst/scoring';
 import {
   commentsFromPool,
   ContentLogWriter,
+  HashingEncoder,
   SeededRandom,
   type CommentPool,
   type PostVersionContent,
@@ -284,11 +286,11 @@ function postsOf(team: TeamIndex, ids: readonly string[]): PostEntry[] {
 }
 
 const REQUESTS: { name: string; filters: CommentFilters | null; include: string[] }[] = [
-  { name: 'everything', filters: null, include: ['wordCloud', 'emojiCloud'] },
+  { name: 'everything', filters: null, include: ['wordCloud', 'emojiCloud', 'emotions'] },
   {
     name: 'positive sentiment',
     filters: { sentiment: ['positive', 'lean_positive'] },
-    include: ['wordCloud'],
+    include: ['wordCloud', 'emotions'],
   },
   {
     name: 'keywords any, with a word of another team',
@@ -311,7 +313,7 @@ const REQUESTS: { name: string; filters: CommentFilters | null; include: string[
       since: '2026-01-01T00:00:00Z',
       until: '2026-10-30T00:00:00Z',
     },
-    include: ['wordCloud', 'emojiCloud'],
+    include: ['wordCloud', 'emojiCloud', 'emotions'],
   },
 ];
 
@@ -334,6 +336,16 @@ describe('the read side answers what the log fold answered', () => {
     expect(f.reference.team(DEMO).posts.length).toBe(60);
     const genRows = f.reference.team(GEN).posts.reduce((n, p) => n + (p.scored?.rows.length ?? 0), 0);
     expect(genRows).toBeGreaterThan(100_000);
+    // The product's scorer reads emotions: the comparisons below carry them, not only nulls.
+    const ref = f.reference.team(GEN);
+    const perEmotion = new Map<Emotion | null, number>();
+    for (const p of ref.posts)
+      for (const r of p.scored?.rows ?? []) {
+        const e = emotionOfCode(ref.columns.emotion[r]);
+        perEmotion.set(e, (perEmotion.get(e) ?? 0) + 1);
+      }
+    expect(EMOTIONS.filter((e) => (perEmotion.get(e) ?? 0) > 0).length).toBeGreaterThanOrEqual(5);
+    expect(perEmotion.get(null) ?? 0).toBeLessThan(genRows / 2);
   });
 
   it.each([['warm'], ['cold'], ['tiny']])(
@@ -398,8 +410,11 @@ describe('the read side answers what the log fold answered', () => {
     },
   );
 
-  it('AI search matches the same comments (the local default, hybrid)', async () => {
-    const model = new HybridSearchModel();
+  it('AI search matches the same comments (the encoder search, vectors computed or read from comment_embeddings)', async () => {
+    // A stand-in encoder: what is compared is the read side against the fold, not meaning.
+    const encoder = new HashingEncoder();
+    const model = new EncoderSearchModel(async () => encoder);
+    const embeddings = new CommentEmbeddings(f.store, async () => encoder);
     for (const [, cache] of caches()) {
       const ref = f.reference.team(GEN);
       const ids = [...ref.posts]
@@ -411,15 +426,20 @@ describe('the read side answers what the log fold answered', () => {
       await cache.rows(team, posts);
       const search = { query: 'too expensive battery', mode: 'ai' as const, minRelevance: 0.2 };
       const expected = await searchMatchedRows(model, ref, postsOf(ref, ids), search);
-      const actual = await searchMatchedRows(model, team, posts, search);
+      const actual = await searchMatchedRows(model, team, posts, search, { embeddings });
       const idsOf = (t: TeamIndex, rows: Set<number>) => [...rows].map((r) => t.commentIds[r]).sort();
       expect(idsOf(team, actual)).toEqual(idsOf(ref, expected));
       expect(actual.size).toBeGreaterThan(0);
     }
   });
 
-  it('samples: post samples and analysis samples, every source, bucket filters and a second page', async () => {
-    const buckets: Record<string, BucketKey[]>[] = [{}, { sentiment: ['negative', 'lean_negative'] }];
+  it('samples: post samples and analysis samples, every source, bucket and emotion filters and a second page', async () => {
+    const queries: Partial<SampleInput>[] = [
+      {},
+      { buckets: { sentiment: ['negative', 'lean_negative'] as BucketKey[] } },
+      { emotions: ['anger', 'sadness'] },
+      { buckets: { relevance: ['positive'] as BucketKey[] }, emotions: ['joy'] },
+    ];
     for (const [, cache] of caches()) {
       for (const teamId of [DEMO, GEN]) {
         const ref = f.reference.team(teamId);
@@ -476,9 +496,13 @@ describe('the read side answers what the log fold answered', () => {
           await page([postId], null, { version: post.scored.settings.scoreVersion });
         }
         for (const source of ['all', 'notables', 'content'] as const) {
-          for (const b of buckets) {
-            const shown = await page(newest.slice(0, 100), { minLikes: 1 }, { source, buckets: b });
-            if (source === 'all' && Object.keys(b).length === 0) expect(shown.first.rows).toHaveLength(25);
+          for (const q of queries) {
+            const shown = await page(newest.slice(0, 100), { minLikes: 1 }, { source, ...q });
+            if (source === 'all' && Object.keys(q).length === 0) expect(shown.first.rows).toHaveLength(25);
+            if (source === 'all' && q.emotions && !q.buckets) {
+              expect(shown.first.rows.length).toBeGreaterThan(0);
+              for (const row of shown.first.rows) expect(q.emotions).toContain(row.emotion);
+            }
           }
         }
       }
