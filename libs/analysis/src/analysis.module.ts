@@ -16,7 +16,7 @@ import {
   registerOpenApiSchemas,
   type AnalystConfig,
 } from '@analyst/platform';
-import { localEncoderFromEnv } from '@analyst/encoder';
+import { localEncoderFromEnv, localModelProblem } from '@analyst/encoder';
 import { AnalysesController } from './analyses/analyses.controller';
 import {
   analysisReadModels,
@@ -93,10 +93,13 @@ export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap, OnA
     };
   }
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     // CommentReadSide registers the comment read models too; a projector registered twice is kept once.
     this.projections.register(...analysisReadModels.projectors);
     if (this.search.notice) this.logger.log(this.search.notice);
+    // Said at start, not at the first search: a missing model fails every AI search job.
+    const problem = this.search.embeddings ? await localModelProblem() : null;
+    if (problem) this.logger.error(`AI search cannot run: ${problem}`);
     if (this.search.embeddings && embedsAtIngest(process.env)) {
       const embedder = new IngestEmbedder(this.search.embeddings, (error) =>
         this.logger.warn(`embedding comments at ingest failed (a search will embed them): ${String(error)}`),
