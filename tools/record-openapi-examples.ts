@@ -121,7 +121,7 @@ export async function recordExamples(): Promise<Record<string, OperationExample>
       body: {
         selection: { collectionId },
         filters: { sentiment: ['negative', 'lean_negative'], replies: 'exclude' },
-        include: ['wordCloud', 'emojiCloud'],
+        include: ['wordCloud', 'emojiCloud', 'emotions'],
       },
     });
     const analysisId: string = analysis.data.id;

@@ -6,6 +6,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import {
   ANALYSIS_INCLUDES,
+  EMOTIONS,
   JOB_KINDS,
   JOB_STATUSES,
   PLATFORMS,
@@ -395,7 +396,7 @@ describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
       'postIds',
     ]);
     expect(Object.keys(analysis.properties.search.properties)).toEqual(['query', 'mode', 'minRelevance']);
-    expect(analysis.properties.include.items.enum).toEqual(['wordCloud', 'emojiCloud']);
+    expect(analysis.properties.include.items.enum).toEqual(['wordCloud', 'emojiCloud', 'emotions']);
     expect(Object.keys(resolve(doc, analysis.properties.filters).properties)).toEqual(
       expect.arrayContaining([
         'sentiment',
@@ -483,6 +484,7 @@ describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
       'topic',
       'relevance',
       'consensus',
+      'emotion',
       'teamId',
     ].sort();
     expect(queryNames('GET', '/analyses/{analysisId}/comments').sort()).toEqual(sample);
@@ -751,5 +753,12 @@ describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
     ]);
     expect(enumOf(schemas.CommentRow.properties.sampleReasons)).toEqual([...SAMPLE_REASONS]);
     expect(enumOf(schemas.AnalysisRequest.properties.include)).toEqual([...ANALYSIS_INCLUDES]);
+    // The emotions extension: row values (with null), the sample filter, and the mix's seven shares.
+    expect(enumOf(schemas.CommentRow.properties.emotion)).toEqual([...EMOTIONS, null]);
+    const sample = op('GET', '/analyses/{analysisId}/comments').parameters.find(
+      (p: Json) => p.name === 'emotion',
+    );
+    expect(enumOf(sample.schema)).toEqual([...EMOTIONS]);
+    expect(Object.keys(schemas.EmotionMix.properties)).toEqual(EMOTIONS.map((e) => `${e}Percent`));
   });
 });

@@ -429,6 +429,16 @@ export interface components {
             leanNegativePercent: number;
             negativePercent: number;
         };
+        /** @description Extension of the spec. Percent of the matched comments that have an emotion (English comments the scorer read) in each emotion, 0 to 100; comment counts, each rounded to 0.1 on its own (the seven add up to 100 within rounding); every share 0 when no matched comment has one. */
+        EmotionMix: {
+            angerPercent: number;
+            disgustPercent: number;
+            fearPercent: number;
+            joyPercent: number;
+            sadnessPercent: number;
+            surprisePercent: number;
+            neutralPercent: number;
+        };
         /** @description Scores from 1 to 10; null where nothing was scored. */
         RollupScores: {
             /**
@@ -585,6 +595,8 @@ export interface components {
                 /** @description Percent of matched comments. */
                 mentionPercentage: number;
             }[] | null;
+            /** @description Extension of the spec: the emotions mix, present when requested with include: emotions, otherwise null. A post analysis always carries it (null when it was materialized before the mix existed). */
+            emotions: components["schemas"]["EmotionMix"] | null;
             /** @description Matched comments. */
             totalComments: number;
             /** @enum {string} */
@@ -643,7 +655,7 @@ export interface components {
                 mode: "ai" | "keyword";
                 minRelevance: number;
             } | null;
-            include: ("wordCloud" | "emojiCloud")[];
+            include: ("wordCloud" | "emojiCloud" | "emotions")[];
             /** @description Posts the selection resolved to. */
             postCount: number;
             /** @description Resolved posts, newest first. */
@@ -729,10 +741,10 @@ export interface components {
                  * @enum {string}
                  */
                 mode?: "ai" | "keyword";
-                /** @description Default 0.3. */
+                /** @description AI search: keep comments at or above this relevance, the chance (0..1, classes weighted equally) that the comment says what the query asks; a comment holding every query word reaches 0.8. Default 0.8, the best balance of precision and recall measured; 0.5 keeps more, 0.9 fewer and surer. */
                 minRelevance?: number;
             };
-            include?: ("wordCloud" | "emojiCloud")[];
+            include?: ("wordCloud" | "emojiCloud" | "emotions")[];
             /** @description Enterprise keys only: a sub-team of the key’s enterprise. */
             teamId?: string;
         };
@@ -1144,6 +1156,11 @@ export interface components {
             } | null;
             /** @description ISO 639-1 code of the comment’s language; null when it cannot be told (short comments, emoji). A comment in a language the scorer cannot read has null sentiment, content and topic scores: it is unscored, not neutral. */
             language: string | null;
+            /**
+             * @description Extension of the spec: the emotion the scorer read in the comment (GoEmotions’ Ekman grouping); null for a comment it did not read as English, or one scored before emotions were (scorer 2.1.0).
+             * @enum {string|null}
+             */
+            emotion: "anger" | "disgust" | "fear" | "joy" | "sadness" | "surprise" | "neutral" | null;
             scores: {
                 sentiment: number | null;
                 content: number | null;
@@ -1177,13 +1194,15 @@ export interface components {
             /** @enum {integer} */
             scoreVersion: 1 | 2 | 3;
             limit: number;
-            /** @description The active bucket filters, as bucket keys. */
+            /** @description The active bucket filters, as bucket keys, and the emotion filter. */
             filters: {
                 sentiment?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
                 content?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
                 topic?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
                 relevance?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
                 consensus?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative")[];
+                /** @description Extension of the spec: the emotion filter, when given. */
+                emotion?: ("anger" | "disgust" | "fear" | "joy" | "sadness" | "surprise" | "neutral")[];
             };
             total: number;
             offset: number;
@@ -1411,30 +1430,30 @@ export interface operations {
                      *             "team:read",
                      *             "insights:read"
                      *           ],
-                     *           "createdAt": "2026-11-24T09:25:07.518Z",
+                     *           "createdAt": "2026-11-29T01:52:06.982Z",
                      *           "rotatedAt": null
                      *         },
                      *         "team": {
-                     *           "id": "tm_0mwuho37ahe99y4nc9k",
+                     *           "id": "tm_0mx16orw5q30ggtqdfb",
                      *           "name": "Demo Team",
                      *           "plan": "enterprise"
                      *         },
-                     *         "targetTeamId": "tm_0mwuho37ahe99y4nc9k",
+                     *         "targetTeamId": "tm_0mx16orw5q30ggtqdfb",
                      *         "rateLimit": {
-                     *           "remainingRequests": 297,
-                     *           "remainingDailyRequests": 9997,
-                     *           "remainingBytes": 524149879,
+                     *           "remainingRequests": 296,
+                     *           "remainingDailyRequests": 9996,
+                     *           "remainingBytes": 524081352,
                      *           "dailyBytes": 524288000,
                      *           "resetsInSeconds": {
-                     *             "minute": 51,
-                     *             "day": 52491
+                     *             "minute": 46,
+                     *             "day": 79666
                      *           },
                      *           "routeClasses": {
                      *             "global": {
                      *               "perMinute": 300,
                      *               "perDay": 10000,
-                     *               "remainingPerMinute": 297,
-                     *               "remainingPerDay": 9997
+                     *               "remainingPerMinute": 296,
+                     *               "remainingPerDay": 9996
                      *             },
                      *             "comments": {
                      *               "perMinute": 120,
@@ -1737,7 +1756,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "tm_0mwuho37ahe99y4nc9k",
+                     *         "id": "tm_0mx16orw5q30ggtqdfb",
                      *         "name": "Demo Team",
                      *         "plan": {
                      *           "id": "enterprise",
@@ -1758,7 +1777,7 @@ export interface operations {
                      *           "adhoc": 1000,
                      *           "reserved": 0
                      *         },
-                     *         "createdAt": "2026-11-24T09:25:07.511Z"
+                     *         "createdAt": "2026-11-29T01:52:06.965Z"
                      *       },
                      *       "meta": {}
                      *     }
@@ -1921,7 +1940,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "postIds": [
-                 *         "po_0mwuho39ec6eb9qtq26"
+                 *         "po_0mx16osaj1sgfrnb99c"
                  *       ]
                  *     }
                  */
@@ -1955,13 +1974,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cj_0mwuho52zltohp2o78n",
+                     *         "id": "cj_0mx16oyci49bsz9jr91",
                      *         "kind": "refresh",
                      *         "status": "syncing",
-                     *         "createdAt": "2026-11-24T09:25:09.947Z",
-                     *         "updatedAt": "2026-11-24T09:25:09.949Z",
+                     *         "createdAt": "2026-11-29T01:52:15.330Z",
+                     *         "updatedAt": "2026-11-29T01:52:15.337Z",
                      *         "completedAt": null,
-                     *         "expiresAt": "2026-12-24T09:25:09.947Z",
+                     *         "expiresAt": "2026-12-29T01:52:15.330Z",
                      *         "collections": [],
                      *         "tags": [],
                      *         "credits": {
@@ -1986,8 +2005,8 @@ export interface operations {
                      *           {
                      *             "link": "https://youtube.com/watch?v=demoVid0003",
                      *             "reason": "min_interval",
-                     *             "postId": "po_0mwuho39ec6eb9qtq26",
-                     *             "nextRefreshAt": "2026-11-24T21:25:07.610Z"
+                     *             "postId": "po_0mx16osaj1sgfrnb99c",
+                     *             "nextRefreshAt": "2026-11-29T13:52:07.554Z"
                      *           }
                      *         ],
                      *         "rejected": [],
@@ -2205,13 +2224,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cj_0mwuho53ay5m1ejprnt",
+                     *         "id": "cj_0mx16oyd20us2elqhnp",
                      *         "kind": "account",
                      *         "status": "discovering",
-                     *         "createdAt": "2026-11-24T09:25:09.957Z",
-                     *         "updatedAt": "2026-11-24T09:25:09.957Z",
+                     *         "createdAt": "2026-11-29T01:52:15.350Z",
+                     *         "updatedAt": "2026-11-29T01:52:15.350Z",
                      *         "completedAt": null,
-                     *         "expiresAt": "2026-12-24T09:25:09.957Z",
+                     *         "expiresAt": "2026-12-29T01:52:15.350Z",
                      *         "account": {
                      *           "url": "https://tiktok.com/@fitjoe",
                      *           "platform": "tiktok"
@@ -2219,7 +2238,7 @@ export interface operations {
                      *         "dryRun": true,
                      *         "filters": {
                      *           "since": null,
-                     *           "until": "2026-11-24T09:25:09.957Z",
+                     *           "until": "2026-11-29T01:52:15.350Z",
                      *           "limit": 5,
                      *           "keywords": null,
                      *           "minViews": 1000,
@@ -2468,16 +2487,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cj_0mwuho50rvhv6s0f5ow",
+                     *         "id": "cj_0mx16oy79k064w977kf",
                      *         "kind": "posts",
                      *         "status": "syncing",
-                     *         "createdAt": "2026-11-24T09:25:09.866Z",
-                     *         "updatedAt": "2026-11-24T09:25:09.878Z",
+                     *         "createdAt": "2026-11-29T01:52:15.140Z",
+                     *         "updatedAt": "2026-11-29T01:52:15.231Z",
                      *         "completedAt": null,
-                     *         "expiresAt": "2026-12-24T09:25:09.866Z",
+                     *         "expiresAt": "2026-12-29T01:52:15.140Z",
                      *         "collections": [
                      *           {
-                     *             "id": "col_0mwuho37v0fw2uf6thb",
+                     *             "id": "col_0mx16orxrdgw5otqp1y",
                      *             "name": "Spring Launch",
                      *             "type": "campaign",
                      *             "created": false
@@ -2505,13 +2524,13 @@ export interface operations {
                      *         "accepted": [
                      *           {
                      *             "link": "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
-                     *             "postId": "po_0mwuho50ureaboutkge",
+                     *             "postId": "po_0mx16oy80j3dh4gwg5q",
                      *             "postStatus": "complete"
                      *           },
                      *           {
                      *             "link": "https://www.tiktok.com/@fitjoe/video/7301234567890123456",
-                     *             "postId": "po_0mwuho50xplttrypo6d",
-                     *             "postStatus": "processing"
+                     *             "postId": "po_0mx16oy8rui53t50nwa",
+                     *             "postStatus": "fetching"
                      *           }
                      *         ],
                      *         "skipped": [],
@@ -2699,11 +2718,11 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cj_0mwuho53ay5m1ejprnt",
+                     *           "id": "cj_0mx16oyd20us2elqhnp",
                      *           "kind": "account",
                      *           "status": "discovering",
-                     *           "createdAt": "2026-11-24T09:25:09.957Z",
-                     *           "updatedAt": "2026-11-24T09:25:09.957Z",
+                     *           "createdAt": "2026-11-29T01:52:15.350Z",
+                     *           "updatedAt": "2026-11-29T01:52:15.350Z",
                      *           "completedAt": null,
                      *           "counts": {
                      *             "requested": 5,
@@ -2724,12 +2743,12 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "cj_0mwuho52zltohp2o78n",
+                     *           "id": "cj_0mx16oyci49bsz9jr91",
                      *           "kind": "refresh",
                      *           "status": "failed",
-                     *           "createdAt": "2026-11-24T09:25:09.947Z",
-                     *           "updatedAt": "2026-11-24T09:25:09.951Z",
-                     *           "completedAt": "2026-11-24T09:25:09.951Z",
+                     *           "createdAt": "2026-11-29T01:52:15.330Z",
+                     *           "updatedAt": "2026-11-29T01:52:15.343Z",
+                     *           "completedAt": "2026-11-29T01:52:15.343Z",
                      *           "counts": {
                      *             "requested": 1,
                      *             "accepted": 0,
@@ -2876,7 +2895,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cj_0mwuho50rvhv6s0f5ow */
+                /** @example cj_0mx16oy79k064w977kf */
                 jobId: string;
             };
             cookie?: never;
@@ -2907,16 +2926,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cj_0mwuho50rvhv6s0f5ow",
+                     *         "id": "cj_0mx16oy79k064w977kf",
                      *         "kind": "posts",
                      *         "status": "completed",
-                     *         "createdAt": "2026-11-24T09:25:09.866Z",
-                     *         "updatedAt": "2026-11-24T09:25:09.892Z",
-                     *         "completedAt": "2026-11-24T09:25:09.892Z",
-                     *         "expiresAt": "2026-12-24T09:25:09.866Z",
+                     *         "createdAt": "2026-11-29T01:52:15.140Z",
+                     *         "updatedAt": "2026-11-29T01:52:15.295Z",
+                     *         "completedAt": "2026-11-29T01:52:15.295Z",
+                     *         "expiresAt": "2026-12-29T01:52:15.140Z",
                      *         "collections": [
                      *           {
-                     *             "id": "col_0mwuho37v0fw2uf6thb",
+                     *             "id": "col_0mx16orxrdgw5otqp1y",
                      *             "name": "Spring Launch",
                      *             "type": "campaign",
                      *             "created": false
@@ -2944,12 +2963,12 @@ export interface operations {
                      *         "accepted": [
                      *           {
                      *             "link": "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
-                     *             "postId": "po_0mwuho50ureaboutkge",
+                     *             "postId": "po_0mx16oy80j3dh4gwg5q",
                      *             "postStatus": "complete"
                      *           },
                      *           {
                      *             "link": "https://www.tiktok.com/@fitjoe/video/7301234567890123456",
-                     *             "postId": "po_0mwuho50xplttrypo6d",
+                     *             "postId": "po_0mx16oy8rui53t50nwa",
                      *             "postStatus": "complete"
                      *           }
                      *         ],
@@ -3108,20 +3127,20 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "an_0mwuho4zr4liyiv1pdp",
+                     *           "id": "an_0mx16oy3ekm8g8dzx00",
                      *           "kind": "snapshot",
                      *           "status": "ready",
-                     *           "createdAt": "2026-11-24T09:25:09.831Z",
-                     *           "completedAt": "2026-11-24T09:25:09.831Z",
-                     *           "expiresAt": "2026-12-01T09:25:09.831Z",
+                     *           "createdAt": "2026-11-29T01:52:15.002Z",
+                     *           "completedAt": "2026-11-29T01:52:15.002Z",
+                     *           "expiresAt": "2026-12-06T01:52:15.002Z",
                      *           "postCount": 8,
                      *           "selection": {
                      *             "type": "collection",
-                     *             "collectionId": "col_0mwuho4s2xab1e56sjw",
+                     *             "collectionId": "col_0mx16oxgihtrc241z7m",
                      *             "status": "complete"
                      *           },
-                     *           "matchedComments": 87,
-                     *           "serviceScore": 4.15
+                     *           "matchedComments": 101,
+                     *           "serviceScore": 4.19
                      *         }
                      *       ],
                      *       "meta": {
@@ -3251,7 +3270,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "selection": {
-                 *         "collectionId": "col_0mwuho4s2xab1e56sjw"
+                 *         "collectionId": "col_0mx16oxgihtrc241z7m"
                  *       },
                  *       "filters": {
                  *         "sentiment": [
@@ -3262,7 +3281,8 @@ export interface operations {
                  *       },
                  *       "include": [
                  *         "wordCloud",
-                 *         "emojiCloud"
+                 *         "emojiCloud",
+                 *         "emotions"
                  *       ]
                  *     }
                  */
@@ -3293,16 +3313,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "an_0mwuho4zr4liyiv1pdp",
+                     *         "id": "an_0mx16oy3ekm8g8dzx00",
                      *         "kind": "snapshot",
                      *         "status": "ready",
-                     *         "createdAt": "2026-11-24T09:25:09.831Z",
-                     *         "updatedAt": "2026-11-24T09:25:09.831Z",
-                     *         "completedAt": "2026-11-24T09:25:09.831Z",
-                     *         "expiresAt": "2026-12-01T09:25:09.831Z",
+                     *         "createdAt": "2026-11-29T01:52:15.002Z",
+                     *         "updatedAt": "2026-11-29T01:52:15.002Z",
+                     *         "completedAt": "2026-11-29T01:52:15.002Z",
+                     *         "expiresAt": "2026-12-06T01:52:15.002Z",
                      *         "selection": {
                      *           "type": "collection",
-                     *           "collectionId": "col_0mwuho4s2xab1e56sjw",
+                     *           "collectionId": "col_0mx16oxgihtrc241z7m",
                      *           "status": "complete"
                      *         },
                      *         "filters": {
@@ -3315,33 +3335,34 @@ export interface operations {
                      *         "search": null,
                      *         "include": [
                      *           "wordCloud",
-                     *           "emojiCloud"
+                     *           "emojiCloud",
+                     *           "emotions"
                      *         ],
                      *         "postCount": 8,
                      *         "postIds": [
-                     *           "po_0mwuho4t7rajafa640s",
-                     *           "po_0mwuho4vhkrlwjp3v18",
-                     *           "po_0mwuho4tv8k930ez1ju",
-                     *           "po_0mwuho4vqdp1gwq9qn7",
-                     *           "po_0mwuho4sbdp7gmy2gkw",
-                     *           "po_0mwuho4s95ad1v0457k",
-                     *           "po_0mwuho4u5r83od939u3",
-                     *           "po_0mwuho4uz01mbj8l170"
+                     *           "po_0mx16oxjbabryrsbz83",
+                     *           "po_0mx16oxqzh2xtzbi1tk",
+                     *           "po_0mx16oxlzto418ltrvh",
+                     *           "po_0mx16oxror4l2297y8j",
+                     *           "po_0mx16oxhhjnojtdalns",
+                     *           "po_0mx16oxh3u1l4l7uea4",
+                     *           "po_0mx16oxni6ggvxyzl7r",
+                     *           "po_0mx16oxpf8b0ou3g1vu"
                      *         ],
                      *         "selectionTruncated": false,
                      *         "scope": {
                      *           "postCount": 8,
                      *           "totalComments": 932,
-                     *           "matchedComments": 87,
+                     *           "matchedComments": 101,
                      *           "matchedPosts": 6,
-                     *           "shareOfComments": 0.09334763948497854,
+                     *           "shareOfComments": 0.10836909871244635,
                      *           "shareOfContent": 0.75
                      *         },
                      *         "content": {
                      *           "postCount": 8,
                      *           "posts": [
                      *             {
-                     *               "id": "po_0mwuho4t7rajafa640s",
+                     *               "id": "po_0mx16oxjbabryrsbz83",
                      *               "platform": "youtube",
                      *               "creator": {
                      *                 "username": "avapatelhq"
@@ -3349,7 +3370,7 @@ export interface operations {
                      *               "matchedComments": 0
                      *             },
                      *             {
-                     *               "id": "po_0mwuho4vhkrlwjp3v18",
+                     *               "id": "po_0mx16oxqzh2xtzbi1tk",
                      *               "platform": "x",
                      *               "creator": {
                      *                 "username": "demo_brand"
@@ -3357,12 +3378,12 @@ export interface operations {
                      *               "matchedComments": 5
                      *             },
                      *             {
-                     *               "id": "po_0mwuho4tv8k930ez1ju",
+                     *               "id": "po_0mx16oxlzto418ltrvh",
                      *               "platform": "youtube",
                      *               "creator": {
                      *                 "username": "kainovakofficial"
                      *               },
-                     *               "matchedComments": 17
+                     *               "matchedComments": 19
                      *             }
                      *           ],
                      *           "postsTruncated": false,
@@ -3373,51 +3394,51 @@ export interface operations {
                      *               "postCount": 2
                      *             },
                      *             {
-                     *               "title": "progressive overload",
-                     *               "description": "In this one I break down progressive overload and the numbers behind it.",
+                     *               "title": "creatine",
+                     *               "description": "Sorry, but creatine is a terrible idea that keeps failing.",
                      *               "postCount": 2
                      *             },
                      *             {
-                     *               "title": "travel",
-                     *               "description": "I think the hype around travel insurance is overrated and a waste of money.",
-                     *               "postCount": 1
+                     *               "title": "progressive overload",
+                     *               "description": "In this one I break down progressive overload and the numbers behind it.",
+                     *               "postCount": 2
                      *             }
                      *           ],
                      *           "messages": [
+                     *             {
+                     *               "topic": "creatine",
+                     *               "stance": "criticizes",
+                     *               "postCount": 2
+                     *             },
                      *             {
                      *               "topic": "progressive overload",
                      *               "stance": "criticizes",
                      *               "postCount": 2
                      *             },
                      *             {
-                     *               "topic": "travel",
-                     *               "stance": "criticizes",
-                     *               "postCount": 1
-                     *             },
-                     *             {
-                     *               "topic": "insurance",
+                     *               "topic": "travel insurance",
                      *               "stance": "criticizes",
                      *               "postCount": 1
                      *             }
                      *           ],
                      *           "scores": {
-                     *             "content": 3.1,
-                     *             "topic": 3.1
+                     *             "content": 3,
+                     *             "topic": 3
                      *           },
                      *           "mix": {
                      *             "content": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 5.3,
-                     *               "leanNegativePercent": 56,
-                     *               "negativePercent": 38.7
+                     *               "neutralPercent": 8.6,
+                     *               "leanNegativePercent": 36.6,
+                     *               "negativePercent": 54.8
                      *             },
                      *             "topic": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 5.3,
-                     *               "leanNegativePercent": 56,
-                     *               "negativePercent": 38.7
+                     *               "neutralPercent": 8.6,
+                     *               "leanNegativePercent": 36.6,
+                     *               "negativePercent": 54.8
                      *             }
                      *           }
                      *         },
@@ -3425,122 +3446,131 @@ export interface operations {
                      *           "briefSummary": null,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 4.15,
-                     *             "sentiment": 3.05,
-                     *             "relevance": 5.89,
-                     *             "consensus": 5.74,
-                     *             "content": 3.1,
-                     *             "topic": 3.1
+                     *             "serviceScore": 4.19,
+                     *             "sentiment": 3.08,
+                     *             "relevance": 5.98,
+                     *             "consensus": 5.73,
+                     *             "content": 3,
+                     *             "topic": 3
                      *           },
                      *           "mix": {
                      *             "sentiment": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 54,
-                     *               "negativePercent": 46
+                     *               "leanNegativePercent": 47.5,
+                     *               "negativePercent": 52.5
                      *             },
                      *             "content": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 5.3,
-                     *               "leanNegativePercent": 56,
-                     *               "negativePercent": 38.7
+                     *               "neutralPercent": 8.6,
+                     *               "leanNegativePercent": 36.6,
+                     *               "negativePercent": 54.8
                      *             },
                      *             "topic": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 5.3,
-                     *               "leanNegativePercent": 56,
-                     *               "negativePercent": 38.7
+                     *               "neutralPercent": 8.6,
+                     *               "leanNegativePercent": 36.6,
+                     *               "negativePercent": 54.8
                      *             },
                      *             "relevance": {
-                     *               "positivePercent": 11.5,
-                     *               "leanPositivePercent": 67.8,
+                     *               "positivePercent": 11.9,
+                     *               "leanPositivePercent": 67.3,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 6.9,
-                     *               "negativePercent": 13.8
+                     *               "leanNegativePercent": 12.9,
+                     *               "negativePercent": 7.9
                      *             },
                      *             "consensus": {
-                     *               "positivePercent": 11.5,
-                     *               "leanPositivePercent": 75.9,
+                     *               "positivePercent": 9.9,
+                     *               "leanPositivePercent": 79.2,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 2.3,
-                     *               "negativePercent": 10.3
+                     *               "leanNegativePercent": 2,
+                     *               "negativePercent": 8.9
                      *             }
                      *           },
                      *           "topics": [],
                      *           "outliers": [],
                      *           "notableComments": [
                      *             {
-                     *               "postId": "po_0mwuho4tv8k930ez1ju",
+                     *               "postId": "po_0mx16oxlzto418ltrvh",
                      *               "commentId": "c_129121c1a0_i"
                      *             },
                      *             {
-                     *               "postId": "po_0mwuho4vhkrlwjp3v18",
+                     *               "postId": "po_0mx16oxqzh2xtzbi1tk",
                      *               "commentId": "c_963cc54b76_v"
                      *             },
                      *             {
-                     *               "postId": "po_0mwuho4tv8k930ez1ju",
+                     *               "postId": "po_0mx16oxlzto418ltrvh",
                      *               "commentId": "c_129121c1a0_1p"
                      *             }
                      *           ],
                      *           "wordCloud": [
                      *             {
-                     *               "text": "take",
+                     *               "text": "apps",
                      *               "type": "word",
-                     *               "value": 15,
-                     *               "avgSentiment": 2.87,
-                     *               "sentimentCategory": "negative",
-                     *               "mentionPercentage": 17.2
+                     *               "value": 17,
+                     *               "avgSentiment": 3.14,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 16.8
                      *             },
                      *             {
-                     *               "text": "zone",
+                     *               "text": "budgeting",
                      *               "type": "word",
-                     *               "value": 12,
-                     *               "avgSentiment": 3.37,
+                     *               "value": 17,
+                     *               "avgSentiment": 3.14,
                      *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 13.8
+                     *               "mentionPercentage": 16.8
                      *             },
                      *             {
                      *               "text": "cardio",
                      *               "type": "word",
-                     *               "value": 12,
-                     *               "avgSentiment": 3.37,
+                     *               "value": 13,
+                     *               "avgSentiment": 3.44,
                      *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 13.8
+                     *               "mentionPercentage": 12.9
                      *             }
                      *           ],
                      *           "emojiCloud": [
                      *             {
                      *               "emoji": "👎",
                      *               "value": 9,
-                     *               "avgSentiment": 2.34,
+                     *               "avgSentiment": 2.02,
                      *               "sentimentCategory": "negative",
-                     *               "mentionPercentage": 10.3
-                     *             },
-                     *             {
-                     *               "emoji": "🤔",
-                     *               "value": 5,
-                     *               "avgSentiment": 4.47,
-                     *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 5.7
+                     *               "mentionPercentage": 8.9
                      *             },
                      *             {
                      *               "emoji": "🙄",
+                     *               "value": 6,
+                     *               "avgSentiment": 3.07,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 5.9
+                     *             },
+                     *             {
+                     *               "emoji": "😡",
                      *               "value": 5,
-                     *               "avgSentiment": 2.76,
+                     *               "avgSentiment": 2.64,
                      *               "sentimentCategory": "negative",
-                     *               "mentionPercentage": 5.7
+                     *               "mentionPercentage": 5
                      *             }
                      *           ],
-                     *           "totalComments": 87,
+                     *           "emotions": {
+                     *             "angerPercent": 32.6,
+                     *             "disgustPercent": 5.4,
+                     *             "fearPercent": 0,
+                     *             "joyPercent": 2.2,
+                     *             "sadnessPercent": 8.7,
+                     *             "surprisePercent": 1.1,
+                     *             "neutralPercent": 50
+                     *           },
+                     *           "totalComments": 101,
                      *           "completeness": "scores_and_content"
                      *         },
                      *         "comments": {
-                     *           "path": "/analyses/an_0mwuho4zr4liyiv1pdp/comments"
+                     *           "path": "/analyses/an_0mx16oy3ekm8g8dzx00/comments"
                      *         },
-                     *         "computedAt": "2026-11-24T09:25:09.831Z"
+                     *         "computedAt": "2026-11-29T01:52:15.002Z"
                      *       },
                      *       "meta": {
                      *         "status": "ready"
@@ -3695,7 +3725,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example an_0mwuho4zr4liyiv1pdp */
+                /** @example an_0mx16oy3ekm8g8dzx00 */
                 analysisId: string;
             };
             cookie?: never;
@@ -3726,16 +3756,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "an_0mwuho4zr4liyiv1pdp",
+                     *         "id": "an_0mx16oy3ekm8g8dzx00",
                      *         "kind": "snapshot",
                      *         "status": "ready",
-                     *         "createdAt": "2026-11-24T09:25:09.831Z",
-                     *         "updatedAt": "2026-11-24T09:25:09.831Z",
-                     *         "completedAt": "2026-11-24T09:25:09.831Z",
-                     *         "expiresAt": "2026-12-01T09:25:09.831Z",
+                     *         "createdAt": "2026-11-29T01:52:15.002Z",
+                     *         "updatedAt": "2026-11-29T01:52:15.002Z",
+                     *         "completedAt": "2026-11-29T01:52:15.002Z",
+                     *         "expiresAt": "2026-12-06T01:52:15.002Z",
                      *         "selection": {
                      *           "type": "collection",
-                     *           "collectionId": "col_0mwuho4s2xab1e56sjw",
+                     *           "collectionId": "col_0mx16oxgihtrc241z7m",
                      *           "status": "complete"
                      *         },
                      *         "filters": {
@@ -3748,33 +3778,34 @@ export interface operations {
                      *         "search": null,
                      *         "include": [
                      *           "wordCloud",
-                     *           "emojiCloud"
+                     *           "emojiCloud",
+                     *           "emotions"
                      *         ],
                      *         "postCount": 8,
                      *         "postIds": [
-                     *           "po_0mwuho4t7rajafa640s",
-                     *           "po_0mwuho4vhkrlwjp3v18",
-                     *           "po_0mwuho4tv8k930ez1ju",
-                     *           "po_0mwuho4vqdp1gwq9qn7",
-                     *           "po_0mwuho4sbdp7gmy2gkw",
-                     *           "po_0mwuho4s95ad1v0457k",
-                     *           "po_0mwuho4u5r83od939u3",
-                     *           "po_0mwuho4uz01mbj8l170"
+                     *           "po_0mx16oxjbabryrsbz83",
+                     *           "po_0mx16oxqzh2xtzbi1tk",
+                     *           "po_0mx16oxlzto418ltrvh",
+                     *           "po_0mx16oxror4l2297y8j",
+                     *           "po_0mx16oxhhjnojtdalns",
+                     *           "po_0mx16oxh3u1l4l7uea4",
+                     *           "po_0mx16oxni6ggvxyzl7r",
+                     *           "po_0mx16oxpf8b0ou3g1vu"
                      *         ],
                      *         "selectionTruncated": false,
                      *         "scope": {
                      *           "postCount": 8,
                      *           "totalComments": 932,
-                     *           "matchedComments": 87,
+                     *           "matchedComments": 101,
                      *           "matchedPosts": 6,
-                     *           "shareOfComments": 0.09334763948497854,
+                     *           "shareOfComments": 0.10836909871244635,
                      *           "shareOfContent": 0.75
                      *         },
                      *         "content": {
                      *           "postCount": 8,
                      *           "posts": [
                      *             {
-                     *               "id": "po_0mwuho4t7rajafa640s",
+                     *               "id": "po_0mx16oxjbabryrsbz83",
                      *               "platform": "youtube",
                      *               "creator": {
                      *                 "username": "avapatelhq"
@@ -3782,7 +3813,7 @@ export interface operations {
                      *               "matchedComments": 0
                      *             },
                      *             {
-                     *               "id": "po_0mwuho4vhkrlwjp3v18",
+                     *               "id": "po_0mx16oxqzh2xtzbi1tk",
                      *               "platform": "x",
                      *               "creator": {
                      *                 "username": "demo_brand"
@@ -3790,12 +3821,12 @@ export interface operations {
                      *               "matchedComments": 5
                      *             },
                      *             {
-                     *               "id": "po_0mwuho4tv8k930ez1ju",
+                     *               "id": "po_0mx16oxlzto418ltrvh",
                      *               "platform": "youtube",
                      *               "creator": {
                      *                 "username": "kainovakofficial"
                      *               },
-                     *               "matchedComments": 17
+                     *               "matchedComments": 19
                      *             }
                      *           ],
                      *           "postsTruncated": false,
@@ -3806,51 +3837,51 @@ export interface operations {
                      *               "postCount": 2
                      *             },
                      *             {
-                     *               "title": "progressive overload",
-                     *               "description": "In this one I break down progressive overload and the numbers behind it.",
+                     *               "title": "creatine",
+                     *               "description": "Sorry, but creatine is a terrible idea that keeps failing.",
                      *               "postCount": 2
                      *             },
                      *             {
-                     *               "title": "travel",
-                     *               "description": "I think the hype around travel insurance is overrated and a waste of money.",
-                     *               "postCount": 1
+                     *               "title": "progressive overload",
+                     *               "description": "In this one I break down progressive overload and the numbers behind it.",
+                     *               "postCount": 2
                      *             }
                      *           ],
                      *           "messages": [
+                     *             {
+                     *               "topic": "creatine",
+                     *               "stance": "criticizes",
+                     *               "postCount": 2
+                     *             },
                      *             {
                      *               "topic": "progressive overload",
                      *               "stance": "criticizes",
                      *               "postCount": 2
                      *             },
                      *             {
-                     *               "topic": "travel",
-                     *               "stance": "criticizes",
-                     *               "postCount": 1
-                     *             },
-                     *             {
-                     *               "topic": "insurance",
+                     *               "topic": "travel insurance",
                      *               "stance": "criticizes",
                      *               "postCount": 1
                      *             }
                      *           ],
                      *           "scores": {
-                     *             "content": 3.1,
-                     *             "topic": 3.1
+                     *             "content": 3,
+                     *             "topic": 3
                      *           },
                      *           "mix": {
                      *             "content": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 5.3,
-                     *               "leanNegativePercent": 56,
-                     *               "negativePercent": 38.7
+                     *               "neutralPercent": 8.6,
+                     *               "leanNegativePercent": 36.6,
+                     *               "negativePercent": 54.8
                      *             },
                      *             "topic": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 5.3,
-                     *               "leanNegativePercent": 56,
-                     *               "negativePercent": 38.7
+                     *               "neutralPercent": 8.6,
+                     *               "leanNegativePercent": 36.6,
+                     *               "negativePercent": 54.8
                      *             }
                      *           }
                      *         },
@@ -3858,122 +3889,131 @@ export interface operations {
                      *           "briefSummary": null,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 4.15,
-                     *             "sentiment": 3.05,
-                     *             "relevance": 5.89,
-                     *             "consensus": 5.74,
-                     *             "content": 3.1,
-                     *             "topic": 3.1
+                     *             "serviceScore": 4.19,
+                     *             "sentiment": 3.08,
+                     *             "relevance": 5.98,
+                     *             "consensus": 5.73,
+                     *             "content": 3,
+                     *             "topic": 3
                      *           },
                      *           "mix": {
                      *             "sentiment": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 54,
-                     *               "negativePercent": 46
+                     *               "leanNegativePercent": 47.5,
+                     *               "negativePercent": 52.5
                      *             },
                      *             "content": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 5.3,
-                     *               "leanNegativePercent": 56,
-                     *               "negativePercent": 38.7
+                     *               "neutralPercent": 8.6,
+                     *               "leanNegativePercent": 36.6,
+                     *               "negativePercent": 54.8
                      *             },
                      *             "topic": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 5.3,
-                     *               "leanNegativePercent": 56,
-                     *               "negativePercent": 38.7
+                     *               "neutralPercent": 8.6,
+                     *               "leanNegativePercent": 36.6,
+                     *               "negativePercent": 54.8
                      *             },
                      *             "relevance": {
-                     *               "positivePercent": 11.5,
-                     *               "leanPositivePercent": 67.8,
+                     *               "positivePercent": 11.9,
+                     *               "leanPositivePercent": 67.3,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 6.9,
-                     *               "negativePercent": 13.8
+                     *               "leanNegativePercent": 12.9,
+                     *               "negativePercent": 7.9
                      *             },
                      *             "consensus": {
-                     *               "positivePercent": 11.5,
-                     *               "leanPositivePercent": 75.9,
+                     *               "positivePercent": 9.9,
+                     *               "leanPositivePercent": 79.2,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 2.3,
-                     *               "negativePercent": 10.3
+                     *               "leanNegativePercent": 2,
+                     *               "negativePercent": 8.9
                      *             }
                      *           },
                      *           "topics": [],
                      *           "outliers": [],
                      *           "notableComments": [
                      *             {
-                     *               "postId": "po_0mwuho4tv8k930ez1ju",
+                     *               "postId": "po_0mx16oxlzto418ltrvh",
                      *               "commentId": "c_129121c1a0_i"
                      *             },
                      *             {
-                     *               "postId": "po_0mwuho4vhkrlwjp3v18",
+                     *               "postId": "po_0mx16oxqzh2xtzbi1tk",
                      *               "commentId": "c_963cc54b76_v"
                      *             },
                      *             {
-                     *               "postId": "po_0mwuho4tv8k930ez1ju",
+                     *               "postId": "po_0mx16oxlzto418ltrvh",
                      *               "commentId": "c_129121c1a0_1p"
                      *             }
                      *           ],
                      *           "wordCloud": [
                      *             {
-                     *               "text": "take",
+                     *               "text": "apps",
                      *               "type": "word",
-                     *               "value": 15,
-                     *               "avgSentiment": 2.87,
-                     *               "sentimentCategory": "negative",
-                     *               "mentionPercentage": 17.2
+                     *               "value": 17,
+                     *               "avgSentiment": 3.14,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 16.8
                      *             },
                      *             {
-                     *               "text": "zone",
+                     *               "text": "budgeting",
                      *               "type": "word",
-                     *               "value": 12,
-                     *               "avgSentiment": 3.37,
+                     *               "value": 17,
+                     *               "avgSentiment": 3.14,
                      *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 13.8
+                     *               "mentionPercentage": 16.8
                      *             },
                      *             {
                      *               "text": "cardio",
                      *               "type": "word",
-                     *               "value": 12,
-                     *               "avgSentiment": 3.37,
+                     *               "value": 13,
+                     *               "avgSentiment": 3.44,
                      *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 13.8
+                     *               "mentionPercentage": 12.9
                      *             }
                      *           ],
                      *           "emojiCloud": [
                      *             {
                      *               "emoji": "👎",
                      *               "value": 9,
-                     *               "avgSentiment": 2.34,
+                     *               "avgSentiment": 2.02,
                      *               "sentimentCategory": "negative",
-                     *               "mentionPercentage": 10.3
-                     *             },
-                     *             {
-                     *               "emoji": "🤔",
-                     *               "value": 5,
-                     *               "avgSentiment": 4.47,
-                     *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 5.7
+                     *               "mentionPercentage": 8.9
                      *             },
                      *             {
                      *               "emoji": "🙄",
+                     *               "value": 6,
+                     *               "avgSentiment": 3.07,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 5.9
+                     *             },
+                     *             {
+                     *               "emoji": "😡",
                      *               "value": 5,
-                     *               "avgSentiment": 2.76,
+                     *               "avgSentiment": 2.64,
                      *               "sentimentCategory": "negative",
-                     *               "mentionPercentage": 5.7
+                     *               "mentionPercentage": 5
                      *             }
                      *           ],
-                     *           "totalComments": 87,
+                     *           "emotions": {
+                     *             "angerPercent": 32.6,
+                     *             "disgustPercent": 5.4,
+                     *             "fearPercent": 0,
+                     *             "joyPercent": 2.2,
+                     *             "sadnessPercent": 8.7,
+                     *             "surprisePercent": 1.1,
+                     *             "neutralPercent": 50
+                     *           },
+                     *           "totalComments": 101,
                      *           "completeness": "scores_and_content"
                      *         },
                      *         "comments": {
-                     *           "path": "/analyses/an_0mwuho4zr4liyiv1pdp/comments"
+                     *           "path": "/analyses/an_0mx16oy3ekm8g8dzx00/comments"
                      *         },
-                     *         "computedAt": "2026-11-24T09:25:09.831Z"
+                     *         "computedAt": "2026-11-29T01:52:15.002Z"
                      *       },
                      *       "meta": {
                      *         "status": "ready"
@@ -4175,7 +4215,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "po_0mwuho39ec6eb9qtq26",
+                     *           "id": "po_0mx16osaj1sgfrnb99c",
                      *           "platform": "youtube",
                      *           "link": "https://www.youtube.com/watch?v=demoVid0003",
                      *           "creator": {
@@ -4197,22 +4237,22 @@ export interface operations {
                      *           "totalComments": 104,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 5.56,
-                     *             "sentiment": 5.05
+                     *             "serviceScore": 5.67,
+                     *             "sentiment": 5.23
                      *           },
                      *           "sentimentMix": {
-                     *             "positivePercent": 18.1,
-                     *             "leanPositivePercent": 32.5,
+                     *             "positivePercent": 27.9,
+                     *             "leanPositivePercent": 22.1,
                      *             "neutralPercent": 0,
-                     *             "leanNegativePercent": 26.5,
-                     *             "negativePercent": 22.9
+                     *             "leanNegativePercent": 16.3,
+                     *             "negativePercent": 33.7
                      *           },
                      *           "postedAt": "2026-10-30T16:21:00.000Z",
-                     *           "createdAt": "2026-11-24T09:25:07.610Z",
-                     *           "updatedAt": "2026-11-24T09:25:07.638Z",
-                     *           "lastRefreshedAt": "2026-11-24T09:25:07.610Z",
+                     *           "createdAt": "2026-11-29T01:52:07.554Z",
+                     *           "updatedAt": "2026-11-29T01:52:07.645Z",
+                     *           "lastRefreshedAt": "2026-11-29T01:52:07.554Z",
                      *           "collectionIds": [
-                     *             "col_0mwuho37v0fw2uf6thb"
+                     *             "col_0mx16orxrdgw5otqp1y"
                      *           ],
                      *           "thumbnail": "https://i.ytimg.com/vi/demoVid0003/hqdefault.jpg",
                      *           "postType": "video",
@@ -4224,7 +4264,7 @@ export interface operations {
                      *           "automation": null
                      *         },
                      *         {
-                     *           "id": "po_0mwuho4t7rajafa640s",
+                     *           "id": "po_0mx16oxjbabryrsbz83",
                      *           "platform": "youtube",
                      *           "link": "https://www.youtube.com/watch?v=demoVid0050",
                      *           "creator": {
@@ -4247,22 +4287,22 @@ export interface operations {
                      *           "totalComments": 28,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 6.6,
-                     *             "sentiment": 7.1
+                     *             "serviceScore": 6.3,
+                     *             "sentiment": 6.56
                      *           },
                      *           "sentimentMix": {
-                     *             "positivePercent": 50,
-                     *             "leanPositivePercent": 50,
+                     *             "positivePercent": 36.4,
+                     *             "leanPositivePercent": 63.6,
                      *             "neutralPercent": 0,
                      *             "leanNegativePercent": 0,
                      *             "negativePercent": 0
                      *           },
                      *           "postedAt": "2026-10-29T04:42:00.000Z",
-                     *           "createdAt": "2026-11-24T09:25:09.616Z",
-                     *           "updatedAt": "2026-11-24T09:25:09.624Z",
-                     *           "lastRefreshedAt": "2026-11-24T09:25:09.616Z",
+                     *           "createdAt": "2026-11-29T01:52:14.352Z",
+                     *           "updatedAt": "2026-11-29T01:52:14.411Z",
+                     *           "lastRefreshedAt": "2026-11-29T01:52:14.352Z",
                      *           "collectionIds": [
-                     *             "col_0mwuho4s2xab1e56sjw"
+                     *             "col_0mx16oxgihtrc241z7m"
                      *           ],
                      *           "thumbnail": "https://i.ytimg.com/vi/demoVid0050/hqdefault.jpg",
                      *           "postType": "short",
@@ -4277,7 +4317,7 @@ export interface operations {
                      *       "meta": {
                      *         "limit": 2,
                      *         "hasMore": true,
-                     *         "nextCursor": "wtsV0BtGQVPDoVjYcaN2As-Jfiz0bAe2iQQZFKlcsldhGDAxqzHLFqfjOaOIdYKTOazKSnPc80yJYJtjdDrdKGcYAJx5g3jRJ7VqijEeGXVskRMeYiL46jDdcvHFYBzJCoS_ApkDhkX7-FgPFePcFB-dFVsMvyKU6hbeEMGfHupgMj1fB3B0EKiHrGo6ywh7Aff59w0Ts7vhZjEtqpy9Fw",
+                     *         "nextCursor": "h__dWlegpOY9sRRI_H70BlKuoPLS-q0hHuyddAjApkY17o1AE4_z1igMqCshZBocMZRrGYOlmqXsoU3fFn2SI2E_re_6N2gFVbOXkL1VsSYZxQaHsaRUGxgxpTdyuWO4MCLGrW0PlTWXxQXj2q8tFfLO13ka0FjTrZu_Gn3GBO2UwQ0m1zERUxHe9pWQZBc_Ju1JZUkViGz93JF3uhDrHw",
                      *         "filters": {
                      *           "status": "complete",
                      *           "platform": [
@@ -4396,7 +4436,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example po_0mwuho39ec6eb9qtq26 */
+                /** @example po_0mx16osaj1sgfrnb99c */
                 postId: string;
             };
             cookie?: never;
@@ -4426,14 +4466,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "postId": "po_0mwuho39ec6eb9qtq26",
+                     *         "postId": "po_0mx16osaj1sgfrnb99c",
                      *         "dataVersion": 1,
-                     *         "computedAt": "2026-11-24T09:25:07.638Z",
+                     *         "computedAt": "2026-11-29T01:52:07.645Z",
                      *         "content": {
                      *           "postCount": 1,
                      *           "posts": [
                      *             {
-                     *               "id": "po_0mwuho39ec6eb9qtq26",
+                     *               "id": "po_0mx16osaj1sgfrnb99c",
                      *               "platform": "youtube",
                      *               "creator": {
                      *                 "username": "amarakowalskiplus"
@@ -4467,23 +4507,23 @@ export interface operations {
                      *             }
                      *           ],
                      *           "scores": {
-                     *             "content": 4.97,
-                     *             "topic": 4.97
+                     *             "content": 5.11,
+                     *             "topic": 5.11
                      *           },
                      *           "mix": {
                      *             "content": {
-                     *               "positivePercent": 13.8,
-                     *               "leanPositivePercent": 6.4,
-                     *               "neutralPercent": 37.2,
-                     *               "leanNegativePercent": 22.3,
-                     *               "negativePercent": 20.2
+                     *               "positivePercent": 22.3,
+                     *               "leanPositivePercent": 2.1,
+                     *               "neutralPercent": 33,
+                     *               "leanNegativePercent": 12.8,
+                     *               "negativePercent": 29.8
                      *             },
                      *             "topic": {
-                     *               "positivePercent": 13.8,
-                     *               "leanPositivePercent": 6.4,
-                     *               "neutralPercent": 37.2,
-                     *               "leanNegativePercent": 22.3,
-                     *               "negativePercent": 20.2
+                     *               "positivePercent": 22.3,
+                     *               "leanPositivePercent": 2.1,
+                     *               "neutralPercent": 33,
+                     *               "leanNegativePercent": 12.8,
+                     *               "negativePercent": 29.8
                      *             }
                      *           }
                      *         },
@@ -4491,40 +4531,40 @@ export interface operations {
                      *           "briefSummary": null,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 5.56,
-                     *             "sentiment": 5.05,
-                     *             "relevance": 6.84,
+                     *             "serviceScore": 5.67,
+                     *             "sentiment": 5.23,
+                     *             "relevance": 6.87,
                      *             "consensus": 5.82,
-                     *             "content": 4.97,
-                     *             "topic": 4.97
+                     *             "content": 5.11,
+                     *             "topic": 5.11
                      *           },
                      *           "mix": {
                      *             "sentiment": {
-                     *               "positivePercent": 18.1,
-                     *               "leanPositivePercent": 32.5,
+                     *               "positivePercent": 27.9,
+                     *               "leanPositivePercent": 22.1,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 26.5,
-                     *               "negativePercent": 22.9
+                     *               "leanNegativePercent": 16.3,
+                     *               "negativePercent": 33.7
                      *             },
                      *             "content": {
-                     *               "positivePercent": 13.8,
-                     *               "leanPositivePercent": 6.4,
-                     *               "neutralPercent": 37.2,
-                     *               "leanNegativePercent": 22.3,
-                     *               "negativePercent": 20.2
+                     *               "positivePercent": 22.3,
+                     *               "leanPositivePercent": 2.1,
+                     *               "neutralPercent": 33,
+                     *               "leanNegativePercent": 12.8,
+                     *               "negativePercent": 29.8
                      *             },
                      *             "topic": {
-                     *               "positivePercent": 13.8,
-                     *               "leanPositivePercent": 6.4,
-                     *               "neutralPercent": 37.2,
-                     *               "leanNegativePercent": 22.3,
-                     *               "negativePercent": 20.2
+                     *               "positivePercent": 22.3,
+                     *               "leanPositivePercent": 2.1,
+                     *               "neutralPercent": 33,
+                     *               "leanNegativePercent": 12.8,
+                     *               "negativePercent": 29.8
                      *             },
                      *             "relevance": {
                      *               "positivePercent": 43.1,
-                     *               "leanPositivePercent": 33.3,
+                     *               "leanPositivePercent": 34.3,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 15.7,
+                     *               "leanNegativePercent": 14.7,
                      *               "negativePercent": 7.8
                      *             },
                      *             "consensus": {
@@ -4539,24 +4579,32 @@ export interface operations {
                      *           "outliers": [],
                      *           "notableComments": [
                      *             {
-                     *               "postId": "po_0mwuho39ec6eb9qtq26",
+                     *               "postId": "po_0mx16osaj1sgfrnb99c",
                      *               "commentId": "c_c97ee87e9a_g"
                      *             },
                      *             {
-                     *               "postId": "po_0mwuho39ec6eb9qtq26",
+                     *               "postId": "po_0mx16osaj1sgfrnb99c",
                      *               "commentId": "c_c97ee87e9a_q"
                      *             },
                      *             {
-                     *               "postId": "po_0mwuho39ec6eb9qtq26",
+                     *               "postId": "po_0mx16osaj1sgfrnb99c",
                      *               "commentId": "c_c97ee87e9a_16"
                      *             }
                      *           ],
                      *           "wordCloud": [
                      *             {
+                     *               "text": "design",
+                     *               "type": "word",
+                     *               "value": 38,
+                     *               "avgSentiment": 4.61,
+                     *               "sentimentCategory": "lean_negative",
+                     *               "mentionPercentage": 37.3
+                     *             },
+                     *             {
                      *               "text": "open",
                      *               "type": "word",
                      *               "value": 38,
-                     *               "avgSentiment": 4.62,
+                     *               "avgSentiment": 4.61,
                      *               "sentimentCategory": "lean_negative",
                      *               "mentionPercentage": 37.3
                      *             },
@@ -4564,15 +4612,7 @@ export interface operations {
                      *               "text": "world",
                      *               "type": "word",
                      *               "value": 38,
-                     *               "avgSentiment": 4.62,
-                     *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 37.3
-                     *             },
-                     *             {
-                     *               "text": "design",
-                     *               "type": "word",
-                     *               "value": 38,
-                     *               "avgSentiment": 4.62,
+                     *               "avgSentiment": 4.61,
                      *               "sentimentCategory": "lean_negative",
                      *               "mentionPercentage": 37.3
                      *             }
@@ -4581,30 +4621,39 @@ export interface operations {
                      *             {
                      *               "emoji": "🙄",
                      *               "value": 9,
-                     *               "avgSentiment": 5.14,
+                     *               "avgSentiment": 5.41,
                      *               "sentimentCategory": "lean_positive",
                      *               "mentionPercentage": 8.8
                      *             },
                      *             {
                      *               "emoji": "👎",
                      *               "value": 5,
-                     *               "avgSentiment": 2.32,
+                     *               "avgSentiment": 2.23,
                      *               "sentimentCategory": "negative",
                      *               "mentionPercentage": 4.9
                      *             },
                      *             {
                      *               "emoji": "🤡",
                      *               "value": 5,
-                     *               "avgSentiment": 2.14,
+                     *               "avgSentiment": 2.52,
                      *               "sentimentCategory": "negative",
                      *               "mentionPercentage": 4.9
                      *             }
                      *           ],
+                     *           "emotions": {
+                     *             "angerPercent": 13.1,
+                     *             "disgustPercent": 3,
+                     *             "fearPercent": 0,
+                     *             "joyPercent": 32.3,
+                     *             "sadnessPercent": 10.1,
+                     *             "surprisePercent": 2,
+                     *             "neutralPercent": 39.4
+                     *           },
                      *           "totalComments": 102,
                      *           "completeness": "scores_and_content"
                      *         },
                      *         "comments": {
-                     *           "path": "/posts/po_0mwuho39ec6eb9qtq26/analysis/comments"
+                     *           "path": "/posts/po_0mx16osaj1sgfrnb99c/analysis/comments"
                      *         }
                      *       },
                      *       "meta": {
@@ -4724,7 +4773,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example po_0mwuho39ec6eb9qtq26 */
+                /** @example po_0mx16osaj1sgfrnb99c */
                 postId: string;
             };
             cookie?: never;
@@ -4754,34 +4803,34 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "postId": "po_0mwuho39ec6eb9qtq26",
+                     *         "postId": "po_0mx16osaj1sgfrnb99c",
                      *         "dataVersion": 1,
                      *         "scoreVersion": 3,
-                     *         "computedAt": "2026-11-24T09:25:07.638Z",
+                     *         "computedAt": "2026-11-29T01:52:07.645Z",
                      *         "totals": {
                      *           "comments": 102,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 5.56,
-                     *             "sentiment": 5.05,
-                     *             "relevance": 6.84,
+                     *             "serviceScore": 5.67,
+                     *             "sentiment": 5.23,
+                     *             "relevance": 6.87,
                      *             "consensus": 5.82,
-                     *             "content": 4.97,
-                     *             "topic": 4.97
+                     *             "content": 5.11,
+                     *             "topic": 5.11
                      *           },
                      *           "mix": {
                      *             "sentiment": {
-                     *               "positivePercent": 18.1,
-                     *               "leanPositivePercent": 32.5,
+                     *               "positivePercent": 27.9,
+                     *               "leanPositivePercent": 22.1,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 26.5,
-                     *               "negativePercent": 22.9
+                     *               "leanNegativePercent": 16.3,
+                     *               "negativePercent": 33.7
                      *             },
                      *             "relevance": {
                      *               "positivePercent": 43.1,
-                     *               "leanPositivePercent": 33.3,
+                     *               "leanPositivePercent": 34.3,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 15.7,
+                     *               "leanNegativePercent": 14.7,
                      *               "negativePercent": 7.8
                      *             },
                      *             "consensus": {
@@ -4792,18 +4841,18 @@ export interface operations {
                      *               "negativePercent": 11.8
                      *             },
                      *             "content": {
-                     *               "positivePercent": 13.8,
-                     *               "leanPositivePercent": 6.4,
-                     *               "neutralPercent": 37.2,
-                     *               "leanNegativePercent": 22.3,
-                     *               "negativePercent": 20.2
+                     *               "positivePercent": 22.3,
+                     *               "leanPositivePercent": 2.1,
+                     *               "neutralPercent": 33,
+                     *               "leanNegativePercent": 12.8,
+                     *               "negativePercent": 29.8
                      *             },
                      *             "topic": {
-                     *               "positivePercent": 13.8,
-                     *               "leanPositivePercent": 6.4,
-                     *               "neutralPercent": 37.2,
-                     *               "leanNegativePercent": 22.3,
-                     *               "negativePercent": 20.2
+                     *               "positivePercent": 22.3,
+                     *               "leanPositivePercent": 2.1,
+                     *               "neutralPercent": 33,
+                     *               "leanNegativePercent": 12.8,
+                     *               "negativePercent": 29.8
                      *             }
                      *           }
                      *         },
@@ -4813,20 +4862,20 @@ export interface operations {
                      *             "comments": 49,
                      *             "scores": {
                      *               "scoreVersion": 3,
-                     *               "serviceScore": 5.75,
-                     *               "sentiment": 5.18,
+                     *               "serviceScore": 5.82,
+                     *               "sentiment": 5.29,
                      *               "relevance": 7.12,
                      *               "consensus": 6.09,
-                     *               "content": 5.08,
-                     *               "topic": 5.08
+                     *               "content": 5.18,
+                     *               "topic": 5.18
                      *             },
                      *             "mix": {
                      *               "sentiment": {
-                     *                 "positivePercent": 22.5,
-                     *                 "leanPositivePercent": 27.5,
+                     *                 "positivePercent": 29.3,
+                     *                 "leanPositivePercent": 22,
                      *                 "neutralPercent": 0,
-                     *                 "leanNegativePercent": 27.5,
-                     *                 "negativePercent": 22.5
+                     *                 "leanNegativePercent": 14.6,
+                     *                 "negativePercent": 34.1
                      *               },
                      *               "relevance": {
                      *                 "positivePercent": 42.9,
@@ -4843,18 +4892,18 @@ export interface operations {
                      *                 "negativePercent": 10.2
                      *               },
                      *               "content": {
-                     *                 "positivePercent": 17.4,
-                     *                 "leanPositivePercent": 8.7,
-                     *                 "neutralPercent": 30.4,
-                     *                 "leanNegativePercent": 23.9,
-                     *                 "negativePercent": 19.6
+                     *                 "positivePercent": 23.9,
+                     *                 "leanPositivePercent": 4.3,
+                     *                 "neutralPercent": 28.3,
+                     *                 "leanNegativePercent": 13,
+                     *                 "negativePercent": 30.4
                      *               },
                      *               "topic": {
-                     *                 "positivePercent": 17.4,
-                     *                 "leanPositivePercent": 8.7,
-                     *                 "neutralPercent": 30.4,
-                     *                 "leanNegativePercent": 23.9,
-                     *                 "negativePercent": 19.6
+                     *                 "positivePercent": 23.9,
+                     *                 "leanPositivePercent": 4.3,
+                     *                 "neutralPercent": 28.3,
+                     *                 "leanNegativePercent": 13,
+                     *                 "negativePercent": 30.4
                      *               }
                      *             }
                      *           },
@@ -4863,26 +4912,26 @@ export interface operations {
                      *             "comments": 53,
                      *             "scores": {
                      *               "scoreVersion": 3,
-                     *               "serviceScore": 5.4,
-                     *               "sentiment": 4.92,
-                     *               "relevance": 6.63,
+                     *               "serviceScore": 5.56,
+                     *               "sentiment": 5.17,
+                     *               "relevance": 6.7,
                      *               "consensus": 5.6,
-                     *               "content": 4.87,
-                     *               "topic": 4.87
+                     *               "content": 5.05,
+                     *               "topic": 5.05
                      *             },
                      *             "mix": {
                      *               "sentiment": {
-                     *                 "positivePercent": 14,
-                     *                 "leanPositivePercent": 37.2,
+                     *                 "positivePercent": 26.7,
+                     *                 "leanPositivePercent": 22.2,
                      *                 "neutralPercent": 0,
-                     *                 "leanNegativePercent": 25.6,
-                     *                 "negativePercent": 23.3
+                     *                 "leanNegativePercent": 17.8,
+                     *                 "negativePercent": 33.3
                      *               },
                      *               "relevance": {
                      *                 "positivePercent": 43.4,
-                     *                 "leanPositivePercent": 26.4,
+                     *                 "leanPositivePercent": 28.3,
                      *                 "neutralPercent": 0,
-                     *                 "leanNegativePercent": 20.8,
+                     *                 "leanNegativePercent": 18.9,
                      *                 "negativePercent": 9.4
                      *               },
                      *               "consensus": {
@@ -4893,18 +4942,18 @@ export interface operations {
                      *                 "negativePercent": 13.2
                      *               },
                      *               "content": {
-                     *                 "positivePercent": 10.4,
-                     *                 "leanPositivePercent": 4.2,
-                     *                 "neutralPercent": 43.8,
-                     *                 "leanNegativePercent": 20.8,
-                     *                 "negativePercent": 20.8
+                     *                 "positivePercent": 20.8,
+                     *                 "leanPositivePercent": 0,
+                     *                 "neutralPercent": 37.5,
+                     *                 "leanNegativePercent": 12.5,
+                     *                 "negativePercent": 29.2
                      *               },
                      *               "topic": {
-                     *                 "positivePercent": 10.4,
-                     *                 "leanPositivePercent": 4.2,
-                     *                 "neutralPercent": 43.8,
-                     *                 "leanNegativePercent": 20.8,
-                     *                 "negativePercent": 20.8
+                     *                 "positivePercent": 20.8,
+                     *                 "leanPositivePercent": 0,
+                     *                 "neutralPercent": 37.5,
+                     *                 "leanNegativePercent": 12.5,
+                     *                 "negativePercent": 29.2
                      *               }
                      *             }
                      *           }
@@ -5086,28 +5135,28 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "col_0mwuho4s2xab1e56sjw",
+                     *           "id": "col_0mx16oxgihtrc241z7m",
                      *           "name": "Short Video",
                      *           "type": "group",
-                     *           "parentId": "col_0mwuho3x1i74biimx32",
+                     *           "parentId": "col_0mx16oup02z2xod8pyl",
                      *           "postCount": 8,
-                     *           "createdAt": "2026-11-24T09:25:09.558Z"
+                     *           "createdAt": "2026-11-29T01:52:14.183Z"
                      *         },
                      *         {
-                     *           "id": "col_0mwuho4bifv01arkp3t",
+                     *           "id": "col_0mx16ovzszakzlshn18",
                      *           "name": "Forum Threads",
                      *           "type": "group",
-                     *           "parentId": "col_0mwuho3x1i74biimx32",
+                     *           "parentId": "col_0mx16oup02z2xod8pyl",
                      *           "postCount": 10,
-                     *           "createdAt": "2026-11-24T09:25:08.964Z"
+                     *           "createdAt": "2026-11-29T01:52:12.303Z"
                      *         },
                      *         {
-                     *           "id": "col_0mwuho3x1i74biimx32",
+                     *           "id": "col_0mx16oup02z2xod8pyl",
                      *           "name": "Community Pulse",
                      *           "type": "campaign",
                      *           "parentId": null,
                      *           "postCount": 30,
-                     *           "createdAt": "2026-11-24T09:25:08.448Z"
+                     *           "createdAt": "2026-11-29T01:52:10.628Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -5226,7 +5275,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example col_0mwuho4s2xab1e56sjw */
+                /** @example col_0mx16oxgihtrc241z7m */
                 collectionId: string;
             };
             cookie?: never;
@@ -5256,12 +5305,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "col_0mwuho4s2xab1e56sjw",
+                     *         "id": "col_0mx16oxgihtrc241z7m",
                      *         "name": "Short Video",
                      *         "type": "group",
-                     *         "parentId": "col_0mwuho3x1i74biimx32",
+                     *         "parentId": "col_0mx16oup02z2xod8pyl",
                      *         "postCount": 8,
-                     *         "createdAt": "2026-11-24T09:25:09.558Z"
+                     *         "createdAt": "2026-11-29T01:52:14.183Z"
                      *       },
                      *       "meta": {}
                      *     }
@@ -5424,7 +5473,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example col_0mwuho4s2xab1e56sjw */
+                /** @example col_0mx16oxgihtrc241z7m */
                 collectionId: string;
             };
             cookie?: never;
@@ -5455,7 +5504,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "po_0mwuho4t7rajafa640s",
+                     *           "id": "po_0mx16oxjbabryrsbz83",
                      *           "platform": "youtube",
                      *           "link": "https://www.youtube.com/watch?v=demoVid0050",
                      *           "creator": {
@@ -5478,22 +5527,22 @@ export interface operations {
                      *           "totalComments": 28,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 6.6,
-                     *             "sentiment": 7.1
+                     *             "serviceScore": 6.3,
+                     *             "sentiment": 6.56
                      *           },
                      *           "sentimentMix": {
-                     *             "positivePercent": 50,
-                     *             "leanPositivePercent": 50,
+                     *             "positivePercent": 36.4,
+                     *             "leanPositivePercent": 63.6,
                      *             "neutralPercent": 0,
                      *             "leanNegativePercent": 0,
                      *             "negativePercent": 0
                      *           },
                      *           "postedAt": "2026-10-29T04:42:00.000Z",
-                     *           "createdAt": "2026-11-24T09:25:09.616Z",
-                     *           "updatedAt": "2026-11-24T09:25:09.624Z",
-                     *           "lastRefreshedAt": "2026-11-24T09:25:09.616Z",
+                     *           "createdAt": "2026-11-29T01:52:14.352Z",
+                     *           "updatedAt": "2026-11-29T01:52:14.411Z",
+                     *           "lastRefreshedAt": "2026-11-29T01:52:14.352Z",
                      *           "collectionIds": [
-                     *             "col_0mwuho4s2xab1e56sjw"
+                     *             "col_0mx16oxgihtrc241z7m"
                      *           ],
                      *           "thumbnail": "https://i.ytimg.com/vi/demoVid0050/hqdefault.jpg",
                      *           "postType": "short",
@@ -5505,7 +5554,7 @@ export interface operations {
                      *           "automation": null
                      *         },
                      *         {
-                     *           "id": "po_0mwuho4vhkrlwjp3v18",
+                     *           "id": "po_0mx16oxqzh2xtzbi1tk",
                      *           "platform": "x",
                      *           "link": "https://x.com/demo_brand/status/1900000000000000050",
                      *           "creator": {
@@ -5529,21 +5578,21 @@ export interface operations {
                      *           "scores": {
                      *             "scoreVersion": 3,
                      *             "serviceScore": 5.83,
-                     *             "sentiment": 5.59
+                     *             "sentiment": 5.58
                      *           },
                      *           "sentimentMix": {
-                     *             "positivePercent": 17.2,
-                     *             "leanPositivePercent": 48.3,
+                     *             "positivePercent": 26.7,
+                     *             "leanPositivePercent": 36.7,
                      *             "neutralPercent": 0,
-                     *             "leanNegativePercent": 20.7,
-                     *             "negativePercent": 13.8
+                     *             "leanNegativePercent": 26.7,
+                     *             "negativePercent": 10
                      *           },
                      *           "postedAt": "2026-10-26T06:49:00.000Z",
-                     *           "createdAt": "2026-11-24T09:25:09.684Z",
-                     *           "updatedAt": "2026-11-24T09:25:09.694Z",
-                     *           "lastRefreshedAt": "2026-11-24T09:25:09.684Z",
+                     *           "createdAt": "2026-11-29T01:52:14.575Z",
+                     *           "updatedAt": "2026-11-29T01:52:14.604Z",
+                     *           "lastRefreshedAt": "2026-11-29T01:52:14.575Z",
                      *           "collectionIds": [
-                     *             "col_0mwuho4s2xab1e56sjw"
+                     *             "col_0mx16oxgihtrc241z7m"
                      *           ],
                      *           "thumbnail": "https://thumbs.sim.analyst.invalid/x/963cc54b76.jpg",
                      *           "postType": "image",
@@ -5558,9 +5607,9 @@ export interface operations {
                      *       "meta": {
                      *         "limit": 2,
                      *         "hasMore": true,
-                     *         "nextCursor": "lZDiXySiU2kUKNJFG4tdW4ie8ApyognUaxEsDrjYsbSG56ylYfjRpTlABg4_bpEY2EAJaJDBGX_lV5CJuEX1Cb74vdW6KNIWkIuQDYLmFZCnzxVlYOUW672cQv1dyD13JB0rSLHOiRv9hesD1gqMd8NFbm3jHhwyCTroP98-6fYrZxjJzyNCdr36qGiUti1BhMMrpq7ewEkTHvEScW9SQsFK3bpCDEkdNlqYrslSjzctsVFplYay3maw6gs27PHo4YzK98cHeViEyJMh5ilL",
+                     *         "nextCursor": "h7Tn3-V6yOSERZsU7KIRsh5GpfWeEVuBVFjskyA0HWTjj_nydUvh3iqtdg983v5C12hB4UbLK7qfRXPqV4eZEIH1NQxdjlpU2WENyzACjsnuuy5gBDtLOzHZbP69b3wpebzJEbnXYG7EX3i4r444KjPR_VorvdRGc6BMeqCt3Rra8PzrctuU6raAtbIbXCTBT9LbvD1HrCBTTkOcBVENciGBckDUQEGm4-tOYjTSiUFA-lEZtQQByRo_dVHeQ-gTXMsd9vE2kVUZxZ9L1-qj",
                      *         "filters": {
-                     *           "collectionId": "col_0mwuho4s2xab1e56sjw",
+                     *           "collectionId": "col_0mx16oxgihtrc241z7m",
                      *           "status": "complete"
                      *         }
                      *       }
@@ -5710,12 +5759,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "sa_0mwuho540xp55d6257t",
+                     *           "id": "sa_0mx16oyeiua5vgmw178",
                      *           "name": "Negative threads, spring launch",
                      *           "kind": "snapshot",
-                     *           "analysisId": "an_0mwuho4zr4liyiv1pdp",
+                     *           "analysisId": "an_0mx16oy3ekm8g8dzx00",
                      *           "savedBy": "ana@example.com",
-                     *           "createdAt": "2026-11-24T09:25:09.984Z"
+                     *           "createdAt": "2026-11-29T01:52:15.402Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -5842,7 +5891,7 @@ export interface operations {
             query: {
                 /**
                  * @description An id from the saved-analyses list.
-                 * @example sa_0mwuho540xp55d6257t
+                 * @example sa_0mx16oyeiua5vgmw178
                  */
                 snapshot_id: string;
                 /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
@@ -5877,12 +5926,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "sa_0mwuho540xp55d6257t",
+                     *         "id": "sa_0mx16oyeiua5vgmw178",
                      *         "name": "Negative threads, spring launch",
                      *         "kind": "snapshot",
-                     *         "analysisId": "an_0mwuho4zr4liyiv1pdp",
+                     *         "analysisId": "an_0mx16oy3ekm8g8dzx00",
                      *         "savedBy": "ana@example.com",
-                     *         "createdAt": "2026-11-24T09:25:09.984Z",
+                     *         "createdAt": "2026-11-29T01:52:15.402Z",
                      *         "insights": {
                      *           "headline": "Shipping delays drive the negative share"
                      *         }
@@ -6028,12 +6077,14 @@ export interface operations {
                 relevance?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative" | "on_topic" | "relevant" | "general" | "off_topic")[];
                 /** @description Only comments in these consensus buckets (bucket keys or the dimension’s labels); values of one parameter combine with OR, parameters with AND. Comma-separated or repeated. */
                 consensus?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative" | "agreeing" | "discussing" | "debating" | "fighting")[];
+                /** @description Extension of the spec: only comments the scorer read as one of these emotions; comments without one (not English, or scored before emotions) are left out. Values combine with OR, and with the bucket parameters with AND. An unknown name is 400 invalid_filter. Comma-separated or repeated. */
+                emotion?: ("anger" | "disgust" | "fear" | "joy" | "sadness" | "surprise" | "neutral")[];
                 /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
                 teamId?: string;
             };
             header?: never;
             path: {
-                /** @example an_0mwuho4zr4liyiv1pdp */
+                /** @example an_0mx16oy3ekm8g8dzx00 */
                 analysisId: string;
             };
             cookie?: never;
@@ -6065,7 +6116,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "commentId": "c_129121c1a0_28",
-                     *           "postId": "po_0mwuho4tv8k930ez1ju",
+                     *           "postId": "po_0mx16oxlzto418ltrvh",
                      *           "authorUsername": "the.cactus.5682",
                      *           "body": "I tried cast iron and it was a complete waste of money",
                      *           "likes": 56,
@@ -6077,10 +6128,11 @@ export interface operations {
                      *             "stance": "explains"
                      *           },
                      *           "language": "en",
+                     *           "emotion": "anger",
                      *           "scores": {
-                     *             "sentiment": 3.277,
-                     *             "content": 3.277,
-                     *             "topic": 3.277,
+                     *             "sentiment": 3.028,
+                     *             "content": 3.028,
+                     *             "topic": 3.028,
                      *             "relevance": 7.2,
                      *             "consensus": 6.75
                      *           },
@@ -6099,31 +6151,32 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "commentId": "c_a3b5f76e2c_1z",
-                     *           "postId": "po_0mwuho4s95ad1v0457k",
-                     *           "authorUsername": "sunnycactus",
-                     *           "body": "Zone 2 cardio changed my life, no joke",
-                     *           "likes": 2,
-                     *           "postedAt": "2026-09-06T00:33:24.045Z",
+                     *           "commentId": "c_129121c1a0_11",
+                     *           "postId": "po_0mx16oxlzto418ltrvh",
+                     *           "authorUsername": "the.quartz.9345",
+                     *           "body": "Cast iron changed my life, no joke",
+                     *           "likes": 15,
+                     *           "postedAt": "2026-10-19T06:03:45.362Z",
                      *           "isReply": false,
-                     *           "topic": "zone",
+                     *           "topic": "cast iron",
                      *           "message": {
-                     *             "topic": "zone",
-                     *             "stance": "supports"
+                     *             "topic": "cast iron",
+                     *             "stance": "explains"
                      *           },
                      *           "language": "en",
+                     *           "emotion": "neutral",
                      *           "scores": {
-                     *             "sentiment": 3.976,
-                     *             "content": 3.976,
-                     *             "topic": 3.976,
-                     *             "relevance": 8.1,
-                     *             "consensus": 5.76
+                     *             "sentiment": 4.042,
+                     *             "content": 4.042,
+                     *             "topic": 4.042,
+                     *             "relevance": 7.2,
+                     *             "consensus": 6.2
                      *           },
                      *           "buckets": {
                      *             "sentiment": "lean_negative",
                      *             "content": "lean_negative",
                      *             "topic": "lean_negative",
-                     *             "relevance": "positive",
+                     *             "relevance": "lean_positive",
                      *             "consensus": "lean_positive"
                      *           },
                      *           "sampleReasons": [
@@ -6135,50 +6188,50 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "analysisId": "an_0mwuho4zr4liyiv1pdp",
+                     *         "analysisId": "an_0mx16oy3ekm8g8dzx00",
                      *         "source": "content",
                      *         "scoreVersion": 3,
                      *         "limit": 2,
                      *         "filters": {},
-                     *         "total": 44,
+                     *         "total": 51,
                      *         "offset": 0,
                      *         "hasMore": true,
-                     *         "nextCursor": "zrFgIhvz82s5UFh4t8MSdwh1XZOg3ldwJKNLyWA0IE1vAnX8CJ0h-eFKOdJ8-dmauby0jQVoorRqS3d9EPwY6XNXM_xqe09ElFr_qNlERtklI5zWfDsEKq_Ojjcug0YNfsRYsrff7NsiKjwUBk2Fzep8DAgHKEA-elcUv9LspCHmXJD9wY236LPauTno-571zg2gTVT8EY6kestrwWgg-D0Wk9HI2zDcMCC7ARM_HbeTuH6sjfAra53ygX41fbJEzRbkGVyx_HojSaBk4K1INEnyH75T",
+                     *         "nextCursor": "kth_s_Gj_s8DtFsXh-JkRn0vVTgyomFLfNTkslhojct1LUDsYtT2VAEZI_V65E0G2XPHac0DzeARmwMfOfbQaRgrr-eMAOWWn7nmIO45sf41v9AxRKowjGTG46ncJKfG5s3E4BGkNHEPcJ-RZrA8Hux303LB8sU3tjZjxyP_CXLnjlIjMTdRcNr0a4teJc6tGyVYtqxe0P9KbHmO-pTkgYoohUcoeV5jCGTbwDLaM5N1dqMWJRb_z_q5Exf-oh9Zj0kszVZ12jcHkJGY5LmyJ-Ztqrjk",
                      *         "groups": [
                      *           {
                      *             "type": "topic",
-                     *             "postId": "po_0mwuho4sbdp7gmy2gkw",
+                     *             "postId": "po_0mx16oxhhjnojtdalns",
                      *             "title": "budgeting apps",
                      *             "description": "In this one I break down budgeting apps and the numbers behind it.",
-                     *             "commentCount": 12,
+                     *             "commentCount": 17,
                      *             "sampleCommentIds": [
-                     *               "c_a70a6b4362_2i",
-                     *               "c_a70a6b4362_2s",
-                     *               "c_a70a6b4362_k"
+                     *               "c_a70a6b4362_1t",
+                     *               "c_a70a6b4362_d",
+                     *               "c_a70a6b4362_4o"
                      *             ]
                      *           },
                      *           {
                      *             "type": "message",
-                     *             "postId": "po_0mwuho4sbdp7gmy2gkw",
+                     *             "postId": "po_0mx16oxhhjnojtdalns",
                      *             "topic": "budgeting apps",
                      *             "stance": "explains",
-                     *             "commentCount": 12,
+                     *             "commentCount": 13,
                      *             "sampleCommentIds": [
-                     *               "c_a70a6b4362_2i",
-                     *               "c_a70a6b4362_2s",
-                     *               "c_a70a6b4362_k"
+                     *               "c_a70a6b4362_1t",
+                     *               "c_a70a6b4362_d",
+                     *               "c_a70a6b4362_1m"
                      *             ]
                      *           },
                      *           {
                      *             "type": "topic",
-                     *             "postId": "po_0mwuho4s95ad1v0457k",
-                     *             "title": "zone",
+                     *             "postId": "po_0mx16oxh3u1l4l7uea4",
+                     *             "title": "zone 2 cardio",
                      *             "description": "I am a big fan of zone 2 cardio, it really works.",
-                     *             "commentCount": 12,
+                     *             "commentCount": 13,
                      *             "sampleCommentIds": [
-                     *               "c_a3b5f76e2c_1z",
-                     *               "c_a3b5f76e2c_7q",
-                     *               "c_a3b5f76e2c_3r"
+                     *               "c_a3b5f76e2c_82",
+                     *               "c_a3b5f76e2c_4a",
+                     *               "c_a3b5f76e2c_3x"
                      *             ]
                      *           }
                      *         ]
@@ -6191,7 +6244,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unknown query parameter, an invalid limit, source or cursor, or an invalid bucket name (invalid_filter, invalid_bucket, invalid_cursor); or an analysis over 1,000 posts (analysis_too_large) */
+            /** @description Unknown query parameter, an invalid limit, source or cursor, an invalid bucket name, or an unknown emotion name (invalid_filter, invalid_bucket, invalid_cursor); or an analysis over 1,000 posts (analysis_too_large) */
             400: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
@@ -6324,12 +6377,14 @@ export interface operations {
                 relevance?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative" | "on_topic" | "relevant" | "general" | "off_topic")[];
                 /** @description Only comments in these consensus buckets (bucket keys or the dimension’s labels); values of one parameter combine with OR, parameters with AND. Comma-separated or repeated. */
                 consensus?: ("positive" | "lean_positive" | "neutral" | "lean_negative" | "negative" | "agreeing" | "discussing" | "debating" | "fighting")[];
+                /** @description Extension of the spec: only comments the scorer read as one of these emotions; comments without one (not English, or scored before emotions) are left out. Values combine with OR, and with the bucket parameters with AND. An unknown name is 400 invalid_filter. Comma-separated or repeated. */
+                emotion?: ("anger" | "disgust" | "fear" | "joy" | "sadness" | "surprise" | "neutral")[];
                 /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
                 teamId?: string;
             };
             header?: never;
             path: {
-                /** @example po_0mwuho39ec6eb9qtq26 */
+                /** @example po_0mx16osaj1sgfrnb99c */
                 postId: string;
             };
             cookie?: never;
@@ -6361,7 +6416,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "commentId": "c_c97ee87e9a_q",
-                     *           "postId": "po_0mwuho39ec6eb9qtq26",
+                     *           "postId": "po_0mx16osaj1sgfrnb99c",
                      *           "authorUsername": "willow_comet32",
                      *           "body": "More people need to hear this about open world design 😍",
                      *           "likes": 180,
@@ -6373,17 +6428,18 @@ export interface operations {
                      *             "stance": "supports"
                      *           },
                      *           "language": "en",
+                     *           "emotion": "joy",
                      *           "scores": {
-                     *             "sentiment": 7.867,
-                     *             "content": 7.867,
-                     *             "topic": 7.867,
+                     *             "sentiment": 7.479,
+                     *             "content": 7.479,
+                     *             "topic": 7.479,
                      *             "relevance": 9.7,
                      *             "consensus": 7.83
                      *           },
                      *           "buckets": {
-                     *             "sentiment": "positive",
-                     *             "content": "positive",
-                     *             "topic": "positive",
+                     *             "sentiment": "lean_positive",
+                     *             "content": "lean_positive",
+                     *             "topic": "lean_positive",
                      *             "relevance": "positive",
                      *             "consensus": "positive"
                      *           },
@@ -6397,7 +6453,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "commentId": "c_c97ee87e9a_t",
-                     *           "postId": "po_0mwuho39ec6eb9qtq26",
+                     *           "postId": "po_0mx16osaj1sgfrnb99c",
                      *           "authorUsername": "orbitmaple",
                      *           "body": "Exactly, agreed",
                      *           "likes": 1303,
@@ -6406,17 +6462,18 @@ export interface operations {
                      *           "topic": null,
                      *           "message": null,
                      *           "language": null,
+                     *           "emotion": "joy",
                      *           "scores": {
-                     *             "sentiment": 5.39,
-                     *             "content": 5.39,
-                     *             "topic": 5.39,
+                     *             "sentiment": 8.374,
+                     *             "content": 8.374,
+                     *             "topic": 8.374,
                      *             "relevance": 6.85,
                      *             "consensus": 5.11
                      *           },
                      *           "buckets": {
-                     *             "sentiment": "lean_positive",
-                     *             "content": "neutral",
-                     *             "topic": "neutral",
+                     *             "sentiment": "positive",
+                     *             "content": "positive",
+                     *             "topic": "positive",
                      *             "relevance": "lean_positive",
                      *             "consensus": "lean_positive"
                      *           },
@@ -6428,7 +6485,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "postId": "po_0mwuho39ec6eb9qtq26",
+                     *         "postId": "po_0mx16osaj1sgfrnb99c",
                      *         "dataVersion": 1,
                      *         "source": "all",
                      *         "scoreVersion": 3,
@@ -6439,10 +6496,10 @@ export interface operations {
                      *             "lean_positive"
                      *           ]
                      *         },
-                     *         "total": 42,
+                     *         "total": 43,
                      *         "offset": 0,
                      *         "hasMore": true,
-                     *         "nextCursor": "RYK1JI4QFNfw8eJBTpitjY9v7-9L5eB9Ex29-EkPzGxVwL0EC-iUaFbuiqkoZzplTG8qKdbgCta8RKNuLy-hrSEKk1kdVBu13CVXf-FEFH9iDRetpWnfW0BUK_937BOjWqvAskr6j5jtfECqN-z-gDgOgZ5ZnjwG4QVT185Qe5cAM2B4_CXfCOARe3r-pCzpuXi3LZP6_uPYmUw9TrslGMyLoGhCNvePRyaMsJjRFSYUWYlW4hvGjhSyUUqaRm3lqKyA-0kDeLTnRdGVJBnmUL2HgjdCmKI2MFo1fpEVCliwl_TA1zKNorscz2DPtxNxIV_eBIPeAUE3",
+                     *         "nextCursor": "j2kdd8T_c10laHWgb8lynVA-DuzRtOdi3vQGdHuWyDAQb1S_jXf1TiooLnO-Dn-_gQGAe3zM4OClYInvpm8zIkQDuP2c54CXdNHWmIJsVeBEJvjYEQlyehojryH_lRz-k4wm5-f0RRdjdTx0mOaq4iZa6YQWWhmmRuwwXpPikTbOnpHtbbmF2fAxYnALRhJIOD8EMachh33RjEKAPpXYho1RBwPgX1zgnAq3D343kq6u2d6WtA6YMnkjGrgLOsgL1H2nqn1gPK85MZ4HDFAzB3H5_8vYWxJM_8JxWmdZtUkRoeCmiLQnWrH2xk5AvBp7ooa-AJIznpVB",
                      *         "groups": [
                      *           {
                      *             "type": "topic",
@@ -6459,7 +6516,7 @@ export interface operations {
                      *             "type": "message",
                      *             "topic": "open world design",
                      *             "stance": "supports",
-                     *             "commentCount": 17,
+                     *             "commentCount": 16,
                      *             "sampleCommentIds": [
                      *               "c_c97ee87e9a_q",
                      *               "c_c97ee87e9a_2a",
@@ -6473,8 +6530,8 @@ export interface operations {
                      *             "commentCount": 4,
                      *             "sampleCommentIds": [
                      *               "c_c97ee87e9a_15",
-                     *               "c_c97ee87e9a_1x",
-                     *               "c_c97ee87e9a_26"
+                     *               "c_c97ee87e9a_26",
+                     *               "c_c97ee87e9a_k"
                      *             ]
                      *           }
                      *         ]
@@ -6487,7 +6544,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unknown query parameter, an invalid limit, source or cursor, or an invalid bucket name (invalid_filter, invalid_bucket, invalid_cursor) */
+            /** @description Unknown query parameter, an invalid limit, source or cursor, an invalid bucket name, or an unknown emotion name (invalid_filter, invalid_bucket, invalid_cursor) */
             400: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
