@@ -13,11 +13,19 @@ const ROUNDS = 9;
 
 type SpamReading = (lower: string) => boolean;
 
+/** The four platforms of bench/ingest-scoring.ts, in turn. */
+const PLATFORMS = [
+  (i: number) => `https://youtube.com/watch?v=bench${String(i).padStart(6, '0')}`,
+  (i: number) => `https://x.com/bench${i}/status/${1790000000000000000 + i}`,
+  (i: number) => `https://tiktok.com/@bench${i}/video/${7300000000000000000 + i}`,
+  (i: number) => `https://instagram.com/p/Bench${String(i).padStart(6, '0')}`,
+];
+
 function bodies(): string[] {
   const provider = new SimulatedProvider();
   const out: string[] = [];
   for (let i = 0, posts = 0; posts < POSTS; i++) {
-    const link = `https://youtube.com/watch?v=bench${String(i).padStart(6, '0')}`;
+    const link = PLATFORMS[i % PLATFORMS.length](i);
     if ((simulatedCommentCount(link) ?? 0) < PER_POST) continue;
     const result = provider.fetchPostSync(link, { fullRead: false, commentLimit: PER_POST });
     if (result.status !== 'ok') continue;

@@ -11,9 +11,17 @@ import { LEXICON } from './vader';
  * plain-letter text (`plainLetters`), so full-width and look-alike letters are already Latin.
  */
 
+/** Words a link shape may hold with no dot, star or slash: "dot", "www", a shortener named alone. */
+const NEEDLE_WORDS = ['dot', 'www', 'w w w', 'tinyurl', 'bitly', 'linktree'];
+/** A dot or star between letters, or before a generic domain, or opening a bracket: found by the dot or star itself. */
+const NEEDLE_MARK = /(?<=[a-z0-9])[.*][a-z0-9]|[.*]\s*(?:com|net|org|info|biz|xyz|ru)\b|[[({<]\s*\./;
+
 /** A cheap test every link shape below passes; most comments fail it and skip the rest. */
-const NEEDLE =
-  /https?:|www|w w w|tinyurl|bitly|linktree|[a-z0-9][.*][a-z0-9]|[.*]\s*(?:com|net|org|info|biz|xyz|ru)\b|dot|[[({<]\s*\.|\//;
+function mayHoldLink(text: string): boolean {
+  if (text.includes('/')) return true;
+  for (const word of NEEDLE_WORDS) if (text.includes(word)) return true;
+  return NEEDLE_MARK.test(text);
+}
 
 /** A scheme, or "www" and a dot however written, then a name. */
 const SCHEME_OR_WWW = /https?:\/\/|\bwww\s*(?:\.|dot\b|[([{<]\s*(?:\.|dot)\s*[)\]}>])\s*[a-z0-9]/;
@@ -99,7 +107,7 @@ function isLinkCandidate(name: string, written: string, label: string, after: st
 
 /** Whether a lowercased, plain-letter comment holds a link in any of the shapes above. */
 export function readsAsLink(text: string): boolean {
-  if (!NEEDLE.test(text)) return false;
+  if (!mayHoldLink(text)) return false;
   const t = text.includes('w w w') ? text.replace(SPACED_WWW, 'www') : text;
   if (SCHEME_OR_WWW.test(t) || SHORTENER_PATH.test(t)) return true;
   CANDIDATE.lastIndex = 0;

@@ -296,6 +296,12 @@ const STRONG_ASKED = STRONG.filter((s) => !scanned(s));
 const HINTS_SCANNED = HINTS.filter(scanned);
 const HINT_SCAN = scanOf(HINTS_SCANNED);
 const HINTS_ASKED = HINTS.filter((s) => !scanned(s));
+/** Any gate of the asked signals: when none passes, no gated signal is asked at all. */
+const ANY_GATE = new RegExp(
+  SPAM_SIGNALS.filter((s) => s.gate && !scanned(s))
+    .map((s) => s.gate!.source)
+    .join('|'),
+);
 
 /**
  * Whether a comment's lowercased body is spam or promotion: its signals' weights reach SPAM_THRESHOLD,
@@ -304,9 +310,11 @@ const HINTS_ASKED = HINTS.filter((s) => !scanned(s));
 export function isSpam(lower: string): boolean {
   const reading = plainLetters(lower);
   if (STRONG_SCAN.test(reading.text)) return true;
-  for (const signal of STRONG_ASKED) if (signal.test(reading)) return true;
+  const gated = ANY_GATE.test(reading.text);
+  for (const signal of STRONG_ASKED)
+    if ((gated || signal.gate === undefined) && signal.test(reading)) return true;
   let hints = 0;
-  for (const signal of HINTS_ASKED) if (signal.test(reading)) hints++;
+  for (const signal of HINTS_ASKED) if ((gated || signal.gate === undefined) && signal.test(reading)) hints++;
   if (!HINT_SCAN.test(reading.text)) return hints >= SPAM_THRESHOLD;
   if (hints + 1 >= SPAM_THRESHOLD) return true;
   // One scanned hint at least and no asked one: spam when a second scanned hint is there too.
