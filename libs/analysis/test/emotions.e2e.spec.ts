@@ -126,7 +126,7 @@ describe('commentAnalysis.emotions (include: emotions)', () => {
     const recorded = await f.events.readStream(`analysis-${plain.id}`);
     const legacyId = `${plain.id}legacy`;
     const legacy = recorded.map((e) => {
-      const data = { ...(e.data as Record<string, unknown>), analysisId: legacyId };
+      const data: Record<string, unknown> = { ...(e.data as object), analysisId: legacyId };
       if (e.type === 'AnalysisCompleted') {
         const result = data.result as { commentAnalysis: Record<string, unknown> };
         const { emotions: _gone, ...before } = result.commentAnalysis;
