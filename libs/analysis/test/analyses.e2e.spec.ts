@@ -470,7 +470,7 @@ describe('POST /analyses and reads (issue 7)', () => {
     f.analyses.paused = true;
     const res = await f.post('/analyses', key, {
       selection: { postIds: ['p1', 'p2', 'p3'] },
-      search: { query: 'battery', minRelevance: 0.1 },
+      search: { query: 'battery' },
     });
     expect(res.status).toBe(202);
     const id = res.body.data.id;

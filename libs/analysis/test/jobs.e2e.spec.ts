@@ -142,7 +142,7 @@ describe('a compaction of the comment index while a search job holds row numbers
       f.analyses.paused = true;
       const res = await f.post('/analyses', key, {
         selection: { postIds: ['k1'] },
-        search: { query: 'battery', minRelevance: 0.1 },
+        search: { query: 'battery' },
       });
       expect(res.status).toBe(202);
       let during: { compactions: number; dead: number } | null = null;
