@@ -509,7 +509,7 @@ const analysisRequest = obj(
           'ai (default) runs as a job; keyword folds the query into filters.keywords and stays synchronous.',
         ),
         minRelevance: num(
-          `AI search: keep comments at or above this relevance, the chance (0..1, classes weighted equally) that the comment says what the query asks; a comment holding every query word reaches 0.8. Default ${DEFAULT_MIN_RELEVANCE}, the best balance of precision and recall measured; 0.5 keeps more, 0.9 fewer and surer.`,
+          `AI search: keep comments at or above this relevance, the chance (0..1, classes weighted equally) that the comment says what the query asks; a comment holding every query word reaches the default. Default ${DEFAULT_MIN_RELEVANCE}, the best balance of precision and recall measured; 0.5 keeps more, 0.9 fewer and surer.`,
           { minimum: 0, maximum: 1 },
         ),
       },

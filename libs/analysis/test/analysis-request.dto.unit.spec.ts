@@ -216,7 +216,7 @@ describe('AnalysisRequestDto: the POST /analyses body, each rule with its messag
         since: '2026-03-01T00:00:00.000Z',
         until: '2026-03-01T23:59:59.999Z',
       },
-      search: { query: 'battery', mode: 'keyword', minRelevance: 0.8 },
+      search: { query: 'battery', mode: 'keyword', minRelevance: 0.82 },
       include: ['wordCloud'],
     });
     expect(

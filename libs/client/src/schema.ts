@@ -741,7 +741,7 @@ export interface components {
                  * @enum {string}
                  */
                 mode?: "ai" | "keyword";
-                /** @description AI search: keep comments at or above this relevance, the chance (0..1, classes weighted equally) that the comment says what the query asks; a comment holding every query word reaches 0.8. Default 0.8, the best balance of precision and recall measured; 0.5 keeps more, 0.9 fewer and surer. */
+                /** @description AI search: keep comments at or above this relevance, the chance (0..1, classes weighted equally) that the comment says what the query asks; a comment holding every query word reaches the default. Default 0.82, the best balance of precision and recall measured; 0.5 keeps more, 0.9 fewer and surer. */
                 minRelevance?: number;
             };
             include?: ("wordCloud" | "emojiCloud" | "emotions")[];

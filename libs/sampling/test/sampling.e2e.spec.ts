@@ -471,7 +471,7 @@ describe('comment samples (issue 8)', () => {
             kind: 'search',
             selection: { type: 'postIds', postIds: ['q1', 'q2'] },
             filters: null,
-            search: { query: 'battery', mode: 'ai', minRelevance: 0.8 },
+            search: { query: 'battery', mode: 'ai', minRelevance: 0.82 },
             include: [],
             postIds: ['q1', 'q2'],
             postCount: 2,

@@ -4,7 +4,9 @@
  *   (`bench/search-calibrate.ts`; the test split is never read to fit it), with the classes
  *   weighted equally, over the cosine of the query's and the comment's sentence vectors and the
  *   lift: how far that cosine stands above the searched comments' own (their mean and spread,
- *   `SelectionCosines`), since how high cosines run differs from one query to the next;
+ *   `SelectionCosines`), since how high cosines run differs from one query to the next. Beside
+ *   the bench's sections, selections of unrelated comments only are among the negatives, so the
+ *   lift alone does not carry the top of a selection where nothing is relevant;
  * - **keywords**: BM25 (0..1: about 1 when the comment holds every query word) counts for
  *   `keywordShare` of it, combined as either-can-carry: 1 − (1 − meaning)(1 − share × keywords).
  *   The bench's comments share no word with their query by design, so this share is set by a
@@ -20,10 +22,10 @@ export interface SearchCalibration {
 
 /** Fitted by `npm run bench -- bench/search-calibrate.ts` (see the comment-index README). */
 export const SEARCH_CALIBRATION: SearchCalibration = {
-  intercept: -1.596,
-  cosine: 0.477,
-  lift: 1.763,
-  keywordShare: 0.8,
+  intercept: -2.194,
+  cosine: 6.665,
+  lift: 0.975,
+  keywordShare: 0.85,
 };
 
 /**
@@ -31,7 +33,7 @@ export const SEARCH_CALIBRATION: SearchCalibration = {
  * macro-F1 (precision and recall balanced) on the bench's validation split, and what a comment
  * holding every query word reaches (`keywordShare`).
  */
-export const DEFAULT_MIN_RELEVANCE = 0.8;
+export const DEFAULT_MIN_RELEVANCE = 0.82;
 
 /**
  * What a query's cosines with unrelated comments look like (the simulator's comments, measured by
