@@ -23,6 +23,13 @@ const collections = [
     index: { teamId: 1, postId: 1, dataVersion: 1 },
     indexName: 'team_post_version',
   },
+  // Sentence vectors per fetched chunk (the AI search): read by { teamId, _id: { $in: … } } only.
+  {
+    name: 'comment_embeddings',
+    key: { teamId: 1, postId: 1 },
+    index: { teamId: 1, postId: 1 },
+    indexName: 'team_post',
+  },
   // A team's catalog, in creation order.
   { name: 'analysis_posts', key: { teamId: 1, seq: 1 }, index: { teamId: 1, seq: 1 }, indexName: 'team_seq' },
   // Materialized post analyses, read by team and version ids.
