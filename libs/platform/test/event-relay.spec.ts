@@ -150,6 +150,28 @@ describe('event relay over the in-process bus', () => {
     expect(await checkpoints.load('relay-d')).toBe(last.position);
   });
 
+  it('lets timers run between the batches of a catch-up that never waits on I/O', async () => {
+    const bus = new InProcessBus({ awaitHandled: true });
+    let handled = 0;
+    await bus.subscribe('pm', [eventTopic('post')], async () => void (handled += 1));
+    for (let i = 0; i < 50; i++)
+      await store.append(
+        `post-y${i}`,
+        Array.from({ length: 100 }, () => event('CommentAdded')),
+        'no_stream',
+      );
+    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-y', maxBatch: 500 });
+    // A synchronous log and a bus that acknowledges at once: without a yield the whole catch-up
+    // is one run of promise callbacks, and a timer (the lease's renewal) waits until it ends.
+    const handledWhenTimersRan: number[] = [];
+    const timer = setInterval(() => handledWhenTimersRan.push(handled), 1);
+    await relay.start();
+    await eventually(() => handled === 5_000);
+    clearInterval(timer);
+    await relay.stop();
+    expect(handledWhenTimersRan.some((n) => n > 0 && n < 5_000)).toBe(true);
+  });
+
   it('resolves a waiting publish when its group has no consumer left, keeping the message queued', async () => {
     const bus = new InProcessBus({ awaitHandled: true });
     const sub = await bus.subscribe('pm', ['t'], async () => new Promise((r) => setTimeout(r, 20)));

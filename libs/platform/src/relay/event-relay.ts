@@ -30,6 +30,11 @@ export interface EventRelayOptions {
   onFenced?: () => void;
 }
 
+/** Resolves on the event loop's next check phase, after pending timers and I/O callbacks. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Header carrying the lease generation a message was published under (for diagnosis). */
 export const RELAY_GENERATION_HEADER = 'x-relay-generation';
 
@@ -124,6 +129,10 @@ export class EventRelay {
   /** One batch: wait for room in the window, check the fence once, publish every event of it. */
   private async flushBatch(): Promise<void> {
     if (this.pending.length === 0 || this.fenced) return;
+    // A catch-up can read and publish batch after batch without a macrotask in between (a log
+    // read synchronously, a bus that acknowledges at once): one turn of the event loop per batch
+    // lets timers and I/O run, the lease's renewal among them, before the fence is checked.
+    await yieldToEventLoop();
     while (
       this.window.length > 0 &&
       this.window.length + Math.min(this.pending.length, this.maxBatch) > this.maxInFlight
