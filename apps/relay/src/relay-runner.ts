@@ -43,6 +43,11 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private relay: EventRelay | null = null;
   private timer: NodeJS.Timeout | null = null;
   private tick: Promise<void> = Promise.resolve();
+  /** The running start-or-stop pass, and whether the lease changed while it ran. */
+  private reconciling: Promise<void> | null = null;
+  private reconcileAgain = false;
+  private relayGeneration: number | null = null;
+  private shuttingDown = false;
   private lastCheckOk = 0;
   private lastError: string | null = null;
   private readonly renewMs: number;
@@ -87,27 +92,65 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
     this.timer = setInterval(step, this.renewMs);
   }
 
-  /** One lease check: renew (holder) or try to take over (standby), and start or stop the relay to match. */
+  /**
+   * One lease check: renew (holder) or try to take over (standby), then start or stop the relay to
+   * match. The check never waits for the relay: stopping one waits for its publishes in flight,
+   * and a renewal held up behind that would let the lease lapse (the next check is due while the
+   * relay drains), so starting and stopping run on their own chain.
+   */
   async check(): Promise<void> {
-    const held = await this.lease.tryAcquire();
+    await this.lease.tryAcquire();
     this.lastCheckOk = this.clock.now().getTime();
     this.lastError = null;
-    if (held && !this.relay) {
-      const generation = this.lease.generation!;
-      const relay = new EventRelay(this.events, this.bus, this.lease.checkpoints(generation), {
-        name: 'relay',
-        fence: { generation, stillHeld: () => this.lease.stillHeld(generation) },
-        onFenced: () => this.logger.warn(`lease generation ${generation} superseded: publishing stopped`),
-      });
-      await relay.start();
-      this.relay = relay;
-      this.logger.log(`lease generation ${generation} acquired: relaying events to Kafka`);
-    } else if ((!held || this.relay?.isFenced) && this.relay) {
-      const relay = this.relay;
-      this.relay = null;
-      await relay.stop();
-      this.logger.warn('lease lost: relay stopped');
+    this.reconcile();
+  }
+
+  /** Starts or stops the relay until it matches the lease; one pass at a time, re-reading the lease after each step. */
+  private reconcile(): void {
+    if (this.shuttingDown) return; // shutdown stops whatever relay runs
+    if (this.reconciling) {
+      this.reconcileAgain = true;
+      return;
     }
+    this.reconciling = (async () => {
+      do {
+        this.reconcileAgain = false;
+        const generation = this.lease.generation;
+        const relay = this.relay;
+        if (relay && (relay.isFenced || this.relayGeneration !== generation)) {
+          this.relay = null;
+          await relay.stop();
+          // A fence check that failed without the lease moving (the read store did not answer) stops
+          // the relay too; it starts again under the same generation.
+          this.logger.warn(
+            this.relayGeneration === this.lease.generation
+              ? `fence check failed: relay stopped, starting again under generation ${this.relayGeneration}`
+              : 'lease lost: relay stopped',
+          );
+          this.reconcileAgain = true;
+        } else if (!relay && generation !== null) {
+          await this.startRelay(generation);
+          this.reconcileAgain = true; // the lease may have moved while the relay started
+        }
+      } while (this.reconcileAgain && !this.shuttingDown);
+    })()
+      .catch((error) => {
+        this.lastError = String(error);
+        this.logger.error(`relay start or stop failed: ${this.lastError}`);
+      })
+      .finally(() => (this.reconciling = null));
+  }
+
+  private async startRelay(generation: number): Promise<void> {
+    const relay = new EventRelay(this.events, this.bus, this.lease.checkpoints(generation), {
+      name: 'relay',
+      fence: { generation, stillHeld: () => this.lease.stillHeld(generation) },
+      onFenced: () => this.logger.warn(`lease generation ${generation} superseded: publishing stopped`),
+    });
+    await relay.start();
+    this.relay = relay;
+    this.relayGeneration = generation;
+    this.logger.log(`lease generation ${generation} acquired: relaying events to Kafka`);
   }
 
   private health() {
@@ -170,7 +213,9 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.shuttingDown = true;
     await this.tick;
+    await this.reconciling;
     if (this.relay) {
       const relay = this.relay;
       this.relay = null;
