@@ -10,17 +10,19 @@ import {
   type AnalystConfig,
   type PlatformOverrides,
 } from '@analyst/platform';
+import type { Logger } from 'pino';
 import { DemoSeeder } from './demo-seeder';
 
 /** Every service module in one process on the embedded adapters. */
 @Module({})
 export class StandaloneModule {
-  static forRoot(config: AnalystConfig, overrides: PlatformOverrides = {}): DynamicModule {
+  /** `logger`: main's, made before the app so a failed start is logged in the same shape. */
+  static forRoot(config: AnalystConfig, overrides: PlatformOverrides = {}, logger?: Logger): DynamicModule {
     return {
       module: StandaloneModule,
       imports: [
         PlatformModule.forRoot(config, overrides),
-        ObservabilityModule.forRoot({ service: 'standalone', level: config.LOG_LEVEL }),
+        ObservabilityModule.forRoot({ service: 'standalone', level: config.LOG_LEVEL, logger }),
         GatewayModule,
         LedgerModule,
         IngestModule,

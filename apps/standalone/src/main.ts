@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
 import {
   ConfigError,
   createHttpApp,
   loadConfig,
+  serviceLogger,
   startTracing,
   tracingSettings,
   type AnalystConfig,
@@ -11,6 +13,9 @@ import {
 } from '@analyst/platform';
 import { StandaloneModule } from './app.module';
 import { DemoSeeder } from './demo-seeder';
+
+/** Made once the configuration (LOG_LEVEL) is valid; a failed start is logged through it. */
+let logger: Logger | null = null;
 
 async function main(): Promise<void> {
   let config: AnalystConfig;
@@ -23,11 +28,15 @@ async function main(): Promise<void> {
     console.error(error instanceof ConfigError ? error.message : String(error));
     process.exit(2);
   }
+  logger = serviceLogger({ service: 'standalone', level: config.LOG_LEVEL });
   await startTracing(tracing);
   const generatedAdminToken = !config.ANALYST_ADMIN_TOKEN;
   if (generatedAdminToken) config.ANALYST_ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
-  const app = await createHttpApp(StandaloneModule.forRoot(config));
+  // Probes answer (not ready, with why) while the read models are rebuilt from the log.
+  const app = await createHttpApp(StandaloneModule.forRoot(config, {}, logger), {
+    startupProbes: { port: config.PORT, host: config.HOST },
+  });
   // Only when asked (npm start asks unless ANALYST_DEMO=0): a demo key is a full-scope credential.
   const seed = config.ANALYST_DEMO ? await app.get(DemoSeeder).seedIfEmpty() : null;
   await app.listen({ port: config.PORT, host: config.HOST });
@@ -55,6 +64,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  if (logger) logger.fatal({ err: error }, 'standalone failed to start');
+  else console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
 });

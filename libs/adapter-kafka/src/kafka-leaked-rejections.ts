@@ -1,3 +1,5 @@
+import { jsonLogLine } from './json-log-line';
+
 /**
  * kafkajs sometimes rejects a promise nobody awaits: a metadata refresh inside a consumer or
  * producer that meets a topic being created by another replica (UNKNOWN_TOPIC_OR_PARTITION) at
@@ -12,27 +14,39 @@ export function isLeakedRetriableKafkaError(reason: unknown): boolean {
   return typeof name === 'string' && name.startsWith('KafkaJS') && retriable === true;
 }
 
-export function tolerateLeakedKafkaRejections(
-  log: (message: string) => void = (m) => console.error(m),
-): void {
-  process.on('unhandledRejection', (reason) => {
+/** The slice of the service's pino logger the guard writes to. */
+export interface CrashLogSink {
+  warn(obj: object, msg?: string): void;
+  fatal(obj: object, msg?: string): void;
+}
+
+/** Without the service's logger: the same shape on stderr. */
+const STDERR_SINK: CrashLogSink = {
+  warn: (obj, msg) => process.stderr.write(`${jsonLogLine('warn', obj, msg ?? '')}\n`),
+  fatal: (obj, msg) => process.stderr.write(`${jsonLogLine('fatal', obj, msg ?? '')}\n`),
+};
+
+/** The handler the guard installs; `exit` is the process's unless a test asks otherwise. */
+export function leakedRejectionHandler(
+  sink: CrashLogSink = STDERR_SINK,
+  exit: (code: number) => void = (code) => process.exit(code),
+): (reason: unknown) => void {
+  return (reason) => {
     if (isLeakedRetriableKafkaError(reason)) {
-      log(
-        JSON.stringify({
-          level: 'WARN',
-          msg: 'kafkajs rejected a promise nobody awaited; retriable, the bus recovers',
-          error: String(reason),
-        }),
+      sink.warn(
+        { err: String(reason) },
+        'kafkajs rejected a promise nobody awaited; retriable, the bus recovers',
       );
       return;
     }
-    log(
-      JSON.stringify({
-        level: 'FATAL',
-        msg: 'unhandled promise rejection',
-        error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason),
-      }),
+    sink.fatal(
+      { err: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) },
+      'unhandled promise rejection',
     );
-    process.exit(1);
-  });
+    exit(1);
+  };
+}
+
+export function tolerateLeakedKafkaRejections(sink?: CrashLogSink): void {
+  process.on('unhandledRejection', leakedRejectionHandler(sink));
 }

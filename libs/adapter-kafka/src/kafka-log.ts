@@ -1,4 +1,5 @@
 import { logLevel, type LogEntry, type logCreator } from 'kafkajs';
+import { jsonLogLine } from './json-log-line';
 
 /** The slice of a pino logger kafkajs' warnings and errors are routed to. */
 export interface KafkaLogSink {
@@ -20,8 +21,9 @@ function routine(entry: LogEntry): boolean {
 }
 
 /**
- * Without a sink only errors are printed, as one JSON line on stderr (kafkajs' own default prints
- * INFO lines too); with a sink, warnings and errors go to the service's logger.
+ * Without a sink only errors are printed, as one JSON line in pino's shape on stderr (kafkajs' own
+ * default prints INFO lines, with a string level); with a sink, warnings and errors go to the
+ * service's logger.
  */
 export function kafkaLogging(sink: KafkaLogSink | undefined): { logLevel: logLevel; logCreator: logCreator } {
   const creator: logCreator = () => (entry: LogEntry) => {
@@ -29,8 +31,7 @@ export function kafkaLogging(sink: KafkaLogSink | undefined): { logLevel: logLev
     const { message, ...extra } = entry.log;
     const fields = { ...extra, kafkaNamespace: entry.namespace };
     if (!sink) {
-      if (entry.level === logLevel.ERROR)
-        console.error(JSON.stringify({ level: 'ERROR', msg: message, ...fields }));
+      if (entry.level === logLevel.ERROR) process.stderr.write(`${jsonLogLine('error', fields, message)}\n`);
     } else if (entry.level === logLevel.ERROR) sink.error(fields, message);
     else if (entry.level === logLevel.WARN) sink.warn(fields, message);
   };

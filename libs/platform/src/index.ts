@@ -43,6 +43,7 @@ export * from './nest/health-registry';
 export * from './time/periodic-task';
 export * from './nest/observability.module';
 export * from './nest/http-app';
+export * from './nest/startup-probes';
 export * from '@analyst/adapter-mongo';
 export * from '@analyst/adapter-kafka';
 export { KAFKA_TRACING } from './kafka/kafka-tracing';

@@ -17,6 +17,8 @@ import { useJsonBodyParser } from './json-body';
 import { serveApiDocs } from './api-docs';
 import { clientErrorHandler, frameworkErrors } from './framework-errors';
 import { apiValidationPipe } from './validation';
+import { HealthRegistry } from './health-registry';
+import { serveStartupProbes, type ProbeAddress, type StartupProbes } from './startup-probes';
 import { activateServerSpan, endServerSpan, startServerSpan } from '../tracing/http-server';
 import { flushTracing } from '../tracing/start-tracing';
 import { tracingEnabled } from '../tracing/tracing';
@@ -31,12 +33,26 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export interface HttpAppOptions {
   /** Use the structured pino logger (off in tests, which keep Nest quiet). */
   structuredLogs?: boolean;
+  /**
+   * The address the app will listen on: `/healthz` and `/readyz` answer there while the app
+   * initialises (see serveStartupProbes), and the address is freed when this function returns.
+   */
+  startupProbes?: ProbeAddress;
 }
 
 /** The app's validated configuration; absent in an app mounted without PlatformModule. */
 function configOf(app: NestFastifyApplication): AnalystConfig | undefined {
   try {
     return app.get<AnalystConfig>(ANALYST_CONFIG, { strict: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The app's health registry; absent in an app mounted without ObservabilityModule. */
+function registryOf(app: NestFastifyApplication): HealthRegistry | undefined {
+  try {
+    return app.get(HealthRegistry, { strict: false });
   } catch {
     return undefined;
   }
@@ -77,7 +93,12 @@ export async function createHttpApp(
   });
   trusted = trustedProxies(configOf(app)?.ANALYST_TRUST_PROXY);
   const logger = options.structuredLogs === false ? null : app.get<Logger>(PINO_LOGGER, { strict: false });
-  if (logger) app.useLogger(new PinoNestLogger(logger));
+  if (logger) {
+    app.useLogger(new PinoNestLogger(logger));
+    // Nest holds lines back (bufferLogs) until the app listens, which after a slow or failing
+    // start-up is minutes late or never: print them now and every later one as it happens.
+    app.flushLogs();
+  }
   app.useGlobalFilters(new ErrorEnvelopeFilter());
   app.useGlobalPipes(apiValidationPipe());
   // Filled from the OpenAPI document once it is generated, below. Added after the modules'
@@ -170,7 +191,15 @@ export async function createHttpApp(
     done();
   });
 
-  await app.init();
+  const registry = options.startupProbes ? registryOf(app) : undefined;
+  const probes: StartupProbes | null =
+    registry && options.startupProbes ? await serveStartupProbes(registry, options.startupProbes) : null;
+  try {
+    await app.init();
+  } catch (error) {
+    await probes?.close();
+    throw error;
+  }
   // After init: Nest registers its JSON parser there; ours replaces it.
   useJsonBodyParser(fastify);
   const document = completeOpenApiDocument(
@@ -179,5 +208,6 @@ export async function createHttpApp(
   queryRules.load(document);
   fastify.get(`${API_PREFIX}/openapi.json`, async () => document);
   serveApiDocs(fastify as never);
+  await probes?.close();
   return app;
 }

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { HealthController } from './health.controller';
 import { HealthRegistry } from './health-registry';
 import { HttpMetrics } from './metrics';
@@ -20,25 +20,34 @@ export function prettyLogs(
 }
 
 /**
+ * The process's one pino logger: JSON lines with a numeric `level` (pretty ones on a terminal).
+ * runService makes it before anything starts, so the crash handler and kafkajs write through it too.
+ */
+export function serviceLogger(options: { service: string; level: string }): Logger {
+  return pino({
+    level: options.level,
+    base: { service: options.service },
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+    ...(prettyLogs()
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' },
+          },
+        }
+      : {}),
+  });
+}
+
+/**
  * Structured JSON logs (pino; one line per request, written by createHttpApp's response hook with
  * the request's correlation id), health routes and the metrics registry.
  */
 @Module({})
 export class ObservabilityModule {
-  static forRoot(options: { service: string; level: string }): DynamicModule {
-    const logger = pino({
-      level: options.level,
-      base: { service: options.service },
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
-      ...(prettyLogs()
-        ? {
-            transport: {
-              target: 'pino-pretty',
-              options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' },
-            },
-          }
-        : {}),
-    });
+  /** `logger`: one made already by serviceLogger (runService's); otherwise one is made here. */
+  static forRoot(options: { service: string; level: string; logger?: Logger }): DynamicModule {
+    const logger = options.logger ?? serviceLogger(options);
     return {
       module: ObservabilityModule,
       global: true,

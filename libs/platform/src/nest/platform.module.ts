@@ -12,7 +12,7 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { IN_PROCESS_TRACING } from '../bus/in-process-tracing';
-import { KafkaBus } from '@analyst/adapter-kafka';
+import { KafkaBus, type KafkaLogSink } from '@analyst/adapter-kafka';
 import {
   CLOCK,
   type Clock,
@@ -43,6 +43,7 @@ import { openEventStore, openReadStore } from '../stores/open-stores';
 import { eventStoreLocation, readStoreLocation } from '../stores/store-settings';
 import { HealthRegistry } from './health-registry';
 import { HttpMetrics } from './metrics';
+import { PINO_LOGGER } from './pino-nest-logger';
 import { PROJECTION_MODE, ProjectionService, type ProjectionMode } from './projection.service';
 
 export interface PlatformOverrides {
@@ -125,8 +126,9 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
     { provide: EVENT_STORE, useFactory: () => openEventStore(eventStoreLocation(config)) },
     {
       provide: MESSAGE_BUS,
-      // Consumer groups report on /readyz and /healthz, lag and restarts on /metrics (when ObservabilityModule is there).
-      useFactory: (health?: HealthRegistry, metrics?: HttpMetrics) =>
+      // Consumer groups report on /readyz and /healthz, lag and restarts on /metrics, kafkajs' warnings
+      // and errors go to the service's logger (when ObservabilityModule is there).
+      useFactory: (health?: HealthRegistry, metrics?: HttpMetrics, logger?: KafkaLogSink) =>
         new KafkaBus({
           tracing: KAFKA_TRACING,
           brokers: config.KAFKA_BROKERS!.split(',').map((b) => b.trim()),
@@ -136,12 +138,14 @@ function distributedAdapters(config: AnalystConfig, overrides: PlatformOverrides
           duplicateDelivery: overrides.duplicateDelivery,
           health,
           metricsRegistry: metrics?.registry,
+          logger,
           // replicationFactor, minInsyncReplicas (topic config min.insync.replicas) and ssl (CA) from the config.
           ...kafkaDeliverySettings(config),
         }),
       inject: [
         { token: HealthRegistry, optional: true },
         { token: HttpMetrics, optional: true },
+        { token: PINO_LOGGER, optional: true },
       ],
     },
     { provide: READ_STORE, useFactory: () => openReadStore(readStoreLocation(config)) },

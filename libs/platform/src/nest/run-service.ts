@@ -4,7 +4,7 @@ import { tolerateLeakedKafkaRejections } from '@analyst/adapter-kafka';
 import { ConfigError, loadConfig, type AnalystConfig } from '../config/analyst-config';
 import { startTracing, tracingSettings, type TracingSettings } from '../tracing/start-tracing';
 import { createHttpApp } from './http-app';
-import { ObservabilityModule } from './observability.module';
+import { ObservabilityModule, serviceLogger } from './observability.module';
 import { PlatformModule, type PlatformOverrides } from './platform.module';
 
 export interface ServiceDefinition {
@@ -40,21 +40,31 @@ export async function runService(definition: ServiceDefinition): Promise<NestFas
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(2);
   }
-  tolerateLeakedKafkaRejections();
-  // Before any module starts a consumer or a route: spans need the provider from the first message on.
-  await startTracing(tracing);
-  class ServiceRootModule {}
-  Module({
-    imports: [
-      PlatformModule.forRoot(config, definition.platform),
-      ObservabilityModule.forRoot({ service: config.ANALYST_SERVICE, level: config.LOG_LEVEL }),
-      ...(definition.imports(config) as never[]),
-    ],
-    providers: definition.providers ?? [],
-  })(ServiceRootModule);
-  const app = await createHttpApp(ServiceRootModule);
-  await definition.beforeListen?.(app, config);
-  await app.listen({ port: config.PORT, host: config.HOST });
-  new Logger('Service').log(`${config.ANALYST_SERVICE} listening on ${config.HOST}:${config.PORT}`);
-  return app;
+  // One logger from here on: the crash handler's FATAL line, kafkajs' lines and Nest's in one shape.
+  const logger = serviceLogger({ service: config.ANALYST_SERVICE, level: config.LOG_LEVEL });
+  tolerateLeakedKafkaRejections(logger);
+  try {
+    // Before any module starts a consumer or a route: spans need the provider from the first message on.
+    await startTracing(tracing);
+    class ServiceRootModule {}
+    Module({
+      imports: [
+        PlatformModule.forRoot(config, definition.platform),
+        ObservabilityModule.forRoot({ service: config.ANALYST_SERVICE, level: config.LOG_LEVEL, logger }),
+        ...(definition.imports(config) as never[]),
+      ],
+      providers: definition.providers ?? [],
+    })(ServiceRootModule);
+    // Probes answer (not ready, with why) while the read models catch up and the stores connect.
+    const app = await createHttpApp(ServiceRootModule, {
+      startupProbes: { port: config.PORT, host: config.HOST },
+    });
+    await definition.beforeListen?.(app, config);
+    await app.listen({ port: config.PORT, host: config.HOST });
+    new Logger('Service').log(`${config.ANALYST_SERVICE} listening on ${config.HOST}:${config.PORT}`);
+    return app;
+  } catch (error) {
+    logger.fatal({ err: error }, `${config.ANALYST_SERVICE} failed to start`);
+    process.exit(1);
+  }
 }

@@ -141,6 +141,8 @@ export class SupervisedProjection {
         if (attempt % 10 === 0) {
           this.logger.error(
             `${this.options.name}: ${failed.type} ${failed.streamId}@${failed.revision} (position ${failed.position}) failed ${attempt + 1} time(s), retrying in ${delay} ms: ${String(error)}`,
+            // Where it threw (a projector reading a null field, say), not only what.
+            error instanceof Error ? error.stack : undefined,
           );
         }
         if (this.givingUp(error)) throw error;
