@@ -15,6 +15,7 @@ import {
 import { HEADER, decode, encode, headerValue } from './kafka-codec';
 import { NO_KAFKA_TRACING, type KafkaHealthReporter, type KafkaTracing } from './kafka-hooks';
 import { SupervisedConsumer } from './kafka-consumer';
+import { jsonLogLine } from './json-log-line';
 import { kafkaLogging, type KafkaLogSink } from './kafka-log';
 import { KafkaMetrics, updateLag } from './kafka-metrics';
 import { ResilientProducer, isTopicMetadataError } from './kafka-producer';
@@ -558,12 +559,8 @@ export class KafkaBus implements MessageBus {
     if (this.options.logger)
       this.options.logger.warn(fields, 'kafka consumer failed; replacing it after a backoff');
     else
-      console.error(
-        JSON.stringify({
-          level: 'WARN',
-          msg: 'kafka consumer failed; replacing it after a backoff',
-          ...fields,
-        }),
+      process.stderr.write(
+        `${jsonLogLine('warn', fields, 'kafka consumer failed; replacing it after a backoff')}\n`,
       );
   }
 
