@@ -35,6 +35,7 @@ async function main(): Promise<void> {
 
   // Probes answer (not ready, with why) while the read models are rebuilt from the log.
   const app = await createHttpApp(StandaloneModule.forRoot(config, {}, logger), {
+    logger,
     startupProbes: { port: config.PORT, host: config.HOST },
   });
   // Only when asked (npm start asks unless ANALYST_DEMO=0): a demo key is a full-scope credential.

@@ -66,7 +66,7 @@ describe('the leaked-rejection handler', () => {
     const line = JSON.parse(written[0]) as Record<string, unknown>;
     expect(line).toMatchObject({
       level: 60,
-      pid: process.pid,
+
       msg: 'unhandled promise rejection',
       err: 'not an error',
     });

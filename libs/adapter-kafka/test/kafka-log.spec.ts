@@ -46,7 +46,7 @@ describe("kafkajs' log lines", () => {
     const line = JSON.parse(written[0]) as Record<string, unknown>;
     expect(line).toMatchObject({
       level: 50,
-      pid: process.pid,
+
       broker: 'b:9092',
       kafkaNamespace: 'Connection',
       msg: 'Connection error',

@@ -23,7 +23,7 @@ describe('start-up probes', () => {
     let projection = { ready: false, detail: 'catching up at 12 of 40' };
     registry.register('projection:ingest', () => projection);
     const port = await freePort();
-    const probes = await serveStartupProbes(registry, { port, host: '127.0.0.1' });
+    const probes = await serveStartupProbes(() => registry, { port, host: '127.0.0.1' });
 
     const ready = await get(port, '/readyz');
     expect(ready.status).toBe(503);
@@ -72,8 +72,8 @@ describe('start-up probes', () => {
 
   it('fail to start on an address already taken, as the app would', async () => {
     const port = await freePort();
-    const first = await serveStartupProbes(new HealthRegistry(), { port, host: '127.0.0.1' });
-    await expect(serveStartupProbes(new HealthRegistry(), { port, host: '127.0.0.1' })).rejects.toThrow(
+    const first = await serveStartupProbes(() => undefined, { port, host: '127.0.0.1' });
+    await expect(serveStartupProbes(() => undefined, { port, host: '127.0.0.1' })).rejects.toThrow(
       /EADDRINUSE/,
     );
     await first.close();

@@ -18,7 +18,7 @@ import { serveApiDocs } from './api-docs';
 import { clientErrorHandler, frameworkErrors } from './framework-errors';
 import { apiValidationPipe } from './validation';
 import { HealthRegistry } from './health-registry';
-import { serveStartupProbes, type ProbeAddress, type StartupProbes } from './startup-probes';
+import { serveStartupProbes, type ProbeAddress } from './startup-probes';
 import { activateServerSpan, endServerSpan, startServerSpan } from '../tracing/http-server';
 import { flushTracing } from '../tracing/start-tracing';
 import { tracingEnabled } from '../tracing/tracing';
@@ -33,6 +33,12 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export interface HttpAppOptions {
   /** Use the structured pino logger (off in tests, which keep Nest quiet). */
   structuredLogs?: boolean;
+  /**
+   * The service's pino logger (serviceLogger), when it exists before the app: Nest writes through it
+   * from its first line, so a store that cannot be reached while providers are created is logged in
+   * the same shape, and the error reaches the caller instead of aborting the process.
+   */
+  logger?: Logger;
   /**
    * The address the app will listen on: `/healthz` and `/readyz` answer there while the app
    * initialises (see serveStartupProbes), and the address is freed when this function returns.
@@ -68,6 +74,23 @@ export async function createHttpApp(
   rootModule: unknown,
   options: HttpAppOptions = {},
 ): Promise<NestFastifyApplication> {
+  if (!options.startupProbes) return assembleHttpApp(rootModule, options, () => undefined);
+  // From before the stores connect until the app is ready to listen: the registry is the app's once created.
+  let registry: HealthRegistry | undefined;
+  const probes = await serveStartupProbes(() => registry, options.startupProbes);
+  try {
+    return await assembleHttpApp(rootModule, options, (app) => (registry = registryOf(app)));
+  } finally {
+    await probes.close();
+  }
+}
+
+/** createHttpApp's work; `created` hears of the app as soon as Nest has made it, before init. */
+async function assembleHttpApp(
+  rootModule: unknown,
+  options: HttpAppOptions,
+  created: (app: NestFastifyApplication) => void,
+): Promise<NestFastifyApplication> {
   // Fastify builds its trust test before Nest resolves the config, so it asks this one, set below.
   let trusted: ((address: string) => boolean) | null = null;
   const adapter = new FastifyAdapter({
@@ -87,13 +110,18 @@ export async function createHttpApp(
     frameworkErrors: frameworkErrors as never,
     clientErrorHandler,
   });
+  const structured = options.structuredLogs !== false;
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
-    bufferLogs: options.structuredLogs !== false,
-    logger: options.structuredLogs === false ? false : undefined,
+    // Without a logger yet, Nest's lines are held back until the module's one is installed, below.
+    bufferLogs: structured && !options.logger,
+    logger: !structured ? false : options.logger ? new PinoNestLogger(options.logger) : undefined,
+    // A failed start is rethrown to the caller (which logs it and exits 1), not process.abort().
+    abortOnError: !options.logger,
   });
+  created(app);
   trusted = trustedProxies(configOf(app)?.ANALYST_TRUST_PROXY);
-  const logger = options.structuredLogs === false ? null : app.get<Logger>(PINO_LOGGER, { strict: false });
-  if (logger) {
+  const logger = !structured ? null : (options.logger ?? app.get<Logger>(PINO_LOGGER, { strict: false }));
+  if (logger && !options.logger) {
     app.useLogger(new PinoNestLogger(logger));
     // Nest holds lines back (bufferLogs) until the app listens, which after a slow or failing
     // start-up is minutes late or never: print them now and every later one as it happens.
@@ -191,15 +219,7 @@ export async function createHttpApp(
     done();
   });
 
-  const registry = options.startupProbes ? registryOf(app) : undefined;
-  const probes: StartupProbes | null =
-    registry && options.startupProbes ? await serveStartupProbes(registry, options.startupProbes) : null;
-  try {
-    await app.init();
-  } catch (error) {
-    await probes?.close();
-    throw error;
-  }
+  await app.init();
   // After init: Nest registers its JSON parser there; ours replaces it.
   useJsonBodyParser(fastify);
   const document = completeOpenApiDocument(
@@ -208,6 +228,5 @@ export async function createHttpApp(
   queryRules.load(document);
   fastify.get(`${API_PREFIX}/openapi.json`, async () => document);
   serveApiDocs(fastify as never);
-  await probes?.close();
   return app;
 }

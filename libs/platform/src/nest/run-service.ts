@@ -57,6 +57,7 @@ export async function runService(definition: ServiceDefinition): Promise<NestFas
     })(ServiceRootModule);
     // Probes answer (not ready, with why) while the read models catch up and the stores connect.
     const app = await createHttpApp(ServiceRootModule, {
+      logger,
       startupProbes: { port: config.PORT, host: config.HOST },
     });
     await definition.beforeListen?.(app, config);

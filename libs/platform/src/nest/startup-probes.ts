@@ -29,9 +29,12 @@ function send(response: ServerResponse, status: number, body: unknown): void {
  * answers the probes on the service's address until the app takes it over. `/readyz` is 503 with
  * why (starting, and any component the registry reports failing, such as a projection that
  * throws); `/healthz` is 503 only when a component says it cannot recover. The bodies keep the
- * shape of HealthController's.
+ * shape of HealthController's. `registry` is the app's, once Nest has created it.
  */
-export function serveStartupProbes(registry: HealthRegistry, address: ProbeAddress): Promise<StartupProbes> {
+export function serveStartupProbes(
+  registry: () => HealthRegistry | undefined,
+  address: ProbeAddress,
+): Promise<StartupProbes> {
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? '').split('?')[0];
     if (request.method !== 'GET' || (path !== '/healthz' && path !== '/readyz')) {
@@ -41,7 +44,7 @@ export function serveStartupProbes(registry: HealthRegistry, address: ProbeAddre
       return;
     }
     if (path === '/healthz') {
-      const dead = registry.notLive();
+      const dead = registry()?.notLive() ?? [];
       if (dead.length === 0) {
         send(response, 200, {
           status: 'ok',
@@ -60,7 +63,7 @@ export function serveStartupProbes(registry: HealthRegistry, address: ProbeAddre
       });
       return;
     }
-    const failing = registry.notReady();
+    const failing = registry()?.notReady() ?? [];
     const error: Record<string, { status: 'down'; message: string }> = {
       startup: { status: 'down', message: 'the service is starting (read models and connections)' },
     };
