@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,5 +174,30 @@ describe('a service whose projection throws at start', () => {
       expect(typeof record!.level).toBe('number');
       expect(typeof record!.time).toBe('number');
     }
+  }, 120_000);
+
+  it('logs a store that cannot be opened while the app is created at fatal level, and exits 1 (no abort)', async () => {
+    // The event log's file is a directory: opening it throws in the provider's factory, inside NestFactory.create.
+    mkdirSync(join(dataDir, 'events.db'));
+    started = startStandalone(dataDir, await freePort());
+    const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      started!.child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    expect(exit).toEqual({ code: 1, signal: null });
+    const records = started.lines.filter((line) => line.trim() !== '').map(json);
+    for (const record of records) expect(typeof record?.level).toBe('number');
+    const fatal = records.find((record) => record?.level === 60);
+    expect(fatal).toMatchObject({ service: 'standalone', msg: 'standalone failed to start' });
+    // The cause, with where it was thrown.
+    expect(fatal!.err).toMatchObject({ type: 'SqliteError', message: 'unable to open database file' });
+    expect((fatal!.err as { stack: string }).stack).toContain('SqliteEventStore');
+    // Nest's own error line came through the same logger (no coloured console line, no abort).
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        context: 'ExceptionHandler',
+        msg: 'unable to open database file',
+      }),
+    );
   }, 120_000);
 });
