@@ -4,8 +4,10 @@
 // read by the trained model blended with VADER, next to VADER's compound alone with the band the product
 // used before the model (-0.075 .. 0.35), the former fixed band (-0.125 .. 0.1) and VADER's own ±0.05.
 // The model's blend and band were calibrated on the validation split only; the test split is reported,
-// never tuned on.
-// Run: ANALYST_EVAL_DATA=/path npm run bench -- bench/tweet-sentiment.ts
+// never tuned on. Tweets are read as the characters a comment would hold: some validation tweets were
+// exported with \u2019-style escapes and HTML entities (&amp;), decoded here as in the training script.
+// Run: ANALYST_EVAL_DATA=/path npm run bench -- bench/tweet-sentiment.ts [val|test] (both splits by default;
+// `val` while choosing, so the test split is read only when a choice is final)
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bucketOf } from '@analyst/contracts';
@@ -23,6 +25,16 @@ const HOW_TO = `ANALYST_EVAL_DATA is not set. It names a directory with a tweete
 Do not commit them.`;
 
 type Label = 0 | 1 | 2;
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** A tweet as its writer typed it: \uXXXX escapes, numeric HTML entities and the common named ones decoded. */
+function decodeExport(text: string): string {
+  return text
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ENTITIES[name]);
+}
 
 function macroRecall(gold: Label[], predicted: Label[]): number {
   const hit = [0, 0, 0];
@@ -62,10 +74,11 @@ function main(): void {
     ['former band (compound -0.125 .. 0.1)', compoundBand(-0.125, 0.1)],
     ['VADER ±0.05', compoundBand(-0.05, 0.05)],
   ];
-  for (const split of ['val', 'test']) {
+  const asked = process.argv[2];
+  for (const split of asked === 'val' || asked === 'test' ? [asked] : ['val', 'test']) {
     const textPath = join(dir, `${split}_text.txt`);
     if (!existsSync(textPath)) continue;
-    const texts = readFileSync(textPath, 'utf8').split('\n');
+    const texts = readFileSync(textPath, 'utf8').split('\n').map(decodeExport);
     const gold = readFileSync(join(dir, `${split}_labels.txt`), 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '')

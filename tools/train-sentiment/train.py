@@ -1,10 +1,10 @@
 """Trains the English sentiment model behind the scorer's sentimentOf / scorePost.
 
-Fits a 3-class logistic regression (negative / neutral / positive) on GoEmotions (Reddit comments,
-Apache-2.0) over the features of libs/scoring/src/sentiment-model/features.ts (dumped by
-dump-features.ts, so training and inference share one feature code), then calibrates, on the
-validation split of TweetEval's sentiment task only, the blend with VADER's compound and where the
-blend lands on the compound scale. Writes libs/scoring/src/sentiment-model/weights.ts and the probe
+Fits a 3-class linear model (negative / neutral / positive; one logistic regression per class over
+naive-Bayes-scaled features, read together through a softmax) on GoEmotions (Reddit comments, Apache-2.0)
+and Tweet Sentiment Extraction (tweets, CC BY 4.0) over the features of libs/scoring/src/sentiment-model/features.ts (dumped by dump-features.ts, so training and
+inference share one feature code), then calibrates, on the validation split of TweetEval's sentiment task
+only, the blend with VADER's compound and where the blend lands on the compound scale. Writes libs/scoring/src/sentiment-model/weights.ts and the probe
 readings the tests compare with (libs/scoring/test/english-sentiment-probes.json).
 
 Run from the repository root (see README.md beside this file):
@@ -12,8 +12,11 @@ Run from the repository root (see README.md beside this file):
 """
 
 import base64
+import csv
+import html
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -26,6 +29,12 @@ HOW_TO = """ANALYST_TRAIN_DATA and ANALYST_EVAL_DATA must name directories (outs
   $ANALYST_TRAIN_DATA/goemotions/{train,dev}.tsv and labels.txt: GoEmotions (Demszky et al., ACL 2020; Apache-2.0),
     github.com/google-research/google-research, goemotions/data/ (emotions.txt is labels.txt there), or the same
     files in github.com/monologg/GoEmotions-pytorch, data/original/.
+  $ANALYST_TRAIN_DATA/tse/train_10fold.csv: Tweet Sentiment Extraction (Kaggle 2020, from Figure Eight's
+    "Data for Everyone"; CC BY 4.0), the copy in github.com/thuwyh/Tweet-Sentiment-Extraction,
+    input/tweet-sentiment-extraction/train_10fold.csv (its text and sentiment columns are read).
+  $ANALYST_TRAIN_DATA/dynasent/dynasent-v1.1-round01-yelp-dev.jsonl and dynasent-v1.1-round02-dynabench-dev.jsonl
+    (variants.py only): DynaSent v1.1 (Potts et al., ACL 2021; CC BY 4.0), github.com/cgpotts/dynasent, or the
+    copy in github.com/aksinia-02/Sentiment_Analysis_of_Text, dynasent-v1.1/.
   $ANALYST_EVAL_DATA/tweeteval/val_text.txt and val_labels.txt: TweetEval sentiment validation split,
     github.com/cardiffnlp/tweeteval, datasets/sentiment/. Used to calibrate only; its test split is never read here."""
 
@@ -33,8 +42,14 @@ HASH_BITS = 18
 BUCKETS = 1 << HASH_BITS
 DENSE = 5
 CLASSES = 3
-# Regularisation, and the grids calibrated on the TweetEval validation split.
-C = 0.5
+# Regularisation, how much each corpus weighs (each is class-balanced within itself first), and the grids
+# calibrated on the TweetEval validation split; C and the corpus weights were chosen there too (MODEL_CARD.md,
+# variants.py): DynaSent at any weight lowered validation, so it is not trained on.
+C = 2.0
+CORPUS_WEIGHT = {'goemotions': 1.0, 'tse': 1.0}
+# DynaSent's dev rounds (its train files were not obtainable; its test rounds are left alone).
+DYNASENT_FILES = ['dynasent-v1.1-round01-yelp-dev.jsonl', 'dynasent-v1.1-round02-dynabench-dev.jsonl']
+SENTIMENTS = {'negative': 0, 'neutral': 1, 'positive': 2}
 BLEND_GRID = [0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8]
 CUT_GRID = np.round(np.arange(-0.6, 0.61, 0.025), 3)
 # compoundToScore's neutral band on the compound scale (libs/scoring/src/vader.ts).
@@ -60,6 +75,10 @@ PROBES = [
     'thanks for sharing this',
     'I am so disappointed in you',
     'meh',
+    'Killed it 🔥',
+    'this is sick',
+    'that is cap',
+    'The book was good.',
 ]
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
@@ -90,14 +109,53 @@ def read_goemotions(directory):
     return texts, np.array(labels)
 
 
+def read_tse(directory):
+    """Tweet Sentiment Extraction: each distinct text once (the first of its copies); a text given two
+    different labels is left out. Its ` apostrophes ("I`d") read as '."""
+    rows = list(csv.DictReader(open(os.path.join(directory, 'train_10fold.csv'), encoding='utf8', newline='')))
+    labels_of = {}
+    for row in rows:
+        labels_of.setdefault(row['text'].strip(), set()).add(row['sentiment'])
+    texts, labels = [], []
+    for text, found in labels_of.items():
+        if len(found) == 1 and text:
+            texts.append(text.replace('`', "'"))
+            labels.append(SENTIMENTS[found.pop()])
+    print(f'Tweet Sentiment Extraction: {len(rows)} rows, {len(texts)} distinct texts with one label')
+    return texts, np.array(labels)
+
+
+def read_dynasent(directory):
+    """DynaSent's dev rounds, by their gold label (sentences without one, or labelled mixed, are left out)."""
+    texts, labels = [], []
+    for name in DYNASENT_FILES:
+        for line in open(os.path.join(directory, name), encoding='utf8'):
+            row = json.loads(line)
+            if row.get('gold_label') in SENTIMENTS:
+                texts.append(row['sentence'])
+                labels.append(SENTIMENTS[row['gold_label']])
+    return texts, np.array(labels)
+
+
+# Each corpus's reader: (texts, labels 0 negative / 1 neutral / 2 positive).
+READERS = {'goemotions': read_goemotions, 'tse': read_tse, 'dynasent': read_dynasent}
+
+
+def decode_export(text):
+    """TweetEval's validation file holds some tweets as exported, with \\u2019-style escapes and HTML entities
+    (&amp;); a comment reaches the scorer as the characters themselves."""
+    return html.unescape(re.sub(r'\\u([0-9a-fA-F]{4})', lambda m: chr(int(m.group(1), 16)), text))
+
+
 def read_tweeteval_validation(directory):
     texts = open(os.path.join(directory, 'val_text.txt'), encoding='utf8').read().split('\n')
     labels = [int(x) for x in open(os.path.join(directory, 'val_labels.txt')).read().split()]
-    return texts[: len(labels)], np.array(labels)
+    return [decode_export(t) for t in texts[: len(labels)]], np.array(labels)
 
 
 def dump_features(texts, workdir, name):
-    """Features of each text through the scorer's own code: (matrix, VADER compound, VADER signal, emoji-led)."""
+    """Features of each text through the scorer's own code: (matrix, VADER compound, VADER signal, read by
+    VADER alone: emoji-led or with slang)."""
     source = os.path.join(workdir, f'{name}.jsonl')
     target = os.path.join(workdir, f'{name}.tsv')
     with open(source, 'w', encoding='utf8') as f:
@@ -105,12 +163,12 @@ def dump_features(texts, workdir, name):
             f.write(json.dumps(t) + '\n')
     subprocess.run(['node', '-r', '@swc-node/register', 'tools/train-sentiment/dump-features.ts', source, target],
                    cwd=ROOT, env={**os.environ, 'SWC_NODE_PROJECT': 'tsconfig.json'}, check=True)
-    rows, cols, vals, compound, signal, emoji_led = [], [], [], [], [], []
+    rows, cols, vals, compound, signal, vader_alone = [], [], [], [], [], []
     for i, line in enumerate(open(target, encoding='utf8')):
         c, s, e, dense, buckets = line.rstrip('\n').split('\t')
         compound.append(float(c))
         signal.append(s == '1')
-        emoji_led.append(e == '1')
+        vader_alone.append(e == '1')
         hashed = [int(b) for b in buckets.split()] if buckets else []
         for b in hashed:
             rows.append(i)
@@ -123,7 +181,33 @@ def dump_features(texts, workdir, name):
                 vals.append(v)
     x = sp.csr_matrix((vals, (rows, cols)), shape=(len(compound), BUCKETS + DENSE))
     x.sum_duplicates()
-    return x, np.array(compound), np.array(signal), np.array(emoji_led)
+    return x, np.array(compound), np.array(signal), np.array(vader_alone)
+
+
+def balanced_weights(labels):
+    """Row weights that give each class of one corpus the same total weight (the corpus's row count)."""
+    counts = np.bincount(labels, minlength=CLASSES)
+    return (len(labels) / (CLASSES * counts))[labels]
+
+
+def fit_scaled_one_vs_rest(x, labels, weights):
+    """One logistic regression per class over features scaled by their naive-Bayes log-count ratio for that
+    class (Wang & Manning 2012, "Baselines and Bigrams"; the dense features unscaled). The scaling folds
+    into the weights, so the shipped model is an ordinary linear model read through a softmax, as before.
+    Returns the (features, classes) weights and the biases."""
+    present = x.copy()
+    present.data = np.ones_like(present.data)
+    coef, bias = np.zeros((x.shape[1], CLASSES)), np.zeros(CLASSES)
+    for k in range(CLASSES):
+        inside = 1 + np.asarray(present[labels == k].sum(axis=0)).ravel()
+        outside = 1 + np.asarray(present[labels != k].sum(axis=0)).ravel()
+        ratio = np.log((inside / inside.sum()) / (outside / outside.sum()))
+        ratio[BUCKETS:] = 1.0
+        fit = LogisticRegression(C=C, max_iter=300, tol=1e-3)
+        fit.fit(x @ sp.diags(ratio), (labels == k).astype(int), sample_weight=weights)
+        coef[:, k] = fit.coef_.ravel() * ratio
+        bias[k] = fit.intercept_[0]
+    return coef, bias
 
 
 def macro_recall(gold, predicted):
@@ -155,13 +239,13 @@ def to_compound(blend, low, high):
     return np.interp(blend, [-1, low, high, 1], [-1, NEUTRAL_LOW, NEUTRAL_HIGH, 1])
 
 
-def english_compound(reading, compound, signal, emoji_led, blend_weight, low, high):
-    """As english-sentiment.ts: emoji-led texts read VADER's compound; no sentiment word and a neutral
-    blend read as no sentiment at all (0)."""
+def english_compound(reading, compound, signal, vader_alone, blend_weight, low, high):
+    """As english-sentiment.ts: emoji-led texts and texts with slang read VADER's compound; no sentiment word
+    and a neutral blend read as no sentiment at all (0)."""
     blend = blend_weight * compound + (1 - blend_weight) * reading
     out = to_compound(blend, low, high)
     quiet = (~signal) & (blend >= low) & (blend < high)
-    return np.where(emoji_led, compound, np.where(quiet, 0.0, out))
+    return np.where(vader_alone, compound, np.where(quiet, 0.0, out))
 
 
 def write_weights(hashed, dense, bias, scale, blend_weight, low, high):
@@ -169,7 +253,7 @@ def write_weights(hashed, dense, bias, scale, blend_weight, low, high):
     encoded = base64.b64encode(quantised.tobytes()).decode('ascii')
     floats = lambda a: ', '.join(repr(round(float(v), 6)) for v in a)
     text = f"""// Written by tools/train-sentiment/train.py (see its README and MODEL_CARD.md); do not edit by hand.
-// GoEmotions (Apache-2.0) training, TweetEval validation calibration.
+// GoEmotions (Apache-2.0) and Tweet Sentiment Extraction (CC BY 4.0) training, TweetEval validation calibration.
 
 export const TRAINED = {{
   hashBits: {HASH_BITS},
@@ -198,24 +282,26 @@ export const TRAINED = {{
 
 def main():
     train_dir, eval_dir = os.environ.get('ANALYST_TRAIN_DATA'), os.environ.get('ANALYST_EVAL_DATA')
-    goemotions = train_dir and os.path.join(train_dir, 'goemotions')
+    directories = {name: train_dir and os.path.join(train_dir, name) for name in CORPUS_WEIGHT}
     tweeteval = eval_dir and os.path.join(eval_dir, 'tweeteval')
-    if not (goemotions and os.path.isdir(goemotions) and tweeteval and os.path.isdir(tweeteval)):
+    if not (all(d and os.path.isdir(d) for d in directories.values()) and tweeteval and os.path.isdir(tweeteval)):
         print(HOW_TO)
         sys.exit(1)
-    train_texts, train_labels = read_goemotions(goemotions)
+    corpora = {name: READERS[name](directory) for name, directory in directories.items()}
     val_texts, val_labels = read_tweeteval_validation(tweeteval)
-    print(f'GoEmotions train+dev: {len(train_texts)} comments, classes {np.bincount(train_labels).tolist()}')
+    for name, (texts, labels) in corpora.items():
+        print(f'{name}: {len(texts)} texts, classes {np.bincount(labels).tolist()}, weight {CORPUS_WEIGHT[name]}')
     with tempfile.TemporaryDirectory() as workdir:
-        x_train, _, _, _ = dump_features(train_texts, workdir, 'train')
-        x_val, val_compound, val_signal, val_emoji_led = dump_features(val_texts, workdir, 'val')
-        x_probe, probe_compound, probe_signal, probe_emoji_led = dump_features(PROBES, workdir, 'probes')
+        x_train = sp.vstack([dump_features(texts, workdir, name)[0] for name, (texts, _) in corpora.items()]).tocsr()
+        x_val, val_compound, val_signal, val_vader_alone = dump_features(val_texts, workdir, 'val')
+        x_probe, probe_compound, probe_signal, probe_vader_alone = dump_features(PROBES, workdir, 'probes')
+    train_labels = np.concatenate([labels for _, labels in corpora.values()])
+    train_weights = np.concatenate([CORPUS_WEIGHT[name] * balanced_weights(labels)
+                                    for name, (_, labels) in corpora.items()])
 
-    fit = LogisticRegression(C=C, max_iter=300, tol=1e-3, class_weight='balanced')
-    fit.fit(x_train, train_labels)
-    coef = fit.coef_.T  # (features, classes)
+    coef, intercept = fit_scaled_one_vs_rest(x_train, train_labels, train_weights)
     # Dense weights and biases ship with 6 decimals; the probes are computed with exactly what ships.
-    hashed, dense, bias = coef[:BUCKETS], np.round(coef[BUCKETS:], 6), np.round(fit.intercept_, 6)
+    hashed, dense, bias = coef[:BUCKETS], np.round(coef[BUCKETS:], 6), np.round(intercept, 6)
     scale = float(np.abs(hashed).max()) / 32767
     # Calibrate with the weights as they ship (16-bit), so the figures are the product's.
     hashed = np.round(hashed / scale) * scale
@@ -230,7 +316,7 @@ def main():
         if best is None or recall > best[0] + 1e-9:
             best = (recall, blend_weight, low, high)
     recall, blend_weight, low, high = best
-    final = english_compound(val_reading, val_compound, val_signal, val_emoji_led, blend_weight, low, high)
+    final = english_compound(val_reading, val_compound, val_signal, val_vader_alone, blend_weight, low, high)
     product = np.where(final < NEUTRAL_LOW, 0, np.where(final >= NEUTRAL_HIGH, 2, 1))
     print(f'chosen: blend {blend_weight}, band {low} .. {high}; '
           f'validation macro recall through the compound scale {100 * macro_recall(val_labels, product):.1f}')
@@ -238,7 +324,7 @@ def main():
     size = write_weights(hashed, dense, bias, scale, blend_weight, low, high)
     print(f'wrote {os.path.relpath(WEIGHTS_TS, ROOT)} ({size / 1e6:.2f} MB)')
     probe_reading = model_reading(weights, bias, x_probe)
-    probe_final = english_compound(probe_reading, probe_compound, probe_signal, probe_emoji_led, blend_weight, low,
+    probe_final = english_compound(probe_reading, probe_compound, probe_signal, probe_vader_alone, blend_weight, low,
                                    high)
     with open(PROBES_JSON, 'w', encoding='utf8') as f:
         json.dump([{'text': t, 'reading': round(float(r), 6), 'compound': round(float(c), 6)}

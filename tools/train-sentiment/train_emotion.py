@@ -37,7 +37,7 @@ HOW_TO = """ANALYST_TRAIN_DATA must name a directory (outside the repository; ne
 EMOTIONS = ['anger', 'disgust', 'fear', 'joy', 'sadness', 'surprise', 'neutral']
 EMOTION_BITS = 16
 # Choices made on GoEmotions dev (fit on train): regularisation and class weighting.
-C_GRID = [0.5, 1.0, 2.0]
+C_GRID = [1.0, 2.0, 4.0, 8.0]
 WEIGHTING_GRID = [None, 'balanced']
 
 PROBES = [
@@ -187,6 +187,7 @@ def main():
         json.dump([{'text': t, 'emotion': EMOTIONS[int(s.argmax())], 'scores': [round(float(v), 5) for v in s]}
                    for t, s in zip(PROBES, probe_scores)], f, ensure_ascii=False, indent=2)
         f.write('\n')
+    subprocess.run(['npx', 'prettier', '--write', PROBES_JSON], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     for t, s in zip(PROBES, probe_scores):
         print(f'  {EMOTIONS[int(s.argmax())]:<9} {t}')
 

@@ -5,11 +5,18 @@ import { vaderReading } from './vader';
 export interface EnglishFeatures {
   compound: number;
   signal: boolean;
+  /** Whether VADER read a word by the slang table (slang.ts). */
+  slang: boolean;
   features: Features;
 }
 
-const last: EnglishFeatures = { compound: 0, signal: false, features: newFeatures() };
+const last: EnglishFeatures = { compound: 0, signal: false, slang: false, features: newFeatures() };
 let lastText: string | null = null;
+
+/** Emoji-led texts and texts with slang read VADER's compound alone (englishCompound says why). */
+export function readsVaderAlone(features: Features, slang: boolean): boolean {
+  return slang || (features.emojiWords > 0 && 2 * features.emojiWords >= features.words);
+}
 
 /**
  * VADER's reading and the model features (sentiment-model/features.ts) of an English text whose emoji
@@ -19,10 +26,11 @@ let lastText: string | null = null;
  */
 export function englishFeatures(spelled: string): EnglishFeatures {
   if (spelled === lastText) return last;
-  const { compound, signal } = vaderReading(spelled);
+  const { compound, signal, slang } = vaderReading(spelled);
   extractFeatures(spelled, compound, signal, last.features);
   last.compound = compound;
   last.signal = signal;
+  last.slang = slang;
   lastText = spelled;
   return last;
 }

@@ -1,4 +1,4 @@
-import { englishFeatures } from './english-features';
+import { englishFeatures, readsVaderAlone } from './english-features';
 import { modelReading } from './sentiment-model/model';
 import { TRAINED } from './sentiment-model/weights';
 
@@ -21,14 +21,16 @@ function blendToCompound(blend: number): number {
 /**
  * The compound (-1..1) of an English text whose emoji are already spelled out by replaceEmoji: the
  * trained model (README "sentiment") blended with VADER's reference compound, which keeps the reading's
- * intensity. Two exceptions:
- * - at least half of the words are emoji: VADER's compound alone. The model learnt from Reddit comments,
- *   which hardly use emoji; the emoji valences (emoji-valences.ts) come from data that does.
+ * intensity. Three exceptions:
+ * - at least half of the words are emoji: VADER's compound alone. The model learnt from Reddit comments
+ *   and tweets, which hardly use emoji; the emoji valences (emoji-valences.ts) come from data that does.
+ * - a word read as slang (slang.ts: "killed it", "this is sick", "goated", "mid"): VADER's compound alone.
+ *   The model learnt those words in their older senses (killed, sick, fire) and outvoted the reviewed readings.
  * - no sentiment word and a blend in the neutral band: no sentiment at all (0), as before the model.
  */
 export function englishCompound(text: string): number {
-  const { compound, signal, features } = englishFeatures(text);
-  if (features.emojiWords > 0 && 2 * features.emojiWords >= features.words) return compound;
+  const { compound, signal, slang, features } = englishFeatures(text);
+  if (readsVaderAlone(features, slang)) return compound;
   const blend = TRAINED.blendWeight * compound + (1 - TRAINED.blendWeight) * modelReading(features);
   if (!signal && blend >= TRAINED.neutralLow && blend < TRAINED.neutralHigh) return 0;
   const c = blendToCompound(blend);

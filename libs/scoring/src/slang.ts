@@ -119,29 +119,42 @@ const TRAILING_PUNCTUATION = /[!?.,:;)]+$/;
 /**
  * Sets the slang reading of each word in `known` (lexicon valences, undefined where none) and rewrites
  * "no cap" ("no lie") as a booster so its "no" negates nothing. `words` keep their case: "W" and "L" are
- * slang only in capitals (the lexicon has "l" 2.0, which lowercase keeps).
+ * slang only in capitals (the lexicon has "l" 2.0, which lowercase keeps). Returns whether any word got a
+ * slang valence (the English model then defers to these readings, english-sentiment.ts).
  */
-export function slangValences(words: string[], lower: string[], known: (number | undefined)[]): void {
+export function slangValences(words: string[], lower: string[], known: (number | undefined)[]): boolean {
+  let read = false;
   for (let i = 0; i < words.length; i++) {
     if (inTitle(words, i)) continue;
     const fixed = SLANG.get(lower[i]);
     if (fixed !== undefined) {
       known[i] = fixed;
+      read = true;
       continue;
     }
     const c = contextAt(words, lower, i);
     const reading = READINGS.get(lower[i]);
     if (reading) {
-      if (reading.when(c)) known[i] = reading.valence;
+      if (reading.when(c)) {
+        known[i] = reading.valence;
+        read = true;
+      }
     } else if (lower[i] === 'cap') {
-      noCap(c, known);
+      if (noCap(c, known)) read = true;
     } else if (lower[i] === 'it') {
-      if (PRAISE_IT.has(c.prev)) known[i - 1] = 2.6;
+      if (PRAISE_IT.has(c.prev)) {
+        known[i - 1] = 2.6;
+        read = true;
+      }
     } else {
       const letter = winOrLoss(words, i);
-      if (letter !== undefined) known[i] = letter;
+      if (letter !== undefined) {
+        known[i] = letter;
+        read = true;
+      }
     }
   }
+  return read;
 }
 
 /** Part of a title or a name ("The Banger Sisters", "Fire Island"): not slang. */
@@ -223,14 +236,17 @@ const READINGS = new Map<string, { valence: number; when: (c: SlangContext) => b
 ]);
 
 /** "no cap" becomes the booster "nocap really" (its "no" negates nothing); "that's cap", "big cap" are a lie. */
-function noCap(c: SlangContext, known: (number | undefined)[]): void {
+function noCap(c: SlangContext, known: (number | undefined)[]): boolean {
   if (c.prev === 'no') {
     c.lower[c.i - 1] = 'nocap';
     known[c.i - 1] = undefined;
     c.lower[c.i] = 'really';
     known[c.i] = undefined;
-  } else if (c.prev === "that's" || c.prev === 'thats' || c.prev === 'is' || c.prev === 'big')
+  } else if (c.prev === "that's" || c.prev === 'thats' || c.prev === 'is' || c.prev === 'big') {
     known[c.i] = -1.5;
+    return true;
+  }
+  return false;
 }
 
 /** "W" / "Ws" a win, "L" / "Ls" a loss, in capitals and not an initial; undefined otherwise. */

@@ -264,20 +264,18 @@ function round4(x: number): number {
   return Math.round(x * 10_000) / 10_000;
 }
 
-/** Per-word valences before the rules: the lexicon, with the slang table's readings in context. */
-function baseValences(words: string[], lower: string[]): (number | undefined)[] {
-  const known = lower.map((w) => LEXICON.get(w));
-  slangValences(words, lower, known);
-  return known;
-}
-
-/** Sum of rule-adjusted valences of a text's words (0 when no word carries sentiment) and whether any did. */
-function valenceSum(text: string): { sum: number; signal: boolean } {
+/**
+ * Sum of rule-adjusted valences of a text's words (0 when no word carries sentiment), whether any did, and
+ * whether any word was read by the slang table (slang.ts) rather than the lexicon alone.
+ */
+function valenceSum(text: string): { sum: number; signal: boolean; slang: boolean } {
   const words = vaderWords(text);
   const n = words.length;
-  if (n === 0) return { sum: 0, signal: false };
+  if (n === 0) return { sum: 0, signal: false, slang: false };
   const lower = words.map((w) => w.toLowerCase());
-  const known = baseValences(words, lower);
+  // Per-word valences before the rules: the lexicon, with the slang table's readings in context.
+  const known = lower.map((w) => LEXICON.get(w));
+  const slang = slangValences(words, lower, known);
   let caps = 0;
   for (const w of words) if (isUpper(w)) caps++;
   const isCapDiff = n - caps > 0 && n - caps < n;
@@ -291,7 +289,7 @@ function valenceSum(text: string): { sum: number; signal: boolean } {
   butCheck(lower, sentiments);
   let sum = 0;
   for (const s of sentiments) sum += s;
-  return { sum, signal };
+  return { sum, signal, slang };
 }
 
 /** Whether the word is a booster ("very", "kind of"): it scales its neighbour and carries nothing itself. */
@@ -355,10 +353,13 @@ function compoundOfSum(sum: number, text: string): number {
   return round4(c < -1 ? -1 : c > 1 ? 1 : c);
 }
 
-/** The compound and whether any word carried sentiment (a text with none is unscored-neutral, not a reading). */
-export function vaderReading(text: string): { compound: number; signal: boolean } {
-  const { sum, signal } = valenceSum(text);
-  return { compound: compoundOfSum(sum, text), signal };
+/**
+ * The compound, whether any word carried sentiment (a text with none is unscored-neutral, not a reading) and
+ * whether any word was read as slang.
+ */
+export function vaderReading(text: string): { compound: number; signal: boolean; slang: boolean } {
+  const { sum, signal, slang } = valenceSum(text);
+  return { compound: compoundOfSum(sum, text), signal, slang };
 }
 
 /** The npm port's own entry point (vader-sentiment 1.1.3), for the quality bench and for tests showing what changed. */

@@ -34,10 +34,24 @@ describe('the trained English sentiment model', () => {
     expect(englishCompound('I do not like it')).toBeLessThan(-0.075);
     expect(englishCompound('not bad at all')).toBeGreaterThanOrEqual(-0.075);
     // A negated word's character grams are hashed apart from the plain word's, so "bad" in "not bad" does
-    // not read through the grams of a plain "bad" (it read 4.11, lean negative, before).
+    // not read through the grams of a plain "bad" (it read 4.11, lean negative, before); and the negator is
+    // read only through what it negates, not as a word of its own that tweets taught to read negative.
     expect(englishCompound('not bad')).toBeGreaterThanOrEqual(0);
     expect(sentimentOf('not bad')).toBeGreaterThanOrEqual(5);
     expect(englishCompound('not good')).toBeLessThan(-0.075);
+  });
+
+  it('reads slang by VADER alone: the model learnt killed, sick and fire in their older senses', () => {
+    for (const text of ['Killed it 🔥', 'this is sick', 'that beat slaps', 'goated', 'so mid']) {
+      expect(vaderReading(text).slang).toBe(true);
+      expect(englishCompound(replaceEmoji(text))).toBe(vaderReading(replaceEmoji(text)).compound);
+    }
+    expect(sentimentOf('Killed it 🔥')).toBeGreaterThanOrEqual(7.5);
+    expect(sentimentOf('this is sick')).toBeGreaterThanOrEqual(5.5);
+    expect(sentimentOf('so mid')).toBeLessThan(4.5);
+    // Not slang here: the model reads it with VADER as usual.
+    expect(vaderReading("I'm sick of it").slang).toBe(false);
+    expect(sentimentOf("I'm sick of it")).toBeLessThan(3);
   });
 
   it('gives a statement with no sentiment word that the model reads as neutral no sentiment at all', () => {

@@ -78,9 +78,14 @@ describe('VADER compound (reference rules)', () => {
     expect(portCompound(text)).toBe(port);
   });
 
-  it('tells a text without sentiment words from one whose words cancel out', () => {
-    expect(vaderReading('When is the next video?')).toEqual({ compound: 0, signal: false });
-    expect(vaderReading('good')).toEqual({ compound: 0.4404, signal: true });
+  it('tells a text without sentiment words from one whose words cancel out, and says when slang was read', () => {
+    expect(vaderReading('When is the next video?')).toEqual({ compound: 0, signal: false, slang: false });
+    expect(vaderReading('good')).toEqual({ compound: 0.4404, signal: true, slang: false });
+    expect(vaderReading('this is sick').slang).toBe(true);
+    expect(vaderReading('I am sick of it').slang).toBe(false);
+    expect(vaderReading('you killed it').slang).toBe(true);
+    expect(vaderReading("that's cap").slang).toBe(true);
+    expect(vaderReading('no cap this is good').slang).toBe(false);
   });
 
   it('maps compound -1..1 onto 1..10 through the knots: ±0.5 at the strong bucket edges, the calibrated neutral band -0.075 .. 0.35, no sentiment at 5', () => {
@@ -107,8 +112,8 @@ describe('sentimentOf: the v1 reading of a comment body', () => {
     // The compound is the English reader's (the trained model blended with VADER, english-sentiment.ts).
     for (const text of ['The book was good.', 'Not bad at all', 'VADER is not smart, handsome, nor funny.'])
       expect(sentimentOf(text)).toBe(Math.round(compoundToScore(englishCompound(text)) * 1000) / 1000);
-    expect(sentimentOf('The book was good.')).toBe(7.882);
-    expect(sentimentOf('VADER is not smart, handsome, nor funny.')).toBe(2.499); // negative, as VADER alone (2.03); negated words read apart
+    expect(sentimentOf('The book was good.')).toBe(9.035);
+    expect(sentimentOf('VADER is not smart, handsome, nor funny.')).toBe(1.724); // negative, as VADER alone (2.03); negated words read apart
     // from plain ones, character grams included (English sentiment model, README)
     expect(sentimentOf('Saving this for later')).toBe(5);
     expect(sentimentOf('')).toBeNaN();

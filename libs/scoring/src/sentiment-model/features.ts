@@ -1,6 +1,6 @@
-// The sentiment model's input: hashed word unigrams and bigrams (negated words marked), hashed character
-// 3-5-grams of each word, and a few dense signals the scorer already reads (VADER's compound split by
-// sign, whether any word carried sentiment, ! and ?). The training script dumps these same features through
+// The sentiment model's input: hashed word unigrams and bigrams (negated words marked; a negator itself only
+// in bigrams), hashed character 3-5-grams of each word, and a few dense signals the scorer already reads
+// (VADER's compound split by sign, whether any word carried sentiment, ! and ?). The training script dumps these same features through
 // this file (tools/train-sentiment/dump-features.ts), so training and inference cannot drift apart.
 
 /** log2 of the number of hash buckets. */
@@ -211,12 +211,15 @@ export function extractFeatures(text: string, compound: number, signal: boolean,
     const h = hashWord(wordLength);
     const negated = negatedLeft > 0;
     const unigram = negated ? h ^ NEGATED_SALT : h;
-    push(f, unigram);
+    const negator = isNegator(wordLength, h);
+    // A negator is read through the words it negates and its bigrams, not as a word of its own: tweets
+    // mostly negate praise, so a plain "not" learnt to read negative and outvoted "not bad".
+    if (!negator) push(f, unigram);
     if (hasPrevious) push(f, Math.imul(previous ^ BIGRAM_SALT, FNV_PRIME) ^ unigram);
-    pushCharGrams(f, wordLength, negated);
+    if (!negator) pushCharGrams(f, wordLength, negated);
     previous = unigram;
     hasPrevious = true;
-    if (isNegator(wordLength, h)) negatedLeft = NEGATION_SCOPE;
+    if (negator) negatedLeft = NEGATION_SCOPE;
     else if (negated) negatedLeft--;
   }
 }
