@@ -58,7 +58,7 @@ describe('ProjectionHealth', () => {
     now += 59_000;
     expect(health.check()).toEqual({ ready: true });
     expect(health.lagPositions).toBe(20);
-    expect(health.lagSeconds).toBe(89);
+    expect(health.lagSeconds).toBe(59); // 111..130 known since the head was seen, not the age of 110
     now += 2_000;
     expect(health.check()).toEqual({
       ready: false,
@@ -71,13 +71,50 @@ describe('ProjectionHealth', () => {
     expect(health.check()).toEqual({ ready: true });
   });
 
+  it('knows the head from every position it sees, never from an older report', () => {
+    const health = new ProjectionHealth(bounds, clock);
+    health.started(10);
+    health.headSeen(14); // a write of this process
+    expect(health.lagPositions).toBe(4);
+    health.headSeen(12); // an older head read answering late
+    expect(health.head).toBe(14);
+    expect(health.lagPositions).toBe(4);
+    health.progressed(14, new Date(now).toISOString());
+    expect(health.lagPositions).toBe(0);
+    expect(health.lagSeconds).toBe(0);
+  });
+
+  it('ages the lag from the oldest event not yet applied, not from the last one applied', () => {
+    const health = new ProjectionHealth(bounds, clock);
+    health.started(-1);
+    health.progressed(5, '2026-04-30T23:00:00.000Z'); // an hour ago; the log was idle since
+    health.caughtUp();
+    health.headSeen(6); // learned now: at least 0 s old
+    expect(health.lagSeconds).toBe(0);
+    now += 3_000;
+    expect(health.lagSeconds).toBe(3);
+    health.headSeen(9);
+    now += 1_000;
+    // The page 6..9 is read: event 6 was recorded 7 s ago by its producer's clock.
+    health.reading(6, new Date(now - 7_000).toISOString(), 9);
+    expect(health.lagPositions).toBe(4);
+    expect(health.lagSeconds).toBe(7);
+    health.progressed(9, new Date(now - 5_000).toISOString());
+    expect(health.lagSeconds).toBe(0);
+    health.headSeen(11);
+    now += 2_000;
+    expect(health.lagSeconds).toBe(2); // 9 is applied: only 10..11, learned 2 s ago, count
+  });
+
   it('feeds the Prometheus gauges at scrape time and counts conflicts per projection', async () => {
     const registry = new Registry();
     const metrics = new ProjectionMetrics(registry);
     const health = new ProjectionHealth(bounds, clock);
     health.started(-1);
-    health.headSeen(50);
-    health.progressed(20, new Date(now - 30_000).toISOString());
+    // Reads a page of events 0..50 recorded 40 s ago and 30 s ago, and applies up to 20 of it.
+    health.reading(0, new Date(now - 40_000).toISOString(), 50);
+    health.progressed(20, new Date(now - 40_000).toISOString());
+    health.reading(21, new Date(now - 30_000).toISOString(), 50);
     metrics.track('ingest', health);
     metrics.conflict('ingest', 'posts', 'team_link');
     metrics.conflict('ingest', 'posts', 'team_link');

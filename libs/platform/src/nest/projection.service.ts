@@ -31,7 +31,7 @@ export const PROJECTION_MODE = Symbol('ProjectionMode');
 /** Optional tuning of the projections' supervision (tests shorten it). */
 export interface ProjectionOptions extends Partial<ProjectionHealthBounds> {
   backoff?: Backoff;
-  /** How often the log head is read for lag metrics and stuck detection; default 5 s. */
+  /** How often the log head is read for stuck detection; default 5 s (lag metrics do not wait for it). */
   headPollMs?: number;
 }
 export const PROJECTION_OPTIONS = Symbol('ProjectionOptions');
@@ -117,7 +117,7 @@ export class ProjectionService {
     for (const listener of this.listeners) runtime.onApplied(listener);
     this.runtime = runtime;
     this.registry?.register(this.healthName, () => this.health.check());
-    this.metrics?.track(this.name, this.health);
+    this.metrics?.track(this.name, this.health, async () => this.supervised?.readHead());
     const started = Date.now();
     const after = await this.prepare(runtime);
     this.supervised = new SupervisedProjection(this.events, runtime, {
@@ -170,6 +170,8 @@ export class ProjectionService {
   async waitFor(position: number, timeoutMs?: number): Promise<void> {
     if (position < 0) return;
     if (!this.runtime) throw new Error('projections have not started');
+    // A write of this process: the log reaches it now, whatever the projection has read.
+    this.health.headSeen(position);
     // Read models in memory keep up within milliseconds; MongoDB ones are a network hop per write.
     await this.runtime.waitFor(position, timeoutMs ?? (this.mode === 'rebuild' ? 5_000 : 30_000));
   }

@@ -16,10 +16,21 @@ function seconds(ms: number): number {
   return Math.round(ms / 1000);
 }
 
+/** The most positions the process remembers ahead of the projection; beyond it, the last one's time stands for the rest. */
+const MAX_KNOWN_AHEAD = 10_000;
+
+/** A log position the process learned exists, and when its event was recorded at the latest. */
+interface KnownAhead {
+  position: number;
+  recordedBy: number;
+}
+
 /**
  * What one projection knows about itself: how far it applied the log, how far the log goes, and
- * whether it is failing. Fed by the projection's loop and its head poll; `check()` turns it into a
- * health report (cheap and synchronous, as the registry needs), and the metrics read it at scrape.
+ * whether it is failing. The head is the highest position the process has seen: a page the
+ * projection read, a write of this process it waits for, a head read (at scrape, and a slow poll
+ * for stuck detection). `check()` turns it into a health report (cheap and synchronous, as the
+ * registry needs), and the metrics read it at scrape, so lag is what the process knows then.
  */
 export class ProjectionHealth {
   private caughtUpOnce = false;
@@ -28,6 +39,10 @@ export class ProjectionHealth {
   private behindSince: number | null = null;
   private failingSince: number | null = null;
   private lastError = '';
+  /** Positions ahead of `position` the process knows of, ascending, with their recorded times. */
+  private ahead: KnownAhead[] = [];
+  /** The first event of the page being applied: its position and recorded time (ms), exact. */
+  private applying: KnownAhead | null = null;
   position = -1;
   head = -1;
   /** When the last applied event occurred (ms since epoch), or null before the first one. */
@@ -42,6 +57,8 @@ export class ProjectionHealth {
 
   started(position: number): void {
     this.position = position;
+    this.applying = null;
+    this.ahead = this.ahead.filter((known) => known.position > position);
     this.lastProgressAt = this.now();
     this.stopped = false;
   }
@@ -53,7 +70,21 @@ export class ProjectionHealth {
     }
     const at = occurredAt ? Date.parse(occurredAt) : NaN;
     if (!Number.isNaN(at)) this.lastEventAt = at;
+    if (this.applying && this.applying.position <= this.position) this.applying = null;
+    let applied = 0;
+    while (applied < this.ahead.length && this.ahead[applied].position <= this.position) applied++;
+    if (applied > 0) this.ahead.splice(0, applied);
     if (this.position >= this.head) this.behindSince = null;
+  }
+
+  /**
+   * The projection read a page from the log and starts applying it: the log reaches `lastPosition`,
+   * and the oldest event not yet applied is the page's first, recorded at `firstOccurredAt`.
+   */
+  reading(firstPosition: number, firstOccurredAt: string | undefined, lastPosition: number): void {
+    const at = firstOccurredAt ? Date.parse(firstOccurredAt) : NaN;
+    this.applying = Number.isNaN(at) ? null : { position: firstPosition, recordedBy: at };
+    this.headSeen(lastPosition);
   }
 
   caughtUp(): void {
@@ -64,10 +95,24 @@ export class ProjectionHealth {
     return this.caughtUpOnce;
   }
 
+  /**
+   * The log reaches `head` (a write of this process, a page read, a head read). A lower head than
+   * one seen before changes nothing: the log only grows. Its event was recorded by now at the latest.
+   */
   headSeen(head: number): void {
-    this.head = head;
-    if (head <= this.position) this.behindSince = null;
+    if (head > this.head) {
+      this.head = head;
+      if (head > this.position) this.remember(head, this.now());
+    }
+    if (this.head <= this.position) this.behindSince = null;
     else this.behindSince ??= this.now();
+  }
+
+  private remember(position: number, recordedBy: number): void {
+    const last = this.ahead[this.ahead.length - 1];
+    // Full: the newest position takes the last one's (earlier) time, so the lag reads high, never low.
+    if (last && this.ahead.length >= MAX_KNOWN_AHEAD) last.position = position;
+    else this.ahead.push({ position, recordedBy });
   }
 
   failed(error: unknown): void {
@@ -93,10 +138,19 @@ export class ProjectionHealth {
     return Math.max(0, this.head - this.position);
   }
 
-  /** Age of the last applied event while the head is ahead; 0 once caught up with it. */
+  /**
+   * Age of the oldest event not yet applied that the process knows of: from its recorded time
+   * (occurredAt) once the projection has read it, else from when the process learned the log
+   * reached it (so at least that old); 0 once caught up with the head.
+   */
   get lagSeconds(): number {
-    if (this.lagPositions === 0 || this.lastEventAt === null) return 0;
-    return Math.max(0, (this.now() - this.lastEventAt) / 1000);
+    if (this.lagPositions === 0) return 0;
+    let oldest = Infinity;
+    if (this.applying && this.applying.position > this.position) oldest = this.applying.recordedBy;
+    for (const known of this.ahead)
+      if (known.position > this.position) oldest = Math.min(oldest, known.recordedBy);
+    if (oldest === Infinity) return 0;
+    return Math.max(0, (this.now() - oldest) / 1000);
   }
 
   check(): ComponentHealth {

@@ -7,16 +7,22 @@ function gauge(
   registry: Registry,
   name: string,
   help: string,
-  collect: (g: Gauge<'projection'>) => void,
+  collect: (g: Gauge<'projection'>) => Promise<void>,
 ): Gauge<'projection'> {
   return gaugeOn(registry, {
     name,
     help,
     labelNames: ['projection'],
     collect() {
-      collect(this);
+      return collect(this);
     },
   });
+}
+
+/** A projection reported on a registry, and how to read its log head at scrape (none: what it knows). */
+interface TrackedProjection {
+  health: ProjectionHealth;
+  readHead?: () => Promise<void>;
 }
 
 function counter<L extends string>(
@@ -30,34 +36,37 @@ function counter<L extends string>(
 
 /**
  * Projection metrics on the process's Prometheus registry (HttpMetrics.registry). Lag and positions
- * are read from each projection's ProjectionHealth when scraped, so nothing is set per event.
+ * are computed from each projection's ProjectionHealth when scraped, after a head read (the one
+ * read is shared by every gauge of the scrape), so nothing is set per event and no burst between
+ * two polls goes unseen.
  */
 export class ProjectionMetrics {
-  private static readonly registries = new WeakMap<Registry, Map<string, ProjectionHealth>>();
+  private static readonly registries = new WeakMap<Registry, Map<string, TrackedProjection>>();
   private readonly conflicts: Counter<'projection' | 'collection' | 'index'>;
   private readonly failures: Counter<'projection'>;
   private readonly restarts: Counter<'projection'>;
   /** Projections reported on this registry; shared by every ProjectionMetrics built on it. */
-  private readonly sources: Map<string, ProjectionHealth>;
+  private readonly sources: Map<string, TrackedProjection>;
 
   constructor(registry: Registry) {
     if (!ProjectionMetrics.registries.has(registry)) ProjectionMetrics.registries.set(registry, new Map());
     const sources = ProjectionMetrics.registries.get(registry)!;
     this.sources = sources;
-    const each = (g: Gauge<'projection'>, value: (h: ProjectionHealth) => number) => {
+    const each = async (g: Gauge<'projection'>, value: (h: ProjectionHealth) => number) => {
+      await Promise.all([...sources.values()].map((s) => s.readHead?.()));
       g.reset();
-      for (const [projection, health] of sources) g.set({ projection }, value(health));
+      for (const [projection, { health }] of sources) g.set({ projection }, value(health));
     };
     gauge(
       registry,
       'analyst_projection_lag_events',
-      'Global log positions between the last applied event and the log head (events on the SQLite log; commit-position bytes on EventStoreDB, where only zero vs not zero is exact)',
+      'Global log positions between the last applied event and the highest log position the process knows at scrape (pages read, its own writes, a head read at scrape): events on the SQLite log; commit-position bytes on EventStoreDB, where only zero vs not zero is exact',
       (g) => each(g, (h) => h.lagPositions),
     );
     gauge(
       registry,
       'analyst_projection_lag_seconds',
-      'Age of the last applied event while the log head is ahead of it; 0 when caught up',
+      'Age of the oldest event not yet applied that the process knows of (from its recorded time once read from the log, else from when the process learned of it); 0 when caught up',
       (g) => each(g, (h) => h.lagSeconds),
     );
     gauge(registry, 'analyst_projection_position', 'Global log position of the last applied event', (g) =>
@@ -66,7 +75,7 @@ export class ProjectionMetrics {
     gauge(
       registry,
       'analyst_projection_head_position',
-      'Global log position of the log head at the last poll',
+      'Highest global log position the process knows at scrape',
       (g) => each(g, (h) => h.head),
     );
     gauge(
@@ -95,9 +104,9 @@ export class ProjectionMetrics {
     );
   }
 
-  /** Reports `health` under `projection` on every scrape from now on. */
-  track(projection: string, health: ProjectionHealth): void {
-    this.sources.set(projection, health);
+  /** Reports `health` under `projection` on every scrape from now on, after `readHead` if given. */
+  track(projection: string, health: ProjectionHealth, readHead?: () => Promise<void>): void {
+    this.sources.set(projection, { health, readHead });
   }
 
   untrack(projection: string): void {

@@ -14,7 +14,10 @@ export interface SupervisedProjectionOptions {
   checkpoint: { store: CheckpointStore; name: string; every: number } | null;
   metrics?: ProjectionMetrics;
   backoff?: Backoff;
-  /** How often the log head is read for lag and stuck detection. */
+  /**
+   * How often the log head is read for stuck detection. Lag does not wait for it: pages read,
+   * writes waited for and a head read at each scrape (`readHead`) move the known head at once.
+   */
   headPollMs?: number;
   /**
    * `start()` rejects when the first catch-up has been failing for this long, so a process that
@@ -48,6 +51,8 @@ export class SupervisedProjection {
   private stopped = false;
   private headTimer: NodeJS.Timeout | null = null;
   private startOutcome: { resolve: () => void; reject: (error: unknown) => void } | null = null;
+  /** The head read in flight, shared by every gauge of one scrape. */
+  private headRead: Promise<void> | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -80,6 +85,29 @@ export class SupervisedProjection {
       (head) => this.health.headSeen(head),
       (error) => this.logger.warn(`${this.options.name}: cannot read the log head: ${String(error)}`),
     );
+  }
+
+  /**
+   * Reads the log head into the health now (a scrape does, so appends of other processes count
+   * before the projection reads them). Gives up after `timeoutMs`, keeping what is known, so a
+   * slow or unreachable log never fails a scrape: the poll logs that.
+   */
+  readHead(timeoutMs = 1_000): Promise<void> {
+    if (this.headRead) return this.headRead;
+    let timer: NodeJS.Timeout | undefined;
+    const read = this.events.headPosition().then(
+      (head) => this.health.headSeen(head),
+      () => undefined,
+    );
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+    });
+    this.headRead = Promise.race([read, late]).finally(() => {
+      clearTimeout(timer);
+      this.headRead = null;
+    });
+    return this.headRead;
   }
 
   private async subscribe(): Promise<void> {
@@ -126,6 +154,8 @@ export class SupervisedProjection {
   /** One page of the log; a retry resumes at the first event not yet applied. */
   private async handle(page: readonly RecordedEvent[]): Promise<void> {
     const event = page[page.length - 1];
+    const first = page.find((e) => e.position > this.runtime.position);
+    if (first) this.health.reading(first.position, first.metadata?.occurredAt, event.position);
     for (let attempt = 0; ; attempt++) {
       if (this.stopped) throw new ProjectionStopped(this.options.name);
       const rest = page.filter((e) => e.position > this.runtime.position);
