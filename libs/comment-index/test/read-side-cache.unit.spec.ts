@@ -134,7 +134,11 @@ describe('read-side cache: a team loading while the feed moves on', () => {
     // The cache fills CACHE_LIVE_SHARE of its memory budget: room for 2.5 teams of this size.
     const memoryBudget = Math.floor((oneTeam * 2.5) / CACHE_LIVE_SHARE);
     const cache = new ReadSideCache(store, memoryBudget, false);
-    expect(cache.stats().budgetBytes).toBe(Math.floor(memoryBudget * CACHE_LIVE_SHARE));
+    // The budget is reported as configured; the share it fills with teams beside it.
+    expect(cache.stats()).toMatchObject({
+      budgetBytes: memoryBudget,
+      liveBudgetBytes: Math.floor(memoryBudget * CACHE_LIVE_SHARE),
+    });
     await cache.team('a');
     await cache.team('b');
     await cache.team('a'); // a is now the most recently used
@@ -206,6 +210,10 @@ describe('read-side cache: a team loading while the feed moves on', () => {
     // One read of the catalog's analyses without the days, one of the days alone; the second ask is held.
     expect(analysisReads).toEqual([{ 'materialized.metrics.daily': 0 }, { 'materialized.metrics.daily': 1 }]);
     expect(cache.stats().bytes).toBeGreaterThan(withoutDaily);
+
+    // The comment rows it holds, once a request loads them: the four comments of p1's version.
+    await cache.rows(team, [post]);
+    expect(cache.stats().rows).toBe(4);
   });
 });
 

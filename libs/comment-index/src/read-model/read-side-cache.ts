@@ -16,8 +16,12 @@ export const CACHE_LIVE_SHARE = 0.5;
 export interface ReadSideCacheStats {
   teams: number;
   bytes: number;
-  /** What the cache fills to: `CACHE_LIVE_SHARE` of its memory budget. */
+  /** Comment rows the cached teams hold (their posts' loaded versions, rows no version uses excluded). */
+  rows: number;
+  /** The memory the cache may add to the replica (ANALYST_READ_CACHE_MB). */
   budgetBytes: number;
+  /** What the cache fills with teams: `CACHE_LIVE_SHARE` of `budgetBytes`. */
+  liveBudgetBytes: number;
   loads: number;
   evictions: number;
 }
@@ -47,7 +51,7 @@ export class ReadSideCache {
   constructor(
     private readonly store: ReadStore,
     /** The memory the cache may add to the replica's (ANALYST_READ_CACHE_MB). */
-    memoryBudgetBytes: number,
+    private readonly memoryBudgetBytes: number,
     /** Whether catalogs carry the posts' materialized analyses (analysis does; sampling needs none). */
     private readonly withMaterialized = true,
     private readonly compaction?: CompactionPolicy,
@@ -57,11 +61,17 @@ export class ReadSideCache {
 
   stats(): ReadSideCacheStats {
     let bytes = 0;
-    for (const catalog of this.teams.values()) bytes += catalog.bytes;
+    let rows = 0;
+    for (const catalog of this.teams.values()) {
+      bytes += catalog.bytes;
+      rows += catalog.team.columns.length - catalog.team.deadRowCount;
+    }
     return {
       teams: this.teams.size,
       bytes,
-      budgetBytes: this.budgetBytes,
+      rows,
+      budgetBytes: this.memoryBudgetBytes,
+      liveBudgetBytes: this.budgetBytes,
       loads: this.loads,
       evictions: this.evictions,
     };

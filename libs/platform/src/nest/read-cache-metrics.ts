@@ -5,7 +5,12 @@ import { gaugeOn } from './registry-metrics';
 export interface ReadCacheStats {
   teams: number;
   bytes: number;
+  /** Comment rows the cached teams hold. */
+  rows: number;
+  /** ANALYST_READ_CACHE_MB in bytes. */
   budgetBytes: number;
+  /** The part of the budget the cache fills with teams; the rest is room for the collector's garbage. */
+  liveBudgetBytes: number;
   loads: number;
   evictions: number;
 }
@@ -23,14 +28,18 @@ export function registerReadCacheMetrics(
 ): void {
   const sources = sourcesOf(registry);
   sources.set(cache, stats);
-  const metric = (name: string, help: string, value: (s: ReadCacheStats) => number) => {
+  /** `value` null: no series for that cache at this scrape. */
+  const metric = (name: string, help: string, value: (s: ReadCacheStats) => number | null) => {
     gaugeOn(registry, {
       name,
       help,
       labelNames: ['cache'],
       collect() {
         this.reset();
-        for (const [label, read] of sources) this.set({ cache: label }, value(read()));
+        for (const [label, read] of sources) {
+          const v = value(read());
+          if (v !== null) this.set({ cache: label }, v);
+        }
       },
     });
   };
@@ -41,8 +50,19 @@ export function registerReadCacheMetrics(
   );
   metric(
     'analyst_read_cache_budget_bytes',
-    'The read-side cache budget (ANALYST_READ_CACHE_MB)',
+    'The memory the read-side cache may add to the replica (ANALYST_READ_CACHE_MB in bytes)',
     (s) => s.budgetBytes,
+  );
+  metric(
+    'analyst_read_cache_live_budget_bytes',
+    'What the read-side cache fills with teams before dropping the least recently used: a share of its budget, the rest left for the garbage that loading teams leaves until the collector runs',
+    (s) => s.liveBudgetBytes,
+  );
+  metric('analyst_read_cache_rows', 'Comment rows the cached teams hold', (s) => s.rows);
+  metric(
+    'analyst_read_cache_bytes_per_comment',
+    'Bytes the read-side cache holds per comment row it holds (catalogs and post analyses included); absent while it holds none',
+    (s) => (s.rows > 0 ? s.bytes / s.rows : null),
   );
   metric('analyst_read_cache_teams', 'Teams whose catalog the read-side cache holds', (s) => s.teams);
   metric(
