@@ -5,7 +5,7 @@
  * after a full GC, the growth of the JS heap and of the memory outside it (array buffers) per team
  * is set beside the growth of `stats().bytes` (which already includes HELD_PER_COUNTED_BYTE).
  *
- *   npm run bench -- --expose-gc bench/read-side-team-bytes.ts [teamsPerShape]
+ *   npm run bench -- --expose-gc bench/read-side-team-bytes.ts [teamsPerShape] [shapes: 100x1000,...]
  *
  * A ratio above 1 means the budget undercounts that shape: a cache full of such teams holds more
  * than ANALYST_READ_CACHE_MB.
@@ -26,12 +26,21 @@ import { commentsFromPool, ContentLogWriter, SeededRandom } from '@analyst/testi
 import { scoredCommentPool } from './scored-comment-pool';
 
 const TEAMS_PER_SHAPE = Number(process.argv[2] ?? 12);
-/** Posts × comments per post of each team shape (the read-side scale bench's small and middle teams, and one between). */
-const SHAPES: [number, number][] = [
-  [2, 1000],
-  [10, 1000],
-  [50, 1000],
-];
+/**
+ * Posts × comments per post of each team shape: by default the read-side scale bench's small and
+ * middle teams, and one between; a second argument names others (`100x1000,2x1000`).
+ */
+const SHAPES: [number, number][] = process.argv[3]
+  ? process.argv[3].split(',').map((shape) => {
+      const [posts, perPost] = shape.split('x').map(Number);
+      if (!(posts > 0 && perPost > 0)) throw new Error(`a shape is postsxcomments, not ${shape}`);
+      return [posts, perPost];
+    })
+  : [
+      [2, 1000],
+      [10, 1000],
+      [50, 1000],
+    ];
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 const teamId = (shape: number, i: number): string => `tm_${shape}_${pad(i, 3)}`;
 
@@ -100,11 +109,14 @@ async function main(): Promise<void> {
         await cache.rows(team, team.posts);
       }
       const measured = (held() - before) / TEAMS_PER_SHAPE;
-      const counted = cache.stats().bytes / TEAMS_PER_SHAPE;
+      const stats = cache.stats();
+      const counted = stats.bytes / TEAMS_PER_SHAPE;
       console.log(
         `teams of ${posts} posts × ${perPost} comments: held ${(measured / 1048576).toFixed(2)} MiB a team, ` +
           `counted ${(counted / 1048576).toFixed(2)} MiB (held ÷ counted ${(measured / counted).toFixed(2)}); ` +
-          `${(measured / (posts * perPost)).toFixed(0)} B a comment held`,
+          `${(measured / (posts * perPost)).toFixed(0)} B a comment held, ` +
+          // What the replica reports as analyst_read_cache_bytes_per_comment for a cache of these teams.
+          `${(stats.bytes / stats.rows).toFixed(0)} B a comment counted over ${stats.rows} rows`,
       );
       // Kept alive until measured: the cache is dropped with this scope.
       if (cache.stats().teams !== TEAMS_PER_SHAPE) throw new Error('the cache dropped a team');
