@@ -130,9 +130,11 @@ export class EventRelay {
   private async flushBatch(): Promise<void> {
     if (this.pending.length === 0 || this.fenced) return;
     // A catch-up can read and publish batch after batch without a macrotask in between (a log
-    // read synchronously, a bus that acknowledges at once): one turn of the event loop per batch
-    // lets timers and I/O run, the lease's renewal among them, before the fence is checked.
-    await yieldToEventLoop();
+    // read synchronously, a bus that acknowledges at once): with a backlog (a full batch waiting),
+    // one turn of the event loop per batch lets timers and I/O run, the lease's renewal among
+    // them, before the fence is checked. A live append (a partial batch) goes out in the same
+    // turn, as it always did, so another service's projection has it by the next request.
+    if (this.pending.length >= this.maxBatch) await yieldToEventLoop();
     while (
       this.window.length > 0 &&
       this.window.length + Math.min(this.pending.length, this.maxBatch) > this.maxInFlight
