@@ -4,6 +4,7 @@ import {
   Inject,
   Logger,
   Module,
+  Optional,
   type DynamicModule,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
@@ -11,6 +12,9 @@ import {
 } from '@nestjs/common';
 import {
   ANALYST_CONFIG,
+  counterOn,
+  gaugeOn,
+  HttpMetrics,
   PeriodicTask,
   ProjectionService,
   registerOpenApiSchemas,
@@ -23,6 +27,7 @@ import {
   CommentReadSide,
   commentReadSideProvider,
   embedsAtIngest,
+  INGEST_EMBED_QUEUE,
   IngestEmbedder,
   SEARCH_MODEL,
   SEARCH_SETUP,
@@ -83,6 +88,7 @@ export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap, OnA
     private readonly analyses: AnalysisService,
     @Inject(JOB_OPTIONS) private readonly jobs: JobOptions,
     @Inject(SEARCH_SETUP) private readonly search: SearchSetup,
+    @Optional() private readonly metrics?: HttpMetrics,
   ) {}
 
   /** Same module with another search model (tests, or a model chosen by the app). */
@@ -101,9 +107,30 @@ export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap, OnA
     const problem = this.search.embeddings ? await localModelProblem() : null;
     if (problem) this.logger.error(`AI search cannot run: ${problem}`);
     if (this.search.embeddings && embedsAtIngest(process.env)) {
-      const embedder = new IngestEmbedder(this.search.embeddings, (error) =>
-        this.logger.warn(`embedding comments at ingest failed (a search will embed them): ${String(error)}`),
+      const chunks = this.metrics
+        ? counterOn(this.metrics.registry, {
+            name: 'analyst_ingest_embedding_chunks_total',
+            help: 'Comment chunks handed to the embedder at ingest, by outcome: embedded here, skipped (another replica claimed or stored it), deferred (queue full or failed: the first search that reads them embeds them)',
+            labelNames: ['outcome'],
+          })
+        : null;
+      const embedder = new IngestEmbedder(
+        this.search.embeddings,
+        (error) =>
+          this.logger.warn(
+            `embedding comments at ingest failed (a search will embed them): ${String(error)}`,
+          ),
+        INGEST_EMBED_QUEUE,
+        (outcome) => chunks?.inc({ outcome }),
       );
+      if (this.metrics)
+        gaugeOn(this.metrics.registry, {
+          name: 'analyst_ingest_embedding_queue_comments',
+          help: 'Comments waiting to be embedded at ingest (at most 20,000; past it chunks are deferred to the first search)',
+          collect() {
+            this.set(embedder.queuedComments);
+          },
+        });
       this.projections.onApplied((event) => embedder.apply(event));
     }
   }

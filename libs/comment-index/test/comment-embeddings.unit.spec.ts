@@ -144,8 +144,16 @@ describe('CommentEmbeddings: sentence vectors kept per comment chunk', () => {
     const embedder = new IngestEmbedder(embeddings, (e) => {
       throw e;
     });
-    for await (const page of events.readAll(-1)) for (const event of page) embedder.apply(event);
+    let queuedAtMost = 0;
+    for await (const page of events.readAll(-1))
+      for (const event of page) {
+        embedder.apply(event);
+        queuedAtMost = Math.max(queuedAtMost, embedder.queuedComments);
+      }
+    // The first chunk is taken at once; the other two (214 + 86 visible comments) wait behind it.
+    expect(queuedAtMost).toBe(300);
     await embedder.idle();
+    expect(embedder.queuedComments).toBe(0);
     expect(embedder.counts).toEqual({ embedded: 3, skipped: 0, deferred: 0, queued: 0 });
     expect(encoder.embeddedTexts).toBe(515);
 
@@ -171,13 +179,18 @@ describe('CommentEmbeddings: sentence vectors kept per comment chunk', () => {
 
   it('leaves a burst beyond its queue to the search, counted as deferred', async () => {
     const encoder = new HashingEncoder();
+    const outcomes: string[] = [];
     const embedder = new IngestEmbedder(
       new CommentEmbeddings(store, async () => encoder),
       () => undefined,
       200,
+      (outcome) => outcomes.push(outcome),
     );
     for await (const page of events.readAll(-1)) for (const event of page) embedder.apply(event);
     await embedder.idle();
+    // What the metrics read: the two chunks too large for the queue deferred, the third embedded.
+    expect(outcomes).toEqual(['deferred', 'deferred', 'embedded']);
+    expect(embedder.queuedComments).toBe(0);
     // Chunks of 215, 214 and 86 visible comments: only the last fits a queue of 200.
     expect(embedder.counts).toEqual({ embedded: 1, skipped: 0, deferred: 2, queued: 0 });
     expect(encoder.embeddedTexts).toBe(86);

@@ -15,6 +15,9 @@ export function embedsAtIngest(env: Record<string, string | undefined>): boolean
 /** Comments waiting at most: past it a chunk is left to the first search that reads it. */
 export const INGEST_EMBED_QUEUE = 20_000;
 
+/** What became of a chunk handed to the embedder (for a metric). */
+export type IngestEmbedOutcome = 'embedded' | 'skipped' | 'deferred';
+
 export interface IngestEmbedderCounts {
   embedded: number;
   /** Chunks another replica had claimed or stored already. */
@@ -33,7 +36,7 @@ export interface IngestEmbedderCounts {
 export class IngestEmbedder {
   private readonly queue: { teamId: string; postId: string; revision: number; comments: CommentText[] }[] =
     [];
-  private queuedComments = 0;
+  private waitingComments = 0;
   private running: Promise<void> | null = null;
   readonly counts: IngestEmbedderCounts = { embedded: 0, skipped: 0, deferred: 0, queued: 0 };
 
@@ -41,7 +44,13 @@ export class IngestEmbedder {
     private readonly embeddings: CommentEmbeddings,
     private readonly onError: (error: unknown) => void,
     private readonly capacity = INGEST_EMBED_QUEUE,
+    private readonly onOutcome: (outcome: IngestEmbedOutcome) => void = () => undefined,
   ) {}
+
+  /** Comments waiting to be embedded now. */
+  get queuedComments(): number {
+    return this.waitingComments;
+  }
 
   /** For `ProjectionService.onApplied`: takes `CommentsFetched` events, ignores the rest. */
   apply(event: RecordedEvent): void {
@@ -50,13 +59,13 @@ export class IngestEmbedder {
     const comments = data.comments
       .filter((c) => !c.hidden && c.body.trim() !== '')
       .map((c) => ({ id: c.id, body: c.body }));
-    if (this.queuedComments + comments.length > this.capacity) {
-      this.counts.deferred++;
+    if (this.waitingComments + comments.length > this.capacity) {
+      this.count('deferred');
       return;
     }
     const teamId = (event.metadata as { teamId?: string } | undefined)?.teamId ?? '';
     this.queue.push({ teamId, postId: data.postId, revision: event.revision, comments });
-    this.queuedComments += comments.length;
+    this.waitingComments += comments.length;
     this.counts.queued = this.queue.length;
     this.running ??= this.drain().finally(() => (this.running = null));
   }
@@ -66,9 +75,14 @@ export class IngestEmbedder {
     while (this.running) await this.running;
   }
 
+  private count(outcome: IngestEmbedOutcome): void {
+    this.counts[outcome]++;
+    this.onOutcome(outcome);
+  }
+
   private async drain(): Promise<void> {
     for (let next = this.queue.shift(); next; next = this.queue.shift()) {
-      this.queuedComments -= next.comments.length;
+      this.waitingComments -= next.comments.length;
       this.counts.queued = this.queue.length;
       try {
         const mine = await this.embeddings.embedAtIngest(
@@ -77,10 +91,9 @@ export class IngestEmbedder {
           next.revision,
           next.comments,
         );
-        if (mine) this.counts.embedded++;
-        else this.counts.skipped++;
+        this.count(mine ? 'embedded' : 'skipped');
       } catch (error) {
-        this.counts.deferred++;
+        this.count('deferred');
         this.onError(error);
       }
     }
