@@ -60,7 +60,7 @@ export interface PackedScored {
 const bytesOf = (view: ArrayBufferView): Uint8Array =>
   new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 
-function packStrings(strings: readonly string[]): { text: Uint8Array; textEnds: Uint8Array } {
+export function packStrings(strings: readonly string[]): { text: Uint8Array; textEnds: Uint8Array } {
   const buffers = strings.map((s) => Buffer.from(s, 'utf8'));
   const ends = new Uint32Array(strings.length);
   let at = 0;

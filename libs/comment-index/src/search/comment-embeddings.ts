@@ -5,7 +5,13 @@ import {
   fetchedChunkIds,
   type CommentChunkDoc,
 } from '../read-model/comment-chunks.projector';
-import { binaryBytes, HIDDEN, STRINGS_PER_COMMENT, unpackStrings } from '../read-model/packed-columns';
+import {
+  binaryBytes,
+  HIDDEN,
+  packStrings,
+  STRINGS_PER_COMMENT,
+  unpackStrings,
+} from '../read-model/packed-columns';
 import { quantizeAll } from './quantized-vectors';
 import type { EncoderSource, SentenceEncoder } from './sentence-encoder.port';
 
@@ -208,7 +214,7 @@ export class CommentEmbeddings {
   ): Promise<Int8Array> {
     const floats = await encoder.embed(comments.map((c) => c.body));
     const vectors = quantizeAll(floats, encoder.dims);
-    const ids = packIds(comments.map((c) => c.id));
+    const ids = packStrings(comments.map((c) => c.id));
     const doc: CommentEmbeddingsDoc = {
       _id: embeddingDocId(chunkId, encoder.model),
       teamId,
@@ -237,17 +243,6 @@ export function visibleComments(doc: CommentChunkDoc): CommentText[] {
       out.push({ id: strings[i * STRINGS_PER_COMMENT], body });
   }
   return out;
-}
-
-function packIds(ids: readonly string[]): { text: Uint8Array; textEnds: Uint8Array } {
-  const buffers = ids.map((s) => Buffer.from(s, 'utf8'));
-  const ends = new Uint32Array(ids.length);
-  let at = 0;
-  buffers.forEach((b, i) => (ends[i] = at += b.length));
-  return {
-    text: new Uint8Array(Buffer.concat(buffers, at)),
-    textEnds: new Uint8Array(ends.buffer, ends.byteOffset, ends.byteLength),
-  };
 }
 
 const idsOf = (doc: CommentEmbeddingsDoc): string[] =>
