@@ -17,5 +17,5 @@ export {
   type Pooling,
 } from './model-catalogue';
 export { modelsDir } from './model-files';
-export { INT8_SCALE, quantize, quantizeInto, dequantize, dotInt8, dot } from './quantize';
 export { localEncoderFromEnv } from './local-encoder-from-env';
+export { dot } from './dot';
