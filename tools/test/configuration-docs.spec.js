@@ -1,0 +1,119 @@
+/* global describe, it, expect */
+// docs/configuration.md against the code: every environment variable the code reads has a row,
+// and every row names a variable the code reads, so the page cannot drift as variables come and go.
+const { readFileSync, readdirSync, statSync } = require('node:fs');
+const { join, relative } = require('node:path');
+
+const ROOT = join(__dirname, '..', '..');
+const PAGE = join(ROOT, 'docs', 'configuration.md');
+const CONFIG_CLASS = join(ROOT, 'libs', 'platform', 'src', 'config', 'analyst-config.ts');
+
+const NAME = '[A-Z][A-Z0-9_]*[A-Z0-9]';
+/** `process.env.X`, `process.env?.X`, `process.env['X']`: a real read of the environment, anywhere. */
+const PROCESS_ENV = new RegExp(`process\\.env\\??\\.?(?:\\.(${NAME})\\b|\\[['"](${NAME})['"]\\])`, 'g');
+/** `env.X` / `env['X']`: the functions that take the environment as a parameter (production code only). */
+const ENV_PARAM = new RegExp(`\\benv\\??\\.?(?:\\.(${NAME})\\b|\\[['"](${NAME})['"]\\])`, 'g');
+/** A quoted variable name, as helpers like ingest's `ms('ANALYST_HOLD_RETRY_MS', …)` take it. */
+const QUOTED = new RegExp(
+  `['"\`]((?:ANALYST|ANALYSIS|KAFKA|MONGO|EVENTSTORE|OTEL|LOG|REDDIT|YOUTUBE|POSTGRES|E2E)_[A-Z0-9_]*[A-Z0-9])['"\`]`,
+  'g',
+);
+/** `os.environ['X']`, `os.environ.get('X')`, `os.getenv('X')` in the Python tools. */
+const PYTHON_ENV = new RegExp(`(?:os\\.environ(?:\\.get\\(|\\[)|getenv\\()['"](${NAME})['"]`, 'g');
+
+function filesUnder(dir, keep) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...filesUnder(path, keep));
+    else if (keep(path)) found.push(path);
+  }
+  return found;
+}
+
+const isScript = (path) => /\.(ts|js|mjs|cjs)$/.test(path) && !path.endsWith('.d.ts');
+const isTest = (path) => /[/\\]test[/\\]/.test(relative(ROOT, path)) || /\.spec\.[jt]s$/.test(path);
+
+function matches(text, pattern) {
+  return [...text.matchAll(pattern)].map((m) => m[1] ?? m[2]);
+}
+
+/** Variable name → the files that read it. */
+function variablesTheCodeReads() {
+  const reads = new Map();
+  const add = (name, file) => {
+    if (!reads.has(name)) reads.set(name, new Set());
+    reads.get(name).add(relative(ROOT, file));
+  };
+  // AnalystConfig's fields are the variables loadConfig validates (two-space indented `NAME` / `NAME?`).
+  const configClass = readFileSync(CONFIG_CLASS, 'utf8');
+  for (const m of configClass.matchAll(new RegExp(`^ {2}(${NAME})\\??(?::|\\s*=)`, 'gm')))
+    add(m[1], CONFIG_CLASS);
+
+  const scripts = [join(ROOT, 'apps'), join(ROOT, 'libs'), join(ROOT, 'tools')].flatMap((dir) =>
+    filesUnder(dir, isScript),
+  );
+  for (const file of scripts) {
+    const text = readFileSync(file, 'utf8');
+    for (const name of matches(text, PROCESS_ENV)) add(name, file);
+    if (isTest(file)) continue; // tests build environments for children: only their own reads count
+    for (const name of matches(text, ENV_PARAM)) add(name, file);
+    for (const name of matches(text, QUOTED)) add(name, file);
+  }
+  for (const file of filesUnder(join(ROOT, 'tools'), (path) => path.endsWith('.py'))) {
+    for (const name of matches(readFileSync(file, 'utf8'), PYTHON_ENV)) add(name, file);
+  }
+  return reads;
+}
+
+/** The variables named in the first column of the page's tables. */
+function variablesThePageNames() {
+  const names = new Set();
+  for (const line of readFileSync(PAGE, 'utf8').split('\n')) {
+    if (!line.startsWith('|') || /^\|[-\s|]+\|$/.test(line)) continue;
+    const first = line.split('|')[1];
+    for (const m of first.matchAll(new RegExp('`(' + NAME + ')`', 'g'))) names.add(m[1]);
+  }
+  return names;
+}
+
+describe('docs/configuration.md', () => {
+  const reads = variablesTheCodeReads();
+  const documented = variablesThePageNames();
+
+  it('finds the variables the code reads (the scan itself works)', () => {
+    // One read of each kind: a config field, a process.env read, an env parameter read, a quoted name, Python.
+    expect(reads.get('ANALYST_READ_CACHE_MB')).toContain('libs/platform/src/config/analyst-config.ts');
+    expect(reads.get('ANALYST_DEMO')).toContain('tools/start-standalone.js');
+    expect(reads.get('ANALYST_ENCODER_THREADS')).toContain('libs/encoder/src/encoder-config.ts');
+    expect(reads.get('ANALYST_HOLD_RETRY_MS')).toContain('libs/ingest/src/ingest.tokens.ts');
+    expect(reads.get('ANALYST_TRAIN_DATA')).toContain('tools/train-sentiment/train.py');
+    expect(documented.has('PORT')).toBe(true);
+    expect(documented.has('HOST')).toBe(true);
+  });
+
+  it('names every variable the code reads', () => {
+    const missing = [...reads.keys()]
+      .filter((name) => !documented.has(name))
+      .map((name) => `${name} (read in ${[...reads.get(name)].join(', ')})`);
+    expect(missing).toEqual([]);
+  });
+
+  it('names no variable the code does not read', () => {
+    expect([...documented].filter((name) => !reads.has(name))).toEqual([]);
+  });
+
+  it('is a real page: every table row has a default and a meaning', () => {
+    const rows = readFileSync(PAGE, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('| `'));
+    expect(rows.length).toBeGreaterThan(30);
+    for (const row of rows) {
+      const cells = row.split('|').slice(1, -1);
+      expect([row, cells.length]).toEqual([row, 3]);
+      expect([row, cells[2].trim().length > 5]).toEqual([row, true]);
+    }
+    expect(statSync(PAGE).size).toBeGreaterThan(5_000);
+  });
+});
