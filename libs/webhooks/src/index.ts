@@ -1,1 +1,4 @@
 export * from './webhook-events';
+export * from './webhook-signature';
+export * from './verify-webhook-signature';
+export * from './signing-secrets';
