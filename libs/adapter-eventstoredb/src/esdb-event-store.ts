@@ -212,6 +212,16 @@ export class EsdbEventStore implements EventStore {
     return last?.event ? positionNumber(last.event.position) : -1;
   }
 
+  /**
+   * The whole log's head: `$all` has no secondary index on a metadata field here (a server-side
+   * projection per team would be a second log to run and keep up), and finding a team's last event
+   * would read `$all` backwards past every other team's. The head is never below the team's
+   * position, so a read that waits for it stays exact; it only does not skip other teams' writes.
+   */
+  teamHeadPosition(): Promise<number> {
+    return this.headPosition();
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     await this.client.dispose();

@@ -14,8 +14,11 @@ export const LOCK_NAMESPACE = 0x616e61; // 'ana'
 export const APPEND_LOCK = 1;
 export const SCHEMA_LOCK = 2;
 
-// `json`, not `jsonb`: the text is stored as the producer wrote it (key order kept) and nothing
-// queries inside it, so jsonb's parse on every insert would buy nothing.
+/** The team of an event as the team index stores it (a query must name the same expression): NULL for a system event. */
+export const TEAM_OF_EVENT = "(metadata->>'teamId')";
+
+// `json`, not `jsonb`: the text is stored as the producer wrote it (key order kept) and the only
+// query inside it is the team index's one field, so jsonb's parse on every insert would buy nothing.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ${EVENTS_TABLE} (
   position bigserial PRIMARY KEY,
@@ -28,6 +31,14 @@ CREATE TABLE IF NOT EXISTS ${EVENTS_TABLE} (
   metadata json NOT NULL,
   CONSTRAINT ${EVENTS_TABLE}_stream_revision UNIQUE (stream, revision)
 )`;
+
+/**
+ * A team's last events (teamHeadPosition): built once on a table that predates it, which holds
+ * appends back while it is built (a plain CREATE INDEX; CONCURRENTLY cannot run in the schema's
+ * transaction, and the lock keeps racing clients from building it twice).
+ */
+const TEAM_INDEX = `
+CREATE INDEX IF NOT EXISTS ${EVENTS_TABLE}_team_position ON ${EVENTS_TABLE} (${TEAM_OF_EVENT}, position)`;
 
 export const COLUMNS = 'position, stream, revision, id, type, schema_version, data, metadata';
 
@@ -57,7 +68,7 @@ export function toRecorded(row: EventRow): RecordedEvent {
 }
 
 /**
- * Creates the table when missing. CREATE TABLE IF NOT EXISTS is not safe against a concurrent twin
+ * Creates the table and its team index when missing. CREATE TABLE IF NOT EXISTS is not safe against a concurrent twin
  * (both may pass the check, one then fails on the catalog's unique index), so clients take turns.
  */
 export async function ensureSchema(pool: Pool): Promise<void> {
@@ -66,6 +77,7 @@ export async function ensureSchema(pool: Pool): Promise<void> {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_NAMESPACE, SCHEMA_LOCK]);
     await client.query(SCHEMA);
+    await client.query(TEAM_INDEX);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -11,7 +11,7 @@ import {
 import { LiveSubscriptions } from '@analyst/adapter-sqlite';
 import { appendInTransaction, lastRevision } from './append-events';
 import { AppendNotifications } from './append-notifications';
-import { COLUMNS, EVENTS_TABLE, ensureSchema, toRecorded, type EventRow } from './event-table';
+import { COLUMNS, EVENTS_TABLE, TEAM_OF_EVENT, ensureSchema, toRecorded, type EventRow } from './event-table';
 import { asUnavailable } from './postgres-unavailable';
 
 export interface PostgresEventStoreOptions {
@@ -29,6 +29,11 @@ export interface PostgresEventStoreOptions {
 /** How long a request waits for a connection before the store counts as unavailable. */
 const CONNECT_TIMEOUT_MS = 3_000;
 const DEFAULT_POLL_MS = 1_000;
+/** teamHeadPosition's query: each max() is an index scan of one key's end of the team index. */
+export const TEAM_HEAD_QUERY = `SELECT GREATEST(
+  (SELECT max(position) FROM ${EVENTS_TABLE} WHERE ${TEAM_OF_EVENT} = $1),
+  (SELECT max(position) FROM ${EVENTS_TABLE} WHERE ${TEAM_OF_EVENT} IS NULL)
+) AS position`;
 
 /**
  * The event store on PostgreSQL: one table, a bigserial global position that becomes visible in
@@ -134,6 +139,12 @@ export class PostgresEventStore implements EventStore {
     const [row] = await this.query<{ position: string | null }>(
       `SELECT max(position) AS position FROM ${EVENTS_TABLE}`,
     );
+    return row.position === null ? -1 : Number(row.position);
+  }
+
+  /** Two backward steps in the team index, the team's and system events' (GREATEST skips a NULL). */
+  async teamHeadPosition(teamId: string): Promise<number> {
+    const [row] = await this.query<{ position: string | null }>(TEAM_HEAD_QUERY, [teamId]);
     return row.position === null ? -1 : Number(row.position);
   }
 

@@ -1,17 +1,68 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { eventStoreContract } from '@analyst/testing';
 import { SqliteCheckpointStore, SqliteEventStore } from '@analyst/adapter-sqlite';
 
-eventStoreContract('SQLite (file, WAL)', async () => {
+function freshFile(): { filename: string; teardown: () => Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'analyst-es-'));
-  const filename = join(dir, 'events.db');
   return {
-    store: new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
-    peer: () => new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
+    filename: join(dir, 'events.db'),
     teardown: async () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+eventStoreContract(
+  'SQLite (file, WAL)',
+  async () => {
+    const { filename, teardown } = freshFile();
+    return {
+      store: new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
+      peer: () => new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
+      teardown,
+    };
+  },
+  {
+    emptyLog: async () => {
+      const { filename, teardown } = freshFile();
+      return { store: new SqliteEventStore({ filename, synchronous: 'NORMAL' }), teardown };
+    },
+  },
+);
+
+describe('SQLite team head', () => {
+  it('is served by the team index, also on a file written before the index existed', async () => {
+    const { filename, teardown } = freshFile();
+    const old = new Database(filename);
+    old.exec(`CREATE TABLE events (position INTEGER PRIMARY KEY AUTOINCREMENT, stream TEXT NOT NULL,
+      revision INTEGER NOT NULL, id TEXT NOT NULL, type TEXT NOT NULL, schema_version INTEGER NOT NULL,
+      data TEXT NOT NULL, metadata TEXT NOT NULL)`);
+    const insert = old.prepare(
+      `INSERT INTO events (stream, revision, id, type, schema_version, data, metadata) VALUES (?, 0, ?, 'E', 1, '{}', ?)`,
+    );
+    for (const [i, teamId] of ['tm_a', 'tm_b', 'tm_a', 'tm_b'].entries())
+      insert.run(
+        `s-${i}`,
+        `e-${i}`,
+        JSON.stringify({ correlationId: 'c', causationId: null, teamId, occurredAt: 'x' }),
+      );
+    old.close();
+    const store = new SqliteEventStore({ filename, synchronous: 'NORMAL' });
+    try {
+      expect(await store.teamHeadPosition('tm_a')).toBe(3);
+      expect(await store.teamHeadPosition('tm_b')).toBe(4);
+      expect(await store.teamHeadPosition('tm_c')).toBe(-1);
+      const plan = store.teamHeadPlan().filter((step) => step.includes('events'));
+      expect(plan).toEqual([
+        'SEARCH events USING COVERING INDEX events_team_position (<expr>=?)',
+        'SEARCH events USING COVERING INDEX events_team_position (<expr>=?)',
+      ]);
+    } finally {
+      await store.close();
+      await teardown();
+    }
+  });
 });
 
 describe('SQLite event store shared by two processes', () => {

@@ -81,6 +81,13 @@ export interface EventStore {
   ): Promise<Subscription>;
   /** Highest global position written so far, or -1 for an empty log. */
   headPosition(): Promise<number>;
+  /**
+   * Highest global position of an event whose `metadata.teamId` is this team or null (a system
+   * event may touch any team), or -1 when there is none: what a read of one team must have projected
+   * to see every write that can change it, without waiting for other teams' writes. An adapter
+   * without a team index may answer `headPosition()` (never less than the exact figure).
+   */
+  teamHeadPosition(teamId: string): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -22,8 +22,22 @@ function event(type: string, data: Record<string, unknown> = {}, teamId: string 
   };
 }
 
+export interface EventStoreContractOptions {
+  /**
+   * 'indexed' (the default): teamHeadPosition is the exact position of the team's or a system
+   * event's last event. 'head': the adapter has no team index and answers the whole log's head.
+   */
+  teamHead?: 'indexed' | 'head';
+  /** A store on a log nobody has written to (the shared stores' fixtures cannot promise one). */
+  emptyLog?: () => Promise<{ store: EventStore; teardown?: () => Promise<void> }>;
+}
+
 /** The behaviour every EventStore adapter must share. Run it against each adapter. */
-export function eventStoreContract(name: string, setup: () => Promise<EventStoreFixture>): void {
+export function eventStoreContract(
+  name: string,
+  setup: () => Promise<EventStoreFixture>,
+  options: EventStoreContractOptions = {},
+): void {
   describe(`EventStore contract: ${name}`, () => {
     let fixture: EventStoreFixture;
     let store: EventStore;
@@ -207,6 +221,55 @@ export function eventStoreContract(name: string, setup: () => Promise<EventStore
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
       expect(new Set(positions).size).toBe(positions.length);
     });
+
+    // A shared store's other clients may append meanwhile, but not for these fresh teams, and the
+    // suite appends no system event but its own: the exact positions hold.
+    it("gives a team head: its own and system events count, another team's do not", async () => {
+      const [teamA, teamB, quiet] = [unique('tm_a'), unique('tm_b'), unique('tm_quiet')];
+      const a1 = await store.append(unique('test-'), [event('A1', {}, teamA)], 'no_stream');
+      const b1 = await store.append(
+        unique('test-'),
+        [event('B1', {}, teamB), event('B2', {}, teamB)],
+        'no_stream',
+      );
+      expect(b1.position).toBeGreaterThan(a1.position);
+      if (options.teamHead === 'head') {
+        const head = await store.headPosition();
+        expect(await store.teamHeadPosition(teamA)).toBeGreaterThanOrEqual(b1.position);
+        expect(await store.teamHeadPosition(teamA)).toBeLessThanOrEqual(await store.headPosition());
+        expect(await store.teamHeadPosition(quiet)).toBeGreaterThanOrEqual(head);
+        return;
+      }
+      expect(await store.teamHeadPosition(teamA)).toBe(a1.position);
+      expect(await store.teamHeadPosition(teamB)).toBe(b1.position);
+      const system = await store.append(unique('test-'), [event('Seeded', {}, null)], 'no_stream');
+      expect(await store.teamHeadPosition(teamA)).toBe(system.position);
+      expect(await store.teamHeadPosition(teamB)).toBe(system.position);
+      expect(await store.teamHeadPosition(quiet)).toBe(system.position);
+      const a2 = await store.append(unique('test-'), [event('A2', {}, teamA)], 'no_stream');
+      await store.append(unique('test-'), [event('B3', {}, teamB)], 'no_stream');
+      expect(await store.teamHeadPosition(teamA)).toBe(a2.position);
+      expect(await store.teamHeadPosition(quiet)).toBe(system.position);
+    });
+
+    if (options.emptyLog) {
+      const emptyLog = options.emptyLog;
+      it("gives -1 as every team head of an empty log, and a team's first event once written", async () => {
+        const empty = await emptyLog();
+        try {
+          expect(await empty.store.headPosition()).toBe(-1);
+          expect(await empty.store.teamHeadPosition('tm_any')).toBe(-1);
+          const written = await empty.store.append('test-1', [event('A', {}, 'tm_any')], 'no_stream');
+          expect(await empty.store.teamHeadPosition('tm_any')).toBe(written.position);
+          // Without a team index, another team's read waits for this write too.
+          const other = options.teamHead === 'head' ? written.position : -1;
+          expect(await empty.store.teamHeadPosition('tm_other')).toBe(other);
+        } finally {
+          await empty.store.close();
+          await empty.teardown?.();
+        }
+      });
+    }
 
     it('stops delivering after a subscription is closed', async () => {
       const stream = unique('test-');
