@@ -197,9 +197,13 @@ class VersionIds {
 
 /** Scratch arrays of appendVersion, kept between versions (it runs to the end once started). */
 const versionIds = new VersionIds();
-/** Slots: a fetched chunk's text ends, likes, postedAt, tokens, token ends; a score chunk's text ends, scores, refs. */
+/** Slots: a fetched chunk's text ends, likes, postedAt, tokens, token ends, term ends; a score chunk's text ends, scores, refs. */
 const views = new ScratchViews();
 let termScratch = new Uint32Array(1024);
+const termScratchFor = (terms: number): Uint32Array =>
+  terms <= termScratch.length
+    ? termScratch
+    : (termScratch = new Uint32Array(Math.max(terms, 2 * termScratch.length)));
 
 /**
  * Comments of one team as columns, plus the team's posts, collections and settings.
@@ -236,6 +240,8 @@ export class TeamIndex {
   private readonly listeners: CompactionListener[] = [];
   /** Authors of stored chunks by their UTF-8 bytes as written: each is decoded and interned once. */
   private readonly authorsByBytes = new BytesTable<AuthorEntry>();
+  /** Vocabulary ids of stored chunks' terms by their UTF-8 bytes: each is decoded and interned once. */
+  private readonly termsByBytes = new BytesTable<number>();
 
   constructor(
     readonly teamId: string,
@@ -407,7 +413,7 @@ export class TeamIndex {
     const postedAt = views.uint32s(chunk.postedAt, 2);
     const tokens = views.uint32s(chunk.tokens, 3);
     const tokenEnds = views.uint32s(chunk.tokenEnds, 4);
-    const termIds = this.termIds(chunk.terms);
+    const termIds = this.termIds(chunk);
     let tokenAt = columns.tokenCount;
     let r = columns.length;
     let strings = 0;
@@ -501,18 +507,36 @@ export class TeamIndex {
   }
 
   /** A stored chunk's terms as ids of the team's vocabulary (in a scratch array, until the next call). */
-  private termIds(terms: readonly string[]): Uint32Array {
-    if (terms.length > termScratch.length)
-      termScratch = new Uint32Array(Math.max(terms.length, 2 * termScratch.length));
-    const ids = termScratch;
-    for (let t = 0; t < terms.length; t++) {
-      const term = terms[t];
-      ids[t] =
-        term.charCodeAt(0) === EMOJI_CODE
-          ? this.vocab.intern(term.slice(1), 'emoji')
-          : this.vocab.intern(term, 'word');
+  private termIds(chunk: PackedFetched): Uint32Array {
+    if (chunk.termText === undefined) return this.termIdsOf(chunk.terms ?? []);
+    const text = binaryBytes(chunk.termText);
+    const ends = views.uint32s(chunk.termEnds, 5);
+    const ids = termScratchFor(ends.length);
+    for (let t = 0, start = 0; t < ends.length; start = ends[t], t++) {
+      const end = ends[t];
+      const hash = bytesFnv1a32(text, start, end);
+      let id = this.termsByBytes.get(text, start, end, hash);
+      if (id === undefined) {
+        id = this.intern(bufferOf(text).toString('utf8', start, end));
+        this.termsByBytes.set(text, start, end, hash, id);
+      }
+      ids[t] = id;
     }
     return ids;
+  }
+
+  /** The terms of a chunk written before they were packed, as ids of the team's vocabulary. */
+  private termIdsOf(terms: readonly string[]): Uint32Array {
+    const ids = termScratchFor(terms.length);
+    for (let t = 0; t < terms.length; t++) ids[t] = this.intern(terms[t]);
+    return ids;
+  }
+
+  /** A stored term (an emoji's marked with EMOJI_TERM) as an id of the team's vocabulary. */
+  private intern(term: string): number {
+    return term.charCodeAt(0) === EMOJI_CODE
+      ? this.vocab.intern(term.slice(1), 'emoji')
+      : this.vocab.intern(term, 'word');
   }
 
   /** Posts of a collection; a campaign includes its nested groups. */

@@ -6,6 +6,7 @@ import {
   packFetched,
   packScored,
   TeamIndex,
+  unpackStrings,
   type PackedFetched,
   type PackedScored,
   type PostEntry,
@@ -86,10 +87,12 @@ function compare(versions: { fetched: FetchedComment[][]; scored: ScoredComment[
   const folded = new TeamIndex('tm', new Vocabulary(), new Map());
   const loaded = new TeamIndex('tm', new Vocabulary(), new Map());
   const fromBson = new TeamIndex('tm', new Vocabulary(), new Map());
+  const legacy = new TeamIndex('tm', new Vocabulary(), new Map());
   versions.forEach((v, n) => {
     const a = post(folded, `p${n}`);
     const b = post(loaded, `p${n}`);
     const c = post(fromBson, `p${n}`);
+    const d = post(legacy, `p${n}`);
     for (const chunk of v.fetched) folded.addComments(a, 1, chunk);
     for (const chunk of v.scored) folded.addScores(a, 1, chunk);
     folded.completeVersion(a, 1, [], [], '2026-10-02T00:00:00.000Z');
@@ -106,6 +109,13 @@ function compare(versions: { fetched: FetchedComment[][]; scored: ScoredComment[
       ) as T;
     fromBson.appendVersion(c, info, fetched.map(viaBson), scored.map(viaBson));
     expect(rowsOf(fromBson, c)).toEqual(rowsOf(folded, a));
+    // Chunks stored before their terms were packed: the terms as an array of strings.
+    const unpacked = fetched.map(({ termText, termEnds, ...rest }) => ({
+      ...rest,
+      terms: unpackStrings(termText, termEnds),
+    }));
+    legacy.appendVersion(d, info, unpacked.map(viaBson), scored.map(viaBson));
+    expect(rowsOf(legacy, d)).toEqual(rowsOf(folded, a));
   });
   expect([...loaded.authors]).toEqual([...folded.authors]);
   expect(loaded.commentIds).toEqual(folded.commentIds);

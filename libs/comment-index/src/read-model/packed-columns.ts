@@ -18,7 +18,11 @@ export const EMOJI_TERM = '\u0000';
  * A chunk of fetched comments as the read store keeps it: the numbers as packed little-endian
  * columns and the strings as one UTF-8 buffer, so a replica decodes a few binary fields per chunk
  * instead of hundreds of BSON values, and the store holds about a third of what JSON would.
- * Tokens are ids into the chunk's own vocabulary (`terms`): a reader maps them to its team's.
+ * Tokens are ids into the chunk's own vocabulary (its terms, packed as `termText` and `termEnds`):
+ * a reader maps them to its team's by their bytes, decoding only terms its team has not met. A
+ * chunk written before the terms were packed holds them as `terms`, a BSON array of strings: the
+ * driver decoded each one (150,000 strings for 100 posts of 1,000 comments, most of the decoding of
+ * a cold team's chunk documents), and readers still read it.
  */
 export interface PackedFetched {
   count: number;
@@ -31,8 +35,13 @@ export interface PackedFetched {
   flags: Uint8Array;
   /** Uint32 seconds since the epoch (0 when unparseable). */
   postedAt: Uint8Array;
-  terms: string[];
-  /** Uint32 ids into `terms`, every comment's tokens in order. */
+  /** UTF-8 of the chunk's terms (an emoji's marked with EMOJI_TERM), as `packStrings` packs them. */
+  termText?: Uint8Array;
+  /** Uint32 end offset of each term in `termText`. */
+  termEnds?: Uint8Array;
+  /** The terms of a chunk written before they were packed (then `termText` is absent). */
+  terms?: string[];
+  /** Uint32 ids into the chunk's terms, every comment's tokens in order. */
   tokens: Uint8Array;
   /** Uint32 end of each comment's tokens in `tokens`. */
   tokenEnds: Uint8Array;
@@ -100,13 +109,15 @@ export function packFetched(comments: readonly FetchedComment[]): PackedFetched 
       (hasMention(c.body) ? HAS_MENTION : 0) |
       (emoji ? HAS_EMOJI : 0);
   });
+  const { text: termText, textEnds: termEnds } = packStrings(terms);
   return {
     count: n,
     ...packStrings(strings),
     likes: bytesOf(likes),
     flags,
     postedAt: bytesOf(postedAt),
-    terms,
+    termText,
+    termEnds,
     tokens: bytesOf(Uint32Array.from(tokens)),
     tokenEnds: bytesOf(tokenEnds),
   };
