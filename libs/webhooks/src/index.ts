@@ -4,3 +4,4 @@ export * from './verify-webhook-signature';
 export * from './signing-secrets';
 export * from './address-policy';
 export * from './url-guard';
+export * from './send-webhook';
