@@ -8,9 +8,16 @@ import {
   fetchedChunkIds,
   scoreChunkIds,
 } from './comment-chunks.projector';
+import { binaryBytes } from './packed-columns';
 
-/** Posts per read: a query names each post's version, and a hundred keeps it well under MongoDB's limits. */
-const POSTS_PER_READ = 100;
+/**
+ * Posts per read. A query names each post's chunks (four of 250 comments for 1,000), so its answer
+ * is about 6 MB at 25 posts: the first rows are decoded while the store still answers the next
+ * reads, where one read of 100 posts left the replica idle until all 24 MB had come.
+ */
+export const POSTS_PER_READ = 25;
+/** Reads in flight at once: the store answers these while the replica decodes the batch before. */
+export const READS_IN_FLIGHT = 3;
 
 /** Posts of the list whose scored version is not (or no longer) the one in the team's rows. */
 export function postsWithoutRows(posts: readonly PostEntry[]): PostEntry[] {
@@ -32,22 +39,30 @@ export async function loadRows(
   const batches: VersionToLoad[][] = [];
   for (let from = 0; from < wanted.length; from += POSTS_PER_READ)
     batches.push(wanted.slice(from, from + POSTS_PER_READ).map((p) => ({ post: p, version: p.version! })));
-  // The next batch is read while this one is decoded: the store's answer and the decoding overlap.
-  let next = batches.length > 0 ? readBatch(store, team.teamId, batches[0]) : null;
+  // Later batches are read while this one is decoded: the store's answers and the decoding overlap.
+  const reads: Promise<ChunkDocs>[] = [];
+  const read = (b: number): void => {
+    if (b >= batches.length) return;
+    reads[b] = readBatch(store, team.teamId, batches[b]);
+    // Never left unhandled while an earlier batch is decoded; awaited (and thrown) in its turn.
+    reads[b].catch(() => undefined);
+  };
+  for (let b = 0; b < READS_IN_FLIGHT; b++) read(b);
   for (let b = 0; b < batches.length; b++) {
-    const current = await next!;
-    next = b + 1 < batches.length ? readBatch(store, team.teamId, batches[b + 1]) : null;
-    // Never left unhandled while this batch is decoded; awaited (and thrown) on the next turn.
-    next?.catch(() => undefined);
+    const current = await reads[b];
+    delete reads[b];
+    read(b + READS_IN_FLIGHT);
     appendBatch(team, batches[b], current);
   }
 }
+
+type ChunkDocs = { chunks: CommentChunkDoc[]; scores: CommentScoresDoc[] };
 
 async function readBatch(
   store: ReadStore,
   teamId: string,
   versions: readonly VersionToLoad[],
-): Promise<{ chunks: CommentChunkDoc[]; scores: CommentScoresDoc[] }> {
+): Promise<ChunkDocs> {
   const [chunks, scores] = await Promise.all([
     store.collection<CommentChunkDoc>(COMMENT_CHUNKS).find(chunkQuery(teamId, versions, fetchedIds)),
     store.collection<CommentScoresDoc>(COMMENT_SCORES).find(chunkQuery(teamId, versions, scoreIds)),
@@ -58,8 +73,16 @@ async function readBatch(
 function appendBatch(
   team: TeamIndex,
   versions: readonly VersionToLoad[],
-  { chunks, scores }: { chunks: CommentChunkDoc[]; scores: CommentScoresDoc[] },
+  { chunks, scores }: ChunkDocs,
 ): void {
+  // Room for the whole batch at once, rather than the columns doubling as its versions come.
+  let rows = 0;
+  let tokens = 0;
+  for (const c of chunks) {
+    rows += c.count;
+    tokens += binaryBytes(c.tokens).byteLength >>> 2;
+  }
+  team.reserve(rows, tokens);
   const key = (postId: string, dataVersion: number): string => `${postId}\u0000${dataVersion}`;
   const fetchedBy = groupBy(chunks, (c) => key(c.postId, c.dataVersion));
   const scoredBy = groupBy(scores, (c) => key(c.postId, c.dataVersion));
