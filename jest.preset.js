@@ -27,4 +27,8 @@ module.exports = {
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec).ts'],
   setupFiles: [path.join(__dirname, 'tools/jest-defaults.js')],
+  // Every test and hook that names no bound of its own. Suites boot apps, open stores and wait for
+  // projections; on a loaded machine (other jobs, \`nx --parallel\`) that takes many times jest's 5 s
+  // default, and a test that fails because the machine is busy says nothing about the code.
+  testTimeout: 60_000,
 };

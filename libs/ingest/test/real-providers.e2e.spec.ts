@@ -328,7 +328,7 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     // would spend the key's request budget, which never refills on the test's fixed clock).
     await eventually(
       async () => (await findPost(f.store, res.body.data.accepted[0].postId))?.status === 'failed',
-      20_000,
+      60_000,
     );
     const done = await f.settle(res.body.data.id, key);
     expect(done.body.data.status).toBe('failed');
@@ -344,7 +344,7 @@ describe('content path over HTTP against the YouTube and Reddit fakes (standalon
     expect((youtube.calls.get('/videos') ?? 0) - calls).toBe(4);
     await f.idle(teamId);
     expect(await f.credits(teamId)).toEqual({ maps: 0, adhoc: 3, reserved: 0 });
-  }, 30_000);
+  }, 180_000); // retries with backoff, then a settle and an idle wait: each bounded generously for a loaded machine
 
   it('a refresh 13 hours later fetches the video again as data version 2, with the comments the platform has now', async () => {
     const teamId = await f.team('scale', { maps: 0, adhoc: 10 });

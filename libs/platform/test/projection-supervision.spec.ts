@@ -100,7 +100,7 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
       store.failing = true;
       const { position } = await events.append('post-b', [created('b', 't', 'lb')], 'no_stream');
       // The head is polled every 20 ms: wait until the report has seen the new one.
-      await eventually(() => health.notReady()[0]?.detail?.includes(`log head ${position}`) ?? false, 5_000);
+      await eventually(() => health.notReady()[0]?.detail?.includes(`log head ${position}`) ?? false);
       const [report] = health.notReady();
       expect(report).toMatchObject({ name: 'projection:ingest', ready: false, live: true });
       expect(report.detail).toMatch(
@@ -113,8 +113,8 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
       );
 
       store.failing = false;
-      await projections.waitFor(position, 5_000);
-      await eventually(() => health.notReady().length === 0, 5_000);
+      await projections.waitFor(position, 30_000);
+      await eventually(() => health.notReady().length === 0);
       expect(await store.collection<PostDoc>('posts').findOne({ _id: 'b' })).toMatchObject({
         link: 'lb',
         title: 'b',
@@ -150,7 +150,7 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
         'analyst_projection_restarts_total{projection="ingest",service="ingest"} 1',
       );
       const { position } = await inner.append('post-d', [created('d', 'u', 'ld')], 'no_stream');
-      await projections.waitFor(position, 5_000);
+      await projections.waitFor(position, 30_000);
       expect(await store.collection<TeamDoc>('teams').findOne({ _id: 'u' })).toMatchObject({ posts: 7 });
       expect(health.notReady()).toEqual([]);
     } finally {
@@ -173,7 +173,7 @@ describe('ProjectionService supervision (SQLite log, in-memory read store)', () 
         () => null,
         (error: unknown) => error,
       );
-      await eventually(() => health.notLive().length === 1, 5_000);
+      await eventually(() => health.notLive().length === 1);
       expect(health.notLive()[0]).toMatchObject({ name: 'projection:ingest', ready: false, live: false });
       expect(health.notLive()[0].detail).toMatch(
         /^failing for \d+ s \(longer than 0 s\), retrying at position -1/,
