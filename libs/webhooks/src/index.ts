@@ -5,3 +5,5 @@ export * from './signing-secrets';
 export * from './address-policy';
 export * from './url-guard';
 export * from './send-webhook';
+export * from './retry-schedule';
+export * from './endpoint-health';
