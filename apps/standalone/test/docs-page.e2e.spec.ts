@@ -44,6 +44,9 @@ describe('API reference page', () => {
     const html = await page.text();
     expect(html).toContain('spec-url="/analyst/v1/openapi.json"');
     expect(html).not.toMatch(/https?:\/\//); // no CDN: every asset comes from this server
+    // The guides in the repository are named above the reference (as paths, not links elsewhere).
+    expect(html).toContain('<code>README.md</code>: the first ten minutes');
+    expect(html).toContain('<code>docs/configuration.md</code>: every environment variable');
     const script = await fetch(`${base}/analyst/v1/docs/redoc.standalone.js`);
     expect(script.status).toBe(200);
     expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(500_000);
