@@ -26,8 +26,9 @@ export interface CommentReadSideOptions {
 /**
  * What analysis and sampling read comments through: the comment read models (registered with the
  * service's projections, which write them and report each applied event to the cache) and the
- * replica's cache of them. A request first waits until every event stored before it is projected
- * (read-your-writes across services), then reads the team from the cache.
+ * replica's cache of them. A request first waits until every event of its team stored before it
+ * is projected (read-your-writes across services), then reads the team from the cache; other
+ * teams' writes still unprojected do not hold it.
  */
 export class CommentReadSide {
   readonly cache: ReadSideCache;
@@ -49,14 +50,19 @@ export class CommentReadSide {
     projections.onApplied((event) => this.cache.apply(event));
   }
 
-  /** Resolves once every event stored now is projected. */
+  /** Resolves once every event stored now is projected (the whole log: benches, rebuilds). */
   async current(timeoutMs?: number): Promise<void> {
     await this.projections.waitFor(await this.events.headPosition(), timeoutMs);
   }
 
-  /** The team as of every event stored before the call. */
+  /**
+   * The team as of every event stored before the call that can change it: the team's own (every
+   * write for a team carries it as metadata.teamId, its requests' and their reactions') and system
+   * events (teamId null: seeders, admin). Waiting for that position means every event before it is
+   * projected too, the team's earlier ones included.
+   */
   async team(teamId: string): Promise<TeamIndex> {
-    await this.current();
+    await this.projections.waitFor(await this.events.teamHeadPosition(teamId));
     return this.cache.team(teamId);
   }
 
