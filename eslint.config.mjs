@@ -90,7 +90,7 @@ function boundaryRules() {
     const patterns = [
       {
         group: ['@analyst/*', ...allowed.map((name) => `!@analyst/${name}`)],
-        message: `${folder} is tagged '${tag}', which may import ${allowedTags.length ? allowedTags.join(', ') : 'nothing of the project'}${EXCEPTIONS[folder] ? ` (and, as an exception, ${EXCEPTIONS[folder].join(', ')})` : ''}: see PROJECTS and ALLOWED in eslint.config.mjs and the README's Layout.`,
+        message: `${folder} is tagged '${tag}', which may import ${allowedTags.length ? allowedTags.join(', ') : 'nothing of the project'}${EXCEPTIONS[folder] ? ` (and, as an exception, ${EXCEPTIONS[folder].join(', ')})` : ''}: see PROJECTS and ALLOWED in eslint.config.mjs and docs/layout.md.`,
       },
       {
         regex: '^@analyst/[^/]+/(?!package\\.json$|openapi\\.json$)',

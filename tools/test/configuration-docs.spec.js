@@ -18,6 +18,11 @@ const QUOTED = new RegExp(
   `['"\`]((?:ANALYST|ANALYSIS|KAFKA|MONGO|EVENTSTORE|OTEL|LOG|REDDIT|YOUTUBE|POSTGRES|E2E)_[A-Z0-9_]*[A-Z0-9])['"\`]`,
   'g',
 );
+/** A name built in a template literal, `ANALYST_UPSTREAM_${service…}`: a family of variables. */
+const FAMILY = new RegExp(
+  '`((?:ANALYST|ANALYSIS|KAFKA|MONGO|EVENTSTORE|OTEL|LOG|REDDIT|YOUTUBE|POSTGRES|E2E)_[A-Z0-9_]*_)\\$\\{',
+  'g',
+);
 /** `os.environ['X']`, `os.environ.get('X')`, `os.getenv('X')` in the Python tools. */
 const PYTHON_ENV = new RegExp(`(?:os\\.environ(?:\\.get\\(|\\[)|getenv\\()['"](${NAME})['"]`, 'g');
 
@@ -39,9 +44,10 @@ function matches(text, pattern) {
   return [...text.matchAll(pattern)].map((m) => m[1] ?? m[2]);
 }
 
-/** Variable name → the files that read it. */
+/** Variable name → the files that read it; `families`: prefix → the files that build names from it. */
 function variablesTheCodeReads() {
   const reads = new Map();
+  const families = new Map();
   const add = (name, file) => {
     if (!reads.has(name)) reads.set(name, new Set());
     reads.get(name).add(relative(ROOT, file));
@@ -60,11 +66,15 @@ function variablesTheCodeReads() {
     if (isTest(file)) continue; // tests build environments for children: only their own reads count
     for (const name of matches(text, ENV_PARAM)) add(name, file);
     for (const name of matches(text, QUOTED)) add(name, file);
+    for (const prefix of matches(text, FAMILY)) {
+      if (!families.has(prefix)) families.set(prefix, new Set());
+      families.get(prefix).add(relative(ROOT, file));
+    }
   }
   for (const file of filesUnder(join(ROOT, 'tools'), (path) => path.endsWith('.py'))) {
     for (const name of matches(readFileSync(file, 'utf8'), PYTHON_ENV)) add(name, file);
   }
-  return reads;
+  return { reads, families };
 }
 
 /** The variables named in the first column of the page's tables. */
@@ -79,8 +89,10 @@ function variablesThePageNames() {
 }
 
 describe('docs/configuration.md', () => {
-  const reads = variablesTheCodeReads();
+  const { reads, families } = variablesTheCodeReads();
   const documented = variablesThePageNames();
+  /** A documented name the code reads: literally, or as a member of a family it builds names from. */
+  const isRead = (name) => reads.has(name) || [...families.keys()].some((prefix) => name.startsWith(prefix));
 
   it('finds the variables the code reads (the scan itself works)', () => {
     // One read of each kind: a config field, a process.env read, an env parameter read, a quoted name, Python.
@@ -101,7 +113,15 @@ describe('docs/configuration.md', () => {
   });
 
   it('names no variable the code does not read', () => {
-    expect([...documented].filter((name) => !reads.has(name))).toEqual([]);
+    expect([...documented].filter((name) => !isRead(name))).toEqual([]);
+  });
+
+  it('names members of every family of variables the code builds names for', () => {
+    expect(families.get('ANALYST_UPSTREAM_')).toBeDefined();
+    const uncovered = [...families.keys()]
+      .filter((prefix) => ![...documented].some((name) => name.startsWith(prefix) && !reads.has(name)))
+      .map((prefix) => `${prefix}… (built in ${[...families.get(prefix)].join(', ')})`);
+    expect(uncovered).toEqual([]);
   });
 
   it('is a real page: every table row has a default and a meaning', () => {

@@ -53,7 +53,7 @@ export function clusterConfig(options: {
       ANALYST_UPSTREAM_LEDGER: `http://127.0.0.1:${ports.ledger}`,
       ANALYST_UPSTREAM_ANALYSIS: `http://127.0.0.1:${ports.analysis}`,
       ANALYST_UPSTREAM_SAMPLING: `http://127.0.0.1:${ports.sampling}`,
-      // A 50-link add waits on 50 sequential ledger reservations over Kafka (see the README's figures).
+      // A 50-link add waits on 50 sequential ledger reservations over Kafka (docs/benchmarks.md: a 100-link add took 17–21 s).
       ANALYST_UPSTREAM_TIMEOUT_MS: '180000',
       SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
     },

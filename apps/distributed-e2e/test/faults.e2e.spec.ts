@@ -55,7 +55,7 @@ const skipReason =
 if (skipReason) console.log(`skipped: ${skipReason}`);
 const STORE = e2eStoreKind();
 
-/** The relay lease as the README states it (set explicitly, so the bounds below follow from it). */
+/** The relay lease as docs/configuration.md states it (set explicitly, so the bounds below follow from it). */
 const RELAY_LEASE_TTL_MS = 6_000;
 const RELAY_LEASE_RENEW_MS = 2_000;
 

@@ -1,8 +1,8 @@
 import { CUTOFFS, type ScoreVersion } from '@analyst/contracts';
 
 /**
- * Every number the rollups choose where the spec says "not shown". The README's decisions table
- * copies these; a test pins each one.
+ * Every number the rollups choose where the spec says "not shown". The scores table of
+ * docs/scoring-models-and-data.md copies these; a test pins each one.
  */
 export const ROLLUP_CONSTANTS = {
   /** serviceScore = weighted blend of the three readings; sentiment carries the most. */

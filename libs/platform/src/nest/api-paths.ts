@@ -1,7 +1,7 @@
 /** The public base path, and the deprecated prefix that still serves the same routes. */
 export const API_PREFIX = '/analyst/v1';
 export const LEGACY_PREFIX = '/v1/client';
-/** Header set on requests that arrived through the legacy prefix (see Versioning in the README). */
+/** Header set on requests that arrived through the legacy prefix (docs/api.md, `/v1/client` alias). */
 export const LEGACY_MARKER = 'x-analyst-legacy-prefix';
 
 /** Rewrites `/v1/client/...` onto `/analyst/v1/...`, marking the request so responses can say so. */
