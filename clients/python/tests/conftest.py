@@ -59,7 +59,7 @@ def _free_port() -> int:
 def _healthy(origin: str) -> bool:
     try:
         with urllib.request.urlopen(f"{origin}/readyz", timeout=2) as response:
-            return response.status == 200
+            return bool(response.status == 200)
     except (urllib.error.URLError, OSError):
         return False
 

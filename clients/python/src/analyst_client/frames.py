@@ -50,7 +50,8 @@ def posts_frame(posts: Iterable[Post]) -> pd.DataFrame:
                 **{f"sentiment_{bucket}_percent": value for bucket, value in _mix_row(post.sentiment_mix).items()},
             }
         )
-    return _pandas().DataFrame(rows, columns=_POST_COLUMNS).set_index("id")
+    frame: pd.DataFrame = _pandas().DataFrame(rows, columns=_POST_COLUMNS)
+    return frame.set_index("id")
 
 
 _POST_COLUMNS = [
@@ -75,10 +76,10 @@ def mix_frame(analysis: Analysis | PostAnalysis) -> pd.DataFrame:
     consensus, content and topic), one column a bucket, values in percent (0 to 100)."""
     side = analysis.comment_analysis
     if side is None:
-        raise ValueError(f"analysis {getattr(analysis, 'id', '')} has no comment analysis (status {getattr(analysis, 'status', '')})")
-    mixes = side.mix
-    rows = {dimension: _mix_row(getattr(mixes, dimension)) for dimension in ("sentiment", "relevance", "consensus", "content", "topic")}
-    frame = _pandas().DataFrame.from_dict(rows, orient="index", columns=list(BUCKETS))
+        raise ValueError("the analysis has no comment analysis yet: wait_for it to be ready")
+    dimensions = ("sentiment", "relevance", "consensus", "content", "topic")
+    rows = {dimension: _mix_row(getattr(side.mix, dimension)) for dimension in dimensions}
+    frame: pd.DataFrame = _pandas().DataFrame.from_dict(rows, orient="index", columns=list(BUCKETS))
     frame.index.name = "dimension"
     return frame
 
@@ -104,5 +105,5 @@ def sample_frame(rows: Iterable[CommentRow]) -> pd.DataFrame:
                 "sample_reasons": list(row.sample_reasons),
             }
         )
-    frame = _pandas().DataFrame(records)
+    frame: pd.DataFrame = _pandas().DataFrame(records)
     return frame.set_index("comment_id") if records else frame
