@@ -1,22 +1,22 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { GatewayModule, GatewayProxyModule, type UpstreamService } from '@analyst/gateway';
+import {
+  GatewayModule,
+  GatewayProxyModule,
+  UPSTREAM_SERVICES,
+  upstreamVariable,
+  upstreamsFromEnv,
+  type UpstreamService,
+} from '@analyst/gateway';
 import { runService } from '@analyst/platform';
 import { DistributedDemoSeeder } from './distributed-demo-seeder';
 
-const SERVICES: UpstreamService[] = ['ingest', 'ledger', 'analysis', 'sampling'];
-
+/** Each service's replica list as written (one URL or several, comma-separated); validated at start. */
 function upstreams(): Record<UpstreamService, string> {
-  const missing = SERVICES.filter((s) => !process.env[`ANALYST_UPSTREAM_${s.toUpperCase()}`]);
-  if (missing.length > 0) {
-    console.error(
-      `invalid configuration:\n  ${missing.map((s) => `ANALYST_UPSTREAM_${s.toUpperCase()}: required (e.g. http://${s}:8080)`).join('\n  ')}`,
-    );
-    process.exit(2);
-  }
-  return Object.fromEntries(
-    SERVICES.map((s) => [s, process.env[`ANALYST_UPSTREAM_${s.toUpperCase()}`]!.replace(/\/$/, '')]),
-  ) as Record<UpstreamService, string>;
+  return Object.fromEntries(UPSTREAM_SERVICES.map((s) => [s, process.env[upstreamVariable(s)]!])) as Record<
+    UpstreamService,
+    string
+  >;
 }
 
 @Module({ imports: [GatewayModule.distributed()], providers: [DistributedDemoSeeder] })
@@ -25,6 +25,8 @@ class GatewayAppModule {}
 /** The public entry point: authentication, scopes, limits, /me, /team, admin; everything else forwarded. */
 void runService({
   service: 'gateway',
+  // A missing or malformed ANALYST_UPSTREAM_<SERVICE> exits 2 with the other configuration problems.
+  configProblems: (env) => upstreamsFromEnv(env).problems,
   imports: (config) => [
     GatewayAppModule,
     // Validated with the other variables (1,000–600,000 ms); long enough for a 100-link add.

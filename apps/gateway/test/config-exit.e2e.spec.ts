@@ -57,6 +57,28 @@ describe('gateway entry point: bad configuration exits 2 before opening anything
     );
   }, 60_000);
 
+  it('with a malformed upstream list, naming the variable and the entry, beside the platform variables', () => {
+    const result = run('gateway', {
+      ANALYST_UPSTREAM_ANALYSIS: 'http://10.0.0.1:8080,analysis-2:8080',
+      ANALYST_UPSTREAM_SAMPLING: 'http://sampling-1:8080,,http://sampling-2:8080',
+      ANALYST_UPSTREAM_LEDGER: '',
+      ANALYST_UPSTREAM_TIMEOUT_MS: '500',
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      'ANALYST_UPSTREAM_TIMEOUT_MS: ANALYST_UPSTREAM_TIMEOUT_MS must not be less than 1000',
+    );
+    expect(result.stderr).toContain(
+      'ANALYST_UPSTREAM_ANALYSIS: "analysis-2:8080" is not http or https (analysis-2:)',
+    );
+    expect(result.stderr).toContain(
+      'ANALYST_UPSTREAM_SAMPLING: an empty entry in "http://sampling-1:8080,,http://sampling-2:8080"; separate URLs with single commas',
+    );
+    expect(result.stderr).toContain(
+      'ANALYST_UPSTREAM_LEDGER: required (e.g. http://host:8080 or http://a:8080,http://b:8080)',
+    );
+  }, 60_000);
+
   it('with a CA file that does not exist', () => {
     const result = run('gateway', {
       EVENTSTORE_URL: 'esdb://127.0.0.1:1?tls=true',

@@ -13,6 +13,11 @@ export interface ServiceDefinition {
   imports: (config: AnalystConfig) => unknown[];
   providers?: Provider[];
   platform?: PlatformOverrides;
+  /**
+   * The app's own variables' problems (e.g. the gateway's upstream lists), reported with the
+   * platform's in one `invalid configuration` message and exit 2, before anything starts.
+   */
+  configProblems?: (env: NodeJS.ProcessEnv) => string[];
   /** Runs after the app initialised (read models caught up) and before it takes traffic. */
   beforeListen?: (app: NestFastifyApplication, config: AnalystConfig) => Promise<void>;
 }
@@ -26,10 +31,18 @@ export async function runService(definition: ServiceDefinition): Promise<NestFas
   let config: AnalystConfig;
   let tracing: TracingSettings | null;
   try {
-    config = loadConfig({
-      ...process.env,
-      ANALYST_SERVICE: process.env.ANALYST_SERVICE ?? definition.service,
-    });
+    const own = definition.configProblems?.(process.env) ?? [];
+    try {
+      config = loadConfig({
+        ...process.env,
+        ANALYST_SERVICE: process.env.ANALYST_SERVICE ?? definition.service,
+      });
+    } catch (error) {
+      if (error instanceof ConfigError && own.length > 0)
+        throw new ConfigError(`${error.message}\n  ${own.join('\n  ')}`);
+      throw error;
+    }
+    if (own.length > 0) throw new ConfigError(`invalid configuration:\n  ${own.join('\n  ')}`);
     if (config.ANALYST_MODE !== 'distributed') {
       throw new ConfigError(
         `ANALYST_MODE: apps/${definition.service} runs only in the distributed topology (use npm start for standalone)`,
