@@ -60,7 +60,8 @@ function startStandalone(dataDir: string, port: number): Started {
         SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
         PORT: String(port),
         HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
+        // Debug: Nest's module and route lines are written at debug since issue 40 (start-up chatter).
+        LOG_LEVEL: 'debug',
         LOG_FORMAT: 'json',
         ANALYST_DEMO: '0',
         ANALYST_DATA_DIR: dataDir,

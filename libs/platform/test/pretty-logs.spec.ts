@@ -1,3 +1,4 @@
+import { loadConfig } from '../src/config/analyst-config';
 import { prettyLogs } from '../src/nest/observability.module';
 
 describe('log format', () => {
@@ -6,9 +7,16 @@ describe('log format', () => {
     expect(prettyLogs({}, false)).toBe(false);
     expect(prettyLogs({ LOG_FORMAT: 'json' }, true)).toBe(false);
     expect(prettyLogs({ LOG_FORMAT: 'pretty' }, false)).toBe(true);
+    expect(prettyLogs({ LOG_FORMAT: 'auto' }, true)).toBe(true);
+    expect(prettyLogs({ LOG_FORMAT: 'auto' }, false)).toBe(false);
   });
 
-  it('has its pretty printer installed (pino loads it by name in a worker)', () => {
+  it('refuses a format it does not know at start (exit 2), naming the choices', () => {
+    expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow('LOG_FORMAT must be auto, json or pretty');
+    expect(loadConfig({}).LOG_FORMAT).toBe('auto');
+  });
+
+  it('has its pretty printer installed (terminalLogStream formats with it in this thread)', () => {
     expect(() => require.resolve('pino-pretty')).not.toThrow();
   });
 });

@@ -67,6 +67,10 @@ export class AnalystConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  /** auto: readable lines on a terminal, JSON lines otherwise (read by prettyLogs before the app starts). */
+  @IsIn(['auto', 'json', 'pretty'], { message: 'LOG_FORMAT must be auto, json or pretty' })
+  LOG_FORMAT = 'auto';
+
   @IsOptional()
   @IsString()
   KAFKA_BROKERS?: string;

@@ -5,10 +5,11 @@ import { HealthRegistry } from './health-registry';
 import { HttpMetrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 import { PINO_LOGGER } from './pino-nest-logger';
+import { terminalLogStream } from './terminal-log-format';
 
 /**
- * Human-readable lines (pino-pretty) for someone watching a terminal; JSON lines for log collectors,
- * i.e. whenever stdout is not a terminal. `LOG_FORMAT=json` or `pretty` overrides the guess.
+ * Human-readable lines for someone watching a terminal; JSON lines for log collectors, i.e. whenever
+ * stdout is not a terminal. `LOG_FORMAT=json` or `pretty` overrides the guess (`auto`, the default).
  */
 export function prettyLogs(
   env: NodeJS.ProcessEnv = process.env,
@@ -20,23 +21,17 @@ export function prettyLogs(
 }
 
 /**
- * The process's one pino logger: JSON lines with a numeric `level` (pretty ones on a terminal).
- * runService makes it before anything starts, so the crash handler and kafkajs write through it too.
+ * The process's one pino logger: JSON lines with a numeric `level`, or one readable line per record
+ * on a terminal (terminalLogStream). runService makes it before anything starts, so the crash
+ * handler and kafkajs write through it too.
  */
 export function serviceLogger(options: { service: string; level: string }): Logger {
-  return pino({
+  const settings = {
     level: options.level,
     base: { service: options.service },
     redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
-    ...(prettyLogs()
-      ? {
-          transport: {
-            target: 'pino-pretty',
-            options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' },
-          },
-        }
-      : {}),
-  });
+  };
+  return prettyLogs() ? pino(settings, terminalLogStream()) : pino(settings);
 }
 
 /**

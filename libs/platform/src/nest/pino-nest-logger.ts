@@ -3,6 +3,20 @@ import type { Logger } from 'pino';
 
 export const PINO_LOGGER = Symbol('PinoLogger');
 
+/**
+ * Nest's start-up chatter: a line per module initialised and per route mapped, and its own
+ * "starting"/"started" lines (about 70 records for the standalone app). Written at debug, so the
+ * default level shows what a person needs (the services' own lines and the banner); LOG_LEVEL=debug
+ * brings them back.
+ */
+const FRAMEWORK_CHATTER = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
 /** Nest's own log lines (startup, errors) as structured pino records with their context. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly pino: Logger) {}
@@ -20,7 +34,12 @@ export class PinoNestLogger implements LoggerService {
   }
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(
+      typeof context === 'string' && FRAMEWORK_CHATTER.has(context) ? 'debug' : 'info',
+      message,
+      params,
+    );
   }
   error(message: unknown, ...params: unknown[]): void {
     // Nest passes (message, stack, context) for errors.
