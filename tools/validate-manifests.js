@@ -20,7 +20,8 @@
  *    multi-replica app has a PodDisruptionBudget, every app has its Deployment, Service,
  *    ConfigMap and Secret reference, /readyz and /healthz probes, requests and limits, a
  *    non-root read-only container; the relay is one replica with strategy Recreate; only the
- *    gateway is exposed outside the cluster;
+ *    gateway is exposed outside the cluster; the gateway's ANALYST_UPSTREAM_* URLs name Services
+ *    and ports of the render, analysis and sampling headless ones (team-affine routing);
  *  - every YAML file under deploy/k8s must be reachable from some kustomization (no file escapes
  *    validation).
  * docker-compose.yml: every app service builds from ./Dockerfile with an APP arg naming an app of
@@ -537,7 +538,47 @@ function checkRendered(objects, name) {
       r.err(p, 'selector matches no workload');
   }
   for (const app of APPS) checkApp(r, app, partitions);
+  checkGatewayUpstreamServices(r);
   return { errors: r.errors, notes: r.notes };
+}
+
+/** Upstreams the gateway routes each team of to one replica: their URLs must name a headless Service. */
+const TEAM_AFFINE_UPSTREAMS = ['ANALYSIS', 'SAMPLING'];
+
+/**
+ * gateway-config's ANALYST_UPSTREAM_* lists: each entry http://<Service>:<port> of a Service in
+ * the render with that port; analysis and sampling a headless Service (clusterIP None) that leaves
+ * not-ready pods out, or the gateway would see one address and team-affine routing one replica.
+ */
+function checkGatewayUpstreamServices(r) {
+  for (const config of r.objects.filter(
+    (o) => o.kind === 'ConfigMap' && o.metadata.name === 'gateway-config',
+  )) {
+    for (const up of ['INGEST', 'LEDGER', ...TEAM_AFFINE_UPSTREAMS]) {
+      const list = (config.data || {})[`ANALYST_UPSTREAM_${up}`];
+      if (!list) {
+        r.err(config, `ANALYST_UPSTREAM_${up} is missing`);
+        continue;
+      }
+      for (const entry of list.split(',').map((e) => e.trim())) {
+        const m = /^http:\/\/([a-z0-9-]+):(\d+)$/.exec(entry);
+        const service = m && r.find('Service', m[1], r.nsOf(config));
+        if (!m)
+          r.err(config, `ANALYST_UPSTREAM_${up}: ${JSON.stringify(entry)} is not http://<service>:<port>`);
+        else if (!service) r.err(config, `ANALYST_UPSTREAM_${up}: no Service ${m[1]}`);
+        else if (!(service.spec.ports || []).some((p) => p.port === Number(m[2])))
+          r.err(config, `ANALYST_UPSTREAM_${up}: Service ${m[1]} has no port ${m[2]}`);
+        else if (
+          TEAM_AFFINE_UPSTREAMS.includes(up) &&
+          (service.spec.clusterIP !== 'None' || service.spec.publishNotReadyAddresses === true)
+        )
+          r.err(
+            config,
+            `ANALYST_UPSTREAM_${up}: Service ${m[1]} must be headless (clusterIP: None, publishNotReadyAddresses false) so the gateway sees every ready pod`,
+          );
+      }
+    }
+  }
 }
 
 /** One rendered set of objects with its lookups, and the errors and notes found in it so far. */
