@@ -139,6 +139,19 @@ describe('sendWebhookAttempt against a receiver on 127.0.0.1', () => {
     expect(r.received).toHaveLength(1);
   });
 
+  it('a 2xx whose status came in time is delivered even when its body outlasts the timeout', async () => {
+    const { port } = await receiver((res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('accepted, still writing');
+    });
+    await expect(send(`http://127.0.0.1:${port}/`, { timeoutMs: 300 })).resolves.toEqual({
+      outcome: 'delivered',
+      status: 200,
+      body: 'accepted, still writing',
+      latencyMs: expect.any(Number),
+    });
+  });
+
   it('a closed port is a refused connection', async () => {
     const { r, port } = await receiver((res) => res.end());
     await r.stop();
