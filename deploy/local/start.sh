@@ -14,6 +14,8 @@ set -euo pipefail
 
 # shellcheck source=common.sh source-path=SCRIPTDIR
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.sh"
+# shellcheck source=postgres-data.sh source-path=SCRIPTDIR
+source "$LOCAL_DIR/postgres-data.sh"
 
 usage() {
   cat <<EOF
@@ -376,6 +378,7 @@ wait_mongo() {
 # ---------------------------------------------------------------- postgresql
 
 POSTGRES_STATE="$STACK_DIR/postgres"
+# In the stack, unless the PostgreSQL user cannot reach it there (postgres_data_dir, set at start).
 POSTGRES_DATA="$POSTGRES_STATE/data"
 POSTGRES_LOG="$LOG_DIR/postgres.log"
 
@@ -417,11 +420,14 @@ start_postgres() {
     if port_open "$POSTGRES_PORT"; then
       die "postgres: port $POSTGRES_PORT is in use by another process$(port_owner "$POSTGRES_PORT"), not by the stack in $STACK_DIR; stop it or set POSTGRES_PORT"
     fi
+    POSTGRES_DATA="$(postgres_data_dir "$POSTGRES_STATE/data" "$PG_USER")"
     init_postgres
     log "postgres: starting on 127.0.0.1:$POSTGRES_PORT (logs: $POSTGRES_LOG)"
     # TCP on 127.0.0.1 only (no Unix socket to place); fsync off: a test stack trades durability
-    # for speed, the adapter's correctness does not depend on it.
+    # for speed, the adapter's correctness does not depend on it. analyst.local_stack names the stack
+    # on the command line, where running_pid looks for it, when the data is placed outside it.
     spawn postgres "$POSTGRES_LOG" ${PG_AS[@]+"${PG_AS[@]}"} "$PG_BIN/postgres" -D "$POSTGRES_DATA" \
+      -c analyst.local_stack="$STACK_DIR" \
       -c listen_addresses=127.0.0.1 -c port="$POSTGRES_PORT" -c unix_socket_directories= \
       -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200
   fi

@@ -2,11 +2,14 @@
 # Stops the Docker-less local stack started by deploy/local/start.sh.
 #   stop.sh          stop Kafka, PostgreSQL and the MongoDB stand-in (SIGTERM, then SIGKILL after 30 s); keep their data
 #   stop.sh --clean  also remove the state dir ($ANALYST_STACK_DIR, default deploy/local/.stack)
+#                    and PostgreSQL's data when start.sh placed it outside (postgres-data.sh)
 # Stopping a stack that is not running is fine.
 set -euo pipefail
 
 # shellcheck source=common.sh source-path=SCRIPTDIR
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.sh"
+# shellcheck source=postgres-data.sh source-path=SCRIPTDIR
+source "$LOCAL_DIR/postgres-data.sh"
 
 clean=0
 for arg in "$@"; do
@@ -37,6 +40,7 @@ rm -f "$STACK_DIR/env"
 
 if ((clean)); then
   if [[ -f "$STACK_MARKER" ]]; then
+    remove_placed_postgres_data
     rm -rf "$STACK_DIR"
     log "removed $STACK_DIR"
   else
