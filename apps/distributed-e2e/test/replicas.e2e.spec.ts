@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoReadStore } from '@analyst/platform';
 import { parseApiKey } from '@analyst/domain-identity';
+import { rendezvousOrder } from '@analyst/gateway';
 import { unique } from '@analyst/testing';
 import {
   clusterConfig,
@@ -18,6 +19,7 @@ import {
 import { E2eEventLog, e2eStoreKind, storeTitle } from './e2e-event-store';
 import { analysisClaims, jobTimeline, postsCreated, teamFacts } from './event-log';
 import { FakeEmbeddings } from './fake-embeddings';
+import { forwardsByReplica, gained, readyReplicas } from './gateway-metrics';
 import {
   chargeableLinks,
   createTeam,
@@ -33,10 +35,11 @@ import { expectReadModelsEqualToLog, readModelCheck } from './read-model-audit';
 /**
  * Several replicas of the stateless services over one log: relay ×1, gateway ×2, ingest ×2,
  * ledger ×2 (one consumer group on analyst.commands.ledger), analysis ×2, sampling ×2. Clients reach
- * the gateways through a round-robin proxy; each gateway reaches ingest, ledger, analysis and
- * sampling through a round-robin proxy of their own, so consecutive forwarded requests land on
- * different replicas. Every scenario runs on a fresh team and asserts exact counts from the public
- * API and the log.
+ * the gateways through a round-robin proxy; each gateway reaches ingest and ledger through a
+ * round-robin proxy of their own, so consecutive forwarded requests land on different replicas, and
+ * analysis and sampling by team-affine routing: ANALYST_UPSTREAM_ANALYSIS and _SAMPLING list both
+ * replicas, and each team's reads go to its rendezvous choice among the ready ones. Every scenario
+ * runs on a fresh team and asserts exact counts from the public API and the log.
  */
 
 const ready = Boolean(process.env.KAFKA_BROKERS && process.env.MONGO_URL);
@@ -80,7 +83,7 @@ interface Credits {
 }
 
 (ready ? describe : describe.skip)(
-  `replicas: gateway ×2, ingest ×2, ledger ×2, analysis ×2, sampling ×2 behind round-robin proxies over Kafka, MongoDB and the shared log on ${storeTitle(STORE)}`,
+  `replicas: gateway ×2, ingest ×2, ledger ×2 behind round-robin proxies, analysis ×2, sampling ×2 behind team-affine routing, over Kafka, MongoDB and the shared log on ${storeTitle(STORE)}`,
   () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'analyst-replicas-'));
     let log: E2eEventLog | undefined;
@@ -90,12 +93,12 @@ interface Credits {
     let front: RoundRobinProxy;
     let ingestProxy: RoundRobinProxy;
     let ledgerProxy: RoundRobinProxy;
-    let analysisProxy: RoundRobinProxy;
-    let samplingProxy: RoundRobinProxy;
     let embeddings: FakeEmbeddings;
     const gateways: string[] = [];
     /** ingest replica name by its URL, to name the replica a proxied request reached. */
     const ingestByUrl = new Map<string, string>();
+    /** analysis and sampling replica name by the id the gateways route and count by (`127.0.0.1:<port>`). */
+    const affineByReplica = new Map<string, string>();
     let base = 0;
 
     function http<T = any>(
@@ -224,10 +227,30 @@ interface Credits {
       console.log(`replicas scenario ${scenario}:\n${JSON.stringify(observed, null, 2)}`);
     }
 
-    /** Every scenario starts with every replica up, whatever an earlier one left behind. */
+    /**
+     * Every scenario starts with every replica up, whatever an earlier one left behind, and both
+     * gateways routing to both analysis and sampling replicas (their probes run every 2 s).
+     */
     async function everyReplicaUp(): Promise<void> {
       for (const [name, { spec }] of replicasOf(cluster))
         if (replicaPid(cluster, name) === null) await startReplica(cluster, spec);
+      const routing = await waitFor(
+        async () => [
+          ...(await readyReplicas(gateways, 'analysis')),
+          ...(await readyReplicas(gateways, 'sampling')),
+        ],
+        (ready) => ready.every((n) => n === 2),
+        30_000,
+        250,
+      );
+      if (!routing.ok)
+        throw new Error(`gateways do not see every replica ready: ${JSON.stringify(routing.value)}`);
+    }
+
+    /** The replica a team's requests to `service` go to while both are ready: its rendezvous first choice. */
+    function teamReplica(teamId: string, service: 'analysis' | 'sampling'): string {
+      const ids = [...affineByReplica].filter(([, name]) => name.startsWith(service)).map(([id]) => ({ id }));
+      return affineByReplica.get(rendezvousOrder(teamId, ids)[0].id)!;
     }
 
     function addsSince(mark: number) {
@@ -302,17 +325,20 @@ interface Credits {
       ingestProxy = new RoundRobinProxy('ingest-proxy', [url(port.ingest1), url(port.ingest2)]);
       ledgerProxy = new RoundRobinProxy('ledger-proxy', [url(port.ledger1), url(port.ledger2)]);
       front = new RoundRobinProxy('gateway-proxy', [url(port.gateway1), url(port.gateway2)]);
-      analysisProxy = new RoundRobinProxy('analysis-proxy', [url(port.analysis), url(port.analysis2)]);
-      samplingProxy = new RoundRobinProxy('sampling-proxy', [url(port.sampling), url(port.sampling2)]);
       embeddings = await FakeEmbeddings.start(EMBEDDINGS_DELAY_MS);
       ingestByUrl.set(url(port.ingest1), 'ingest-1').set(url(port.ingest2), 'ingest-2');
       gateways.push(url(port.gateway1), url(port.gateway2));
+      for (const [name, p] of [
+        ['analysis-1', port.analysis],
+        ['analysis-2', port.analysis2],
+        ['sampling-1', port.sampling],
+        ['sampling-2', port.sampling2],
+      ] as const)
+        affineByReplica.set(`127.0.0.1:${p}`, name);
       await Promise.all([
         ingestProxy.listen(base + 9),
         ledgerProxy.listen(base + 10),
         front.listen(base + 11),
-        analysisProxy.listen(base + 14),
-        samplingProxy.listen(base + 15),
       ]);
       const analysisEnv = {
         ANALYST_JOB_STALE_MS: String(JOB_STALE_MS),
@@ -323,8 +349,9 @@ interface Credits {
       const gatewayEnv = {
         ANALYST_UPSTREAM_INGEST: ingestProxy.url,
         ANALYST_UPSTREAM_LEDGER: ledgerProxy.url,
-        ANALYST_UPSTREAM_ANALYSIS: analysisProxy.url,
-        ANALYST_UPSTREAM_SAMPLING: samplingProxy.url,
+        // Both replicas listed: the gateway routes each team to one of them (team-affine routing).
+        ANALYST_UPSTREAM_ANALYSIS: `${url(port.analysis)},${url(port.analysis2)}`,
+        ANALYST_UPSTREAM_SAMPLING: `${url(port.sampling)},${url(port.sampling2)}`,
       };
       const spec = (
         name: string,
@@ -358,15 +385,7 @@ interface Credits {
     afterAll(async () => {
       // Each step runs whatever the previous one threw, so no process or database is left behind.
       const steps: (() => Promise<unknown>)[] = [
-        () =>
-          Promise.all([
-            front?.close(),
-            ingestProxy?.close(),
-            ledgerProxy?.close(),
-            analysisProxy?.close(),
-            samplingProxy?.close(),
-            embeddings?.close(),
-          ]),
+        () => Promise.all([front?.close(), ingestProxy?.close(), ledgerProxy?.close(), embeddings?.close()]),
         () => (cluster ? stopReplicas(cluster) : Promise.resolve()),
         () => (log ? log.dispose() : Promise.resolve()),
         async () => {
@@ -920,17 +939,14 @@ interface Credits {
       const claims = await analysisClaims(log!.store, analysisId);
       const doc = finished.value.body.data;
       const samples = [];
+      const samplingBefore = await forwardsByReplica(gateways, 'sampling');
       for (let i = 0; i < 4; i++) {
-        const mark = samplingProxy.log.length;
         const sample = await http(front.url, 'GET', `/analyst/v1/analyses/${analysisId}/comments?limit=5`, {
           key: team.key,
         });
-        samples.push({
-          status: sample.status,
-          rows: sample.body?.data?.length ?? 0,
-          target: samplingProxy.log[mark]?.target ?? null,
-        });
+        samples.push({ status: sample.status, rows: sample.body?.data?.length ?? 0 });
       }
+      const samplingServed = gained(samplingBefore, await forwardsByReplica(gateways, 'sampling'));
       const observed = {
         victim,
         finishedWithinBound: finished.ok,
@@ -941,7 +957,9 @@ interface Credits {
         totalComments: doc.scope?.totalComments ?? null,
         claims: claims.map((c) => ({ attempt: c.attempt, sameWorkerAsFirst: c.worker === first.worker })),
         sampleStatuses: [...new Set(samples.map((x) => x.status))],
-        samplingReplicasServing: new Set(samples.map((x) => x.target)).size,
+        // Team-affine routing: every sample of the team from its own sampling replica, through both gateways.
+        samplingReplicasServing: Object.keys(samplingServed).map((r) => affineByReplica.get(r)),
+        samplesForwarded: Object.values(samplingServed).reduce((a, b) => a + b, 0),
       };
       report('7', observed);
       expect(observed).toMatchObject({
@@ -953,13 +971,167 @@ interface Credits {
           { attempt: 2, sameWorkerAsFirst: false },
         ],
         sampleStatuses: [200],
-        samplingReplicasServing: 2,
+        samplingReplicasServing: [teamReplica(team.id, 'sampling')],
+        samplesForwarded: 4,
       });
       // minRelevance 0 keeps every visible comment the model scores above 0: the search counted them.
       expect(observed.matchedComments).toBeGreaterThan(0);
       expect(observed.totalComments).toBeGreaterThanOrEqual(observed.matchedComments!);
       expect(samples.every((x) => x.rows > 0)).toBe(true);
     }, 180_000);
+
+    /**
+     * Team-affine routing. Teams are chosen so that each pairing of an analysis and a sampling
+     * replica has one (the gateways' rendezvous order, computed here from the replica ids); each
+     * team's reads, sent through both gateways, must all land on its own replica of each service
+     * (the gateways' forwards per replica on /metrics). Then one analysis and one sampling replica
+     * are killed: the teams they held are answered by the other replica at once (a refused connection
+     * is tried on the next replica, and the probe marks the dead one down within 2 s), with no
+     * failed read. Started again, each replica gets its own teams back.
+     */
+    it("(7b) team-affine routing: a team's reads stay on one analysis and one sampling replica; a killed replica's teams move to the other within seconds", async () => {
+      await everyReplicaUp();
+      const started = Date.now();
+      const scopes = ['posts:read', 'posts:write', 'team:read', 'analyses:read', 'comments:read'];
+      const chosen = new Map<string, Team>();
+      for (let i = 0; i < 40 && chosen.size < 4; i++) {
+        const team = await newTeam(`s7b-${i}`, 5, scopes);
+        const pairing = `${teamReplica(team.id, 'analysis')}+${teamReplica(team.id, 'sampling')}`;
+        if (!chosen.has(pairing)) chosen.set(pairing, team);
+      }
+      expect([...chosen.keys()].sort()).toEqual([
+        'analysis-1+sampling-1',
+        'analysis-1+sampling-2',
+        'analysis-2+sampling-1',
+        'analysis-2+sampling-2',
+      ]);
+      const teams = [...chosen.values()];
+      const links = chargeableLinks('i', teams.length);
+      const adds = await Promise.all(
+        teams.map((team, i) =>
+          http(front.url, 'POST', '/analyst/v1/content/posts/add', {
+            key: team.key,
+            body: { links: [links[i]] },
+          }),
+        ),
+      );
+      expect(adds.map((a) => a.status)).toEqual(teams.map(() => 202));
+      await Promise.all(teams.map((team, i) => terminalJob(team, adds[i].body.data.id)));
+      const postIds = new Map<string, string>();
+      for (const team of teams) {
+        const listed = await http(front.url, 'GET', '/analyst/v1/posts?status=all', { key: team.key });
+        expect(listed.status).toBe(200);
+        postIds.set(team.id, listed.body.data[0].id);
+      }
+
+      /** Three rounds of a team's reads (two of analysis, one of sampling) through the front proxy, so both gateways. */
+      async function reads(team: Team): Promise<number[]> {
+        const postId = postIds.get(team.id)!;
+        const statuses: number[] = [];
+        for (let round = 0; round < 3; round++)
+          for (const path of [
+            '/analyst/v1/posts?status=all',
+            `/analyst/v1/posts/${postId}/analysis`,
+            `/analyst/v1/posts/${postId}/analysis/comments?limit=5`,
+          ])
+            statuses.push((await http(front.url, 'GET', path, { key: team.key })).status);
+        return statuses;
+      }
+      /** Each team's reads, and which replicas of each service answered them (names, from the gateways' counters). */
+      async function routed() {
+        const out: Record<
+          string,
+          { statuses: number[]; analysis: string[]; sampling: string[]; forwards: number }
+        > = {};
+        for (const team of teams) {
+          const before = {
+            analysis: await forwardsByReplica(gateways, 'analysis'),
+            sampling: await forwardsByReplica(gateways, 'sampling'),
+          };
+          const statuses = await reads(team);
+          const analysis = gained(before.analysis, await forwardsByReplica(gateways, 'analysis'));
+          const sampling = gained(before.sampling, await forwardsByReplica(gateways, 'sampling'));
+          out[team.id] = {
+            statuses: [...new Set(statuses)],
+            analysis: Object.keys(analysis)
+              .map((r) => affineByReplica.get(r)!)
+              .sort(),
+            sampling: Object.keys(sampling)
+              .map((r) => affineByReplica.get(r)!)
+              .sort(),
+            forwards: [...Object.values(analysis), ...Object.values(sampling)].reduce((a, b) => a + b, 0),
+          };
+        }
+        return out;
+      }
+      const expected = (replicaOf: (teamId: string, service: 'analysis' | 'sampling') => string) =>
+        Object.fromEntries(
+          teams.map((team) => [
+            team.id,
+            {
+              statuses: [200],
+              analysis: [replicaOf(team.id, 'analysis')],
+              sampling: [replicaOf(team.id, 'sampling')],
+              forwards: 9,
+            },
+          ]),
+        );
+
+      const affine = await routed();
+      expect(affine).toEqual(expected(teamReplica));
+
+      // One analysis and one sampling replica killed at once; their teams must keep answering.
+      await Promise.all([
+        stopReplica(cluster, 'analysis-1', 'SIGKILL'),
+        stopReplica(cluster, 'sampling-2', 'SIGKILL'),
+      ]);
+      const killedAt = Date.now();
+      const moved = teams.filter(
+        (team) =>
+          teamReplica(team.id, 'analysis') === 'analysis-1' ||
+          teamReplica(team.id, 'sampling') === 'sampling-2',
+      );
+      // The first read of a moved team right after the kill: answered, and by the surviving replica.
+      const firstAfterKill = await http(front.url, 'GET', '/analyst/v1/posts?status=all', {
+        key: moved[0].key,
+      });
+      const firstAnsweredAfterKillMs = Date.now() - killedAt;
+      const survivor = (_teamId: string, service: 'analysis' | 'sampling') =>
+        service === 'analysis' ? 'analysis-2' : 'sampling-1';
+      const afterKill = await routed();
+      const probesSawIt = await waitFor(
+        async () => [
+          ...(await readyReplicas(gateways, 'analysis')),
+          ...(await readyReplicas(gateways, 'sampling')),
+        ],
+        (ready) => ready.every((n) => n === 1),
+        10_000,
+        100,
+      );
+      const downWithinMs = Date.now() - killedAt;
+
+      await everyReplicaUp();
+      const afterRestart = await routed();
+      const observed = {
+        teams: Object.fromEntries(
+          teams.map((t) => [t.id, `${teamReplica(t.id, 'analysis')}+${teamReplica(t.id, 'sampling')}`]),
+        ),
+        affine,
+        firstAfterKill: { status: firstAfterKill.status, ms: firstAnsweredAfterKillMs },
+        afterKill,
+        readyAfterKill: probesSawIt.value,
+        bothGatewaysSawTheKillWithinMs: probesSawIt.ok ? downWithinMs : null,
+        afterRestart,
+        ms: Date.now() - started,
+      };
+      report('7b team-affine routing', observed);
+      expect(moved.length).toBe(3);
+      expect(firstAfterKill.status).toBe(200);
+      expect(firstAnsweredAfterKillMs).toBeLessThan(5_000);
+      expect(afterKill).toEqual(expected(survivor));
+      expect(probesSawIt.ok).toBe(true);
+      expect(afterRestart).toEqual(expected(teamReplica));
+    }, 300_000);
 
     it('(8) after every fault above: each shared read model of every service equals the log (`analyst read-models check`)', async () => {
       const result = await readModelCheck(cluster.env);
