@@ -71,7 +71,12 @@ function variablesTheCodeReads() {
       families.get(prefix).add(relative(ROOT, file));
     }
   }
-  for (const file of filesUnder(join(ROOT, 'tools'), (path) => path.endsWith('.py'))) {
+  // The Python tools, and the Python client's package (not its tests, builds or virtualenvs).
+  const pythonSources = [
+    ...filesUnder(join(ROOT, 'tools'), (path) => path.endsWith('.py')),
+    ...filesUnder(join(ROOT, 'clients', 'python', 'src'), (path) => path.endsWith('.py')),
+  ];
+  for (const file of pythonSources) {
     for (const name of matches(readFileSync(file, 'utf8'), PYTHON_ENV)) add(name, file);
   }
   return { reads, families };
@@ -101,6 +106,7 @@ describe('docs/configuration.md', () => {
     expect(reads.get('ANALYST_ENCODER_THREADS')).toContain('libs/encoder/src/encoder-config.ts');
     expect(reads.get('ANALYST_HOLD_RETRY_MS')).toContain('libs/ingest/src/ingest.tokens.ts');
     expect(reads.get('ANALYST_TRAIN_DATA')).toContain('tools/train-sentiment/train.py');
+    expect(reads.get('ANALYST_API_KEY')).toContain('clients/python/src/analyst_client/client.py');
     expect(documented.has('PORT')).toBe(true);
     expect(documented.has('HOST')).toBe(true);
   });
