@@ -6,6 +6,7 @@ const { join, relative } = require('node:path');
 
 const ROOT = join(__dirname, '..', '..');
 const PAGE = join(ROOT, 'docs', 'configuration.md');
+const BENCH_PAGE = join(ROOT, 'docs', 'benchmarks.md');
 const CONFIG_CLASS = join(ROOT, 'libs', 'platform', 'src', 'config', 'analyst-config.ts');
 
 const NAME = '[A-Z][A-Z0-9_]*[A-Z0-9]';
@@ -82,10 +83,22 @@ function variablesTheCodeReads() {
   return { reads, families };
 }
 
-/** The variables named in the first column of the page's tables. */
-function variablesThePageNames() {
+/** Bench name → the benches that read it (process.env only; `bench/.data` and other dot folders skipped). */
+function variablesTheBenchesRead() {
+  const reads = new Map();
+  for (const file of filesUnder(join(ROOT, 'bench'), isScript)) {
+    for (const name of matches(readFileSync(file, 'utf8'), PROCESS_ENV)) {
+      if (!reads.has(name)) reads.set(name, new Set());
+      reads.get(name).add(relative(ROOT, file));
+    }
+  }
+  return reads;
+}
+
+/** The variables named in the first column of a page's tables. */
+function variablesThePageNames(page = PAGE) {
   const names = new Set();
-  for (const line of readFileSync(PAGE, 'utf8').split('\n')) {
+  for (const line of readFileSync(page, 'utf8').split('\n')) {
     if (!line.startsWith('|') || /^\|[-\s|]+\|$/.test(line)) continue;
     const first = line.split('|')[1];
     for (const m of first.matchAll(new RegExp('`(' + NAME + ')`', 'g'))) names.add(m[1]);
@@ -141,5 +154,26 @@ describe('docs/configuration.md', () => {
       expect([row, cells[2].trim().length > 5]).toEqual([row, true]);
     }
     expect(statSync(PAGE).size).toBeGreaterThan(5_000);
+  });
+});
+
+describe('docs/benchmarks.md, bench parameters', () => {
+  const benches = variablesTheBenchesRead();
+  const onConfigurationPage = variablesThePageNames();
+  const documented = variablesThePageNames(BENCH_PAGE);
+
+  it('finds what the benches read', () => {
+    expect(benches.get('SCALE_COMMENTS')).toContain('bench/search-scale.ts');
+  });
+
+  it('names every variable a bench reads that the configuration page does not', () => {
+    const missing = [...benches.keys()]
+      .filter((name) => !onConfigurationPage.has(name) && !documented.has(name))
+      .map((name) => `${name} (read in ${[...benches.get(name)].join(', ')})`);
+    expect(missing).toEqual([]);
+  });
+
+  it('names no variable no bench reads', () => {
+    expect([...documented].filter((name) => !benches.has(name))).toEqual([]);
   });
 });
