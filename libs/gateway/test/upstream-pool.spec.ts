@@ -78,7 +78,7 @@ describe('UpstreamPool', () => {
     const { pool } = poolOf({ analysis: 'http://10.0.0.1:8080,http://10.0.0.2:8080' });
     await pool.probeAll();
     const team = teams.find((t) => pool.candidates('analysis', t)[0].id === '10.0.0.1:8080')!;
-    pool.markRefused(pool.candidates('analysis', team)[0]);
+    pool.markRefused('analysis', pool.candidates('analysis', team)[0]);
     expect(ids(pool.candidates('analysis', team))).toEqual(['10.0.0.2:8080']);
     await pool.probeAll();
     expect(ids(pool.candidates('analysis', team))).toEqual(['10.0.0.1:8080', '10.0.0.2:8080']);
@@ -102,14 +102,17 @@ describe('UpstreamPool', () => {
     await pool.probeAll();
     slow = true;
     const probing = pool.probeAll();
-    pool.markRefused(pool.candidates('analysis', null).find((r) => r.id === '10.0.0.1:8080')!);
+    pool.markRefused(
+      'analysis',
+      pool.candidates('analysis', null).find((r) => r.id === '10.0.0.1:8080')!,
+    );
     release('ready');
     await probing;
     expect(pool.counts('analysis')).toEqual({ known: 2, ready: 1 });
   });
 
   it('with none ready, those that answer are tried; with all refused, none; a single replica is always tried, as before lists', async () => {
-    const { pool, probes } = poolOf({
+    const { pool, probes, probed } = poolOf({
       analysis: 'http://10.0.0.1:8080,http://10.0.0.2:8080',
       sampling: 'http://10.0.0.3:8080',
     });
@@ -124,8 +127,15 @@ describe('UpstreamPool', () => {
     expect(pool.candidates('analysis', 'tm_1')).toEqual([]);
     expect(pool.candidates('analysis', null)).toEqual([]);
     expect(pool.counts('analysis')).toEqual({ known: 2, ready: 0 });
+    // One replica: never probed (routing would not change), ready unless its last forward was refused.
+    expect(probed).not.toContain('10.0.0.3:8080');
+    expect(ids(pool.candidates('sampling', 'tm_1'))).toEqual(['10.0.0.3:8080']);
+    expect(pool.counts('sampling')).toEqual({ known: 1, ready: 1 });
+    pool.markRefused('sampling', pool.candidates('sampling', 'tm_1')[0]);
     expect(ids(pool.candidates('sampling', 'tm_1'))).toEqual(['10.0.0.3:8080']);
     expect(pool.counts('sampling')).toEqual({ known: 1, ready: 0 });
+    pool.markAnswered('sampling');
+    expect(pool.counts('sampling')).toEqual({ known: 1, ready: 1 });
   });
 
   it('requests without a team, and every request to ingest, take the ready replicas in turn', async () => {

@@ -175,6 +175,7 @@ export class Forwarder {
             return rest;
           },
           onResponse: (_req, rep, res) => {
+            this.pool.markAnswered(service);
             this.metrics?.forwarded(service, replica);
             span?.setAttribute('http.response.status_code', res.statusCode);
             const chunks: Buffer[] = [];
@@ -193,7 +194,7 @@ export class Forwarder {
           onError: (rep, { error }) => {
             const refused = refusedAtConnect(error);
             if (refused) {
-              this.pool.markRefused(replica);
+              this.pool.markRefused(service, replica);
               this.metrics?.refused(service, replica);
             }
             if ((refused || resetBeforeAnswer(error, request.method)) && index + 1 < replicas.length) {

@@ -32,7 +32,7 @@ export class UpstreamMetrics {
     );
     gauge(
       'analyst_gateway_upstream_replicas_ready',
-      'Replicas whose last /readyz probe answered 200 and that have not refused a connection since',
+      'Replicas whose last /readyz probe answered 200 and that have not refused a connection since (a service with one replica is not probed: 1 unless its last forward was refused)',
       (c) => c.ready,
     );
     this.forwards = counterOn(registry, {

@@ -11,6 +11,10 @@ function rotated(replicas: readonly Replica[], turn: number): Replica[] {
   return [...replicas.slice(start), ...replicas.slice(0, start)];
 }
 
+function unique(replicas: Replica[]): Replica[] {
+  return [...new Map(replicas.map((r) => [r.id, r])).values()];
+}
+
 /** Services whose replicas each keep a share of the teams (their read caches); the others spread requests. */
 export const TEAM_AFFINE_SERVICES: ReadonlySet<UpstreamService> = new Set(['analysis', 'sampling']);
 
@@ -37,6 +41,8 @@ interface ServicePool {
   replicas: Replica[];
   /** Round-robin position for requests that name no team. */
   next: number;
+  /** With one replica (never probed): whether its last forward was refused. */
+  lastRefused: boolean;
 }
 
 /**
@@ -62,7 +68,7 @@ export class UpstreamPool {
       const discovery = new ReplicaDiscovery(urls, options.resolve ?? resolveWithSystem, (url, error) =>
         options.onLookupError?.(service, url, error),
       );
-      this.services.set(service, { discovery, replicas: discovery.replicas(), next: 0 });
+      this.services.set(service, { discovery, replicas: discovery.replicas(), next: 0, lastRefused: false });
     }
   }
 
@@ -80,22 +86,23 @@ export class UpstreamPool {
     this.timers = [];
   }
 
-  /** Resolves every service's host names again; replicas that appear are probed at once. */
+  /** Resolves every service's host names again; a service whose replicas changed is probed at once. */
   async resolveAll(): Promise<void> {
-    const fresh: Replica[] = [];
+    const changed: ServicePool[] = [];
     await Promise.all(
       [...this.services.values()].map(async (pool) => {
-        const before = new Set(pool.replicas.map((r) => r.id));
+        const before = pool.replicas.map((r) => r.id).join();
         pool.replicas = await pool.discovery.refresh();
-        fresh.push(...pool.replicas.filter((r) => !before.has(r.id)));
+        if (pool.replicas.map((r) => r.id).join() !== before) changed.push(pool);
       }),
     );
     this.readiness.retain(this.allReplicas());
-    if (fresh.length > 0) await this.readiness.probeAll(fresh);
+    if (changed.length > 0) await this.readiness.probeAll(this.probedReplicas(changed));
   }
 
+  /** Probes the replicas of every service that has several (one replica is always tried: its probe would change nothing). */
   async probeAll(): Promise<void> {
-    await this.readiness.probeAll(this.allReplicas());
+    await this.readiness.probeAll(this.probedReplicas([...this.services.values()]));
   }
 
   /**
@@ -117,12 +124,23 @@ export class UpstreamPool {
   }
 
   /** A forward to `replica` was refused at connect: skip it until a probe finds it ready again. */
-  markRefused(replica: Replica): void {
+  markRefused(service: UpstreamService, replica: Replica): void {
     this.readiness.markDown(replica);
+    const pool = this.services.get(service);
+    if (pool) pool.lastRefused = true;
   }
 
+  /** A replica of `service` answered a forward (what a one-replica service's ready count goes by). */
+  markAnswered(service: UpstreamService): void {
+    const pool = this.services.get(service);
+    if (pool) pool.lastRefused = false;
+  }
+
+  /** Replicas known and ready; a one-replica service counts its replica ready unless its last forward was refused. */
   counts(service: UpstreamService): UpstreamPoolCounts {
-    const replicas = this.services.get(service)?.replicas ?? [];
+    const pool = this.services.get(service);
+    const replicas = pool?.replicas ?? [];
+    if (replicas.length === 1) return { known: 1, ready: pool!.lastRefused ? 0 : 1 };
     return {
       known: replicas.length,
       ready: replicas.filter((r) => this.readiness.state(r) === 'ready').length,
@@ -135,9 +153,12 @@ export class UpstreamPool {
 
   /** Each replica once, though two services may list the same process. */
   private allReplicas(): Replica[] {
-    const byId = new Map<string, Replica>();
-    for (const pool of this.services.values()) for (const r of pool.replicas) byId.set(r.id, r);
-    return [...byId.values()];
+    return unique([...this.services.values()].flatMap((pool) => pool.replicas));
+  }
+
+  /** The replicas of `pools` that have several, each once. */
+  private probedReplicas(pools: ServicePool[]): Replica[] {
+    return unique(pools.filter((pool) => pool.replicas.length > 1).flatMap((pool) => pool.replicas));
   }
 
   /** Runs `work` every `ms` after the previous run ended (never two at once); the timers do not hold the process. */
