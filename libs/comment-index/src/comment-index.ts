@@ -217,10 +217,9 @@ const termScratchFor = (terms: number): Uint32Array =>
  */
 export class TeamIndex {
   columns: CommentColumns = createColumns(1024);
-  /** Comment ids and bodies by row (the columns hold numbers only). */
+  /** Comment ids by row (the columns hold numbers only). */
   commentIds: string[] = [];
-  bodies: string[] = [];
-  /** Authors as written, original timestamps, languages, creator-content links (samples). */
+  /** Authors as written, bodies and original timestamps, languages, creator-content links (samples). */
   readonly details = new RowDetails();
   readonly posts: PostEntry[] = [];
   readonly postsById = new Map<string, PostEntry>();
@@ -232,7 +231,7 @@ export class TeamIndex {
   generation = nextGeneration++;
   /** Compactions done so far. */
   compactions = 0;
-  /** Bytes of the row strings (ids, bodies, authors, times) held, for the cache's budget. */
+  /** Bytes of the row strings (ids and authors) held, for the cache's budget; texts are the details'. */
   private rowStringBytes = 0;
   private deadRows = 0;
   private holds = 0;
@@ -295,12 +294,9 @@ export class TeamIndex {
     }
     const { columns, remap } = compactColumns(this.columns, keep);
     const commentIds: string[] = new Array(columns.length);
-    const bodies: string[] = new Array(columns.length);
     for (let r = 0; r < remap.length; r++) {
       const j = remap[r];
-      if (j < 0) continue;
-      commentIds[j] = this.commentIds[r];
-      bodies[j] = this.bodies[r];
+      if (j >= 0) commentIds[j] = this.commentIds[r];
     }
     for (const post of this.posts) {
       if (post.scored) post.scored.rows = post.scored.rows.map((r) => remap[r]);
@@ -312,15 +308,10 @@ export class TeamIndex {
     }
     this.columns = columns;
     this.commentIds = commentIds;
-    this.bodies = bodies;
     this.details.remap(remap, columns.length);
     let strings = 0;
     for (let r = 0; r < columns.length; r++)
-      strings +=
-        stringBytes(commentIds[r]) +
-        stringBytes(bodies[r]) +
-        stringBytes(this.details.authors[r]) +
-        stringBytes(this.details.postedAt[r]);
+      strings += stringBytes(commentIds[r]) + stringBytes(this.details.authors[r]);
     this.rowStringBytes = strings;
     this.deadRows = 0;
     this.compactionDue = false;
@@ -329,7 +320,7 @@ export class TeamIndex {
     for (const listener of this.listeners) listener(remap, columns.length);
   }
 
-  /** What this team holds in memory, roughly: columns, row strings and details (not the catalog). */
+  /** What this team holds in memory, roughly: columns, row strings and details with the texts (not the catalog). */
   get rowBytes(): number {
     const c = this.columns;
     let bytes = c.tokenIds.byteLength + c.tokenStart.byteLength;
@@ -407,6 +398,8 @@ export class TeamIndex {
     const text = binaryBytes(chunk.text);
     const buffer = bufferOf(text);
     const textAt = version.addText(text);
+    // The chunk's text is kept for its rows' bodies and times once one of its comments is a row.
+    let kept = -1;
     const ends = views.uint32s(chunk.textEnds, 0);
     const likes = views.float32s(chunk.likes, 1);
     const flagsOf = binaryBytes(chunk.flags);
@@ -445,12 +438,11 @@ export class TeamIndex {
       tokenStart[r] = tokenAt;
       for (let t = from; t < tokenEnds[i]; t++) tokenIds[tokenAt++] = termIds[tokens[t]];
       tokenStart[r + 1] = tokenAt;
-      const given = buffer.toString('utf8', authorEnd, postedAtEnd);
-      const body = buffer.toString('utf8', postedAtEnd, bodyEnd);
+      if (kept < 0) kept = this.details.texts.addChunk(text);
       this.commentIds[r] = id;
-      this.bodies[r] = body;
-      this.details.fetchedRow(r, author.name, given, hash);
-      strings += 4 * STRING_HEADER_BYTES + id.length + body.length + author.length + given.length;
+      this.details.fetchedRow(r, author.name, hash);
+      this.details.texts.packed(r, kept, authorEnd, postedAtEnd, bodyEnd);
+      strings += 2 * STRING_HEADER_BYTES + id.length + author.length;
       r++;
     }
     columns.length = r;
@@ -588,10 +580,8 @@ export class TeamIndex {
         tokens: ids,
       });
       this.commentIds[row] = c.id;
-      this.bodies[row] = c.body;
       this.details.fetched(row, c);
-      this.rowStringBytes +=
-        stringBytes(c.id) + stringBytes(c.body) + stringBytes(c.authorUsername) + stringBytes(c.postedAt);
+      this.rowStringBytes += stringBytes(c.id) + stringBytes(c.authorUsername);
       pending.rows.push(row);
       pending.rowById.set(c.id, row);
     }

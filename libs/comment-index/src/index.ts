@@ -1,6 +1,7 @@
 export * from './comment-index';
 export * from './catalog-entries';
 export * from './row-details';
+export * from './row-texts';
 export * from './index-feed';
 export * from './compute-analysis';
 export * from './comment-filters';

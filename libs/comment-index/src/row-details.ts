@@ -1,27 +1,41 @@
 import type { FetchedComment, ScoredComment } from '@analyst/contracts';
+import { RowTexts } from './row-texts';
 
 /**
  * What a sample row needs beyond the numeric columns, by the same row numbers: the author as
- * written, the original `postedAt`, the creator topic and message a comment engages, its language
- * and a hash of the comment id for the seeded order.
+ * written, the body and original `postedAt` (see RowTexts), the creator topic and message a comment
+ * engages, its language and a hash of the comment id for the seeded order.
  */
 export class RowDetails {
   authors: string[] = [];
-  postedAt: string[] = [];
+  readonly texts = new RowTexts();
   /** The scorer's language of each comment (null: undetermined or scored before languages were). */
   languages: (string | null)[] = [];
   topicIndex = new Int32Array(1024).fill(-1);
   messageIndex = new Int32Array(1024).fill(-1);
   idHash = new Uint32Array(1024);
 
-  /** Bytes of the typed arrays (the strings are counted by the team that owns them). */
+  /** Bytes of the typed arrays and the rows' texts (the authors are counted by the team that owns them). */
   get arrayBytes(): number {
-    return this.topicIndex.byteLength + this.messageIndex.byteLength + this.idHash.byteLength;
+    return (
+      this.topicIndex.byteLength + this.messageIndex.byteLength + this.idHash.byteLength + this.texts.bytes
+    );
   }
 
   /** Makes room for rows up to `rows` - 1 at once (a loaded version's), as the columns grow. */
   reserve(rows: number): void {
     if (rows > this.idHash.length) this.ensure(rows - 1);
+    this.texts.reserve(rows);
+  }
+
+  /** The comment's body (undefined for a row without one). */
+  body(row: number): string | undefined {
+    return this.texts.body(row);
+  }
+
+  /** The comment's `postedAt` as the provider gave it. */
+  postedAtOf(row: number): string | undefined {
+    return this.texts.postedAt(row);
   }
 
   private ensure(row: number): void {
@@ -38,15 +52,18 @@ export class RowDetails {
     this.idHash = grow(this.idHash);
   }
 
-  fetched(row: number, comment: Pick<FetchedComment, 'id' | 'authorUsername' | 'postedAt'>): void {
-    this.fetchedRow(row, authorName(comment.authorUsername), comment.postedAt, fnv1a32(comment.id));
+  fetched(row: number, comment: Pick<FetchedComment, 'id' | 'authorUsername' | 'postedAt' | 'body'>): void {
+    this.fetchedRow(row, authorName(comment.authorUsername), fnv1a32(comment.id));
+    this.texts.strings(row, comment.postedAt, comment.body);
   }
 
-  /** A fetched comment's details: its author as shown (`authorName`), `postedAt` as given, `fnv1a32` of its id. */
-  fetchedRow(row: number, author: string, postedAt: string, idHash: number): void {
+  /**
+   * A fetched comment's details but its texts: its author as shown (`authorName`) and `fnv1a32` of
+   * its id. A loaded row's texts are placed with `texts.packed`.
+   */
+  fetchedRow(row: number, author: string, idHash: number): void {
     this.ensure(row);
     this.authors[row] = author;
-    this.postedAt[row] = postedAt;
     this.idHash[row] = idHash;
   }
 
@@ -69,7 +86,6 @@ export class RowDetails {
     const messageIndex = new Int32Array(size).fill(-1);
     const idHash = new Uint32Array(size);
     const authors: string[] = new Array(rows);
-    const postedAt: string[] = new Array(rows);
     const languages: (string | null)[] = new Array(rows);
     const known = Math.min(remap.length, this.idHash.length);
     for (let r = 0; r < known; r++) {
@@ -79,10 +95,10 @@ export class RowDetails {
       messageIndex[j] = this.messageIndex[r];
       idHash[j] = this.idHash[r];
       authors[j] = this.authors[r];
-      postedAt[j] = this.postedAt[r];
       languages[j] = this.languages[r];
     }
-    Object.assign(this, { topicIndex, messageIndex, idHash, authors, postedAt, languages });
+    this.texts.remap(remap, rows);
+    Object.assign(this, { topicIndex, messageIndex, idHash, authors, languages });
   }
 }
 

@@ -142,7 +142,7 @@ describe('loadRows: batches read ahead', () => {
       expect(rows).toEqual(rows.map((_, k) => next + k));
       next += rows.length;
       expect(rows.map((r) => team.commentIds[r])).toEqual(comments(p).map((c) => c.id));
-      expect(rows.map((r) => team.bodies[r])).toEqual(comments(p).map((c) => c.body));
+      expect(rows.map((r) => team.details.body(r))).toEqual(comments(p).map((c) => c.body));
       expect(rows.map((r) => team.columns.likes[r])).toEqual(comments(p).map((c) => c.likes));
       expect(rows.map((r) => team.columns.postIndex[r])).toEqual(rows.map(() => post.index));
       expect(rows.every((r) => !Number.isNaN(team.columns.sentiment[r]))).toBe(true);

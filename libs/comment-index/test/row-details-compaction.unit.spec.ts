@@ -34,7 +34,7 @@ describe('row details across a compaction of the comment columns', () => {
       Array.from(team.postsById.get(postId)!.scored!.rows, (r) => ({
         id: team.commentIds[r],
         author: details.authors[r],
-        postedAt: details.postedAt[r],
+        postedAt: details.postedAtOf(r),
         idHash: details.idHash[r],
         topic: details.topicIndex[r],
         message: details.messageIndex[r],

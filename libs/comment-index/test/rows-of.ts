@@ -8,10 +8,10 @@ export function rowsOf(team: TeamIndex, entry: PostEntry) {
   const authorName = new Map(Array.from(team.authors, ([name, id]) => [id, name]));
   return Array.from(entry.scored!.rows, (r) => ({
     id: team.commentIds[r],
-    body: team.bodies[r],
+    body: d.body(r),
     author: authorName.get(c.authorId[r]),
     shownAs: d.authors[r],
-    postedAt: [d.postedAt[r], c.postedAt[r]],
+    postedAt: [d.postedAtOf(r), c.postedAt[r]],
     idHash: d.idHash[r],
     links: [d.topicIndex[r], d.messageIndex[r], d.languages[r]],
     scores: [c.sentiment[r], c.content[r], c.topic[r], c.relevance[r], c.consensus[r]],

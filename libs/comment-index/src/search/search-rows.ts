@@ -48,7 +48,7 @@ export async function searchMatchedRows(
     });
   }
   const documents: SearchDocument[] = rows.map((r, i) => ({
-    text: team.bodies[r] ?? '',
+    text: team.details.body(r) ?? '',
     relevance: team.columns.relevance[r],
     vector: stored?.vector(postOf[i], team.commentIds[r]) ?? null,
   }));
