@@ -12,8 +12,11 @@
  * MongoDB stand-in (mongo-java-server) over the driver. The stand-in finds documents by `_id` through
  * its index (IdLookupH2Collection) but has no secondary indexes: the catalog's `{teamId}` read scans
  * the collection. That part is measured directly against the driver: the same catalog documents read
- * by `{teamId}` and by `_id` (an indexed lookup on every store), and each chunk read with the
- * driver's raw answer (server and transfer) against the decoded one (the driver's BSON decoding).
+ * by `{teamId}` and by `_id` (an indexed lookup on every store), and the post analyses and chunk
+ * documents read with the driver's raw answer (server and transfer) against the decoded one (the
+ * driver's BSON decoding). The replica's CPU time of each request is printed beside its wall time:
+ * on a loaded machine the wall time follows the load (on the in-memory store, the CPU time includes
+ * the store's match and copy).
  *
  *   npm run bench -- bench/read-side-cold-parts.ts [rounds]
  *   deploy/local/with-stack.sh npm run bench -- bench/read-side-cold-parts.ts [rounds]
@@ -42,7 +45,9 @@ import {
   computeAnalysis,
   fetchedChunkIds,
   POST_ANALYSES,
+  POST_ANALYSIS_WITHOUT_DAYS,
   PostAnalysesStep,
+  postAnalysisId,
   ReadSideCache,
   scoreChunkIds,
   type PostEntry,
@@ -180,11 +185,19 @@ interface Parts {
   /** computeAnalysis, or drawSample and the page's row views. */
   compute: number;
   total: number;
+  /** The process's CPU time over the request (the replica's own, whatever else the machine runs). */
+  cpu: number;
 }
+
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 async function coldSnapshot(store: TimedReadStore): Promise<Parts> {
   const cache = new ReadSideCache(store, 2048 * 1024 * 1024, true);
   store.take();
+  const cpuStarted = cpuMs();
   const started = performance.now();
   const team = await cache.team(TEAM);
   const catalog = performance.now() - started;
@@ -204,12 +217,14 @@ async function coldSnapshot(store: TimedReadStore): Promise<Parts> {
   const compute = performance.now() - computed;
   if (result.scope.totalComments < POSTS * PER_POST * 0.9)
     throw new Error(`the snapshot read ${result.scope.totalComments} comments`);
-  return { catalog, catalogStore, rows, rowsStore, compute, total: performance.now() - started };
+  const total = performance.now() - started;
+  return { catalog, catalogStore, rows, rowsStore, compute, total, cpu: cpuMs() - cpuStarted };
 }
 
 async function coldSample(store: TimedReadStore): Promise<Parts> {
   const cache = new ReadSideCache(store, 2048 * 1024 * 1024, false);
   store.take();
+  const cpuStarted = cpuMs();
   const started = performance.now();
   const team = await cache.team(TEAM);
   const catalog = performance.now() - started;
@@ -238,20 +253,21 @@ async function coldSample(store: TimedReadStore): Promise<Parts> {
   const compute = performance.now() - drawn;
   if (views.length !== 100 || views.some((v) => v.body.length === 0))
     throw new Error(`the sample drew ${views.length} rows, or one without a body`);
-  return { catalog, catalogStore, rows, rowsStore, compute, total: performance.now() - started };
+  const total = performance.now() - started;
+  return { catalog, catalogStore, rows, rowsStore, compute, total, cpu: cpuMs() - cpuStarted };
 }
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const KEYS: (keyof Parts)[] = ['catalog', 'catalogStore', 'rows', 'rowsStore', 'compute', 'total'];
+const KEYS: (keyof Parts)[] = ['catalog', 'catalogStore', 'rows', 'rowsStore', 'compute', 'total', 'cpu'];
 const medians = (rounds: Parts[]): Parts =>
   Object.fromEntries(KEYS.map((k) => [k, median(rounds.map((r) => r[k]))])) as unknown as Parts;
 
 function describe(kind: 'snapshot' | 'sample', p: Parts): string {
   const compute = kind === 'snapshot' ? 'analysis' : 'draw and views';
-  return `catalog ${p.catalog.toFixed(0)} ms (store ${p.catalogStore.toFixed(0)}) + rows ${p.rows.toFixed(0)} ms (store ${p.rowsStore.toFixed(0)}, decode and build ${(p.rows - p.rowsStore).toFixed(0)}) + ${compute} ${p.compute.toFixed(0)} ms = ${p.total.toFixed(0)} ms`;
+  return `catalog ${p.catalog.toFixed(0)} ms (store ${p.catalogStore.toFixed(0)}) + rows ${p.rows.toFixed(0)} ms (store ${p.rowsStore.toFixed(0)}, decode and build ${(p.rows - p.rowsStore).toFixed(0)}) + ${compute} ${p.compute.toFixed(0)} ms = ${p.total.toFixed(0)} ms (replica CPU ${p.cpu.toFixed(0)} ms)`;
 }
 
 /** Rounds of both cold requests on one store; their medians. */
@@ -336,7 +352,20 @@ async function driverParts(
           .find({ teamId: TEAM, _id: { $in: scored } } as Filter, { raw })
           .toArray(),
       ]);
+    const analysisIds = posts
+      .filter((p) => p.version)
+      .map((p) => postAnalysisId(p.id, p.version!.dataVersion));
+    const analyses = (raw: boolean) => () =>
+      db
+        .collection(POST_ANALYSES)
+        .find({ teamId: TEAM, _id: { $in: analysisIds } } as Filter, {
+          raw,
+          projection: POST_ANALYSIS_WITHOUT_DAYS,
+        })
+        .toArray();
     return {
+      analysesRaw: await timed(analyses(true)),
+      analysesDecoded: await timed(analyses(false)),
       catalogByTeam: await timed(() =>
         db.collection(CATALOG_POSTS).find({ teamId: TEAM }).sort({ seq: 1 }).toArray(),
       ),
@@ -373,7 +402,7 @@ async function run(file: string): Promise<RunResult> {
     const team = await new ReadSideCache(server, 2048 * 1024 * 1024, false).team(TEAM);
     const driver = await driverParts(url, database, team.posts);
     console.log(
-      `RESULT the driver straight, median of ${ROUNDS}: catalog posts by {teamId} ${driver.catalogByTeam.toFixed(0)} ms, by _id ${driver.catalogById.toFixed(0)} ms; the 100 posts' chunk documents raw ${driver.chunksRaw.toFixed(0)} ms, decoded ${driver.chunksDecoded.toFixed(0)} ms (decoding ${(driver.chunksDecoded - driver.chunksRaw).toFixed(0)} ms)`,
+      `RESULT the driver straight, median of ${ROUNDS}: the 100 post analyses without their days raw ${driver.analysesRaw.toFixed(0)} ms, decoded ${driver.analysesDecoded.toFixed(0)} ms; catalog posts by {teamId} ${driver.catalogByTeam.toFixed(0)} ms, by _id ${driver.catalogById.toFixed(0)} ms; the 100 posts' chunk documents raw ${driver.chunksRaw.toFixed(0)} ms, decoded ${driver.chunksDecoded.toFixed(0)} ms (decoding ${(driver.chunksDecoded - driver.chunksRaw).toFixed(0)} ms)`,
     );
     return { memory: memoryResult, server: serverResult, driver };
   } finally {
