@@ -21,16 +21,21 @@
  * 1. Cold and warm latencies: a 10-post snapshot (POST /analyses) of teams never read, then again;
  *    a 100-row sample of each (GET /analyses/{id}/comments), first and again; the big team's
  *    100-post snapshot and its sample likewise.
- * 2. Isolation: one team's warm 10-post snapshot, p50/p95 idle, during the neighbour's
- *    ISO_ADDS × ISO_ADD_LINKS link adds (default 3 × 40, sent at once; simulated provider), and idle
- *    again; the ratio of p95 during to idle (target ≤ 2). Meanwhile the analysis and sampling
- *    replicas' analyst_projection_lag_events / _seconds are scraped every 250 ms: the most seen.
- * 3. Caches that add up (ISO_REPLICAS=0 skips): two analysis and two sampling replicas behind the
- *    gateway with comma-separated ANALYST_UPSTREAM_ANALYSIS / _SAMPLING (team-affine routing), each
- *    with ANALYST_READ_CACHE_MB chosen so that the working set (ISO_WORKING_SET teams, default 24,
- *    sized from what the cold phase's teams held) is twice one replica's live cache; two passes of a
- *    snapshot and a sample per team; the second pass's loads and evictions on each replica's /metrics
- *    (0 loads: served warm) and its latencies.
+ * 2. Isolation: p50/p95 idle, during the neighbour's ISO_ADDS × ISO_ADD_LINKS link adds (default
+ *    3 × 40, sent at once; simulated provider, about 40,000 comments) and idle again, of two loops run
+ *    side by side: team A's warm 10-post snapshot (a snapshot is stored: it answers once its own
+ *    event is projected) and team B's warm 100-row sample (a read alone); the ratio of p95 during to
+ *    idle p95 (target ≤ 2). Meanwhile the analysis and sampling replicas' analyst_projection_lag_events
+ *    / _seconds are scraped every 250 ms: the most seen.
+ * 3. Caches that add up (ISO_REPLICAS=0 skips; needs the gateway's upstream lists): two analysis and
+ *    two sampling replicas behind the gateway with comma-separated ANALYST_UPSTREAM_ANALYSIS /
+ *    _SAMPLING (team-affine routing), each with ANALYST_READ_CACHE_MB chosen so that the working set
+ *    (ISO_WORKING_SET teams, default 24, sized from what the cold phase's teams held) is twice one
+ *    replica's live cache; two passes of a snapshot and a sample per team; per replica, the teams the
+ *    routing sent it and the second pass's loads and evictions from its /metrics (0 loads: served
+ *    warm) and the latencies. When the hash split the teams unevenly (reloads on the fuller replica),
+ *    a second round sizes every cache for the larger share and says what multiple of one replica's
+ *    cache the working set then is.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,9 +50,11 @@ import { commentsFromPool, ContentLogWriter, SeededRandom } from '@analyst/testi
 import {
   clusterConfig,
   startApp,
+  replicasOf,
   startReplica,
   stopAll,
   stopApp,
+  stopReplica,
   stopReplicas,
   type AppName,
   type Cluster,
@@ -263,6 +270,11 @@ function relayLeaseLines(cluster: Cluster): string[] {
     });
 }
 
+function leaseLost(cluster: Cluster): string {
+  const lost = relayLeaseLines(cluster).filter((l) => /superseded|lease lost/.test(l));
+  return lost.length === 0 ? 'no' : `yes, ${lost.length} lines`;
+}
+
 async function prepare(cluster: Cluster, statePath: string): Promise<State> {
   let state: State | null = existsSync(statePath)
     ? (JSON.parse(readFileSync(statePath, 'utf8')) as State)
@@ -306,7 +318,7 @@ async function prepare(cluster: Cluster, statePath: string): Promise<State> {
   const events: EventStore =
     STORE === 'postgres'
       ? openEventStore({ kind: 'postgres', connectionString: location })
-      : openEventStore({ kind: 'sqlite', filename: location.slice('sqlite:'.length) });
+      : openEventStore({ kind: 'sqlite', filename: location.slice('sqlite:'.length), access: 'read-write' });
   const appended = Date.now();
   try {
     await writeContent(events, state);
@@ -329,8 +341,10 @@ async function prepare(cluster: Cluster, statePath: string): Promise<State> {
     3_600_000,
   );
   const generation = await metric(relayPort, 'analyst_relay_generation');
+  // The restart after the appends takes the next generation (the clean stop released the lease);
+  // a lease lost while catching up logs 'superseded' or 'lease lost'.
   console.log(
-    `relay catch-up on ${STORE} + Kafka: ${head.toLocaleString()} events published in ${seconds(relayStarted)}; generation ${generation}; lease lines in its log: ${JSON.stringify(relayLeaseLines(cluster))}`,
+    `relay catch-up on ${STORE} + Kafka: ${head.toLocaleString()} events published in ${seconds(relayStarted)}; generation ${generation}; lease lost: ${leaseLost(cluster)}; lease lines in its log: ${JSON.stringify(relayLeaseLines(cluster))}`,
   );
   await until(
     'analysis, sampling and ingest to project the log',
@@ -395,13 +409,18 @@ async function neighbourAdds(
   tag: string,
 ): Promise<{ comments: number; ms: number }> {
   const started = performance.now();
+  // YouTube video ids are 11 characters: the run's 5, the add's 1, the link's 5.
   const links = Array.from({ length: ADDS }, (_, a) =>
     Array.from(
       { length: ADD_LINKS },
-      (_, i) => `https://www.youtube.com/watch?v=${tag}${a}${String(i).padStart(5, '0')}`,
+      (_, i) => `https://www.youtube.com/watch?v=${tag.slice(0, 5)}${a}${String(i).padStart(5, '0')}`,
     ),
   );
-  const comments = links.flat().reduce((n, l) => n + (simulatedCommentCount(l) ?? 0), 0);
+  const comments = links.flat().reduce((n, l) => {
+    const count = simulatedCommentCount(l);
+    if (count === null) throw new Error(`the simulated provider does not read ${l}`);
+    return n + count;
+  }, 0);
   const jobs = await Promise.all(
     links.map(
       async (batch) =>
@@ -409,26 +428,40 @@ async function neighbourAdds(
           .body.data.id as string,
     ),
   );
-  await Promise.all(
-    jobs.map((job) =>
-      until(
+  const outcomes = await Promise.all(
+    jobs.map(async (job) => {
+      let data: { status: string; counts: unknown } | null = null;
+      await until(
         `job ${job}`,
         async () => {
-          const { body } = await api(cluster, state.neighbour.key, 'GET', `/analyst/v1/content/jobs/${job}`);
-          return ['completed', 'partial'].includes(body.data.status);
+          data = (await api(cluster, state.neighbour.key, 'GET', `/analyst/v1/content/jobs/${job}`)).body
+            .data;
+          return ['completed', 'partial', 'failed'].includes(data!.status);
         },
         1_800_000,
-      ),
-    ),
+      );
+      return data!;
+    }),
   );
+  for (const outcome of outcomes)
+    if (outcome.status !== 'completed')
+      throw new Error(`an add ended ${outcome.status}: ${JSON.stringify(outcome.counts)}`);
   return { comments, ms: performance.now() - started };
 }
 
-/** One team's warm snapshot idle, during the neighbour's adds, and idle again; lag scraped meanwhile. */
+/**
+ * Two teams' warm reads idle, during the neighbour's adds, and idle again, side by side: team A's
+ * 10-post snapshot (which also writes: a snapshot is stored, and answers once its own event is
+ * projected) and team B's 100-row sample of an analysis made before (a read alone). Lag scraped
+ * meanwhile.
+ */
 async function isolation(cluster: Cluster, state: State): Promise<void> {
   const team = state.teams[0];
+  const reader = state.teams[state.teams.length - 1];
   const postIds = team.postIds.slice(0, 10);
   for (let i = 0; i < 5; i++) await snapshot(cluster, team, postIds); // warm it
+  const readerAnalysis = (await snapshot(cluster, reader, reader.postIds.slice(0, 10))).id;
+  for (let i = 0; i < 5; i++) await sample(cluster, reader, readerAnalysis);
   const lag = { events: 0, seconds: 0, scrapes: 0 };
   let scraping = true;
   const scraper = (async () => {
@@ -447,34 +480,46 @@ async function isolation(cluster: Cluster, state: State): Promise<void> {
       await sleep(250);
     }
   })();
-  const window = async (n: number) => {
-    const out: number[] = [];
-    for (let i = 0; i < n; i++) out.push((await snapshot(cluster, team, postIds)).ms);
-    return out;
+  /** Both loops at once until `more()` says stop. */
+  const window = async (more: (done: number) => boolean) => {
+    const snaps: number[] = [];
+    const samples: number[] = [];
+    await Promise.all([
+      (async () => {
+        while (more(snaps.length)) snaps.push((await snapshot(cluster, team, postIds)).ms);
+      })(),
+      (async () => {
+        while (more(samples.length)) samples.push(await sample(cluster, reader, readerAnalysis));
+      })(),
+    ]);
+    return { snaps, samples };
   };
-  const idleBefore = await window(IDLE_SNAPSHOTS);
+  const idleBefore = await window((n) => n < IDLE_SNAPSHOTS);
   const idleLag = { ...lag };
   Object.assign(lag, { events: 0, seconds: 0, scrapes: 0 });
   const loadBefore = load();
   let adding = true;
   const adds = neighbourAdds(cluster, state, randomBytes(3).toString('hex')).finally(() => (adding = false));
-  const during: number[] = [];
-  while (adding) during.push((await snapshot(cluster, team, postIds)).ms);
+  const during = await window(() => adding);
   const added = await adds;
   const busyLag = { ...lag };
   const loadDuring = load();
   Object.assign(lag, { events: 0, seconds: 0, scrapes: 0 });
-  const idleAfter = await window(IDLE_SNAPSHOTS);
+  const idleAfter = await window((n) => n < IDLE_SNAPSHOTS);
   scraping = false;
   await scraper;
-  const idle = [...idleBefore, ...idleAfter];
   console.log(
-    `isolation, ${team.id}'s warm 10-post snapshot: idle before ${p5095(idleBefore)}; during the neighbour's ${ADDS} × ${ADD_LINKS}-link adds ` +
-      `(${added.comments.toLocaleString()} comments, ${(added.ms / 1000).toFixed(1)} s) ${p5095(during)}; idle after ${p5095(idleAfter)}`,
+    `isolation, during the neighbour's ${ADDS} × ${ADD_LINKS}-link adds (${added.comments.toLocaleString()} comments, ${(added.ms / 1000).toFixed(1)} s; load before ${loadBefore}, after ${loadDuring}):`,
   );
-  console.log(
-    `  p95 during / idle p95 (both idle windows): ×${(pct(during, 95) / pct(idle, 95)).toFixed(2)} (target ≤ 2); p50 ×${(pct(during, 50) / pct(idle, 50)).toFixed(2)}; load before ${loadBefore}, after the adds ${loadDuring}`,
-  );
+  const row = (what: string, key: 'snaps' | 'samples') => {
+    const idle = [...idleBefore[key], ...idleAfter[key]];
+    console.log(
+      `  ${what}: idle before ${p5095(idleBefore[key])}; during ${p5095(during[key])}; idle after ${p5095(idleAfter[key])}; ` +
+        `p95 during / idle p95 ×${(pct(during[key], 95) / pct(idle, 95)).toFixed(2)} (target ≤ 2), p50 ×${(pct(during[key], 50) / pct(idle, 50)).toFixed(2)}`,
+    );
+  };
+  row(`team A's warm ${postIds.length}-post snapshot (stored: waits for its own event)`, 'snaps');
+  row(`team B's warm 100-row sample (a read alone)`, 'samples');
   console.log(
     `  projection lag (analysis and sampling, every 250 ms): during the adds max ${busyLag.events} events / ${busyLag.seconds.toFixed(2)} s over ${busyLag.scrapes} scrapes; idle before max ${idleLag.events} / ${idleLag.seconds.toFixed(2)} s (${idleLag.scrapes} scrapes), idle after max ${lag.events} / ${lag.seconds.toFixed(2)} s`,
   );
@@ -502,22 +547,11 @@ async function replicas(
     { name: 'sampling-1', app: 'sampling' as const, port: base + 2 },
     { name: 'sampling-2', app: 'sampling' as const, port: base + 3 },
   ];
-  await Promise.all(
-    specs.map((s) =>
-      startReplica(cluster, { ...s, env: { ANALYST_READ_CACHE_MB: String(cacheMb[s.app]) } }, 600_000),
-    ),
-  );
   const list = (app: string) =>
     specs
       .filter((s) => s.app === app)
       .map((s) => `http://127.0.0.1:${s.port}`)
       .join(',');
-  await startReplica(cluster, {
-    name: 'gateway-affine',
-    app: 'gateway',
-    port: cluster.ports.gateway,
-    env: { ANALYST_UPSTREAM_ANALYSIS: list('analysis'), ANALYST_UPSTREAM_SAMPLING: list('sampling') },
-  });
   const stats = () => Promise.all(specs.map((s) => cacheStats(s.port)));
   const pass = async () => {
     const snaps: number[] = [];
@@ -529,26 +563,55 @@ async function replicas(
     }
     return { snaps, samples };
   };
-  const first = await pass();
-  const afterFirst = await stats();
-  const second = await pass();
-  const afterSecond = await stats();
-  const workingSet = {
-    analysis: (teams.length * perTeam.analysis) / 2 ** 20,
-    sampling: (teams.length * perTeam.sampling) / 2 ** 20,
-  };
-  console.log(
-    `replicas: 2 analysis (ANALYST_READ_CACHE_MB ${cacheMb.analysis}, live ${(afterFirst[0].live / 2 ** 20).toFixed(1)} MiB each) and 2 sampling (${cacheMb.sampling}, live ${(afterFirst[2].live / 2 ** 20).toFixed(1)} MiB each); ` +
-      `working set ${teams.length} teams: analysis ${workingSet.analysis.toFixed(1)} MiB (×${(workingSet.analysis / (afterFirst[0].live / 2 ** 20)).toFixed(2)} one replica's live cache), sampling ${workingSet.sampling.toFixed(1)} MiB (×${(workingSet.sampling / (afterFirst[2].live / 2 ** 20)).toFixed(2)})`,
-  );
-  specs.forEach((s, i) =>
+  const workingSet = { analysis: teams.length * perTeam.analysis, sampling: teams.length * perTeam.sampling };
+  /** Fresh replicas with these caches, two passes; returns how many teams each replica was sent. */
+  const round = async (title: string, mb: Record<'analysis' | 'sampling', number>) => {
+    await Promise.all(
+      specs.map((s) =>
+        startReplica(cluster, { ...s, env: { ANALYST_READ_CACHE_MB: String(mb[s.app]) } }, 600_000),
+      ),
+    );
+    if (!replicasOf(cluster).has('gateway-affine'))
+      await startReplica(cluster, {
+        name: 'gateway-affine',
+        app: 'gateway',
+        port: cluster.ports.gateway,
+        env: { ANALYST_UPSTREAM_ANALYSIS: list('analysis'), ANALYST_UPSTREAM_SAMPLING: list('sampling') },
+      });
+    else await sleep(6_000); // the gateway probes its replicas' /readyz every 2 s
+    const first = await pass();
+    const afterFirst = await stats();
+    const second = await pass();
+    const afterSecond = await stats();
+    const ratio = (app: 'analysis' | 'sampling', i: number) =>
+      `×${(workingSet[app] / afterFirst[i].live).toFixed(2)} one replica's live cache`;
     console.log(
-      `  ${s.name}: after pass 1 ${afterFirst[i].teams} teams, ${(afterFirst[i].bytes / 2 ** 20).toFixed(1)} MiB, ${afterFirst[i].loads} loads, ${afterFirst[i].evictions} evictions; pass 2 reloads ${afterSecond[i].loads - afterFirst[i].loads}, evictions ${afterSecond[i].evictions - afterFirst[i].evictions}`,
-    ),
-  );
-  console.log(
-    `  pass 1 (cold): snapshot ${p5095(first.snaps)}, sample ${p5095(first.samples)}; pass 2: snapshot ${p5095(second.snaps)}, sample ${p5095(second.samples)}; load ${load()}`,
-  );
+      `replicas, ${title}: 2 analysis (ANALYST_READ_CACHE_MB ${mb.analysis}, live ${(afterFirst[0].live / 2 ** 20).toFixed(1)} MiB each) and 2 sampling (${mb.sampling}, live ${(afterFirst[2].live / 2 ** 20).toFixed(1)} MiB each); ` +
+        `working set ${teams.length} teams: analysis ${(workingSet.analysis / 2 ** 20).toFixed(1)} MiB (${ratio('analysis', 0)}), sampling ${(workingSet.sampling / 2 ** 20).toFixed(1)} MiB (${ratio('sampling', 2)})`,
+    );
+    specs.forEach((s, i) =>
+      console.log(
+        `  ${s.name}: pass 1 sent ${afterFirst[i].loads} teams (holds ${afterFirst[i].teams}, ${(afterFirst[i].bytes / 2 ** 20).toFixed(1)} MiB, ${afterFirst[i].evictions} evictions); pass 2 reloads ${afterSecond[i].loads - afterFirst[i].loads}, evictions ${afterSecond[i].evictions - afterFirst[i].evictions}`,
+      ),
+    );
+    console.log(
+      `  pass 1 (cold): snapshot ${p5095(first.snaps)}, sample ${p5095(first.samples)}; pass 2: snapshot ${p5095(second.snaps)}, sample ${p5095(second.samples)}; load ${load()}`,
+    );
+    await Promise.all(specs.map((s) => stopReplica(cluster, s.name)));
+    const reloads = afterSecond.reduce((n, a, i) => n + a.loads - afterFirst[i].loads, 0);
+    const sent = (app: string) => Math.max(...specs.map((s, i) => (s.app === app ? afterFirst[i].loads : 0)));
+    return { reloads, sent: { analysis: sent('analysis'), sampling: sent('sampling') } };
+  };
+  const exact = await round('caches of half the working set', cacheMb);
+  if (exact.reloads > 0) {
+    // The hash does not split teams evenly: each replica sized for the most teams one was sent.
+    const fit = (app: 'analysis' | 'sampling') =>
+      Math.ceil((exact.sent[app] * perTeam[app] * 1.05) / perTeam.liveShare / 2 ** 20);
+    await round('caches of the larger share the routing sent one replica (+5%)', {
+      analysis: fit('analysis'),
+      sampling: fit('sampling'),
+    });
+  }
 }
 
 async function dropStores(cluster: Cluster): Promise<void> {
@@ -609,7 +672,7 @@ async function main(): Promise<void> {
     await isolation(cluster, state);
     if (REPLICAS) await replicas(cluster, state, perTeam);
     console.log(
-      `relay lease lines in this run's log: ${JSON.stringify(relayLeaseLines(cluster))}; load at the end ${load()}`,
+      `relay: lease lost in this run: ${leaseLost(cluster)} (${JSON.stringify(relayLeaseLines(cluster))}); load at the end ${load()}`,
     );
   } finally {
     await stopReplicas(cluster);
