@@ -1,9 +1,11 @@
 // Regenerates libs/client/openapi.json and libs/client/src/schema.ts from the OpenAPI document the
-// standalone app serves (booted in-process on a temporary data dir), with openapi-typescript.
-// Run: npm run client:generate   (the client's tests fail while the committed files are stale)
+// standalone app serves (booted in-process on a temporary data dir), with openapi-typescript, and the
+// Python client's models from that document (clients/python/scripts/generate.py, in the venv that
+// clients/python/ci.sh makes).
+// Run: npm run client:generate   (the clients' tests fail while the committed files are stale)
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpApp, loadConfig } from '@analyst/platform';
@@ -12,6 +14,7 @@ import { StandaloneModule } from '../apps/standalone/src/app.module';
 const ROOT = join(__dirname, '..');
 export const CLIENT_DOCUMENT = join(ROOT, 'libs/client/openapi.json');
 export const CLIENT_SCHEMA = join(ROOT, 'libs/client/src/schema.ts');
+const PYTHON_CLIENT = join(ROOT, 'clients/python');
 
 /** The served document, pretty-printed as the client package ships it. */
 export async function servedDocument(): Promise<string> {
@@ -43,6 +46,16 @@ async function main(): Promise<void> {
   writeFileSync(CLIENT_DOCUMENT, await servedDocument());
   writeFileSync(CLIENT_SCHEMA, typesOf(CLIENT_DOCUMENT));
   console.log(`wrote ${CLIENT_DOCUMENT} and ${CLIENT_SCHEMA}`);
+  const python = join(PYTHON_CLIENT, '.venv/bin/python');
+  if (existsSync(python))
+    execFileSync(python, [join(PYTHON_CLIENT, 'scripts/generate.py')], {
+      cwd: PYTHON_CLIENT,
+      stdio: 'inherit',
+    });
+  else
+    console.log(
+      'clients/python/.venv is missing, so the Python models were not regenerated: run `bash clients/python/ci.sh` once (it makes the venv), then `npm run client:generate` again',
+    );
 }
 
 if (require.main === module) {

@@ -91,7 +91,9 @@ def server() -> Iterator[Server]:
         deadline = time.monotonic() + START_TIMEOUT
         while not _healthy(origin):
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"standalone did not start: {(Path(data_dir) / 'server.log').read_text()[-4000:]}")
+                raise RuntimeError(
+                    f"standalone did not start: {(Path(data_dir) / 'server.log').read_text()[-4000:]}"
+                )
             time.sleep(0.25)
         with Analyst(f"{origin}/analyst/v1", DEMO_KEY) as analyst:
             while sum(1 for _ in analyst.posts()) < DEMO_POSTS:

@@ -18,7 +18,13 @@ from .recording import RecordingTransport, SleepRecorder
 
 #: A link the simulated provider gives 99 comments (deterministic per link).
 NEW_LINK = "https://www.youtube.com/watch?v=pyClient000"
-MIX_KEYS = ("positive_percent", "lean_positive_percent", "neutral_percent", "lean_negative_percent", "negative_percent")
+MIX_KEYS = (
+    "positive_percent",
+    "lean_positive_percent",
+    "neutral_percent",
+    "lean_negative_percent",
+    "negative_percent",
+)
 
 
 def assert_mix_adds_up(mix: object) -> None:
@@ -67,7 +73,9 @@ def test_add_posts_then_wait_for_the_job(server: Server) -> None:
     with Analyst(server.base_url, server.key, sleep=sleeps) as analyst:
         job = analyst.add_posts([NEW_LINK], tags=["#python-client"], idempotency_key="python-client-add-1")
         assert isinstance(job, ContentJob) and job.status == "syncing" and job.counts.accepted == 1
-        replayed = analyst.add_posts([NEW_LINK], tags=["#python-client"], idempotency_key="python-client-add-1")
+        replayed = analyst.add_posts(
+            [NEW_LINK], tags=["#python-client"], idempotency_key="python-client-add-1"
+        )
         assert replayed.id == job.id
 
         done = analyst.wait_for(job)
@@ -107,8 +115,17 @@ def test_sample_narrows_to_a_bucket_and_pages_on(analyst: Analyst) -> None:
     assert {row.buckets.sentiment for row in first.data} <= {"negative", "lean_negative"}
     assert first.meta.filters is not None and first.meta.total >= len(first.data)
     if first.meta.has_more:
-        second = analyst.sample(analysis, source="all", limit=5, sentiment=["negative", "lean_negative"], cursor=first.meta.next_cursor)
+        second = analyst.sample(
+            analysis,
+            source="all",
+            limit=5,
+            sentiment=["negative", "lean_negative"],
+            cursor=first.meta.next_cursor,
+        )
         assert not {r.comment_id for r in first.data} & {r.comment_id for r in second.data}
+    # One bucket may be given as a plain string.
+    only_negative = analyst.sample(analysis, limit=5, sentiment="negative")
+    assert only_negative.data and {row.buckets.sentiment for row in only_negative.data} == {"negative"}
     post_rows = analyst.post_sample(analysis.post_ids[0], limit=3)
     assert {row.post_id for row in post_rows.data} == {analysis.post_ids[0]}
 

@@ -34,7 +34,10 @@ def test_mix_frame_is_the_analysis_mixes_by_dimension(analyst: Analyst) -> None:
     assert list(frame.index) == ["sentiment", "relevance", "consensus", "content", "topic"]
     assert list(frame.columns) == list(BUCKETS)
     assert analysis.comment_analysis is not None
-    assert frame.loc["sentiment", "lean_negative"] == analysis.comment_analysis.mix.sentiment.lean_negative_percent
+    assert (
+        frame.loc["sentiment", "lean_negative"]
+        == analysis.comment_analysis.mix.sentiment.lean_negative_percent
+    )
     assert frame.loc["consensus", "positive"] == analysis.comment_analysis.mix.consensus.positive_percent
     assert frame.sum(axis=1).tolist() == pytest.approx([100.0] * 5, abs=0.6)
     post = mix_frame(analyst.post_analysis(analysis.post_ids[0]))

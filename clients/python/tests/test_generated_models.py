@@ -21,8 +21,8 @@ def test_models_match_the_openapi_document(tmp_path: Path) -> None:
     fresh = tmp_path / "models.py"
     generate.generate(generate.DOCUMENT, fresh)
     committed = generate.MODELS.read_text()
-    assert committed == fresh.read_text(), (
-        "clients/python/src/analyst_client/models.py is stale: run clients/python/scripts/generate.py"
-    )
+    assert (
+        committed == fresh.read_text()
+    ), "clients/python/src/analyst_client/models.py is stale: run clients/python/scripts/generate.py"
     # The models cover the document's schemas, so a comparison of empty files cannot pass.
     assert "class Analysis(BaseModel):" in committed and "class ContentJob(BaseModel):" in committed

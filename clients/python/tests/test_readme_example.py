@@ -19,6 +19,8 @@ def test_readme_example_prints_the_lines_it_shows(server: Server) -> None:
     shown = re.search(r"prints .*?:\n\n```\n(.*?)```", text, re.S)
     assert example and shown
     env = {**os.environ, "ANALYST_BASE_URL": server.base_url, "ANALYST_API_KEY": server.key}
-    run = subprocess.run([sys.executable, "-c", example[1]], env=env, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-c", example[1]], env=env, capture_output=True, text=True, timeout=300
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout == shown[1]

@@ -59,7 +59,11 @@ def test_a_429_is_sent_again_after_its_retry_after_then_raised_when_retries_run_
     assert len(limited) == 3  # the request and its two retries
     assert sleeps.waits == [float(e[3]["retry-after"]) for e in limited[:2]]
     # Every attempt of one POST carries the same Idempotency-Key.
-    keys = {transport.request_headers[i]["idempotency-key"] for i, e in enumerate(transport.exchanges) if e[2] == 429}
+    keys = {
+        transport.request_headers[i]["idempotency-key"]
+        for i, e in enumerate(transport.exchanges)
+        if e[2] == 429
+    }
     assert len(keys) == 1
 
 
@@ -78,7 +82,9 @@ def flaky(answers: list[httpx.Response]) -> Callable[[httpx.Request], httpx.Resp
 def test_503s_back_off_then_the_real_answer_is_used(server: Server) -> None:
     sleeps = SleepRecorder()
     answers = [httpx.Response(503), httpx.Response(503), httpx.Response(429, headers={"retry-after": "7"})]
-    with Analyst(server.base_url, server.key, transport=httpx.MockTransport(flaky(answers)), sleep=sleeps) as analyst:
+    with Analyst(
+        server.base_url, server.key, transport=httpx.MockTransport(flaky(answers)), sleep=sleeps
+    ) as analyst:
         assert analyst.me().team.name == "Demo Team"
     assert sleeps.waits == [1.0, 2.0, 7.0]
 
@@ -87,7 +93,11 @@ def test_waits_are_bounded_in_total(server: Server) -> None:
     sleeps = SleepRecorder()
     answers = [httpx.Response(503, headers={"retry-after": "40"}) for _ in range(3)]
     client = Analyst(
-        server.base_url, server.key, transport=httpx.MockTransport(flaky(answers)), sleep=sleeps, max_total_wait=100
+        server.base_url,
+        server.key,
+        transport=httpx.MockTransport(flaky(answers)),
+        sleep=sleeps,
+        max_total_wait=100,
     )
     with client as analyst, pytest.raises(ServerError) as failed:
         analyst.me()
@@ -137,17 +147,26 @@ def test_rate_limit_headers_and_retry_after_are_read() -> None:
             },
         )
     )
-    assert limits.policies == {"global-minute": (5, 30), "analysis_search-minute": (0, 30), "global-day": (0, 4000)}
+    assert limits.policies == {
+        "global-minute": (5, 30),
+        "analysis_search-minute": (0, 30),
+        "global-day": (0, 4000),
+    }
     assert (limits.rate_class, limits.class_remaining) == ("analysis_search", 0)
     # The spent day outlasts the minute; a spent class alone does not stop other routes.
     assert limits.global_exhausted_for() == 4000
-    assert RateLimit.from_response(
-        httpx.Response(200, headers={"ratelimit": '"analysis_search-minute";r=0;t=30'})
-    ).global_exhausted_for() is None
+    assert (
+        RateLimit.from_response(
+            httpx.Response(200, headers={"ratelimit": '"analysis_search-minute";r=0;t=30'})
+        ).global_exhausted_for()
+        is None
+    )
 
     now = datetime(2026, 11, 29, 4, 0, 0, tzinfo=timezone.utc)
     in_90s = format_datetime(now + timedelta(seconds=90), usegmt=True)
-    assert retry_after_seconds(httpx.Response(429, headers={"retry-after": in_90s}), now=now.timestamp()) == 90
+    assert (
+        retry_after_seconds(httpx.Response(429, headers={"retry-after": in_90s}), now=now.timestamp()) == 90
+    )
     assert retry_after_seconds(httpx.Response(429, headers={"retry-after": "3"})) == 3
     assert retry_after_seconds(httpx.Response(429, headers={"retry-after": "soon"})) is None
     assert retry_after_seconds(httpx.Response(429)) is None

@@ -192,11 +192,15 @@ class Analyst:
 
     def content_jobs(self, status: str | None = None) -> list[ContentJobSummary]:
         """GET /content/jobs: the team's recent jobs, newest first."""
-        return self._call(AnalystV1ContentJobsGetResponse, "GET", "/content/jobs", params={"status": status}).data
+        return self._call(
+            AnalystV1ContentJobsGetResponse, "GET", "/content/jobs", params={"status": status}
+        ).data
 
     # --- posts and collections -------------------------------------------------------------------
 
-    def posts(self, *, page_size: int = 100, **filters: str | int | float | Sequence[str] | None) -> Iterator[Post]:
+    def posts(
+        self, *, page_size: int = 100, **filters: str | int | float | Sequence[str] | None
+    ) -> Iterator[Post]:
         """Every post of GET /posts matching `filters` (the API's query names: status, platform, tag,
         posted_since, min_score, ...), page after page with the same filters on each cursor request."""
         return self._pages("/posts", {**filters, "limit": page_size})
@@ -205,7 +209,9 @@ class Analyst:
         return self._call(AnalystV1CollectionsGetResponse, "GET", "/collections").data
 
     def collection(self, collection_id: str) -> Collection:
-        return self._call(AnalystV1CollectionsCollectionIdGetResponse, "GET", f"/collections/{collection_id}").data
+        return self._call(
+            AnalystV1CollectionsCollectionIdGetResponse, "GET", f"/collections/{collection_id}"
+        ).data
 
     def collection_posts(
         self, collection_id: str, *, page_size: int = 100, **filters: str | int | float | Sequence[str] | None
@@ -258,7 +264,8 @@ class Analyst:
         if response.status_code != 202 or not wait:
             return analysis
         location = response.headers.get("location") or f"{PREFIX}/analyses/{analysis.id}"
-        return self._poll_analysis(location, self._first_wait(response, analysis.poll_after_ms, ANALYSIS_POLL_SECONDS), timeout)
+        first = self._next_wait(response, analysis.poll_after_ms, ANALYSIS_POLL_SECONDS)
+        return self._poll_analysis(location, first, timeout)
 
     def analysis(self, analysis_id: str) -> Analysis | AnalysisReport:
         """GET /analyses/{id}: an analysis (or a saved report's summary)."""
@@ -335,7 +342,9 @@ class Analyst:
             response = self._send("GET", path)
             body = self._parse(AnalystV1AnalysesAnalysisIdGetResponse, response)
             if not isinstance(body.data, Analysis):
-                raise AnalystError(response.status_code, "unexpected_report", f"{path} is a saved report, not an analysis")
+                raise AnalystError(
+                    response.status_code, "unexpected_report", f"{path} is a saved report, not an analysis"
+                )
             if body.data.status in ANALYSIS_TERMINAL:
                 return body.data
             wait = self._next_wait(response, body.meta.poll_after_ms, ANALYSIS_POLL_SECONDS)
@@ -344,10 +353,6 @@ class Analyst:
         if self._clock() + wait > deadline:
             raise WaitTimeoutError(None, "timeout", f"{path} was not finished before the wait's timeout")
         self._sleep(wait)
-
-    @staticmethod
-    def _first_wait(response: httpx.Response, poll_after_ms: int | None, default: float) -> float:
-        return Analyst._next_wait(response, poll_after_ms, default)
 
     @staticmethod
     def _next_wait(response: httpx.Response, poll_after_ms: int | None, default: float) -> float:
@@ -363,10 +368,15 @@ class Analyst:
         return self._parse(AnalystV1ContentPostsRefreshPostResponse, response).data
 
     def _sample(
-        self, path: str, source: str | None, limit: int | None, cursor: str | None, buckets: Mapping[str, Sequence[str]]
+        self,
+        path: str,
+        source: str | None,
+        limit: int | None,
+        cursor: str | None,
+        buckets: Mapping[str, Sequence[str]],
     ) -> CommentSample:
         params: dict[str, str | int | None] = {"source": source, "limit": limit, "cursor": cursor}
-        params.update({name: ",".join(values) for name, values in buckets.items()})
+        params.update({name: _query_value(values) for name, values in buckets.items()})
         return self._call(CommentSample, "GET", path, params=params)
 
     def _pages(self, path: str, params: Mapping[str, Any]) -> Iterator[Post]:
@@ -410,9 +420,14 @@ class Analyst:
             if response.status_code not in (429, 503):
                 return response
             wait = self._retry_wait(response, attempt)
-            if attempt >= self.max_retries or wait > self.max_retry_wait or waited + wait > self.max_total_wait:
+            if (
+                attempt >= self.max_retries
+                or wait > self.max_retry_wait
+                or waited + wait > self.max_total_wait
+            ):
                 return response
             self._sleep(wait)
+            self._budget_resets_at = None  # the wait just taken covers it
             waited += wait
             attempt += 1
 

@@ -47,7 +47,10 @@ def posts_frame(posts: Iterable[Post]) -> pd.DataFrame:
                 "likes": engagement.likes if engagement else None,
                 "service_score": post.scores.service_score if post.scores else None,
                 "sentiment": post.scores.sentiment if post.scores else None,
-                **{f"sentiment_{bucket}_percent": value for bucket, value in _mix_row(post.sentiment_mix).items()},
+                **{
+                    f"sentiment_{bucket}_percent": value
+                    for bucket, value in _mix_row(post.sentiment_mix).items()
+                },
             }
         )
     frame: pd.DataFrame = _pandas().DataFrame(rows, columns=_POST_COLUMNS)

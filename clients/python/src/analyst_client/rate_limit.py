@@ -69,7 +69,9 @@ class RateLimit:
         """Seconds until the key's spent global budget refills: the longest reset among the global
         policies with nothing left (a day outlasts a minute), else the minute's reset when it has none
         left; None while requests remain. A spent class budget is left out: other routes still answer."""
-        spent = [reset for name, (left, reset) in self.policies.items() if name.startswith("global") and left <= 0]
+        spent = [
+            reset for name, (left, reset) in self.policies.items() if name.startswith("global") and left <= 0
+        ]
         if spent:
             return float(max(spent))
         if self.remaining == 0 and self.reset_seconds is not None:
@@ -81,9 +83,7 @@ def _policies(header: str) -> dict[str, tuple[int, int]]:
     """`"global-minute";r=299;t=13, "global-day";r=9999;t=64693` -> {global-minute: (299, 13), ...}."""
     policies: dict[str, tuple[int, int]] = {}
     for match in _POLICY.finditer(header):
-        params = dict(
-            part.strip().split("=", 1) for part in match["params"].split(";") if "=" in part
-        )
+        params = dict(part.strip().split("=", 1) for part in match["params"].split(";") if "=" in part)
         left, reset = params.get("r", ""), params.get("t", "")
         if left.isdigit() and reset.isdigit():
             policies[match["name"]] = (int(left), int(reset))
