@@ -21,8 +21,9 @@
  * 1. Cold and warm latencies: a 10-post snapshot (POST /analyses) of teams never read, then again;
  *    a 100-row sample of each (GET /analyses/{id}/comments), first and again; the big team's
  *    100-post snapshot and its sample likewise.
- * 2. Isolation: p50/p95 idle, during the neighbour's ISO_ADDS × ISO_ADD_LINKS link adds (default
- *    3 × 40, sent at once; simulated provider, about 40,000 comments) and idle again, of two loops run
+ * 2. Isolation: p50/p95 idle and during the neighbour's ISO_ADDS × ISO_ADD_LINKS link adds (default
+ *    3 × 40, sent at once; simulated provider, about 40,000 comments), ISO_ROUNDS (2) times between
+ *    idle windows of ISO_IDLE_SNAPSHOTS (30) requests a loop, of two loops run
  *    side by side: team A's warm 10-post snapshot (a snapshot is stored: it answers once its own
  *    event is projected) and team B's warm 100-row sample (a read alone); the ratio of p95 during to
  *    idle p95 (target ≤ 2). Meanwhile the analysis and sampling replicas' analyst_projection_lag_events
@@ -70,7 +71,8 @@ const DROP = process.argv.includes('--drop');
 const DIR = process.env.ISO_DIR ?? '/tmp/analyst-team-isolation';
 const ADDS = Number(process.env.ISO_ADDS ?? 3);
 const ADD_LINKS = Number(process.env.ISO_ADD_LINKS ?? 40);
-const IDLE_SNAPSHOTS = Number(process.env.ISO_IDLE_SNAPSHOTS ?? 40);
+const IDLE_SNAPSHOTS = Number(process.env.ISO_IDLE_SNAPSHOTS ?? 30);
+const ROUNDS = Number(process.env.ISO_ROUNDS ?? 2);
 const COLD_TEAMS = Math.min(Number(process.env.ISO_COLD_TEAMS ?? 10), TEAMS - 1);
 const WORKING_SET = Math.min(Number(process.env.ISO_WORKING_SET ?? 24), TEAMS - 1);
 const REPLICAS = process.env.ISO_REPLICAS !== '0';
@@ -494,34 +496,56 @@ async function isolation(cluster: Cluster, state: State): Promise<void> {
     ]);
     return { snaps, samples };
   };
-  const idleBefore = await window((n) => n < IDLE_SNAPSHOTS);
-  const idleLag = { ...lag };
-  Object.assign(lag, { events: 0, seconds: 0, scrapes: 0 });
-  const loadBefore = load();
-  let adding = true;
-  const adds = neighbourAdds(cluster, state, randomBytes(3).toString('hex')).finally(() => (adding = false));
-  const during = await window(() => adding);
-  const added = await adds;
-  const busyLag = { ...lag };
-  const loadDuring = load();
-  Object.assign(lag, { events: 0, seconds: 0, scrapes: 0 });
-  const idleAfter = await window((n) => n < IDLE_SNAPSHOTS);
+  // Idle and busy windows alternate (idle, adds, idle, adds, ..., idle), so the drift of a shared
+  // machine falls on both alike.
+  const idle = { snaps: [] as number[], samples: [] as number[] };
+  const busy = { snaps: [] as number[], samples: [] as number[] };
+  const idleLag = { events: 0, seconds: 0, scrapes: 0 };
+  const busyLag = { events: 0, seconds: 0, scrapes: 0 };
+  const keep = (into: typeof idleLag) => {
+    into.events = Math.max(into.events, lag.events);
+    into.seconds = Math.max(into.seconds, lag.seconds);
+    into.scrapes += lag.scrapes;
+    Object.assign(lag, { events: 0, seconds: 0, scrapes: 0 });
+  };
+  const collect = (into: typeof idle, w: typeof idle) => {
+    into.snaps.push(...w.snaps);
+    into.samples.push(...w.samples);
+  };
+  const rounds: string[] = [];
+  for (let round = 0; round <= ROUNDS; round++) {
+    const quiet = await window((n) => n < IDLE_SNAPSHOTS);
+    collect(idle, quiet);
+    keep(idleLag);
+    if (round === ROUNDS) break;
+    const loadBefore = load();
+    let adding = true;
+    const adds = neighbourAdds(cluster, state, randomBytes(3).toString('hex')).finally(
+      () => (adding = false),
+    );
+    const during = await window(() => adding);
+    const added = await adds;
+    collect(busy, during);
+    keep(busyLag);
+    rounds.push(
+      `${added.comments.toLocaleString()} comments in ${(added.ms / 1000).toFixed(1)} s (load before ${loadBefore}, after ${load()}; ` +
+        `idle p95 snapshot ${ms(pct(quiet.snaps, 95))} / sample ${ms(pct(quiet.samples, 95))}, during ${ms(pct(during.snaps, 95))} / ${ms(pct(during.samples, 95))})`,
+    );
+  }
   scraping = false;
   await scraper;
   console.log(
-    `isolation, during the neighbour's ${ADDS} × ${ADD_LINKS}-link adds (${added.comments.toLocaleString()} comments, ${(added.ms / 1000).toFixed(1)} s; load before ${loadBefore}, after ${loadDuring}):`,
+    `isolation, ${ROUNDS} rounds of the neighbour's ${ADDS} × ${ADD_LINKS}-link adds between idle windows: ${rounds.join('; ')}`,
   );
-  const row = (what: string, key: 'snaps' | 'samples') => {
-    const idle = [...idleBefore[key], ...idleAfter[key]];
+  const row = (what: string, key: 'snaps' | 'samples') =>
     console.log(
-      `  ${what}: idle before ${p5095(idleBefore[key])}; during ${p5095(during[key])}; idle after ${p5095(idleAfter[key])}; ` +
-        `p95 during / idle p95 ×${(pct(during[key], 95) / pct(idle, 95)).toFixed(2)} (target ≤ 2), p50 ×${(pct(during[key], 50) / pct(idle, 50)).toFixed(2)}`,
+      `  ${what}: idle ${p5095(idle[key])}; during the adds ${p5095(busy[key])}; ` +
+        `p95 during / idle p95 ×${(pct(busy[key], 95) / pct(idle[key], 95)).toFixed(2)} (target ≤ 2), p50 ×${(pct(busy[key], 50) / pct(idle[key], 50)).toFixed(2)}`,
     );
-  };
   row(`team A's warm ${postIds.length}-post snapshot (stored: waits for its own event)`, 'snaps');
   row(`team B's warm 100-row sample (a read alone)`, 'samples');
   console.log(
-    `  projection lag (analysis and sampling, every 250 ms): during the adds max ${busyLag.events} events / ${busyLag.seconds.toFixed(2)} s over ${busyLag.scrapes} scrapes; idle before max ${idleLag.events} / ${idleLag.seconds.toFixed(2)} s (${idleLag.scrapes} scrapes), idle after max ${lag.events} / ${lag.seconds.toFixed(2)} s`,
+    `  projection lag (analysis and sampling, every 250 ms): during the adds max ${busyLag.events} events / ${busyLag.seconds.toFixed(2)} s over ${busyLag.scrapes} scrapes; idle max ${idleLag.events} / ${idleLag.seconds.toFixed(2)} s over ${idleLag.scrapes}`,
   );
 }
 
