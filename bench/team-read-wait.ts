@@ -11,14 +11,19 @@
  *   before: wait for the whole log's head (the old CommentReadSide.team: current(), then the cache)
  *   after:  wait for A's own head (CommentReadSide.team: teamHeadPosition(A))
  * then the projection is let catch up before the next round. Also timed: headPosition() and
- * teamHeadPosition() themselves on the final log (SQLite; the team index's two lookups).
+ * teamHeadPosition() themselves on the final log (the team index's two lookups).
  *
  *   npm run bench -- bench/team-read-wait.ts [rounds=10] [burstPosts=40] [commentsPerPost=1000] [backgroundTeams=100]
+ *   TRW_STORE=postgres deploy/local/with-stack.sh npm run bench -- bench/team-read-wait.ts ...
+ * (PostgreSQL: both handles are clients of POSTGRES_URL, in a schema of the bench's own, dropped at
+ * the end; the reader is woken by LISTEN/NOTIFY, as a service is.)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+import { PostgresEventStore } from '@analyst/adapter-postgres';
 import { CommentReadSide } from '@analyst/comment-index';
 import {
   HealthRegistry,
@@ -27,6 +32,7 @@ import {
   ReadStoreCheckpointStore,
   SqliteEventStore,
   type AnalystConfig,
+  type EventStore,
 } from '@analyst/platform';
 import { commentsFromPool, ContentLogWriter, SeededRandom } from '@analyst/testing';
 import { scoredCommentPool } from './scored-comment-pool';
@@ -64,11 +70,43 @@ function quantile(values: number[], q: number): number {
 }
 const fmt = (v: number): string => v.toFixed(2).padStart(8);
 
-async function main(): Promise<void> {
+/** The reader's and ingest's handles on one log, and how to remove it. */
+async function openLog(): Promise<{
+  name: string;
+  events: EventStore;
+  ingest: EventStore;
+  drop: () => Promise<void>;
+}> {
+  if (process.env.TRW_STORE === 'postgres') {
+    const base = process.env.POSTGRES_URL;
+    if (!base) throw new Error('TRW_STORE=postgres needs POSTGRES_URL (deploy/local/with-stack.sh)');
+    const schema = `team_read_wait_${Date.now()}`;
+    const admin = new Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    return {
+      name: 'PostgreSQL',
+      events: new PostgresEventStore({ connectionString: url }),
+      ingest: new PostgresEventStore({ connectionString: url }),
+      drop: async () => {
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+      },
+    };
+  }
   const dir = mkdtempSync(join(tmpdir(), 'analyst-team-read-wait-'));
   const filename = join(dir, 'events.db');
-  const events = new SqliteEventStore({ filename, synchronous: 'NORMAL', pollIntervalMs: 25 });
-  const ingest = new SqliteEventStore({ filename, synchronous: 'NORMAL' });
+  return {
+    name: 'SQLite',
+    events: new SqliteEventStore({ filename, synchronous: 'NORMAL', pollIntervalMs: 25 }),
+    ingest: new SqliteEventStore({ filename, synchronous: 'NORMAL' }),
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+async function main(): Promise<void> {
+  const { name, events, ingest, drop } = await openLog();
   const store = new MemoryReadStore();
   const projections = new ProjectionService(
     events,
@@ -92,7 +130,7 @@ async function main(): Promise<void> {
     await projections.start();
     const warm = await readSide.team(TEAM_A);
     console.log(
-      `team-read-wait: ${ROUNDS} rounds, neighbour bursts of ${BURST_POSTS} posts × ${COMMENTS_PER_POST} comments; ` +
+      `team-read-wait on ${name}: ${ROUNDS} rounds, neighbour bursts of ${BURST_POSTS} posts × ${COMMENTS_PER_POST} comments; ` +
         `log of ${BACKGROUND_TEAMS} background teams, reader ${warm.posts.length} posts; ` +
         `built and projected in ${(ms(built) / 1000).toFixed(1)} s; load ${loadavg()
           .map((l) => l.toFixed(1))
@@ -157,7 +195,7 @@ async function main(): Promise<void> {
     await projections.stop();
     await ingest.close();
     await events.close();
-    rmSync(dir, { recursive: true, force: true });
+    await drop();
   }
 }
 
