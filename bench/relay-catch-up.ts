@@ -1,16 +1,26 @@
 // The relay's catch-up over a large log with the lease on (issue 38 item 4): a relay runner with the
 // default lease timing (6 s TTL, renewed every 2 s; ANALYST_RELAY_LEASE_* override) starts on a
-// SQLite log of comment chunks (250 comments an event, as ingest writes them, fetched and scored)
-// and publishes it to an in-process bus that JSON-encodes each message, as the Kafka producer does.
-// Prints the catch-up time, the longest event-loop stall, the lease checks, the generations and
-// every relay warning, and checks that each event was published once, in log order.
-// Run: npm run bench bench/relay-catch-up.ts [comments=1000000]
+// log of comment chunks (250 comments an event, as ingest writes them, fetched and scored) and
+// publishes all of it. Prints the catch-up time, the longest event-loop stall, the lease checks and
+// the longest one, the generations and every relay warning, and checks that each event was
+// published once, in log order.
+//   in process (default): a SQLite log and an in-process bus that JSON-encodes each message, as the
+//     Kafka producer does; the lease in an in-memory read store.
+//     Run: npm run bench bench/relay-catch-up.ts [comments=1000000]
+//   --stack: the real stack: a PostgreSQL log (a database of its own), Kafka (a namespace of its
+//     own; its topics are left on the broker) and the lease in MongoDB (a database of its own); the
+//     databases are dropped at the end.
+//     Run: deploy/local/with-stack.sh npm run bench bench/relay-catch-up.ts [comments] --stack
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
+import { MongoClient } from 'mongodb';
+import { Client } from 'pg';
+import { KafkaBus } from '@analyst/adapter-kafka';
+import { MongoReadStore } from '@analyst/adapter-mongo';
 import {
   InProcessBus,
   MemoryReadStore,
@@ -20,13 +30,17 @@ import {
   SystemClock,
   eventTopic,
   loadConfig,
+  openEventStore,
   type EventMessage,
+  type EventStore,
+  type MessageBus,
   type NewEvent,
   type OutgoingMessage,
 } from '@analyst/platform';
 import { RelayRunner } from '../apps/relay/src/relay-runner';
 
-const COMMENTS = Number(process.argv[2] ?? 1_000_000);
+const STACK = process.argv.includes('--stack');
+const COMMENTS = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 1_000_000);
 const CHUNK = 250;
 
 function chunkEvent(type: 'CommentsFetched' | 'CommentsScored', post: number, chunk: number): NewEvent {
@@ -52,7 +66,7 @@ function chunkEvent(type: 'CommentsFetched' | 'CommentsScored', post: number, ch
   };
 }
 
-async function fillLog(events: SqliteEventStore): Promise<number[]> {
+async function fillLog(events: EventStore): Promise<number[]> {
   const chunksPerPost = 4; // 1,000 comments a post
   const posts = Math.ceil(COMMENTS / (CHUNK * chunksPerPost));
   for (let post = 0; post < posts; post++) {
@@ -71,30 +85,102 @@ async function fillLog(events: SqliteEventStore): Promise<number[]> {
   return positions;
 }
 
-async function main(): Promise<void> {
+/** CREATE and DROP DATABASE run on a connection of their own, outside a transaction. */
+async function postgresAdmin(statement: string): Promise<void> {
+  const client = new Client({ connectionString: process.env.POSTGRES_URL, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+interface Setup {
+  events: EventStore;
+  /** The bus the relay publishes to, before the bench's recording wrapper. */
+  bus: MessageBus;
+  leaseStore: MongoReadStore | MemoryReadStore;
+  describe: () => Promise<string>;
+  dispose: () => Promise<void>;
+}
+
+async function inProcess(): Promise<Setup> {
   const dir = mkdtempSync(join(tmpdir(), 'analyst-relay-bench-'));
   const file = join(dir, 'events.db');
   const events = new SqliteEventStore({ filename: file, synchronous: 'NORMAL' });
+  const bus = new InProcessBus({ awaitHandled: true });
+  await bus.subscribe('bench', [eventTopic('post')], async () => undefined);
+  return {
+    events,
+    bus,
+    leaseStore: new MemoryReadStore(),
+    describe: async () => `SQLite ${(statSync(file).size / 2 ** 20).toFixed(0)} MiB`,
+    dispose: async () => {
+      await events.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function onStack(): Promise<Setup> {
+  const { POSTGRES_URL, KAFKA_BROKERS, MONGO_URL } = process.env;
+  if (!POSTGRES_URL || !KAFKA_BROKERS || !MONGO_URL)
+    throw new Error(
+      '--stack runs through deploy/local/with-stack.sh (needs POSTGRES_URL, KAFKA_BROKERS, MONGO_URL)',
+    );
+  const name = `analyst_relay_bench_${randomBytes(4).toString('hex')}`;
+  await postgresAdmin(`CREATE DATABASE ${name}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const events = openEventStore({ kind: 'postgres', connectionString: url.toString() });
+  const bus = new KafkaBus({ brokers: KAFKA_BROKERS.split(','), namespace: `${name}.` });
+  const leaseStore = await MongoReadStore.connect(MONGO_URL, name, 'server');
+  return {
+    events,
+    bus,
+    leaseStore,
+    describe: async () => {
+      const client = new Client({ connectionString: url.toString() });
+      await client.connect();
+      const size = await client.query<{ bytes: string }>(`SELECT pg_database_size('${name}') AS bytes`);
+      await client.end();
+      return `PostgreSQL ${(Number(size.rows[0].bytes) / 2 ** 20).toFixed(0)} MiB, Kafka namespace ${name}., lease in MongoDB ${name}`;
+    },
+    dispose: async () => {
+      await bus.close();
+      await events.close();
+      await leaseStore.close();
+      const mongo = await new MongoClient(MONGO_URL).connect();
+      await mongo.db(name).dropDatabase();
+      await mongo.close();
+      await postgresAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const setup = STACK ? await onStack() : await inProcess();
+  const { events } = setup;
   const filledAt = Date.now();
   const positions = await fillLog(events);
   console.log(
     `log: ${positions.length} events (${COMMENTS} comments fetched and scored), ` +
-      `${(statSync(file).size / 2 ** 20).toFixed(0)} MiB, written in ${((Date.now() - filledAt) / 1000).toFixed(1)} s`,
+      `${await setup.describe()}, written in ${((Date.now() - filledAt) / 1000).toFixed(1)} s`,
   );
 
-  const inner = new InProcessBus({ awaitHandled: true });
-  await inner.subscribe('bench', [eventTopic('post')], async () => undefined);
   const published: number[] = [];
   let encodedBytes = 0;
-  const bus = Object.assign(Object.create(inner) as InProcessBus, {
-    publish: async (topic: string, messages: OutgoingMessage[]) => {
-      for (const m of messages) {
-        published.push((m.payload as EventMessage).position);
-        encodedBytes += JSON.stringify(m.payload).length; // the producer's encoding, on this thread
-      }
-      await inner.publish(topic, messages);
-    },
-  });
+  const bus = setup.bus;
+  const publish = bus.publish.bind(bus);
+  bus.publish = async (topic: string, messages: OutgoingMessage[]) => {
+    for (const m of messages) {
+      published.push((m.payload as EventMessage).position);
+      // In process, the producer's encoding on this thread; KafkaBus encodes for itself.
+      if (!STACK) encodedBytes += JSON.stringify(m.payload).length;
+    }
+    return publish(topic, messages);
+  };
 
   const warnings: string[] = [];
   Logger.overrideLogger(false);
@@ -103,14 +189,20 @@ async function main(): Promise<void> {
     warnings.push(String(message));
   };
   let checks = 0;
+  let longestCheckMs = 0;
   const tryAcquire = RelayLease.prototype.tryAcquire;
-  RelayLease.prototype.tryAcquire = function () {
+  RelayLease.prototype.tryAcquire = async function () {
     checks += 1;
-    return tryAcquire.call(this);
+    const started = Date.now();
+    try {
+      return await tryAcquire.call(this);
+    } finally {
+      longestCheckMs = Math.max(longestCheckMs, Date.now() - started);
+    }
   };
 
   const config = loadConfig();
-  const store = new MemoryReadStore();
+  const store = setup.leaseStore;
   const runner = new RelayRunner(
     events,
     bus,
@@ -142,18 +234,17 @@ async function main(): Promise<void> {
   console.log(
     `catch-up: ${published.length} publishes in ${seconds.toFixed(1)} s ` +
       `(${Math.round(positions.length / seconds)} events/s, ${Math.round(COMMENTS / seconds)} comments/s, ` +
-      `${(encodedBytes / 2 ** 20).toFixed(0)} MiB encoded)`,
+      `${STACK ? 'to Kafka' : `${(encodedBytes / 2 ** 20).toFixed(0)} MiB encoded`})`,
   );
   console.log(
     `event loop: longest stall ${longestStallMs} ms ` +
       `(lease TTL ${config.ANALYST_RELAY_LEASE_TTL_MS} ms, renewed every ${config.ANALYST_RELAY_LEASE_RENEW_MS} ms)`,
   );
   console.log(
-    `lease: ${checks} checks, newest generation ${generation}; warnings: ${warnings.length ? warnings.join(' | ') : 'none'}`,
+    `lease: ${checks} checks (longest ${longestCheckMs} ms), newest generation ${generation}; warnings: ${warnings.length ? warnings.join(' | ') : 'none'}`,
   );
   console.log(`every event published once, in log order: ${inOrderOnce ? 'yes' : 'no'}`);
-  await events.close();
-  rmSync(dir, { recursive: true, force: true });
+  await setup.dispose();
 }
 
 void main();
