@@ -22,7 +22,8 @@
  *    a 100-row sample of each (GET /analyses/{id}/comments), first and again; the big team's
  *    100-post snapshot and its sample likewise.
  * 2. Isolation: p50/p95 idle and during the neighbour's ISO_ADDS × ISO_ADD_LINKS link adds (default
- *    3 × 40, sent at once; simulated provider, about 40,000 comments), ISO_ROUNDS (2) times between
+ *    3 × 40, sent at once; simulated provider, ISO_ADD_COMMENTS 40,000 comments ± 25%, links chosen
+ *    by their section's size), ISO_ROUNDS (2) times between
  *    idle windows of ISO_IDLE_SNAPSHOTS (30) requests a loop, of two loops run
  *    side by side: team A's warm 10-post snapshot (a snapshot is stored: it answers once its own
  *    event is projected) and team B's warm 100-row sample (a read alone); the ratio of p95 during to
@@ -71,6 +72,7 @@ const DROP = process.argv.includes('--drop');
 const DIR = process.env.ISO_DIR ?? '/tmp/analyst-team-isolation';
 const ADDS = Number(process.env.ISO_ADDS ?? 3);
 const ADD_LINKS = Number(process.env.ISO_ADD_LINKS ?? 40);
+const ADD_COMMENTS = Number(process.env.ISO_ADD_COMMENTS ?? 40_000);
 const IDLE_SNAPSHOTS = Number(process.env.ISO_IDLE_SNAPSHOTS ?? 30);
 const ROUNDS = Number(process.env.ISO_ROUNDS ?? 2);
 const COLD_TEAMS = Math.min(Number(process.env.ISO_COLD_TEAMS ?? 10), TEAMS - 1);
@@ -411,18 +413,23 @@ async function neighbourAdds(
   tag: string,
 ): Promise<{ comments: number; ms: number }> {
   const started = performance.now();
-  // YouTube video ids are 11 characters: the run's 5, the add's 1, the link's 5.
-  const links = Array.from({ length: ADDS }, (_, a) =>
-    Array.from(
-      { length: ADD_LINKS },
-      (_, i) => `https://www.youtube.com/watch?v=${tag.slice(0, 5)}${a}${String(i).padStart(5, '0')}`,
-    ),
-  );
-  const comments = links.flat().reduce((n, l) => {
-    const count = simulatedCommentCount(l);
-    if (count === null) throw new Error(`the simulated provider does not read ${l}`);
-    return n + count;
-  }, 0);
+  // YouTube video ids are 11 characters: the run's 5, the add's 1, the link's 5. Only links whose
+  // simulated section is within a quarter of ISO_ADD_COMMENTS' share are taken, so every run adds
+  // about as many comments (sections range from a handful to thousands).
+  const share = ADD_COMMENTS / (ADDS * ADD_LINKS);
+  let comments = 0;
+  const links = Array.from({ length: ADDS }, (_, a) => {
+    const batch: string[] = [];
+    for (let i = 0; batch.length < ADD_LINKS; i++) {
+      const link = `https://www.youtube.com/watch?v=${tag.slice(0, 5)}${a}${String(i).padStart(5, '0')}`;
+      const count = simulatedCommentCount(link);
+      if (count === null) throw new Error(`the simulated provider does not read ${link}`);
+      if (Math.abs(count - share) > share / 4) continue;
+      batch.push(link);
+      comments += count;
+    }
+    return batch;
+  });
   const jobs = await Promise.all(
     links.map(
       async (batch) =>
