@@ -11,6 +11,9 @@
 //     own; its topics are left on the broker) and the lease in MongoDB (a database of its own); the
 //     databases are dropped at the end.
 //     Run: deploy/local/with-stack.sh npm run bench bench/relay-catch-up.ts [comments] --stack
+//   --store-writers=N (with --stack): N loops insert 50 KB documents into the lease's MongoDB
+//     database while the relay catches up, standing in for analysis and sampling projecting the
+//     same log into the same server (as they do when a relay catches up a whole installation).
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -40,6 +43,9 @@ import {
 import { RelayRunner } from '../apps/relay/src/relay-runner';
 
 const STACK = process.argv.includes('--stack');
+const STORE_WRITERS = Number(
+  /^--store-writers=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--store-writers=')) ?? '')?.[1] ?? 0,
+);
 const COMMENTS = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 1_000_000);
 const CHUNK = 250;
 
@@ -101,6 +107,8 @@ interface Setup {
   /** The bus the relay publishes to, before the bench's recording wrapper. */
   bus: MessageBus;
   leaseStore: MongoReadStore | MemoryReadStore;
+  /** The MongoDB database of the lease (stack only), where --store-writers write. */
+  database: string | null;
   describe: () => Promise<string>;
   dispose: () => Promise<void>;
 }
@@ -115,6 +123,7 @@ async function inProcess(): Promise<Setup> {
     events,
     bus,
     leaseStore: new MemoryReadStore(),
+    database: null,
     describe: async () => `SQLite ${(statSync(file).size / 2 ** 20).toFixed(0)} MiB`,
     dispose: async () => {
       await events.close();
@@ -140,6 +149,7 @@ async function onStack(): Promise<Setup> {
     events,
     bus,
     leaseStore,
+    database: name,
     describe: async () => {
       const client = new Client({ connectionString: url.toString() });
       await client.connect();
@@ -219,12 +229,37 @@ async function main(): Promise<void> {
     longestStallMs = Math.max(longestStallMs, now - lastTick - 10);
     lastTick = now;
   }, 10);
+  if (STORE_WRITERS > 0 && !setup.database) throw new Error('--store-writers needs --stack');
+  let writing = STORE_WRITERS > 0;
+  let documentsWritten = 0;
+  const writers = writing
+    ? (async () => {
+        const mongo = await new MongoClient(process.env.MONGO_URL!).connect();
+        const load = mongo.db(setup.database!).collection('store_load');
+        const blob = 'x'.repeat(50_000);
+        await Promise.all(
+          Array.from({ length: STORE_WRITERS }, async () => {
+            while (writing) {
+              await load.insertOne({ _id: randomUUID() as never, blob });
+              documentsWritten += 1;
+            }
+          }),
+        );
+        await mongo.close();
+      })()
+    : Promise.resolve();
   const started = Date.now();
   runner.onApplicationBootstrap();
   while (published.length < positions.length && Date.now() - started < 30 * 60_000)
     await new Promise((r) => setTimeout(r, 50));
   const seconds = (Date.now() - started) / 1000;
   clearInterval(stallTimer);
+  writing = false;
+  await writers;
+  if (STORE_WRITERS > 0)
+    console.log(
+      `read store load: ${STORE_WRITERS} writers inserted ${documentsWritten} documents of 50 KB meanwhile`,
+    );
   await new Promise((r) => setTimeout(r, config.ANALYST_RELAY_LEASE_RENEW_MS)); // one more check
   const generation = (await runner.lease.current())?.generation ?? null;
   await runner.onApplicationShutdown();
