@@ -22,6 +22,7 @@ const PROJECTS = {
   'libs/encoder': 'shared',
   'libs/comment-index': 'shared',
   'libs/ledger-read': 'shared',
+  'libs/webhooks': 'shared',
   'libs/platform': 'platform',
   'libs/adapter-sqlite': 'adapter',
   'libs/adapter-postgres': 'adapter',
