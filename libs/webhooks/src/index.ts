@@ -7,3 +7,6 @@ export * from './url-guard';
 export * from './send-webhook';
 export * from './retry-schedule';
 export * from './endpoint-health';
+export * from './endpoint/webhook-errors';
+export * from './endpoint/webhook-endpoint-events';
+export * from './endpoint/webhook-endpoint.decider';
