@@ -1,0 +1,237 @@
+import type { Clock, EventStore, RecordedEvent } from '@analyst/eventsourcing';
+import type { WebhookNetworkPolicy } from '../address-policy';
+import { shouldDisableEndpoint } from '../endpoint-health';
+import type { WebhookEndpointState } from '../endpoint/webhook-endpoint.decider';
+import {
+  DEFAULT_RETRY_POLICY,
+  deliveryJitter,
+  nextDeliveryStep,
+  type DeliveryStep,
+  type RetryPolicy,
+} from '../retry-schedule';
+import { DELIVERY_TIMEOUT_MS, sendWebhookAttempt } from '../send-webhook';
+import { activeSigningSecrets } from '../signing-secrets';
+import { toWebhookEvent } from '../webhook-events';
+import { newDelivery, partitionOf, type DeliveryAttempt, type DeliveryRecord } from './delivery-record';
+import type { DeliveryOutcome, DeliveryStore } from './delivery-store';
+import type { WebhookEndpointDirectory } from './endpoint-directory';
+import type { HeldPartition, PartitionClaims } from './partition-claims';
+
+export interface WebhookDeliveryEngineOptions {
+  /** This replica's name in the partition and delivery claims. */
+  holder: string;
+  /** The event log, read from each held partition's checkpoint. */
+  log: Pick<EventStore, 'readAll'>;
+  endpoints: WebhookEndpointDirectory;
+  deliveries: DeliveryStore;
+  partitions: PartitionClaims;
+  clock: Clock;
+  policy: WebhookNetworkPolicy;
+  timeoutMs?: number;
+  retryPolicy?: RetryPolicy;
+  /** How long one attempt's claim lasts: past the send timeout, so only a stopped replica's claim lapses. */
+  claimTtlMs?: number;
+  /** Due deliveries attempted per tick, and how many at once. */
+  batchSize?: number;
+  concurrency?: number;
+  /** Log events read per page. */
+  pageSize?: number;
+}
+
+/** What one tick did, for metrics and tests. */
+export interface TickReport {
+  partitions: number[];
+  created: number;
+  attempts: { delivered: number; failed: number; superseded: number };
+  finished: { given_up: number; endpoint_disabled: number; endpoint_deleted: number };
+  disabledEndpoints: string[];
+}
+
+const emptyReport = (partitions: number[]): TickReport => ({
+  partitions,
+  created: 0,
+  attempts: { delivered: 0, failed: 0, superseded: 0 },
+  finished: { given_up: 0, endpoint_disabled: 0, endpoint_deleted: 0 },
+  disabledEndpoints: [],
+});
+
+const statusOfStep = (step: DeliveryStep) =>
+  step.kind === 'delivered' ? 'delivered' : step.kind === 'given_up' ? 'given_up' : 'pending';
+
+/**
+ * One notifier replica's work, no framework: each tick it refreshes its partitions, creates the
+ * deliveries of the log events past each held partition's checkpoint (insert-if-absent, so a
+ * replay or another replica adds nothing), then attempts the due deliveries of its partitions,
+ * each under a claim, records each attempt, schedules the next with the retry schedule, gives up
+ * after 72 hours and disables an endpoint that has failed that long. At least once: a replica
+ * stopped mid-attempt leaves a claim that lapses, and another replica attempts again.
+ */
+export class WebhookDeliveryEngine {
+  private readonly timeoutMs: number;
+  private readonly claimTtlMs: number;
+  private running: Promise<TickReport> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly options: WebhookDeliveryEngineOptions) {
+    this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    this.claimTtlMs = options.claimTtlMs ?? this.timeoutMs + 30_000;
+  }
+
+  /** One round; ticks never overlap (a tick asked for during another waits for it and runs after). */
+  async tick(): Promise<TickReport> {
+    while (this.running) await this.running.catch(() => undefined);
+    this.running = this.round();
+    try {
+      return await this.running;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  /** Ticks every `intervalMs` until stopped; a failed tick is reported and the next one runs. */
+  start(intervalMs: number, onError: (error: unknown) => void = () => undefined): void {
+    this.stopped = false;
+    const next = () => {
+      if (this.stopped) return;
+      this.timer = setTimeout(() => {
+        this.tick().catch(onError).finally(next);
+      }, intervalMs);
+    };
+    next();
+  }
+
+  /** Stops ticking, waits for the tick in flight, and gives the partitions back to the other replicas. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    while (this.running) await this.running.catch(() => undefined);
+    await this.options.partitions.release(this.options.holder);
+  }
+
+  private async round(): Promise<TickReport> {
+    const held = await this.options.partitions.refresh(this.options.holder);
+    const report = emptyReport(held.map((h) => h.partition));
+    if (held.length === 0) return report;
+    report.created = await this.createDeliveries(held);
+    await this.attemptDue(report);
+    return report;
+  }
+
+  /** The deliveries of every log event past each held partition's checkpoint; the count inserted. */
+  private async createDeliveries(held: HeldPartition[]): Promise<number> {
+    const { log, partitions, holder, pageSize } = this.options;
+    const checkpoints = new Map(held.map((h) => [h.partition, h.checkpoint]));
+    const from = Math.min(...checkpoints.values());
+    let created = 0;
+    for await (const page of log.readAll(from, pageSize ?? 500)) {
+      if (page.length === 0) continue;
+      for (const event of page) created += await this.createDeliveriesOf(event, checkpoints);
+      const last = page[page.length - 1].position;
+      for (const [partition, checkpoint] of checkpoints) {
+        if (checkpoint >= last) continue;
+        // A partition lost to another replica is that replica's to carry on; stop creating for it.
+        if (await partitions.saveCheckpoint(holder, partition, last)) checkpoints.set(partition, last);
+        else checkpoints.delete(partition);
+      }
+      if (checkpoints.size === 0) break;
+    }
+    return created;
+  }
+
+  private async createDeliveriesOf(event: RecordedEvent, checkpoints: Map<number, number>): Promise<number> {
+    const webhookEvent = toWebhookEvent(event);
+    if (!webhookEvent) return 0;
+    const { endpoints, deliveries, partitions, clock } = this.options;
+    let created = 0;
+    for (const endpoint of await endpoints.subscribers(webhookEvent.teamId, webhookEvent.type)) {
+      const partition = partitionOf(endpoint.endpointId, partitions.count);
+      const checkpoint = checkpoints.get(partition);
+      if (checkpoint === undefined || event.position <= checkpoint) continue;
+      // An endpoint gets the facts recorded after it was registered, not the team's history.
+      if (Date.parse(webhookEvent.createdAt) < Date.parse(endpoint.createdAt)) continue;
+      const record = newDelivery(endpoint, webhookEvent, partitions.count, clock.now().toISOString());
+      if (await deliveries.insertIfAbsent(record)) created++;
+    }
+    return created;
+  }
+
+  private async attemptDue(report: TickReport): Promise<void> {
+    const { deliveries, clock, batchSize, concurrency } = this.options;
+    const due = await deliveries.due(report.partitions, clock.now().toISOString(), batchSize ?? 100);
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) await this.attempt(due[next++], report);
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency ?? 8, due.length) }, worker));
+  }
+
+  private async attempt(due: DeliveryRecord, report: TickReport): Promise<void> {
+    const { deliveries, endpoints, clock, holder } = this.options;
+    const now = clock.now();
+    const until = new Date(now.getTime() + this.claimTtlMs).toISOString();
+    const record = await deliveries.claim(due.id, holder, now.toISOString(), until);
+    if (!record) return; // another replica has it, or it was finished meanwhile
+    const endpoint = await endpoints.endpoint(record.teamId, record.endpointId);
+    if (!endpoint || endpoint.status !== 'active') {
+      const status = endpoint?.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_deleted';
+      if (await deliveries.complete(record.id, holder, { attempt: null, status, nextAttemptAt: null }))
+        report.finished[status]++;
+      return;
+    }
+    const outcome = await this.send(record, endpoint);
+    if (!(await deliveries.complete(record.id, holder, outcome))) {
+      // The claim lapsed and another replica attempted it: its attempt is the recorded one.
+      report.attempts.superseded++;
+      return;
+    }
+    const attempt = outcome.attempt!;
+    report.attempts[attempt.outcome]++;
+    if (outcome.status === 'given_up') report.finished.given_up++;
+    const health = await deliveries.recordEndpointAttempt(record.endpointId, attempt);
+    if (
+      attempt.outcome === 'failed' &&
+      shouldDisableEndpoint(health) &&
+      (await endpoints.disable(record.teamId, record.endpointId, health, clock.now().toISOString()))
+    )
+      report.disabledEndpoints.push(record.endpointId);
+  }
+
+  /** One signed attempt, and where the delivery stands after it. */
+  private async send(record: DeliveryRecord, endpoint: WebhookEndpointState): Promise<DeliveryOutcome> {
+    const { clock, policy } = this.options;
+    const at = clock.now();
+    const number = record.attempts.length + 1;
+    const result = await sendWebhookAttempt(
+      {
+        url: endpoint.url,
+        body: record.body,
+        secrets: activeSigningSecrets(endpoint.secrets, at),
+        headers: {
+          'analyst-webhook-id': record.eventId,
+          'analyst-webhook-type': record.eventType,
+          'analyst-webhook-attempt': String(number),
+        },
+      },
+      { policy, timeoutMs: this.timeoutMs, now: () => clock.now().getTime() },
+    );
+    const history = [...record.attempts, { at: at.toISOString(), outcome: result.outcome }];
+    const step = nextDeliveryStep(
+      history.map(({ at: time, outcome }) => ({ at: time, outcome })),
+      deliveryJitter(record.id),
+      this.options.retryPolicy ?? DEFAULT_RETRY_POLICY,
+    );
+    const nextAttemptAt = step.kind === 'retry' ? step.at : null;
+    const attempt: DeliveryAttempt = {
+      number,
+      at: at.toISOString(),
+      outcome: result.outcome,
+      responseStatus: result.status ?? null,
+      error: result.error ?? null,
+      latencyMs: result.latencyMs,
+      responseBody: result.body,
+      nextRetryAt: nextAttemptAt,
+    };
+    return { attempt, status: statusOfStep(step), nextAttemptAt };
+  }
+}

@@ -1,0 +1,72 @@
+import { NEW_ENDPOINT_HEALTH, recordEndpointAttempt, type EndpointHealth } from '../endpoint-health';
+import type { AttemptRecord } from '../retry-schedule';
+import type { DeliveryRecord } from './delivery-record';
+import type { DeliveryOutcome, DeliveryStore } from './delivery-store';
+
+const claimable = (record: DeliveryRecord, now: number, holder?: string) =>
+  record.claim === null || Date.parse(record.claim.until) <= now || record.claim.holder === holder;
+
+/** The delivery store in one process's memory, for tests and a single in-process notifier; answers copies. */
+export class InMemoryDeliveryStore implements DeliveryStore {
+  private readonly records = new Map<string, DeliveryRecord>();
+  private readonly health = new Map<string, EndpointHealth>();
+
+  async insertIfAbsent(record: DeliveryRecord): Promise<boolean> {
+    if (this.records.has(record.id)) return false;
+    this.records.set(record.id, structuredClone(record));
+    return true;
+  }
+
+  async due(partitions: readonly number[], now: string, limit: number): Promise<DeliveryRecord[]> {
+    const at = Date.parse(now);
+    const held = new Set(partitions);
+    return [...this.records.values()]
+      .filter(
+        (r) =>
+          r.status === 'pending' &&
+          held.has(r.partition) &&
+          r.nextAttemptAt !== null &&
+          Date.parse(r.nextAttemptAt) <= at &&
+          claimable(r, at),
+      )
+      .sort((a, b) => Date.parse(a.nextAttemptAt!) - Date.parse(b.nextAttemptAt!))
+      .slice(0, limit)
+      .map((r) => structuredClone(r));
+  }
+
+  async claim(id: string, holder: string, now: string, until: string): Promise<DeliveryRecord | null> {
+    const record = this.records.get(id);
+    if (!record || record.status !== 'pending' || !claimable(record, Date.parse(now), holder)) return null;
+    record.claim = { holder, until };
+    return structuredClone(record);
+  }
+
+  async complete(id: string, holder: string, outcome: DeliveryOutcome): Promise<boolean> {
+    const record = this.records.get(id);
+    if (!record || record.claim?.holder !== holder) return false;
+    if (outcome.attempt) record.attempts.push(structuredClone(outcome.attempt));
+    record.status = outcome.status;
+    record.nextAttemptAt = outcome.nextAttemptAt;
+    record.claim = null;
+    return true;
+  }
+
+  async recordEndpointAttempt(endpointId: string, attempt: AttemptRecord): Promise<EndpointHealth> {
+    const health = recordEndpointAttempt(this.health.get(endpointId) ?? NEW_ENDPOINT_HEALTH, attempt);
+    this.health.set(endpointId, health);
+    return health;
+  }
+
+  async get(id: string): Promise<DeliveryRecord | null> {
+    const record = this.records.get(id);
+    return record ? structuredClone(record) : null;
+  }
+
+  async forEndpoint(endpointId: string, limit: number): Promise<DeliveryRecord[]> {
+    return [...this.records.values()]
+      .filter((r) => r.endpointId === endpointId)
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id.localeCompare(a.id))
+      .slice(0, limit)
+      .map((r) => structuredClone(r));
+  }
+}
