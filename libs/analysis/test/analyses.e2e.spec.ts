@@ -124,6 +124,8 @@ describe('POST /analyses and reads (issue 7)', () => {
     const res = await f.post('/analyses', key, { selection: { collectionId: 'col_camp' } });
     expect(res.status).toBe(201);
     const a = res.body.data;
+    // The create answers without waiting for the read models (issue 38): wait for them here.
+    await f.projected();
     const stored = await f.t.app
       .get<ReadStore>(READ_STORE)
       .collection<AnalysisDoc>(ANALYSES)
@@ -156,6 +158,7 @@ describe('POST /analyses and reads (issue 7)', () => {
     const res = await f.post('/analyses', key, { selection: { postIds: ['p1', 'p2'] } });
     expect(res.status).toBe(201);
     const a = res.body.data;
+    await f.projected();
     const removed = await f.t.app
       .get<ReadStore>(READ_STORE)
       .collection<AnalysisDoc>(ANALYSES)

@@ -1,7 +1,13 @@
 import type { Emotion, FetchedComment, ScoredComment } from '@analyst/contracts';
 import { GatewayModule } from '@analyst/gateway';
 import { normalizeLink } from '@analyst/links';
-import { EVENT_STORE, FixedClock, type EventStore, type NewEvent } from '@analyst/platform';
+import {
+  EVENT_STORE,
+  FixedClock,
+  ProjectionService,
+  type EventStore,
+  type NewEvent,
+} from '@analyst/platform';
 import { createTestApp, type TestApp } from '@analyst/testing';
 import { AnalysisModule, AnalysisService } from '@analyst/analysis';
 import type { SearchModel } from '@analyst/comment-index';
@@ -61,11 +67,15 @@ const meta = (teamId: string, at: string) => ({
  * the analysis routes without the fetch/score pipeline.
  */
 export async function analysisTest(
-  options: { searchModel?: SearchModel; env?: Record<string, string> } = {},
+  options: { searchModel?: SearchModel; env?: Record<string, string>; modules?: unknown[] } = {},
 ) {
   const clock = new FixedClock(START);
   const t: TestApp = await createTestApp({
-    modules: [GatewayModule, AnalysisModule.forRoot({ searchModel: options.searchModel })],
+    modules: [
+      GatewayModule,
+      AnalysisModule.forRoot({ searchModel: options.searchModel }),
+      ...(options.modules ?? []),
+    ],
     clock,
     env: options.env,
   });
@@ -247,6 +257,8 @@ export async function analysisTest(
       t.request('GET', `/analyst/v1${url}`, {
         headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
       }),
+    /** Resolves once the service's read models have applied every event stored now. */
+    projected: async () => t.app.get(ProjectionService).waitFor(await events.headPosition()),
     close: () => t.close(),
   };
   return fixture;
