@@ -298,6 +298,32 @@ describe('webhook delivery engine against receivers on 127.0.0.1', () => {
     expect(await world.partitions.refresh('notifier-2')).toHaveLength(8);
   });
 
+  it('keeps its partitions while a tick waits on a slow receiver longer than the claims live', async () => {
+    let release!: () => void;
+    const held = new Promise<number>((resolve) => (release = () => resolve(200)));
+    const receiver = await world.receiver(() => held);
+    await registerEndpoint(world.endpoints, POLICY, {
+      teamId: TEAM,
+      endpointId: 'we_00000001',
+      url: receiver.url(),
+      at: START,
+    });
+    world.events(1);
+    const engine = world.engine('notifier-1', { heartbeatMs: 5 });
+    engine.start(5);
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    while (receiver.received.length === 0) await pause(5);
+    // 24 s of the claims' clock pass while the attempt waits; the heartbeat renews them every 6 s.
+    for (let step = 0; step < 4; step++) {
+      world.clock.advance(6_000);
+      await pause(30);
+    }
+    expect(await world.partitions.refresh('notifier-2')).toEqual([]); // all still held by notifier-1
+    release();
+    await engine.stop();
+    expect(receiver.received).toHaveLength(1);
+  });
+
   it('a replay of the log from the start creates no delivery twice', async () => {
     const receiver = await world.receiver(() => 200);
     await registerEndpoint(world.endpoints, POLICY, {

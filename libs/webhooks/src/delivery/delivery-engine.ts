@@ -36,6 +36,11 @@ export interface WebhookDeliveryEngineOptions {
   concurrency?: number;
   /** Log events read per page. */
   pageSize?: number;
+  /**
+   * While started, how often the partition claims are renewed apart from the ticks: a tick waiting
+   * on slow receivers must not let them lapse (keep it well under the claims' time to live).
+   */
+  heartbeatMs?: number;
 }
 
 /** What one tick did, for metrics and tests. */
@@ -71,6 +76,10 @@ export class WebhookDeliveryEngine {
   private readonly claimTtlMs: number;
   private running: Promise<TickReport> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private beating: Promise<unknown> | null = null;
+  /** The partitions of the latest refresh: an attempt is made only while its partition is still held. */
+  private held = new Set<number>();
   private stopped = false;
 
   constructor(private readonly options: WebhookDeliveryEngineOptions) {
@@ -92,6 +101,12 @@ export class WebhookDeliveryEngine {
   /** Ticks every `intervalMs` until stopped; a failed tick is reported and the next one runs. */
   start(intervalMs: number, onError: (error: unknown) => void = () => undefined): void {
     this.stopped = false;
+    this.heartbeat = setInterval(() => {
+      if (this.beating) return;
+      this.beating = this.refresh()
+        .catch(onError)
+        .finally(() => (this.beating = null));
+    }, this.options.heartbeatMs ?? 3_000);
     const next = () => {
       if (this.stopped) return;
       this.timer = setTimeout(() => {
@@ -105,17 +120,25 @@ export class WebhookDeliveryEngine {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
     while (this.running) await this.running.catch(() => undefined);
+    await this.beating;
     await this.options.partitions.release(this.options.holder);
   }
 
   private async round(): Promise<TickReport> {
-    const held = await this.options.partitions.refresh(this.options.holder);
+    const held = await this.refresh();
     const report = emptyReport(held.map((h) => h.partition));
     if (held.length === 0) return report;
     report.created = await this.createDeliveries(held);
     await this.attemptDue(report);
     return report;
+  }
+
+  private async refresh(): Promise<HeldPartition[]> {
+    const held = await this.options.partitions.refresh(this.options.holder);
+    this.held = new Set(held.map((h) => h.partition));
+    return held;
   }
 
   /** The deliveries of every log event past each held partition's checkpoint; the count inserted. */
@@ -170,6 +193,8 @@ export class WebhookDeliveryEngine {
     const { deliveries, endpoints, clock, holder } = this.options;
     const now = clock.now();
     const until = new Date(now.getTime() + this.claimTtlMs).toISOString();
+    // Given back or lost since the tick began (another replica joined): that replica attempts it.
+    if (!this.held.has(due.partition)) return;
     const record = await deliveries.claim(due.id, holder, now.toISOString(), until);
     if (!record) return; // another replica has it, or it was finished meanwhile
     const endpoint = await endpoints.endpoint(record.teamId, record.endpointId);
