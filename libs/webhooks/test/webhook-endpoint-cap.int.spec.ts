@@ -1,5 +1,5 @@
 import { SqliteEventStore } from '@analyst/adapter-sqlite';
-import { CommandRunner, FixedClock, SequentialIdGenerator } from '@analyst/eventsourcing';
+import { CommandRunner, ConcurrencyError, FixedClock, SequentialIdGenerator } from '@analyst/eventsourcing';
 import {
   MAX_WEBHOOK_ENDPOINTS,
   WEBHOOK_ENDPOINT_SCHEMA_VERSIONS,
@@ -49,10 +49,16 @@ describe('webhook endpoint cap through the command runner', () => {
 
   it('lets exactly one of five concurrent registrations take the tenth place', async () => {
     for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS - 1; i++) await run(register(`we_0000000${i}`));
+    const append = jest.spyOn(store, 'append');
     const results = await Promise.allSettled(
       Array.from({ length: 5 }, (_, i) => run(register(`we_0000010${i}`))),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    // All five decided on nine endpoints and appended: four were refused on the revision, decided again, refused.
+    expect(append).toHaveBeenCalledTimes(5);
+    const appends = await Promise.allSettled(append.mock.results.map((r) => r.value));
+    const conflicts = appends.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
+    expect(conflicts.map((c) => c.reason)).toEqual(Array(4).fill(expect.any(ConcurrencyError)));
     const refusals = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refusals.map((r) => r.reason.code)).toEqual(Array(4).fill('endpoint_limit_reached'));
     const { state, events } = await runner.load(webhookEndpointsStream('tm_1'), webhookEndpointDecider);
