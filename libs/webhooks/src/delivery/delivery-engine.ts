@@ -210,7 +210,7 @@ export class WebhookDeliveryEngine {
       report.attempts.superseded++;
       return;
     }
-    const attempt = outcome.attempt!;
+    const { attempt } = outcome;
     report.attempts[attempt.outcome]++;
     if (outcome.status === 'given_up') report.finished.given_up++;
     const health = await deliveries.recordEndpointAttempt(record.endpointId, attempt);
@@ -223,7 +223,10 @@ export class WebhookDeliveryEngine {
   }
 
   /** One signed attempt, and where the delivery stands after it. */
-  private async send(record: DeliveryRecord, endpoint: WebhookEndpointState): Promise<DeliveryOutcome> {
+  private async send(
+    record: DeliveryRecord,
+    endpoint: WebhookEndpointState,
+  ): Promise<DeliveryOutcome & { attempt: DeliveryAttempt }> {
     const { clock, policy } = this.options;
     const at = clock.now();
     const number = record.attempts.length + 1;
@@ -240,9 +243,8 @@ export class WebhookDeliveryEngine {
       },
       { policy, timeoutMs: this.timeoutMs, now: () => clock.now().getTime() },
     );
-    const history = [...record.attempts, { at: at.toISOString(), outcome: result.outcome }];
     const step = nextDeliveryStep(
-      history.map(({ at: time, outcome }) => ({ at: time, outcome })),
+      [...record.attempts, { at: at.toISOString(), outcome: result.outcome }],
       deliveryJitter(record.id),
       this.options.retryPolicy ?? DEFAULT_RETRY_POLICY,
     );
