@@ -49,6 +49,8 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private relayGeneration: number | null = null;
   private shuttingDown = false;
   private lastCheckOk = 0;
+  /** When the newest lease check began: a renewal's expiry counts from then. */
+  private lastCheckStarted = 0;
   private lastError: string | null = null;
   private readonly renewMs: number;
 
@@ -80,16 +82,29 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   onApplicationBootstrap(): void {
-    const step = () => {
-      this.tick = this.tick
-        .then(() => this.check())
-        .catch((error) => {
-          this.lastError = String(error);
-          this.logger.error(`lease check failed: ${this.lastError}`);
-        });
-    };
-    step();
-    this.timer = setInterval(step, this.renewMs);
+    this.step();
+    this.timer = setInterval(() => this.step(), this.renewMs);
+  }
+
+  /** Queues one lease check behind the running one (checks never overlap). */
+  private step(): Promise<void> {
+    this.tick = this.tick
+      .then(() => this.check())
+      .catch((error) => {
+        this.lastError = String(error);
+        this.logger.error(`lease check failed: ${this.lastError}`);
+      });
+    return this.tick;
+  }
+
+  /**
+   * The relay's fence check before each batch: first the renewal, when the timer's is overdue (a
+   * long turn held the timer back), so a relay publishing batch after batch renews at least as
+   * often as it checks its fence.
+   */
+  private async stillHeld(generation: number): Promise<boolean> {
+    if (this.clock.now().getTime() - this.lastCheckStarted >= this.renewMs) await this.step();
+    return this.lease.stillHeld(generation);
   }
 
   /**
@@ -99,6 +114,7 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
    * relay drains), so starting and stopping run on their own chain.
    */
   async check(): Promise<void> {
+    this.lastCheckStarted = this.clock.now().getTime();
     await this.lease.tryAcquire();
     this.lastCheckOk = this.clock.now().getTime();
     this.lastError = null;
@@ -144,7 +160,7 @@ export class RelayRunner implements OnApplicationBootstrap, OnApplicationShutdow
   private async startRelay(generation: number): Promise<void> {
     const relay = new EventRelay(this.events, this.bus, this.lease.checkpoints(generation), {
       name: 'relay',
-      fence: { generation, stillHeld: () => this.lease.stillHeld(generation) },
+      fence: { generation, stillHeld: () => this.stillHeld(generation) },
       onFenced: () => this.logger.warn(`lease generation ${generation} superseded: publishing stopped`),
     });
     await relay.start();

@@ -60,6 +60,23 @@ function recordingBus(delayMs: number): { bus: InProcessBus; published: number[]
   return { bus, published };
 }
 
+/**
+ * A bus that encodes on the event loop's thread as KafkaBus does: after its first await, `busyMs`
+ * of synchronous work per message (JSON, kafkajs's record batch and CRC for a 50 KB chunk event).
+ */
+function encodingBus(busyMs: number): { bus: InProcessBus; published: number[] } {
+  const { bus: recording, published } = recordingBus(0);
+  const bus = Object.assign(Object.create(recording) as InProcessBus, {
+    publish: async (topic: string, messages: OutgoingMessage[]) => {
+      await Promise.resolve();
+      const until = Date.now() + busyMs * messages.length;
+      while (Date.now() < until); // the encoding: nothing else runs on this thread meanwhile
+      await recording.publish(topic, messages);
+    },
+  });
+  return { bus, published };
+}
+
 describe('relay runner under a long catch-up', () => {
   let dir: string;
   let events: SqliteEventStore;
@@ -114,6 +131,20 @@ describe('relay runner under a long catch-up', () => {
     expect((await runner.lease.current())!.generation).toBe(1);
     expect(published).toEqual(positions);
   }, 180_000);
+
+  it('keeps generation 1 when publishing a batch costs more synchronous work than the TTL', async () => {
+    // 500 events a batch at 2 ms each: one second of encoding, where the lease lapses after 600 ms
+    // without renewal. Published in one turn, every batch would outlast the lease.
+    const positions = await fillLog(events, 2_000);
+    const { bus, published } = encodingBus(2);
+    runner = startRunner(bus);
+    await eventually(() => published.length >= positions.length, 60_000);
+    await new Promise((r) => setTimeout(r, 2 * TTL_MS));
+    expect(warnings).toEqual([]);
+    expect(runner.lease.generation).toBe(1);
+    expect((await runner.lease.current())!.generation).toBe(1);
+    expect(published).toEqual(positions);
+  }, 90_000);
 
   it('keeps generation 1 while every batch takes longer than the TTL to be acknowledged', async () => {
     const positions = await fillLog(events, 3_000);

@@ -11,6 +11,7 @@ import {
   eventTopic,
   type BusMessage,
   type NewEvent,
+  type OutgoingMessage,
   type RecordedEvent,
 } from '@analyst/platform';
 import { eventually } from '@analyst/testing';
@@ -170,6 +171,39 @@ describe('event relay over the in-process bus', () => {
     clearInterval(timer);
     await relay.stop();
     expect(handledWhenTimersRan.some((n) => n > 0 && n < 5_000)).toBe(true);
+  });
+
+  it('publishes a batch whose encoding is slow over several turns, in log order', async () => {
+    const inner = new InProcessBus({ awaitHandled: true });
+    const published: number[] = [];
+    // Encoding on the thread after the publish's first await, as KafkaBus does: 1 ms an event.
+    const bus = Object.assign(Object.create(inner) as InProcessBus, {
+      publish: async (topic: string, messages: OutgoingMessage[]) => {
+        await Promise.resolve();
+        const until = Date.now() + messages.length;
+        while (Date.now() < until);
+        for (const m of messages) published.push((m.payload as RecordedEvent).position);
+        await inner.publish(topic, messages);
+      },
+    });
+    for (let i = 0; i < 10; i++)
+      await store.append(
+        `post-s${i}`,
+        Array.from({ length: 100 }, () => event('CommentAdded')),
+        'no_stream',
+      );
+    const relay = new EventRelay(store, bus, checkpoints, { name: 'relay-s', maxBatch: 500 });
+    // A timer sees how far publishing got: in one turn per batch it would only see 0, 500 or 1,000.
+    const seenByTimer = new Set<number>();
+    const timer = setInterval(() => seenByTimer.add(published.length), 1);
+    await relay.start();
+    await eventually(() => published.length === 1_000);
+    clearInterval(timer);
+    await relay.stop();
+    expect([...seenByTimer].some((n) => n % 500 !== 0)).toBe(true);
+    const positions: number[] = [];
+    for await (const page of store.readAll()) positions.push(...page.map((e) => e.position));
+    expect(published).toEqual(positions);
   });
 
   it('resolves a waiting publish when its group has no consumer left, keeping the message queued', async () => {
