@@ -19,6 +19,10 @@ import { jsonLogLine } from './json-log-line';
 import { kafkaLogging, type KafkaLogSink } from './kafka-log';
 import { KafkaMetrics, updateLag } from './kafka-metrics';
 import { ResilientProducer, isTopicMetadataError } from './kafka-producer';
+import { SendSlots } from './send-slots';
+
+/** Publishes in kafkajs's hands at once (see KafkaBus.publishSlots). */
+const PUBLISHES_IN_KAFKAJS = 16;
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -138,6 +142,13 @@ export class KafkaBus implements MessageBus {
   private readonly retryDelays = new Map<string, number>();
   private readonly pending = new Map<string, PendingRequest>();
   private readonly producer: ResilientProducer;
+  /**
+   * Publishes handed to kafkajs at once. kafkajs sends one request at a time per broker here and
+   * holds further sends in its own queues, from which it was seen to resume hundreds together and
+   * encode them all (JSON, record batch, CRC32C) in one turn of the event loop: a relay catching up
+   * 50 KB chunk events with 1,000 publishes waiting stalled 0.6-0.9 s a turn, 19 ms with 16.
+   */
+  private readonly publishSlots = new SendSlots(PUBLISHES_IN_KAFKAJS);
   private admin: Promise<Admin> | null = null;
   private probeAdmin: Promise<Admin> | null = null;
   private probing: { done: Promise<void>; startedAt: number } | null = null;
@@ -213,18 +224,27 @@ export class KafkaBus implements MessageBus {
     if (messages.length === 0) return;
     this.assertOpen();
     await this.ensureTopics([topic]);
-    const copies = this.options.duplicateDelivery ? 2 : 1;
-    const traced = messages.map((m) => this.tracing.startProducer('publish', logicalTopic, m));
-    const records = messages.flatMap((m, i) =>
-      Array.from({ length: copies }, () => encode(m, traced[i]?.headers)),
-    );
+    // Encoded only once a slot is free: the encoding then happens one send at a time as earlier
+    // sends are acknowledged, not for every queued publish in the same turn of the event loop.
+    await this.publishSlots.acquire();
     try {
-      await this.producer.send(topic, records, { retryIf: (error) => this.recreateIfMissing(topic, error) });
-    } catch (error) {
-      for (const t of traced) t?.end(error);
-      throw error;
+      const copies = this.options.duplicateDelivery ? 2 : 1;
+      const traced = messages.map((m) => this.tracing.startProducer('publish', logicalTopic, m));
+      const records = messages.flatMap((m, i) =>
+        Array.from({ length: copies }, () => encode(m, traced[i]?.headers)),
+      );
+      try {
+        await this.producer.send(topic, records, {
+          retryIf: (error) => this.recreateIfMissing(topic, error),
+        });
+      } catch (error) {
+        for (const t of traced) t?.end(error);
+        throw error;
+      }
+      for (const t of traced) t?.end();
+    } finally {
+      this.publishSlots.release();
     }
-    for (const t of traced) t?.end();
   }
 
   async subscribe(group: string, topics: string[], handler: MessageHandler): Promise<Subscription> {

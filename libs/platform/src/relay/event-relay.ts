@@ -16,7 +16,10 @@ export type EventMessage = RecordedEvent;
 export interface EventRelayOptions {
   /** Checkpoint name; one per relay. */
   name?: string;
-  /** Events published but not yet acknowledged before the relay waits for the oldest one. */
+  /**
+   * Events published but not yet acknowledged before the relay waits for the oldest one (a batch
+   * larger than this goes out as acknowledgements make room).
+   */
   maxInFlight?: number;
   /** Save the checkpoint after this many acknowledged events (and on stop); a crash republishes at most these. */
   checkpointEvery?: number;
@@ -94,7 +97,7 @@ export class EventRelay {
   ) {
     this.name = options.name ?? 'relay';
     this.maxInFlight = options.maxInFlight ?? 1000;
-    this.maxBatch = Math.min(options.maxBatch ?? 500, this.maxInFlight);
+    this.maxBatch = options.maxBatch ?? 500;
   }
 
   /** Last position acknowledged by the bus with every earlier one (-1 before the first). */
@@ -137,7 +140,7 @@ export class EventRelay {
     return this.flushing;
   }
 
-  /** One batch: wait for room in the window, check the fence once, publish every event of it. */
+  /** One batch: check the fence once, then publish its events as the window has room for them. */
   private async flushBatch(): Promise<void> {
     if (this.pending.length === 0 || this.fenced) return;
     // A catch-up can read and publish batch after batch without a macrotask in between (a log
@@ -146,12 +149,6 @@ export class EventRelay {
     // them, before the fence is checked. A live append (a partial batch) goes out in the same
     // turn, as it always did, so another service's projection has it by the next request.
     if (this.pending.length >= this.maxBatch) await yieldToEventLoop();
-    while (
-      this.window.length > 0 &&
-      this.window.length + Math.min(this.pending.length, this.maxBatch) > this.maxInFlight
-    ) {
-      await this.window[0].settled;
-    }
     const batch = this.pending.splice(0, this.maxBatch);
     if (batch.length === 0) return;
     if (!(await this.stillHeld())) return;
@@ -162,11 +159,14 @@ export class EventRelay {
     // batch and CRC), so a batch published in one go runs all of it in one turn: 500 chunk events
     // of 50 KB took 0.6-1.2 s of one turn on a quiet machine, several seconds on a loaded one, and
     // a turn longer than TTL - renew interval lets the lease lapse. So the batch goes out in
-    // slices, yielding between them, each slice sized so that a turn stays near TURN_BUDGET_MS
-    // (a turn's time includes its microtasks: the encoding). The fence check stays one per batch.
+    // slices, each as large as the window has room for and sized so that a turn stays near
+    // TURN_BUDGET_MS (a turn's time includes its microtasks: the encoding), with a yield between.
+    // The fence is checked once per batch; a relay fenced meanwhile (a checkpoint's check) stops.
     for (let next = 0; next < batch.length;) {
+      while (this.window.length >= this.maxInFlight) await this.window[0].settled;
+      if (this.fenced) return;
       const started = performance.now();
-      const end = Math.min(batch.length, next + this.slice);
+      const end = Math.min(batch.length, next + this.slice, next + this.maxInFlight - this.window.length);
       for (; next < end; next++) this.dispatch(batch[next], generation);
       if (next < batch.length) {
         await yieldToEventLoop();
