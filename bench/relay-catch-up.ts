@@ -21,9 +21,10 @@
 // sliced batches:
 //   in process, 1M comments:          longest stall 888 -> 182 ms, 962 -> 2,128 events/s
 //   stack, 1M comments, quiet:        longest stall 819 -> 38 ms (123 ms at load 9), 575 -> 912 events/s
-//   stack, 1.1M comments, loaded:     longest stall 4,223 -> 186 ms, longest lease check 1,786 -> 356 ms;
-//                                     before: generation 1 superseded, lease lost, 9,800 publishes
-//                                     (1,000 again); after: generation 1 kept, 8,800 once in order
+//   stack, 1.1M comments, loaded:     longest stall 4,223 -> 186 and 283 ms (two runs), longest lease
+//                                     check 1,786 -> 356-618 ms; before: generation 1 superseded, lease
+//                                     lost, 9,800 publishes (1,000 again); after: generation 1 kept in
+//                                     both, 8,800 once in order
 // The stalls were kafkajs encoding hundreds of queued sends in one turn (JSON, RecordBatch,
 // CRC32C): seen with --cpu-prof and the stall windows laid over the profile.
 import 'reflect-metadata';
