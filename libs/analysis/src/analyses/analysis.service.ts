@@ -86,7 +86,7 @@ export class AnalysisService {
 
   /** Runs a command and waits until the read models show it; returns the events it appended. */
   private async run(analysisId: string, teamId: string, command: AnalysisCommand): Promise<AnalysisEvent[]> {
-    const outcome = await this.commands.handle(analysisId, command, { correlationId: analysisId, teamId });
+    const outcome = await this.append(analysisId, teamId, command);
     await this.projections.waitFor(outcome.position);
     return outcome.events;
   }
@@ -97,13 +97,8 @@ export class AnalysisService {
    * a neighbour's import made snapshots 3x slower). Only for commands whose readers wait for the
    * team's own head themselves (list) or read the analysis's stream (find, samples).
    */
-  private async append(
-    analysisId: string,
-    teamId: string,
-    command: AnalysisCommand,
-  ): Promise<AnalysisEvent[]> {
-    const outcome = await this.commands.handle(analysisId, command, { correlationId: analysisId, teamId });
-    return outcome.events;
+  private append(analysisId: string, teamId: string, command: AnalysisCommand) {
+    return this.commands.handle(analysisId, command, { correlationId: analysisId, teamId });
   }
 
   /** Resolves the selection newest first, cut at 1,000. */
@@ -174,9 +169,12 @@ export class AnalysisService {
         settings: data.settings,
         include: request.include,
       });
-      events = await this.append(analysisId, teamId, { type: 'CreateAnalysis', data: { ...data, result } });
+      ({ events } = await this.append(analysisId, teamId, {
+        type: 'CreateAnalysis',
+        data: { ...data, result },
+      }));
     } else {
-      events = await this.append(analysisId, teamId, { type: 'CreateAnalysis', data });
+      ({ events } = await this.append(analysisId, teamId, { type: 'CreateAnalysis', data }));
       this.enqueue(analysisId);
     }
     // The document as the projection wrote it, folded from the events this request appended: the
