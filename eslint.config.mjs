@@ -39,6 +39,7 @@ const PROJECTS = {
   'libs/ledger': 'service',
   'libs/analysis': 'service',
   'libs/sampling': 'service',
+  'libs/notifier': 'service',
   'apps/*': 'app',
 };
 

@@ -1,0 +1,1 @@
+export { NotifierModule } from './notifier.module';
