@@ -3,6 +3,7 @@ import { AnalysisModule } from '@analyst/analysis';
 import { GatewayModule } from '@analyst/gateway';
 import { IngestModule } from '@analyst/ingest';
 import { LedgerModule } from '@analyst/ledger';
+import { NotifierModule } from '@analyst/notifier';
 import { SamplingModule } from '@analyst/sampling';
 import {
   ObservabilityModule,
@@ -28,6 +29,7 @@ export class StandaloneModule {
         IngestModule,
         AnalysisModule,
         SamplingModule,
+        NotifierModule,
       ],
       providers: [DemoSeeder],
       exports: [DemoSeeder],
