@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { openEventStore, type EventStore } from '@analyst/platform';
+import { withRetryingReads } from './retrying-log-reads';
 
 /** The event logs a suite can run its services on. */
 export type E2eStoreKind = 'postgres' | 'sqlite';
@@ -75,13 +76,15 @@ export class E2eEventLog {
 
   /**
    * The test's client, opened at first use: a SQLite file exists only once a service created it.
-   * Used only to read (SQLite opens it read-only; nothing enforces that on PostgreSQL).
+   * Used only to read (SQLite opens it read-only; nothing enforces that on PostgreSQL); a read that
+   * lost its connection is asked again (see retrying-log-reads.ts).
    */
   get store(): EventStore {
-    this.client ??=
+    this.client ??= withRetryingReads(
       this.kind === 'postgres'
         ? openEventStore({ kind: 'postgres', connectionString: this.location })
-        : openEventStore({ kind: 'sqlite', filename: this.location.slice(7), access: 'read-only' });
+        : openEventStore({ kind: 'sqlite', filename: this.location.slice(7), access: 'read-only' }),
+    );
     return this.client;
   }
 

@@ -125,6 +125,26 @@ interface Credits {
       });
     }
 
+    /**
+     * A write sent as a client following the contract does: an overload answer (503, the fast refusal
+     * of a busy or restarting service, nothing accepted) is sent again after its `Retry-After`, at
+     * most 5 times; any other answer is final. `resends` says how many were needed.
+     */
+    async function sendAsClient<T = any>(
+      target: string,
+      path: string,
+      options: { key: string; body: unknown },
+    ): Promise<Reply<T> & { resends: number }> {
+      for (let resends = 0; ; resends++) {
+        const reply = await http<T>(target, 'POST', path, options);
+        if (reply.status !== 503 || resends === 5) return { ...reply, resends };
+        const retryAfter = Number(reply.headers?.get('retry-after') ?? '1');
+        await new Promise((resolve) =>
+          setTimeout(resolve, 1_000 * (Number.isFinite(retryAfter) ? retryAfter : 1)),
+        );
+      }
+    }
+
     /** Polls once a second unless told otherwise. */
     function waitFor<T>(
       probe: () => Promise<T>,
@@ -415,7 +435,7 @@ interface Credits {
       const body = { links: batch, credits: { source: 'adhoc' } };
       const mark = ingestProxy.log.length;
       const replies = await Promise.all(
-        gateways.map((g) => http(g, 'POST', '/analyst/v1/content/posts/add', { key: team.key, body })),
+        gateways.map((g) => sendAsClient(g, '/analyst/v1/content/posts/add', { key: team.key, body })),
       );
       const jobIds = [...new Set(replies.map((r) => r.body?.data?.id))];
       const settledJob = await terminalJob(team, jobIds[0]);
@@ -423,6 +443,7 @@ interface Credits {
         responses: replies.map((r) => ({
           status: r.status,
           replayed: r.body?.meta?.replayed ?? null,
+          resends: r.resends,
           ms: r.ms,
         })),
         ingestReplicasReached: new Set(addsSince(mark).map((r) => r.target)).size,
@@ -439,7 +460,8 @@ interface Credits {
       };
       observed.ms = Date.now() - started;
       report('1 same body at once on both gateways', observed);
-      // One answer opens the job (202); the other returns it (200, replayed) or joins it (202, same id).
+      // One answer opens the job (202); the other returns it (200, replayed) or joins it (202, same id),
+      // whether or not an overload answer had to be sent again first.
       const answersAgree = observed.responses.every(
         (r) => r.status === 202 || (r.status === 200 && r.replayed === true),
       );
@@ -480,7 +502,7 @@ interface Credits {
       const mark = ingestProxy.log.length;
       const replies = await Promise.all(
         gateways.map((g, i) =>
-          http(g, 'POST', '/analyst/v1/content/posts/add', { key: team.key, body: bodies[i] }),
+          sendAsClient(g, '/analyst/v1/content/posts/add', { key: team.key, body: bodies[i] }),
         ),
       );
       const jobIds = replies.map((r) => r.body?.data?.id);
@@ -667,7 +689,7 @@ interface Credits {
         const jobRead = await http(front.url, 'GET', `/analyst/v1/content/jobs/${opened.body?.data?.id}`, {
           key: team.key,
         });
-        const added = await http(front.url, 'POST', '/analyst/v1/content/posts/add', {
+        const added = await sendAsClient(front.url, '/analyst/v1/content/posts/add', {
           key: team.key,
           body: second,
         });
@@ -895,7 +917,7 @@ interface Credits {
         'comments:read',
       ]);
       const links = chargeableLinks('h', 4);
-      const add = await http(front.url, 'POST', '/analyst/v1/content/posts/add', {
+      const add = await sendAsClient(front.url, '/analyst/v1/content/posts/add', {
         key: team.key,
         body: { links },
       });
@@ -905,7 +927,7 @@ interface Credits {
       expect(listed.filter((p) => p.status === 'complete')).toHaveLength(4);
 
       const callsBefore = embeddings.calls;
-      const created = await http(front.url, 'POST', '/analyst/v1/analyses', {
+      const created = await sendAsClient(front.url, '/analyst/v1/analyses', {
         key: team.key,
         body: {
           selection: { posts: { status: 'complete' } },
@@ -1011,7 +1033,7 @@ interface Credits {
       const links = chargeableLinks('i', teams.length);
       const adds = await Promise.all(
         teams.map((team, i) =>
-          http(front.url, 'POST', '/analyst/v1/content/posts/add', {
+          sendAsClient(front.url, '/analyst/v1/content/posts/add', {
             key: team.key,
             body: { links: [links[i]] },
           }),
