@@ -5,12 +5,12 @@ import {
   InMemoryWebhookEndpoints,
   WebhookDeliveryEngine,
   deliveryId,
-  verifyWebhookSignature,
   webhookEventId,
   webhookNetworkPolicyFromEnv,
   type TickReport,
   type WebhookDeliveryEngineOptions,
 } from '../src';
+import { verifyWebhookSignature } from '@analyst/client';
 import { ArrayLog, LoopbackReceiver, registerEndpoint } from './delivery-harness';
 
 /** The receivers listen on loopback, which only the operator's setting opens. */

@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import {
   checkWebhookUrl,
   sendWebhookAttempt,
-  verifyWebhookSignature,
   webhookNetworkPolicy,
   webhookNetworkPolicyFromEnv,
   type ResolveAll,
 } from '../src';
+import { verifyWebhookSignature } from '@analyst/client';
 
 /** The tests' receiver listens on loopback, which only the operator's setting opens. */
 const LOOPBACK_OPEN = webhookNetworkPolicyFromEnv({ ANALYST_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' });
