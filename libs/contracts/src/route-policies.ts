@@ -17,7 +17,7 @@ export interface RoutePolicy {
 }
 
 /** Who serves a public route: the gateway itself (`/me`, `/team`) or the service it forwards to. */
-export type RouteOwner = 'gateway' | 'ingest' | 'analysis' | 'sampling';
+export type RouteOwner = 'gateway' | 'ingest' | 'analysis' | 'sampling' | 'notifier';
 
 /**
  * The spec's scope table and rate-class table, route by route. The gateway guard applies the
@@ -180,6 +180,71 @@ export const ROUTE_POLICIES: readonly RoutePolicy[] = [
     scopes: ['insights:read'],
     rateClass: 'global',
     owner: 'analysis',
+  },
+  // Push (issue 39), an extension of the spec: webhook endpoints, their deliveries, the event stream.
+  {
+    method: 'POST',
+    path: '/webhooks',
+    operationId: 'createWebhookEndpoint',
+    scopes: ['webhooks:write'],
+    rateClass: 'webhooks_write',
+    owner: 'notifier',
+  },
+  {
+    method: 'GET',
+    path: '/webhooks',
+    operationId: 'listWebhookEndpoints',
+    scopes: ['webhooks:read'],
+    rateClass: 'global',
+    owner: 'notifier',
+  },
+  {
+    method: 'GET',
+    path: '/webhooks/{webhookId}',
+    operationId: 'getWebhookEndpoint',
+    scopes: ['webhooks:read'],
+    rateClass: 'global',
+    owner: 'notifier',
+  },
+  {
+    method: 'DELETE',
+    path: '/webhooks/{webhookId}',
+    operationId: 'deleteWebhookEndpoint',
+    scopes: ['webhooks:write'],
+    rateClass: 'webhooks_write',
+    owner: 'notifier',
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{webhookId}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    scopes: ['webhooks:write'],
+    rateClass: 'webhooks_write',
+    owner: 'notifier',
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{webhookId}/ping',
+    operationId: 'pingWebhookEndpoint',
+    scopes: ['webhooks:write'],
+    rateClass: 'webhooks_write',
+    owner: 'notifier',
+  },
+  {
+    method: 'GET',
+    path: '/webhooks/{webhookId}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    scopes: ['webhooks:read'],
+    rateClass: 'global',
+    owner: 'notifier',
+  },
+  {
+    method: 'GET',
+    path: '/events',
+    operationId: 'streamEvents',
+    scopes: ['webhooks:read'],
+    rateClass: 'events_stream',
+    owner: 'notifier',
   },
 ];
 

@@ -9,11 +9,21 @@ export const SCOPES = [
   'collections:read',
   'team:read',
   'insights:read',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Scopes that spend credits: a key holds them only when asked for at creation. */
-export const OPT_IN_SCOPES: readonly Scope[] = ['posts:write', 'accounts:write'];
+/**
+ * Scopes a key holds only when asked for at creation: the two that spend credits, and the webhook
+ * scopes (push is an extension of the spec, so a key made for polling does not gain it).
+ */
+export const OPT_IN_SCOPES: readonly Scope[] = [
+  'posts:write',
+  'accounts:write',
+  'webhooks:read',
+  'webhooks:write',
+];
 
 export function isScope(value: unknown): value is Scope {
   return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);

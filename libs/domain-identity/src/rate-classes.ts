@@ -20,6 +20,10 @@ export const RATE_CLASSES: Readonly<Record<RateClassId, RateCaps>> = {
   content_add_accounts: { perMinute: 2, perDay: 20 },
   content_refresh: { perMinute: 10, perDay: 200 },
   content_jobs: { perMinute: 60, perDay: 2_000 },
+  // Push extension: endpoints change rarely (at most 10 a team); a ping is a manual check.
+  webhooks_write: { perMinute: 10, perDay: 200 },
+  // A stream is opened once and held; this leaves room for reconnects after drops (retry 3 s).
+  events_stream: { perMinute: 10, perDay: 500 },
 };
 
 const MB = 1024 * 1024;

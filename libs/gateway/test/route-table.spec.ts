@@ -7,6 +7,7 @@ import { GatewayModule, GatewayProxyModule, serviceOf } from '@analyst/gateway';
 import { API_PREFIX } from '@analyst/platform';
 import { IngestModule } from '@analyst/ingest';
 import { LedgerModule } from '@analyst/ledger';
+import { NotifierModule } from '@analyst/notifier';
 import { SamplingModule } from '@analyst/sampling';
 
 /** Each service module, as its app mounts it, by the name the route table and the proxy use. */
@@ -16,12 +17,24 @@ const MODULES = {
   ledger: LedgerModule,
   analysis: AnalysisModule,
   sampling: SamplingModule,
+  notifier: NotifierModule,
 } as const;
 type Service = keyof typeof MODULES;
 
+/** A module's controllers and those of the modules it imports (the notifier is made of three). */
+function controllersOf(module: Type, seen = new Set<Type>()): Type[] {
+  if (seen.has(module)) return [];
+  seen.add(module);
+  const own = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type[];
+  const imports = ((Reflect.getMetadata(MODULE_METADATA.IMPORTS, module) ?? []) as unknown[]).filter(
+    (m): m is Type => typeof m === 'function',
+  );
+  return [...own, ...imports.flatMap((m) => controllersOf(m, seen))];
+}
+
 /** `METHOD /path/{param}` of every handler a module's controllers declare, read from Nest's metadata. */
 function controllerRoutes(module: Type): string[] {
-  const controllers = (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, module) ?? []) as Type[];
+  const controllers = controllersOf(module);
   const routes: string[] = [];
   for (const controller of controllers) {
     const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');

@@ -36,6 +36,10 @@ describe('scopes (spec: Authentication, scope table)', () => {
     expect(scopesOf('POST', '/content/accounts/add')).toEqual(['accounts:write']);
     expect(scopesOf('GET', '/team')).toEqual(['team:read']);
     expect(scopesOf('GET', '/insights')).toEqual(['insights:read']);
+    expect(scopesOf('POST', '/webhooks')).toEqual(['webhooks:write']);
+    expect(scopesOf('DELETE', '/webhooks/{webhookId}')).toEqual(['webhooks:write']);
+    expect(scopesOf('GET', '/webhooks/{webhookId}/deliveries')).toEqual(['webhooks:read']);
+    expect(scopesOf('GET', '/events')).toEqual(['webhooks:read']);
     // every scope of the contract guards at least one route
     expect(new Set(ROUTE_POLICIES.flatMap((p) => p.scopes))).toEqual(new Set(SCOPES));
   });
@@ -74,13 +78,24 @@ describe('scopes (spec: Authentication, scope table)', () => {
     expect((await g.get('/analyst/v1/me', await keyWith([]))).status).toBe(200);
   });
 
-  it('posts:write and accounts:write are off unless asked for at creation', async () => {
+  it('posts:write, accounts:write and the webhook scopes are off unless asked for at creation', async () => {
     const team = await g.team('growth');
     const created = await g.t.admin('POST', `/admin/v1/teams/${team}/keys`, { name: 'default scopes' });
     expect(created.status).toBe(201);
-    expect(created.body.data.scopes).toEqual(
-      SCOPES.filter((s) => s !== 'posts:write' && s !== 'accounts:write'),
-    );
+    expect(created.body.data.scopes).toEqual([
+      'analyses:run',
+      'analyses:read',
+      'comments:read',
+      'posts:read',
+      'collections:read',
+      'team:read',
+      'insights:read',
+    ]);
+    const hooks = await g.t.request('GET', '/analyst/v1/webhooks', {
+      headers: { 'x-api-key': created.body.data.key },
+    });
+    expect(hooks.status).toBe(403);
+    expect(hooks.body.error.code).toBe('missing_scope');
     const add = await g.t.request('POST', '/analyst/v1/content/posts/add', {
       headers: { 'x-api-key': created.body.data.key },
       body: {},
@@ -91,6 +106,11 @@ describe('scopes (spec: Authentication, scope table)', () => {
       scopes: ['posts:write', 'accounts:write'],
     });
     expect(optIn.body.data.scopes).toEqual(['posts:write', 'accounts:write']);
+    const webhooks = await g.t.admin('POST', `/admin/v1/teams/${team}/keys`, {
+      name: 'webhooks',
+      scopes: ['webhooks:read', 'webhooks:write'],
+    });
+    expect(webhooks.body.data.scopes).toEqual(['webhooks:read', 'webhooks:write']);
   });
 
   it('a route declaring its own scopes and class overrides the table', async () => {

@@ -1,4 +1,4 @@
-import { Controller, Get, Module, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, Module, Post, Query } from '@nestjs/common';
 import { Principal, RateClass, RequireScopes } from '@analyst/platform';
 
 /**
@@ -59,6 +59,30 @@ class SpecRoutesController {
     return { data: {} };
   }
   @Get('saved-analyses') saved() {
+    return { data: [] };
+  }
+  @Post('webhooks') createWebhook() {
+    return { data: {} };
+  }
+  @Get('webhooks') webhooks() {
+    return { data: [] };
+  }
+  @Get('webhooks/:webhookId') webhook() {
+    return { data: {} };
+  }
+  @Delete('webhooks/:webhookId') deleteWebhook() {
+    return { data: {} };
+  }
+  @Post('webhooks/:webhookId/rotate-secret') rotateWebhookSecret() {
+    return { data: {} };
+  }
+  @Post('webhooks/:webhookId/ping') pingWebhook() {
+    return { data: {} };
+  }
+  @Get('webhooks/:webhookId/deliveries') webhookDeliveries() {
+    return { data: [] };
+  }
+  @Get('events') events() {
     return { data: [] };
   }
   @Get('blob') blob(@Query('size') size: string) {

@@ -40,7 +40,8 @@ export class CreateKeyBody {
   @ApiPropertyOptional({
     enum: SCOPES,
     isArray: true,
-    description: 'Default: every scope except posts:write and accounts:write',
+    description:
+      'Default: every scope except the opt-in ones (posts:write, accounts:write, webhooks:read, webhooks:write)',
   })
   @IsOptional()
   @IsArray()

@@ -11,7 +11,9 @@ import { ROUTE_POLICIES } from '@analyst/contracts';
 export function policiesIntoOpenApi(document: OpenAPIObject): void {
   for (const policy of ROUTE_POLICIES) {
     const operation =
-      document.paths[`${API_PREFIX}${policy.path}`]?.[policy.method.toLowerCase() as 'get' | 'post'];
+      document.paths[`${API_PREFIX}${policy.path}`]?.[
+        policy.method.toLowerCase() as 'get' | 'post' | 'delete'
+      ];
     if (!operation) continue;
     operation.operationId = policy.operationId;
     operation.security = [{ [BEARER_SCHEME]: [...policy.scopes] }, { [API_KEY_SCHEME]: [...policy.scopes] }];

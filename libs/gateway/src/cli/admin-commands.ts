@@ -205,7 +205,10 @@ export function registerAdminCommands(program: Command): void {
   connected(keys.command('create <teamId>'))
     .description('create an API key; the secret is printed once')
     .requiredOption('--name <name>', 'key name')
-    .option('--scopes <list>', 'comma-separated scopes (default: all but posts:write and accounts:write)')
+    .option(
+      '--scopes <list>',
+      'comma-separated scopes (default: all but posts:write, accounts:write, webhooks:read and webhooks:write)',
+    )
     .action(async (teamId: string, flags: { name: string; scopes?: string }, command: Command) => {
       const scopes = flags.scopes
         ?.split(',')
