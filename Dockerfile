@@ -2,7 +2,7 @@
 #
 # One Dockerfile for every Analyst app. `--build-arg APP=<name>` selects the app the image runs:
 #   docker build --build-arg APP=gateway -t analyst/gateway .
-# APP is one of: gateway, ingest, ledger, analysis, sampling, relay, standalone.
+# APP is one of: gateway, ingest, ledger, analysis, sampling, relay, notifier, standalone.
 # Every image holds the whole compiled workspace (dist/); APP only fixes the entry point.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
@@ -56,7 +56,7 @@ RUN npm run build \
 FROM ${NODE_IMAGE} AS runtime
 ARG APP
 # Fail the build early (not at `docker run`) when APP is missing or names no compiled app.
-RUN test -n "${APP}" || (echo "build with --build-arg APP=<gateway|ingest|ledger|analysis|sampling|relay|standalone>" >&2; exit 1)
+RUN test -n "${APP}" || (echo "build with --build-arg APP=<gateway|ingest|ledger|analysis|sampling|relay|notifier|standalone>" >&2; exit 1)
 
 # ANALYST_MODE is not set here: compose and deploy/k8s set `distributed`; the standalone image
 # keeps its embedded default.

@@ -39,8 +39,8 @@ const ROOT = path.resolve(__dirname, '..');
 const K8S_DIR = path.join(ROOT, 'deploy', 'k8s');
 const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
 /** Apps of the distributed topology: each runs as its own Deployment / compose service. */
-const APPS = ['gateway', 'ingest', 'ledger', 'analysis', 'sampling', 'relay'];
-const HPA_APPS = ['gateway', 'analysis', 'sampling'];
+const APPS = ['gateway', 'ingest', 'ledger', 'analysis', 'sampling', 'relay', 'notifier'];
+const HPA_APPS = ['gateway', 'analysis', 'sampling', 'notifier'];
 const CLUSTER_SCOPED = new Set([
   'Namespace',
   'ClusterRole',
@@ -554,7 +554,7 @@ function checkGatewayUpstreamServices(r) {
   for (const config of r.objects.filter(
     (o) => o.kind === 'ConfigMap' && o.metadata.name === 'gateway-config',
   )) {
-    for (const up of ['INGEST', 'LEDGER', ...TEAM_AFFINE_UPSTREAMS]) {
+    for (const up of ['INGEST', 'LEDGER', 'NOTIFIER', ...TEAM_AFFINE_UPSTREAMS]) {
       const list = (config.data || {})[`ANALYST_UPSTREAM_${up}`];
       if (!list) {
         r.err(config, `ANALYST_UPSTREAM_${up} is missing`);
@@ -857,7 +857,7 @@ function checkComposeBuild(c, name, s) {
 function checkGatewayUpstreams(c, name, env) {
   const { err, services } = c;
   if (!env.ANALYST_ADMIN_TOKEN) err(`service ${name}: environment ANALYST_ADMIN_TOKEN is missing`);
-  for (const up of ['INGEST', 'LEDGER', 'ANALYSIS', 'SAMPLING']) {
+  for (const up of ['INGEST', 'LEDGER', 'ANALYSIS', 'SAMPLING', 'NOTIFIER']) {
     const url = env[`ANALYST_UPSTREAM_${up}`];
     const m = /^http:\/\/([a-z0-9-]+):(\d+)$/.exec(url || '');
     if (!m)
