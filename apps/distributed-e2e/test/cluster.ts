@@ -5,7 +5,7 @@ import { requestJson } from './e2e-kit';
 
 export const ROOT = join(__dirname, '../../..');
 
-export type AppName = 'relay' | 'ledger' | 'ingest' | 'analysis' | 'sampling' | 'gateway';
+export type AppName = 'relay' | 'ledger' | 'ingest' | 'analysis' | 'sampling' | 'notifier' | 'gateway';
 
 export interface Cluster {
   env: Record<string, string>;
@@ -24,7 +24,7 @@ export function clusterConfig(options: {
   /** ANALYST_EVENTSTORE: the log every process shares (`sqlite:<file>` or `postgres://…`; see e2e-event-store.ts). */
   eventStore: string;
 }): Cluster {
-  const apps: AppName[] = ['relay', 'ledger', 'ingest', 'analysis', 'sampling', 'gateway'];
+  const apps: AppName[] = ['relay', 'ledger', 'ingest', 'analysis', 'sampling', 'notifier', 'gateway'];
   const ports = Object.fromEntries(apps.map((a, i) => [a, options.basePort + i])) as Record<AppName, number>;
   mkdirSync(options.logDir, { recursive: true });
   return {
@@ -53,6 +53,9 @@ export function clusterConfig(options: {
       ANALYST_UPSTREAM_LEDGER: `http://127.0.0.1:${ports.ledger}`,
       ANALYST_UPSTREAM_ANALYSIS: `http://127.0.0.1:${ports.analysis}`,
       ANALYST_UPSTREAM_SAMPLING: `http://127.0.0.1:${ports.sampling}`,
+      ANALYST_UPSTREAM_NOTIFIER: `http://127.0.0.1:${ports.notifier}`,
+      // The tests' webhook receivers listen on 127.0.0.1 over plain http (read by the notifier only).
+      ANALYST_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
       // A 50-link add waits on 50 sequential ledger reservations over Kafka (docs/benchmarks.md: a 100-link add took 17–21 s).
       ANALYST_UPSTREAM_TIMEOUT_MS: '180000',
       SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'),

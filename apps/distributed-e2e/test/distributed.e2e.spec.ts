@@ -67,18 +67,19 @@ interface TeamCredits {
       cluster = clusterConfig({
         dataDir,
         logDir: join(tmpdir(), `analyst-e2e-logs-${run}`), // kept after the run, for post-mortems
-        basePort: 19300 + Math.floor(Math.random() * 500) * 6,
+        basePort: 19300 + Math.floor(Math.random() * 500) * 7,
         namespace: `${run}.`,
         database: `analyst_${run}`,
         eventStore: log.location,
       });
-      // Ledger, ingest, analysis and sampling first, so the gateway's demo seed finds the ledger.
+      // Ledger, ingest, analysis, sampling and the notifier first, so the gateway's demo seed finds the ledger.
       await startApp(cluster, 'relay');
       await Promise.all([
         startApp(cluster, 'ledger'),
         startApp(cluster, 'ingest'),
         startApp(cluster, 'analysis'),
         startApp(cluster, 'sampling'),
+        startApp(cluster, 'notifier'),
       ]);
       await startApp(cluster, 'gateway');
     }, 300_000);
