@@ -232,12 +232,12 @@ describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
     }
   });
 
-  it('documents the optional Idempotency-Key header on the two add routes, and only there', () => {
+  it('documents the optional Idempotency-Key header on the two add routes and POST /webhooks, and not on refresh', () => {
     const keyParam = (path: string) =>
       (op('POST', path).parameters ?? []).filter(
         (p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key',
       );
-    for (const path of ['/content/posts/add', '/content/accounts/add']) {
+    for (const path of ['/content/posts/add', '/content/accounts/add', '/webhooks']) {
       expect(keyParam(path)).toEqual([
         expect.objectContaining({
           required: false,
@@ -513,11 +513,17 @@ describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
     const analysis = await call('POST', '/analyses', { selection: { postIds: [post.id] } });
     expect(analysis.status).toBe(201);
     const jobId = (await call('GET', '/content/jobs')).body.data[0].id;
+    const webhook = await call('POST', '/webhooks', {
+      url: 'https://8.8.8.8/hook',
+      events: ['analysis.ready'],
+    });
+    expect(webhook.status).toBe(201);
     const ids: Record<string, string> = {
       postId: post.id,
       collectionId,
       analysisId: analysis.body.data.id,
       jobId,
+      webhookId: webhook.body.data.id,
     };
     const sampleValue = (name: string, schema: Json): string | null => {
       if (name === 'cursor') return null; // opaque: only a value the route handed out is valid
