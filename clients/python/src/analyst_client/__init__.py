@@ -6,6 +6,7 @@
 
 `analyst_client.models` holds the request and response models generated from the OpenAPI document;
 `analyst_client.frames` (the `[pandas]` extra) turns posts, mixes and samples into DataFrames.
+Push: `verify_webhook_signature` checks a webhook delivery's signature.
 """
 
 from .client import PREFIX, AnalysisReport, Analyst, CommentSample
@@ -24,6 +25,7 @@ from .errors import (
 )
 from .models import Analysis, Collection, CommentRow, ContentJob, Mix, Post, PostAnalysis
 from .rate_limit import RateLimit
+from .webhooks import SignatureCheck, verify_webhook_signature
 
 __all__ = [
     "PREFIX",
@@ -48,5 +50,7 @@ __all__ = [
     "RateLimitError",
     "ResponseTooLargeError",
     "ServerError",
+    "SignatureCheck",
     "WaitTimeoutError",
+    "verify_webhook_signature",
 ]
