@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WebhookDeliveryModule } from './delivery/webhook-delivery.module';
 import { WebhookEndpointsModule } from './endpoints/webhook-endpoints.module';
 
 /**
@@ -6,5 +7,5 @@ import { WebhookEndpointsModule } from './endpoints/webhook-endpoints.module';
  * and delivers to them, and the `GET /events` stream. Its own service in the distributed topology
  * (apps/notifier), mounted in-process by the standalone app.
  */
-@Module({ imports: [WebhookEndpointsModule] })
+@Module({ imports: [WebhookEndpointsModule, WebhookDeliveryModule] })
 export class NotifierModule {}

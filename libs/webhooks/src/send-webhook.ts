@@ -34,16 +34,19 @@ export interface SendWebhookOptions {
   resolveAll?: ResolveAll;
 }
 
-export type AttemptErrorCode =
-  | 'url_refused'
-  | 'address_refused'
-  | 'timeout'
-  | 'redirect'
-  | 'http_status'
-  | 'connection_refused'
-  | 'dns_failed'
-  | 'tls_failed'
-  | 'connection_failed';
+/** Why an attempt failed: what a delivery's `lastAttempt.error.code` can say. */
+export const ATTEMPT_ERROR_CODES = [
+  'url_refused',
+  'address_refused',
+  'timeout',
+  'redirect',
+  'http_status',
+  'connection_refused',
+  'dns_failed',
+  'tls_failed',
+  'connection_failed',
+] as const;
+export type AttemptErrorCode = (typeof ATTEMPT_ERROR_CODES)[number];
 
 export interface WebhookAttemptResult {
   outcome: 'delivered' | 'failed';

@@ -2,6 +2,7 @@ import type { PostScored } from '@analyst/contracts';
 import type { AnalysisEvent } from '@analyst/domain-analysis';
 import { contentJobStream, type ContentJobEvent } from '@analyst/domain-content';
 import type { RecordedEvent } from '@analyst/eventsourcing';
+import type { WebhookEndpointPinged } from './endpoint/webhook-endpoint-events';
 
 /**
  * The facts pushed to webhooks and the event stream, each one event of the log: a content job's
@@ -16,6 +17,14 @@ export const WEBHOOK_EVENT_TYPES = [
   'post.updated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * `POST /webhooks/{id}/ping` becomes this event, delivered to that one endpoint whatever it
+ * subscribed to. Not one of the types an endpoint subscribes to, and not on `GET /events`.
+ */
+export const WEBHOOK_PING_TYPE = 'webhook.ping';
+/** Every type a delivery can carry: the subscribable ones and the ping. */
+export type WebhookDeliveryType = WebhookEventType | typeof WEBHOOK_PING_TYPE;
 
 export interface ContentJobSummary {
   object: 'content_job';
@@ -54,7 +63,13 @@ export interface PostVersionSummary {
   path: string;
 }
 
-interface WebhookEventOf<T extends WebhookEventType, D> {
+export interface WebhookEndpointSummary {
+  object: 'webhook_endpoint';
+  id: string;
+  path: string;
+}
+
+interface WebhookEventOf<T extends WebhookDeliveryType, D> {
   id: string;
   type: T;
   createdAt: string;
@@ -64,13 +79,23 @@ interface WebhookEventOf<T extends WebhookEventType, D> {
 export type WebhookEvent =
   | WebhookEventOf<'content_job.completed' | 'content_job.partial' | 'content_job.failed', ContentJobSummary>
   | WebhookEventOf<'analysis.ready' | 'analysis.failed', AnalysisSummary>
-  | WebhookEventOf<'post.updated', PostVersionSummary>;
+  | WebhookEventOf<'post.updated', PostVersionSummary>
+  | WebhookEventOf<typeof WEBHOOK_PING_TYPE, WebhookEndpointSummary>;
+
+/** A webhook event of one of the subscribable types: what `GET /events` carries (never a ping). */
+export type SubscribableWebhookEvent = Exclude<WebhookEvent, { type: typeof WEBHOOK_PING_TYPE }>;
+
+/** Whether an event is one a team's endpoints subscribe to and the event stream carries (not a ping). */
+export function isSubscribableWebhookEvent(event: WebhookEvent): event is SubscribableWebhookEvent {
+  return event.type !== WEBHOOK_PING_TYPE;
+}
 
 /** The log events that become webhook events; every other event maps to none. */
 type SourceEvent =
   | Extract<ContentJobEvent, { type: 'JobSettled' | 'ContentJobFailed' }>
   | Extract<AnalysisEvent, { type: 'AnalysisCompleted' | 'AnalysisFailed' }>
-  | PostScored;
+  | PostScored
+  | WebhookEndpointPinged;
 type SourceEventType = SourceEvent['type'];
 const SOURCE_TYPE_MAP: { [K in SourceEventType]: true } = {
   JobSettled: true,
@@ -78,6 +103,7 @@ const SOURCE_TYPE_MAP: { [K in SourceEventType]: true } = {
   AnalysisCompleted: true,
   AnalysisFailed: true,
   PostScored: true,
+  WebhookEndpointPinged: true,
 };
 /** Every log event type that can become a webhook event: a log follower may read only these. */
 export const WEBHOOK_SOURCE_EVENT_TYPES = Object.keys(SOURCE_TYPE_MAP) as SourceEventType[];
@@ -158,13 +184,16 @@ function postVersionSummary(event: PostScored): PostVersionSummary {
 
 /**
  * The webhook event a recorded log event stands for, or null: events of other kinds, a content
- * job event outside a job stream, and events without a team (nobody to deliver to). Pure: the
+ * job event outside a job stream, and events without a team (nobody to deliver to). A ping
+ * (`WebhookEndpointPinged`) is `webhook.ping`, for its one endpoint. Pure: the
  * same recorded event always gives the same webhook event. Summaries carry ids, statuses and
  * counts, never comment bodies (the spec's rule 2 holds for pushes too).
  */
 export function toWebhookEvent(event: RecordedEvent): WebhookEvent | null {
-  const teamId = event.metadata.teamId;
-  if (!teamId || !isSourceEvent(event)) return null;
+  if (!isSourceEvent(event)) return null;
+  // A ping belongs to its endpoint's team, whoever asked for it (an Enterprise key for a sub-team).
+  const teamId = event.type === 'WebhookEndpointPinged' ? event.data.teamId : event.metadata.teamId;
+  if (!teamId) return null;
   const base = { id: webhookEventId(event.id), createdAt: event.metadata.occurredAt, teamId };
   switch (event.type) {
     case 'JobSettled':
@@ -180,6 +209,14 @@ export function toWebhookEvent(event: RecordedEvent): WebhookEvent | null {
     }
     case 'PostScored':
       return { ...base, type: 'post.updated', data: postVersionSummary(event) };
+    case 'WebhookEndpointPinged': {
+      const id = event.data.endpointId;
+      return {
+        ...base,
+        type: WEBHOOK_PING_TYPE,
+        data: { object: 'webhook_endpoint', id, path: `/webhooks/${id}` },
+      };
+    }
     default: {
       const _never: never = event;
       return _never;

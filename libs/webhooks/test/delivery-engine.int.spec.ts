@@ -372,4 +372,69 @@ describe('webhook delivery engine against receivers on 127.0.0.1', () => {
     expect(receiver.received.map((r) => [r.path, r.eventId])).toEqual(late.map((id) => ['/hook', id]));
     expect(early.every((id) => !receiver.received.some((r) => r.eventId === id))).toBe(true);
   });
+
+  it("a ping goes to its one endpoint whatever it subscribed to; none to the team's others or to a deleted one", async () => {
+    const receiver = await world.receiver(() => 204);
+    for (const [endpointId, path] of [
+      ['we_00000001', '/pinged'],
+      ['we_00000002', '/other'],
+    ])
+      await registerEndpoint(world.endpoints, POLICY, {
+        teamId: TEAM,
+        endpointId,
+        url: receiver.url(path),
+        at: START,
+        events: ['analysis.ready'],
+      });
+    world.clock.advance(100);
+    const ping = world.log.pinged(TEAM, 'we_00000001', world.clock.now().toISOString());
+    world.endpoints.execute(TEAM, {
+      type: 'DeleteWebhookEndpoint',
+      data: { endpointId: 'we_00000002', at: world.clock.now().toISOString() },
+    });
+    world.log.pinged(TEAM, 'we_00000002', world.clock.now().toISOString());
+    const report = await world.engine('notifier-1').tick();
+    expect(report.created).toBe(1);
+    expect(report.attempts.delivered).toBe(1);
+    expect(receiver.received.map((r) => [r.path, r.headers['analyst-webhook-type']])).toEqual([
+      ['/pinged', 'webhook.ping'],
+    ]);
+    expect(JSON.parse(receiver.received[0].body)).toEqual({
+      id: webhookEventId(ping.id),
+      type: 'webhook.ping',
+      createdAt: ping.metadata.occurredAt,
+      teamId: TEAM,
+      data: { object: 'webhook_endpoint', id: 'we_00000001', path: '/webhooks/we_00000001' },
+    });
+    const record = await world.deliveries.get(deliveryId('we_00000001', webhookEventId(ping.id)));
+    expect(record).toMatchObject({ status: 'delivered', eventType: 'webhook.ping' });
+  });
+
+  it('wake ticks at once when started with a long interval; each tick is reported with its lowest checkpoint', async () => {
+    const receiver = await world.receiver(() => 200);
+    await registerEndpoint(world.endpoints, POLICY, {
+      teamId: TEAM,
+      endpointId: 'we_00000001',
+      url: receiver.url(),
+      at: START,
+    });
+    const reports: TickReport[] = [];
+    const engine = world.engine('notifier-1', { onTick: (r) => reports.push(r) });
+    engine.start(600_000);
+    engine.wake(); // the first tick, at once rather than in 10 minutes
+    for (let waited = 0; reports.length === 0 && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const [eventId] = world.events(1);
+    engine.wake();
+    for (let waited = 0; receiver.received.length === 0 && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await engine.stop();
+    expect(receiver.received.map((r) => r.eventId)).toEqual([eventId]);
+    expect(reports[0]).toMatchObject({ created: 0, lowestCheckpoint: -1 });
+    expect(reports[reports.length - 1]).toMatchObject({ lowestCheckpoint: 0 });
+    expect(reports.reduce((n, r) => n + r.created, 0)).toBe(1);
+    engine.wake(); // stopped: nothing more
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reports.reduce((n, r) => n + r.attempts.delivered, 0)).toBe(1);
+  });
 });

@@ -4,6 +4,8 @@ import type { PostScored } from '@analyst/contracts';
 import type { EventStore, RecordedEvent } from '@analyst/eventsourcing';
 import {
   checkWebhookUrl,
+  webhookEndpointsStream,
+  type WebhookEndpointPinged,
   type InMemoryWebhookEndpoints,
   type WebhookEventType,
   type WebhookNetworkPolicy,
@@ -88,6 +90,23 @@ export class ArrayLog implements Pick<EventStore, 'readAll'> {
         totalComments: 3,
         at,
       },
+      metadata: { correlationId: 'req_1', causationId: null, teamId, occurredAt: at },
+    };
+    this.events.push(event);
+    return event;
+  }
+
+  /** `POST /webhooks/{id}/ping` as recorded in the team's endpoints stream. */
+  pinged(teamId: string, endpointId: string, at: string): RecordedEvent {
+    const position = this.events.length;
+    const event: RecordedEvent<'WebhookEndpointPinged', WebhookEndpointPinged['data']> = {
+      id: `ev_${String(position).padStart(6, '0')}`,
+      type: 'WebhookEndpointPinged',
+      schemaVersion: 1,
+      streamId: webhookEndpointsStream(teamId),
+      revision: 1,
+      position,
+      data: { endpointId, teamId, pingId: `ping_${position}`, at },
       metadata: { correlationId: 'req_1', causationId: null, teamId, occurredAt: at },
     };
     this.events.push(event);

@@ -24,7 +24,16 @@ import {
   type RecordedEvent,
 } from '@analyst/eventsourcing';
 import { commentsOfVersion } from '@analyst/testing';
-import { toWebhookEvent, webhookEventId, WEBHOOK_SOURCE_EVENT_TYPES, type WebhookEvent } from '../src';
+import {
+  isSubscribableWebhookEvent,
+  toWebhookEvent,
+  webhookEndpointDecider,
+  webhookEndpointsStream,
+  webhookEventId,
+  WEBHOOK_SOURCE_EVENT_TYPES,
+  type WebhookEndpointCommand,
+  type WebhookEvent,
+} from '../src';
 
 const TEAM = 'tm_1';
 const AT = '2026-03-10T12:00:00.000Z';
@@ -360,7 +369,14 @@ describe('webhook events from the log', () => {
     expect(mapped).toEqual(['JobSettled', 'PostScored']);
     expect(all.length).toBeGreaterThan(6);
     expect(new Set(WEBHOOK_SOURCE_EVENT_TYPES)).toEqual(
-      new Set(['JobSettled', 'ContentJobFailed', 'AnalysisCompleted', 'AnalysisFailed', 'PostScored']),
+      new Set([
+        'JobSettled',
+        'ContentJobFailed',
+        'AnalysisCompleted',
+        'AnalysisFailed',
+        'PostScored',
+        'WebhookEndpointPinged',
+      ]),
     );
   });
 
@@ -382,5 +398,42 @@ describe('webhook events from the log', () => {
     expect(toWebhookEvent(settled)).not.toBeNull();
     expect(toWebhookEvent({ ...settled, metadata: { ...settled.metadata, teamId: null } })).toBeNull();
     expect(toWebhookEvent({ ...settled, streamId: 'ledger-tm_1' })).toBeNull();
+  });
+
+  it("a ping is webhook.ping for its endpoint, of the endpoint's team; the endpoint's other events map to none", async () => {
+    const run = (command: WebhookEndpointCommand) =>
+      log.run(webhookEndpointsStream(TEAM), webhookEndpointDecider, command);
+    const url = new URL('https://hooks.example.com/analyst');
+    await run({
+      type: 'RegisterWebhookEndpoint',
+      data: {
+        endpointId: 'we_pinged0001',
+        teamId: TEAM,
+        urlCheck: { ok: true, url, addresses: ['93.184.216.34'] },
+        events: ['analysis.ready'],
+        secret: 'whsec_test',
+        at: AT,
+      },
+    });
+    await run({
+      type: 'PingWebhookEndpoint',
+      data: { endpointId: 'we_pinged0001', pingId: 'ping_1', at: LATER },
+    });
+    await run({ type: 'DeleteWebhookEndpoint', data: { endpointId: 'we_pinged0001', at: LATER } });
+    const all = await log.all();
+    const pinged = all.find((e) => e.type === 'WebhookEndpointPinged')!;
+    expect(await log.webhookEvents()).toEqual([
+      {
+        id: webhookEventId(pinged.id),
+        type: 'webhook.ping',
+        createdAt: pinged.metadata.occurredAt,
+        teamId: TEAM,
+        data: { object: 'webhook_endpoint', id: 'we_pinged0001', path: '/webhooks/we_pinged0001' },
+      },
+    ]);
+    // The endpoint's team, even when the append's metadata names another (an Enterprise parent's key).
+    const asParent = toWebhookEvent({ ...pinged, metadata: { ...pinged.metadata, teamId: 'tm_parent' } });
+    expect(asParent?.teamId).toBe(TEAM);
+    expect(isSubscribableWebhookEvent(asParent!)).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '../retry-schedule';
 import { DELIVERY_TIMEOUT_MS, sendWebhookAttempt } from '../send-webhook';
 import { activeSigningSecrets } from '../signing-secrets';
-import { toWebhookEvent } from '../webhook-events';
+import { isSubscribableWebhookEvent, toWebhookEvent, type WebhookEvent } from '../webhook-events';
 import { newDelivery, partitionOf, type DeliveryAttempt, type DeliveryRecord } from './delivery-record';
 import type { DeliveryOutcome, DeliveryStore } from './delivery-store';
 import type { WebhookEndpointDirectory } from './endpoint-directory';
@@ -41,11 +41,15 @@ export interface WebhookDeliveryEngineOptions {
    * on slow receivers must not let them lapse (keep it well under the claims' time to live).
    */
   heartbeatMs?: number;
+  /** Told each tick's report (metrics); a throw here is the caller's bug and fails that tick. */
+  onTick?: (report: TickReport) => void;
 }
 
 /** What one tick did, for metrics and tests. */
 export interface TickReport {
   partitions: number[];
+  /** The lowest log checkpoint among the partitions still held after creating deliveries; null when none is held. */
+  lowestCheckpoint: number | null;
   created: number;
   attempts: { delivered: number; failed: number; superseded: number };
   finished: { given_up: number; endpoint_disabled: number; endpoint_deleted: number };
@@ -54,6 +58,7 @@ export interface TickReport {
 
 const emptyReport = (partitions: number[]): TickReport => ({
   partitions,
+  lowestCheckpoint: null,
   created: 0,
   attempts: { delivered: 0, failed: 0, superseded: 0 },
   finished: { given_up: 0, endpoint_disabled: 0, endpoint_deleted: 0 },
@@ -81,6 +86,11 @@ export class WebhookDeliveryEngine {
   /** The partitions of the latest refresh: an attempt is made only while its partition is still held. */
   private held = new Set<number>();
   private stopped = false;
+  /** While started: runs the next tick after `delay` ms (replacing the one scheduled). */
+  private schedule: ((delay: number) => void) | null = null;
+  /** A tick of the loop is running now; a wake-up meanwhile runs another right after it. */
+  private looping = false;
+  private wakeRequested = false;
 
   constructor(private readonly options: WebhookDeliveryEngineOptions) {
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -92,7 +102,9 @@ export class WebhookDeliveryEngine {
     while (this.running) await this.running.catch(() => undefined);
     this.running = this.round();
     try {
-      return await this.running;
+      const report = await this.running;
+      this.options.onTick?.(report);
+      return report;
     } finally {
       this.running = null;
     }
@@ -107,18 +119,40 @@ export class WebhookDeliveryEngine {
         .catch(onError)
         .finally(() => (this.beating = null));
     }, this.options.heartbeatMs ?? 3_000);
-    const next = () => {
-      if (this.stopped) return;
-      this.timer = setTimeout(() => {
-        this.tick().catch(onError).finally(next);
-      }, intervalMs);
+    const run = () => {
+      this.timer = null;
+      this.looping = true;
+      this.wakeRequested = false;
+      this.tick()
+        .catch(onError)
+        .finally(() => {
+          this.looping = false;
+          this.schedule?.(this.wakeRequested ? 0 : intervalMs);
+        });
     };
-    next();
+    this.schedule = (delay) => {
+      if (this.stopped) return;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(run, delay);
+    };
+    this.schedule(intervalMs);
+  }
+
+  /**
+   * New events may be in the log (a live subscription saw an append): tick now rather than at the
+   * next interval, or right after the tick in flight, which may have read the log before them.
+   * Nothing while stopped.
+   */
+  wake(): void {
+    if (!this.schedule || this.stopped) return;
+    this.wakeRequested = true;
+    if (!this.looping) this.schedule(0);
   }
 
   /** Stops ticking, waits for the tick in flight, and gives the partitions back to the other replicas. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.schedule = null;
     if (this.timer) clearTimeout(this.timer);
     if (this.heartbeat) clearInterval(this.heartbeat);
     while (this.running) await this.running.catch(() => undefined);
@@ -130,7 +164,9 @@ export class WebhookDeliveryEngine {
     const held = await this.refresh();
     const report = emptyReport(held.map((h) => h.partition));
     if (held.length === 0) return report;
-    report.created = await this.createDeliveries(held);
+    const checkpoints = new Map(held.map((h) => [h.partition, h.checkpoint]));
+    report.created = await this.createDeliveries(checkpoints);
+    report.lowestCheckpoint = checkpoints.size > 0 ? Math.min(...checkpoints.values()) : null;
     await this.attemptDue(report);
     return report;
   }
@@ -141,10 +177,12 @@ export class WebhookDeliveryEngine {
     return held;
   }
 
-  /** The deliveries of every log event past each held partition's checkpoint; the count inserted. */
-  private async createDeliveries(held: HeldPartition[]): Promise<number> {
+  /**
+   * The deliveries of every log event past each held partition's checkpoint; the count inserted.
+   * Moves `checkpoints` (partition → checkpoint) along, and drops the partitions lost meanwhile.
+   */
+  private async createDeliveries(checkpoints: Map<number, number>): Promise<number> {
     const { log, partitions, holder, pageSize } = this.options;
-    const checkpoints = new Map(held.map((h) => [h.partition, h.checkpoint]));
     const from = Math.min(...checkpoints.values());
     let created = 0;
     for await (const page of log.readAll(from, pageSize ?? 500)) {
@@ -162,12 +200,22 @@ export class WebhookDeliveryEngine {
     return created;
   }
 
+  /** The endpoints an event goes to: a ping to its one endpoint while active, else the subscribers. */
+  private async recipients(event: WebhookEvent): Promise<WebhookEndpointState[]> {
+    const { endpoints } = this.options;
+    if (!isSubscribableWebhookEvent(event)) {
+      const endpoint = await endpoints.endpoint(event.teamId, event.data.id);
+      return endpoint?.status === 'active' ? [endpoint] : [];
+    }
+    return endpoints.subscribers(event.teamId, event.type);
+  }
+
   private async createDeliveriesOf(event: RecordedEvent, checkpoints: Map<number, number>): Promise<number> {
     const webhookEvent = toWebhookEvent(event);
     if (!webhookEvent) return 0;
-    const { endpoints, deliveries, partitions, clock } = this.options;
+    const { deliveries, partitions, clock } = this.options;
     let created = 0;
-    for (const endpoint of await endpoints.subscribers(webhookEvent.teamId, webhookEvent.type)) {
+    for (const endpoint of await this.recipients(webhookEvent)) {
       const partition = partitionOf(endpoint.endpointId, partitions.count);
       const checkpoint = checkpoints.get(partition);
       if (checkpoint === undefined || event.position <= checkpoint) continue;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AttemptErrorCode } from '../send-webhook';
-import type { WebhookEvent, WebhookEventType } from '../webhook-events';
+import type { WebhookDeliveryType, WebhookEvent } from '../webhook-events';
 
 /** Where a delivery stands; every status but `pending` is final. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'given_up' | 'endpoint_disabled' | 'endpoint_deleted';
@@ -28,7 +28,7 @@ export interface DeliveryRecord {
   teamId: string;
   partition: number;
   eventId: string;
-  eventType: WebhookEventType;
+  eventType: WebhookDeliveryType;
   /** The JSON body, fixed at creation: every attempt sends the same bytes (only the signature's time moves). */
   body: string;
   createdAt: string;

@@ -9,6 +9,22 @@ export interface DeliveryOutcome {
   nextAttemptAt: string | null;
 }
 
+/** Where the previous page of an endpoint's deliveries ended: its last record's `createdAt` and id. */
+export interface DeliveryPageCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** Whether `record` comes after the cursor, newest first (createdAt descending, then id descending). */
+export function isAfterCursor(
+  record: Pick<DeliveryRecord, 'createdAt' | 'id'>,
+  cursor: DeliveryPageCursor,
+): boolean {
+  return (
+    record.createdAt < cursor.createdAt || (record.createdAt === cursor.createdAt && record.id < cursor.id)
+  );
+}
+
 /**
  * Where deliveries live, shared by every notifier replica. Each method is one atomic step on one
  * record (a document update with a filter, a row update with a WHERE), so replicas need no lock
@@ -32,6 +48,9 @@ export interface DeliveryStore {
   /** Folds an attempt into its endpoint's health (all its deliveries) and answers the new health. */
   recordEndpointAttempt(endpointId: string, attempt: AttemptRecord): Promise<EndpointHealth>;
   get(id: string): Promise<DeliveryRecord | null>;
-  /** An endpoint's deliveries, newest first: `GET /webhooks/{id}/deliveries`. */
-  forEndpoint(endpointId: string, limit: number): Promise<DeliveryRecord[]>;
+  /**
+   * An endpoint's deliveries, newest first (by `createdAt`, then id): `GET /webhooks/{id}/deliveries`.
+   * With `after`, only those that come after that one in this order (the next page).
+   */
+  forEndpoint(endpointId: string, limit: number, after?: DeliveryPageCursor): Promise<DeliveryRecord[]>;
 }

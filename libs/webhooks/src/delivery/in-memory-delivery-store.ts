@@ -1,10 +1,18 @@
 import { NEW_ENDPOINT_HEALTH, recordEndpointAttempt, type EndpointHealth } from '../endpoint-health';
 import type { AttemptRecord } from '../retry-schedule';
 import type { DeliveryRecord } from './delivery-record';
-import type { DeliveryOutcome, DeliveryStore } from './delivery-store';
+import {
+  isAfterCursor,
+  type DeliveryOutcome,
+  type DeliveryPageCursor,
+  type DeliveryStore,
+} from './delivery-store';
 
 const claimable = (record: DeliveryRecord, now: number, holder?: string) =>
   record.claim === null || Date.parse(record.claim.until) <= now || record.claim.holder === holder;
+
+/** Code-unit order, as MongoDB and SQLite compare strings (ISO times sort as they read). */
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The delivery store in one process's memory, for tests and a single in-process notifier; answers copies. */
 export class InMemoryDeliveryStore implements DeliveryStore {
@@ -62,10 +70,14 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     return record ? structuredClone(record) : null;
   }
 
-  async forEndpoint(endpointId: string, limit: number): Promise<DeliveryRecord[]> {
+  async forEndpoint(
+    endpointId: string,
+    limit: number,
+    after?: DeliveryPageCursor,
+  ): Promise<DeliveryRecord[]> {
     return [...this.records.values()]
-      .filter((r) => r.endpointId === endpointId)
-      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id.localeCompare(a.id))
+      .filter((r) => r.endpointId === endpointId && (!after || isAfterCursor(r, after)))
+      .sort((a, b) => (a.createdAt === b.createdAt ? cmp(b.id, a.id) : cmp(b.createdAt, a.createdAt)))
       .slice(0, limit)
       .map((r) => structuredClone(r));
   }

@@ -19,6 +19,10 @@ export class InMemoryPartitionClaims implements PartitionClaims {
     readonly ttlMs = 10_000,
   ) {}
 
+  async initialize(checkpoint: number): Promise<void> {
+    for (let p = 0; p < this.count; p++) if (!this.checkpoints.has(p)) this.checkpoints.set(p, checkpoint);
+  }
+
   async refresh(holder: string): Promise<HeldPartition[]> {
     const now = this.clock.now().getTime();
     this.heartbeats.set(holder, now + this.ttlMs);

@@ -14,6 +14,12 @@ export interface HeldPartition {
  */
 export interface PartitionClaims {
   readonly count: number;
+  /**
+   * Creates the partitions that do not exist yet with this checkpoint; existing ones keep theirs.
+   * A first deployment passes the log's head: no endpoint is older than the routes, so the log
+   * before it holds nothing to deliver.
+   */
+  initialize(checkpoint: number): Promise<void>;
   /** Heartbeats `holder`, renews its claims, takes or gives back partitions to its share; what it holds now. */
   refresh(holder: string): Promise<HeldPartition[]>;
   /** Moves a partition's checkpoint forward, only while `holder` holds it; false when it lost the partition. */

@@ -1,0 +1,54 @@
+import type { CommandContext, CommandOutcome, LoadedState } from '@analyst/platform';
+import type {
+  EndpointHealth,
+  TeamWebhookEndpoints,
+  WebhookEndpointCommand,
+  WebhookEndpointDirectory,
+  WebhookEndpointEvent,
+  WebhookEndpointState,
+  WebhookEventType,
+} from '@analyst/webhooks';
+
+/** What the directory needs of the endpoints' command handler (the one place their stream meets its decider). */
+export interface TeamEndpointCommands {
+  state(teamId: string): Promise<LoadedState<TeamWebhookEndpoints>>;
+  handle(
+    teamId: string,
+    command: WebhookEndpointCommand,
+    context: CommandContext,
+  ): Promise<CommandOutcome<TeamWebhookEndpoints, WebhookEndpointEvent>>;
+}
+
+/**
+ * The notifier's view of a team's endpoints, folded from the team's `webhookendpoints-<teamId>`
+ * stream in the event store through the endpoints' command handler: exact (no projection lag, no
+ * bus on the path), and small (at most 10 endpoints and a few events each). Disabling runs
+ * `DisableWebhookEndpoint` through the same handler, so the aggregate's rules decide it.
+ */
+export class EventStoreEndpointDirectory implements WebhookEndpointDirectory {
+  constructor(private readonly commands: TeamEndpointCommands) {}
+
+  private async endpoints(teamId: string): Promise<WebhookEndpointState[]> {
+    return Object.values((await this.commands.state(teamId)).state.endpoints);
+  }
+
+  async subscribers(teamId: string, type: WebhookEventType): Promise<WebhookEndpointState[]> {
+    return (await this.endpoints(teamId))
+      .filter((e) => e.status === 'active' && e.events.includes(type))
+      .map((e) => structuredClone(e));
+  }
+
+  async endpoint(teamId: string, endpointId: string): Promise<WebhookEndpointState | null> {
+    const endpoint = (await this.commands.state(teamId)).state.endpoints[endpointId];
+    return endpoint ? structuredClone(endpoint) : null;
+  }
+
+  async disable(teamId: string, endpointId: string, health: EndpointHealth, at: string): Promise<boolean> {
+    const outcome = await this.commands.handle(
+      teamId,
+      { type: 'DisableWebhookEndpoint', data: { endpointId, health, at } },
+      { correlationId: `notifier-disable-${endpointId}`, teamId },
+    );
+    return outcome.events.length > 0;
+  }
+}

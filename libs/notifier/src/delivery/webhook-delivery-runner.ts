@@ -1,0 +1,116 @@
+import { hostname } from 'node:os';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { CLOCK, EVENT_STORE, type Clock, type EventStore, type Subscription } from '@analyst/platform';
+import {
+  toWebhookEvent,
+  WebhookDeliveryEngine,
+  webhookNetworkPolicyFromEnv,
+  type DeliveryStore,
+  type PartitionClaims,
+  type WebhookEndpointDirectory,
+} from '@analyst/webhooks';
+import { NotifierMetrics } from './notifier-metrics';
+import { NOTIFIER_DELIVERY_OPTIONS, type NotifierDeliveryOptions } from './notifier-delivery-options';
+import { NOTIFIER_STORES, type NotifierStores } from './notifier-stores';
+
+export const WEBHOOK_ENDPOINT_DIRECTORY = Symbol('WebhookEndpointDirectory');
+
+let replicasInProcess = 0;
+
+/**
+ * This process's name in the partition and delivery claims: the host (the pod's name in
+ * Kubernetes) and pid, stable for the process's life; a second runner in one process (tests)
+ * gets a suffix.
+ */
+function replicaName(): string {
+  const n = replicasInProcess++;
+  return `${hostname()}-${process.pid}${n === 0 ? '' : `-${n}`}`;
+}
+
+/** A failing store fails every tick: say so once, then at most every 30 s while it lasts. */
+const ERROR_LOG_EVERY_MS = 30_000;
+
+/**
+ * Runs this replica's delivery engine with the application: the partitions are created at the
+ * log's head on a first deployment (no endpoint is older than the routes), the engine ticks every
+ * `ANALYST_NOTIFIER_TICK_MS`, and a live subscription to the log wakes it as soon as an event that
+ * becomes a webhook event is appended, so a delivery does not wait for the next tick. A failed tick
+ * is logged and the next one runs; nothing here stops the process. Stopped before the stores close
+ * (onModuleDestroy comes before every onApplicationShutdown), giving its partitions back.
+ */
+@Injectable()
+export class WebhookDeliveryRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Notifier');
+  readonly holder = replicaName();
+  readonly engine: WebhookDeliveryEngine;
+  private subscription: Subscription | null = null;
+  private lastErrorLoggedAt = -Infinity;
+
+  constructor(
+    @Inject(NOTIFIER_STORES) private readonly stores: NotifierStores,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) clock: Clock,
+    @Inject(WEBHOOK_ENDPOINT_DIRECTORY) endpoints: WebhookEndpointDirectory,
+    @Inject(NOTIFIER_DELIVERY_OPTIONS) private readonly options: NotifierDeliveryOptions,
+    @Optional() metrics?: NotifierMetrics,
+  ) {
+    this.engine = new WebhookDeliveryEngine({
+      holder: this.holder,
+      log: events,
+      endpoints,
+      deliveries: stores.deliveries,
+      partitions: stores.partitions,
+      clock,
+      policy: webhookNetworkPolicyFromEnv(),
+      onTick: (report) => metrics?.record(report),
+    });
+  }
+
+  get deliveries(): DeliveryStore {
+    return this.stores.deliveries;
+  }
+
+  get partitions(): PartitionClaims {
+    return this.stores.partitions;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const head = await this.events.headPosition();
+    await this.stores.partitions.initialize(head);
+    this.engine.start(this.options.tickMs, (error) => this.failed('delivery tick', error));
+    try {
+      this.subscription = await this.events.subscribeToAllPages(
+        async (page) => {
+          if (page.some((event) => toWebhookEvent(event) !== null)) this.engine.wake();
+        },
+        {
+          afterPosition: head,
+          onError: (error) => this.failed('log subscription (the tick still runs)', error),
+        },
+      );
+    } catch (error) {
+      this.failed('log subscription (the tick still runs)', error);
+    }
+    this.logger.log(`delivery engine started as ${this.holder}, ticking every ${this.options.tickMs} ms`);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.close().catch((error) => this.failed('closing the log subscription', error));
+    this.subscription = null;
+    await this.engine.stop().catch((error) => this.failed('stopping the delivery engine', error));
+  }
+
+  private failed(what: string, error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastErrorLoggedAt < ERROR_LOG_EVERY_MS) return;
+    this.lastErrorLoggedAt = now;
+    this.logger.warn(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoReadStore } from '@analyst/adapter-mongo';
+import { MemoryReadStore, type ReadStore } from '@analyst/eventsourcing';
+import { InMemoryDeliveryStore, InMemoryPartitionClaims, type PartitionClaims } from '@analyst/webhooks';
+import {
+  deliveryStoresContract,
+  type DeliveryStoresFixture,
+} from '../../webhooks/test/delivery-stores.contract';
+import { NotifierStateDb } from '../src/delivery/notifier-state-db';
+import {
+  DELIVERIES_COLLECTION,
+  ENDPOINT_HEALTH_COLLECTION,
+  ReadStoreDeliveryStore,
+} from '../src/delivery/read-store-delivery-store';
+import {
+  PARTITIONS_COLLECTION,
+  REPLICAS_COLLECTION,
+  ReadStorePartitionClaims,
+} from '../src/delivery/read-store-partition-claims';
+import { SqliteDeliveryStore } from '../src/delivery/sqlite-delivery-store';
+import { SqlitePartitionClaims } from '../src/delivery/sqlite-partition-claims';
+
+deliveryStoresContract('in memory', async () => {
+  let claims: PartitionClaims | null = null;
+  return {
+    deliveries: new InMemoryDeliveryStore(),
+    // One process's memory: every replica in it shares the one instance.
+    partitions: (clock, count) => (claims ??= new InMemoryPartitionClaims(count, clock)),
+  };
+});
+
+/** The read store's implementations over `store`, each replica's claims a new object on the same collections. */
+async function onReadStore(store: ReadStore): Promise<DeliveryStoresFixture> {
+  return {
+    deliveries: await ReadStoreDeliveryStore.open(store),
+    partitions: (clock, count) => new ReadStorePartitionClaims(store, clock, count),
+  };
+}
+
+deliveryStoresContract('on the read store (MemoryReadStore)', () => onReadStore(new MemoryReadStore()));
+
+const mongoUrl = process.env.MONGO_URL;
+if (mongoUrl) {
+  deliveryStoresContract(`on the read store (MongoDB protocol at ${mongoUrl})`, async () => {
+    const store = await MongoReadStore.connect(mongoUrl, 'analyst_notifier_contract');
+    const clear = async () => {
+      for (const name of [
+        DELIVERIES_COLLECTION,
+        ENDPOINT_HEALTH_COLLECTION,
+        PARTITIONS_COLLECTION,
+        REPLICAS_COLLECTION,
+      ])
+        await store.collection(name).deleteMany({});
+    };
+    await clear();
+    return {
+      ...(await onReadStore(store)),
+      teardown: async () => {
+        await clear();
+        await store.close();
+      },
+    };
+  });
+} else {
+  describe('delivery stores contract: on the read store (MongoDB)', () => {
+    it.skip('skipped: no MONGO_URL (start deploy/local/start.sh or run npm run test:integration)', () =>
+      undefined);
+  });
+}
+
+deliveryStoresContract('in the standalone SQLite file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'notifier-state-'));
+  const state = NotifierStateDb.open(dir);
+  return {
+    deliveries: new SqliteDeliveryStore(state),
+    partitions: (clock, count) => new SqlitePartitionClaims(state, clock, count),
+    teardown: async () => {
+      state.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
