@@ -258,6 +258,20 @@ describe('webhook endpoint decider', () => {
     given([]).when(del).thenFails('endpoint_not_found', WebhookError);
   });
 
+  it('an id naming an Object.prototype member (constructor, __proto__, toString) is no endpoint', () => {
+    for (const endpointId of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      given([registered(EP)])
+        .when({ type: 'DeleteWebhookEndpoint', data: { endpointId, at: AT } })
+        .thenFails('endpoint_not_found', WebhookError);
+      given([registered(EP)])
+        .when({ type: 'PingWebhookEndpoint', data: { endpointId, pingId: 'ping_1', at: AT } })
+        .thenFails('endpoint_not_found', WebhookError);
+      given([registered(EP)])
+        .when({ type: 'RotateWebhookSecret', data: { endpointId, secret: 's', at: AT } })
+        .thenFails('endpoint_not_found', WebhookError);
+    }
+  });
+
   it('declares a schema version for every event type', () => {
     expect(WEBHOOK_ENDPOINT_SCHEMA_VERSIONS).toEqual({
       WebhookEndpointRegistered: 1,

@@ -1,12 +1,13 @@
 import type { CommandContext, CommandOutcome, LoadedState } from '@analyst/platform';
-import type {
-  EndpointHealth,
-  TeamWebhookEndpoints,
-  WebhookEndpointCommand,
-  WebhookEndpointDirectory,
-  WebhookEndpointEvent,
-  WebhookEndpointState,
-  WebhookEventType,
+import {
+  endpointOf,
+  type EndpointHealth,
+  type TeamWebhookEndpoints,
+  type WebhookEndpointCommand,
+  type WebhookEndpointDirectory,
+  type WebhookEndpointEvent,
+  type WebhookEndpointState,
+  type WebhookEventType,
 } from '@analyst/webhooks';
 
 /** What the directory needs of the endpoints' command handler (the one place their stream meets its decider). */
@@ -39,7 +40,7 @@ export class EventStoreEndpointDirectory implements WebhookEndpointDirectory {
   }
 
   async endpoint(teamId: string, endpointId: string): Promise<WebhookEndpointState | null> {
-    const endpoint = (await this.commands.state(teamId)).state.endpoints[endpointId];
+    const endpoint = endpointOf((await this.commands.state(teamId)).state, endpointId);
     return endpoint ? structuredClone(endpoint) : null;
   }
 

@@ -1,6 +1,7 @@
 import type { EndpointHealth } from '../endpoint-health';
 import type { WebhookEndpointEvent } from '../endpoint/webhook-endpoint-events';
 import {
+  endpointOf,
   webhookEndpointDecider,
   type TeamWebhookEndpoints,
   type WebhookEndpointCommand,
@@ -32,7 +33,8 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointDirectory {
   }
 
   async endpoint(teamId: string, endpointId: string): Promise<WebhookEndpointState | null> {
-    const endpoint = this.teams.get(teamId)?.endpoints[endpointId];
+    const team = this.teams.get(teamId);
+    const endpoint = team && endpointOf(team, endpointId);
     return endpoint ? structuredClone(endpoint) : null;
   }
 

@@ -51,6 +51,17 @@ export type WebhookEndpointCommand =
   | Command<'DisableWebhookEndpoint', { endpointId: string; health: EndpointHealth; at: string }>
   | Command<'DeleteWebhookEndpoint', { endpointId: string; at: string }>;
 
+/**
+ * The endpoint of this id, or undefined: own properties only, so an id such as `constructor` or
+ * `__proto__` names no endpoint (the state is a plain object).
+ */
+export function endpointOf(
+  state: TeamWebhookEndpoints,
+  endpointId: string,
+): WebhookEndpointState | undefined {
+  return Object.hasOwn(state.endpoints, endpointId) ? state.endpoints[endpointId] : undefined;
+}
+
 /** The team's endpoints that count against the cap. */
 export function liveEndpointCount(state: TeamWebhookEndpoints): number {
   return Object.values(state.endpoints).filter((e) => e.status !== 'deleted').length;
@@ -86,7 +97,7 @@ function register(
   const { endpointId, teamId, urlCheck, at, secret } = command.data;
   if (!ENDPOINT_ID.test(endpointId))
     throw new WebhookError('invalid_endpoint_id', 'endpoint id must look like we_<8+ url-safe characters>');
-  if (state.endpoints[endpointId])
+  if (endpointOf(state, endpointId))
     throw new WebhookError('endpoint_exists', `endpoint ${endpointId} already exists`);
   if (!urlCheck.ok) throw new WebhookError('invalid_webhook_url', urlCheck.message);
   const url = urlCheck.url.href;
@@ -106,7 +117,7 @@ function register(
 
 /** The endpoint a command names, refused when missing or deleted. */
 function existing(state: TeamWebhookEndpoints, endpointId: string): WebhookEndpointState {
-  const endpoint = state.endpoints[endpointId];
+  const endpoint = endpointOf(state, endpointId);
   if (!endpoint) throw new WebhookError('endpoint_not_found', `endpoint ${endpointId} not found`);
   if (endpoint.status === 'deleted')
     throw new WebhookError('endpoint_deleted', `endpoint ${endpointId} was deleted`);
@@ -117,7 +128,7 @@ function disable(
   command: Extract<WebhookEndpointCommand, { type: 'DisableWebhookEndpoint' }>,
   state: TeamWebhookEndpoints,
 ): WebhookEndpointEvent[] {
-  const endpoint = state.endpoints[command.data.endpointId];
+  const endpoint = endpointOf(state, command.data.endpointId);
   if (!endpoint)
     throw new WebhookError('endpoint_not_found', `endpoint ${command.data.endpointId} not found`);
   // The notifier may race a delete or another replica's disabling: both leave nothing to do.
@@ -162,7 +173,7 @@ export function decideWebhookEndpoint(
     case 'DisableWebhookEndpoint':
       return disable(command, state);
     case 'DeleteWebhookEndpoint': {
-      const endpoint = state.endpoints[command.data.endpointId];
+      const endpoint = endpointOf(state, command.data.endpointId);
       if (!endpoint)
         throw new WebhookError('endpoint_not_found', `endpoint ${command.data.endpointId} not found`);
       if (endpoint.status === 'deleted') return []; // deleting twice changes nothing
@@ -222,7 +233,7 @@ export function evolveWebhookEndpoints(
     };
     return { endpoints: { ...state.endpoints, [endpoint.endpointId]: endpoint } };
   }
-  const endpoint = state.endpoints[event.data.endpointId];
+  const endpoint = endpointOf(state, event.data.endpointId);
   if (!endpoint) return state;
   return { endpoints: { ...state.endpoints, [endpoint.endpointId]: evolveEndpoint(endpoint, event) } };
 }
