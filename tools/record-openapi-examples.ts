@@ -36,19 +36,20 @@ class Recorder {
   constructor(private readonly app: NestFastifyApplication) {}
 
   async call(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     url: string,
     body?: unknown,
     headers: Record<string, string> = { authorization: `Bearer ${KEY}` },
   ) {
     const res = await this.app.inject({ method, url, headers, payload: body as object | undefined });
-    return { status: res.statusCode, body: res.json() as Json };
+    // A 204 has no body to show.
+    return { status: res.statusCode, body: (res.body === '' ? undefined : res.json()) as Json };
   }
 
   /** Calls the operation and keeps the request and the answer as its example. */
   async record(
     operationId: string,
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     options: { params?: Record<string, string>; query?: Record<string, string>; body?: Json } = {},
   ) {
@@ -65,7 +66,7 @@ class Recorder {
         ? { parameters: { ...params, ...(options.query ?? {}) } }
         : {}),
       ...(options.body !== undefined ? { requestBody: options.body } : {}),
-      responses: { [String(res.status)]: trimmed(res.body) },
+      responses: res.body === undefined ? {} : { [String(res.status)]: trimmed(res.body) },
     };
     return res.body;
   }
@@ -176,6 +177,24 @@ export async function recordExamples(): Promise<Record<string, OperationExample>
     if (saved.status !== 201) throw new Error(`saving an analysis answered ${saved.status}`);
     await r.record('listSavedAnalyses', 'GET', '/saved-analyses', { query: { limit: '2' } });
     await r.record('getInsights', 'GET', '/insights', { query: { snapshot_id: saved.body.data.id } });
+
+    // Push: an IP literal (example.com's), so registering resolves nothing; the endpoint is deleted
+    // right after its ping, before the notifier's next tick would send anything there.
+    const webhook = await r.record('createWebhookEndpoint', 'POST', '/webhooks', {
+      body: {
+        url: 'https://93.184.215.14/hooks/analyst',
+        events: ['content_job.completed', 'analysis.ready'],
+        description: 'Back office',
+      },
+    });
+    const webhookId: string = webhook.data.id;
+    await r.record('listWebhookEndpoints', 'GET', '/webhooks');
+    await r.record('rotateWebhookSecret', 'POST', '/webhooks/{webhookId}/rotate-secret', {
+      params: { webhookId },
+    });
+    await r.record('getWebhookEndpoint', 'GET', '/webhooks/{webhookId}', { params: { webhookId } });
+    await r.record('pingWebhookEndpoint', 'POST', '/webhooks/{webhookId}/ping', { params: { webhookId } });
+    await r.record('deleteWebhookEndpoint', 'DELETE', '/webhooks/{webhookId}', { params: { webhookId } });
     return Object.fromEntries(Object.entries(r.examples).sort(([a], [b]) => a.localeCompare(b)));
   } finally {
     await app.close();
