@@ -43,8 +43,9 @@ deliveryStoresContract('on the read store (MemoryReadStore)', () => onReadStore(
 
 const mongoUrl = process.env.MONGO_URL;
 if (mongoUrl) {
-  deliveryStoresContract(`on the read store (MongoDB protocol at ${mongoUrl})`, async () => {
-    const store = await MongoReadStore.connect(mongoUrl, 'analyst_notifier_contract');
+  /** On a database of its own, emptied before and after; `writes` as MONGO_CONDITIONAL_WRITES says. */
+  const onMongo = (writes: 'server' | 'client') => async (): Promise<DeliveryStoresFixture> => {
+    const store = await MongoReadStore.connect(mongoUrl, 'analyst_notifier_contract', writes);
     const clear = async () => {
       for (const name of [
         DELIVERIES_COLLECTION,
@@ -57,12 +58,18 @@ if (mongoUrl) {
     await clear();
     return {
       ...(await onReadStore(store)),
+      atomicConditionalWrites: writes === 'server',
       teardown: async () => {
         await clear();
         await store.close();
       },
     };
-  });
+  };
+  deliveryStoresContract(`on the read store (MongoDB protocol at ${mongoUrl})`, onMongo('server'));
+  deliveryStoresContract(
+    `on the read store (MongoDB protocol at ${mongoUrl}, conditional writes checked client-side)`,
+    onMongo('client'),
+  );
 } else {
   describe('delivery stores contract: on the read store (MongoDB)', () => {
     it.skip('skipped: no MONGO_URL (start deploy/local/start.sh or run npm run test:integration)', () =>
