@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { amendOpenApi, registerOpenApiSchemas } from '@analyst/platform';
 import { WebhookDeliveryModule } from './delivery/webhook-delivery.module';
 import { WebhookEndpointsModule } from './endpoints/webhook-endpoints.module';
+import { PUSH_OPENAPI_SCHEMAS, pushIntoOpenApi } from './openapi/push-openapi';
 
 /**
  * Push (issue 39): webhook endpoints and their routes, the delivery engine that follows the log
@@ -9,3 +11,7 @@ import { WebhookEndpointsModule } from './endpoints/webhook-endpoints.module';
  */
 @Module({ imports: [WebhookEndpointsModule, WebhookDeliveryModule] })
 export class NotifierModule {}
+
+// The webhook payloads (OpenAPI 3.1 `webhooks`) and the extension marks on the notifier's routes.
+registerOpenApiSchemas(PUSH_OPENAPI_SCHEMAS);
+amendOpenApi(pushIntoOpenApi);
