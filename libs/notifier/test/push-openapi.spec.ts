@@ -184,10 +184,12 @@ describe('the OpenAPI webhooks (issue 39)', () => {
 
   it("names WebhookEvent as the schema of each GET /events frame's data", () => {
     const paths = document.paths as Record<string, Record<string, { responses: Record<string, Json> }>>;
-    expect(paths[`${API_PREFIX}/events`].get.responses['200'].content['text/event-stream']).toEqual({
-      schema: { type: 'string' },
-      'x-event-data': { $ref: '#/components/schemas/WebhookEvent' },
+    const stream = paths[`${API_PREFIX}/events`].get.responses['200'].content['text/event-stream'];
+    expect(stream.schema).toMatchObject({
+      type: 'string',
+      contentSchema: { $ref: '#/components/schemas/WebhookEvent' },
     });
+    expect(stream.schema.description).toContain('`data:` (a WebhookEvent');
     expect((paths[`${API_PREFIX}/events`].get as Json)['x-analyst-extension']).toBe('push');
   });
 });

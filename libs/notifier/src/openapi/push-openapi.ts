@@ -229,12 +229,16 @@ export function pushIntoOpenApi(document: OpenAPIObject): void {
 }
 
 /**
- * OpenAPI 3.1 has no keyword for the items of a stream (3.2's `itemSchema`), so the `GET /events`
- * answer names the schema of each frame's `data:` in an extension keyword beside its string schema.
+ * OpenAPI 3.1 has no keyword for the items of a stream (3.2's `itemSchema`). The `GET /events`
+ * answer's string schema names the schema of each frame's `data:` as its `contentSchema` (JSON
+ * Schema 2020-12), which readers and linters follow.
  */
 function describeStreamFrames(document: OpenAPIObject): void {
   const stream = document.paths[`${API_PREFIX}/events`]?.get?.responses?.['200'] as
-    { content?: Record<string, Record<string, unknown>> } | undefined;
-  const media = stream?.content?.['text/event-stream'];
-  if (media) media['x-event-data'] = ref('WebhookEvent');
+    { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined;
+  const schema = stream?.content?.['text/event-stream']?.schema;
+  if (!schema) return;
+  schema.contentSchema = ref('WebhookEvent');
+  schema.description ??=
+    'Server-sent events: `retry:`, then for each event `id:` (a log position, for Last-Event-ID), `event:` (its type) and `data:` (a WebhookEvent as one line of JSON, contentSchema), and a `: heartbeat` comment every 15 s.';
 }
