@@ -24,6 +24,7 @@ function poolOf(lists: Partial<Record<UpstreamService, string>>) {
     ledger: urls('L', lists.ledger ?? 'http://10.9.0.2:8080'),
     analysis: urls('A', lists.analysis ?? 'http://10.9.0.3:8080'),
     sampling: urls('S', lists.sampling ?? 'http://10.9.0.4:8080'),
+    notifier: urls('N', lists.notifier ?? 'http://10.9.0.5:8080'),
   };
   const pool = new UpstreamPool(upstreams, {
     resolve: async (host) => {
@@ -91,6 +92,7 @@ describe('UpstreamPool', () => {
       ledger: urls('L', 'http://10.9.0.2:8080'),
       analysis: urls('A', 'http://10.0.0.1:8080,http://10.0.0.2:8080'),
       sampling: urls('S', 'http://10.9.0.4:8080'),
+      notifier: urls('N', 'http://10.9.0.5:8080'),
     };
     let slow = false;
     const pool = new UpstreamPool(upstreams, {
