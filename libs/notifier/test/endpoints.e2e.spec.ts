@@ -213,6 +213,40 @@ describe('webhook endpoint routes (issue 39 item 1)', () => {
     );
   });
 
+  it('five registrations at once for the last place: one 201, four 409, ten endpoints in the stream', async () => {
+    const { teamId, key } = await teamWithKey();
+    for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS - 1; i++)
+      expect((await f.call('POST', '/webhooks', key, { url: HOOK, events: ['analysis.ready'] })).status).toBe(
+        201,
+      );
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        f.call('POST', '/webhooks', key, { url: `${HOOK}/race-${i}`, events: ['post.updated'] }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    expect(answers.filter((a) => a.status === 409).map((a) => a.body.error.code)).toEqual(
+      Array(4).fill('endpoint_limit_reached'),
+    );
+    const stream = await f.stream(teamId);
+    expect(stream).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
+    expect(Object.keys(folded(stream).endpoints)).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
+  });
+
+  it('charges writes to webhooks_write and reads to global', async () => {
+    const { key } = await teamWithKey();
+    const created = await f.call('POST', '/webhooks', key, { url: HOOK, events: ['analysis.ready'] });
+    expect(created.headers['x-ratelimit-class']).toBe('webhooks_write');
+    const id = created.body.data.id;
+    expect((await f.call('POST', `/webhooks/${id}/ping`, key)).headers['x-ratelimit-class']).toBe(
+      'webhooks_write',
+    );
+    expect((await f.call('GET', `/webhooks/${id}`, key)).headers['x-ratelimit-class']).toBe('global');
+    expect((await f.call('DELETE', `/webhooks/${id}`, key)).headers['x-ratelimit-class']).toBe(
+      'webhooks_write',
+    );
+  });
+
   const refusals: [string, unknown, string, RegExp][] = [
     [
       'not a URL',
