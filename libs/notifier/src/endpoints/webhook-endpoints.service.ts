@@ -105,12 +105,14 @@ export class WebhookEndpointsService {
     }
   }
 
-  /** The team's live endpoints (active and disabled), oldest first. */
+  /**
+   * The team's live endpoints (active and disabled) in the order they were registered: the fold
+   * adds each endpoint's key once, at its registration, and string keys keep insertion order.
+   */
   async list(teamId: string): Promise<WebhookEndpointView[]> {
     const { state } = await this.commands.state(teamId);
     return Object.values(state.endpoints)
       .filter((e) => e.status !== 'deleted')
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.endpointId.localeCompare(b.endpointId))
       .map(webhookEndpointView);
   }
 
