@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import { AnalystApiError } from './api-error';
+import { streamEvents, type EventStreamOptions, type StreamedEvent } from './event-stream';
 import type { paths } from './schema';
+
+export { AnalystApiError };
 
 export interface AnalystClientOptions {
   /** Where the API is, e.g. `http://127.0.0.1:8080` (the paths carry `/analyst/v1`). */
@@ -25,17 +29,6 @@ interface Page<T> {
 
 /** Terminal statuses of content jobs and analyses. */
 const TERMINAL = new Set(['completed', 'partial', 'failed', 'ready']);
-
-export class AnalystApiError extends Error {
-  override readonly name = 'AnalystApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string | undefined,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -143,6 +136,28 @@ export class AnalystClient {
     }
   }
 
+  /**
+   * The team's events as they happen (`GET /events`, server-sent events), resumed with
+   * `Last-Event-ID` after a dropped connection:
+   * `for await (const { id, event } of client.events({ types: ['analysis.ready'] })) ...`.
+   * Keep the last `id` to resume a later stream with `lastEventId` (within the server's retention
+   * window); stop with `signal` or `break`. Errors: `AnalystApiError` 410 `last_event_id_expired`,
+   * 429 `too_many_streams` (with `retryAfterMs`), 400 for an unknown type, `connection_lost` once
+   * `maxReconnects` connections in a row failed.
+   */
+  events(options: EventStreamOptions = {}): AsyncGenerator<StreamedEvent> {
+    return streamEvents(
+      {
+        baseUrl: this.options.baseUrl,
+        apiKey: this.options.apiKey,
+        fetch: this.options.fetch ?? fetch,
+        sleep: this.sleep,
+        errorOf: errorOfResponse,
+      },
+      options,
+    );
+  }
+
   private async getJson(pathAndQuery: string): Promise<unknown> {
     // Through the same fetch as `api` (retries, key), for routes addressed by string.
     const { data, error, response } = await this.api.GET(pathAndQuery as never, {} as never);
@@ -160,4 +175,21 @@ export class AnalystClient {
 
 export function createAnalystClient(options: AnalystClientOptions): AnalystClient {
   return new AnalystClient(options);
+}
+
+/** The client's error for an answer in the spec's error envelope (or not JSON at all). */
+async function errorOfResponse(response: Response, what: string): Promise<AnalystApiError> {
+  const text = await response.text().catch(() => '');
+  let body: { error?: { message?: string; code?: string } } | undefined;
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    body = undefined;
+  }
+  return new AnalystApiError(
+    response.status,
+    body?.error?.code,
+    body?.error?.message ?? `${what} answered ${response.status}`,
+    retryAfterMs(response.headers.get('retry-after')),
+  );
 }

@@ -5,6 +5,7 @@ export {
   retryAfterMs,
   type AnalystClientOptions,
 } from './client';
+export type { EventStreamOptions, StreamedEvent, WebhookEvent, WebhookEventType } from './event-stream';
 export {
   DEFAULT_SIGNATURE_TOLERANCE_SECONDS,
   verifyWebhookSignature,

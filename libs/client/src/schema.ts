@@ -389,6 +389,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/analyst/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team’s webhook endpoints
+         * @description Extension of the spec (push). Scope webhooks:read. Oldest first; never the secrets.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Extension of the spec (push). Scope webhooks:write. Rate class webhooks_write. The answer carries the signing secret, the only time it is shown (rotate-secret makes a new one). At most 10 endpoints per team.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analyst/v1/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description Extension of the spec (push). Scope webhooks:read. Never the secret.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Extension of the spec (push). Scope webhooks:write. Rate class webhooks_write. Nothing more is delivered to it; its pending deliveries end as endpoint_deleted. Deleting it again is no error.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analyst/v1/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint’s signing secret
+         * @description Extension of the spec (push). Scope webhooks:write. Rate class webhooks_write. The answer carries the new secret, shown once; the replaced one keeps signing beside it for 24 hours (Analyst-Signature then has two v1 values).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analyst/v1/webhooks/{webhookId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint
+         * @description Extension of the spec (push). Scope webhooks:write. Rate class webhooks_write. Queues a webhook.ping event for this endpoint only, whatever it subscribed to; its delivery shows under the Location.
+         */
+        post: operations["pingWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analyst/v1/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint's recent deliveries, newest first
+         * @description Scope webhooks:read. Each delivery is one event sent to this endpoint: its status, attempts, the last attempt (status code, latency, error, the first 1 KB of the answer) and the next retry. An extension of the spec (push).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/analyst/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A live stream of the team’s events (server-sent events)
+         * @description Scope webhooks:read. Rate class events_stream: the request counts once, however long the stream stays open; a key holds a capped number of open streams (429 too_many_streams). The first frame is `retry: 3000`; each event is `id: <log position>`, `event: <type>`, `data: <the webhook event JSON>`; a `: heartbeat` comment keeps the connection alive. Without Last-Event-ID the stream starts now; with it, right after that event (within the retention window, 24 h by default). Pings are not on the stream.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/analyst/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -407,7 +535,148 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "content_job.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The content_job.completed event
+         * @description Sent to every endpoint of the team subscribed to `content_job.completed` (`events` when registering). A 2xx answered within 10 s is delivered. Anything else (another status, a redirect, which is never followed, a timeout, a refused connection) is retried with exponential backoff and jitter for 72 h, then given up; an endpoint whose every attempt failed for 72 h is disabled. Only the first 1 KB of an answer is kept.
+         */
+        post: operations["webhook_content_job_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "content_job.partial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The content_job.partial event
+         * @description Sent to every endpoint of the team subscribed to `content_job.partial` (`events` when registering). A 2xx answered within 10 s is delivered. Anything else (another status, a redirect, which is never followed, a timeout, a refused connection) is retried with exponential backoff and jitter for 72 h, then given up; an endpoint whose every attempt failed for 72 h is disabled. Only the first 1 KB of an answer is kept.
+         */
+        post: operations["webhook_content_job_partial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "content_job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The content_job.failed event
+         * @description Sent to every endpoint of the team subscribed to `content_job.failed` (`events` when registering). A 2xx answered within 10 s is delivered. Anything else (another status, a redirect, which is never followed, a timeout, a refused connection) is retried with exponential backoff and jitter for 72 h, then given up; an endpoint whose every attempt failed for 72 h is disabled. Only the first 1 KB of an answer is kept.
+         */
+        post: operations["webhook_content_job_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "analysis.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The analysis.ready event
+         * @description Sent to every endpoint of the team subscribed to `analysis.ready` (`events` when registering). A 2xx answered within 10 s is delivered. Anything else (another status, a redirect, which is never followed, a timeout, a refused connection) is retried with exponential backoff and jitter for 72 h, then given up; an endpoint whose every attempt failed for 72 h is disabled. Only the first 1 KB of an answer is kept.
+         */
+        post: operations["webhook_analysis_ready"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "analysis.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The analysis.failed event
+         * @description Sent to every endpoint of the team subscribed to `analysis.failed` (`events` when registering). A 2xx answered within 10 s is delivered. Anything else (another status, a redirect, which is never followed, a timeout, a refused connection) is retried with exponential backoff and jitter for 72 h, then given up; an endpoint whose every attempt failed for 72 h is disabled. Only the first 1 KB of an answer is kept.
+         */
+        post: operations["webhook_analysis_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The post.updated event
+         * @description Sent to every endpoint of the team subscribed to `post.updated` (`events` when registering). A 2xx answered within 10 s is delivered. Anything else (another status, a redirect, which is never followed, a timeout, a refused connection) is retried with exponential backoff and jitter for 72 h, then given up; an endpoint whose every attempt failed for 72 h is disabled. Only the first 1 KB of an answer is kept.
+         */
+        post: operations["webhook_post_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ping asked for with POST /webhooks/{webhookId}/ping
+         * @description Sent to the one endpoint pinged. A 2xx answered within 10 s is delivered. Anything else (another status, a redirect, which is never followed, a timeout, a refused connection) is retried with exponential backoff and jitter for 72 h, then given up; an endpoint whose every attempt failed for 72 h is disabled. Only the first 1 KB of an answer is kept.
+         */
+        post: operations["webhook_webhook_ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Every error response: { error: { message, code?, candidates? } }. */
@@ -1138,6 +1407,283 @@ export interface components {
             /** @description True when an identical earlier request’s job is returned. */
             replayed: boolean;
         };
+        /** @description Extension of the spec (push): a webhook endpoint of the team. Never carries its secret. */
+        WebhookEndpoint: {
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            /** @description we_ followed by url-safe characters. */
+            id: string;
+            /** @description The https URL events are posted to, as parsed (normalised). */
+            url: string;
+            /** @description The subscribed event types, in the contract’s order. */
+            events: ("content_job.completed" | "content_job.partial" | "content_job.failed" | "analysis.ready" | "analysis.failed" | "post.updated")[];
+            description: string | null;
+            /**
+             * @description disabled: every delivery attempt over 72 hours failed; nothing more is delivered to it. Delete it and register again to resume.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the current secret replaced the previous one.
+             */
+            secretRotatedAt: string | null;
+            /** Format: date-time */
+            lastPingAt: string | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /** @enum {string|null} */
+            disabledReason: "delivery_failures" | null;
+        };
+        /** @description A webhook endpoint with its signing secret (register and rotate-secret only). */
+        WebhookEndpointWithSecret: {
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            /** @description we_ followed by url-safe characters. */
+            id: string;
+            /** @description The https URL events are posted to, as parsed (normalised). */
+            url: string;
+            /** @description The subscribed event types, in the contract’s order. */
+            events: ("content_job.completed" | "content_job.partial" | "content_job.failed" | "analysis.ready" | "analysis.failed" | "post.updated")[];
+            description: string | null;
+            /**
+             * @description disabled: every delivery attempt over 72 hours failed; nothing more is delivered to it. Delete it and register again to resume.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the current secret replaced the previous one.
+             */
+            secretRotatedAt: string | null;
+            /** Format: date-time */
+            lastPingAt: string | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /** @enum {string|null} */
+            disabledReason: "delivery_failures" | null;
+            /** @description whsec_…: the signing secret, shown only in this answer. Analyst-Signature is its HMAC-SHA256 of "<t>.<raw body>". */
+            secret: string;
+        };
+        /** @description A webhook.ping event, queued for delivery to this one endpoint. */
+        WebhookPing: {
+            /** @description evt_…: the id the ping delivery carries (analyst-webhook-id). */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.ping";
+            webhookId: string;
+        };
+        WebhookEndpointListMeta: {
+            count: number;
+            /** @description Endpoints a team may have (10; disabled ones count until deleted). */
+            max: number;
+        };
+        WebhookEndpointWriteMeta: {
+            /** @description true when an Idempotency-Key already registered this endpoint: the first answer again. */
+            replayed: boolean;
+        };
+        /** @description One event delivered (or being delivered) to one webhook endpoint. */
+        WebhookDelivery: {
+            /** @enum {string} */
+            object: "webhook_delivery";
+            /** @description `dlv_<webhookId>_<event id>`: the same (endpoint, event) always has the same delivery. */
+            id: string;
+            event: {
+                /** @description The event delivered (`evt_…`), as in the body the receiver got. */
+                id: string;
+                /** @enum {string} */
+                type: "content_job.completed" | "content_job.partial" | "content_job.failed" | "analysis.ready" | "analysis.failed" | "post.updated" | "webhook.ping";
+            };
+            /**
+             * @description pending (attempts go on), delivered (a 2xx within 10 s), given_up (72 h of failed attempts), endpoint_disabled or endpoint_deleted (finished without an attempt once the endpoint was).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "given_up" | "endpoint_disabled" | "endpoint_deleted";
+            /** @description Attempts made so far. */
+            attempts: number;
+            /** @description The latest attempt; null before the first. */
+            lastAttempt: {
+                /** @description 1 for the first attempt. */
+                number: number;
+                /** Format: date-time */
+                at: string;
+                /** @enum {string} */
+                outcome: "delivered" | "failed";
+                /** @description The receiver's HTTP status, when it answered. */
+                responseStatus: number | null;
+                /** @description From the start of the attempt to its outcome. */
+                latencyMs: number;
+                /** @description Why the attempt failed, when it did: http_status, redirect (never followed), timeout, connection_refused, ... */
+                error: {
+                    /** @enum {string} */
+                    code: "url_refused" | "address_refused" | "timeout" | "redirect" | "http_status" | "connection_refused" | "dns_failed" | "tls_failed" | "connection_failed";
+                    message: string;
+                } | null;
+                /** @description The first 1 KB of the receiver's answer (nothing more is read or kept). */
+                responseBody: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, while pending.
+             */
+            nextRetryAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the delivery was created from the log.
+             */
+            createdAt: string;
+        };
+        /** @description A content job that ended. */
+        WebhookContentJobData: {
+            /** @enum {string} */
+            object: "content_job";
+            /** @description The content job (`cj_…`). */
+            id: string;
+            /** @enum {string} */
+            status: "completed" | "partial" | "failed";
+            /** @description On failed jobs: the code and message `GET /content/jobs/{jobId}` carries. */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            completedAt: string;
+            /** @description Where the whole object is, relative to `{base_url}` (as the spec's `comments.path`), e.g. `/content/jobs/cj_…`: GET it for the full answer. */
+            path: string;
+        };
+        /** @description An analysis that ended (a snapshot is ready when created). */
+        WebhookAnalysisData: {
+            /** @enum {string} */
+            object: "analysis";
+            /** @description The analysis. */
+            id: string;
+            /** @enum {string} */
+            status: "ready" | "failed";
+            /** @description Posts in the analysis scope; null when it failed. */
+            postCount: number | null;
+            /** @description Comments of those posts; null when it failed. */
+            totalComments: number | null;
+            /** @description Comments the filters and search matched; null when it failed. */
+            matchedComments: number | null;
+            /** @description On failed analyses. */
+            error: {
+                message: string;
+            } | null;
+            /** Format: date-time */
+            completedAt: string;
+            /** @description Where the whole object is, relative to `{base_url}` (as the spec's `comments.path`), e.g. `/analyses/an_…`: GET it for the full answer. */
+            path: string;
+        };
+        /** @description A post's new data version, scored (after an add or a refresh). Never comment bodies. */
+        WebhookPostData: {
+            /** @enum {string} */
+            object: "post";
+            /** @description The post. */
+            id: string;
+            /** @enum {string} */
+            status: "complete";
+            /** @description The post data version that is now complete. */
+            dataVersion: number;
+            /**
+             * @description `added` for version 1, `refreshed` after.
+             * @enum {string}
+             */
+            reason: "added" | "refreshed";
+            totalComments: number;
+            /** @description The content job that asked for this version. */
+            jobId: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Where the whole object is, relative to `{base_url}` (as the spec's `comments.path`), e.g. `/posts/{postId}/analysis`: GET it for the full answer. */
+            path: string;
+        };
+        /** @description The endpoint `POST /webhooks/{webhookId}/ping` named. */
+        WebhookPingData: {
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            /** @description The endpoint pinged (`we_…`). */
+            id: string;
+            /** @description Where the whole object is, relative to `{base_url}` (as the spec's `comments.path`), e.g. `/webhooks/we_…`: GET it for the full answer. */
+            path: string;
+        };
+        /** @description Extension of the spec (push): A content job ended. */
+        ContentJobWebhookEvent: {
+            /** @description `evt_…`, derived from the log: the same fact always has the same id. Delivery is at least once: deduplicate on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "content_job.completed" | "content_job.partial" | "content_job.failed";
+            /**
+             * Format: date-time
+             * @description When the fact was recorded.
+             */
+            createdAt: string;
+            /** @description The team the event belongs to. */
+            teamId: string;
+            data: components["schemas"]["WebhookContentJobData"];
+        };
+        /** @description Extension of the spec (push): An analysis ended. */
+        AnalysisWebhookEvent: {
+            /** @description `evt_…`, derived from the log: the same fact always has the same id. Delivery is at least once: deduplicate on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "analysis.ready" | "analysis.failed";
+            /**
+             * Format: date-time
+             * @description When the fact was recorded.
+             */
+            createdAt: string;
+            /** @description The team the event belongs to. */
+            teamId: string;
+            data: components["schemas"]["WebhookAnalysisData"];
+        };
+        /** @description Extension of the spec (push): A post's new data version is complete. */
+        PostUpdatedWebhookEvent: {
+            /** @description `evt_…`, derived from the log: the same fact always has the same id. Delivery is at least once: deduplicate on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "post.updated";
+            /**
+             * Format: date-time
+             * @description When the fact was recorded.
+             */
+            createdAt: string;
+            /** @description The team the event belongs to. */
+            teamId: string;
+            data: components["schemas"]["WebhookPostData"];
+        };
+        /** @description Extension of the spec (push): Sent to one endpoint by `POST /webhooks/{webhookId}/ping`, whatever it subscribed to; never on `GET /events`. */
+        WebhookPingEvent: {
+            /** @description `evt_…`, derived from the log: the same fact always has the same id. Delivery is at least once: deduplicate on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.ping";
+            /**
+             * Format: date-time
+             * @description When the fact was recorded.
+             */
+            createdAt: string;
+            /** @description The team the event belongs to. */
+            teamId: string;
+            data: components["schemas"]["WebhookPingData"];
+        };
+        /** @description Extension of the spec (push). What a webhook delivery carries as its body and what each `GET /events` frame carries in `data:`, told apart by `type`. */
+        WebhookEvent: components["schemas"]["ContentJobWebhookEvent"] | components["schemas"]["AnalysisWebhookEvent"] | components["schemas"]["PostUpdatedWebhookEvent"] | components["schemas"]["WebhookPingEvent"];
         /** @description A sampled comment: scores 1 to 10, the mix-bar bucket per dimension, and why it is on the page. */
         CommentRow: {
             commentId: string;
@@ -1338,6 +1884,19 @@ export interface components {
             tags?: string[];
             /** @description Post URLs, 1 to 100; links on unsupported hosts are rejected per link, not charged. */
             links: string[];
+        };
+        RegisterWebhookEndpointBody: {
+            /**
+             * @description An https URL whose host resolves only to public addresses (no loopback, private, link-local, multicast or cloud-metadata address); checked again at each delivery.
+             * @example https://hooks.example.com/analyst
+             */
+            url: string;
+            /** @description The event types to deliver, at least one. */
+            events: ("content_job.completed" | "content_job.partial" | "content_job.failed" | "analysis.ready" | "analysis.failed" | "post.updated")[];
+            /** @description Free text for you; trimmed, empty becomes null. */
+            description?: string | null;
+            /** @description Enterprise keys only: register the endpoint for this sub-team of the key’s enterprise. Any other team is 404. */
+            teamId?: string;
         };
     };
     responses: never;
@@ -1614,6 +2173,18 @@ export interface operations {
                                         remainingPerDay: number;
                                     };
                                     content_jobs: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    webhooks_write: {
+                                        perMinute: number;
+                                        perDay: number;
+                                        remainingPerMinute: number;
+                                        remainingPerDay: number;
+                                    };
+                                    events_stream: {
                                         perMinute: number;
                                         perDay: number;
                                         remainingPerMinute: number;
@@ -6639,6 +7210,1156 @@ export interface operations {
             };
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
+                teamId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Active and disabled endpoints (deleted ones are gone) */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    "X-RateLimit-Class-Limit": components["headers"]["XRateLimitClassLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        meta: components["schemas"]["WebhookEndpointListMeta"];
+                    };
+                };
+            };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
+            401: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
+            403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description teamId names a team the key may not act for (team_not_found) */
+            404: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
+            413: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
+            429: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
+                teamId?: string;
+            };
+            header?: {
+                /** @description Names the registration: a retry with the same key and body answers the same endpoint and secret (200, meta.replayed true) instead of registering a second. The same key with another body, or after the secret was rotated, is 409 idempotency_key_reused. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterWebhookEndpointBody"];
+            };
+        };
+        responses: {
+            /** @description A retry with the same Idempotency-Key: the first answer again, meta.replayed true; nothing registered */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    "X-RateLimit-Class-Limit": components["headers"]["XRateLimitClassLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                        meta: components["schemas"]["WebhookEndpointWriteMeta"];
+                    };
+                };
+            };
+            /** @description Registered: the endpoint with its secret, shown once */
+            201: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    "X-RateLimit-Class-Limit": components["headers"]["XRateLimitClassLimit"];
+                    /** @description The endpoint, prefix included (/analyst/v1/webhooks/<id>; with ?teamId= for a sub-team). */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                        meta: components["schemas"]["WebhookEndpointWriteMeta"];
+                    };
+                };
+            };
+            /** @description Malformed body (invalid_request); a URL that is not https, carries credentials, does not resolve or resolves to a loopback, private, link-local, multicast or cloud-metadata address (invalid_webhook_url); unknown or no event types (invalid_webhook_events); a description over 200 characters (invalid_webhook_description) */
+            400: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
+            401: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
+            403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description teamId names a team the key may not act for (team_not_found) */
+            404: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The team has 10 endpoints already (endpoint_limit_reached), or the Idempotency-Key was used with another body (idempotency_key_reused) */
+            409: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
+            413: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A request body that is not application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
+            429: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
+                teamId?: string;
+            };
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    "X-RateLimit-Class-Limit": components["headers"]["XRateLimitClassLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
+            401: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
+            403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such endpoint of the team (endpoint_not_found), or a deleted one (endpoint_deleted), or teamId names a team the key may not act for (team_not_found) */
+            404: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
+            413: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
+            429: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
+                teamId?: string;
+            };
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or deleted already); no body */
+            204: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
+            401: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
+            403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such endpoint of the team (endpoint_not_found), or teamId names a team the key may not act for (team_not_found) */
+            404: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
+            413: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
+            429: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: {
+                /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
+                teamId?: string;
+            };
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    "X-RateLimit-Class-Limit": components["headers"]["XRateLimitClassLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
+            401: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
+            403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such endpoint of the team (endpoint_not_found), or a deleted one (endpoint_deleted), or teamId names a team the key may not act for (team_not_found) */
+            404: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
+            413: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
+            429: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pingWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
+                teamId?: string;
+            };
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    "X-RateLimit-Class-Limit": components["headers"]["XRateLimitClassLimit"];
+                    /** @description The endpoint’s deliveries, prefix included (/analyst/v1/webhooks/<id>/deliveries). */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookPing"];
+                        meta: Record<string, never>;
+                    };
+                };
+            };
+            /** @description An undeclared query parameter, or one given with an empty value (invalid_request) */
+            400: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
+            401: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
+            403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such endpoint of the team (endpoint_not_found), or a deleted one (endpoint_deleted), or teamId names a team the key may not act for (team_not_found) */
+            404: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The endpoint is disabled (endpoint_disabled) */
+            409: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
+            413: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
+            429: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from meta.nextCursor; pass it back unchanged with the same filters. */
+                cursor?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
+                teamId?: string;
+            };
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries, newest first; meta.hasMore and meta.nextCursor page on */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
+                    "X-RateLimit-Daily-Limit": components["headers"]["XRateLimitDailyLimit"];
+                    "X-RateLimit-Daily-Remaining": components["headers"]["XRateLimitDailyRemaining"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    "X-RateLimit-Class-Limit": components["headers"]["XRateLimitClassLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        meta: {
+                            limit: number;
+                            count: number;
+                            hasMore: boolean;
+                            /** @description Opaque; pass back as cursor for the next page. */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An invalid limit (invalid_parameter) or a cursor this route did not return (invalid_cursor) */
+            400: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
+            401: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
+            403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such endpoint in the team, or it was deleted (endpoint_not_found, endpoint_deleted); or teamId names a team the key may not act for (team_not_found) */
+            404: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
+            413: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A burst cap, daily budget, the daily byte cap or the failed-authentication limit was hit (rate_limited, auth_attempts_exceeded) */
+            429: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types to receive (all when left out): content_job.completed, content_job.partial, content_job.failed, analysis.ready, analysis.failed, post.updated. */
+                types?: string;
+                /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
+                teamId?: string;
+            };
+            header?: {
+                /** @description The `id` of the last event received: the stream resumes right after it. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (text/event-stream; charset=utf-8), open until the client closes it. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Class-Remaining": components["headers"]["XRateLimitClassRemaining"];
+                    "X-RateLimit-Class-Daily-Limit": components["headers"]["XRateLimitClassDailyLimit"];
+                    "X-RateLimit-Class-Daily-Remaining": components["headers"]["XRateLimitClassDailyRemaining"];
+                    "X-RateLimit-Bytes-Remaining": components["headers"]["XRateLimitBytesRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description An unknown type in types, or a Last-Event-ID that is not a decimal event id (invalid_parameter) */
+            400: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
+            401: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key lacks a scope the route needs (missing_scope), or the team’s plan does not include the API (plan_without_api) */
+            403: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description teamId names a team the key may not act for (team_not_found) */
+            404: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
+            405: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Last-Event-ID names an event older than the retention window (last_event_id_expired) */
+            410: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
+            413: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is longer than 100 characters (uri_too_long) */
+            414: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key already holds the most open streams it may (too_many_streams, with Retry-After), or a rate limit was hit (rate_limited) */
+            429: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Class": components["headers"]["XRateLimitClass"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */
+            431: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -6687,6 +8408,342 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    webhook_content_job_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the endpoint secret (`whsec_…`, its UTF-8 bytes). One `v1` per active secret: after `rotate-secret` the replaced secret signs for 24 h more. Verify the raw bytes before parsing them and refuse a `t` more than 5 minutes away (`verifyWebhookSignature` in the TypeScript client, `verify_webhook_signature` in the Python one). Unknown schemes (a later `v2`) are to be skipped. */
+                "Analyst-Signature": string;
+                /** @description The event's id, as in the body. */
+                "Analyst-Webhook-Id": string;
+                /** @description The event's type, as in the body. */
+                "Analyst-Webhook-Type": string;
+                /** @description Which attempt of this delivery this is, from 1. */
+                "Analyst-Webhook-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "content_job.completed";
+                } & components["schemas"]["ContentJobWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: no further attempt for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_content_job_partial: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the endpoint secret (`whsec_…`, its UTF-8 bytes). One `v1` per active secret: after `rotate-secret` the replaced secret signs for 24 h more. Verify the raw bytes before parsing them and refuse a `t` more than 5 minutes away (`verifyWebhookSignature` in the TypeScript client, `verify_webhook_signature` in the Python one). Unknown schemes (a later `v2`) are to be skipped. */
+                "Analyst-Signature": string;
+                /** @description The event's id, as in the body. */
+                "Analyst-Webhook-Id": string;
+                /** @description The event's type, as in the body. */
+                "Analyst-Webhook-Type": string;
+                /** @description Which attempt of this delivery this is, from 1. */
+                "Analyst-Webhook-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "content_job.partial";
+                } & components["schemas"]["ContentJobWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: no further attempt for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_content_job_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the endpoint secret (`whsec_…`, its UTF-8 bytes). One `v1` per active secret: after `rotate-secret` the replaced secret signs for 24 h more. Verify the raw bytes before parsing them and refuse a `t` more than 5 minutes away (`verifyWebhookSignature` in the TypeScript client, `verify_webhook_signature` in the Python one). Unknown schemes (a later `v2`) are to be skipped. */
+                "Analyst-Signature": string;
+                /** @description The event's id, as in the body. */
+                "Analyst-Webhook-Id": string;
+                /** @description The event's type, as in the body. */
+                "Analyst-Webhook-Type": string;
+                /** @description Which attempt of this delivery this is, from 1. */
+                "Analyst-Webhook-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "content_job.failed";
+                } & components["schemas"]["ContentJobWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: no further attempt for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_analysis_ready: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the endpoint secret (`whsec_…`, its UTF-8 bytes). One `v1` per active secret: after `rotate-secret` the replaced secret signs for 24 h more. Verify the raw bytes before parsing them and refuse a `t` more than 5 minutes away (`verifyWebhookSignature` in the TypeScript client, `verify_webhook_signature` in the Python one). Unknown schemes (a later `v2`) are to be skipped. */
+                "Analyst-Signature": string;
+                /** @description The event's id, as in the body. */
+                "Analyst-Webhook-Id": string;
+                /** @description The event's type, as in the body. */
+                "Analyst-Webhook-Type": string;
+                /** @description Which attempt of this delivery this is, from 1. */
+                "Analyst-Webhook-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "analysis.ready";
+                } & components["schemas"]["AnalysisWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: no further attempt for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_analysis_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the endpoint secret (`whsec_…`, its UTF-8 bytes). One `v1` per active secret: after `rotate-secret` the replaced secret signs for 24 h more. Verify the raw bytes before parsing them and refuse a `t` more than 5 minutes away (`verifyWebhookSignature` in the TypeScript client, `verify_webhook_signature` in the Python one). Unknown schemes (a later `v2`) are to be skipped. */
+                "Analyst-Signature": string;
+                /** @description The event's id, as in the body. */
+                "Analyst-Webhook-Id": string;
+                /** @description The event's type, as in the body. */
+                "Analyst-Webhook-Type": string;
+                /** @description Which attempt of this delivery this is, from 1. */
+                "Analyst-Webhook-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "analysis.failed";
+                } & components["schemas"]["AnalysisWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: no further attempt for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_post_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the endpoint secret (`whsec_…`, its UTF-8 bytes). One `v1` per active secret: after `rotate-secret` the replaced secret signs for 24 h more. Verify the raw bytes before parsing them and refuse a `t` more than 5 minutes away (`verifyWebhookSignature` in the TypeScript client, `verify_webhook_signature` in the Python one). Unknown schemes (a later `v2`) are to be skipped. */
+                "Analyst-Signature": string;
+                /** @description The event's id, as in the body. */
+                "Analyst-Webhook-Id": string;
+                /** @description The event's type, as in the body. */
+                "Analyst-Webhook-Type": string;
+                /** @description Which attempt of this delivery this is, from 1. */
+                "Analyst-Webhook-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "post.updated";
+                } & components["schemas"]["PostUpdatedWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: no further attempt for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_ping: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the endpoint secret (`whsec_…`, its UTF-8 bytes). One `v1` per active secret: after `rotate-secret` the replaced secret signs for 24 h more. Verify the raw bytes before parsing them and refuse a `t` more than 5 minutes away (`verifyWebhookSignature` in the TypeScript client, `verify_webhook_signature` in the Python one). Unknown schemes (a later `v2`) are to be skipped. */
+                "Analyst-Signature": string;
+                /** @description The event's id, as in the body. */
+                "Analyst-Webhook-Id": string;
+                /** @description The event's type, as in the body. */
+                "Analyst-Webhook-Type": string;
+                /** @description Which attempt of this delivery this is, from 1. */
+                "Analyst-Webhook-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "webhook.ping";
+                } & components["schemas"]["WebhookPingEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: no further attempt for this event. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried (see the description). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

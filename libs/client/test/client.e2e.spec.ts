@@ -12,7 +12,14 @@ import {
   servedDocument,
   typesOf,
 } from '../../../tools/generate-client-types';
-import { AnalystApiError, createAnalystClient, retryAfterMs } from '@analyst/client';
+import {
+  AnalystApiError,
+  createAnalystClient,
+  retryAfterMs,
+  verifyWebhookSignature,
+  type StreamedEvent,
+} from '@analyst/client';
+import { LoopbackReceiver } from './loopback-receiver';
 
 const KEY = 'ak_client01.client-secret-0123456789abcdef';
 
@@ -22,6 +29,8 @@ describe('@analyst/client against the standalone server', () => {
   let base: string;
 
   beforeAll(async () => {
+    // The push test's receiver listens on loopback, which only the operator's setting opens.
+    process.env.ANALYST_WEBHOOK_ALLOWED_NETWORKS = '127.0.0.0/8';
     dataDir = mkdtempSync(join(tmpdir(), 'analyst-client-'));
     app = await createHttpApp(
       StandaloneModule.forRoot(
@@ -41,6 +50,7 @@ describe('@analyst/client against the standalone server', () => {
     }
   }, 120_000);
   afterAll(async () => {
+    delete process.env.ANALYST_WEBHOOK_ALLOWED_NETWORKS;
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -163,5 +173,75 @@ describe('@analyst/client against the standalone server', () => {
     await expect(
       createAnalystClient({ baseUrl: base, apiKey: KEY }).waitFor({ id: 'cj_missing' }),
     ).rejects.toBeInstanceOf(AnalystApiError);
+  });
+
+  it('reads GET /events: an analysis made after the stream opened arrives as analysis.ready, and lastEventId resumes after it', async () => {
+    const client = createAnalystClient({ baseUrl: base, apiKey: KEY });
+    const stream = client.events({ types: ['analysis.ready'] });
+    const first = stream.next(); // opens the stream; the server sends events from now on
+    await new Promise((r) => setTimeout(r, 300));
+    const created = await client.api.POST('/analyst/v1/analyses', {
+      body: { selection: { posts: { status: 'complete' } } } as never,
+    });
+    expect(created.response.status).toBe(201);
+    const analysisId = (created.data as { data: { id: string } }).data.id;
+    const got = (await first).value as StreamedEvent;
+    await stream.return(undefined);
+    expect(got.id).toMatch(/^\d+$/);
+    expect(got.event).toMatchObject({
+      type: 'analysis.ready',
+      id: expect.stringMatching(/^evt_/),
+      data: { object: 'analysis', id: analysisId, status: 'ready', path: `/analyses/${analysisId}` },
+    });
+    // A second analysis, then a stream resumed after the first event: the second comes next.
+    const second = await client.api.POST('/analyst/v1/analyses', {
+      body: { selection: { posts: { status: 'complete' } } } as never,
+    });
+    const secondId = (second.data as { data: { id: string } }).data.id;
+    const resumed = client.events({ types: ['analysis.ready'], lastEventId: got.id });
+    const next = (await resumed.next()).value as StreamedEvent;
+    await resumed.return(undefined);
+    expect(next.event.data.id).toBe(secondId);
+    expect(Number(next.id)).toBeGreaterThan(Number(got.id));
+    const unknown = await client
+      .events({ types: ['no.such' as never] })
+      .next()
+      .catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ status: 400 });
+  });
+
+  it('registers a webhook, and its ping reaches a receiver signed with the secret the register answered', async () => {
+    const receiver = await LoopbackReceiver.start();
+    try {
+      const client = createAnalystClient({ baseUrl: base, apiKey: KEY });
+      const registered = await client.api.POST('/analyst/v1/webhooks', {
+        body: { url: `${receiver.url}/hook`, events: ['analysis.ready'] },
+      });
+      expect(registered.response.status).toBe(201);
+      const endpoint = registered.data!.data;
+      expect(endpoint.secret).toMatch(/^whsec_/);
+      const ping = await client.api.POST('/analyst/v1/webhooks/{webhookId}/ping', {
+        params: { path: { webhookId: endpoint.id } },
+      });
+      expect(ping.response.status).toBe(202);
+      expect(ping.data?.data).toEqual({
+        id: expect.stringMatching(/^evt_/),
+        type: 'webhook.ping',
+        webhookId: endpoint.id,
+      });
+      const delivery = await receiver.next(30_000);
+      expect(JSON.parse(delivery.body)).toMatchObject({
+        type: 'webhook.ping',
+        data: { object: 'webhook_endpoint', id: endpoint.id, path: `/webhooks/${endpoint.id}` },
+      });
+      await expect(
+        verifyWebhookSignature(delivery.body, delivery.headers['analyst-signature'], endpoint.secret),
+      ).resolves.toMatchObject({ ok: true });
+      await expect(
+        verifyWebhookSignature(delivery.body, delivery.headers['analyst-signature'], 'whsec_other'),
+      ).resolves.toEqual({ ok: false, reason: 'mismatch' });
+    } finally {
+      await receiver.stop();
+    }
   });
 });

@@ -6,7 +6,7 @@
 
 `analyst_client.models` holds the request and response models generated from the OpenAPI document;
 `analyst_client.frames` (the `[pandas]` extra) turns posts, mixes and samples into DataFrames.
-Push: `verify_webhook_signature` checks a webhook delivery's signature.
+Push: `verify_webhook_signature` checks a webhook delivery; `Analyst.iter_events` reads `GET /events`.
 """
 
 from .client import PREFIX, AnalysisReport, Analyst, CommentSample
@@ -24,6 +24,7 @@ from .errors import (
     WaitTimeoutError,
 )
 from .models import Analysis, Collection, CommentRow, ContentJob, Mix, Post, PostAnalysis
+from .events import StreamedEvent
 from .rate_limit import RateLimit
 from .webhooks import SignatureCheck, verify_webhook_signature
 
@@ -51,6 +52,7 @@ __all__ = [
     "ResponseTooLargeError",
     "ServerError",
     "SignatureCheck",
+    "StreamedEvent",
     "WaitTimeoutError",
     "verify_webhook_signature",
 ]

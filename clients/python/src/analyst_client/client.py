@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from typing import Any, Literal, TypeVar, overload
 
 import httpx
 from pydantic import BaseModel
 
 from .errors import AnalystError, WaitTimeoutError, error_from_response
+from .events import StreamedEvent, read_events, types_param
 from .models import (
     Analysis,
     AnalysisSummary,
@@ -360,6 +361,38 @@ class Analyst:
         if after is not None:
             return after
         return poll_after_ms / 1000 if poll_after_ms else default
+
+    # --- push ------------------------------------------------------------------------------------
+
+    def iter_events(
+        self,
+        types: Sequence[str] | None = None,
+        last_event_id: str | None = None,
+        *,
+        team_id: str | None = None,
+        max_reconnects: int = 10,
+        read_timeout: float = 60.0,
+    ) -> Generator[StreamedEvent, None, None]:
+        """GET /events: the team's events as they happen (server-sent events), an endless iterator of
+        `StreamedEvent` (`.id`, `.event`: a `ContentJobWebhookEvent`, `AnalysisWebhookEvent` or
+        `PostUpdatedWebhookEvent`). `types` filters (`["analysis.ready"]`); `last_event_id` resumes after
+        the `id` of an earlier stream (within the server's retention window, 24 h by default).
+
+        A dropped connection, a network error, a 503 or `read_timeout` seconds without a byte (the
+        server sends a heartbeat every 15 s) is followed by a new connection after the server's
+        `retry:` with `Last-Event-ID`, so no event is missed or repeated; `max_reconnects` failures in
+        a row raise `AnalystError` code `connection_lost`. Other answers raise at once: 410
+        `last_event_id_expired`, 429 `too_many_streams` (`RateLimitError`, with `retry_after`), 400 for
+        an unknown type. `close()` the iterator (or drop it after a `break`) to close the stream."""
+        return read_events(
+            self._http,
+            PREFIX + "/events",
+            types_param(types, team_id),
+            last_event_id=last_event_id,
+            sleep=self._sleep,
+            max_reconnects=max_reconnects,
+            read_timeout=read_timeout,
+        )
 
     # --- HTTP ------------------------------------------------------------------------------------
 

@@ -1220,6 +1220,444 @@ class ContentJobMeta(BaseModel):
     ]
 
 
+class WebhookEndpoint(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    object: Literal['webhook_endpoint']
+    id: Annotated[str, Field(description='we_ followed by url-safe characters.')]
+    url: Annotated[
+        str,
+        Field(
+            description='The https URL events are posted to, as parsed (normalised).'
+        ),
+    ]
+    events: Annotated[
+        list[Literal['content_job.completed', 'content_job.partial', 'content_job.failed', 'analysis.ready', 'analysis.failed', 'post.updated']],
+        Field(description='The subscribed event types, in the contract’s order.'),
+    ]
+    description: str | None
+    status: Annotated[
+        Literal['active', 'disabled'],
+        Field(
+            description='disabled: every delivery attempt over 72 hours failed; nothing more is delivered to it. Delete it and register again to resume.'
+        ),
+    ]
+    created_at: Annotated[AwareDatetime, Field(alias='createdAt')]
+    secret_rotated_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            alias='secretRotatedAt',
+            description='When the current secret replaced the previous one.',
+        ),
+    ]
+    last_ping_at: Annotated[AwareDatetime | None, Field(alias='lastPingAt')]
+    disabled_at: Annotated[AwareDatetime | None, Field(alias='disabledAt')]
+    disabled_reason: Annotated[
+        Literal['delivery_failures'] | None, Field(alias='disabledReason')
+    ]
+
+
+class WebhookEndpointWithSecret(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    object: Literal['webhook_endpoint']
+    id: Annotated[str, Field(description='we_ followed by url-safe characters.')]
+    url: Annotated[
+        str,
+        Field(
+            description='The https URL events are posted to, as parsed (normalised).'
+        ),
+    ]
+    events: Annotated[
+        list[Literal['content_job.completed', 'content_job.partial', 'content_job.failed', 'analysis.ready', 'analysis.failed', 'post.updated']],
+        Field(description='The subscribed event types, in the contract’s order.'),
+    ]
+    description: str | None
+    status: Annotated[
+        Literal['active', 'disabled'],
+        Field(
+            description='disabled: every delivery attempt over 72 hours failed; nothing more is delivered to it. Delete it and register again to resume.'
+        ),
+    ]
+    created_at: Annotated[AwareDatetime, Field(alias='createdAt')]
+    secret_rotated_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            alias='secretRotatedAt',
+            description='When the current secret replaced the previous one.',
+        ),
+    ]
+    last_ping_at: Annotated[AwareDatetime | None, Field(alias='lastPingAt')]
+    disabled_at: Annotated[AwareDatetime | None, Field(alias='disabledAt')]
+    disabled_reason: Annotated[
+        Literal['delivery_failures'] | None, Field(alias='disabledReason')
+    ]
+    secret: Annotated[
+        str,
+        Field(
+            description='whsec_…: the signing secret, shown only in this answer. Analyst-Signature is its HMAC-SHA256 of "<t>.<raw body>".'
+        ),
+    ]
+
+
+class WebhookPing(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description='evt_…: the id the ping delivery carries (analyst-webhook-id).'
+        ),
+    ]
+    type: Literal['webhook.ping']
+    webhook_id: Annotated[str, Field(alias='webhookId')]
+
+
+class WebhookEndpointListMeta(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    count: int
+    max: Annotated[
+        int,
+        Field(
+            description='Endpoints a team may have (10; disabled ones count until deleted).'
+        ),
+    ]
+
+
+class WebhookEndpointWriteMeta(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    replayed: Annotated[
+        bool,
+        Field(
+            description='true when an Idempotency-Key already registered this endpoint: the first answer again.'
+        ),
+    ]
+
+
+class WebhookDeliveryEvent(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description='The event delivered (`evt_…`), as in the body the receiver got.'
+        ),
+    ]
+    type: Literal['content_job.completed', 'content_job.partial', 'content_job.failed', 'analysis.ready', 'analysis.failed', 'post.updated', 'webhook.ping']
+
+
+class WebhookDeliveryLastAttemptError(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    code: Literal['url_refused', 'address_refused', 'timeout', 'redirect', 'http_status', 'connection_refused', 'dns_failed', 'tls_failed', 'connection_failed']
+    message: str
+
+
+class WebhookDeliveryLastAttempt(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    number: Annotated[int, Field(description='1 for the first attempt.', ge=1)]
+    at: AwareDatetime
+    outcome: Literal['delivered', 'failed']
+    response_status: Annotated[
+        int | None,
+        Field(
+            alias='responseStatus',
+            description="The receiver's HTTP status, when it answered.",
+        ),
+    ]
+    latency_ms: Annotated[
+        int,
+        Field(
+            alias='latencyMs',
+            description='From the start of the attempt to its outcome.',
+            ge=0,
+        ),
+    ]
+    error: Annotated[
+        WebhookDeliveryLastAttemptError | None,
+        Field(
+            description='Why the attempt failed, when it did: http_status, redirect (never followed), timeout, connection_refused, ...'
+        ),
+    ]
+    response_body: Annotated[
+        str,
+        Field(
+            alias='responseBody',
+            description="The first 1 KB of the receiver's answer (nothing more is read or kept).",
+        ),
+    ]
+
+
+class WebhookDelivery(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    object: Literal['webhook_delivery']
+    id: Annotated[
+        str,
+        Field(
+            description='`dlv_<webhookId>_<event id>`: the same (endpoint, event) always has the same delivery.'
+        ),
+    ]
+    event: WebhookDeliveryEvent
+    status: Annotated[
+        Literal['pending', 'delivered', 'given_up', 'endpoint_disabled', 'endpoint_deleted'],
+        Field(
+            description='pending (attempts go on), delivered (a 2xx within 10 s), given_up (72 h of failed attempts), endpoint_disabled or endpoint_deleted (finished without an attempt once the endpoint was).'
+        ),
+    ]
+    attempts: Annotated[int, Field(description='Attempts made so far.', ge=0)]
+    last_attempt: Annotated[
+        WebhookDeliveryLastAttempt | None,
+        Field(
+            alias='lastAttempt',
+            description='The latest attempt; null before the first.',
+        ),
+    ]
+    next_retry_at: Annotated[
+        AwareDatetime | None,
+        Field(
+            alias='nextRetryAt',
+            description='When the next attempt is due, while pending.',
+        ),
+    ]
+    created_at: Annotated[
+        AwareDatetime,
+        Field(
+            alias='createdAt', description='When the delivery was created from the log.'
+        ),
+    ]
+
+
+class WebhookContentJobDataError(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    code: str
+    message: str
+
+
+class WebhookContentJobData(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    object: Literal['content_job']
+    id: Annotated[str, Field(description='The content job (`cj_…`).')]
+    status: Literal['completed', 'partial', 'failed']
+    error: Annotated[
+        WebhookContentJobDataError | None,
+        Field(
+            description='On failed jobs: the code and message `GET /content/jobs/{jobId}` carries.'
+        ),
+    ]
+    completed_at: Annotated[AwareDatetime, Field(alias='completedAt')]
+    path: Annotated[
+        str,
+        Field(
+            description="Where the whole object is, relative to `{base_url}` (as the spec's `comments.path`), e.g. `/content/jobs/cj_…`: GET it for the full answer."
+        ),
+    ]
+
+
+class WebhookAnalysisData(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    object: Literal['analysis']
+    id: Annotated[str, Field(description='The analysis.')]
+    status: Literal['ready', 'failed']
+    post_count: Annotated[
+        int | None,
+        Field(
+            alias='postCount',
+            description='Posts in the analysis scope; null when it failed.',
+        ),
+    ]
+    total_comments: Annotated[
+        int | None,
+        Field(
+            alias='totalComments',
+            description='Comments of those posts; null when it failed.',
+        ),
+    ]
+    matched_comments: Annotated[
+        int | None,
+        Field(
+            alias='matchedComments',
+            description='Comments the filters and search matched; null when it failed.',
+        ),
+    ]
+    error: Annotated[AnalysisError | None, Field(description='On failed analyses.')]
+    completed_at: Annotated[AwareDatetime, Field(alias='completedAt')]
+    path: Annotated[
+        str,
+        Field(
+            description="Where the whole object is, relative to `{base_url}` (as the spec's `comments.path`), e.g. `/analyses/an_…`: GET it for the full answer."
+        ),
+    ]
+
+
+class WebhookPostData(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    object: Literal['post']
+    id: Annotated[str, Field(description='The post.')]
+    status: Literal['complete']
+    data_version: Annotated[
+        int,
+        Field(
+            alias='dataVersion',
+            description='The post data version that is now complete.',
+            ge=1,
+        ),
+    ]
+    reason: Annotated[
+        Literal['added', 'refreshed'],
+        Field(description='`added` for version 1, `refreshed` after.'),
+    ]
+    total_comments: Annotated[int, Field(alias='totalComments')]
+    job_id: Annotated[
+        str,
+        Field(
+            alias='jobId', description='The content job that asked for this version.'
+        ),
+    ]
+    updated_at: Annotated[AwareDatetime, Field(alias='updatedAt')]
+    path: Annotated[
+        str,
+        Field(
+            description="Where the whole object is, relative to `{base_url}` (as the spec's `comments.path`), e.g. `/posts/{postId}/analysis`: GET it for the full answer."
+        ),
+    ]
+
+
+class WebhookPingData(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    object: Literal['webhook_endpoint']
+    id: Annotated[str, Field(description='The endpoint pinged (`we_…`).')]
+    path: Annotated[
+        str,
+        Field(
+            description="Where the whole object is, relative to `{base_url}` (as the spec's `comments.path`), e.g. `/webhooks/we_…`: GET it for the full answer."
+        ),
+    ]
+
+
+class ContentJobWebhookEvent(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description='`evt_…`, derived from the log: the same fact always has the same id. Delivery is at least once: deduplicate on it.'
+        ),
+    ]
+    type: Literal['content_job.completed', 'content_job.partial', 'content_job.failed']
+    created_at: Annotated[
+        AwareDatetime,
+        Field(alias='createdAt', description='When the fact was recorded.'),
+    ]
+    team_id: Annotated[
+        str, Field(alias='teamId', description='The team the event belongs to.')
+    ]
+    data: WebhookContentJobData
+
+
+class AnalysisWebhookEvent(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description='`evt_…`, derived from the log: the same fact always has the same id. Delivery is at least once: deduplicate on it.'
+        ),
+    ]
+    type: Literal['analysis.ready', 'analysis.failed']
+    created_at: Annotated[
+        AwareDatetime,
+        Field(alias='createdAt', description='When the fact was recorded.'),
+    ]
+    team_id: Annotated[
+        str, Field(alias='teamId', description='The team the event belongs to.')
+    ]
+    data: WebhookAnalysisData
+
+
+class PostUpdatedWebhookEvent(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description='`evt_…`, derived from the log: the same fact always has the same id. Delivery is at least once: deduplicate on it.'
+        ),
+    ]
+    type: Literal['post.updated']
+    created_at: Annotated[
+        AwareDatetime,
+        Field(alias='createdAt', description='When the fact was recorded.'),
+    ]
+    team_id: Annotated[
+        str, Field(alias='teamId', description='The team the event belongs to.')
+    ]
+    data: WebhookPostData
+
+
+class WebhookPingEvent(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description='`evt_…`, derived from the log: the same fact always has the same id. Delivery is at least once: deduplicate on it.'
+        ),
+    ]
+    type: Literal['webhook.ping']
+    created_at: Annotated[
+        AwareDatetime,
+        Field(alias='createdAt', description='When the fact was recorded.'),
+    ]
+    team_id: Annotated[
+        str, Field(alias='teamId', description='The team the event belongs to.')
+    ]
+    data: WebhookPingData
+
+
+class WebhookEvent(
+    RootModel[
+        ContentJobWebhookEvent
+        | AnalysisWebhookEvent
+        | PostUpdatedWebhookEvent
+        | WebhookPingEvent
+    ]
+):
+    root: Annotated[
+        ContentJobWebhookEvent | AnalysisWebhookEvent | PostUpdatedWebhookEvent | WebhookPingEvent,
+        Field(
+            description='Extension of the spec (push). What a webhook delivery carries as its body and what each `GET /events` frame carries in `data:`, told apart by `type`.',
+            discriminator='type',
+        ),
+    ]
+
+
 class CommentRowMessage(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1701,6 +2139,39 @@ class AddPostsBody(BaseModel):
     ]
 
 
+class RegisterWebhookEndpointBody(BaseModel):
+    model_config = ConfigDict(
+        extra='forbid',
+        populate_by_name=True,
+    )
+    url: Annotated[
+        str,
+        Field(
+            description='An https URL whose host resolves only to public addresses (no loopback, private, link-local, multicast or cloud-metadata address); checked again at each delivery.',
+            examples=['https://hooks.example.com/analyst'],
+            max_length=2048,
+        ),
+    ]
+    events: Annotated[
+        list[Literal['content_job.completed', 'content_job.partial', 'content_job.failed', 'analysis.ready', 'analysis.failed', 'post.updated']],
+        Field(description='The event types to deliver, at least one.', min_length=1),
+    ]
+    description: Annotated[
+        str | None,
+        Field(
+            description='Free text for you; trimmed, empty becomes null.',
+            max_length=200,
+        ),
+    ] = None
+    team_id: Annotated[
+        str | None,
+        Field(
+            alias='teamId',
+            description='Enterprise keys only: register the endpoint for this sub-team of the key’s enterprise. Any other team is 404.',
+        ),
+    ] = None
+
+
 class AnalystV1MeGetResponseDataKey(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1756,6 +2227,8 @@ class AnalystV1MeGetResponseDataRateLimitRouteClasses(BaseModel):
     content_add_accounts: AnalystV1MeGetResponseDataRateLimitRouteClassesGlobal
     content_refresh: AnalystV1MeGetResponseDataRateLimitRouteClassesGlobal
     content_jobs: AnalystV1MeGetResponseDataRateLimitRouteClassesGlobal
+    webhooks_write: AnalystV1MeGetResponseDataRateLimitRouteClassesGlobal
+    events_stream: AnalystV1MeGetResponseDataRateLimitRouteClassesGlobal
 
 
 class AnalystV1MeGetResponseDataRateLimit(BaseModel):
@@ -2162,6 +2635,70 @@ class AnalystV1AnalysesAnalysisIdCommentsGetResponse(BaseModel):
     )
     data: list[CommentRow]
     meta: CommentSampleMeta
+
+
+class AnalystV1WebhooksPostResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: WebhookEndpointWithSecret
+    meta: WebhookEndpointWriteMeta
+
+
+class AnalystV1WebhooksGetResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: list[WebhookEndpoint]
+    meta: WebhookEndpointListMeta
+
+
+class AnalystV1WebhooksWebhookIdGetResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: WebhookEndpoint
+    meta: dict[str, Any]
+
+
+class AnalystV1WebhooksWebhookIdRotateSecretPostResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: WebhookEndpointWithSecret
+    meta: dict[str, Any]
+
+
+class AnalystV1WebhooksWebhookIdPingPostResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: WebhookPing
+    meta: dict[str, Any]
+
+
+class AnalystV1WebhooksWebhookIdDeliveriesGetResponseMeta(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    limit: int
+    count: int
+    has_more: Annotated[bool, Field(alias='hasMore')]
+    next_cursor: Annotated[
+        str | None,
+        Field(
+            alias='nextCursor',
+            description='Opaque; pass back as cursor for the next page.',
+        ),
+    ]
+
+
+class AnalystV1WebhooksWebhookIdDeliveriesGetResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: list[WebhookDelivery]
+    meta: AnalystV1WebhooksWebhookIdDeliveriesGetResponseMeta
 
 
 class AnalystV1OpenapiJsonGetResponse(BaseModel):
