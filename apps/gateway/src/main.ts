@@ -4,6 +4,7 @@ import {
   GatewayModule,
   GatewayProxyModule,
   UPSTREAM_SERVICES,
+  maxStreamsPerKeyProblems,
   upstreamVariable,
   upstreamsFromEnv,
   type UpstreamService,
@@ -25,8 +26,8 @@ class GatewayAppModule {}
 /** The public entry point: authentication, scopes, limits, /me, /team, admin; everything else forwarded. */
 void runService({
   service: 'gateway',
-  // A missing or malformed ANALYST_UPSTREAM_<SERVICE> exits 2 with the other configuration problems.
-  configProblems: (env) => upstreamsFromEnv(env).problems,
+  // A missing or malformed ANALYST_UPSTREAM_<SERVICE> (or stream cap) exits 2 with the other configuration problems.
+  configProblems: (env) => [...upstreamsFromEnv(env).problems, ...maxStreamsPerKeyProblems(env)],
   imports: (config) => [
     GatewayAppModule,
     // Validated with the other variables (1,000–600,000 ms); long enough for a 100-link add.

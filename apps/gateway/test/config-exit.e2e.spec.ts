@@ -33,6 +33,7 @@ function run(
         ANALYST_UPSTREAM_LEDGER: 'http://127.0.0.1:1',
         ANALYST_UPSTREAM_ANALYSIS: 'http://127.0.0.1:1',
         ANALYST_UPSTREAM_SAMPLING: 'http://127.0.0.1:1',
+        ANALYST_UPSTREAM_NOTIFIER: 'http://127.0.0.1:1',
         LOG_LEVEL: 'silent',
         ...env,
       } as NodeJS.ProcessEnv,
@@ -62,6 +63,8 @@ describe('gateway entry point: bad configuration exits 2 before opening anything
       ANALYST_UPSTREAM_ANALYSIS: 'http://10.0.0.1:8080,analysis-2:8080',
       ANALYST_UPSTREAM_SAMPLING: 'http://sampling-1:8080,,http://sampling-2:8080',
       ANALYST_UPSTREAM_LEDGER: '',
+      ANALYST_UPSTREAM_NOTIFIER: '',
+      ANALYST_EVENTS_MAX_STREAMS_PER_KEY: '0',
       ANALYST_UPSTREAM_TIMEOUT_MS: '500',
     });
     expect(result.status).toBe(2);
@@ -76,6 +79,12 @@ describe('gateway entry point: bad configuration exits 2 before opening anything
     );
     expect(result.stderr).toContain(
       'ANALYST_UPSTREAM_LEDGER: required (e.g. http://host:8080 or http://a:8080,http://b:8080)',
+    );
+    expect(result.stderr).toContain(
+      'ANALYST_UPSTREAM_NOTIFIER: required (e.g. http://host:8080 or http://a:8080,http://b:8080)',
+    );
+    expect(result.stderr).toContain(
+      'ANALYST_EVENTS_MAX_STREAMS_PER_KEY: must be a whole number from 1 to 1000 (open event streams per API key), is "0"',
     );
   }, 60_000);
 

@@ -22,6 +22,8 @@ import { TeamCommands } from './identity/team-commands';
 import { GatewayHooks } from './limits/gateway-hooks';
 import { MemoryRateCounters } from './limits/memory-rate-counters';
 import { MongoRateCounters } from './limits/mongo-rate-counters';
+import { OpenStreamGuard } from './limits/open-stream.guard';
+import { OpenStreams, maxStreamsPerKeyFromEnv } from './limits/open-streams';
 import { RATE_COUNTERS } from './limits/rate-counters';
 import { RateCounterSweeper } from './limits/rate-counter-sweeper';
 import { RateLimitService } from './limits/rate-limit.service';
@@ -62,6 +64,9 @@ amendOpenApi(policiesIntoOpenApi);
       useFactory: (state: GatewayStateDb) => new SqliteUsageStore(state),
     },
     { provide: APP_GUARD, useClass: GatewayGuard },
+    // After the gateway guard, which finds the key: the open-stream cap per key (per replica).
+    { provide: OpenStreams, useFactory: () => new OpenStreams(maxStreamsPerKeyFromEnv()) },
+    { provide: APP_GUARD, useClass: OpenStreamGuard },
     // Last, so its shutdown hook (closing the file) runs after the stores' final saves.
     {
       provide: GATEWAY_STATE_DB,

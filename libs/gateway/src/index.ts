@@ -13,6 +13,8 @@ export * from './limits/mongo-rate-counters';
 export * from './limits/rate-counters';
 export * from './limits/memory-rate-counters';
 export * from './limits/rate-counter-sweeper';
+export * from './limits/open-streams';
+export * from './limits/open-stream.guard';
 export * from './internal/internal-auth';
 export * from './internal/internal-auth.guard';
 export * from './proxy/upstreams';

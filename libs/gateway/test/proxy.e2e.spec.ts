@@ -107,6 +107,7 @@ describe('gateway forwarding to services (distributed topology)', () => {
             ledger: upstreamUrl,
             analysis: 'http://127.0.0.1:1',
             sampling: 'http://127.0.0.1:1',
+            notifier: 'http://127.0.0.1:1',
           },
           timeoutMs: 500,
         }),

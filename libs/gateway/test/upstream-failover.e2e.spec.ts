@@ -74,6 +74,7 @@ describe('gateway forwarding to a list of analysis replicas (team-affine routing
             ledger: 'http://127.0.0.1:1',
             analysis: `${urls.a},${urls.b}`,
             sampling: 'http://127.0.0.1:1',
+            notifier: 'http://127.0.0.1:1',
           },
           timeoutMs: 2_000,
           // Probes only when the test asks (probeAll), so the refusal path is what moves the team.
@@ -124,6 +125,7 @@ describe('gateway forwarding to a list of analysis replicas (team-affine routing
       'analysis=2',
       'ingest=1',
       'ledger=1',
+      'notifier=1',
       'sampling=1',
     ]);
     // One replica (the others here) is not probed: ready until a forward to it is refused.
@@ -131,6 +133,7 @@ describe('gateway forwarding to a list of analysis replicas (team-affine routing
       'analysis=2',
       'ingest=1',
       'ledger=1',
+      'notifier=1',
       'sampling=1',
     ]);
   });

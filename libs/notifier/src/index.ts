@@ -1,1 +1,3 @@
 export { NotifierModule } from './notifier.module';
+export { EventStreamModule } from './events/event-stream.module';
+export { EventStreams } from './events/event-streams';

@@ -1,4 +1,6 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ANALYST_CONFIG,
@@ -111,16 +113,32 @@ function sendFailure(reply: FailureReply, { status, message, code }: ForwardFail
     .send({ error: code ? { message, code } : { message } });
 }
 
+/** A server-sent event stream (`GET /events`): passed on as it comes, never buffered. */
+function isEventStream(contentType: unknown): boolean {
+  return typeof contentType === 'string' && /^text\/event-stream\b/i.test(contentType);
+}
+
+/** An event stream being passed on: the upstream body and the client's response it is piped into. */
+interface PassedStream {
+  upstream: Readable;
+  client: ServerResponse;
+}
+
 /**
  * Forwards an admitted request to a replica of its service with @fastify/reply-from, adding the
  * signed internal auth header. The pool orders the replicas (a team's own replica first for the
  * team-affine services); a replica that refuses the connection (nothing was sent) is skipped for
  * the next one. The upstream body is buffered before it is sent on, so the gateway's 5 MB cap and
- * byte accounting see proxied responses exactly as they see its own.
+ * byte accounting see proxied responses exactly as they see its own; except an event stream
+ * (`text/event-stream`), which is piped through as it comes (with backpressure), whose client
+ * disconnect destroys the upstream body (so the upstream request ends), and which is ended at
+ * shutdown so the server's close does not wait on it. Its bytes are not counted against the daily
+ * byte cap: the stream counts once, as its request.
  */
 @Injectable()
-export class Forwarder {
+export class Forwarder implements OnModuleDestroy {
   private readonly logger = new Logger('Forwarder');
+  private readonly streams = new Set<PassedStream>();
 
   constructor(
     @Inject(ANALYST_CONFIG) private readonly config: AnalystConfig,
@@ -178,6 +196,12 @@ export class Forwarder {
             this.pool.markAnswered(service);
             this.metrics?.forwarded(service, replica);
             span?.setAttribute('http.response.status_code', res.statusCode);
+            // The upstream's headers are on the reply already (reply-from copies them before this).
+            if (isEventStream(rep.getHeader('content-type'))) {
+              this.passThrough(rep as unknown as FastifyReply, res.stream as Readable, span);
+              resolve();
+              return;
+            }
             const chunks: Buffer[] = [];
             res.stream.on('data', (chunk: Buffer) => chunks.push(chunk));
             res.stream.on('end', () => {
@@ -214,5 +238,33 @@ export class Forwarder {
       };
       attempt(0);
     });
+  }
+
+  /**
+   * Sends the upstream body on as it arrives: Fastify pipes it (backpressure included) and destroys
+   * it when the client goes away, which aborts the upstream request. No body timeout beyond the
+   * forward's own (`timeoutMs` between two chunks; the stream's heartbeats keep it alive).
+   */
+  private passThrough(reply: FastifyReply, upstream: Readable, span: ReturnType<typeof startSpan>): void {
+    const passed: PassedStream = { upstream, client: reply.raw };
+    this.streams.add(passed);
+    upstream.once('close', () => {
+      this.streams.delete(passed);
+      endSpan(span);
+    });
+    void reply.send(upstream);
+  }
+
+  /**
+   * At shutdown, before the HTTP server closes: each stream passed through ends cleanly (the
+   * client reconnects, with Last-Event-ID, to another gateway) and its upstream request is closed.
+   */
+  onModuleDestroy(): void {
+    for (const { upstream, client } of this.streams) {
+      upstream.unpipe(client);
+      client.end();
+      upstream.destroy();
+    }
+    this.streams.clear();
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HttpMethod } from '@analyst/contracts';
@@ -11,7 +11,8 @@ import { forwardedPaths, serviceOf } from './upstreams';
  * mounted on the paths of one method (`@Get([...paths])`), so Fastify still has one route per
  * table entry: the gateway guard, the 405 hook, metrics and traces see the same route patterns
  * (and so the same scopes and rate classes) as the services that own them, and the owner is
- * looked up by the pattern that matched. The table's routes are GET and POST; a route of another
+ * looked up by the pattern that matched. The table's public routes are GET, POST and DELETE (the
+ * notifier's `DELETE /webhooks/{webhookId}`), its operator routes GET and POST; a route of another
  * method needs a handler here too (test/route-table.spec.ts fails until it has one).
  *
  * No handler applies the query rule: the owning service checks the query string against its own
@@ -33,6 +34,12 @@ export class GatewayProxyController {
   @SkipQueryRules()
   forwardPost(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.forward('POST', request, reply);
+  }
+
+  @Delete(forwardedPaths('DELETE', 'public'))
+  @SkipQueryRules()
+  forwardDelete(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.forward('DELETE', request, reply);
   }
 
   // Operator routes: the admin token, and out of the public OpenAPI document, as on the services that own them.

@@ -2,7 +2,13 @@ import { isIP } from 'node:net';
 import type { UpstreamService } from './upstreams';
 
 /** The services the distributed gateway forwards to, each named by ANALYST_UPSTREAM_<SERVICE>. */
-export const UPSTREAM_SERVICES: readonly UpstreamService[] = ['ingest', 'ledger', 'analysis', 'sampling'];
+export const UPSTREAM_SERVICES: readonly UpstreamService[] = [
+  'ingest',
+  'ledger',
+  'analysis',
+  'sampling',
+  'notifier',
+];
 
 /** The variable that lists a service's replicas. */
 export function upstreamVariable(service: UpstreamService): string {

@@ -1,0 +1,86 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { ApiError } from '@analyst/contracts';
+import { CLOCK, EVENT_STORE, type Clock, type EventStore } from '@analyst/platform';
+import { EventStream } from './event-stream';
+import { EVENT_STREAM_SETTINGS, type EventStreamSettings } from './event-stream-settings';
+import type { StreamRequest } from './stream-request';
+
+/**
+ * The open event streams of this process: opens one where its request says (now, or after a
+ * `Last-Event-ID` still within the retention window), and ends them all before the HTTP server
+ * closes, so a SIGTERM never waits on a stream.
+ */
+@Injectable()
+export class EventStreams implements OnModuleDestroy {
+  private readonly logger = new Logger('EventStreams');
+  private readonly open = new Set<EventStream>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly log: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(EVENT_STREAM_SETTINGS) private readonly settings: EventStreamSettings,
+  ) {}
+
+  /** Opens the team's stream; throws the 400/410 of a `Last-Event-ID` it cannot resume after. */
+  async openFor(teamId: string, request: StreamRequest): Promise<EventStream> {
+    const after =
+      request.lastEventId === null
+        ? await this.log.headPosition()
+        : await this.resumable(request.lastEventId);
+    const stream = new EventStream({
+      teamId,
+      types: request.types,
+      heartbeatMs: this.settings.heartbeatMs,
+      stalledReaderMs: this.settings.stalledReaderMs,
+      onClosed: (closed) => this.open.delete(closed),
+      onError: (error) =>
+        this.logger.warn(
+          `event stream of team ${teamId} closed: reading the log failed (${error instanceof Error ? error.message : String(error)})`,
+        ),
+    });
+    this.open.add(stream);
+    await stream.start(this.log, after);
+    return stream;
+  }
+
+  /** Streams open in this process. */
+  get count(): number {
+    return this.open.size;
+  }
+
+  /**
+   * `position` as a place to resume after: the event recorded there (or, where the log has a gap,
+   * the first one after it) was recorded within the retention window. Older is 410; past the end
+   * of the log is 400 (no stream sent that id).
+   */
+  private async resumable(position: number): Promise<number> {
+    const at = await this.firstEventFrom(position);
+    if (at === null)
+      throw new ApiError(
+        400,
+        `Last-Event-ID ${position} is past the end of the event log: it is not an id this stream sent`,
+        'invalid_parameter',
+      );
+    const oldest = this.clock.now().getTime() - this.settings.retentionMs;
+    if (Date.parse(at.occurredAt) < oldest) {
+      const hours = this.settings.retentionMs / 3_600_000;
+      throw new ApiError(
+        410,
+        `Last-Event-ID ${position} is older than the ${hours} h the stream can resume from; open the stream without it and read what you missed from the API (GET /content/jobs, /analyses, /posts?updated_since=)`,
+        'last_event_id_expired',
+      );
+    }
+    return position;
+  }
+
+  private async firstEventFrom(position: number): Promise<{ occurredAt: string } | null> {
+    for await (const page of this.log.readAll(position - 1, 1)) {
+      if (page.length > 0) return { occurredAt: page[0].metadata.occurredAt };
+    }
+    return null;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([...this.open].map((stream) => stream.close()));
+  }
+}
