@@ -210,14 +210,17 @@ describe('GET /events (server-sent events)', () => {
     const newer = await analysisFailed(teamA);
     const apiKey = await key(teamA);
 
-    const expired = await stream(apiKey, '', { 'last-event-id': String(old.position) });
+    // Resuming before `old` would send an event recorded 25 h ago again.
+    const expired = await stream(apiKey, '', { 'last-event-id': String(old.position - 1) });
     expect(expired.status).toBe(410);
     const body = await expired.errorBody();
     expect(body.error.code).toBe('last_event_id_expired');
     expect(body.error.message).toContain('older than the 24 h');
 
-    const resumed = await stream(apiKey, '', { 'last-event-id': String(recent.position) });
+    // After `old`, the oldest event sent again was recorded 23 h ago: within the window.
+    const resumed = await stream(apiKey, '', { 'last-event-id': String(old.position) });
     expect(resumed.status).toBe(200);
+    expect(JSON.parse((await resumed.nextEvent()).data!)).toEqual(recent.webhookEvent);
     expect(JSON.parse((await resumed.nextEvent()).data!)).toEqual(newer.webhookEvent);
   });
 

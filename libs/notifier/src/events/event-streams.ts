@@ -49,20 +49,22 @@ export class EventStreams implements OnModuleDestroy {
   }
 
   /**
-   * `position` as a place to resume after: the event recorded there (or, where the log has a gap,
-   * the first one after it) was recorded within the retention window. Older is 410; past the end
-   * of the log is 400 (no stream sent that id).
+   * `position` as a place to resume after: the events after it were recorded within the retention
+   * window (judged by the first one, the oldest the stream would send again); older is 410. Past
+   * the head of the log is 400 (no stream sent that id). The first event *after* the position is
+   * read rather than the one at it: on EventStoreDB a read after a record's own position is one
+   * probe, while a read that includes it starts from the record before (a backward walk).
    */
   private async resumable(position: number): Promise<number> {
-    const at = await this.firstEventFrom(position);
-    if (at === null)
+    if (position > (await this.log.headPosition()))
       throw new ApiError(
         400,
         `Last-Event-ID ${position} is past the end of the event log: it is not an id this stream sent`,
         'invalid_parameter',
       );
+    const next = await this.firstEventAfter(position);
     const oldest = this.clock.now().getTime() - this.settings.retentionMs;
-    if (Date.parse(at.occurredAt) < oldest) {
+    if (next !== null && Date.parse(next.occurredAt) < oldest) {
       const hours = this.settings.retentionMs / 3_600_000;
       throw new ApiError(
         410,
@@ -73,8 +75,8 @@ export class EventStreams implements OnModuleDestroy {
     return position;
   }
 
-  private async firstEventFrom(position: number): Promise<{ occurredAt: string } | null> {
-    for await (const page of this.log.readAll(position - 1, 1)) {
+  private async firstEventAfter(position: number): Promise<{ occurredAt: string } | null> {
+    for await (const page of this.log.readAll(position, 1)) {
       if (page.length > 0) return { occurredAt: page[0].metadata.occurredAt };
     }
     return null;
