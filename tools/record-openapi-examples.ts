@@ -178,8 +178,9 @@ export async function recordExamples(): Promise<Record<string, OperationExample>
     await r.record('listSavedAnalyses', 'GET', '/saved-analyses', { query: { limit: '2' } });
     await r.record('getInsights', 'GET', '/insights', { query: { snapshot_id: saved.body.data.id } });
 
-    // Push: an IP literal (example.com's), so registering resolves nothing; the endpoint is deleted
-    // right after its ping, before the notifier's next tick would send anything there.
+    // Push: an IP literal (example.com's), so registering resolves nothing. The ping's delivery is
+    // attempted there and fails (no receiver of ours answers there; the deliveries example shows that
+    // attempt), then the endpoint is deleted. GET /events is a stream: no JSON example.
     const webhook = await r.record('createWebhookEndpoint', 'POST', '/webhooks', {
       body: {
         url: 'https://93.184.215.14/hooks/analyst',
@@ -194,6 +195,15 @@ export async function recordExamples(): Promise<Record<string, OperationExample>
     });
     await r.record('getWebhookEndpoint', 'GET', '/webhooks/{webhookId}', { params: { webhookId } });
     await r.record('pingWebhookEndpoint', 'POST', '/webhooks/{webhookId}/ping', { params: { webhookId } });
+    await r.until(
+      "the ping's first attempt",
+      async () =>
+        ((await r.call('GET', `${PREFIX}/webhooks/${webhookId}/deliveries`)).body.data[0]?.attempts ?? 0) > 0,
+    );
+    await r.record('listWebhookDeliveries', 'GET', '/webhooks/{webhookId}/deliveries', {
+      params: { webhookId },
+      query: { limit: '2' },
+    });
     await r.record('deleteWebhookEndpoint', 'DELETE', '/webhooks/{webhookId}', { params: { webhookId } });
     return Object.fromEntries(Object.entries(r.examples).sort(([a], [b]) => a.localeCompare(b)));
   } finally {

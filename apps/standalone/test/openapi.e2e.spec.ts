@@ -350,10 +350,12 @@ describe('OpenAPI document at GET /analyst/v1/openapi.json', () => {
       'collections',
       'comments',
       'content',
+      'events',
       'identity',
       'insights',
       'meta',
       'posts',
+      'webhooks',
     ]);
     for (const tag of doc.tags) expect(tag.description.length).toBeGreaterThan(5);
     expect(errors('GET', '/posts')).toEqual(expect.arrayContaining(['400']));

@@ -1987,32 +1987,34 @@ export interface operations {
                      *             "accounts:write",
                      *             "collections:read",
                      *             "team:read",
-                     *             "insights:read"
+                     *             "insights:read",
+                     *             "webhooks:read",
+                     *             "webhooks:write"
                      *           ],
-                     *           "createdAt": "2026-11-29T01:52:06.982Z",
+                     *           "createdAt": "2026-11-29T07:24:59.054Z",
                      *           "rotatedAt": null
                      *         },
                      *         "team": {
-                     *           "id": "tm_0mx16orw5q30ggtqdfb",
+                     *           "id": "tm_0mx1ikueid0szdik5zg",
                      *           "name": "Demo Team",
                      *           "plan": "enterprise"
                      *         },
-                     *         "targetTeamId": "tm_0mx16orw5q30ggtqdfb",
+                     *         "targetTeamId": "tm_0mx1ikueid0szdik5zg",
                      *         "rateLimit": {
-                     *           "remainingRequests": 296,
-                     *           "remainingDailyRequests": 9996,
-                     *           "remainingBytes": 524081352,
+                     *           "remainingRequests": 297,
+                     *           "remainingDailyRequests": 9997,
+                     *           "remainingBytes": 524149897,
                      *           "dailyBytes": 524288000,
                      *           "resetsInSeconds": {
-                     *             "minute": 46,
-                     *             "day": 79666
+                     *             "minute": 51,
+                     *             "day": 59691
                      *           },
                      *           "routeClasses": {
                      *             "global": {
                      *               "perMinute": 300,
                      *               "perDay": 10000,
-                     *               "remainingPerMinute": 296,
-                     *               "remainingPerDay": 9996
+                     *               "remainingPerMinute": 297,
+                     *               "remainingPerDay": 9997
                      *             },
                      *             "comments": {
                      *               "perMinute": 120,
@@ -2073,6 +2075,18 @@ export interface operations {
                      *               "perDay": 2000,
                      *               "remainingPerMinute": 60,
                      *               "remainingPerDay": 2000
+                     *             },
+                     *             "webhooks_write": {
+                     *               "perMinute": 10,
+                     *               "perDay": 200,
+                     *               "remainingPerMinute": 10,
+                     *               "remainingPerDay": 200
+                     *             },
+                     *             "events_stream": {
+                     *               "perMinute": 10,
+                     *               "perDay": 500,
+                     *               "remainingPerMinute": 10,
+                     *               "remainingPerDay": 500
                      *             }
                      *           }
                      *         }
@@ -2327,7 +2341,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "tm_0mx16orw5q30ggtqdfb",
+                     *         "id": "tm_0mx1ikueid0szdik5zg",
                      *         "name": "Demo Team",
                      *         "plan": {
                      *           "id": "enterprise",
@@ -2346,9 +2360,9 @@ export interface operations {
                      *         "credits": {
                      *           "maps": 9946,
                      *           "adhoc": 1000,
-                     *           "reserved": 0
+                     *           "reserved": 1
                      *         },
-                     *         "createdAt": "2026-11-29T01:52:06.965Z"
+                     *         "createdAt": "2026-11-29T07:24:58.987Z"
                      *       },
                      *       "meta": {}
                      *     }
@@ -2511,7 +2525,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "postIds": [
-                 *         "po_0mx16osaj1sgfrnb99c"
+                 *         "po_0mx1ikvjg7rvvtsm1q2"
                  *       ]
                  *     }
                  */
@@ -2545,13 +2559,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cj_0mx16oyci49bsz9jr91",
+                     *         "id": "cj_0mx1il2rpz0w2p7ipie",
                      *         "kind": "refresh",
                      *         "status": "syncing",
-                     *         "createdAt": "2026-11-29T01:52:15.330Z",
-                     *         "updatedAt": "2026-11-29T01:52:15.337Z",
+                     *         "createdAt": "2026-11-29T07:25:09.827Z",
+                     *         "updatedAt": "2026-11-29T07:25:09.832Z",
                      *         "completedAt": null,
-                     *         "expiresAt": "2026-12-29T01:52:15.330Z",
+                     *         "expiresAt": "2026-12-29T07:25:09.827Z",
                      *         "collections": [],
                      *         "tags": [],
                      *         "credits": {
@@ -2576,8 +2590,8 @@ export interface operations {
                      *           {
                      *             "link": "https://youtube.com/watch?v=demoVid0003",
                      *             "reason": "min_interval",
-                     *             "postId": "po_0mx16osaj1sgfrnb99c",
-                     *             "nextRefreshAt": "2026-11-29T13:52:07.554Z"
+                     *             "postId": "po_0mx1ikvjg7rvvtsm1q2",
+                     *             "nextRefreshAt": "2026-11-29T19:25:00.565Z"
                      *           }
                      *         ],
                      *         "rejected": [],
@@ -2795,13 +2809,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cj_0mx16oyd20us2elqhnp",
+                     *         "id": "cj_0mx1il2sc4uevs2uqeo",
                      *         "kind": "account",
                      *         "status": "discovering",
-                     *         "createdAt": "2026-11-29T01:52:15.350Z",
-                     *         "updatedAt": "2026-11-29T01:52:15.350Z",
+                     *         "createdAt": "2026-11-29T07:25:09.850Z",
+                     *         "updatedAt": "2026-11-29T07:25:09.850Z",
                      *         "completedAt": null,
-                     *         "expiresAt": "2026-12-29T01:52:15.350Z",
+                     *         "expiresAt": "2026-12-29T07:25:09.850Z",
                      *         "account": {
                      *           "url": "https://tiktok.com/@fitjoe",
                      *           "platform": "tiktok"
@@ -2809,7 +2823,7 @@ export interface operations {
                      *         "dryRun": true,
                      *         "filters": {
                      *           "since": null,
-                     *           "until": "2026-11-29T01:52:15.350Z",
+                     *           "until": "2026-11-29T07:25:09.850Z",
                      *           "limit": 5,
                      *           "keywords": null,
                      *           "minViews": 1000,
@@ -3058,16 +3072,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cj_0mx16oy79k064w977kf",
+                     *         "id": "cj_0mx1il2nr18r8khhf3y",
                      *         "kind": "posts",
                      *         "status": "syncing",
-                     *         "createdAt": "2026-11-29T01:52:15.140Z",
-                     *         "updatedAt": "2026-11-29T01:52:15.231Z",
+                     *         "createdAt": "2026-11-29T07:25:09.686Z",
+                     *         "updatedAt": "2026-11-29T07:25:09.756Z",
                      *         "completedAt": null,
-                     *         "expiresAt": "2026-12-29T01:52:15.140Z",
+                     *         "expiresAt": "2026-12-29T07:25:09.686Z",
                      *         "collections": [
                      *           {
-                     *             "id": "col_0mx16orxrdgw5otqp1y",
+                     *             "id": "col_0mx1ikuhxtmw66p3dyc",
                      *             "name": "Spring Launch",
                      *             "type": "campaign",
                      *             "created": false
@@ -3095,12 +3109,12 @@ export interface operations {
                      *         "accepted": [
                      *           {
                      *             "link": "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
-                     *             "postId": "po_0mx16oy80j3dh4gwg5q",
+                     *             "postId": "po_0mx1il2nxp1050cmn4c",
                      *             "postStatus": "complete"
                      *           },
                      *           {
                      *             "link": "https://www.tiktok.com/@fitjoe/video/7301234567890123456",
-                     *             "postId": "po_0mx16oy8rui53t50nwa",
+                     *             "postId": "po_0mx1il2o7f5imo35cfp",
                      *             "postStatus": "fetching"
                      *           }
                      *         ],
@@ -3289,11 +3303,11 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cj_0mx16oyd20us2elqhnp",
+                     *           "id": "cj_0mx1il2sc4uevs2uqeo",
                      *           "kind": "account",
                      *           "status": "discovering",
-                     *           "createdAt": "2026-11-29T01:52:15.350Z",
-                     *           "updatedAt": "2026-11-29T01:52:15.350Z",
+                     *           "createdAt": "2026-11-29T07:25:09.850Z",
+                     *           "updatedAt": "2026-11-29T07:25:09.850Z",
                      *           "completedAt": null,
                      *           "counts": {
                      *             "requested": 5,
@@ -3314,12 +3328,12 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "cj_0mx16oyci49bsz9jr91",
+                     *           "id": "cj_0mx1il2rpz0w2p7ipie",
                      *           "kind": "refresh",
                      *           "status": "failed",
-                     *           "createdAt": "2026-11-29T01:52:15.330Z",
-                     *           "updatedAt": "2026-11-29T01:52:15.343Z",
-                     *           "completedAt": "2026-11-29T01:52:15.343Z",
+                     *           "createdAt": "2026-11-29T07:25:09.827Z",
+                     *           "updatedAt": "2026-11-29T07:25:09.835Z",
+                     *           "completedAt": "2026-11-29T07:25:09.835Z",
                      *           "counts": {
                      *             "requested": 1,
                      *             "accepted": 0,
@@ -3466,7 +3480,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example cj_0mx16oy79k064w977kf */
+                /** @example cj_0mx1il2nr18r8khhf3y */
                 jobId: string;
             };
             cookie?: never;
@@ -3497,16 +3511,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cj_0mx16oy79k064w977kf",
+                     *         "id": "cj_0mx1il2nr18r8khhf3y",
                      *         "kind": "posts",
                      *         "status": "completed",
-                     *         "createdAt": "2026-11-29T01:52:15.140Z",
-                     *         "updatedAt": "2026-11-29T01:52:15.295Z",
-                     *         "completedAt": "2026-11-29T01:52:15.295Z",
-                     *         "expiresAt": "2026-12-29T01:52:15.140Z",
+                     *         "createdAt": "2026-11-29T07:25:09.686Z",
+                     *         "updatedAt": "2026-11-29T07:25:09.789Z",
+                     *         "completedAt": "2026-11-29T07:25:09.789Z",
+                     *         "expiresAt": "2026-12-29T07:25:09.686Z",
                      *         "collections": [
                      *           {
-                     *             "id": "col_0mx16orxrdgw5otqp1y",
+                     *             "id": "col_0mx1ikuhxtmw66p3dyc",
                      *             "name": "Spring Launch",
                      *             "type": "campaign",
                      *             "created": false
@@ -3534,12 +3548,12 @@ export interface operations {
                      *         "accepted": [
                      *           {
                      *             "link": "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
-                     *             "postId": "po_0mx16oy80j3dh4gwg5q",
+                     *             "postId": "po_0mx1il2nxp1050cmn4c",
                      *             "postStatus": "complete"
                      *           },
                      *           {
                      *             "link": "https://www.tiktok.com/@fitjoe/video/7301234567890123456",
-                     *             "postId": "po_0mx16oy8rui53t50nwa",
+                     *             "postId": "po_0mx1il2o7f5imo35cfp",
                      *             "postStatus": "complete"
                      *           }
                      *         ],
@@ -3698,20 +3712,20 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "an_0mx16oy3ekm8g8dzx00",
+                     *           "id": "an_0mx1il2m6mv5rn08je4",
                      *           "kind": "snapshot",
                      *           "status": "ready",
-                     *           "createdAt": "2026-11-29T01:52:15.002Z",
-                     *           "completedAt": "2026-11-29T01:52:15.002Z",
-                     *           "expiresAt": "2026-12-06T01:52:15.002Z",
+                     *           "createdAt": "2026-11-29T07:25:09.630Z",
+                     *           "completedAt": "2026-11-29T07:25:09.630Z",
+                     *           "expiresAt": "2026-12-06T07:25:09.630Z",
                      *           "postCount": 8,
                      *           "selection": {
                      *             "type": "collection",
-                     *             "collectionId": "col_0mx16oxgihtrc241z7m",
+                     *             "collectionId": "col_0mx1il273rek8mg9nme",
                      *             "status": "complete"
                      *           },
-                     *           "matchedComments": 101,
-                     *           "serviceScore": 4.19
+                     *           "matchedComments": 100,
+                     *           "serviceScore": 3.88
                      *         }
                      *       ],
                      *       "meta": {
@@ -3841,7 +3855,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "selection": {
-                 *         "collectionId": "col_0mx16oxgihtrc241z7m"
+                 *         "collectionId": "col_0mx1il273rek8mg9nme"
                  *       },
                  *       "filters": {
                  *         "sentiment": [
@@ -3884,16 +3898,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "an_0mx16oy3ekm8g8dzx00",
+                     *         "id": "an_0mx1il2m6mv5rn08je4",
                      *         "kind": "snapshot",
                      *         "status": "ready",
-                     *         "createdAt": "2026-11-29T01:52:15.002Z",
-                     *         "updatedAt": "2026-11-29T01:52:15.002Z",
-                     *         "completedAt": "2026-11-29T01:52:15.002Z",
-                     *         "expiresAt": "2026-12-06T01:52:15.002Z",
+                     *         "createdAt": "2026-11-29T07:25:09.630Z",
+                     *         "updatedAt": "2026-11-29T07:25:09.630Z",
+                     *         "completedAt": "2026-11-29T07:25:09.630Z",
+                     *         "expiresAt": "2026-12-06T07:25:09.630Z",
                      *         "selection": {
                      *           "type": "collection",
-                     *           "collectionId": "col_0mx16oxgihtrc241z7m",
+                     *           "collectionId": "col_0mx1il273rek8mg9nme",
                      *           "status": "complete"
                      *         },
                      *         "filters": {
@@ -3911,29 +3925,29 @@ export interface operations {
                      *         ],
                      *         "postCount": 8,
                      *         "postIds": [
-                     *           "po_0mx16oxjbabryrsbz83",
-                     *           "po_0mx16oxqzh2xtzbi1tk",
-                     *           "po_0mx16oxlzto418ltrvh",
-                     *           "po_0mx16oxror4l2297y8j",
-                     *           "po_0mx16oxhhjnojtdalns",
-                     *           "po_0mx16oxh3u1l4l7uea4",
-                     *           "po_0mx16oxni6ggvxyzl7r",
-                     *           "po_0mx16oxpf8b0ou3g1vu"
+                     *           "po_0mx1il29c54zy17oxjs",
+                     *           "po_0mx1il2e32u7bucq1mn",
+                     *           "po_0mx1il2anxi5x1suni3",
+                     *           "po_0mx1il2eyzi6stxt1j4",
+                     *           "po_0mx1il27vk0jvq86vda",
+                     *           "po_0mx1il27kc42icz8cpz",
+                     *           "po_0mx1il2bb2n019xgsv1",
+                     *           "po_0mx1il2cnt23a1q54d6"
                      *         ],
                      *         "selectionTruncated": false,
                      *         "scope": {
                      *           "postCount": 8,
                      *           "totalComments": 932,
-                     *           "matchedComments": 101,
+                     *           "matchedComments": 100,
                      *           "matchedPosts": 6,
-                     *           "shareOfComments": 0.10836909871244635,
+                     *           "shareOfComments": 0.1072961373390558,
                      *           "shareOfContent": 0.75
                      *         },
                      *         "content": {
                      *           "postCount": 8,
                      *           "posts": [
                      *             {
-                     *               "id": "po_0mx16oxjbabryrsbz83",
+                     *               "id": "po_0mx1il29c54zy17oxjs",
                      *               "platform": "youtube",
                      *               "creator": {
                      *                 "username": "avapatelhq"
@@ -3941,20 +3955,20 @@ export interface operations {
                      *               "matchedComments": 0
                      *             },
                      *             {
-                     *               "id": "po_0mx16oxqzh2xtzbi1tk",
+                     *               "id": "po_0mx1il2e32u7bucq1mn",
                      *               "platform": "x",
                      *               "creator": {
                      *                 "username": "demo_brand"
                      *               },
-                     *               "matchedComments": 5
+                     *               "matchedComments": 4
                      *             },
                      *             {
-                     *               "id": "po_0mx16oxlzto418ltrvh",
+                     *               "id": "po_0mx1il2anxi5x1suni3",
                      *               "platform": "youtube",
                      *               "creator": {
                      *                 "username": "kainovakofficial"
                      *               },
-                     *               "matchedComments": 19
+                     *               "matchedComments": 20
                      *             }
                      *           ],
                      *           "postsTruncated": false,
@@ -3993,23 +4007,23 @@ export interface operations {
                      *             }
                      *           ],
                      *           "scores": {
-                     *             "content": 3,
-                     *             "topic": 3
+                     *             "content": 2.49,
+                     *             "topic": 2.49
                      *           },
                      *           "mix": {
                      *             "content": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 8.6,
-                     *               "leanNegativePercent": 36.6,
-                     *               "negativePercent": 54.8
+                     *               "neutralPercent": 13,
+                     *               "leanNegativePercent": 17.4,
+                     *               "negativePercent": 69.6
                      *             },
                      *             "topic": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 8.6,
-                     *               "leanNegativePercent": 36.6,
-                     *               "negativePercent": 54.8
+                     *               "neutralPercent": 13,
+                     *               "leanNegativePercent": 17.4,
+                     *               "negativePercent": 69.6
                      *             }
                      *           }
                      *         },
@@ -4017,131 +4031,131 @@ export interface operations {
                      *           "briefSummary": null,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 4.19,
-                     *             "sentiment": 3.08,
-                     *             "relevance": 5.98,
-                     *             "consensus": 5.73,
-                     *             "content": 3,
-                     *             "topic": 3
+                     *             "serviceScore": 3.88,
+                     *             "sentiment": 2.6,
+                     *             "relevance": 5.91,
+                     *             "consensus": 5.69,
+                     *             "content": 2.49,
+                     *             "topic": 2.49
                      *           },
                      *           "mix": {
                      *             "sentiment": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 47.5,
-                     *               "negativePercent": 52.5
+                     *               "leanNegativePercent": 34,
+                     *               "negativePercent": 66
                      *             },
                      *             "content": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 8.6,
-                     *               "leanNegativePercent": 36.6,
-                     *               "negativePercent": 54.8
+                     *               "neutralPercent": 13,
+                     *               "leanNegativePercent": 17.4,
+                     *               "negativePercent": 69.6
                      *             },
                      *             "topic": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 8.6,
-                     *               "leanNegativePercent": 36.6,
-                     *               "negativePercent": 54.8
+                     *               "neutralPercent": 13,
+                     *               "leanNegativePercent": 17.4,
+                     *               "negativePercent": 69.6
                      *             },
                      *             "relevance": {
-                     *               "positivePercent": 11.9,
-                     *               "leanPositivePercent": 67.3,
+                     *               "positivePercent": 10,
+                     *               "leanPositivePercent": 67,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 12.9,
-                     *               "negativePercent": 7.9
+                     *               "leanNegativePercent": 15,
+                     *               "negativePercent": 8
                      *             },
                      *             "consensus": {
-                     *               "positivePercent": 9.9,
-                     *               "leanPositivePercent": 79.2,
+                     *               "positivePercent": 8,
+                     *               "leanPositivePercent": 82,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 2,
-                     *               "negativePercent": 8.9
+                     *               "leanNegativePercent": 1,
+                     *               "negativePercent": 9
                      *             }
                      *           },
                      *           "topics": [],
                      *           "outliers": [],
                      *           "notableComments": [
                      *             {
-                     *               "postId": "po_0mx16oxlzto418ltrvh",
+                     *               "postId": "po_0mx1il2anxi5x1suni3",
                      *               "commentId": "c_129121c1a0_i"
                      *             },
                      *             {
-                     *               "postId": "po_0mx16oxqzh2xtzbi1tk",
-                     *               "commentId": "c_963cc54b76_v"
+                     *               "postId": "po_0mx1il2anxi5x1suni3",
+                     *               "commentId": "c_129121c1a0_1p"
                      *             },
                      *             {
-                     *               "postId": "po_0mx16oxlzto418ltrvh",
-                     *               "commentId": "c_129121c1a0_1p"
+                     *               "postId": "po_0mx1il27vk0jvq86vda",
+                     *               "commentId": "c_a70a6b4362_2k"
                      *             }
                      *           ],
                      *           "wordCloud": [
                      *             {
                      *               "text": "apps",
                      *               "type": "word",
-                     *               "value": 17,
-                     *               "avgSentiment": 3.14,
-                     *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 16.8
+                     *               "value": 16,
+                     *               "avgSentiment": 2.7,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 16
                      *             },
                      *             {
                      *               "text": "budgeting",
                      *               "type": "word",
-                     *               "value": 17,
-                     *               "avgSentiment": 3.14,
-                     *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 16.8
+                     *               "value": 16,
+                     *               "avgSentiment": 2.7,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 16
                      *             },
                      *             {
                      *               "text": "cardio",
                      *               "type": "word",
-                     *               "value": 13,
-                     *               "avgSentiment": 3.44,
+                     *               "value": 12,
+                     *               "avgSentiment": 3.1,
                      *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 12.9
+                     *               "mentionPercentage": 12
                      *             }
                      *           ],
                      *           "emojiCloud": [
                      *             {
                      *               "emoji": "👎",
                      *               "value": 9,
-                     *               "avgSentiment": 2.02,
+                     *               "avgSentiment": 1.48,
                      *               "sentimentCategory": "negative",
-                     *               "mentionPercentage": 8.9
-                     *             },
-                     *             {
-                     *               "emoji": "🙄",
-                     *               "value": 6,
-                     *               "avgSentiment": 3.07,
-                     *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 5.9
+                     *               "mentionPercentage": 9
                      *             },
                      *             {
                      *               "emoji": "😡",
                      *               "value": 5,
-                     *               "avgSentiment": 2.64,
+                     *               "avgSentiment": 2.38,
                      *               "sentimentCategory": "negative",
                      *               "mentionPercentage": 5
+                     *             },
+                     *             {
+                     *               "emoji": "🙄",
+                     *               "value": 4,
+                     *               "avgSentiment": 2.11,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 4
                      *             }
                      *           ],
                      *           "emotions": {
-                     *             "angerPercent": 32.6,
-                     *             "disgustPercent": 5.4,
+                     *             "angerPercent": 39.6,
+                     *             "disgustPercent": 4.4,
                      *             "fearPercent": 0,
-                     *             "joyPercent": 2.2,
-                     *             "sadnessPercent": 8.7,
-                     *             "surprisePercent": 1.1,
-                     *             "neutralPercent": 50
+                     *             "joyPercent": 0,
+                     *             "sadnessPercent": 8.8,
+                     *             "surprisePercent": 5.5,
+                     *             "neutralPercent": 41.8
                      *           },
-                     *           "totalComments": 101,
+                     *           "totalComments": 100,
                      *           "completeness": "scores_and_content"
                      *         },
                      *         "comments": {
-                     *           "path": "/analyses/an_0mx16oy3ekm8g8dzx00/comments"
+                     *           "path": "/analyses/an_0mx1il2m6mv5rn08je4/comments"
                      *         },
-                     *         "computedAt": "2026-11-29T01:52:15.002Z"
+                     *         "computedAt": "2026-11-29T07:25:09.630Z"
                      *       },
                      *       "meta": {
                      *         "status": "ready"
@@ -4296,7 +4310,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example an_0mx16oy3ekm8g8dzx00 */
+                /** @example an_0mx1il2m6mv5rn08je4 */
                 analysisId: string;
             };
             cookie?: never;
@@ -4327,16 +4341,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "an_0mx16oy3ekm8g8dzx00",
+                     *         "id": "an_0mx1il2m6mv5rn08je4",
                      *         "kind": "snapshot",
                      *         "status": "ready",
-                     *         "createdAt": "2026-11-29T01:52:15.002Z",
-                     *         "updatedAt": "2026-11-29T01:52:15.002Z",
-                     *         "completedAt": "2026-11-29T01:52:15.002Z",
-                     *         "expiresAt": "2026-12-06T01:52:15.002Z",
+                     *         "createdAt": "2026-11-29T07:25:09.630Z",
+                     *         "updatedAt": "2026-11-29T07:25:09.630Z",
+                     *         "completedAt": "2026-11-29T07:25:09.630Z",
+                     *         "expiresAt": "2026-12-06T07:25:09.630Z",
                      *         "selection": {
                      *           "type": "collection",
-                     *           "collectionId": "col_0mx16oxgihtrc241z7m",
+                     *           "collectionId": "col_0mx1il273rek8mg9nme",
                      *           "status": "complete"
                      *         },
                      *         "filters": {
@@ -4354,29 +4368,29 @@ export interface operations {
                      *         ],
                      *         "postCount": 8,
                      *         "postIds": [
-                     *           "po_0mx16oxjbabryrsbz83",
-                     *           "po_0mx16oxqzh2xtzbi1tk",
-                     *           "po_0mx16oxlzto418ltrvh",
-                     *           "po_0mx16oxror4l2297y8j",
-                     *           "po_0mx16oxhhjnojtdalns",
-                     *           "po_0mx16oxh3u1l4l7uea4",
-                     *           "po_0mx16oxni6ggvxyzl7r",
-                     *           "po_0mx16oxpf8b0ou3g1vu"
+                     *           "po_0mx1il29c54zy17oxjs",
+                     *           "po_0mx1il2e32u7bucq1mn",
+                     *           "po_0mx1il2anxi5x1suni3",
+                     *           "po_0mx1il2eyzi6stxt1j4",
+                     *           "po_0mx1il27vk0jvq86vda",
+                     *           "po_0mx1il27kc42icz8cpz",
+                     *           "po_0mx1il2bb2n019xgsv1",
+                     *           "po_0mx1il2cnt23a1q54d6"
                      *         ],
                      *         "selectionTruncated": false,
                      *         "scope": {
                      *           "postCount": 8,
                      *           "totalComments": 932,
-                     *           "matchedComments": 101,
+                     *           "matchedComments": 100,
                      *           "matchedPosts": 6,
-                     *           "shareOfComments": 0.10836909871244635,
+                     *           "shareOfComments": 0.1072961373390558,
                      *           "shareOfContent": 0.75
                      *         },
                      *         "content": {
                      *           "postCount": 8,
                      *           "posts": [
                      *             {
-                     *               "id": "po_0mx16oxjbabryrsbz83",
+                     *               "id": "po_0mx1il29c54zy17oxjs",
                      *               "platform": "youtube",
                      *               "creator": {
                      *                 "username": "avapatelhq"
@@ -4384,20 +4398,20 @@ export interface operations {
                      *               "matchedComments": 0
                      *             },
                      *             {
-                     *               "id": "po_0mx16oxqzh2xtzbi1tk",
+                     *               "id": "po_0mx1il2e32u7bucq1mn",
                      *               "platform": "x",
                      *               "creator": {
                      *                 "username": "demo_brand"
                      *               },
-                     *               "matchedComments": 5
+                     *               "matchedComments": 4
                      *             },
                      *             {
-                     *               "id": "po_0mx16oxlzto418ltrvh",
+                     *               "id": "po_0mx1il2anxi5x1suni3",
                      *               "platform": "youtube",
                      *               "creator": {
                      *                 "username": "kainovakofficial"
                      *               },
-                     *               "matchedComments": 19
+                     *               "matchedComments": 20
                      *             }
                      *           ],
                      *           "postsTruncated": false,
@@ -4436,23 +4450,23 @@ export interface operations {
                      *             }
                      *           ],
                      *           "scores": {
-                     *             "content": 3,
-                     *             "topic": 3
+                     *             "content": 2.49,
+                     *             "topic": 2.49
                      *           },
                      *           "mix": {
                      *             "content": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 8.6,
-                     *               "leanNegativePercent": 36.6,
-                     *               "negativePercent": 54.8
+                     *               "neutralPercent": 13,
+                     *               "leanNegativePercent": 17.4,
+                     *               "negativePercent": 69.6
                      *             },
                      *             "topic": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 8.6,
-                     *               "leanNegativePercent": 36.6,
-                     *               "negativePercent": 54.8
+                     *               "neutralPercent": 13,
+                     *               "leanNegativePercent": 17.4,
+                     *               "negativePercent": 69.6
                      *             }
                      *           }
                      *         },
@@ -4460,131 +4474,131 @@ export interface operations {
                      *           "briefSummary": null,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 4.19,
-                     *             "sentiment": 3.08,
-                     *             "relevance": 5.98,
-                     *             "consensus": 5.73,
-                     *             "content": 3,
-                     *             "topic": 3
+                     *             "serviceScore": 3.88,
+                     *             "sentiment": 2.6,
+                     *             "relevance": 5.91,
+                     *             "consensus": 5.69,
+                     *             "content": 2.49,
+                     *             "topic": 2.49
                      *           },
                      *           "mix": {
                      *             "sentiment": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 47.5,
-                     *               "negativePercent": 52.5
+                     *               "leanNegativePercent": 34,
+                     *               "negativePercent": 66
                      *             },
                      *             "content": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 8.6,
-                     *               "leanNegativePercent": 36.6,
-                     *               "negativePercent": 54.8
+                     *               "neutralPercent": 13,
+                     *               "leanNegativePercent": 17.4,
+                     *               "negativePercent": 69.6
                      *             },
                      *             "topic": {
                      *               "positivePercent": 0,
                      *               "leanPositivePercent": 0,
-                     *               "neutralPercent": 8.6,
-                     *               "leanNegativePercent": 36.6,
-                     *               "negativePercent": 54.8
+                     *               "neutralPercent": 13,
+                     *               "leanNegativePercent": 17.4,
+                     *               "negativePercent": 69.6
                      *             },
                      *             "relevance": {
-                     *               "positivePercent": 11.9,
-                     *               "leanPositivePercent": 67.3,
+                     *               "positivePercent": 10,
+                     *               "leanPositivePercent": 67,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 12.9,
-                     *               "negativePercent": 7.9
+                     *               "leanNegativePercent": 15,
+                     *               "negativePercent": 8
                      *             },
                      *             "consensus": {
-                     *               "positivePercent": 9.9,
-                     *               "leanPositivePercent": 79.2,
+                     *               "positivePercent": 8,
+                     *               "leanPositivePercent": 82,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 2,
-                     *               "negativePercent": 8.9
+                     *               "leanNegativePercent": 1,
+                     *               "negativePercent": 9
                      *             }
                      *           },
                      *           "topics": [],
                      *           "outliers": [],
                      *           "notableComments": [
                      *             {
-                     *               "postId": "po_0mx16oxlzto418ltrvh",
+                     *               "postId": "po_0mx1il2anxi5x1suni3",
                      *               "commentId": "c_129121c1a0_i"
                      *             },
                      *             {
-                     *               "postId": "po_0mx16oxqzh2xtzbi1tk",
-                     *               "commentId": "c_963cc54b76_v"
+                     *               "postId": "po_0mx1il2anxi5x1suni3",
+                     *               "commentId": "c_129121c1a0_1p"
                      *             },
                      *             {
-                     *               "postId": "po_0mx16oxlzto418ltrvh",
-                     *               "commentId": "c_129121c1a0_1p"
+                     *               "postId": "po_0mx1il27vk0jvq86vda",
+                     *               "commentId": "c_a70a6b4362_2k"
                      *             }
                      *           ],
                      *           "wordCloud": [
                      *             {
                      *               "text": "apps",
                      *               "type": "word",
-                     *               "value": 17,
-                     *               "avgSentiment": 3.14,
-                     *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 16.8
+                     *               "value": 16,
+                     *               "avgSentiment": 2.7,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 16
                      *             },
                      *             {
                      *               "text": "budgeting",
                      *               "type": "word",
-                     *               "value": 17,
-                     *               "avgSentiment": 3.14,
-                     *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 16.8
+                     *               "value": 16,
+                     *               "avgSentiment": 2.7,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 16
                      *             },
                      *             {
                      *               "text": "cardio",
                      *               "type": "word",
-                     *               "value": 13,
-                     *               "avgSentiment": 3.44,
+                     *               "value": 12,
+                     *               "avgSentiment": 3.1,
                      *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 12.9
+                     *               "mentionPercentage": 12
                      *             }
                      *           ],
                      *           "emojiCloud": [
                      *             {
                      *               "emoji": "👎",
                      *               "value": 9,
-                     *               "avgSentiment": 2.02,
+                     *               "avgSentiment": 1.48,
                      *               "sentimentCategory": "negative",
-                     *               "mentionPercentage": 8.9
-                     *             },
-                     *             {
-                     *               "emoji": "🙄",
-                     *               "value": 6,
-                     *               "avgSentiment": 3.07,
-                     *               "sentimentCategory": "lean_negative",
-                     *               "mentionPercentage": 5.9
+                     *               "mentionPercentage": 9
                      *             },
                      *             {
                      *               "emoji": "😡",
                      *               "value": 5,
-                     *               "avgSentiment": 2.64,
+                     *               "avgSentiment": 2.38,
                      *               "sentimentCategory": "negative",
                      *               "mentionPercentage": 5
+                     *             },
+                     *             {
+                     *               "emoji": "🙄",
+                     *               "value": 4,
+                     *               "avgSentiment": 2.11,
+                     *               "sentimentCategory": "negative",
+                     *               "mentionPercentage": 4
                      *             }
                      *           ],
                      *           "emotions": {
-                     *             "angerPercent": 32.6,
-                     *             "disgustPercent": 5.4,
+                     *             "angerPercent": 39.6,
+                     *             "disgustPercent": 4.4,
                      *             "fearPercent": 0,
-                     *             "joyPercent": 2.2,
-                     *             "sadnessPercent": 8.7,
-                     *             "surprisePercent": 1.1,
-                     *             "neutralPercent": 50
+                     *             "joyPercent": 0,
+                     *             "sadnessPercent": 8.8,
+                     *             "surprisePercent": 5.5,
+                     *             "neutralPercent": 41.8
                      *           },
-                     *           "totalComments": 101,
+                     *           "totalComments": 100,
                      *           "completeness": "scores_and_content"
                      *         },
                      *         "comments": {
-                     *           "path": "/analyses/an_0mx16oy3ekm8g8dzx00/comments"
+                     *           "path": "/analyses/an_0mx1il2m6mv5rn08je4/comments"
                      *         },
-                     *         "computedAt": "2026-11-29T01:52:15.002Z"
+                     *         "computedAt": "2026-11-29T07:25:09.630Z"
                      *       },
                      *       "meta": {
                      *         "status": "ready"
@@ -4786,7 +4800,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "po_0mx16osaj1sgfrnb99c",
+                     *           "id": "po_0mx1ikvjg7rvvtsm1q2",
                      *           "platform": "youtube",
                      *           "link": "https://www.youtube.com/watch?v=demoVid0003",
                      *           "creator": {
@@ -4808,22 +4822,22 @@ export interface operations {
                      *           "totalComments": 104,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 5.67,
-                     *             "sentiment": 5.23
+                     *             "serviceScore": 5.58,
+                     *             "sentiment": 5.07
                      *           },
                      *           "sentimentMix": {
-                     *             "positivePercent": 27.9,
-                     *             "leanPositivePercent": 22.1,
+                     *             "positivePercent": 32.6,
+                     *             "leanPositivePercent": 17.4,
                      *             "neutralPercent": 0,
-                     *             "leanNegativePercent": 16.3,
-                     *             "negativePercent": 33.7
+                     *             "leanNegativePercent": 5.8,
+                     *             "negativePercent": 44.2
                      *           },
                      *           "postedAt": "2026-10-30T16:21:00.000Z",
-                     *           "createdAt": "2026-11-29T01:52:07.554Z",
-                     *           "updatedAt": "2026-11-29T01:52:07.645Z",
-                     *           "lastRefreshedAt": "2026-11-29T01:52:07.554Z",
+                     *           "createdAt": "2026-11-29T07:25:00.565Z",
+                     *           "updatedAt": "2026-11-29T07:25:00.690Z",
+                     *           "lastRefreshedAt": "2026-11-29T07:25:00.565Z",
                      *           "collectionIds": [
-                     *             "col_0mx16orxrdgw5otqp1y"
+                     *             "col_0mx1ikuhxtmw66p3dyc"
                      *           ],
                      *           "thumbnail": "https://i.ytimg.com/vi/demoVid0003/hqdefault.jpg",
                      *           "postType": "video",
@@ -4835,7 +4849,7 @@ export interface operations {
                      *           "automation": null
                      *         },
                      *         {
-                     *           "id": "po_0mx16oxjbabryrsbz83",
+                     *           "id": "po_0mx1il29c54zy17oxjs",
                      *           "platform": "youtube",
                      *           "link": "https://www.youtube.com/watch?v=demoVid0050",
                      *           "creator": {
@@ -4858,8 +4872,8 @@ export interface operations {
                      *           "totalComments": 28,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 6.3,
-                     *             "sentiment": 6.56
+                     *             "serviceScore": 6.26,
+                     *             "sentiment": 6.49
                      *           },
                      *           "sentimentMix": {
                      *             "positivePercent": 36.4,
@@ -4869,11 +4883,11 @@ export interface operations {
                      *             "negativePercent": 0
                      *           },
                      *           "postedAt": "2026-10-29T04:42:00.000Z",
-                     *           "createdAt": "2026-11-29T01:52:14.352Z",
-                     *           "updatedAt": "2026-11-29T01:52:14.411Z",
-                     *           "lastRefreshedAt": "2026-11-29T01:52:14.352Z",
+                     *           "createdAt": "2026-11-29T07:25:09.204Z",
+                     *           "updatedAt": "2026-11-29T07:25:09.223Z",
+                     *           "lastRefreshedAt": "2026-11-29T07:25:09.204Z",
                      *           "collectionIds": [
-                     *             "col_0mx16oxgihtrc241z7m"
+                     *             "col_0mx1il273rek8mg9nme"
                      *           ],
                      *           "thumbnail": "https://i.ytimg.com/vi/demoVid0050/hqdefault.jpg",
                      *           "postType": "short",
@@ -4888,7 +4902,7 @@ export interface operations {
                      *       "meta": {
                      *         "limit": 2,
                      *         "hasMore": true,
-                     *         "nextCursor": "h__dWlegpOY9sRRI_H70BlKuoPLS-q0hHuyddAjApkY17o1AE4_z1igMqCshZBocMZRrGYOlmqXsoU3fFn2SI2E_re_6N2gFVbOXkL1VsSYZxQaHsaRUGxgxpTdyuWO4MCLGrW0PlTWXxQXj2q8tFfLO13ka0FjTrZu_Gn3GBO2UwQ0m1zERUxHe9pWQZBc_Ju1JZUkViGz93JF3uhDrHw",
+                     *         "nextCursor": "zNcD3HYide4M-Tdj2LcLIbD9iRUeTRSAaGlTuSbE3HL8wJhEOilGk-OmoT4Tajr_T4NUTmMEDQDuADB7c_K1NwbqDxMg9YqpSUXgYaaPel5tF64Bikz9UGbzt3FSJhmKkdbVi_QbfDhcqimD1j8A013LYe59GbQX8gPZ_jytaP6ZVv9SKfvXqyuZoLCvTYeO-zl3WOvxxH96OBtEiqH35w",
                      *         "filters": {
                      *           "status": "complete",
                      *           "platform": [
@@ -5007,7 +5021,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example po_0mx16osaj1sgfrnb99c */
+                /** @example po_0mx1ikvjg7rvvtsm1q2 */
                 postId: string;
             };
             cookie?: never;
@@ -5037,14 +5051,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "postId": "po_0mx16osaj1sgfrnb99c",
+                     *         "postId": "po_0mx1ikvjg7rvvtsm1q2",
                      *         "dataVersion": 1,
-                     *         "computedAt": "2026-11-29T01:52:07.645Z",
+                     *         "computedAt": "2026-11-29T07:25:00.690Z",
                      *         "content": {
                      *           "postCount": 1,
                      *           "posts": [
                      *             {
-                     *               "id": "po_0mx16osaj1sgfrnb99c",
+                     *               "id": "po_0mx1ikvjg7rvvtsm1q2",
                      *               "platform": "youtube",
                      *               "creator": {
                      *                 "username": "amarakowalskiplus"
@@ -5078,23 +5092,23 @@ export interface operations {
                      *             }
                      *           ],
                      *           "scores": {
-                     *             "content": 5.11,
-                     *             "topic": 5.11
+                     *             "content": 4.96,
+                     *             "topic": 4.96
                      *           },
                      *           "mix": {
                      *             "content": {
-                     *               "positivePercent": 22.3,
-                     *               "leanPositivePercent": 2.1,
-                     *               "neutralPercent": 33,
-                     *               "leanNegativePercent": 12.8,
-                     *               "negativePercent": 29.8
+                     *               "positivePercent": 25.5,
+                     *               "leanPositivePercent": 4.3,
+                     *               "neutralPercent": 25.5,
+                     *               "leanNegativePercent": 5.3,
+                     *               "negativePercent": 39.4
                      *             },
                      *             "topic": {
-                     *               "positivePercent": 22.3,
-                     *               "leanPositivePercent": 2.1,
-                     *               "neutralPercent": 33,
-                     *               "leanNegativePercent": 12.8,
-                     *               "negativePercent": 29.8
+                     *               "positivePercent": 25.5,
+                     *               "leanPositivePercent": 4.3,
+                     *               "neutralPercent": 25.5,
+                     *               "leanNegativePercent": 5.3,
+                     *               "negativePercent": 39.4
                      *             }
                      *           }
                      *         },
@@ -5102,34 +5116,34 @@ export interface operations {
                      *           "briefSummary": null,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 5.67,
-                     *             "sentiment": 5.23,
+                     *             "serviceScore": 5.58,
+                     *             "sentiment": 5.07,
                      *             "relevance": 6.87,
                      *             "consensus": 5.82,
-                     *             "content": 5.11,
-                     *             "topic": 5.11
+                     *             "content": 4.96,
+                     *             "topic": 4.96
                      *           },
                      *           "mix": {
                      *             "sentiment": {
-                     *               "positivePercent": 27.9,
-                     *               "leanPositivePercent": 22.1,
+                     *               "positivePercent": 32.6,
+                     *               "leanPositivePercent": 17.4,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 16.3,
-                     *               "negativePercent": 33.7
+                     *               "leanNegativePercent": 5.8,
+                     *               "negativePercent": 44.2
                      *             },
                      *             "content": {
-                     *               "positivePercent": 22.3,
-                     *               "leanPositivePercent": 2.1,
-                     *               "neutralPercent": 33,
-                     *               "leanNegativePercent": 12.8,
-                     *               "negativePercent": 29.8
+                     *               "positivePercent": 25.5,
+                     *               "leanPositivePercent": 4.3,
+                     *               "neutralPercent": 25.5,
+                     *               "leanNegativePercent": 5.3,
+                     *               "negativePercent": 39.4
                      *             },
                      *             "topic": {
-                     *               "positivePercent": 22.3,
-                     *               "leanPositivePercent": 2.1,
-                     *               "neutralPercent": 33,
-                     *               "leanNegativePercent": 12.8,
-                     *               "negativePercent": 29.8
+                     *               "positivePercent": 25.5,
+                     *               "leanPositivePercent": 4.3,
+                     *               "neutralPercent": 25.5,
+                     *               "leanNegativePercent": 5.3,
+                     *               "negativePercent": 39.4
                      *             },
                      *             "relevance": {
                      *               "positivePercent": 43.1,
@@ -5150,15 +5164,15 @@ export interface operations {
                      *           "outliers": [],
                      *           "notableComments": [
                      *             {
-                     *               "postId": "po_0mx16osaj1sgfrnb99c",
+                     *               "postId": "po_0mx1ikvjg7rvvtsm1q2",
                      *               "commentId": "c_c97ee87e9a_g"
                      *             },
                      *             {
-                     *               "postId": "po_0mx16osaj1sgfrnb99c",
+                     *               "postId": "po_0mx1ikvjg7rvvtsm1q2",
                      *               "commentId": "c_c97ee87e9a_q"
                      *             },
                      *             {
-                     *               "postId": "po_0mx16osaj1sgfrnb99c",
+                     *               "postId": "po_0mx1ikvjg7rvvtsm1q2",
                      *               "commentId": "c_c97ee87e9a_16"
                      *             }
                      *           ],
@@ -5167,7 +5181,7 @@ export interface operations {
                      *               "text": "design",
                      *               "type": "word",
                      *               "value": 38,
-                     *               "avgSentiment": 4.61,
+                     *               "avgSentiment": 4.58,
                      *               "sentimentCategory": "lean_negative",
                      *               "mentionPercentage": 37.3
                      *             },
@@ -5175,7 +5189,7 @@ export interface operations {
                      *               "text": "open",
                      *               "type": "word",
                      *               "value": 38,
-                     *               "avgSentiment": 4.61,
+                     *               "avgSentiment": 4.58,
                      *               "sentimentCategory": "lean_negative",
                      *               "mentionPercentage": 37.3
                      *             },
@@ -5183,7 +5197,7 @@ export interface operations {
                      *               "text": "world",
                      *               "type": "word",
                      *               "value": 38,
-                     *               "avgSentiment": 4.61,
+                     *               "avgSentiment": 4.58,
                      *               "sentimentCategory": "lean_negative",
                      *               "mentionPercentage": 37.3
                      *             }
@@ -5192,39 +5206,39 @@ export interface operations {
                      *             {
                      *               "emoji": "🙄",
                      *               "value": 9,
-                     *               "avgSentiment": 5.41,
+                     *               "avgSentiment": 7.48,
                      *               "sentimentCategory": "lean_positive",
                      *               "mentionPercentage": 8.8
                      *             },
                      *             {
                      *               "emoji": "👎",
                      *               "value": 5,
-                     *               "avgSentiment": 2.23,
+                     *               "avgSentiment": 1.61,
                      *               "sentimentCategory": "negative",
                      *               "mentionPercentage": 4.9
                      *             },
                      *             {
                      *               "emoji": "🤡",
                      *               "value": 5,
-                     *               "avgSentiment": 2.52,
+                     *               "avgSentiment": 1.92,
                      *               "sentimentCategory": "negative",
                      *               "mentionPercentage": 4.9
                      *             }
                      *           ],
                      *           "emotions": {
-                     *             "angerPercent": 13.1,
+                     *             "angerPercent": 17.2,
                      *             "disgustPercent": 3,
                      *             "fearPercent": 0,
                      *             "joyPercent": 32.3,
-                     *             "sadnessPercent": 10.1,
-                     *             "surprisePercent": 2,
-                     *             "neutralPercent": 39.4
+                     *             "sadnessPercent": 6.1,
+                     *             "surprisePercent": 4,
+                     *             "neutralPercent": 37.4
                      *           },
                      *           "totalComments": 102,
                      *           "completeness": "scores_and_content"
                      *         },
                      *         "comments": {
-                     *           "path": "/posts/po_0mx16osaj1sgfrnb99c/analysis/comments"
+                     *           "path": "/posts/po_0mx1ikvjg7rvvtsm1q2/analysis/comments"
                      *         }
                      *       },
                      *       "meta": {
@@ -5344,7 +5358,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example po_0mx16osaj1sgfrnb99c */
+                /** @example po_0mx1ikvjg7rvvtsm1q2 */
                 postId: string;
             };
             cookie?: never;
@@ -5374,28 +5388,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "postId": "po_0mx16osaj1sgfrnb99c",
+                     *         "postId": "po_0mx1ikvjg7rvvtsm1q2",
                      *         "dataVersion": 1,
                      *         "scoreVersion": 3,
-                     *         "computedAt": "2026-11-29T01:52:07.645Z",
+                     *         "computedAt": "2026-11-29T07:25:00.690Z",
                      *         "totals": {
                      *           "comments": 102,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 5.67,
-                     *             "sentiment": 5.23,
+                     *             "serviceScore": 5.58,
+                     *             "sentiment": 5.07,
                      *             "relevance": 6.87,
                      *             "consensus": 5.82,
-                     *             "content": 5.11,
-                     *             "topic": 5.11
+                     *             "content": 4.96,
+                     *             "topic": 4.96
                      *           },
                      *           "mix": {
                      *             "sentiment": {
-                     *               "positivePercent": 27.9,
-                     *               "leanPositivePercent": 22.1,
+                     *               "positivePercent": 32.6,
+                     *               "leanPositivePercent": 17.4,
                      *               "neutralPercent": 0,
-                     *               "leanNegativePercent": 16.3,
-                     *               "negativePercent": 33.7
+                     *               "leanNegativePercent": 5.8,
+                     *               "negativePercent": 44.2
                      *             },
                      *             "relevance": {
                      *               "positivePercent": 43.1,
@@ -5412,18 +5426,18 @@ export interface operations {
                      *               "negativePercent": 11.8
                      *             },
                      *             "content": {
-                     *               "positivePercent": 22.3,
-                     *               "leanPositivePercent": 2.1,
-                     *               "neutralPercent": 33,
-                     *               "leanNegativePercent": 12.8,
-                     *               "negativePercent": 29.8
+                     *               "positivePercent": 25.5,
+                     *               "leanPositivePercent": 4.3,
+                     *               "neutralPercent": 25.5,
+                     *               "leanNegativePercent": 5.3,
+                     *               "negativePercent": 39.4
                      *             },
                      *             "topic": {
-                     *               "positivePercent": 22.3,
-                     *               "leanPositivePercent": 2.1,
-                     *               "neutralPercent": 33,
-                     *               "leanNegativePercent": 12.8,
-                     *               "negativePercent": 29.8
+                     *               "positivePercent": 25.5,
+                     *               "leanPositivePercent": 4.3,
+                     *               "neutralPercent": 25.5,
+                     *               "leanNegativePercent": 5.3,
+                     *               "negativePercent": 39.4
                      *             }
                      *           }
                      *         },
@@ -5433,20 +5447,20 @@ export interface operations {
                      *             "comments": 49,
                      *             "scores": {
                      *               "scoreVersion": 3,
-                     *               "serviceScore": 5.82,
-                     *               "sentiment": 5.29,
+                     *               "serviceScore": 5.64,
+                     *               "sentiment": 5,
                      *               "relevance": 7.12,
                      *               "consensus": 6.09,
-                     *               "content": 5.18,
-                     *               "topic": 5.18
+                     *               "content": 4.89,
+                     *               "topic": 4.89
                      *             },
                      *             "mix": {
                      *               "sentiment": {
                      *                 "positivePercent": 29.3,
                      *                 "leanPositivePercent": 22,
                      *                 "neutralPercent": 0,
-                     *                 "leanNegativePercent": 14.6,
-                     *                 "negativePercent": 34.1
+                     *                 "leanNegativePercent": 2.4,
+                     *                 "negativePercent": 46.3
                      *               },
                      *               "relevance": {
                      *                 "positivePercent": 42.9,
@@ -5463,18 +5477,18 @@ export interface operations {
                      *                 "negativePercent": 10.2
                      *               },
                      *               "content": {
-                     *                 "positivePercent": 23.9,
+                     *                 "positivePercent": 21.7,
                      *                 "leanPositivePercent": 4.3,
-                     *                 "neutralPercent": 28.3,
-                     *                 "leanNegativePercent": 13,
-                     *                 "negativePercent": 30.4
+                     *                 "neutralPercent": 30.4,
+                     *                 "leanNegativePercent": 2.2,
+                     *                 "negativePercent": 41.3
                      *               },
                      *               "topic": {
-                     *                 "positivePercent": 23.9,
+                     *                 "positivePercent": 21.7,
                      *                 "leanPositivePercent": 4.3,
-                     *                 "neutralPercent": 28.3,
-                     *                 "leanNegativePercent": 13,
-                     *                 "negativePercent": 30.4
+                     *                 "neutralPercent": 30.4,
+                     *                 "leanNegativePercent": 2.2,
+                     *                 "negativePercent": 41.3
                      *               }
                      *             }
                      *           },
@@ -5483,20 +5497,20 @@ export interface operations {
                      *             "comments": 53,
                      *             "scores": {
                      *               "scoreVersion": 3,
-                     *               "serviceScore": 5.56,
-                     *               "sentiment": 5.17,
+                     *               "serviceScore": 5.57,
+                     *               "sentiment": 5.19,
                      *               "relevance": 6.7,
                      *               "consensus": 5.6,
-                     *               "content": 5.05,
-                     *               "topic": 5.05
+                     *               "content": 5.09,
+                     *               "topic": 5.09
                      *             },
                      *             "mix": {
                      *               "sentiment": {
-                     *                 "positivePercent": 26.7,
-                     *                 "leanPositivePercent": 22.2,
+                     *                 "positivePercent": 35.6,
+                     *                 "leanPositivePercent": 13.3,
                      *                 "neutralPercent": 0,
-                     *                 "leanNegativePercent": 17.8,
-                     *                 "negativePercent": 33.3
+                     *                 "leanNegativePercent": 8.9,
+                     *                 "negativePercent": 42.2
                      *               },
                      *               "relevance": {
                      *                 "positivePercent": 43.4,
@@ -5513,18 +5527,18 @@ export interface operations {
                      *                 "negativePercent": 13.2
                      *               },
                      *               "content": {
-                     *                 "positivePercent": 20.8,
-                     *                 "leanPositivePercent": 0,
-                     *                 "neutralPercent": 37.5,
-                     *                 "leanNegativePercent": 12.5,
-                     *                 "negativePercent": 29.2
+                     *                 "positivePercent": 29.2,
+                     *                 "leanPositivePercent": 4.2,
+                     *                 "neutralPercent": 20.8,
+                     *                 "leanNegativePercent": 8.3,
+                     *                 "negativePercent": 37.5
                      *               },
                      *               "topic": {
-                     *                 "positivePercent": 20.8,
-                     *                 "leanPositivePercent": 0,
-                     *                 "neutralPercent": 37.5,
-                     *                 "leanNegativePercent": 12.5,
-                     *                 "negativePercent": 29.2
+                     *                 "positivePercent": 29.2,
+                     *                 "leanPositivePercent": 4.2,
+                     *                 "neutralPercent": 20.8,
+                     *                 "leanNegativePercent": 8.3,
+                     *                 "negativePercent": 37.5
                      *               }
                      *             }
                      *           }
@@ -5706,28 +5720,28 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "col_0mx16oxgihtrc241z7m",
+                     *           "id": "col_0mx1il273rek8mg9nme",
                      *           "name": "Short Video",
                      *           "type": "group",
-                     *           "parentId": "col_0mx16oup02z2xod8pyl",
+                     *           "parentId": "col_0mx1il081pwelob999g",
                      *           "postCount": 8,
-                     *           "createdAt": "2026-11-29T01:52:14.183Z"
+                     *           "createdAt": "2026-11-29T07:25:09.093Z"
                      *         },
                      *         {
-                     *           "id": "col_0mx16ovzszakzlshn18",
+                     *           "id": "col_0mx1il17wno6ntewbxn",
                      *           "name": "Forum Threads",
                      *           "type": "group",
-                     *           "parentId": "col_0mx16oup02z2xod8pyl",
+                     *           "parentId": "col_0mx1il081pwelob999g",
                      *           "postCount": 10,
-                     *           "createdAt": "2026-11-29T01:52:12.303Z"
+                     *           "createdAt": "2026-11-29T07:25:07.838Z"
                      *         },
                      *         {
-                     *           "id": "col_0mx16oup02z2xod8pyl",
+                     *           "id": "col_0mx1il081pwelob999g",
                      *           "name": "Community Pulse",
                      *           "type": "campaign",
                      *           "parentId": null,
                      *           "postCount": 30,
-                     *           "createdAt": "2026-11-29T01:52:10.628Z"
+                     *           "createdAt": "2026-11-29T07:25:06.556Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -5846,7 +5860,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example col_0mx16oxgihtrc241z7m */
+                /** @example col_0mx1il273rek8mg9nme */
                 collectionId: string;
             };
             cookie?: never;
@@ -5876,12 +5890,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "col_0mx16oxgihtrc241z7m",
+                     *         "id": "col_0mx1il273rek8mg9nme",
                      *         "name": "Short Video",
                      *         "type": "group",
-                     *         "parentId": "col_0mx16oup02z2xod8pyl",
+                     *         "parentId": "col_0mx1il081pwelob999g",
                      *         "postCount": 8,
-                     *         "createdAt": "2026-11-29T01:52:14.183Z"
+                     *         "createdAt": "2026-11-29T07:25:09.093Z"
                      *       },
                      *       "meta": {}
                      *     }
@@ -6044,7 +6058,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example col_0mx16oxgihtrc241z7m */
+                /** @example col_0mx1il273rek8mg9nme */
                 collectionId: string;
             };
             cookie?: never;
@@ -6075,7 +6089,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "po_0mx16oxjbabryrsbz83",
+                     *           "id": "po_0mx1il29c54zy17oxjs",
                      *           "platform": "youtube",
                      *           "link": "https://www.youtube.com/watch?v=demoVid0050",
                      *           "creator": {
@@ -6098,8 +6112,8 @@ export interface operations {
                      *           "totalComments": 28,
                      *           "scores": {
                      *             "scoreVersion": 3,
-                     *             "serviceScore": 6.3,
-                     *             "sentiment": 6.56
+                     *             "serviceScore": 6.26,
+                     *             "sentiment": 6.49
                      *           },
                      *           "sentimentMix": {
                      *             "positivePercent": 36.4,
@@ -6109,11 +6123,11 @@ export interface operations {
                      *             "negativePercent": 0
                      *           },
                      *           "postedAt": "2026-10-29T04:42:00.000Z",
-                     *           "createdAt": "2026-11-29T01:52:14.352Z",
-                     *           "updatedAt": "2026-11-29T01:52:14.411Z",
-                     *           "lastRefreshedAt": "2026-11-29T01:52:14.352Z",
+                     *           "createdAt": "2026-11-29T07:25:09.204Z",
+                     *           "updatedAt": "2026-11-29T07:25:09.223Z",
+                     *           "lastRefreshedAt": "2026-11-29T07:25:09.204Z",
                      *           "collectionIds": [
-                     *             "col_0mx16oxgihtrc241z7m"
+                     *             "col_0mx1il273rek8mg9nme"
                      *           ],
                      *           "thumbnail": "https://i.ytimg.com/vi/demoVid0050/hqdefault.jpg",
                      *           "postType": "short",
@@ -6125,7 +6139,7 @@ export interface operations {
                      *           "automation": null
                      *         },
                      *         {
-                     *           "id": "po_0mx16oxqzh2xtzbi1tk",
+                     *           "id": "po_0mx1il2e32u7bucq1mn",
                      *           "platform": "x",
                      *           "link": "https://x.com/demo_brand/status/1900000000000000050",
                      *           "creator": {
@@ -6149,21 +6163,21 @@ export interface operations {
                      *           "scores": {
                      *             "scoreVersion": 3,
                      *             "serviceScore": 5.83,
-                     *             "sentiment": 5.58
+                     *             "sentiment": 5.59
                      *           },
                      *           "sentimentMix": {
-                     *             "positivePercent": 26.7,
+                     *             "positivePercent": 33.3,
                      *             "leanPositivePercent": 36.7,
                      *             "neutralPercent": 0,
-                     *             "leanNegativePercent": 26.7,
-                     *             "negativePercent": 10
+                     *             "leanNegativePercent": 3.3,
+                     *             "negativePercent": 26.7
                      *           },
                      *           "postedAt": "2026-10-26T06:49:00.000Z",
-                     *           "createdAt": "2026-11-29T01:52:14.575Z",
-                     *           "updatedAt": "2026-11-29T01:52:14.604Z",
-                     *           "lastRefreshedAt": "2026-11-29T01:52:14.575Z",
+                     *           "createdAt": "2026-11-29T07:25:09.357Z",
+                     *           "updatedAt": "2026-11-29T07:25:09.389Z",
+                     *           "lastRefreshedAt": "2026-11-29T07:25:09.357Z",
                      *           "collectionIds": [
-                     *             "col_0mx16oxgihtrc241z7m"
+                     *             "col_0mx1il273rek8mg9nme"
                      *           ],
                      *           "thumbnail": "https://thumbs.sim.analyst.invalid/x/963cc54b76.jpg",
                      *           "postType": "image",
@@ -6178,9 +6192,9 @@ export interface operations {
                      *       "meta": {
                      *         "limit": 2,
                      *         "hasMore": true,
-                     *         "nextCursor": "h7Tn3-V6yOSERZsU7KIRsh5GpfWeEVuBVFjskyA0HWTjj_nydUvh3iqtdg983v5C12hB4UbLK7qfRXPqV4eZEIH1NQxdjlpU2WENyzACjsnuuy5gBDtLOzHZbP69b3wpebzJEbnXYG7EX3i4r444KjPR_VorvdRGc6BMeqCt3Rra8PzrctuU6raAtbIbXCTBT9LbvD1HrCBTTkOcBVENciGBckDUQEGm4-tOYjTSiUFA-lEZtQQByRo_dVHeQ-gTXMsd9vE2kVUZxZ9L1-qj",
+                     *         "nextCursor": "qTqjIuEvqMY06H8AfzyljWdNHUBQp7qqc7-f3NF0c_6381yuY7HW0NBRFBnaleS0oOAbg0axkPx8cNIvjQZ7mcW5Axfq6EpOIS7qH855ZBN7ZOt_l4RwCvkCl_G6HQQfoNIlZJMvCufn8xMB-Ny5ds-zcLd1zJBVbZ6vRqcztaReqTInWM7zpMzu0eBKkjaSxcc5WxA2AxQUuG0bq65NDeQIRTOuj3stClcg3cXEhxE-fWs-V9157utF4uPYDreNh481aGPXf8GalJfBLB-S",
                      *         "filters": {
-                     *           "collectionId": "col_0mx16oxgihtrc241z7m",
+                     *           "collectionId": "col_0mx1il273rek8mg9nme",
                      *           "status": "complete"
                      *         }
                      *       }
@@ -6330,12 +6344,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "sa_0mx16oyeiua5vgmw178",
+                     *           "id": "sa_0mx1il2sy7d1p45ri5t",
                      *           "name": "Negative threads, spring launch",
                      *           "kind": "snapshot",
-                     *           "analysisId": "an_0mx16oy3ekm8g8dzx00",
+                     *           "analysisId": "an_0mx1il2m6mv5rn08je4",
                      *           "savedBy": "ana@example.com",
-                     *           "createdAt": "2026-11-29T01:52:15.402Z"
+                     *           "createdAt": "2026-11-29T07:25:09.875Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -6462,7 +6476,7 @@ export interface operations {
             query: {
                 /**
                  * @description An id from the saved-analyses list.
-                 * @example sa_0mx16oyeiua5vgmw178
+                 * @example sa_0mx1il2sy7d1p45ri5t
                  */
                 snapshot_id: string;
                 /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
@@ -6497,12 +6511,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "sa_0mx16oyeiua5vgmw178",
+                     *         "id": "sa_0mx1il2sy7d1p45ri5t",
                      *         "name": "Negative threads, spring launch",
                      *         "kind": "snapshot",
-                     *         "analysisId": "an_0mx16oy3ekm8g8dzx00",
+                     *         "analysisId": "an_0mx1il2m6mv5rn08je4",
                      *         "savedBy": "ana@example.com",
-                     *         "createdAt": "2026-11-29T01:52:15.402Z",
+                     *         "createdAt": "2026-11-29T07:25:09.875Z",
                      *         "insights": {
                      *           "headline": "Shipping delays drive the negative share"
                      *         }
@@ -6655,7 +6669,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example an_0mx16oy3ekm8g8dzx00 */
+                /** @example an_0mx1il2m6mv5rn08je4 */
                 analysisId: string;
             };
             cookie?: never;
@@ -6686,33 +6700,33 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "commentId": "c_129121c1a0_28",
-                     *           "postId": "po_0mx16oxlzto418ltrvh",
-                     *           "authorUsername": "the.cactus.5682",
-                     *           "body": "I tried cast iron and it was a complete waste of money",
-                     *           "likes": 56,
-                     *           "postedAt": "2026-10-21T06:07:19.941Z",
+                     *           "commentId": "c_a70a6b4362_d",
+                     *           "postId": "po_0mx1il27vk0jvq86vda",
+                     *           "authorUsername": "echoquartz",
+                     *           "body": "Budgeting apps never works, it only makes things worse 👎",
+                     *           "likes": 9,
+                     *           "postedAt": "2026-10-08T13:15:44.323Z",
                      *           "isReply": false,
-                     *           "topic": "cast iron",
+                     *           "topic": "budgeting apps",
                      *           "message": {
-                     *             "topic": "cast iron",
+                     *             "topic": "budgeting apps",
                      *             "stance": "explains"
                      *           },
                      *           "language": "en",
                      *           "emotion": "anger",
                      *           "scores": {
-                     *             "sentiment": 3.028,
-                     *             "content": 3.028,
-                     *             "topic": 3.028,
+                     *             "sentiment": 1.538,
+                     *             "content": 1.538,
+                     *             "topic": 1.538,
                      *             "relevance": 7.2,
-                     *             "consensus": 6.75
+                     *             "consensus": 9.01
                      *           },
                      *           "buckets": {
-                     *             "sentiment": "lean_negative",
-                     *             "content": "lean_negative",
-                     *             "topic": "lean_negative",
+                     *             "sentiment": "negative",
+                     *             "content": "negative",
+                     *             "topic": "negative",
                      *             "relevance": "lean_positive",
-                     *             "consensus": "lean_positive"
+                     *             "consensus": "positive"
                      *           },
                      *           "sampleReasons": [
                      *             "high_relevance",
@@ -6722,31 +6736,31 @@ export interface operations {
                      *           ]
                      *         },
                      *         {
-                     *           "commentId": "c_129121c1a0_11",
-                     *           "postId": "po_0mx16oxlzto418ltrvh",
-                     *           "authorUsername": "the.quartz.9345",
-                     *           "body": "Cast iron changed my life, no joke",
-                     *           "likes": 15,
-                     *           "postedAt": "2026-10-19T06:03:45.362Z",
+                     *           "commentId": "c_a70a6b4362_4l",
+                     *           "postId": "po_0mx1il27vk0jvq86vda",
+                     *           "authorUsername": "the.nova.220",
+                     *           "body": "Worst take on budgeting apps I have heard this year 👎",
+                     *           "likes": 3,
+                     *           "postedAt": "2026-10-21T03:19:29.028Z",
                      *           "isReply": false,
-                     *           "topic": "cast iron",
+                     *           "topic": "budgeting apps",
                      *           "message": {
-                     *             "topic": "cast iron",
+                     *             "topic": "budgeting apps",
                      *             "stance": "explains"
                      *           },
                      *           "language": "en",
-                     *           "emotion": "neutral",
+                     *           "emotion": "disgust",
                      *           "scores": {
-                     *             "sentiment": 4.042,
-                     *             "content": 4.042,
-                     *             "topic": 4.042,
+                     *             "sentiment": 1.408,
+                     *             "content": 1.408,
+                     *             "topic": 1.408,
                      *             "relevance": 7.2,
-                     *             "consensus": 6.2
+                     *             "consensus": 5.61
                      *           },
                      *           "buckets": {
-                     *             "sentiment": "lean_negative",
-                     *             "content": "lean_negative",
-                     *             "topic": "lean_negative",
+                     *             "sentiment": "negative",
+                     *             "content": "negative",
+                     *             "topic": "negative",
                      *             "relevance": "lean_positive",
                      *             "consensus": "lean_positive"
                      *           },
@@ -6759,50 +6773,50 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "analysisId": "an_0mx16oy3ekm8g8dzx00",
+                     *         "analysisId": "an_0mx1il2m6mv5rn08je4",
                      *         "source": "content",
                      *         "scoreVersion": 3,
                      *         "limit": 2,
                      *         "filters": {},
-                     *         "total": 51,
+                     *         "total": 48,
                      *         "offset": 0,
                      *         "hasMore": true,
-                     *         "nextCursor": "kth_s_Gj_s8DtFsXh-JkRn0vVTgyomFLfNTkslhojct1LUDsYtT2VAEZI_V65E0G2XPHac0DzeARmwMfOfbQaRgrr-eMAOWWn7nmIO45sf41v9AxRKowjGTG46ncJKfG5s3E4BGkNHEPcJ-RZrA8Hux303LB8sU3tjZjxyP_CXLnjlIjMTdRcNr0a4teJc6tGyVYtqxe0P9KbHmO-pTkgYoohUcoeV5jCGTbwDLaM5N1dqMWJRb_z_q5Exf-oh9Zj0kszVZ12jcHkJGY5LmyJ-Ztqrjk",
+                     *         "nextCursor": "G-_I7ehsC7u14mjVYCAC_2_tb12KNrCglnxwQmV8w1Y98T7x4OB0yCRRw9EHijjL09icyMjmwGEhRWBQAMQeuFF3uT7P0TjYpiGZqjT8UP5egfxyi7NIk_CfdgbH1vtTXqZYul715o9cvU_Kw6UIcMxVbWsvTCY4F9VhiN5bKCuyHC58oBX9uYcZGC0KhKCiu4pmsZCWCvVJHo74DRq_ukkwVZiRlp5if_30xzWAqhY3E3f1c5-7toDGexqDZN0YWxgbvvF-qGst3TD1CosbvDyx6GI",
                      *         "groups": [
                      *           {
                      *             "type": "topic",
-                     *             "postId": "po_0mx16oxhhjnojtdalns",
+                     *             "postId": "po_0mx1il27vk0jvq86vda",
                      *             "title": "budgeting apps",
                      *             "description": "In this one I break down budgeting apps and the numbers behind it.",
-                     *             "commentCount": 17,
+                     *             "commentCount": 16,
                      *             "sampleCommentIds": [
-                     *               "c_a70a6b4362_1t",
                      *               "c_a70a6b4362_d",
-                     *               "c_a70a6b4362_4o"
+                     *               "c_a70a6b4362_4l",
+                     *               "c_a70a6b4362_4d"
                      *             ]
                      *           },
                      *           {
                      *             "type": "message",
-                     *             "postId": "po_0mx16oxhhjnojtdalns",
+                     *             "postId": "po_0mx1il27vk0jvq86vda",
                      *             "topic": "budgeting apps",
                      *             "stance": "explains",
                      *             "commentCount": 13,
                      *             "sampleCommentIds": [
-                     *               "c_a70a6b4362_1t",
                      *               "c_a70a6b4362_d",
-                     *               "c_a70a6b4362_1m"
+                     *               "c_a70a6b4362_4l",
+                     *               "c_a70a6b4362_4d"
                      *             ]
                      *           },
                      *           {
                      *             "type": "topic",
-                     *             "postId": "po_0mx16oxh3u1l4l7uea4",
+                     *             "postId": "po_0mx1il27kc42icz8cpz",
                      *             "title": "zone 2 cardio",
                      *             "description": "I am a big fan of zone 2 cardio, it really works.",
-                     *             "commentCount": 13,
+                     *             "commentCount": 12,
                      *             "sampleCommentIds": [
-                     *               "c_a3b5f76e2c_82",
-                     *               "c_a3b5f76e2c_4a",
-                     *               "c_a3b5f76e2c_3x"
+                     *               "c_a3b5f76e2c_8f",
+                     *               "c_a3b5f76e2c_3r",
+                     *               "c_a3b5f76e2c_1z"
                      *             ]
                      *           }
                      *         ]
@@ -6955,7 +6969,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example po_0mx16osaj1sgfrnb99c */
+                /** @example po_0mx1ikvjg7rvvtsm1q2 */
                 postId: string;
             };
             cookie?: never;
@@ -6987,7 +7001,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "commentId": "c_c97ee87e9a_q",
-                     *           "postId": "po_0mx16osaj1sgfrnb99c",
+                     *           "postId": "po_0mx1ikvjg7rvvtsm1q2",
                      *           "authorUsername": "willow_comet32",
                      *           "body": "More people need to hear this about open world design 😍",
                      *           "likes": 180,
@@ -7001,16 +7015,16 @@ export interface operations {
                      *           "language": "en",
                      *           "emotion": "joy",
                      *           "scores": {
-                     *             "sentiment": 7.479,
-                     *             "content": 7.479,
-                     *             "topic": 7.479,
+                     *             "sentiment": 5.434,
+                     *             "content": 5.434,
+                     *             "topic": 5.434,
                      *             "relevance": 9.7,
                      *             "consensus": 7.83
                      *           },
                      *           "buckets": {
                      *             "sentiment": "lean_positive",
-                     *             "content": "lean_positive",
-                     *             "topic": "lean_positive",
+                     *             "content": "neutral",
+                     *             "topic": "neutral",
                      *             "relevance": "positive",
                      *             "consensus": "positive"
                      *           },
@@ -7024,7 +7038,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "commentId": "c_c97ee87e9a_t",
-                     *           "postId": "po_0mx16osaj1sgfrnb99c",
+                     *           "postId": "po_0mx1ikvjg7rvvtsm1q2",
                      *           "authorUsername": "orbitmaple",
                      *           "body": "Exactly, agreed",
                      *           "likes": 1303,
@@ -7035,9 +7049,9 @@ export interface operations {
                      *           "language": null,
                      *           "emotion": "joy",
                      *           "scores": {
-                     *             "sentiment": 8.374,
-                     *             "content": 8.374,
-                     *             "topic": 8.374,
+                     *             "sentiment": 8.472,
+                     *             "content": 8.472,
+                     *             "topic": 8.472,
                      *             "relevance": 6.85,
                      *             "consensus": 5.11
                      *           },
@@ -7056,7 +7070,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "postId": "po_0mx16osaj1sgfrnb99c",
+                     *         "postId": "po_0mx1ikvjg7rvvtsm1q2",
                      *         "dataVersion": 1,
                      *         "source": "all",
                      *         "scoreVersion": 3,
@@ -7070,7 +7084,7 @@ export interface operations {
                      *         "total": 43,
                      *         "offset": 0,
                      *         "hasMore": true,
-                     *         "nextCursor": "j2kdd8T_c10laHWgb8lynVA-DuzRtOdi3vQGdHuWyDAQb1S_jXf1TiooLnO-Dn-_gQGAe3zM4OClYInvpm8zIkQDuP2c54CXdNHWmIJsVeBEJvjYEQlyehojryH_lRz-k4wm5-f0RRdjdTx0mOaq4iZa6YQWWhmmRuwwXpPikTbOnpHtbbmF2fAxYnALRhJIOD8EMachh33RjEKAPpXYho1RBwPgX1zgnAq3D343kq6u2d6WtA6YMnkjGrgLOsgL1H2nqn1gPK85MZ4HDFAzB3H5_8vYWxJM_8JxWmdZtUkRoeCmiLQnWrH2xk5AvBp7ooa-AJIznpVB",
+                     *         "nextCursor": "XXpBxFnKmOG-69wwgrdnbwdzNOKdAGnLUqwhPVwoPit2eBnyMZJJP8K4ZaCMFREKqqKf2nPAopEnE44KPtf4SkV9xRjp3NzOL9VNisoGLHuKrrNYMG1rrAkQG95ozKzQFYhSf6aS6bgwTcDNJpCMlxg5JlO6sNyQfd8qRDsWgZGTYr2_XHJhbZ_jpaiJ49Y9x519-VOezE9HJOXaGbU7dQybgjAWSrfcsjmc0uv3ERN6EkeN9ZNkw40lwt4w5mqFoYzXyH5OR-y5ZWhyFchiYEn_9K7t-OPZOs1xpkcqqTqIUIkfixgAf9w7B5U8F4Ce-uNWgVlxEgw",
                      *         "groups": [
                      *           {
                      *             "type": "topic",
@@ -7101,8 +7115,8 @@ export interface operations {
                      *             "commentCount": 4,
                      *             "sampleCommentIds": [
                      *               "c_c97ee87e9a_15",
-                     *               "c_c97ee87e9a_26",
-                     *               "c_c97ee87e9a_k"
+                     *               "c_c97ee87e9a_k",
+                     *               "c_c97ee87e9a_26"
                      *             ]
                      *           }
                      *         ]
@@ -7242,6 +7256,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "webhook_endpoint",
+                     *           "id": "we_JHrI7D9eC95wktRW",
+                     *           "url": "https://93.184.215.14/hooks/analyst",
+                     *           "events": [
+                     *             "content_job.completed",
+                     *             "analysis.ready"
+                     *           ],
+                     *           "description": "Back office",
+                     *           "status": "active",
+                     *           "createdAt": "2026-11-29T07:25:09.895Z",
+                     *           "secretRotatedAt": null,
+                     *           "lastPingAt": null,
+                     *           "disabledAt": null,
+                     *           "disabledReason": null
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "count": 1,
+                     *         "max": 10
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"][];
                         meta: components["schemas"]["WebhookEndpointListMeta"];
@@ -7358,6 +7398,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://93.184.215.14/hooks/analyst",
+                 *       "events": [
+                 *         "content_job.completed",
+                 *         "analysis.ready"
+                 *       ],
+                 *       "description": "Back office"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RegisterWebhookEndpointBody"];
             };
         };
@@ -7410,6 +7460,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "object": "webhook_endpoint",
+                     *         "id": "we_JHrI7D9eC95wktRW",
+                     *         "url": "https://93.184.215.14/hooks/analyst",
+                     *         "events": [
+                     *           "content_job.completed",
+                     *           "analysis.ready"
+                     *         ],
+                     *         "description": "Back office",
+                     *         "status": "active",
+                     *         "createdAt": "2026-11-29T07:25:09.895Z",
+                     *         "secretRotatedAt": null,
+                     *         "lastPingAt": null,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "secret": "whsec_KayYtn-VS7IFPZzRqjYOo4brBvY0iIDkk5ZUyBMly8I"
+                     *       },
+                     *       "meta": {
+                     *         "replayed": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpointWithSecret"];
                         meta: components["schemas"]["WebhookEndpointWriteMeta"];
@@ -7539,6 +7613,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example we_JHrI7D9eC95wktRW */
                 webhookId: string;
             };
             cookie?: never;
@@ -7565,6 +7640,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "object": "webhook_endpoint",
+                     *         "id": "we_JHrI7D9eC95wktRW",
+                     *         "url": "https://93.184.215.14/hooks/analyst",
+                     *         "events": [
+                     *           "content_job.completed",
+                     *           "analysis.ready"
+                     *         ],
+                     *         "description": "Back office",
+                     *         "status": "active",
+                     *         "createdAt": "2026-11-29T07:25:09.895Z",
+                     *         "secretRotatedAt": "2026-11-29T07:25:09.905Z",
+                     *         "lastPingAt": null,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null
+                     *       },
+                     *       "meta": {}
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"];
                         meta: Record<string, never>;
@@ -7674,6 +7770,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example we_JHrI7D9eC95wktRW */
                 webhookId: string;
             };
             cookie?: never;
@@ -7800,6 +7897,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example we_JHrI7D9eC95wktRW */
                 webhookId: string;
             };
             cookie?: never;
@@ -7826,6 +7924,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "object": "webhook_endpoint",
+                     *         "id": "we_JHrI7D9eC95wktRW",
+                     *         "url": "https://93.184.215.14/hooks/analyst",
+                     *         "events": [
+                     *           "content_job.completed",
+                     *           "analysis.ready"
+                     *         ],
+                     *         "description": "Back office",
+                     *         "status": "active",
+                     *         "createdAt": "2026-11-29T07:25:09.895Z",
+                     *         "secretRotatedAt": "2026-11-29T07:25:09.905Z",
+                     *         "lastPingAt": null,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "secret": "whsec_vVnpJCEuVw_bGSw0J4E_AHKfKeq6s2s89EIz5xnsRgQ"
+                     *       },
+                     *       "meta": {}
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpointWithSecret"];
                         meta: Record<string, never>;
@@ -7935,6 +8055,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example we_JHrI7D9eC95wktRW */
                 webhookId: string;
             };
             cookie?: never;
@@ -7963,6 +8084,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "evt_0mx1il2u14syjd9643j",
+                     *         "type": "webhook.ping",
+                     *         "webhookId": "we_JHrI7D9eC95wktRW"
+                     *       },
+                     *       "meta": {}
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookPing"];
                         meta: Record<string, never>;
@@ -8079,13 +8210,17 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor from meta.nextCursor; pass it back unchanged with the same filters. */
                 cursor?: string;
-                /** @description Page size, 1 to 100 (default 20). */
+                /**
+                 * @description Page size, 1 to 100 (default 20).
+                 * @example 2
+                 */
                 limit?: number;
                 /** @description Enterprise keys only: act on this sub-team of the key’s enterprise. Any other team is 404. */
                 teamId?: string;
             };
             header?: never;
             path: {
+                /** @example we_JHrI7D9eC95wktRW */
                 webhookId: string;
             };
             cookie?: never;
@@ -8112,6 +8247,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "webhook_delivery",
+                     *           "id": "dlv_we_JHrI7D9eC95wktRW_evt_0mx1il2u14syjd9643j",
+                     *           "event": {
+                     *             "id": "evt_0mx1il2u14syjd9643j",
+                     *             "type": "webhook.ping"
+                     *           },
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "lastAttempt": {
+                     *             "number": 1,
+                     *             "at": "2026-11-29T07:25:09.922Z",
+                     *             "outcome": "failed",
+                     *             "responseStatus": null,
+                     *             "latencyMs": 19,
+                     *             "error": {
+                     *               "code": "tls_failed",
+                     *               "message": "Hostname/IP does not match certificate's altnames: IP: 93.184.215.14 is not in the cert's list: "
+                     *             },
+                     *             "responseBody": ""
+                     *           },
+                     *           "nextRetryAt": "2026-11-29T07:25:22.246Z",
+                     *           "createdAt": "2026-11-29T07:25:09.921Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "limit": 2,
+                     *         "count": 1,
+                     *         "hasMore": false,
+                     *         "nextCursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         meta: {
@@ -8262,7 +8433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, malformed, unknown, rotated or revoked API key (missing_api_key, invalid_api_key, revoked_api_key) */
@@ -8293,7 +8464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The method is not served on this path (method_not_allowed); the message names the allowed ones */
@@ -8313,7 +8484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The response would be larger than 5 MB (response_too_large; request fewer items), or the request body is over 1 MB (body_too_large) */
@@ -8345,7 +8516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description The request head (URL and headers) is larger than 16 KiB (headers_too_large) */

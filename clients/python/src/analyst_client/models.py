@@ -2139,6 +2139,16 @@ class AddPostsBody(BaseModel):
     ]
 
 
+class RegisterWebhookEndpointBodyDescription(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            description='Free text for you; trimmed, empty becomes null.',
+            max_length=200,
+        ),
+    ]
+
+
 class RegisterWebhookEndpointBody(BaseModel):
     model_config = ConfigDict(
         extra='forbid',
@@ -2157,11 +2167,8 @@ class RegisterWebhookEndpointBody(BaseModel):
         Field(description='The event types to deliver, at least one.', min_length=1),
     ]
     description: Annotated[
-        str | None,
-        Field(
-            description='Free text for you; trimmed, empty becomes null.',
-            max_length=200,
-        ),
+        RegisterWebhookEndpointBodyDescription | None,
+        Field(description='Free text for you; trimmed, empty becomes null.'),
     ] = None
     team_id: Annotated[
         str | None,

@@ -34,9 +34,8 @@ export class RegisterWebhookEndpointBody {
   events!: string[];
 
   @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH,
+    // OpenAPI 3.1 has no `nullable` (3.0's): a string or null.
+    oneOf: [{ type: 'string', maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH }, { type: 'null' }],
     description: 'Free text for you; trimmed, empty becomes null.',
   })
   @IsOptional()

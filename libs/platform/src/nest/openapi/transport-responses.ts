@@ -76,9 +76,20 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'Adding posts or accounts and refreshing posts (these spend credits), and the content jobs that track them.',
   insights: 'Analyses teammates saved or shared in the app.',
   meta: 'This document.',
+  webhooks:
+    'Extension of the spec (push): webhook endpoints, their signing secrets and deliveries. What each one is sent is under `webhooks`.',
+  events: 'Extension of the spec (push): the team’s events as they happen, a server-sent event stream.',
 };
 
 const ERROR_BODY = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
+
+/**
+ * An error is the JSON envelope whatever the success produces: an event stream's 4xx too, where
+ * `@ApiProduces` gave every response the stream's media type.
+ */
+function errorAsJson(status: string, response: ResponseObject): void {
+  if (/^[45]/.test(status) && !response.content?.['application/json']) response.content = ERROR_BODY;
+}
 
 export function declareTransportResponses(document: OpenAPIObject, apiPrefix: string): void {
   document.components = document.components ?? {};
@@ -97,6 +108,7 @@ export function declareTransportResponses(document: OpenAPIObject, apiPrefix: st
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!response || '$ref' in response) continue;
+        errorAsJson(status, response as ResponseObject);
         const headers: Record<string, HeaderObject | ReferenceObject> = {
           'X-Correlation-Id': headerRef('XCorrelationId'),
         };
