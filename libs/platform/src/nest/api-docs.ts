@@ -19,6 +19,7 @@ const DOC_PAGES: readonly { path: string; about: string }[] = [
   { path: 'README.md', about: 'the first ten minutes' },
   { path: 'docs/configuration.md', about: 'every environment variable' },
   { path: 'docs/api.md', about: 'clients, decisions where the spec leaves a choice, extensions' },
+  { path: 'docs/webhooks.md', about: 'push: webhooks and the event stream (an extension)' },
   { path: 'docs/topologies-and-deployment.md', about: 'standalone and distributed, the stores' },
   { path: 'docs/operations-and-runbooks.md', about: 'commands, logs, probes, alerts' },
   { path: 'docs/guarantees-and-audit.md', about: 'what holds across replicas and faults' },
