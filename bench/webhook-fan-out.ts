@@ -1,0 +1,289 @@
+/**
+ * Push fan-out (issue 39): events per second delivered to 50 endpoints on loopback by one notifier
+ * replica and by two, in the distributed topology, in one run. The cap is 10 endpoints a team, so 5
+ * teams of 10 endpoints each (registered through the gateway, subscribed to `post.updated`), every
+ * endpoint a path of one receiver on 127.0.0.1 that answers 204 at once and stamps each arrival.
+ *
+ * Each phase appends `eventsPerTeam` PostScored events per team to the log (as ingest records a
+ * scored post version: one `post.updated` each, to that team's 10 endpoints), 8 appends in flight,
+ * straight to the log with the bench's own client: the facts come in faster than any API call makes
+ * them, so the figure is the notifier's, not ingest's. A phase's time runs from its first append to
+ * the last of its (endpoint, event) pairs arriving. A warm-up phase of 10 events a team with one
+ * replica comes first (JIT, connections; not counted). Phases alternate one replica and two
+ * (`phases`, default 1,2,1,2): before a phase the other replica is stopped (it gives its partitions
+ * back) or started, and the phase waits until the running replicas hold all 16 partitions between
+ * them (both some). Only the gateway and the notifiers run (no relay, ingest or analysis: nothing
+ * else reads these made-up posts); the log on PostgreSQL (E2E_EVENTSTORE=sqlite: the shared SQLite
+ * file), deliveries, claims and partitions in MongoDB.
+ * Printed per phase: deliveries/s and events/s (an event counts once all 10 of its endpoints have
+ * it), the appends' time, the first arrival and each replica's delivered attempts; then the mean of
+ * each replica count, the two/one ratio, and the exactly-once check over every phase: (endpoint,
+ * event) pairs expected, arrived exactly once, more than once, missing, and requests for pairs not
+ * expected (after 5 s of quiet at the end).
+ *
+ *   deploy/local/with-stack.sh npm run bench -- bench/webhook-fan-out.ts [eventsPerTeam=40] [phases=1,2,1,2]
+ *
+ * Figures: see the end of this comment once measured.
+ */
+import { randomUUID } from 'node:crypto';
+import type { PostScored } from '@analyst/contracts';
+import { openEventStore, type EventStore, type NewEvent } from '@analyst/platform';
+import { webhookEventId } from '@analyst/webhooks';
+import {
+  StampingReceiver,
+  WEBHOOK_SCOPES,
+  load,
+  scrapeMetric,
+  sleep,
+  startCluster,
+  type BenchCluster,
+} from './webhook-bench-kit';
+
+const EVENTS_PER_TEAM = Number(process.argv[2] ?? 40);
+const PHASES = (process.argv[3] ?? '1,2,1,2').split(',').map(Number);
+const TEAMS = 5;
+const ENDPOINTS_PER_TEAM = 10;
+const PARTITIONS = 16;
+const APPENDS_IN_FLIGHT = 8;
+const PHASE_TIMEOUT_MS = 600_000;
+const NOTIFIERS = ['notifier-1', 'notifier-2'];
+const WARM_UP_EVENTS_PER_TEAM = 10;
+
+interface Team {
+  id: string;
+  key: string;
+  paths: string[];
+}
+
+interface Phase {
+  replicas: number;
+  load: string;
+  deliveries: number;
+  events: number;
+  appendMs: number;
+  firstArrivalMs: number;
+  totalMs: number;
+  /** Delivered attempts per replica during the phase (its /metrics counter's difference). */
+  perReplica: Record<string, number>;
+}
+
+/** A post's version 1 scored, as ingest records it: `post.updated` for the team's endpoints. */
+function postScored(teamId: string, postId: string): NewEvent {
+  const at = new Date().toISOString();
+  const data: PostScored['data'] = {
+    postId,
+    dataVersion: 1,
+    jobId: `cj_${postId}`,
+    reservationId: null,
+    scorer: { name: 'webhook-fan-out bench', version: '1' },
+    topics: [],
+    messages: [],
+    totalComments: 0,
+    at,
+  };
+  return {
+    id: `ev_${randomUUID().replace(/-/g, '')}`,
+    type: 'PostScored',
+    schemaVersion: 1,
+    data,
+    metadata: { correlationId: `req_${postId}`, causationId: null, teamId, occurredAt: at },
+  };
+}
+
+async function partitionsHeld(bench: BenchCluster, running: string[]): Promise<Record<string, number>> {
+  const held: Record<string, number> = {};
+  for (const name of running)
+    held[name] = await scrapeMetric(bench.notifiers.get(name)!, 'analyst_notifier_partitions_held').catch(
+      () => 0,
+    );
+  return held;
+}
+
+/** Starts or stops notifier-2 so that `replicas` run, then waits until they hold every partition between them. */
+async function arrange(bench: BenchCluster, replicas: number, running: Set<string>): Promise<void> {
+  const wanted = NOTIFIERS.slice(0, replicas);
+  for (const name of NOTIFIERS)
+    if (!wanted.includes(name) && running.has(name)) {
+      await bench.stopNotifier(name);
+      running.delete(name);
+    } else if (wanted.includes(name) && !running.has(name)) {
+      await bench.startNotifier(name);
+      running.add(name);
+    }
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const held = await partitionsHeld(bench, wanted);
+    const values = Object.values(held);
+    if (values.every((v) => v > 0) && values.reduce((a, b) => a + b, 0) === PARTITIONS) return;
+    if (Date.now() > deadline) throw new Error(`partitions not split within 120 s: ${JSON.stringify(held)}`);
+    await sleep(500);
+  }
+}
+
+async function runPhase(
+  bench: BenchCluster,
+  log: EventStore,
+  receiver: StampingReceiver,
+  teams: Team[],
+  phaseIndex: number,
+  replicas: number,
+  expected: Map<string, string[]>,
+  eventsPerTeam: number,
+): Promise<Phase> {
+  const phaseLoad = load();
+  const running = NOTIFIERS.slice(0, replicas);
+  const before: Record<string, number> = {};
+  for (const name of running)
+    before[name] = await scrapeMetric(
+      bench.notifiers.get(name)!,
+      'analyst_notifier_delivery_attempts_total',
+      'outcome="delivered"',
+    );
+  const facts: { team: Team; event: NewEvent }[] = [];
+  for (const team of teams)
+    for (let i = 0; i < eventsPerTeam; i++)
+      facts.push({ team, event: postScored(team.id, `po_fo${phaseIndex + 1}_${team.id.slice(-6)}_${i}`) });
+  // The phase's (path, event id) pairs and how many of them have arrived, counted as they come.
+  const wanted = new Set<string>();
+  const perEvent = new Map<string, number>();
+  for (const { team, event } of facts) {
+    const eventId = webhookEventId(event.id);
+    expected.set(eventId, team.paths);
+    perEvent.set(eventId, 0);
+    for (const path of team.paths) wanted.add(`${path} ${eventId}`);
+  }
+  const arrivedFrom = receiver.arrivals.length;
+  let scanned = arrivedFrom;
+  let arrivedPairs = 0;
+  let lastArrival = 0;
+  const counted = new Set<string>();
+  const done = () => {
+    for (; scanned < receiver.arrivals.length; scanned++) {
+      const a = receiver.arrivals[scanned];
+      const pair = `${a.path} ${a.eventId}`;
+      if (!wanted.has(pair) || counted.has(pair)) continue;
+      counted.add(pair);
+      arrivedPairs++;
+      lastArrival = Math.max(lastArrival, a.arrivedAt);
+      perEvent.set(a.eventId, perEvent.get(a.eventId)! + 1);
+    }
+    return arrivedPairs === wanted.size;
+  };
+
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: APPENDS_IN_FLIGHT }, async () => {
+      while (next < facts.length) {
+        const { event } = facts[next++];
+        await log.append(`post-${(event.data as PostScored['data']).postId}`, [event], 'any');
+      }
+    }),
+  );
+  const appendMs = Date.now() - started;
+  await receiver.until(`phase ${phaseIndex + 1}'s ${wanted.size} deliveries`, done, PHASE_TIMEOUT_MS);
+  const totalMs = lastArrival - started;
+  await sleep(1_000); // the counters move at the end of each tick: let the last tick report
+  const firstArrival = Math.min(...receiver.arrivals.slice(arrivedFrom).map((a) => a.arrivedAt));
+  const perReplica: Record<string, number> = {};
+  for (const name of running)
+    perReplica[name] =
+      (await scrapeMetric(
+        bench.notifiers.get(name)!,
+        'analyst_notifier_delivery_attempts_total',
+        'outcome="delivered"',
+      )) - before[name];
+  return {
+    replicas,
+    load: phaseLoad,
+    deliveries: wanted.size,
+    events: facts.length,
+    appendMs,
+    firstArrivalMs: firstArrival - started,
+    totalMs,
+    perReplica,
+  };
+}
+
+async function main(): Promise<void> {
+  if (PHASES.some((p) => p !== 1 && p !== 2)) throw new Error('phases are 1 or 2 replicas, e.g. 1,2,1,2');
+  console.log(
+    `webhook-fan-out: ${TEAMS} teams x ${ENDPOINTS_PER_TEAM} endpoints, ${EVENTS_PER_TEAM} events a team a phase (${TEAMS * EVENTS_PER_TEAM * ENDPOINTS_PER_TEAM} deliveries), phases ${PHASES.join(',')}; load ${load()}`,
+  );
+  const receiver = new StampingReceiver();
+  await receiver.start();
+  const bench = await startCluster('whfanout', ['gateway'], 2);
+  const log =
+    bench.log.kind === 'postgres'
+      ? openEventStore({ kind: 'postgres', connectionString: bench.log.location })
+      : openEventStore({ kind: 'sqlite', filename: bench.log.location.slice('sqlite:'.length) });
+  try {
+    const teams: Team[] = [];
+    for (let t = 0; t < TEAMS; t++) {
+      const team = await bench.api.team(`Webhook fan-out ${t} ${Date.now()}`, WEBHOOK_SCOPES);
+      const paths = Array.from({ length: ENDPOINTS_PER_TEAM }, (_, e) => `/t${t}/e${e}`);
+      for (const path of paths) await bench.api.register(team.key, receiver.url(path), ['post.updated']);
+      teams.push({ ...team, paths });
+    }
+    console.log(`  ${TEAMS * ENDPOINTS_PER_TEAM} endpoints registered`);
+
+    const running = new Set(NOTIFIERS);
+    const expected = new Map<string, string[]>();
+    const phases: Phase[] = [];
+    // A first, smaller phase warms the processes and the stores up (JIT, connections); not counted.
+    await arrange(bench, 1, running);
+    const warm = await runPhase(bench, log, receiver, teams, -1, 1, expected, WARM_UP_EVENTS_PER_TEAM);
+    console.log(
+      `  warm-up, 1 notifier: ${warm.deliveries} deliveries in ${(warm.totalMs / 1000).toFixed(1)} s (not counted)`,
+    );
+    for (const [i, replicas] of PHASES.entries()) {
+      await arrange(bench, replicas, running);
+      const phase = await runPhase(bench, log, receiver, teams, i, replicas, expected, EVENTS_PER_TEAM);
+      phases.push(phase);
+      console.log(
+        `  phase ${i + 1}, ${replicas} notifier${replicas > 1 ? 's' : ''}: ${phase.deliveries} deliveries in ${(phase.totalMs / 1000).toFixed(1)} s = ${((phase.deliveries * 1000) / phase.totalMs).toFixed(0)} deliveries/s, ${((phase.events * 1000) / phase.totalMs).toFixed(1)} events/s; appends ${phase.appendMs} ms, first arrival ${phase.firstArrivalMs} ms; delivered attempts ${JSON.stringify(phase.perReplica)}; load ${phase.load}`,
+      );
+      await sleep(1_000);
+    }
+    await sleep(5_000); // a late second request would show below
+
+    const rate = (replicas: number) => {
+      const of = phases.filter((p) => p.replicas === replicas);
+      return of.length === 0
+        ? NaN
+        : of.reduce((s, p) => s + (p.deliveries * 1000) / p.totalMs, 0) / of.length;
+    };
+    let once = 0;
+    let more = 0;
+    let missing = 0;
+    let pairs = 0;
+    const expectedPairs = new Set<string>();
+    for (const [eventId, paths] of expected)
+      for (const path of paths) {
+        pairs++;
+        expectedPairs.add(`${path} ${eventId}`);
+        const n = receiver.count(path, eventId);
+        if (n === 1) once++;
+        else if (n > 1) more++;
+        else missing++;
+      }
+    const unexpected = receiver.arrivals.filter((a) => !expectedPairs.has(`${a.path} ${a.eventId}`)).length;
+    const one = rate(1);
+    const two = rate(2);
+    console.log(
+      `\nmean deliveries/s: one notifier ${one.toFixed(0)} (${(one / ENDPOINTS_PER_TEAM).toFixed(1)} events/s), two ${two.toFixed(0)} (${(two / ENDPOINTS_PER_TEAM).toFixed(1)} events/s); two/one ${(two / one).toFixed(2)}x`,
+    );
+    console.log(
+      `exactly once: ${pairs} (endpoint, event) pairs expected, ${once} arrived once, ${more} more than once, ${missing} missing; ${unexpected} requests not expected; load ${load()}`,
+    );
+  } finally {
+    await log.close();
+    await bench.stop();
+    await receiver.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
