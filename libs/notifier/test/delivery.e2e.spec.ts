@@ -192,6 +192,15 @@ describe('webhook delivery through the notifier module (receivers on 127.0.0.1)'
     // Nothing more: a second look after more ticks finds the one delivery.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(hook.received).toHaveLength(1);
+
+    // 30 days later it is still listed; a day past that the hourly pruning removes it.
+    const runner = t.app.get(WebhookDeliveryRunner);
+    clock.advance(30 * 24 * 3600_000 - 1_000);
+    expect(await runner.pruneFinished()).toBe(0);
+    clock.advance(24 * 3600_000);
+    expect(await runner.pruneFinished()).toBe(1);
+    const pruned = await api.call('GET', `/webhooks/${webhookId}/deliveries`, key);
+    expect(pruned.body).toMatchObject({ data: [], meta: { count: 0, hasMore: false } });
   });
 
   it('a ping reaches its endpoint only; another team sees no such endpoint; limit and cursor are checked', async () => {

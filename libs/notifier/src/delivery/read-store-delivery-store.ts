@@ -167,6 +167,10 @@ export class ReadStoreDeliveryStore implements DeliveryStore {
     return doc ? toRecord(doc) : null;
   }
 
+  async pruneFinished(createdBefore: string): Promise<number> {
+    return this.deliveries.deleteMany({ status: { $ne: 'pending' }, createdAt: { $lt: createdBefore } });
+  }
+
   async forEndpoint(
     endpointId: string,
     limit: number,

@@ -77,6 +77,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
          WHERE id = @id AND claim_holder = @holder`,
       ),
       get: db.prepare(`SELECT * FROM deliveries WHERE id = ?`),
+      prune: db.prepare(`DELETE FROM deliveries WHERE status != 'pending' AND created_at < ?`),
       health: db.prepare(`SELECT health FROM endpoint_health WHERE endpoint_id = ?`),
       saveHealth: db.prepare(
         `INSERT INTO endpoint_health (endpoint_id, health) VALUES (?, ?)
@@ -148,6 +149,10 @@ export class SqliteDeliveryStore implements DeliveryStore {
   async get(id: string): Promise<DeliveryRecord | null> {
     const row = this.statements.get.get(id) as DeliveryRow | undefined;
     return row ? toRecord(row) : null;
+  }
+
+  async pruneFinished(createdBefore: string): Promise<number> {
+    return this.statements.prune.run(createdBefore).changes;
   }
 
   async forEndpoint(

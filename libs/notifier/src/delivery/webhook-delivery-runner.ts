@@ -7,7 +7,14 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { CLOCK, EVENT_STORE, type Clock, type EventStore, type Subscription } from '@analyst/platform';
+import {
+  CLOCK,
+  EVENT_STORE,
+  PeriodicTask,
+  type Clock,
+  type EventStore,
+  type Subscription,
+} from '@analyst/platform';
 import {
   toWebhookEvent,
   WebhookDeliveryEngine,
@@ -34,6 +41,10 @@ function replicaName(): string {
   return `${hostname()}-${process.pid}${n === 0 ? '' : `-${n}`}`;
 }
 
+/** Finished deliveries (delivered, given up, endpoint gone) are kept this long for the deliveries route. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
 /** A failing store fails every tick: say so once, then at most every 30 s while it lasts. */
 const ERROR_LOG_EVERY_MS = 30_000;
 
@@ -42,7 +53,9 @@ const ERROR_LOG_EVERY_MS = 30_000;
  * log's head on a first deployment (no endpoint is older than the routes), the engine ticks every
  * `ANALYST_NOTIFIER_TICK_MS`, and a live subscription to the log wakes it as soon as an event that
  * becomes a webhook event is appended, so a delivery does not wait for the next tick. A failed tick
- * is logged and the next one runs; nothing here stops the process. Stopped before the stores close
+ * is logged and the next one runs; nothing here stops the process. Every hour it removes the
+ * finished deliveries older than 30 days (the deliveries route shows recent ones; a pending one is
+ * never removed). Stopped before the stores close
  * (onModuleDestroy comes before every onApplicationShutdown), giving its partitions back.
  */
 @Injectable()
@@ -51,12 +64,13 @@ export class WebhookDeliveryRunner implements OnApplicationBootstrap, OnModuleDe
   readonly holder = replicaName();
   readonly engine: WebhookDeliveryEngine;
   private subscription: Subscription | null = null;
+  private readonly pruning: PeriodicTask;
   private lastErrorLoggedAt = -Infinity;
 
   constructor(
     @Inject(NOTIFIER_STORES) private readonly stores: NotifierStores,
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(CLOCK) clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(WEBHOOK_ENDPOINT_DIRECTORY) endpoints: WebhookEndpointDirectory,
     @Inject(NOTIFIER_DELIVERY_OPTIONS) private readonly options: NotifierDeliveryOptions,
     @Optional() metrics?: NotifierMetrics,
@@ -71,6 +85,18 @@ export class WebhookDeliveryRunner implements OnApplicationBootstrap, OnModuleDe
       policy: webhookNetworkPolicyFromEnv(),
       onTick: (report) => metrics?.record(report),
     });
+    // Any replica may prune: removing what is already gone is nothing.
+    this.pruning = new PeriodicTask(
+      PRUNE_EVERY_MS,
+      () => this.pruneFinished(),
+      (error) => this.failed('pruning finished deliveries', error),
+    );
+  }
+
+  /** Removes the finished deliveries created more than 30 days before now; the count removed. */
+  pruneFinished(): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - DELIVERY_RETENTION_MS).toISOString();
+    return this.stores.deliveries.pruneFinished(before);
   }
 
   get deliveries(): DeliveryStore {
@@ -85,6 +111,7 @@ export class WebhookDeliveryRunner implements OnApplicationBootstrap, OnModuleDe
     const head = await this.events.headPosition();
     await this.stores.partitions.initialize(head);
     this.engine.start(this.options.tickMs, (error) => this.failed('delivery tick', error));
+    this.pruning.start(true);
     try {
       this.subscription = await this.events.subscribeToAllPages(
         async (page) => {
@@ -102,6 +129,7 @@ export class WebhookDeliveryRunner implements OnApplicationBootstrap, OnModuleDe
   }
 
   async onModuleDestroy(): Promise<void> {
+    await this.pruning.stop();
     await this.subscription?.close().catch((error) => this.failed('closing the log subscription', error));
     this.subscription = null;
     await this.engine.stop().catch((error) => this.failed('stopping the delivery engine', error));

@@ -53,4 +53,9 @@ export interface DeliveryStore {
    * With `after`, only those that come after that one in this order (the next page).
    */
   forEndpoint(endpointId: string, limit: number, after?: DeliveryPageCursor): Promise<DeliveryRecord[]>;
+  /**
+   * Removes the final deliveries (every status but `pending`) created before `createdBefore`; the
+   * count removed. A pending one stays whatever its age (it is given up after 72 hours anyway).
+   */
+  pruneFinished(createdBefore: string): Promise<number>;
 }

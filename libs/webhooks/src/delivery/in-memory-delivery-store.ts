@@ -70,6 +70,13 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     return record ? structuredClone(record) : null;
   }
 
+  async pruneFinished(createdBefore: string): Promise<number> {
+    let removed = 0;
+    for (const [id, r] of this.records)
+      if (r.status !== 'pending' && r.createdAt < createdBefore && this.records.delete(id)) removed++;
+    return removed;
+  }
+
   async forEndpoint(
     endpointId: string,
     limit: number,
