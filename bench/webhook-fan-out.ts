@@ -216,7 +216,11 @@ async function main(): Promise<void> {
   const log =
     bench.log.kind === 'postgres'
       ? openEventStore({ kind: 'postgres', connectionString: bench.log.location })
-      : openEventStore({ kind: 'sqlite', filename: bench.log.location.slice('sqlite:'.length) });
+      : openEventStore({
+          kind: 'sqlite',
+          filename: bench.log.location.slice('sqlite:'.length),
+          access: 'read-write',
+        });
   try {
     const teams: Team[] = [];
     for (let t = 0; t < TEAMS; t++) {
