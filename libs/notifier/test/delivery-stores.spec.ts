@@ -1,14 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoReadStore } from '@analyst/adapter-mongo';
-import { MemoryReadStore, type ReadStore } from '@analyst/eventsourcing';
+import { FixedClock, MemoryReadStore, type ReadStore } from '@analyst/eventsourcing';
 import { InMemoryDeliveryStore, InMemoryPartitionClaims, type PartitionClaims } from '@analyst/webhooks';
 import {
   deliveryStoresContract,
   type DeliveryStoresFixture,
 } from '../../webhooks/test/delivery-stores.contract';
 import { NotifierStateDb } from '../src/delivery/notifier-state-db';
+import { openNotifierStores } from '../src/delivery/notifier-stores';
 import {
   DELIVERIES_COLLECTION,
   ENDPOINT_HEALTH_COLLECTION,
@@ -88,4 +89,54 @@ deliveryStoresContract('in the standalone SQLite file', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+describe('the notifier stores by topology', () => {
+  const clock = new FixedClock('2026-03-10T12:00:00.000Z');
+
+  it('distributed: on the read store, shared by the replicas (partitions created by one are held by another)', async () => {
+    const store = new MemoryReadStore();
+    const one = await openNotifierStores(
+      { ANALYST_MODE: 'distributed', ANALYST_DATA_DIR: '/nonexistent' },
+      store,
+      clock,
+    );
+    const two = await openNotifierStores(
+      { ANALYST_MODE: 'distributed', ANALYST_DATA_DIR: '/nonexistent' },
+      store,
+      clock,
+    );
+    expect(one.deliveries).toBeInstanceOf(ReadStoreDeliveryStore);
+    expect(one.partitions).toBeInstanceOf(ReadStorePartitionClaims);
+    await one.partitions.initialize(7);
+    expect((await two.partitions.refresh('b')).map((h) => h.checkpoint)).toEqual(Array(16).fill(7));
+    expect(await store.listCollections()).toEqual(
+      expect.arrayContaining([PARTITIONS_COLLECTION, REPLICAS_COLLECTION]),
+    );
+  });
+
+  it('standalone: notifier-state.db in the data dir, kept across a reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'notifier-state-'));
+    try {
+      const first = await openNotifierStores(
+        { ANALYST_MODE: 'standalone', ANALYST_DATA_DIR: dir },
+        new MemoryReadStore(),
+        clock,
+      );
+      expect(first.deliveries).toBeInstanceOf(SqliteDeliveryStore);
+      await first.partitions.initialize(41);
+      first.close();
+      expect(existsSync(join(dir, 'notifier-state.db'))).toBe(true);
+      const again = await openNotifierStores(
+        { ANALYST_MODE: 'standalone', ANALYST_DATA_DIR: dir },
+        new MemoryReadStore(),
+        clock,
+      );
+      await again.partitions.initialize(99);
+      expect((await again.partitions.refresh('a')).map((h) => h.checkpoint)).toEqual(Array(16).fill(41));
+      again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
