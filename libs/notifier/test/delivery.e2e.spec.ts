@@ -184,7 +184,12 @@ describe('webhook delivery through the notifier module (receivers on 127.0.0.1)'
       meta: { limit: 20, count: 1, hasMore: false, nextCursor: null },
     });
 
-    const metrics = await t.request('GET', '/metrics');
+    // The tick reports after the attempt is recorded: wait for its report to reach the counters.
+    const metrics = await until(
+      'the tick counted',
+      () => t.request('GET', '/metrics'),
+      (r) => /analyst_notifier_delivery_attempts_total\{outcome="delivered"[^}]*\} 1\n/.test(r.raw),
+    );
     expect(metrics.raw).toMatch(/analyst_notifier_delivery_attempts_total\{outcome="delivered"[^}]*\} 1\n/);
     expect(metrics.raw).toMatch(/analyst_notifier_deliveries_created_total\{[^}]*\} 1\n/);
     expect(metrics.raw).toMatch(/analyst_notifier_partitions_held\{[^}]*\} 16\n/);
