@@ -2,7 +2,7 @@
 // that stamps each arrival, the API calls that make a team and register its endpoints, the standalone
 // app as a child process, and the figures' arithmetic. Not a bench itself.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { MongoReadStore } from '@analyst/platform';
 import {
   ROOT,
   clusterConfig,
+  replicaPid,
   startApp,
   startReplica,
   stopAll,
@@ -280,6 +281,8 @@ export interface BenchCluster {
   log: E2eEventLog;
   /** Each notifier replica's base URL (/metrics), by name: notifier-1, notifier-2, … */
   notifiers: Map<string, string>;
+  /** A running notifier replica's pid, or null. */
+  notifierPid(name: string): number | null;
   startNotifier(name: string): Promise<void>;
   stopNotifier(name: string): Promise<void>;
   /** Stops every process and drops the log's and the read store's databases (Kafka topics stay). */
@@ -358,6 +361,7 @@ export async function startCluster(
     notifiers: new Map(names.map((n) => [n, `http://127.0.0.1:${ports.get(n)}`])),
     startNotifier,
     stopNotifier: (name) => stopReplica(cluster, name),
+    notifierPid: (name) => replicaPid(cluster, name),
     stop,
   };
 }
@@ -372,6 +376,44 @@ export async function scrapeMetric(base: string, name: string, labels = ''): Pro
     sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return sum;
+}
+
+/** Linux's clock ticks a second (USER_HZ), in which /proc/<pid>/stat counts CPU time. */
+const CLOCK_TICKS = 100;
+
+function procStat(pid: number): { ppid: number; cpuTicks: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After "pid (comm) ": state, ppid, …; utime and stime are the 14th and 15th fields.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null; // gone, or not Linux
+  }
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc; with `children`, plus those
+ * of its running children (PostgreSQL's backends). NaN when the process is not there.
+ */
+export function cpuSeconds(pid: number | null | undefined, children = false): number {
+  if (!pid) return NaN;
+  const own = procStat(pid);
+  if (!own) return NaN;
+  let ticks = own.cpuTicks;
+  if (children)
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const child = procStat(Number(entry));
+      if (child?.ppid === pid) ticks += child.cpuTicks;
+    }
+  return ticks / CLOCK_TICKS;
+}
+
+/** The local stack's server pid (`postgres`, `mongo-java`, `kafka`) from deploy/local/.stack/run, or null. */
+export function stackPid(server: string): number | null {
+  const file = join(ROOT, 'deploy/local/.stack/run', `${server}.pid`);
+  return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

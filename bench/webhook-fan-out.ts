@@ -16,7 +16,9 @@
  * else reads these made-up posts); the log on PostgreSQL (E2E_EVENTSTORE=sqlite: the shared SQLite
  * file), deliveries, claims and partitions in MongoDB.
  * Printed per phase: deliveries/s and events/s (an event counts once all 10 of its endpoints have
- * it), the appends' time, the first arrival and each replica's delivered attempts; then the mean of
+ * it), the appends' time, the first arrival, each replica's delivered attempts, and the CPU seconds
+ * of each process on the path (notifiers, gateway, the MongoDB stand-in, PostgreSQL with its
+ * backends, the bench with its receiver; from /proc) with the notifiers' CPU per delivery; then the mean of
  * each replica count, the two/one ratio, and the exactly-once check over every phase: (endpoint,
  * event) pairs expected, arrived exactly once, more than once, missing, and requests for pairs not
  * expected (after 5 s of quiet at the end).
@@ -32,9 +34,11 @@ import { webhookEventId } from '@analyst/webhooks';
 import {
   StampingReceiver,
   WEBHOOK_SCOPES,
+  cpuSeconds,
   load,
   scrapeMetric,
   sleep,
+  stackPid,
   startCluster,
   type BenchCluster,
 } from './webhook-bench-kit';
@@ -65,6 +69,20 @@ interface Phase {
   totalMs: number;
   /** Delivered attempts per replica during the phase (its /metrics counter's difference). */
   perReplica: Record<string, number>;
+  /** CPU seconds each process used during the phase. */
+  cpu: Record<string, number>;
+}
+
+/** The CPU seconds so far of the processes on the delivery path: the running notifiers, the gateway, the stores, this bench. */
+function cpuNow(bench: BenchCluster, running: string[]): Record<string, number> {
+  const cpu: Record<string, number> = {};
+  for (const name of running) cpu[name] = cpuSeconds(bench.notifierPid(name));
+  cpu.gateway = cpuSeconds(bench.cluster.processes.get('gateway')?.pid);
+  cpu.mongo = cpuSeconds(stackPid('mongo-java'));
+  cpu.postgres = cpuSeconds(stackPid('postgres'), true);
+  const own = process.cpuUsage();
+  cpu.bench = (own.user + own.system) / 1e6;
+  return cpu;
 }
 
 /** A post's version 1 scored, as ingest records it: `post.updated` for the team's endpoints. */
@@ -139,6 +157,7 @@ async function runPhase(
       'analyst_notifier_delivery_attempts_total',
       'outcome="delivered"',
     );
+  const cpuBefore = cpuNow(bench, running);
   const facts: { team: Team; event: NewEvent }[] = [];
   for (const team of teams)
     for (let i = 0; i < eventsPerTeam; i++)
@@ -184,6 +203,8 @@ async function runPhase(
   await receiver.until(`phase ${phaseIndex + 1}'s ${wanted.size} deliveries`, done, PHASE_TIMEOUT_MS);
   const totalMs = lastArrival - started;
   await sleep(1_000); // the counters move at the end of each tick: let the last tick report
+  const cpuAfter = cpuNow(bench, running);
+  const cpu = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, cpuAfter[k] - cpuBefore[k]]));
   const firstArrival = Math.min(...receiver.arrivals.slice(arrivedFrom).map((a) => a.arrivedAt));
   const perReplica: Record<string, number> = {};
   for (const name of running)
@@ -202,6 +223,7 @@ async function runPhase(
     firstArrivalMs: firstArrival - started,
     totalMs,
     perReplica,
+    cpu,
   };
 }
 
@@ -246,6 +268,13 @@ async function main(): Promise<void> {
       phases.push(phase);
       console.log(
         `  phase ${i + 1}, ${replicas} notifier${replicas > 1 ? 's' : ''}: ${phase.deliveries} deliveries in ${(phase.totalMs / 1000).toFixed(1)} s = ${((phase.deliveries * 1000) / phase.totalMs).toFixed(0)} deliveries/s, ${((phase.events * 1000) / phase.totalMs).toFixed(1)} events/s; appends ${phase.appendMs} ms, first arrival ${phase.firstArrivalMs} ms; delivered attempts ${JSON.stringify(phase.perReplica)}; load ${phase.load}`,
+      );
+      const notifierCpu =
+        replicas === 1 ? phase.cpu['notifier-1'] : phase.cpu['notifier-1'] + phase.cpu['notifier-2'];
+      console.log(
+        `    CPU s: ${Object.entries(phase.cpu)
+          .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+          .join(', ')}; notifier CPU ${((notifierCpu * 1000) / phase.deliveries).toFixed(1)} ms a delivery`,
       );
       await sleep(1_000);
     }
