@@ -9,6 +9,7 @@ import {
   webhookNetworkPolicyFromEnv,
   type TickReport,
   type WebhookDeliveryEngineOptions,
+  type WebhookEndpointDirectory,
 } from '../src';
 import { verifyWebhookSignature } from '@analyst/client';
 import { ArrayLog, LoopbackReceiver, registerEndpoint } from './delivery-harness';
@@ -436,5 +437,26 @@ describe('webhook delivery engine against receivers on 127.0.0.1', () => {
     engine.wake(); // stopped: nothing more
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(reports.reduce((n, r) => n + r.attempts.delivered, 0)).toBe(1);
+  });
+
+  it("reads a team's subscribers once a page of the log and an endpoint once a tick, however many events", async () => {
+    const receiver = await world.receiver(() => 200);
+    await registerEndpoint(world.endpoints, POLICY, {
+      teamId: TEAM,
+      endpointId: 'we_00000001',
+      url: receiver.url(),
+      at: START,
+    });
+    const reads = { subscribers: 0, endpoint: 0 };
+    const counted: WebhookEndpointDirectory = {
+      subscribers: (teamId, type) => (reads.subscribers++, world.endpoints.subscribers(teamId, type)),
+      endpoint: (teamId, id) => (reads.endpoint++, world.endpoints.endpoint(teamId, id)),
+      disable: (...args) => world.endpoints.disable(...args),
+    };
+    const eventIds = world.events(20);
+    const report = await world.engine('notifier-1', { endpoints: counted, pageSize: 10 }).tick();
+    expect(report).toMatchObject({ created: 20, attempts: { delivered: 20 } });
+    expect(receiver.received.map((r) => r.eventId).sort()).toEqual([...eventIds].sort());
+    expect(reads).toEqual({ subscribers: 2, endpoint: 1 }); // two pages of 10; one tick
   });
 });

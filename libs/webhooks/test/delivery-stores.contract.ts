@@ -128,6 +128,15 @@ export function deliveryStoresContract(name: string, setup: () => Promise<Delive
         expect(await store.claim(id, 'b', at(90_000), at(130_000))).toBeNull();
       });
 
+      it('claims only a delivery that is due (a retry another replica scheduled is not)', async () => {
+        await store.insertIfAbsent(record(1, { nextAttemptAt: at(31_000) }));
+        expect(await store.claim(record(1).id, 'a', at(30_000), at(70_000))).toBeNull();
+        expect((await store.claim(record(1).id, 'a', at(31_000), at(71_000)))?.claim).toEqual({
+          holder: 'a',
+          until: at(71_000),
+        });
+      });
+
       it('of two holders racing for one claim, exactly one wins', async () => {
         if (fixture.atomicConditionalWrites === false) {
           console.warn(`${name}: racing claims not checked (conditional writes are not atomic here)`);

@@ -113,6 +113,7 @@ export class ReadStoreDeliveryStore implements DeliveryStore {
       {
         _id: id,
         status: 'pending',
+        dueAt: { $lte: Date.parse(now) },
         $or: [{ claimUntil: { $lte: Date.parse(now) } }, { claimHolder: holder }],
       },
       { $set: { claim: { holder, until }, claimHolder: holder, claimUntil: Date.parse(until) } },

@@ -68,7 +68,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
       ),
       claim: db.prepare(
         `UPDATE deliveries SET claim_holder = @holder, claim_until = @until
-         WHERE id = @id AND status = 'pending' AND (claim_until <= @now OR claim_holder = @holder)`,
+         WHERE id = @id AND status = 'pending' AND due_at <= @now
+           AND (claim_until <= @now OR claim_holder = @holder)`,
       ),
       complete: db.prepare(
         `UPDATE deliveries SET status = @status, next_attempt_at = @next_attempt_at, due_at = @due_at,

@@ -65,6 +65,10 @@ const emptyReport = (partitions: number[]): TickReport => ({
   disabledEndpoints: [],
 });
 
+/** Reads of the directory shared within one page of the log or one tick's attempts, by team and type or endpoint. */
+type RecipientReads = Map<string, Promise<WebhookEndpointState[]>>;
+type EndpointReads = Map<string, Promise<WebhookEndpointState | null>>;
+
 const statusOfStep = (step: DeliveryStep) =>
   step.kind === 'delivered' ? 'delivered' : step.kind === 'given_up' ? 'given_up' : 'pending';
 
@@ -187,7 +191,10 @@ export class WebhookDeliveryEngine {
     let created = 0;
     for await (const page of log.readAll(from, pageSize ?? 500)) {
       if (page.length === 0) continue;
-      for (const event of page) created += await this.createDeliveriesOf(event, checkpoints);
+      // A team's subscribers are read once a page: an endpoint registered before one of these
+      // events was in the log before the page was read, so a read made now holds it.
+      const subscribers: RecipientReads = new Map();
+      for (const event of page) created += await this.createDeliveriesOf(event, checkpoints, subscribers);
       const last = page[page.length - 1].position;
       for (const [partition, checkpoint] of checkpoints) {
         if (checkpoint >= last) continue;
@@ -201,21 +208,31 @@ export class WebhookDeliveryEngine {
   }
 
   /** The endpoints an event goes to: a ping to its one endpoint while active, else the subscribers. */
-  private async recipients(event: WebhookEvent): Promise<WebhookEndpointState[]> {
+  private async recipients(
+    event: WebhookEvent,
+    subscribers: RecipientReads,
+  ): Promise<WebhookEndpointState[]> {
     const { endpoints } = this.options;
     if (!isSubscribableWebhookEvent(event)) {
       const endpoint = await endpoints.endpoint(event.teamId, event.data.id);
       return endpoint?.status === 'active' ? [endpoint] : [];
     }
-    return endpoints.subscribers(event.teamId, event.type);
+    const key = `${event.teamId}\u0000${event.type}`;
+    let read = subscribers.get(key);
+    if (!read) subscribers.set(key, (read = endpoints.subscribers(event.teamId, event.type)));
+    return read;
   }
 
-  private async createDeliveriesOf(event: RecordedEvent, checkpoints: Map<number, number>): Promise<number> {
+  private async createDeliveriesOf(
+    event: RecordedEvent,
+    checkpoints: Map<number, number>,
+    subscribers: RecipientReads,
+  ): Promise<number> {
     const webhookEvent = toWebhookEvent(event);
     if (!webhookEvent) return 0;
     const { deliveries, partitions, clock } = this.options;
     let created = 0;
-    for (const endpoint of await this.recipients(webhookEvent)) {
+    for (const endpoint of await this.recipients(webhookEvent, subscribers)) {
       const partition = partitionOf(endpoint.endpointId, partitions.count);
       const checkpoint = checkpoints.get(partition);
       if (checkpoint === undefined || event.position <= checkpoint) continue;
@@ -231,13 +248,21 @@ export class WebhookDeliveryEngine {
     const { deliveries, clock, batchSize, concurrency } = this.options;
     const due = await deliveries.due(report.partitions, clock.now().toISOString(), batchSize ?? 100);
     let next = 0;
+    // Each endpoint is read once a tick however many of its deliveries are due (a burst of events
+    // to one endpoint): what changed since is seen at the next tick, and this engine's own
+    // disabling drops the read at once.
+    const endpointReads: EndpointReads = new Map();
     const worker = async () => {
-      while (next < due.length) await this.attempt(due[next++], report);
+      while (next < due.length) await this.attempt(due[next++], report, endpointReads);
     };
     await Promise.all(Array.from({ length: Math.min(concurrency ?? 8, due.length) }, worker));
   }
 
-  private async attempt(due: DeliveryRecord, report: TickReport): Promise<void> {
+  private async attempt(
+    due: DeliveryRecord,
+    report: TickReport,
+    endpointReads: EndpointReads,
+  ): Promise<void> {
     const { deliveries, endpoints, clock, holder } = this.options;
     const now = clock.now();
     const until = new Date(now.getTime() + this.claimTtlMs).toISOString();
@@ -245,7 +270,10 @@ export class WebhookDeliveryEngine {
     if (!this.held.has(due.partition)) return;
     const record = await deliveries.claim(due.id, holder, now.toISOString(), until);
     if (!record) return; // another replica has it, or it was finished meanwhile
-    const endpoint = await endpoints.endpoint(record.teamId, record.endpointId);
+    const key = `${record.teamId}\u0000${record.endpointId}`;
+    let read = endpointReads.get(key);
+    if (!read) endpointReads.set(key, (read = endpoints.endpoint(record.teamId, record.endpointId)));
+    const endpoint = await read;
     if (!endpoint || endpoint.status !== 'active') {
       const status = endpoint?.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_deleted';
       if (await deliveries.complete(record.id, holder, { attempt: null, status, nextAttemptAt: null }))
@@ -266,8 +294,10 @@ export class WebhookDeliveryEngine {
       attempt.outcome === 'failed' &&
       shouldDisableEndpoint(health) &&
       (await endpoints.disable(record.teamId, record.endpointId, health, clock.now().toISOString()))
-    )
+    ) {
       report.disabledEndpoints.push(record.endpointId);
+      endpointReads.delete(key);
+    }
   }
 
   /** One signed attempt, and where the delivery stands after it. */

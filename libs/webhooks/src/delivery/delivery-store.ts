@@ -36,8 +36,10 @@ export interface DeliveryStore {
   /** Pending deliveries of these partitions due at `now` and not claimed by anyone (or claimed until before `now`), soonest first. */
   due(partitions: readonly number[], now: string, limit: number): Promise<DeliveryRecord[]>;
   /**
-   * Claims a pending delivery for one attempt until `until`: succeeds when it is unclaimed, its
-   * claim lapsed, or the holder's own. The claimed record, or null when another holds it or it is final.
+   * Claims a pending delivery due at `now` for one attempt until `until`: succeeds when it is
+   * unclaimed, its claim lapsed, or the holder's own. The claimed record, or null when another holds
+   * it, it is final, or it is not due (another replica attempted it since it was read as due and
+   * scheduled the retry: attempting now would send it early, a second time).
    */
   claim(id: string, holder: string, now: string, until: string): Promise<DeliveryRecord | null>;
   /**

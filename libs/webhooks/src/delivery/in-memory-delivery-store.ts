@@ -44,7 +44,9 @@ export class InMemoryDeliveryStore implements DeliveryStore {
 
   async claim(id: string, holder: string, now: string, until: string): Promise<DeliveryRecord | null> {
     const record = this.records.get(id);
-    if (!record || record.status !== 'pending' || !claimable(record, Date.parse(now), holder)) return null;
+    const at = Date.parse(now);
+    if (!record || record.status !== 'pending' || !claimable(record, at, holder)) return null;
+    if (record.nextAttemptAt === null || Date.parse(record.nextAttemptAt) > at) return null;
     record.claim = { holder, until };
     return structuredClone(record);
   }
