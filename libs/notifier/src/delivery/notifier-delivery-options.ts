@@ -3,6 +3,8 @@ export const NOTIFIER_DELIVERY_OPTIONS = Symbol('NotifierDeliveryOptions');
 export interface NotifierDeliveryOptions {
   /** How often the engine ticks when no append wakes it: claims, new deliveries, due retries. */
   tickMs: number;
+  /** How long to wait before trying to start again when the stores did not answer at start (default 5 s). */
+  startRetryMs?: number;
 }
 
 export const DEFAULT_NOTIFIER_TICK_MS = 250;

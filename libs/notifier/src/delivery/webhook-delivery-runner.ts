@@ -44,6 +44,7 @@ function replicaName(): string {
 /** Finished deliveries (delivered, given up, endpoint gone) are kept this long for the deliveries route. */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
+const START_RETRY_MS = 5_000;
 
 /** A failing store fails every tick: say so once, then at most every 30 s while it lasts. */
 const ERROR_LOG_EVERY_MS = 30_000;
@@ -65,6 +66,9 @@ export class WebhookDeliveryRunner implements OnApplicationBootstrap, OnModuleDe
   readonly engine: WebhookDeliveryEngine;
   private subscription: Subscription | null = null;
   private readonly pruning: PeriodicTask;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private destroyed = false;
+  private readonly startRetryMs: number;
   private lastErrorLoggedAt = -Infinity;
 
   constructor(
@@ -75,6 +79,7 @@ export class WebhookDeliveryRunner implements OnApplicationBootstrap, OnModuleDe
     @Inject(NOTIFIER_DELIVERY_OPTIONS) private readonly options: NotifierDeliveryOptions,
     @Optional() metrics?: NotifierMetrics,
   ) {
+    this.startRetryMs = options.startRetryMs ?? START_RETRY_MS;
     this.engine = new WebhookDeliveryEngine({
       holder: this.holder,
       log: events,
@@ -107,9 +112,34 @@ export class WebhookDeliveryRunner implements OnApplicationBootstrap, OnModuleDe
     return this.stores.partitions;
   }
 
+  /**
+   * Starts at once when the stores answer; else says why and tries again every 5 s in the
+   * background, so a store that is down while the process starts does not stop it (the routes
+   * and probes serve meanwhile).
+   */
   async onApplicationBootstrap(): Promise<void> {
-    const head = await this.events.headPosition();
-    await this.stores.partitions.initialize(head);
+    if (await this.tryStart()) return;
+    const retry = () => {
+      this.retryTimer = setTimeout(() => {
+        void this.tryStart().then((started) => {
+          if (!started && !this.destroyed) retry();
+        });
+      }, this.startRetryMs);
+    };
+    retry();
+  }
+
+  private async tryStart(): Promise<boolean> {
+    if (this.destroyed) return false;
+    let head: number;
+    try {
+      head = await this.events.headPosition();
+      await this.stores.partitions.initialize(head);
+    } catch (error) {
+      this.failed(`starting the delivery engine (again in ${this.startRetryMs / 1000} s)`, error);
+      return false;
+    }
+    if (this.destroyed) return false;
     this.engine.start(this.options.tickMs, (error) => this.failed('delivery tick', error));
     this.pruning.start(true);
     try {
@@ -125,10 +155,14 @@ export class WebhookDeliveryRunner implements OnApplicationBootstrap, OnModuleDe
     } catch (error) {
       this.failed('log subscription (the tick still runs)', error);
     }
+    if (this.destroyed) await this.subscription?.close(); // stopped while subscribing
     this.logger.log(`delivery engine started as ${this.holder}, ticking every ${this.options.tickMs} ms`);
+    return true;
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.destroyed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.pruning.stop();
     await this.subscription?.close().catch((error) => this.failed('closing the log subscription', error));
     this.subscription = null;
