@@ -114,8 +114,8 @@ export class WebhookDeliveryRunner implements OnApplicationBootstrap, OnModuleDe
 
   /**
    * Starts at once when the stores answer; else says why and tries again every 5 s in the
-   * background, so a store that is down while the process starts does not stop it (the routes
-   * and probes serve meanwhile).
+   * background, so a store failing its first calls (just after the platform connected) does not
+   * fail the start (the routes and probes serve meanwhile).
    */
   async onApplicationBootstrap(): Promise<void> {
     if (await this.tryStart()) return;
