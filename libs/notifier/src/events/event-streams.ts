@@ -3,23 +3,27 @@ import { ApiError } from '@analyst/contracts';
 import { CLOCK, EVENT_STORE, type Clock, type EventStore } from '@analyst/platform';
 import { EventStream } from './event-stream';
 import { EVENT_STREAM_SETTINGS, type EventStreamSettings } from './event-stream-settings';
+import { LogTail } from './log-tail';
 import type { StreamRequest } from './stream-request';
 
 /**
- * The open event streams of this process: opens one where its request says (now, or after a
- * `Last-Event-ID` still within the retention window), and ends them all before the HTTP server
- * closes, so a SIGTERM never waits on a stream.
+ * The open event streams of this process: opens one where its request says (now, on the shared
+ * tail of the log; or after a `Last-Event-ID` still within the retention window, on a subscription
+ * of its own), and ends them all before the HTTP server closes, so a SIGTERM never waits on a stream.
  */
 @Injectable()
 export class EventStreams implements OnModuleDestroy {
   private readonly logger = new Logger('EventStreams');
   private readonly open = new Set<EventStream>();
+  private readonly tail: LogTail;
 
   constructor(
     @Inject(EVENT_STORE) private readonly log: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(EVENT_STREAM_SETTINGS) private readonly settings: EventStreamSettings,
-  ) {}
+  ) {
+    this.tail = new LogTail(log);
+  }
 
   /** Opens the team's stream; throws the 400/410 of a `Last-Event-ID` it cannot resume after. */
   async openFor(teamId: string, request: StreamRequest): Promise<EventStream> {
@@ -39,13 +43,24 @@ export class EventStreams implements OnModuleDestroy {
         ),
     });
     this.open.add(stream);
-    await stream.start(this.log, after);
+    try {
+      if (after === null) await stream.startOnTail(this.tail, this.log);
+      else await stream.start(this.log, after);
+    } catch (error) {
+      await stream.close();
+      throw error;
+    }
     return stream;
   }
 
   /** Streams open in this process. */
   get count(): number {
     return this.open.size;
+  }
+
+  /** Of those, the streams reading the shared tail (the others have a subscription of their own). */
+  get onTail(): number {
+    return this.tail.readerCount;
   }
 
   /**
@@ -84,5 +99,6 @@ export class EventStreams implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await Promise.all([...this.open].map((stream) => stream.close()));
+    await this.tail.close();
   }
 }
