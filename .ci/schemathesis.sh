@@ -25,7 +25,7 @@ trap 'kill $SERVER 2>/dev/null; rm -rf "$DATA" "$LOG"' EXIT
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 1; done
 
 TEAM=$(curl -sf -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT/analyst/v1/me" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["team"]["id"])')
-LIMITS=$(python3 -c 'import json; c=["global","comments","analysis_comments","collection_posts","analysis_read","analysis_create","analysis_search","content_add_posts","content_add_accounts","content_refresh","content_jobs"]; print(json.dumps({"limits": {k: {"perMinute": 100000, "perDay": 1000000} for k in c}, "dailyBytes": 100000000000}))')
+LIMITS=$(python3 -c 'import json; c=["global","comments","analysis_comments","collection_posts","analysis_read","analysis_create","analysis_search","content_add_posts","content_add_accounts","content_refresh","content_jobs","webhooks_write","events_stream"]; print(json.dumps({"limits": {k: {"perMinute": 100000, "perDay": 1000000} for k in c}, "dailyBytes": 100000000000}))')
 curl -sf -X PUT -H "Authorization: Bearer $ADMIN" -H 'content-type: application/json' -d "$LIMITS" "http://127.0.0.1:$PORT/admin/v1/teams/$TEAM/limits" >/dev/null
 
 timeout "${SCHEMATHESIS_TIMEOUT:-600}" "$VENV/bin/schemathesis" --config-file .ci/schemathesis.toml run "http://127.0.0.1:$PORT/analyst/v1/openapi.json" --url "http://127.0.0.1:$PORT" \

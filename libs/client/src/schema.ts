@@ -8423,7 +8423,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description The log position of the event. */
+                        id?: string;
+                        /** @enum {string} */
+                        event?: "content_job.completed" | "content_job.partial" | "content_job.failed" | "analysis.ready" | "analysis.failed" | "post.updated";
+                        data?: string;
+                        /** @description Milliseconds to wait before reconnecting. */
+                        retry?: number;
+                    };
                 };
             };
             /** @description An unknown type in types, or a Last-Event-ID that is not a decimal event id (invalid_parameter) */

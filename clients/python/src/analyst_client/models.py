@@ -2708,6 +2708,31 @@ class AnalystV1WebhooksWebhookIdDeliveriesGetResponse(BaseModel):
     meta: AnalystV1WebhooksWebhookIdDeliveriesGetResponseMeta
 
 
+class AnalystV1EventsGetResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: Annotated[
+        str | None,
+        Field(description='The log position of the event.', pattern='^\\d+$'),
+    ] = None
+    event: Literal['content_job.completed', 'content_job.partial', 'content_job.failed', 'analysis.ready', 'analysis.failed', 'post.updated'] | None = (
+        None
+    )
+    data: Annotated[
+        str | None,
+        Field(
+            json_schema_extra={
+                'contentMediaType': 'application/json',
+                'contentSchema': {'$ref': '#/components/schemas/WebhookEvent'},
+            }
+        ),
+    ] = None
+    retry: Annotated[
+        int | None, Field(description='Milliseconds to wait before reconnecting.')
+    ] = None
+
+
 class AnalystV1OpenapiJsonGetResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,

@@ -21,6 +21,10 @@ const STREAM_HEADERS = {
   'x-accel-buffering': 'no',
 };
 
+const TYPE_ALTERNATIVES = WEBHOOK_EVENT_TYPES.map((t) => t.replace('.', '\\.')).join('|');
+/** `types`: one or more known event types, comma-separated. */
+const TYPES_PATTERN = `^(${TYPE_ALTERNATIVES})(,(${TYPE_ALTERNATIVES}))*$`;
+
 /** GET /events: scope webhooks:read, class events_stream (gateway); the open streams per key capped there. */
 @ApiTags('events')
 @ApiKeyAuth()
@@ -41,12 +45,14 @@ export class EventStreamController {
     name: 'types',
     required: false,
     description: `Comma-separated event types to receive (all when left out): ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
-    schema: openApi.str(),
+    // The list's grammar, so a schema-valid value is one the route accepts.
+    schema: openApi.str(undefined, { pattern: TYPES_PATTERN }),
   })
   @ApiHeader({
     name: 'Last-Event-ID',
     required: false,
     description: 'The `id` of the last event received: the stream resumes right after it.',
+    schema: openApi.str(undefined, { pattern: '^\\d+$' }),
   })
   @ApiProduces('text/event-stream')
   @ApiResponse({

@@ -229,16 +229,30 @@ export function pushIntoOpenApi(document: OpenAPIObject): void {
 }
 
 /**
- * OpenAPI 3.1 has no keyword for the items of a stream (3.2's `itemSchema`). The `GET /events`
- * answer's string schema names the schema of each frame's `data:` as its `contentSchema` (JSON
- * Schema 2020-12), which readers and linters follow.
+ * One event of the `GET /events` stream, as OpenAPI 3.2 models a `text/event-stream` item (its
+ * `itemSchema`: the fields `data`, `event`, `id`, `retry`) and as tools read a 3.1 `schema` of that
+ * media type (Schemathesis validates each event against it): `data` is a WebhookEvent as one line of
+ * JSON (`contentMediaType`, `contentSchema`).
  */
+const STREAM_EVENT: SchemaObject = {
+  type: 'object',
+  description:
+    'Extension of the spec (push). One server-sent event: `id:` (a log position, to send back as Last-Event-ID), `event:` (its type), `data:` (a WebhookEvent as one line of JSON). The stream starts with `retry: 3000` and carries a `: heartbeat` comment every 15 s.',
+  properties: {
+    id: str('The log position of the event.', { pattern: '^\\d+$' }),
+    event: oneOfStrings(WEBHOOK_EVENT_TYPES),
+    data: str(undefined, {
+      contentMediaType: 'application/json',
+      contentSchema: ref('WebhookEvent'),
+    } as SchemaObject),
+    retry: int('Milliseconds to wait before reconnecting.'),
+  },
+};
+
+/** Puts STREAM_EVENT on the `GET /events` answer in place of its plain string schema. */
 function describeStreamFrames(document: OpenAPIObject): void {
   const stream = document.paths[`${API_PREFIX}/events`]?.get?.responses?.['200'] as
-    { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined;
-  const schema = stream?.content?.['text/event-stream']?.schema;
-  if (!schema) return;
-  schema.contentSchema = ref('WebhookEvent');
-  schema.description ??=
-    'Server-sent events: `retry:`, then for each event `id:` (a log position, for Last-Event-ID), `event:` (its type) and `data:` (a WebhookEvent as one line of JSON, contentSchema), and a `: heartbeat` comment every 15 s.';
+    { content?: Record<string, { schema?: unknown }> } | undefined;
+  const media = stream?.content?.['text/event-stream'];
+  if (media) media.schema = STREAM_EVENT;
 }
