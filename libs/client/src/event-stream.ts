@@ -71,8 +71,12 @@ function waitUnlessAborted(
 ): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    signal.addEventListener('abort', () => resolve(), { once: true });
-    sleep(ms).then(resolve, resolve);
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    sleep(ms).then(done, done);
   });
 }
 

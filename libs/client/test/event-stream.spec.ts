@@ -211,4 +211,26 @@ describe('client.events() over GET /events (a local SSE server)', () => {
     for (let i = 0; i < 100 && server.closedByClient < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(server.closedByClient).toBe(2);
   });
+
+  it('an abort during the wait before a reconnection ends the iteration at once', async () => {
+    server = new ScriptedServer([
+      (res) => {
+        streamHead(res);
+        res.end(frame(41, event(1))); // the stream ends: the client waits to reconnect
+      },
+    ]);
+    const controller = new AbortController();
+    const client = createAnalystClient({
+      baseUrl: await server.start(),
+      apiKey: KEY,
+      sleep: () => new Promise(() => undefined), // a wait that never ends by itself
+    });
+    const seen: string[] = [];
+    for await (const item of client.events({ signal: controller.signal })) {
+      seen.push(item.id);
+      setTimeout(() => controller.abort(), 50);
+    }
+    expect(seen).toEqual(['41']);
+    expect(server.requests).toHaveLength(1);
+  });
 });
