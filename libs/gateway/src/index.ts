@@ -15,6 +15,7 @@ export * from './limits/memory-rate-counters';
 export * from './limits/rate-counter-sweeper';
 export * from './limits/open-streams';
 export * from './limits/open-stream.guard';
+export * from './limits/stream-routes';
 export * from './internal/internal-auth';
 export * from './internal/internal-auth.guard';
 export * from './proxy/upstreams';

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Controller, Get, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import {
   FixedClock,
   ObservabilityModule,
   PlatformModule,
+  Principal,
   createHttpApp,
   loadConfig,
   type EventStore,
@@ -30,8 +31,21 @@ async function eventually(check: () => boolean, what: string, timeoutMs = 5000):
   }
 }
 
+/** Stands in for the notifier's other routes: a request to the same replica that is not a stream. */
+@Controller('webhooks')
+class StubWebhooksController {
+  @Get()
+  list(@Principal() principal: Principal) {
+    return { data: [], meta: { team: principal.targetTeamId } };
+  }
+}
+
 /** A notifier process of the distributed topology, reduced to the event stream: behind the internal auth guard. */
-@Module({ imports: [EventStreamModule], providers: [{ provide: APP_GUARD, useClass: InternalAuthGuard }] })
+@Module({
+  imports: [EventStreamModule],
+  controllers: [StubWebhooksController],
+  providers: [{ provide: APP_GUARD, useClass: InternalAuthGuard }],
+})
 class StreamingNotifierModule {}
 
 async function startNotifier(dataDir: string): Promise<NestFastifyApplication> {
@@ -219,6 +233,36 @@ describe('GET /events through the gateway proxy', () => {
     expect(sixth.status).toBe(429);
     expect((await sixth.errorBody()).error.code).toBe('too_many_streams');
     expect(streams.count).toBe(before + 5);
+  });
+
+  it('open streams hold no pooled connection: with 130 open through one gateway to one notifier, its other routes still answer', async () => {
+    const streams = notifier.get(EventStreams);
+    const before = streams.count;
+    let probeKey = '';
+    let probeTeam = '';
+    for (let team = 0; team < 9; team += 1) {
+      const created = await gateway.t.admin('POST', '/admin/v1/teams', {
+        name: `Many ${team}`,
+        plan: 'scale',
+      });
+      for (let k = 0; k < 3; k += 1) {
+        const made = await gateway.t.admin('POST', `/admin/v1/teams/${created.body.data.id}/keys`, {
+          name: `k${k}`,
+          scopes: ['webhooks:read'],
+        });
+        probeKey = made.body.data.key;
+        probeTeam = created.body.data.id;
+        for (let i = 0; i < 5 && streams.count < before + 130; i += 1)
+          expect((await stream(probeKey)).status).toBe(200);
+      }
+    }
+    await eventually(() => streams.count === before + 130, '130 streams open at the notifier');
+    // The proxy's pooled client keeps at most 128 connections to a replica: had the streams held
+    // them, this would wait for one and answer 504 after the 1 s upstream timeout.
+    const listed = await gateway.t.request('GET', '/analyst/v1/webhooks', {
+      headers: { authorization: `Bearer ${probeKey}` },
+    });
+    expect([listed.status, listed.body]).toEqual([200, { data: [], meta: { team: probeTeam } }]);
   });
 
   it('a gateway shutting down ends the streams it passes through, and their upstream requests', async () => {
