@@ -312,6 +312,8 @@ interface Team extends NewTeam {
         ANALYST_UPSTREAM_LEDGER: `http://127.0.0.1:${port.ledger}`,
         ANALYST_UPSTREAM_ANALYSIS: `http://127.0.0.1:${port.analysis}`,
         ANALYST_UPSTREAM_SAMPLING: `http://127.0.0.1:${port.sampling}`,
+        // No notifier here (notifier-faults.e2e has its own faults); the gateway needs the variable.
+        ANALYST_UPSTREAM_NOTIFIER: `http://127.0.0.1:${await freePort()}`,
         ANALYST_RELAY_LEASE_TTL_MS: String(RELAY_LEASE_TTL_MS),
         ANALYST_RELAY_LEASE_RENEW_MS: String(RELAY_LEASE_RENEW_MS),
       });
