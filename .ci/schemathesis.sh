@@ -22,7 +22,8 @@ ANALYST_DATA_DIR=$DATA ANALYST_AUTH_FAILURES_PER_MINUTE=1000000 ANALYST_DEMO=1 A
   node dist/apps/standalone/src/main.js >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; rm -rf "$DATA" "$LOG"' EXIT
-for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 1; done
+# Ready, not only alive: /healthz answers while the app still starts, when /me is still a 503.
+for _ in $(seq 1 180); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 1; done
 
 TEAM=$(curl -sf -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT/analyst/v1/me" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["team"]["id"])')
 LIMITS=$(python3 -c 'import json; c=["global","comments","analysis_comments","collection_posts","analysis_read","analysis_create","analysis_search","content_add_posts","content_add_accounts","content_refresh","content_jobs","webhooks_write","events_stream"]; print(json.dumps({"limits": {k: {"perMinute": 100000, "perDay": 1000000} for k in c}, "dailyBytes": 100000000000}))')

@@ -22,8 +22,8 @@ const STREAM_HEADERS = {
 };
 
 const TYPE_ALTERNATIVES = WEBHOOK_EVENT_TYPES.map((t) => t.replace('.', '\\.')).join('|');
-/** `types`: one or more known event types, comma-separated. */
-const TYPES_PATTERN = `^(${TYPE_ALTERNATIVES})(,(${TYPE_ALTERNATIVES}))*$`;
+/** `types`: one or more known event types, comma-separated (the route trims each entry). */
+const TYPES_PATTERN = `^\\s*(${TYPE_ALTERNATIVES})\\s*(,\\s*(${TYPE_ALTERNATIVES})\\s*)*$`;
 
 /** GET /events: scope webhooks:read, class events_stream (gateway); the open streams per key capped there. */
 @ApiTags('events')
@@ -52,7 +52,8 @@ export class EventStreamController {
     name: 'Last-Event-ID',
     required: false,
     description: 'The `id` of the last event received: the stream resumes right after it.',
-    schema: openApi.str(undefined, { pattern: '^\\d+$' }),
+    // Up to 16 digits, trimmed; a blank header is no header.
+    schema: openApi.str(undefined, { pattern: '^\\s*\\d{0,16}\\s*$' }),
   })
   @ApiProduces('text/event-stream')
   @ApiResponse({
