@@ -225,7 +225,7 @@ export class BenchApi {
 export async function startStandalone(
   port: number,
   env: Record<string, string> = {},
-): Promise<{ api: BenchApi; child: ChildProcess; stop: () => Promise<void> }> {
+): Promise<{ api: BenchApi; child: ChildProcess; dataDir: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'analyst-bench-webhooks-'));
   const child = spawn(
     process.execPath,
@@ -264,7 +264,7 @@ export async function startStandalone(
     if (child.exitCode !== null)
       throw new Error(`standalone exited with ${child.exitCode} before it was ready`);
     const ready = await fetch(`${api.base}/readyz`).catch(() => null);
-    if (ready?.status === 200) return { api, child, stop };
+    if (ready?.status === 200) return { api, child, dataDir, stop };
     if (Date.now() > deadline) {
       await stop();
       throw new Error('standalone not ready within 180 s');

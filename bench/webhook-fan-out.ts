@@ -24,30 +24,39 @@
  * pairs not expected (after 5 s of quiet at the end).
  *
  *   deploy/local/with-stack.sh npm run bench -- bench/webhook-fan-out.ts [eventsPerTeam=40] [phases=1,2,1,2]
+ *   npm run bench -- bench/webhook-fan-out.ts [eventsPerTeam=40] [phases=1,1] --standalone
+ * --standalone: the standalone app as a child process (one notifier in process, its stores in
+ * SQLite), the bench appending to its log file as a second writer: the app's live subscription does
+ * not see another process's appends, so its 250 ms tick finds them (the first arrival says so).
  *
- * Figures (2026-11-29, this 2-core machine shared with other work, load 10-15; PostgreSQL log,
+ * Figures (2026-11-29, this 2-core machine shared with other work; PostgreSQL log unless said,
  * mongo-java-server stand-in; 40 events a team: 2,000 deliveries a phase; deliveries/s):
- *                           one notifier     two notifiers    mean one / two    two/one
- *   run 1 (no warm-up)         50, 75           62, 99           62 / 81         1.29x
- *   run 2                      95, 77           86, 75           86 / 80         0.93x
- *   run 3                      86, 97          114, 83           91 / 98         1.08x
- *   run 4, SQLite log          68, 47          100, 96           57 / 98         1.70x
- * Exactly once in every run: 8,000 (run 1) and 8,500 (endpoint, event) pairs, each arrived once,
- * none twice, none missing, no request for a pair not expected. Two replicas split the work
- * (delivered attempts 1,000 / 1,000 or 1,280 / 720 a phase). Run 3's CPU: the notifier 2.7-3.2 ms
- * a delivery alone, 3.7-4.0 ms with two (each replica reads every event of the log and its team's
- * endpoints, then creates only its partitions' deliveries, so that part is done twice); the MongoDB
- * stand-in 2.9-4.0 CPU s a phase (1.5-2 ms a delivery); PostgreSQL and the gateway under 1 s. So
- * two replicas are not faster here: at a load of 11-14 on 2 cores one notifier got about 0.27 of a
- * core, two 0.31-0.45 together, with the stand-in beside them. What a second replica adds needs a
- * core to spare; the figure to carry over is the CPU per delivery (a core: about 300 deliveries/s
- * for the notifier, before the store's share). The stores' CPU counts every client of the local
- * stack's servers, other sessions' tests included: run 4's third phase (47/s) saw the MongoDB
- * stand-in use 16 CPU s against 3 in the others, so its 1.70x is one disturbed phase more than
- * scaling. On the SQLite log the first arrival came 1.1-2.9 s after the first append (0.25-1.3 s on
- * PostgreSQL).
+ *                                 one notifier   two notifiers   mean one / two   two/one
+ *   run 1 (no warm-up, load 11)      50, 75         62, 99          62 / 81        1.29x
+ *   run 2 (load 10-13)               95, 77         86, 75          86 / 80        0.93x
+ *   run 3 (load 11-12)               86, 97        114, 83          91 / 98        1.08x
+ *   run 4, SQLite log (load 11-17)   68, 47        100, 96          57 / 98        1.70x
+ *   run 5, 20 a team (load 9)         141            209           141 / 209       1.48x
+ *   standalone (load 11)            221, 260          -               241            -
+ * Exactly once in every run: 8,000-8,500 (endpoint, event) pairs a full run (2,500 in run 5, 4,500
+ * standalone), each arrived once, none twice, none missing, no request for a pair not expected.
+ * Two replicas split the work (delivered attempts 1,000 / 1,000 or 1,280 / 720 a phase). Run 3's
+ * CPU: the notifier 2.7-3.2 ms a delivery alone, 3.7-4.0 ms with two (each replica reads every
+ * event of the log and its team's endpoints, then creates only its partitions' deliveries, so that
+ * part is done twice); the MongoDB stand-in 2.9-4.0 CPU s a phase (1.5-2 ms a delivery);
+ * PostgreSQL and the gateway under 1 s. So two replicas are not faster here: at a load of 10-13 on
+ * 2 cores one notifier got about 0.27 of a core, two 0.31-0.45 together, with the stand-in beside
+ * them. What a second replica adds needs a core to spare (run 5, at load 9: 1.48x); the figure to
+ * carry over is the CPU per delivery (a core: about 300 deliveries/s for the notifier, before the
+ * store's share). The stores' CPU counts every client of the local stack's servers, other sessions'
+ * tests included: run 4's third phase (47/s) saw the MongoDB stand-in use 16 CPU s against 3 in the
+ * others, so its 1.70x is one disturbed phase more than scaling. Standalone (SQLite stores, one
+ * process) spent 0.6-0.9 ms of CPU a delivery for the whole app (0.2 of a core over a phase)
+ * against the distributed notifier's 2.5-4.0 ms. The first arrival came 0.25-1.3 s after a phase's
+ * first append on PostgreSQL, 1.1-2.9 s on the SQLite log, 0.4-0.8 s standalone.
  */
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { PostScored } from '@analyst/contracts';
 import { openEventStore, type EventStore, type NewEvent } from '@analyst/platform';
 import { webhookEventId } from '@analyst/webhooks';
@@ -60,17 +69,19 @@ import {
   sleep,
   stackPid,
   startCluster,
-  type BenchCluster,
+  startStandalone,
+  type BenchApi,
 } from './webhook-bench-kit';
 
-const EVENTS_PER_TEAM = Number(process.argv[2] ?? 40);
-const PHASES = (process.argv[3] ?? '1,2,1,2').split(',').map(Number);
+const STANDALONE = process.argv.includes('--standalone');
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const EVENTS_PER_TEAM = Number(positional[0] ?? 40);
+const PHASES = (positional[1] ?? (STANDALONE ? '1,1' : '1,2,1,2')).split(',').map(Number);
 const TEAMS = 5;
 const ENDPOINTS_PER_TEAM = 10;
 const PARTITIONS = 16;
 const APPENDS_IN_FLIGHT = 8;
 const PHASE_TIMEOUT_MS = 600_000;
-const NOTIFIERS = ['notifier-1', 'notifier-2'];
 const WARM_UP_EVENTS_PER_TEAM = 10;
 
 interface Team {
@@ -93,16 +104,113 @@ interface Phase {
   cpu: Record<string, number>;
 }
 
-/** The CPU seconds so far of the processes on the delivery path: the running notifiers, the gateway, the stores, this bench. */
-function cpuNow(bench: BenchCluster, running: string[]): Record<string, number> {
-  const cpu: Record<string, number> = {};
-  for (const name of running) cpu[name] = cpuSeconds(bench.notifierPid(name));
-  cpu.gateway = cpuSeconds(bench.cluster.processes.get('gateway')?.pid);
-  cpu.mongo = cpuSeconds(stackPid('mongo-java'));
-  cpu.postgres = cpuSeconds(stackPid('postgres'), true);
+/** Where the phases run: the API, the log the bench appends to, and the notifier replicas by name. */
+interface Installation {
+  api: BenchApi;
+  log: EventStore;
+  /** The replicas a phase of 1 or 2 runs on, in order (standalone has one). */
+  replicas: string[];
+  /** A replica's base URL, for its /metrics. */
+  base(name: string): string;
+  /** The CPU seconds so far of the processes on the delivery path, by name (this bench's too). */
+  cpu(running: string[]): Record<string, number>;
+  /** Runs `replicas` replicas and waits until they hold every partition between them (each some). */
+  arrange(replicas: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function benchCpu(): number {
   const own = process.cpuUsage();
-  cpu.bench = (own.user + own.system) / 1e6;
-  return cpu;
+  return (own.user + own.system) / 1e6;
+}
+
+async function waitForPartitions(installation: Installation, running: string[]): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const held: Record<string, number> = {};
+    for (const name of running)
+      held[name] = await scrapeMetric(installation.base(name), 'analyst_notifier_partitions_held').catch(
+        () => 0,
+      );
+    const values = Object.values(held);
+    if (values.every((v) => v > 0) && values.reduce((a, b) => a + b, 0) === PARTITIONS) return;
+    if (Date.now() > deadline) throw new Error(`partitions not split within 120 s: ${JSON.stringify(held)}`);
+    await sleep(500);
+  }
+}
+
+/** The gateway and two notifier replicas as processes on the local stack (notifier-2 stopped and started between phases). */
+async function distributed(): Promise<Installation> {
+  const bench = await startCluster('whfanout', ['gateway'], 2);
+  const log =
+    bench.log.kind === 'postgres'
+      ? openEventStore({ kind: 'postgres', connectionString: bench.log.location })
+      : openEventStore({
+          kind: 'sqlite',
+          filename: bench.log.location.slice('sqlite:'.length),
+          access: 'read-write',
+        });
+  const names = [...bench.notifiers.keys()];
+  const running = new Set(names);
+  const installation: Installation = {
+    api: bench.api,
+    log,
+    replicas: names,
+    base: (name) => bench.notifiers.get(name)!,
+    cpu(live) {
+      const cpu: Record<string, number> = {};
+      for (const name of live) cpu[name] = cpuSeconds(bench.notifierPid(name));
+      cpu.gateway = cpuSeconds(bench.cluster.processes.get('gateway')?.pid);
+      cpu.mongo = cpuSeconds(stackPid('mongo-java'));
+      cpu.postgres = cpuSeconds(stackPid('postgres'), true);
+      cpu.bench = benchCpu();
+      return cpu;
+    },
+    async arrange(replicas) {
+      const wanted = names.slice(0, replicas);
+      for (const name of names)
+        if (!wanted.includes(name) && running.has(name)) {
+          await bench.stopNotifier(name);
+          running.delete(name);
+        } else if (wanted.includes(name) && !running.has(name)) {
+          await bench.startNotifier(name);
+          running.add(name);
+        }
+      await waitForPartitions(installation, wanted);
+    },
+    async stop() {
+      await log.close();
+      await bench.stop();
+    },
+  };
+  return installation;
+}
+
+/**
+ * The standalone app as a child process: its notifier in process, stores in SQLite. The bench
+ * appends to its log file as a second writer; the app's live subscription does not see another
+ * process's appends, so its tick (250 ms) finds them.
+ */
+async function standalone(): Promise<Installation> {
+  const app = await startStandalone(18_950 + Math.floor(Math.random() * 40));
+  const log = openEventStore({
+    kind: 'sqlite',
+    filename: join(app.dataDir, 'events.db'),
+    access: 'read-write',
+  });
+  const installation: Installation = {
+    api: app.api,
+    log,
+    replicas: ['standalone'],
+    base: () => app.api.base,
+    cpu: () => ({ standalone: cpuSeconds(app.child.pid), bench: benchCpu() }),
+    arrange: () => waitForPartitions(installation, ['standalone']),
+    async stop() {
+      await log.close();
+      await app.stop();
+    },
+  };
+  return installation;
 }
 
 /** A post's version 1 scored, as ingest records it: `post.updated` for the team's endpoints. */
@@ -128,39 +236,8 @@ function postScored(teamId: string, postId: string): NewEvent {
   };
 }
 
-async function partitionsHeld(bench: BenchCluster, running: string[]): Promise<Record<string, number>> {
-  const held: Record<string, number> = {};
-  for (const name of running)
-    held[name] = await scrapeMetric(bench.notifiers.get(name)!, 'analyst_notifier_partitions_held').catch(
-      () => 0,
-    );
-  return held;
-}
-
-/** Starts or stops notifier-2 so that `replicas` run, then waits until they hold every partition between them. */
-async function arrange(bench: BenchCluster, replicas: number, running: Set<string>): Promise<void> {
-  const wanted = NOTIFIERS.slice(0, replicas);
-  for (const name of NOTIFIERS)
-    if (!wanted.includes(name) && running.has(name)) {
-      await bench.stopNotifier(name);
-      running.delete(name);
-    } else if (wanted.includes(name) && !running.has(name)) {
-      await bench.startNotifier(name);
-      running.add(name);
-    }
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const held = await partitionsHeld(bench, wanted);
-    const values = Object.values(held);
-    if (values.every((v) => v > 0) && values.reduce((a, b) => a + b, 0) === PARTITIONS) return;
-    if (Date.now() > deadline) throw new Error(`partitions not split within 120 s: ${JSON.stringify(held)}`);
-    await sleep(500);
-  }
-}
-
 async function runPhase(
-  bench: BenchCluster,
-  log: EventStore,
+  installation: Installation,
   receiver: StampingReceiver,
   teams: Team[],
   phaseIndex: number,
@@ -169,15 +246,15 @@ async function runPhase(
   eventsPerTeam: number,
 ): Promise<Phase> {
   const phaseLoad = load();
-  const running = NOTIFIERS.slice(0, replicas);
+  const running = installation.replicas.slice(0, replicas);
   const before: Record<string, number> = {};
   for (const name of running)
     before[name] = await scrapeMetric(
-      bench.notifiers.get(name)!,
+      installation.base(name),
       'analyst_notifier_delivery_attempts_total',
       'outcome="delivered"',
     );
-  const cpuBefore = cpuNow(bench, running);
+  const cpuBefore = installation.cpu(running);
   const facts: { team: Team; event: NewEvent }[] = [];
   for (const team of teams)
     for (let i = 0; i < eventsPerTeam; i++)
@@ -215,7 +292,7 @@ async function runPhase(
     Array.from({ length: APPENDS_IN_FLIGHT }, async () => {
       while (next < facts.length) {
         const { event } = facts[next++];
-        await log.append(`post-${(event.data as PostScored['data']).postId}`, [event], 'any');
+        await installation.log.append(`post-${(event.data as PostScored['data']).postId}`, [event], 'any');
       }
     }),
   );
@@ -223,14 +300,14 @@ async function runPhase(
   await receiver.until(`phase ${phaseIndex + 1}'s ${wanted.size} deliveries`, done, PHASE_TIMEOUT_MS);
   const totalMs = lastArrival - started;
   await sleep(1_000); // the counters move at the end of each tick: let the last tick report
-  const cpuAfter = cpuNow(bench, running);
+  const cpuAfter = installation.cpu(running);
   const cpu = Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, cpuAfter[k] - cpuBefore[k]]));
   const firstArrival = Math.min(...receiver.arrivals.slice(arrivedFrom).map((a) => a.arrivedAt));
   const perReplica: Record<string, number> = {};
   for (const name of running)
     perReplica[name] =
       (await scrapeMetric(
-        bench.notifiers.get(name)!,
+        installation.base(name),
         'analyst_notifier_delivery_attempts_total',
         'outcome="delivered"',
       )) - before[name];
@@ -248,49 +325,45 @@ async function runPhase(
 }
 
 async function main(): Promise<void> {
-  if (PHASES.some((p) => p !== 1 && p !== 2)) throw new Error('phases are 1 or 2 replicas, e.g. 1,2,1,2');
+  if (PHASES.some((p) => p !== 1 && p !== (STANDALONE ? 1 : 2)))
+    throw new Error(
+      STANDALONE ? 'standalone has one notifier: phases 1,1' : 'phases are 1 or 2 replicas, e.g. 1,2,1,2',
+    );
   console.log(
-    `webhook-fan-out: ${TEAMS} teams x ${ENDPOINTS_PER_TEAM} endpoints, ${EVENTS_PER_TEAM} events a team a phase (${TEAMS * EVENTS_PER_TEAM * ENDPOINTS_PER_TEAM} deliveries), phases ${PHASES.join(',')}; load ${load()}`,
+    `webhook-fan-out ${STANDALONE ? 'standalone' : 'distributed'}: ${TEAMS} teams x ${ENDPOINTS_PER_TEAM} endpoints, ${EVENTS_PER_TEAM} events a team a phase (${TEAMS * EVENTS_PER_TEAM * ENDPOINTS_PER_TEAM} deliveries), phases ${PHASES.join(',')}; load ${load()}`,
   );
   const receiver = new StampingReceiver();
   await receiver.start();
-  const bench = await startCluster('whfanout', ['gateway'], 2);
-  const log =
-    bench.log.kind === 'postgres'
-      ? openEventStore({ kind: 'postgres', connectionString: bench.log.location })
-      : openEventStore({
-          kind: 'sqlite',
-          filename: bench.log.location.slice('sqlite:'.length),
-          access: 'read-write',
-        });
+  const installation = STANDALONE ? await standalone() : await distributed();
+  const { api } = installation;
   try {
     const teams: Team[] = [];
     for (let t = 0; t < TEAMS; t++) {
-      const team = await bench.api.team(`Webhook fan-out ${t} ${Date.now()}`, WEBHOOK_SCOPES);
+      const team = await api.team(`Webhook fan-out ${t} ${Date.now()}`, WEBHOOK_SCOPES);
       const paths = Array.from({ length: ENDPOINTS_PER_TEAM }, (_, e) => `/t${t}/e${e}`);
-      for (const path of paths) await bench.api.register(team.key, receiver.url(path), ['post.updated']);
+      for (const path of paths) await api.register(team.key, receiver.url(path), ['post.updated']);
       teams.push({ ...team, paths });
     }
     console.log(`  ${TEAMS * ENDPOINTS_PER_TEAM} endpoints registered`);
 
-    const running = new Set(NOTIFIERS);
     const expected = new Map<string, string[]>();
     const phases: Phase[] = [];
     // A first, smaller phase warms the processes and the stores up (JIT, connections); not counted.
-    await arrange(bench, 1, running);
-    const warm = await runPhase(bench, log, receiver, teams, -1, 1, expected, WARM_UP_EVENTS_PER_TEAM);
+    await installation.arrange(1);
+    const warm = await runPhase(installation, receiver, teams, -1, 1, expected, WARM_UP_EVENTS_PER_TEAM);
     console.log(
       `  warm-up, 1 notifier: ${warm.deliveries} deliveries in ${(warm.totalMs / 1000).toFixed(1)} s (not counted)`,
     );
     for (const [i, replicas] of PHASES.entries()) {
-      await arrange(bench, replicas, running);
-      const phase = await runPhase(bench, log, receiver, teams, i, replicas, expected, EVENTS_PER_TEAM);
+      await installation.arrange(replicas);
+      const phase = await runPhase(installation, receiver, teams, i, replicas, expected, EVENTS_PER_TEAM);
       phases.push(phase);
       console.log(
         `  phase ${i + 1}, ${replicas} notifier${replicas > 1 ? 's' : ''}: ${phase.deliveries} deliveries in ${(phase.totalMs / 1000).toFixed(1)} s = ${((phase.deliveries * 1000) / phase.totalMs).toFixed(0)} deliveries/s, ${((phase.events * 1000) / phase.totalMs).toFixed(1)} events/s; appends ${phase.appendMs} ms, first arrival ${phase.firstArrivalMs} ms; delivered attempts ${JSON.stringify(phase.perReplica)}; load ${phase.load}`,
       );
-      const notifierCpu =
-        replicas === 1 ? phase.cpu['notifier-1'] : phase.cpu['notifier-1'] + phase.cpu['notifier-2'];
+      const notifierCpu = installation.replicas
+        .slice(0, replicas)
+        .reduce((sum, name) => sum + phase.cpu[name], 0);
       console.log(
         `    CPU s: ${Object.entries(phase.cpu)
           .map(([k, v]) => `${k} ${v.toFixed(1)}`)
@@ -324,14 +397,15 @@ async function main(): Promise<void> {
     const one = rate(1);
     const two = rate(2);
     console.log(
-      `\nmean deliveries/s: one notifier ${one.toFixed(0)} (${(one / ENDPOINTS_PER_TEAM).toFixed(1)} events/s), two ${two.toFixed(0)} (${(two / ENDPOINTS_PER_TEAM).toFixed(1)} events/s); two/one ${(two / one).toFixed(2)}x`,
+      STANDALONE
+        ? `\nmean deliveries/s: ${one.toFixed(0)} (${(one / ENDPOINTS_PER_TEAM).toFixed(1)} events/s)`
+        : `\nmean deliveries/s: one notifier ${one.toFixed(0)} (${(one / ENDPOINTS_PER_TEAM).toFixed(1)} events/s), two ${two.toFixed(0)} (${(two / ENDPOINTS_PER_TEAM).toFixed(1)} events/s); two/one ${(two / one).toFixed(2)}x`,
     );
     console.log(
       `exactly once: ${pairs} (endpoint, event) pairs expected, ${once} arrived once, ${more} more than once, ${missing} missing; ${unexpected} requests not expected; load ${load()}`,
     );
   } finally {
-    await log.close();
-    await bench.stop();
+    await installation.stop();
     await receiver.stop();
   }
 }
