@@ -3,6 +3,7 @@ import {
   ANALYST_CONFIG,
   CLOCK,
   type Clock,
+  HttpMetrics,
   READ_STORE,
   type AnalystConfig,
   type MongoReadStore,
@@ -23,7 +24,7 @@ import { GatewayHooks } from './limits/gateway-hooks';
 import { MemoryRateCounters } from './limits/memory-rate-counters';
 import { MongoRateCounters } from './limits/mongo-rate-counters';
 import { OpenStreamGuard } from './limits/open-stream.guard';
-import { OpenStreams, maxStreamsPerKeyFromEnv } from './limits/open-streams';
+import { OpenStreams, maxStreamsPerKeyFromEnv, registerOpenStreamMetrics } from './limits/open-streams';
 import { RATE_COUNTERS } from './limits/rate-counters';
 import { RateCounterSweeper } from './limits/rate-counter-sweeper';
 import { RateLimitService } from './limits/rate-limit.service';
@@ -65,7 +66,15 @@ amendOpenApi(policiesIntoOpenApi);
     },
     { provide: APP_GUARD, useClass: GatewayGuard },
     // After the gateway guard, which finds the key: the open-stream cap per key (per replica).
-    { provide: OpenStreams, useFactory: () => new OpenStreams(maxStreamsPerKeyFromEnv()) },
+    {
+      provide: OpenStreams,
+      inject: [{ token: HttpMetrics, optional: true }],
+      useFactory: (metrics?: HttpMetrics) => {
+        const streams = new OpenStreams(maxStreamsPerKeyFromEnv());
+        if (metrics) registerOpenStreamMetrics(metrics.registry, streams);
+        return streams;
+      },
+    },
     { provide: APP_GUARD, useClass: OpenStreamGuard },
     // Last, so its shutdown hook (closing the file) runs after the stores' final saves.
     {

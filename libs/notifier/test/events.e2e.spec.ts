@@ -298,8 +298,23 @@ describe('GET /events (server-sent events)', () => {
       await openSse(`${url}/analyst/v1/events`, { authorization: `Bearer ${made.body.data.key}` }),
       await openSse(`${url}/analyst/v1/events`, { authorization: `Bearer ${made.body.data.key}` }),
     ];
-    expect(connections.map((c) => c.status)).toEqual([200, 200]);
-    expect(other.app.get(EventStreams).count).toBe(2);
+    const head = await other.app.get<EventStore>(EVENT_STORE).headPosition();
+    connections.push(
+      await openSse(`${url}/analyst/v1/events`, {
+        authorization: `Bearer ${made.body.data.key}`,
+        'last-event-id': String(head),
+      }),
+    );
+    expect(connections.map((c) => c.status)).toEqual([200, 200, 200]);
+    expect(other.app.get(EventStreams).count).toBe(3);
+    const metrics = (await other.request('GET', '/metrics')).raw;
+    const value = (series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect([
+      value('analyst_gateway_event_streams_open{service="test"}'),
+      value('analyst_notifier_event_streams_open{subscription="shared",service="test"}'),
+      value('analyst_notifier_event_streams_open{subscription="own",service="test"}'),
+    ]).toEqual([3, 2, 1]);
     await other.close();
     await Promise.all(connections.map((c) => c.ended));
     expect(other.app.get(EventStreams).count).toBe(0);

@@ -1,4 +1,6 @@
+import type { Registry } from 'prom-client';
 import { ApiError } from '@analyst/contracts';
+import { gaugeOn } from '@analyst/platform';
 
 /** Open streams a key may hold at once when ANALYST_EVENTS_MAX_STREAMS_PER_KEY is unset. */
 export const DEFAULT_MAX_STREAMS_PER_KEY = 5;
@@ -46,6 +48,7 @@ function tooManyStreams(cap: number): ApiError {
  */
 export class OpenStreams {
   private readonly open = new Map<string, number>();
+  private held = 0;
 
   constructor(readonly maxPerKey: number) {}
 
@@ -54,17 +57,36 @@ export class OpenStreams {
     const held = this.open.get(keyId) ?? 0;
     if (held >= this.maxPerKey) throw tooManyStreams(this.maxPerKey);
     this.open.set(keyId, held + 1);
+    this.held += 1;
   }
 
   /** Gives one place of the key back. */
   release(keyId: string): void {
     const held = this.open.get(keyId) ?? 0;
-    if (held <= 1) this.open.delete(keyId);
+    if (held === 0) return;
+    if (held === 1) this.open.delete(keyId);
     else this.open.set(keyId, held - 1);
+    this.held -= 1;
+  }
+
+  /** Streams open on this replica, all keys together. */
+  get total(): number {
+    return this.held;
   }
 
   /** Streams the key holds open on this replica. */
   heldBy(keyId: string): number {
     return this.open.get(keyId) ?? 0;
   }
+}
+
+/** The open streams of this gateway replica on /metrics, read when scraped. */
+export function registerOpenStreamMetrics(registry: Registry, streams: OpenStreams): void {
+  gaugeOn(registry, {
+    name: 'analyst_gateway_event_streams_open',
+    help: "GET /events streams open through this gateway replica (each holds one of its key's places)",
+    collect() {
+      this.set(streams.total);
+    },
+  });
 }

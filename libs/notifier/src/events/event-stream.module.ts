@@ -1,4 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, Optional, type OnModuleInit } from '@nestjs/common';
+import { HttpMetrics } from '@analyst/platform';
+import { registerEventStreamMetrics } from './event-stream-metrics';
 import { EVENT_STREAM_SETTINGS, eventStreamSettingsFromEnv } from './event-stream-settings';
 import { EventStreamController } from './event-stream.controller';
 import { EventStreams } from './event-streams';
@@ -12,4 +14,13 @@ import { EventStreams } from './event-streams';
   ],
   exports: [EventStreams],
 })
-export class EventStreamModule {}
+export class EventStreamModule implements OnModuleInit {
+  constructor(
+    private readonly streams: EventStreams,
+    @Optional() private readonly metrics?: HttpMetrics,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.metrics) registerEventStreamMetrics(this.metrics.registry, this.streams);
+  }
+}

@@ -27,10 +27,8 @@ export class EventStreams implements OnModuleDestroy {
 
   /** Opens the team's stream; throws the 400/410 of a `Last-Event-ID` it cannot resume after. */
   async openFor(teamId: string, request: StreamRequest): Promise<EventStream> {
-    const after =
-      request.lastEventId === null
-        ? await this.log.headPosition()
-        : await this.resumable(request.lastEventId);
+    // From now: on the shared tail, which starts at the head. Resumed: after the given position.
+    const after = request.lastEventId === null ? null : await this.resumable(request.lastEventId);
     const stream = new EventStream({
       teamId,
       types: request.types,
