@@ -647,7 +647,7 @@ function arrivalKey(e: Expected): string {
       expect(split.ok).toBe(true);
     }, 600_000);
 
-    it(`(5) with Kafka stopped for ${OUTAGE_MS / 1000} s, an analysis and a ping at its start and a ping at its end are delivered while the broker is away, no notifier restarts; adds after it returns are delivered too; none lost, none twice`, async () => {
+    it(`(5) with Kafka stopped for ${OUTAGE_MS / 1000} s, an analysis and a ping at its start and a ping at its end are delivered while the broker is away, both notifiers stay up and ready; adds after it returns are delivered too; none lost, none twice`, async () => {
       const team = await newTeam('outage');
       const endpoint = await register(team, '/outage');
       const before = await addPosts(team, 'd', 2);
@@ -664,6 +664,10 @@ function arrivalKey(e: Expected): string {
       const late = await ping(endpoint);
       during.push(late);
       const lateArrived = await arrived(endpoint.path, [late]);
+      // Ready throughout: a notifier consumes nothing from Kafka, so Kubernetes keeps routing /webhooks to it.
+      const readyDuringOutage = await Promise.all(
+        NOTIFIERS.map(async (n) => (await requestJson(`http://127.0.0.1:${port[n]}/readyz`, 'GET')).status),
+      );
       const restartAt = Date.now();
       await broker!.start();
       const after = await addPosts(team, 'e', 2);
@@ -675,6 +679,7 @@ function arrivalKey(e: Expected): string {
       const receivedAt = (e: Expected) => arrivals(endpoint.path).get(arrivalKey(e))?.at ?? null;
       report('(5) broker outage', {
         outageMs: restartAt - stoppedAt,
+        readyDuringOutage,
         duringReceivedAfterStopMs: during.map((e) => {
           const at = receivedAt(e);
           return at === null ? null : at - stoppedAt;
@@ -689,6 +694,7 @@ function arrivalKey(e: Expected): string {
       expect(restartAt - stoppedAt).toBeGreaterThanOrEqual(OUTAGE_MS);
       // Neither notifier restarted: the outage is nothing to them.
       expect(notifierPids()).toEqual(pidsBefore);
+      expect(readyDuringOutage).toEqual(NOTIFIERS.map(() => 200));
       // Delivered while the broker was still stopped: the notifier reads the log, not Kafka.
       for (const e of during) expect(receivedAt(e)!).toBeLessThan(restartAt);
       expect(afterArrived).toBe(true);
