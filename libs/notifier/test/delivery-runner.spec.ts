@@ -33,6 +33,8 @@ class FlakyClaims implements PartitionClaims {
   refresh = (holder: string) => this.inner.refresh(holder);
   saveCheckpoint = (holder: string, partition: number, position: number) =>
     this.inner.saveCheckpoint(holder, partition, position);
+  saveCheckpoints = (holder: string, partitions: readonly number[], position: number) =>
+    this.inner.saveCheckpoints(holder, partitions, position);
   release = (holder: string) => this.inner.release(holder);
 }
 

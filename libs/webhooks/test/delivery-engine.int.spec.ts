@@ -439,24 +439,27 @@ describe('webhook delivery engine against receivers on 127.0.0.1', () => {
     expect(reports.reduce((n, r) => n + r.attempts.delivered, 0)).toBe(1);
   });
 
-  it("reads a team's subscribers once a page of the log and an endpoint once a tick, however many events", async () => {
+  it("reads a team's endpoints once a page of the log and once a tick's attempts, however many events", async () => {
     const receiver = await world.receiver(() => 200);
-    await registerEndpoint(world.endpoints, POLICY, {
-      teamId: TEAM,
-      endpointId: 'we_00000001',
-      url: receiver.url(),
-      at: START,
-    });
-    const reads = { subscribers: 0, endpoint: 0 };
+    for (const endpointId of ['we_00000001', 'we_00000002'])
+      await registerEndpoint(world.endpoints, POLICY, {
+        teamId: TEAM,
+        endpointId,
+        url: receiver.url(`/${endpointId}`),
+        at: START,
+      });
+    let reads = 0;
     const counted: WebhookEndpointDirectory = {
-      subscribers: (teamId, type) => (reads.subscribers++, world.endpoints.subscribers(teamId, type)),
-      endpoint: (teamId, id) => (reads.endpoint++, world.endpoints.endpoint(teamId, id)),
+      endpoints: (teamId) => (reads++, world.endpoints.endpoints(teamId)),
+      endpoint: (teamId, id) => world.endpoints.endpoint(teamId, id),
       disable: (...args) => world.endpoints.disable(...args),
     };
     const eventIds = world.events(20);
     const report = await world.engine('notifier-1', { endpoints: counted, pageSize: 10 }).tick();
-    expect(report).toMatchObject({ created: 20, attempts: { delivered: 20 } });
-    expect(receiver.received.map((r) => r.eventId).sort()).toEqual([...eventIds].sort());
-    expect(reads).toEqual({ subscribers: 2, endpoint: 1 }); // two pages of 10; one tick
+    expect(report).toMatchObject({ created: 40, attempts: { delivered: 40 } });
+    expect(receiver.received.map((r) => `${r.path} ${r.eventId}`).sort()).toEqual(
+      ['/we_00000001', '/we_00000002'].flatMap((path) => eventIds.map((id) => `${path} ${id}`)).sort(),
+    );
+    expect(reads).toBe(3); // two pages of 10, then the tick's 40 attempts to two endpoints
   });
 });

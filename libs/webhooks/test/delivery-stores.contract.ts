@@ -137,6 +137,25 @@ export function deliveryStoresContract(name: string, setup: () => Promise<Delive
         });
       });
 
+      it('claims a delivery as read by due(): that record with the claim, never a stale one', async () => {
+        await store.insertIfAbsent(record(1));
+        const id = record(1).id;
+        const [asRead] = await store.due([1], at(1_000), 10);
+        const claimed = await store.claim(id, 'a', at(1_000), at(41_000), asRead);
+        expect(claimed).toEqual({ ...record(1), claim: { holder: 'a', until: at(41_000) } });
+        expect(await store.get(id)).toEqual(claimed);
+        // Another holder attempts it after the claim lapsed and schedules a retry, due at 80 s.
+        await store.claim(id, 'b', at(41_000), at(81_000));
+        await store.complete(id, 'b', {
+          attempt: attempt(1, 'failed', 41_000),
+          status: 'pending',
+          nextAttemptAt: at(80_000),
+        });
+        const late = await store.claim(id, 'a', at(80_000), at(120_000), asRead);
+        // Refused, or the record as it is now: an attempt numbered from the stale read would repeat #1.
+        if (late) expect(late.attempts.map((a) => a.number)).toEqual([1]);
+      });
+
       it('of two holders racing for one claim, exactly one wins', async () => {
         if (fixture.atomicConditionalWrites === false) {
           console.warn(`${name}: racing claims not checked (conditional writes are not atomic here)`);
@@ -201,10 +220,10 @@ export function deliveryStoresContract(name: string, setup: () => Promise<Delive
       });
 
       it("folds an endpoint's attempts into its health, every one of many written at once", async () => {
-        const first = await store.recordEndpointAttempt('we_1', { at: at(1_000), outcome: 'failed' });
+        const first = await store.recordEndpointAttempts('we_1', [{ at: at(1_000), outcome: 'failed' }]);
         expect(first).toEqual({ ...NEW_ENDPOINT_HEALTH, failingSince: at(1_000), lastFailedAt: at(1_000) });
         const fold = (i: number) =>
-          store.recordEndpointAttempt('we_1', { at: at(2_000 + i * 1_000), outcome: 'failed' });
+          store.recordEndpointAttempts('we_1', [{ at: at(2_000 + i * 1_000), outcome: 'failed' }]);
         if (fixture.atomicConditionalWrites === false) {
           // The version check is made by the client there: concurrent folds may lose one by design.
           console.warn(
@@ -212,17 +231,19 @@ export function deliveryStoresContract(name: string, setup: () => Promise<Delive
           );
           for (let i = 0; i < 12; i++) await fold(i);
         } else await Promise.all(Array.from({ length: 12 }, (_, i) => fold(i)));
-        const last = await store.recordEndpointAttempt('we_1', { at: at(5_500), outcome: 'delivered' });
+        const last = await store.recordEndpointAttempts('we_1', [{ at: at(5_500), outcome: 'delivered' }]);
         // The last failure (13 s) is after the delivery (5.5 s): still failing since that failure.
         expect(last).toEqual({
           lastDeliveredAt: at(5_500),
           failingSince: at(13_000),
           lastFailedAt: at(13_000),
         });
-        expect(await store.recordEndpointAttempt('we_2', { at: at(1_000), outcome: 'delivered' })).toEqual({
-          ...NEW_ENDPOINT_HEALTH,
-          lastDeliveredAt: at(1_000),
-        });
+        expect(await store.recordEndpointAttempts('we_2', [{ at: at(1_000), outcome: 'delivered' }])).toEqual(
+          {
+            ...NEW_ENDPOINT_HEALTH,
+            lastDeliveredAt: at(1_000),
+          },
+        );
       });
 
       it("lists an endpoint's deliveries newest first (ties by id), in pages after a cursor", async () => {
@@ -309,6 +330,23 @@ export function deliveryStoresContract(name: string, setup: () => Promise<Delive
         expect(held.find((h) => h.partition === 5)!.checkpoint).toBe(42);
         expect(await claims.saveCheckpoint('b', 5, 50)).toBe(false); // b lost it: its write moves nothing
         expect((await claims.refresh('a')).find((h) => h.partition === 5)!.checkpoint).toBe(42);
+      });
+
+      it('saves several checkpoints in one step, only those of partitions still held, never back', async () => {
+        await claims.initialize(-1);
+        const other = fixture.partitions(clock, 8);
+        await partitionsOf('a');
+        await other.refresh('b');
+        await partitionsOf('a'); // a keeps 0-3
+        await other.refresh('b'); // b takes 4-7
+        expect(await claims.saveCheckpoints('a', [0, 1, 2, 3], 20)).toEqual([0, 1, 2, 3]);
+        expect(await claims.saveCheckpoints('a', [2, 3], 15)).toEqual([2, 3]); // held: no error, no move back
+        // a still thinks it holds 4 and 5 (b took them): only its own are saved.
+        expect(await claims.saveCheckpoints('a', [1, 4, 5], 30)).toEqual([1]);
+        expect(await claims.saveCheckpoints('a', [], 40)).toEqual([]);
+        const mine = await claims.refresh('a');
+        expect(mine.map((h) => h.checkpoint)).toEqual([20, 30, 20, 20]);
+        expect((await other.refresh('b')).map((h) => h.checkpoint)).toEqual([-1, -1, -1, -1]);
       });
 
       it('a checkpoint never moves back; a lapsed claim saves nothing; release hands everything over at once', async () => {

@@ -7,7 +7,6 @@ import {
   type WebhookEndpointDirectory,
   type WebhookEndpointEvent,
   type WebhookEndpointState,
-  type WebhookEventType,
 } from '@analyst/webhooks';
 
 /** What the directory needs of the endpoints' command handler (the one place their stream meets its decider). */
@@ -29,14 +28,8 @@ export interface TeamEndpointCommands {
 export class EventStoreEndpointDirectory implements WebhookEndpointDirectory {
   constructor(private readonly commands: TeamEndpointCommands) {}
 
-  private async endpoints(teamId: string): Promise<WebhookEndpointState[]> {
-    return Object.values((await this.commands.state(teamId)).state.endpoints);
-  }
-
-  async subscribers(teamId: string, type: WebhookEventType): Promise<WebhookEndpointState[]> {
-    return (await this.endpoints(teamId))
-      .filter((e) => e.status === 'active' && e.events.includes(type))
-      .map((e) => structuredClone(e));
+  async endpoints(teamId: string): Promise<WebhookEndpointState[]> {
+    return Object.values((await this.commands.state(teamId)).state.endpoints).map((e) => structuredClone(e));
   }
 
   async endpoint(teamId: string, endpointId: string): Promise<WebhookEndpointState | null> {

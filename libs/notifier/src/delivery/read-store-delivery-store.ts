@@ -108,17 +108,26 @@ export class ReadStoreDeliveryStore implements DeliveryStore {
     return docs.map(toRecord);
   }
 
-  async claim(id: string, holder: string, now: string, until: string): Promise<DeliveryRecord | null> {
+  async claim(
+    id: string,
+    holder: string,
+    now: string,
+    until: string,
+    asRead?: DeliveryRecord,
+  ): Promise<DeliveryRecord | null> {
+    const due = { $lte: Date.parse(now), ...(asRead ? { $eq: ms(asRead.nextAttemptAt) } : {}) };
     const claimed = await this.deliveries.updateOne(
       {
         _id: id,
         status: 'pending',
-        dueAt: { $lte: Date.parse(now) },
+        dueAt: due,
         $or: [{ claimUntil: { $lte: Date.parse(now) } }, { claimHolder: holder }],
       },
       { $set: { claim: { holder, until }, claimHolder: holder, claimUntil: Date.parse(until) } },
     );
     if (claimed.matched === 0) return null;
+    // Still due at the time read: no attempt was recorded since, so the record read is the stored one.
+    if (asRead) return { ...structuredClone(asRead), claim: { holder, until } };
     const doc = await this.deliveries.findOne({ _id: id });
     return doc && doc.claimHolder === holder ? toRecord(doc) : null;
   }
@@ -142,10 +151,13 @@ export class ReadStoreDeliveryStore implements DeliveryStore {
   }
 
   /** Read, fold, write over the version read; a concurrent write makes it fold again. */
-  async recordEndpointAttempt(endpointId: string, attempt: AttemptRecord): Promise<EndpointHealth> {
+  async recordEndpointAttempts(
+    endpointId: string,
+    attempts: readonly AttemptRecord[],
+  ): Promise<EndpointHealth> {
     for (;;) {
       const current = await this.health.findOne({ _id: endpointId });
-      const health = recordEndpointAttempt(current?.health ?? NEW_ENDPOINT_HEALTH, attempt);
+      const health = attempts.reduce(recordEndpointAttempt, current?.health ?? NEW_ENDPOINT_HEALTH);
       if (!current) {
         try {
           await this.health.insertOne({ _id: endpointId, health, version: 1 }, { idOnly: true });

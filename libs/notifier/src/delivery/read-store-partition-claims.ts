@@ -65,23 +65,26 @@ export class ReadStorePartitionClaims implements PartitionClaims {
   async refresh(holder: string): Promise<HeldPartition[]> {
     const now = this.clock.now().getTime();
     const expiresAt = now + this.ttlMs;
-    await this.replicas.updateOne({ _id: holder }, { $set: { expiresAt } }, { upsert: true });
-    const live = Math.max(1, await this.replicas.count({ expiresAt: { $gt: now } }));
-    const share = Math.ceil(this.count / live);
-    const docs = new Map((await this.partitions.find({})).map((d) => [d.partition, d]));
-    const held: HeldPartition[] = [];
+    // The heartbeat and the live count, and the partitions' read beside them (one wait, not three).
+    const [live, all] = await Promise.all([
+      this.replicas
+        .updateOne({ _id: holder }, { $set: { expiresAt } }, { upsert: true })
+        .then(() => this.replicas.count({ expiresAt: { $gt: now } })),
+      this.partitions.find({}),
+    ]);
+    const share = Math.ceil(this.count / Math.max(1, live));
+    const docs = new Map(all.map((d) => [d.partition, d]));
     const mine = [...docs.values()]
       .filter((d) => d.holder === holder)
       .sort((a, b) => a.partition - b.partition);
-    for (const doc of mine) {
-      if (held.length >= share) {
-        // Above its share: give the highest back for a newcomer to take.
-        await this.partitions.updateOne({ _id: doc._id, holder }, { $set: { holder: null, expiresAt: 0 } });
-        continue;
-      }
-      const renewed = await this.partitions.updateOne({ _id: doc._id, holder }, { $set: { expiresAt } });
-      if (renewed.matched === 1) held.push({ partition: doc.partition, checkpoint: doc.checkpoint });
-    }
+    const held = await this.renew(holder, mine.slice(0, share), expiresAt);
+    // Above its share: give the highest back for a newcomer to take.
+    const above = mine.slice(share).map((d) => d._id);
+    if (above.length > 0)
+      await this.partitions.updateMany(
+        { _id: { $in: above }, holder },
+        { $set: { holder: null, expiresAt: 0 } },
+      );
     for (let partition = 0; partition < this.count && held.length < share; partition++) {
       const doc = docs.get(partition);
       if (doc?.holder === holder) continue;
@@ -91,6 +94,21 @@ export class ReadStorePartitionClaims implements PartitionClaims {
       if (taken) held.push(taken);
     }
     return held.sort((a, b) => a.partition - b.partition);
+  }
+
+  /**
+   * Renews the claims on partitions read as this holder's, in one write; only when one was lost
+   * meanwhile (its claim lapsed and another replica took it) a read says which are still held.
+   */
+  private async renew(holder: string, mine: PartitionDoc[], expiresAt: number): Promise<HeldPartition[]> {
+    if (mine.length === 0) return [];
+    const ids = mine.map((d) => d._id);
+    const renewed = await this.partitions.updateMany({ _id: { $in: ids }, holder }, { $set: { expiresAt } });
+    const kept =
+      renewed.matched === ids.length
+        ? mine
+        : await this.partitions.find({ _id: { $in: ids }, holder }, { sort: { partition: 1 } });
+    return kept.map((d) => ({ partition: d.partition, checkpoint: d.checkpoint }));
   }
 
   /** A free or lapsed partition, taken only if it is still as read (no other replica took it meanwhile). */
@@ -128,6 +146,23 @@ export class ReadStorePartitionClaims implements PartitionClaims {
       { $max: { checkpoint: position } },
     );
     return saved.matched === 1;
+  }
+
+  /** One `updateMany`; only when a partition was lost a read says which were saved. */
+  async saveCheckpoints(holder: string, partitions: readonly number[], position: number): Promise<number[]> {
+    if (partitions.length === 0) return [];
+    const held = {
+      _id: { $in: partitions.map(ReadStorePartitionClaims.id) },
+      holder,
+      expiresAt: { $gt: this.clock.now().getTime() },
+    };
+    const saved = await this.partitions.updateMany(held, { $max: { checkpoint: position } });
+    if (saved.matched === partitions.length) return [...partitions];
+    // A partition lost now could not have been written: the holder filter is what it matched on.
+    const still = new Set(
+      (await this.partitions.find({ ...held, checkpoint: { $gte: position } })).map((d) => d.partition),
+    );
+    return partitions.filter((p) => still.has(p));
   }
 
   async release(holder: string): Promise<void> {

@@ -139,10 +139,13 @@ export class SqliteDeliveryStore implements DeliveryStore {
     return done.changes === 1;
   }
 
-  async recordEndpointAttempt(endpointId: string, attempt: AttemptRecord): Promise<EndpointHealth> {
+  async recordEndpointAttempts(
+    endpointId: string,
+    attempts: readonly AttemptRecord[],
+  ): Promise<EndpointHealth> {
     // Read and write with nothing in between: better-sqlite3 is synchronous and this is one process.
     const row = this.statements.health.get(endpointId) as { health: string } | undefined;
-    const health = recordEndpointAttempt(row ? JSON.parse(row.health) : NEW_ENDPOINT_HEALTH, attempt);
+    const health = attempts.reduce(recordEndpointAttempt, row ? JSON.parse(row.health) : NEW_ENDPOINT_HEALTH);
     this.statements.saveHealth.run(endpointId, JSON.stringify(health));
     return health;
   }

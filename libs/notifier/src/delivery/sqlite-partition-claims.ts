@@ -91,6 +91,13 @@ export class SqlitePartitionClaims implements PartitionClaims {
     return this.statements.save.run({ partition, holder, position, now }).changes === 1;
   }
 
+  async saveCheckpoints(holder: string, partitions: readonly number[], position: number): Promise<number[]> {
+    const now = this.clock.now().getTime();
+    return partitions.filter(
+      (partition) => this.statements.save.run({ partition, holder, position, now }).changes === 1,
+    );
+  }
+
   async release(holder: string): Promise<void> {
     this.statements.releaseAll.run(holder);
     this.statements.forget.run(holder);

@@ -65,9 +65,18 @@ const emptyReport = (partitions: number[]): TickReport => ({
   disabledEndpoints: [],
 });
 
-/** Reads of the directory shared within one page of the log or one tick's attempts, by team and type or endpoint. */
-type RecipientReads = Map<string, Promise<WebhookEndpointState[]>>;
-type EndpointReads = Map<string, Promise<WebhookEndpointState | null>>;
+/** Reads of a team's endpoints shared within one page of the log or one tick's attempts, by team. */
+type TeamReads = Map<string, Promise<WebhookEndpointState[]>>;
+
+/** One tick's attempts: its report, its endpoint reads, and its delivered attempts not yet folded into health, by endpoint. */
+interface TickAttempts {
+  report: TickReport;
+  endpointReads: TeamReads;
+  delivered: Map<string, DeliveryAttempt[]>;
+}
+
+/** A long read saves the checkpoints after this many pages, so a restart does not read it all again. */
+const CHECKPOINT_EVERY_PAGES = 10;
 
 const statusOfStep = (step: DeliveryStep) =>
   step.kind === 'delivered' ? 'delivered' : step.kind === 'given_up' ? 'given_up' : 'pending';
@@ -186,94 +195,126 @@ export class WebhookDeliveryEngine {
    * Moves `checkpoints` (partition → checkpoint) along, and drops the partitions lost meanwhile.
    */
   private async createDeliveries(checkpoints: Map<number, number>): Promise<number> {
-    const { log, partitions, holder, pageSize } = this.options;
+    const { log, pageSize } = this.options;
     const from = Math.min(...checkpoints.values());
     let created = 0;
+    let readTo = from;
+    let pagesUnsaved = 0;
     for await (const page of log.readAll(from, pageSize ?? 500)) {
       if (page.length === 0) continue;
-      // A team's subscribers are read once a page: an endpoint registered before one of these
+      // A team's endpoints are read once a page: an endpoint registered before one of these
       // events was in the log before the page was read, so a read made now holds it.
-      const subscribers: RecipientReads = new Map();
-      for (const event of page) created += await this.createDeliveriesOf(event, checkpoints, subscribers);
-      const last = page[page.length - 1].position;
-      for (const [partition, checkpoint] of checkpoints) {
-        if (checkpoint >= last) continue;
-        // A partition lost to another replica is that replica's to carry on; stop creating for it.
-        if (await partitions.saveCheckpoint(holder, partition, last)) checkpoints.set(partition, last);
-        else checkpoints.delete(partition);
+      const subscribers: TeamReads = new Map();
+      const recipients = await Promise.all(
+        page.map((event) => this.deliveriesOf(event, checkpoints, subscribers)),
+      );
+      // Inserted together: each is its own insert-if-absent, so their order does not matter.
+      const inserted = await Promise.all(
+        recipients.flat().map((r) => this.options.deliveries.insertIfAbsent(r)),
+      );
+      created += inserted.filter(Boolean).length;
+      readTo = page[page.length - 1].position;
+      // Checkpoints are saved when the read ends (and every few pages of a long one), not after each
+      // page: a replica stopped before saving reads those pages again and inserts nothing twice.
+      if (++pagesUnsaved >= CHECKPOINT_EVERY_PAGES) {
+        await this.saveCheckpoints(checkpoints, readTo);
+        pagesUnsaved = 0;
+        if (checkpoints.size === 0) break;
       }
-      if (checkpoints.size === 0) break;
     }
+    if (pagesUnsaved > 0) await this.saveCheckpoints(checkpoints, readTo);
     return created;
   }
 
-  /** The endpoints an event goes to: a ping to its one endpoint while active, else the subscribers. */
-  private async recipients(
-    event: WebhookEvent,
-    subscribers: RecipientReads,
-  ): Promise<WebhookEndpointState[]> {
-    const { endpoints } = this.options;
-    if (!isSubscribableWebhookEvent(event)) {
-      const endpoint = await endpoints.endpoint(event.teamId, event.data.id);
-      return endpoint?.status === 'active' ? [endpoint] : [];
+  /**
+   * Moves every held partition's checkpoint below `position` to it in one step; a partition lost
+   * to another replica is that replica's to carry on, so it is dropped from `checkpoints`.
+   */
+  private async saveCheckpoints(checkpoints: Map<number, number>, position: number): Promise<void> {
+    const { partitions, holder } = this.options;
+    const moving = [...checkpoints].filter(([, checkpoint]) => checkpoint < position).map(([p]) => p);
+    const saved = new Set(await partitions.saveCheckpoints(holder, moving, position));
+    for (const partition of moving) {
+      if (saved.has(partition)) checkpoints.set(partition, position);
+      else checkpoints.delete(partition);
     }
-    const key = `${event.teamId}\u0000${event.type}`;
-    let read = subscribers.get(key);
-    if (!read) subscribers.set(key, (read = endpoints.subscribers(event.teamId, event.type)));
+  }
+
+  /** A team's endpoints, read once per `reads` (a page of the log, a tick's attempts). */
+  private teamEndpoints(teamId: string, reads: TeamReads): Promise<WebhookEndpointState[]> {
+    let read = reads.get(teamId);
+    if (!read) reads.set(teamId, (read = this.options.endpoints.endpoints(teamId)));
     return read;
   }
 
-  private async createDeliveriesOf(
+  /** The endpoints an event goes to: a ping to its one endpoint while active, else the active subscribers. */
+  private async recipients(event: WebhookEvent, subscribers: TeamReads): Promise<WebhookEndpointState[]> {
+    const endpoints = await this.teamEndpoints(event.teamId, subscribers);
+    if (!isSubscribableWebhookEvent(event)) {
+      const pinged = event.data.id;
+      return endpoints.filter((e) => e.status === 'active' && e.endpointId === pinged);
+    }
+    const type = event.type;
+    return endpoints.filter((e) => e.status === 'active' && e.events.includes(type));
+  }
+
+  /** The deliveries an event makes in the held partitions whose checkpoint is below it. */
+  private async deliveriesOf(
     event: RecordedEvent,
     checkpoints: Map<number, number>,
-    subscribers: RecipientReads,
-  ): Promise<number> {
+    subscribers: TeamReads,
+  ): Promise<DeliveryRecord[]> {
     const webhookEvent = toWebhookEvent(event);
-    if (!webhookEvent) return 0;
-    const { deliveries, partitions, clock } = this.options;
-    let created = 0;
+    if (!webhookEvent) return [];
+    const { partitions, clock } = this.options;
+    const records: DeliveryRecord[] = [];
     for (const endpoint of await this.recipients(webhookEvent, subscribers)) {
       const partition = partitionOf(endpoint.endpointId, partitions.count);
       const checkpoint = checkpoints.get(partition);
       if (checkpoint === undefined || event.position <= checkpoint) continue;
       // An endpoint gets the facts recorded after it was registered, not the team's history.
       if (Date.parse(webhookEvent.createdAt) < Date.parse(endpoint.createdAt)) continue;
-      const record = newDelivery(endpoint, webhookEvent, partitions.count, clock.now().toISOString());
-      if (await deliveries.insertIfAbsent(record)) created++;
+      records.push(newDelivery(endpoint, webhookEvent, partitions.count, clock.now().toISOString()));
     }
-    return created;
+    return records;
   }
 
   private async attemptDue(report: TickReport): Promise<void> {
     const { deliveries, clock, batchSize, concurrency } = this.options;
     const due = await deliveries.due(report.partitions, clock.now().toISOString(), batchSize ?? 100);
     let next = 0;
-    // Each endpoint is read once a tick however many of its deliveries are due (a burst of events
-    // to one endpoint): what changed since is seen at the next tick, and this engine's own
-    // disabling drops the read at once.
-    const endpointReads: EndpointReads = new Map();
+    // A team's endpoints are read once a tick however many of their deliveries are due (a burst
+    // of events to its endpoints): what changed since is seen at the next tick, and this engine's
+    // own disabling drops the read at once.
+    const tick: TickAttempts = { report, endpointReads: new Map(), delivered: new Map() };
     const worker = async () => {
-      while (next < due.length) await this.attempt(due[next++], report, endpointReads);
+      while (next < due.length) await this.attempt(due[next++], tick);
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency ?? 8, due.length) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(concurrency ?? 8, due.length) }, worker));
+    } finally {
+      // A delivered attempt cannot disable its endpoint: the tick's are folded into each
+      // endpoint's health once, at its end (or with the endpoint's next failure, before it).
+      await Promise.all(
+        [...tick.delivered].map(([endpointId, attempts]) =>
+          deliveries.recordEndpointAttempts(endpointId, attempts),
+        ),
+      );
+    }
   }
 
-  private async attempt(
-    due: DeliveryRecord,
-    report: TickReport,
-    endpointReads: EndpointReads,
-  ): Promise<void> {
-    const { deliveries, endpoints, clock, holder } = this.options;
+  private async attempt(due: DeliveryRecord, tick: TickAttempts): Promise<void> {
+    const { deliveries, clock, holder } = this.options;
+    const { report, endpointReads } = tick;
     const now = clock.now();
     const until = new Date(now.getTime() + this.claimTtlMs).toISOString();
     // Given back or lost since the tick began (another replica joined): that replica attempts it.
     if (!this.held.has(due.partition)) return;
-    const record = await deliveries.claim(due.id, holder, now.toISOString(), until);
-    if (!record) return; // another replica has it, or it was finished meanwhile
-    const key = `${record.teamId}\u0000${record.endpointId}`;
-    let read = endpointReads.get(key);
-    if (!read) endpointReads.set(key, (read = endpoints.endpoint(record.teamId, record.endpointId)));
-    const endpoint = await read;
+    const record = await deliveries.claim(due.id, holder, now.toISOString(), until, due);
+    if (!record) return; // another replica has it, or it was finished or attempted meanwhile
+    const endpoint = (await this.teamEndpoints(record.teamId, endpointReads)).find(
+      (e) => e.endpointId === record.endpointId,
+    );
     if (!endpoint || endpoint.status !== 'active') {
       const status = endpoint?.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_deleted';
       if (await deliveries.complete(record.id, holder, { attempt: null, status, nextAttemptAt: null }))
@@ -289,14 +330,33 @@ export class WebhookDeliveryEngine {
     const { attempt } = outcome;
     report.attempts[attempt.outcome]++;
     if (outcome.status === 'given_up') report.finished.given_up++;
-    const health = await deliveries.recordEndpointAttempt(record.endpointId, attempt);
+    await this.recordHealth(record, attempt, tick);
+  }
+
+  /**
+   * A delivered attempt cannot disable its endpoint: it waits for the tick's end (or the
+   * endpoint's next failure). A failure is folded at once, with the endpoint's deliveries of this
+   * tick so far (one of them ends a failing streak), and may disable the endpoint.
+   */
+  private async recordHealth(
+    record: DeliveryRecord,
+    attempt: DeliveryAttempt,
+    tick: TickAttempts,
+  ): Promise<void> {
+    const { deliveries, endpoints, clock } = this.options;
+    const earlier = tick.delivered.get(record.endpointId) ?? [];
+    if (attempt.outcome === 'delivered') {
+      tick.delivered.set(record.endpointId, [...earlier, attempt]);
+      return;
+    }
+    tick.delivered.delete(record.endpointId);
+    const health = await deliveries.recordEndpointAttempts(record.endpointId, [...earlier, attempt]);
     if (
-      attempt.outcome === 'failed' &&
       shouldDisableEndpoint(health) &&
       (await endpoints.disable(record.teamId, record.endpointId, health, clock.now().toISOString()))
     ) {
-      report.disabledEndpoints.push(record.endpointId);
-      endpointReads.delete(key);
+      tick.report.disabledEndpoints.push(record.endpointId);
+      tick.endpointReads.delete(record.teamId);
     }
   }
 

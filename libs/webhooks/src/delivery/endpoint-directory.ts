@@ -1,14 +1,16 @@
 import type { EndpointHealth } from '../endpoint-health';
 import type { WebhookEndpointState } from '../endpoint/webhook-endpoint.decider';
-import type { WebhookEventType } from '../webhook-events';
 
 /**
  * The notifier's read model of endpoints. Wired, it is a projection of the endpoint events and
  * `disable` runs `DisableWebhookEndpoint` through the command runner on the team's stream.
  */
 export interface WebhookEndpointDirectory {
-  /** The team's active endpoints subscribed to this event type. */
-  subscribers(teamId: string, type: WebhookEventType): Promise<WebhookEndpointState[]>;
+  /**
+   * Every endpoint of the team as it is now (disabled and deleted ones included): one read serves
+   * the subscribers of every type and each endpoint's attempts.
+   */
+  endpoints(teamId: string): Promise<WebhookEndpointState[]>;
   /** One endpoint as it is now (deleted and disabled ones included), or null when unknown. */
   endpoint(teamId: string, endpointId: string): Promise<WebhookEndpointState | null>;
   /**

@@ -61,8 +61,11 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     return true;
   }
 
-  async recordEndpointAttempt(endpointId: string, attempt: AttemptRecord): Promise<EndpointHealth> {
-    const health = recordEndpointAttempt(this.health.get(endpointId) ?? NEW_ENDPOINT_HEALTH, attempt);
+  async recordEndpointAttempts(
+    endpointId: string,
+    attempts: readonly AttemptRecord[],
+  ): Promise<EndpointHealth> {
+    const health = attempts.reduce(recordEndpointAttempt, this.health.get(endpointId) ?? NEW_ENDPOINT_HEALTH);
     this.health.set(endpointId, health);
     return health;
   }

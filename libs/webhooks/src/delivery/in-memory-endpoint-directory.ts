@@ -7,7 +7,6 @@ import {
   type WebhookEndpointCommand,
   type WebhookEndpointState,
 } from '../endpoint/webhook-endpoint.decider';
-import type { WebhookEventType } from '../webhook-events';
 import type { WebhookEndpointDirectory } from './endpoint-directory';
 
 /**
@@ -25,11 +24,8 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointDirectory {
     return events;
   }
 
-  async subscribers(teamId: string, type: WebhookEventType): Promise<WebhookEndpointState[]> {
-    const endpoints = Object.values(this.teams.get(teamId)?.endpoints ?? {});
-    return endpoints
-      .filter((e) => e.status === 'active' && e.events.includes(type))
-      .map((e) => structuredClone(e));
+  async endpoints(teamId: string): Promise<WebhookEndpointState[]> {
+    return Object.values(this.teams.get(teamId)?.endpoints ?? {}).map((e) => structuredClone(e));
   }
 
   async endpoint(teamId: string, endpointId: string): Promise<WebhookEndpointState | null> {

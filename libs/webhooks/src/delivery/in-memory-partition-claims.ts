@@ -53,6 +53,13 @@ export class InMemoryPartitionClaims implements PartitionClaims {
     return true;
   }
 
+  async saveCheckpoints(holder: string, partitions: readonly number[], position: number): Promise<number[]> {
+    const saved: number[] = [];
+    for (const partition of partitions)
+      if (await this.saveCheckpoint(holder, partition, position)) saved.push(partition);
+    return saved;
+  }
+
   async release(holder: string): Promise<void> {
     this.heartbeats.delete(holder);
     for (const [partition, claim] of this.claims) if (claim.holder === holder) this.claims.delete(partition);

@@ -24,6 +24,11 @@ export interface PartitionClaims {
   refresh(holder: string): Promise<HeldPartition[]>;
   /** Moves a partition's checkpoint forward, only while `holder` holds it; false when it lost the partition. */
   saveCheckpoint(holder: string, partition: number, position: number): Promise<boolean>;
+  /**
+   * `saveCheckpoint` for several partitions in one step (one write on a remote store); the
+   * partitions saved, in the order given: those `holder` lost are left out and keep theirs.
+   */
+  saveCheckpoints(holder: string, partitions: readonly number[], position: number): Promise<number[]>;
   /** Gives back every partition and the heartbeat, so the others take them at their next refresh. */
   release(holder: string): Promise<void>;
 }
