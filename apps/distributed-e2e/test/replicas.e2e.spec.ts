@@ -19,7 +19,8 @@ import {
 import { E2eEventLog, e2eStoreKind, storeTitle } from './e2e-event-store';
 import { analysisClaims, jobTimeline, postsCreated, teamFacts } from './event-log';
 import { FakeEmbeddings } from './fake-embeddings';
-import { forwardsByReplica, gained, readyReplicas } from './gateway-metrics';
+import { verifyWebhookSignature } from '@analyst/client';
+import { forwardsByReplica, gained, metricSamples, readyReplicas, scrape } from './gateway-metrics';
 import {
   chargeableLinks,
   createTeam,
@@ -30,6 +31,7 @@ import {
   type Reply,
 } from './e2e-kit';
 import { RoundRobinProxy } from './round-robin-proxy';
+import { WebhookReceiver } from './webhook-receiver';
 import { expectReadModelsEqualToLog, readModelCheck } from './read-model-audit';
 
 /**
@@ -95,11 +97,14 @@ interface Credits {
     let ledgerProxy: RoundRobinProxy;
     let embeddings: FakeEmbeddings;
     const gateways: string[] = [];
+    /** The two notifier replicas' base URLs (their /metrics). */
+    const notifiers: string[] = [];
     /** ingest replica name by its URL, to name the replica a proxied request reached. */
     const ingestByUrl = new Map<string, string>();
     /** analysis and sampling replica name by the id the gateways route and count by (`127.0.0.1:<port>`). */
     const affineByReplica = new Map<string, string>();
     let base = 0;
+    const receiver = new WebhookReceiver();
 
     function http<T = any>(
       target: string,
@@ -342,6 +347,8 @@ interface Credits {
         gateway2: base + 8,
         analysis2: base + 12,
         sampling2: base + 13,
+        notifier1: base + 14,
+        notifier2: base + 15,
       };
       const url = (p: number) => `http://127.0.0.1:${p}`;
       ingestProxy = new RoundRobinProxy('ingest-proxy', [url(port.ingest1), url(port.ingest2)]);
@@ -350,6 +357,7 @@ interface Credits {
       embeddings = await FakeEmbeddings.start(EMBEDDINGS_DELAY_MS);
       ingestByUrl.set(url(port.ingest1), 'ingest-1').set(url(port.ingest2), 'ingest-2');
       gateways.push(url(port.gateway1), url(port.gateway2));
+      notifiers.push(url(port.notifier1), url(port.notifier2));
       for (const [name, p] of [
         ['analysis-1', port.analysis],
         ['analysis-2', port.analysis2],
@@ -374,6 +382,8 @@ interface Credits {
         // Both replicas listed: the gateway routes each team to one of them (team-affine routing).
         ANALYST_UPSTREAM_ANALYSIS: `${url(port.analysis)},${url(port.analysis2)}`,
         ANALYST_UPSTREAM_SAMPLING: `${url(port.sampling)},${url(port.sampling2)}`,
+        // Two notifiers (issue 39): any replica serves any team's /webhooks, and they share the deliveries by partition.
+        ANALYST_UPSTREAM_NOTIFIER: `${url(port.notifier1)},${url(port.notifier2)}`,
       };
       const spec = (
         name: string,
@@ -388,12 +398,14 @@ interface Credits {
         startReplica(cluster, spec('ingest-1', 'ingest', port.ingest1, ingestEnv)),
         startReplica(cluster, spec('analysis-1', 'analysis', port.analysis, analysisEnv)),
         startReplica(cluster, spec('sampling-1', 'sampling', port.sampling)),
+        startReplica(cluster, spec('notifier-1', 'notifier', port.notifier1)),
       ]);
       await Promise.all([
         startReplica(cluster, spec('ledger-2', 'ledger', port.ledger2)),
         startReplica(cluster, spec('ingest-2', 'ingest', port.ingest2, ingestEnv)),
         startReplica(cluster, spec('analysis-2', 'analysis', port.analysis2, analysisEnv)),
         startReplica(cluster, spec('sampling-2', 'sampling', port.sampling2)),
+        startReplica(cluster, spec('notifier-2', 'notifier', port.notifier2)),
       ]);
       // One at a time: the first seeds the demo team, the second finds it.
       await startReplica(cluster, spec('gateway-1', 'gateway', port.gateway1, gatewayEnv));
@@ -407,7 +419,14 @@ interface Credits {
     afterAll(async () => {
       // Each step runs whatever the previous one threw, so no process or database is left behind.
       const steps: (() => Promise<unknown>)[] = [
-        () => Promise.all([front?.close(), ingestProxy?.close(), ledgerProxy?.close(), embeddings?.close()]),
+        () =>
+          Promise.all([
+            front?.close(),
+            ingestProxy?.close(),
+            ledgerProxy?.close(),
+            embeddings?.close(),
+            receiver.stop(),
+          ]),
         () => (cluster ? stopReplicas(cluster) : Promise.resolve()),
         () => (log ? log.dispose() : Promise.resolve()),
         async () => {
@@ -1156,6 +1175,100 @@ interface Credits {
       expect(probesSawIt.ok).toBe(true);
       expect(afterRestart).toEqual(expected(teamReplica));
     }, 300_000);
+
+    it('(7c) push with two gateways and two notifiers: an endpoint registered through one gateway is read through the other, and an add through both gateways is delivered once per event, signed, by the replicas sharing the partitions', async () => {
+      await everyReplicaUp();
+      const started = Date.now();
+      await receiver.start();
+      const team = await newTeam('s7c', 100, [
+        'posts:write',
+        'posts:read',
+        'webhooks:read',
+        'webhooks:write',
+      ]);
+      const events = ['content_job.completed', 'post.updated'];
+      const registered = await sendAsClient(gateways[0], '/analyst/v1/webhooks', {
+        key: team.key,
+        body: { url: receiver.url('/replicas'), events, description: 'replicas suite' },
+      });
+      expect(registered.status).toBe(201);
+      const endpoint: { id: string; secret: string } = registered.body.data;
+      const readBack = await http(gateways[1], 'GET', `/analyst/v1/webhooks/${endpoint.id}`, {
+        key: team.key,
+      });
+      // Both notifiers hold partitions and together all 16 (each started at the log's head).
+      const split = await waitFor(
+        () =>
+          Promise.all(
+            notifiers.map(async (n) => {
+              const sample = metricSamples(await scrape(n), 'analyst_notifier_partitions_held')[0];
+              return sample?.value ?? 0;
+            }),
+          ),
+        (held) => held.every((h) => h > 0) && held.reduce((a, b) => a + b, 0) === 16,
+        120_000,
+      );
+      const batches = [chargeableLinks('p', 2), chargeableLinks('q', 2)];
+      const adds = await Promise.all(
+        gateways.map((g, i) =>
+          sendAsClient(g, '/analyst/v1/content/posts/add', { key: team.key, body: { links: batches[i] } }),
+        ),
+      );
+      const jobIds = adds.map((a) => a.body?.data?.id as string);
+      await Promise.all(jobIds.map((id) => terminalJob(team, id)));
+      // Two jobs completed and four posts at data version 1: six events, each delivered.
+      const arrived = await waitFor(
+        async () => receiver.countsAt('/replicas'),
+        (counts) => counts.size >= 6,
+        120_000,
+      );
+      // Anything delivered twice would arrive within a tick or two; give it a few seconds.
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      const requests = receiver.at('/replicas');
+      const signatures = await Promise.all(
+        requests.map((r) =>
+          verifyWebhookSignature(r.raw, r.signature, endpoint.secret, {
+            nowSeconds: Math.floor(r.at / 1000),
+          }),
+        ),
+      );
+      const observed = {
+        registered: registered.status,
+        readBack: {
+          status: readBack.status,
+          id: readBack.body?.data?.id,
+          secretShown: 'secret' in (readBack.body?.data ?? {}),
+        },
+        partitionsHeld: split.value,
+        adds: adds.map((a) => a.status),
+        received: requests.length,
+        distinctEvents: receiver.countsAt('/replicas').size,
+        deliveredTwice: [...receiver.countsAt('/replicas').values()].filter((n) => n > 1).length,
+        jobsCompleted: requests
+          .filter((r) => r.type === 'content_job.completed')
+          .map((r) => r.data.id)
+          .sort(),
+        postsUpdated: requests.filter((r) => r.type === 'post.updated').length,
+        everySignatureValid: signatures.every((v) => v.ok),
+        everyBodyOfTheTeam: requests.every((r) => r.teamId === team.id),
+        ms: Date.now() - started,
+      };
+      report('7c push through two gateways and two notifiers', { ...observed, arrivedInMs: arrived.ms });
+      expect(observed).toEqual({
+        ...observed,
+        registered: 201,
+        readBack: { status: 200, id: endpoint.id, secretShown: false },
+        adds: [202, 202],
+        received: 6,
+        distinctEvents: 6,
+        deliveredTwice: 0,
+        jobsCompleted: [...jobIds].sort(),
+        postsUpdated: 4,
+        everySignatureValid: true,
+        everyBodyOfTheTeam: true,
+      });
+      expect(split.ok).toBe(true);
+    }, 360_000);
 
     it('(8) after every fault above: each shared read model of every service equals the log (`analyst read-models check`)', async () => {
       const result = await readModelCheck(cluster.env);
