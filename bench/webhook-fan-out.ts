@@ -54,6 +54,20 @@
  * process) spent 0.6-0.9 ms of CPU a delivery for the whole app (0.2 of a core over a phase)
  * against the distributed notifier's 2.5-4.0 ms. The first arrival came 0.25-1.3 s after a phase's
  * first append on PostgreSQL, 1.1-2.9 s on the SQLite log, 0.4-0.8 s standalone.
+ *
+ * After the engine's round trips were cut (commit 2922cd7: three store calls a delivery instead of
+ * six, one renewal and one checkpoint write a tick instead of one a partition, a team's endpoints
+ * read once a page and once a tick), the commit before it (42feb23, a worktree) and this code run
+ * back to back on the same stack, phases 1,2,1,2, every pair once in each run:
+ *                                      before: one / two    after: one / two    after/before
+ *   40 a team, load 0.6-1.8 (quiet)     180 / 270              251 / 314          1.39x / 1.16x
+ *     notifier CPU a delivery          2.1-3.2 / 3.1-3.2 ms   1.2-1.5 / 2.0-2.1   0.5x / 0.65x
+ *     MongoDB stand-in CPU a phase     2.6-2.8 s              1.4-2.1 s           0.65x
+ *   20 a team, load 10-16 / 7-8         196 / 255              232 / 219          1.18x / 0.86x
+ *     notifier CPU a delivery          2.2-2.6 / 3.5-3.6 ms   1.3-1.9 / 2.1-2.4   0.65x
+ * Two replicas now 1.25x one on a quiet machine (1.50x before, from a slower one): each still reads
+ * every event and its team's endpoints, about 0.6 ms of the 2.0 ms a delivery with two; the
+ * figure to carry over is the CPU a delivery, about half what it was.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
