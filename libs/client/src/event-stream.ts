@@ -99,8 +99,11 @@ export async function* streamEvents(
   let failures = 0;
   try {
     for (;;) {
+      // One controller per connection, aborted when that connection is done with (a reconnection
+      // included), so fetch drops its socket rather than leaving it to the next reconnection.
+      const connection = linkedController(controller.signal);
       try {
-        const body = await connect(transport, url, lastEventId, controller.signal);
+        const body = await connect(transport, url, lastEventId, connection.signal);
         failures = 0;
         const parser = new SseParser();
         const reader = body.pipeThrough(new TextDecoderStream()).getReader();
@@ -119,6 +122,7 @@ export async function* streamEvents(
             retryMs = parser.retryMs ?? retryMs;
           }
         } finally {
+          connection.abort();
           await reader.cancel().catch(() => undefined);
         }
       } catch (error) {

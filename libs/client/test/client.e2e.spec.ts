@@ -51,6 +51,9 @@ describe('@analyst/client against the standalone server', () => {
   }, 120_000);
   afterAll(async () => {
     delete process.env.ANALYST_WEBHOOK_ALLOWED_NETWORKS;
+    // Node's fetch (undici) answers an aborted streaming response by opening a fresh connection it
+    // never uses (nodejs/undici#5845); the server's close would wait out its 72 s keep-alive.
+    app.getHttpServer().closeAllConnections();
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
