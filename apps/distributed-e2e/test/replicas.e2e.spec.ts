@@ -20,7 +20,8 @@ import { E2eEventLog, e2eStoreKind, storeTitle } from './e2e-event-store';
 import { analysisClaims, jobTimeline, postsCreated, teamFacts } from './event-log';
 import { FakeEmbeddings } from './fake-embeddings';
 import { verifyWebhookSignature } from '@analyst/client';
-import { forwardsByReplica, gained, metricSamples, readyReplicas, scrape } from './gateway-metrics';
+import { gauge } from './fault-kit';
+import { forwardsByReplica, gained, readyReplicas } from './gateway-metrics';
 import {
   chargeableLinks,
   createTeam,
@@ -97,8 +98,8 @@ interface Credits {
     let ledgerProxy: RoundRobinProxy;
     let embeddings: FakeEmbeddings;
     const gateways: string[] = [];
-    /** The two notifier replicas' base URLs (their /metrics). */
-    const notifiers: string[] = [];
+    /** The two notifier replicas' ports (their /metrics). */
+    const notifierPorts: number[] = [];
     /** ingest replica name by its URL, to name the replica a proxied request reached. */
     const ingestByUrl = new Map<string, string>();
     /** analysis and sampling replica name by the id the gateways route and count by (`127.0.0.1:<port>`). */
@@ -357,7 +358,7 @@ interface Credits {
       embeddings = await FakeEmbeddings.start(EMBEDDINGS_DELAY_MS);
       ingestByUrl.set(url(port.ingest1), 'ingest-1').set(url(port.ingest2), 'ingest-2');
       gateways.push(url(port.gateway1), url(port.gateway2));
-      notifiers.push(url(port.notifier1), url(port.notifier2));
+      notifierPorts.push(port.notifier1, port.notifier2);
       for (const [name, p] of [
         ['analysis-1', port.analysis],
         ['analysis-2', port.analysis2],
@@ -1200,10 +1201,7 @@ interface Credits {
       const split = await waitFor(
         () =>
           Promise.all(
-            notifiers.map(async (n) => {
-              const sample = metricSamples(await scrape(n), 'analyst_notifier_partitions_held')[0];
-              return sample?.value ?? 0;
-            }),
+            notifierPorts.map(async (p) => (await gauge(p, 'analyst_notifier_partitions_held')) ?? 0),
           ),
         (held) => held.every((h) => h > 0) && held.reduce((a, b) => a + b, 0) === 16,
         120_000,
