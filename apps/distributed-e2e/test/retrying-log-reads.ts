@@ -58,6 +58,9 @@ export function withRetryingReads(store: EventStore): EventStore {
         case 'readStream':
           return (streamId: string, fromRevision?: number) =>
             retrying(() => target.readStream(streamId, fromRevision));
+        case 'readStreamExcept':
+          return (streamId: string, skipTypes: readonly string[], fromRevision?: number) =>
+            retrying(() => target.readStreamExcept(streamId, skipTypes, fromRevision));
         case 'readAll':
           return (afterPosition?: number, pageSize?: number) =>
             readAllRetrying(target, afterPosition, pageSize);

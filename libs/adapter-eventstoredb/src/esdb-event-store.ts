@@ -23,6 +23,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
+  type StreamReadExcept,
   type SubscribeOptions,
   type Subscription,
 } from '@analyst/eventsourcing';
@@ -114,6 +115,53 @@ export class EsdbEventStore implements EventStore {
       throw asUnavailable(error);
     }
     return events;
+  }
+
+  /**
+   * EventStoreDB filters no stream read by type on the server: every event of the stream still
+   * crosses the wire and is decoded by the client; the skipped ones are dropped on arrival, before
+   * they are mapped, and the last one read of any type gives the head revision.
+   */
+  async readStreamExcept(
+    streamId: string,
+    skipTypes: readonly string[],
+    fromRevision = 0,
+  ): Promise<StreamReadExcept> {
+    const skipped = new Set(skipTypes);
+    const events: RecordedEvent[] = [];
+    let revision = -1;
+    try {
+      for await (const resolved of this.client.readStream(streamId, {
+        fromRevision: BigInt(fromRevision),
+        direction: FORWARDS,
+      })) {
+        if (!resolved.event) continue;
+        revision = Number(resolved.event.revision);
+        if (!skipped.has(resolved.event.type)) events.push(toRecorded(resolved.event));
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return { events: [], revision: -1 };
+      throw asUnavailable(error);
+    }
+    if (revision < 0 && fromRevision > 0) revision = await this.headRevision(streamId);
+    return { events, revision };
+  }
+
+  /** The revision of a stream's last event, -1 for no stream. */
+  private async headRevision(streamId: string): Promise<number> {
+    try {
+      for await (const resolved of this.client.readStream(streamId, {
+        fromRevision: END,
+        direction: BACKWARDS,
+        maxCount: 1,
+      })) {
+        if (resolved.event) return Number(resolved.event.revision);
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return -1;
+      throw asUnavailable(error);
+    }
+    return -1;
   }
 
   async *readAll(afterPosition = -1, pageSize = 5000): AsyncIterable<RecordedEvent[]> {

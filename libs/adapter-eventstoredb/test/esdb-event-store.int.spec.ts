@@ -175,12 +175,19 @@ class FakeEsdb {
       const last = this.log[this.log.length - 1];
       return { success: true, nextExpectedRevision: last.revision, position: last.position };
     },
-    readStream: (streamId: string, options: { fromRevision?: bigint }) => {
+    readStream: (
+      streamId: string,
+      options: { fromRevision?: bigint | 'end'; direction?: 'forwards' | 'backwards'; maxCount?: number },
+    ) => {
       const records = this.log.filter((r) => r.streamId === streamId);
+      const backwards = options.direction === 'backwards';
+      const from = options.fromRevision === 'end' ? BigInt(records.length) : (options.fromRevision ?? 0n);
+      const read = (backwards ? [...records].reverse() : records).filter((r) =>
+        backwards ? r.revision <= from : r.revision >= from,
+      );
       return (async function* () {
         if (records.length === 0) throw new StreamNotFoundError(undefined, streamId);
-        for (const r of records)
-          if (r.revision >= (options.fromRevision ?? 0n)) yield { event: structuredClone(r) };
+        for (const r of read.slice(0, options.maxCount ?? read.length)) yield { event: structuredClone(r) };
       })();
     },
     readAll: (options: ReadOpts = {}) => {

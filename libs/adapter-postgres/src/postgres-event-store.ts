@@ -6,6 +6,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
+  type StreamReadExcept,
   type Subscription,
 } from '@analyst/eventsourcing';
 import { LiveSubscriptions } from '@analyst/adapter-sqlite';
@@ -34,6 +35,18 @@ export const TEAM_HEAD_QUERY = `SELECT GREATEST(
   (SELECT max(position) FROM ${EVENTS_TABLE} WHERE ${TEAM_OF_EVENT} = $1),
   (SELECT max(position) FROM ${EVENTS_TABLE} WHERE ${TEAM_OF_EVENT} IS NULL)
 ) AS position`;
+
+/**
+ * readStreamExcept's query: a stream's head revision, joined to its events from a revision less the
+ * skipped types (no event row, only the head, when none is left). One statement is one snapshot, so
+ * the head and the events agree while others append; the skipped rows' data is never sent, and the
+ * server reads a row's type without reading its (TOASTed, when large) data.
+ */
+export const READ_STREAM_EXCEPT_QUERY = `SELECT h.head, e.position, e.stream, e.revision, e.id, e.type,
+  e.schema_version, e.data, e.metadata
+FROM (SELECT max(revision) AS head FROM ${EVENTS_TABLE} WHERE stream = $1) AS h
+LEFT JOIN ${EVENTS_TABLE} AS e ON e.stream = $1 AND e.revision >= $2 AND e.type <> ALL($3::text[])
+ORDER BY e.revision`;
 
 /**
  * The event store on PostgreSQL: one table, a bigserial global position that becomes visible in
@@ -110,6 +123,20 @@ export class PostgresEventStore implements EventStore {
       [streamId, fromRevision],
     );
     return rows.map(toRecorded);
+  }
+
+  async readStreamExcept(
+    streamId: string,
+    skipTypes: readonly string[],
+    fromRevision = 0,
+  ): Promise<StreamReadExcept> {
+    const rows = await this.query<{ head: number | null } & (EventRow | { [K in keyof EventRow]: null })>(
+      READ_STREAM_EXCEPT_QUERY,
+      [streamId, fromRevision, skipTypes],
+    );
+    const events: RecordedEvent[] = [];
+    for (const row of rows) if (row.position !== null) events.push(toRecorded(row));
+    return { events, revision: rows[0]?.head ?? -1 };
   }
 
   async *readAll(afterPosition = -1, pageSize = 5000): AsyncIterable<RecordedEvent[]> {

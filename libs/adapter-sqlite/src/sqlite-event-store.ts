@@ -6,6 +6,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type RecordedEvent,
+  type StreamReadExcept,
   type Subscription,
 } from '@analyst/eventsourcing';
 import { LiveSubscriptions } from './live-subscriptions';
@@ -51,6 +52,22 @@ type EventRow = [
   metadata: string,
 ];
 const COLUMNS = 'position, stream, revision, id, type, schema_version, data, metadata';
+
+/** readStreamExcept's row: the stream's head revision, then an event (all null when none is left). */
+type HeadAndEventRow = [head: number | null, ...EventRow] | [head: number | null, ...null[]];
+
+/**
+ * A stream's events less some types and its head revision, in one statement (one snapshot, so the
+ * two agree while another process appends). The left join keeps the head's row when no event is
+ * left. A skipped row is read as far as its type: its data, stored after it, is neither returned nor
+ * (when it overflows the row's page, as a comment chunk does) read from disk.
+ */
+const READ_STREAM_EXCEPT = `
+SELECT h.head, e.position, e.stream, e.revision, e.id, e.type, e.schema_version, e.data, e.metadata
+FROM (SELECT max(revision) AS head FROM events WHERE stream = @stream) AS h
+LEFT JOIN events AS e ON e.stream = @stream AND e.revision >= @fromRevision
+  AND e.type NOT IN (SELECT value FROM json_each(@skipTypes))
+ORDER BY e.revision`;
 /** Event data (JSON characters) per page of readAll, about: bounds a catch-up's memory. */
 const PAGE_BYTES = 8 * 1024 * 1024;
 
@@ -105,6 +122,10 @@ export class SqliteEventStore implements EventStore {
     lastRevision: Database.Statement<[string], { revision: number | null }>;
     insert: Database.Statement;
     readStream: Database.Statement<[string, number], EventRow>;
+    readStreamExcept: Database.Statement<
+      [{ stream: string; fromRevision: number; skipTypes: string }],
+      HeadAndEventRow
+    >;
     readAll: Database.Statement<[number, number], EventRow>;
     head: Database.Statement<[], { position: number | null }>;
     teamHead: Database.Statement<[string], { position: number }>;
@@ -127,6 +148,11 @@ export class SqliteEventStore implements EventStore {
       readStream: this.db
         .prepare<[string, number], EventRow>(
           `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision`,
+        )
+        .raw(true),
+      readStreamExcept: this.db
+        .prepare<[{ stream: string; fromRevision: number; skipTypes: string }], HeadAndEventRow>(
+          READ_STREAM_EXCEPT,
         )
         .raw(true),
       readAll: this.db
@@ -228,6 +254,21 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
     return this.stmt.readStream.all(streamId, fromRevision).map(toRecorded);
+  }
+
+  async readStreamExcept(
+    streamId: string,
+    skipTypes: readonly string[],
+    fromRevision = 0,
+  ): Promise<StreamReadExcept> {
+    const rows = this.stmt.readStreamExcept.all({
+      stream: streamId,
+      fromRevision,
+      skipTypes: JSON.stringify(skipTypes),
+    });
+    const events: RecordedEvent[] = [];
+    for (const [, ...event] of rows) if (event[0] !== null) events.push(toRecorded(event as EventRow));
+    return { events, revision: rows[0]?.[0] ?? -1 };
   }
 
   /**

@@ -59,10 +59,32 @@ export interface SubscribeOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A stream read that left some event types out, and where the whole stream stood when it was read. */
+export interface StreamReadExcept {
+  /** The stream's events from the asked revision, in order, less those of the skipped types. */
+  events: RecordedEvent[];
+  /**
+   * Revision of the stream's last event of any type, a skipped one included (-1 for no stream): the
+   * expected revision of an append decided on `events`, read at the same moment as they were.
+   */
+  revision: number;
+}
+
 export interface EventStore {
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Events of one stream from `fromRevision` (inclusive). Empty when the stream does not exist. */
   readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]>;
+  /**
+   * Events of one stream from `fromRevision` (inclusive) except those whose type is in `skipTypes`,
+   * with the stream's head revision as of the same read. For a decider that ignores bulky events
+   * (a post's comment chunks): a store that can filter where the events lie never reads or parses
+   * the skipped ones' data (SQLite, PostgreSQL); one that cannot drops them on arrival (EventStoreDB).
+   */
+  readStreamExcept(
+    streamId: string,
+    skipTypes: readonly string[],
+    fromRevision?: number,
+  ): Promise<StreamReadExcept>;
   /** Every event after `afterPosition`, in global order, in pages. */
   readAll(afterPosition?: number, pageSize?: number): AsyncIterable<RecordedEvent[]>;
   /** Catch up from `afterPosition`, then stay live. The handler is awaited event by event. */

@@ -1,5 +1,6 @@
 export * from './decider';
 export * from './command-runner';
+export * from './skipping-state-source';
 export * from './command-handler';
 export * from './event-store.port';
 export * from './checkpoint-store.port';

@@ -1,8 +1,10 @@
 import {
   CatchUpStateSource,
   CommandRunner,
+  ConcurrencyError,
   FixedClock,
   SequentialIdGenerator,
+  SkippingStateSource,
   type Decider,
 } from '@analyst/eventsourcing';
 import { ListStore } from './list-store';
@@ -67,5 +69,75 @@ describe('CommandRunner with a StateSource', () => {
       '2026-02-02T00:00:00.000Z',
       '2026-01-01T00:00:00.000Z',
     ]);
+  });
+});
+
+type CounterEvent = Added | { type: 'Attached'; data: { payload: string } };
+type CounterCommand = { n: number; attach?: string };
+
+/** A counter that also records payloads beside it, which its decisions never look at. */
+const counterWithPayloads: Decider<CounterCommand, CounterEvent, number> = {
+  initialState: () => 0,
+  decide: (command) => [
+    { type: 'Added', data: { n: command.n } },
+    ...(command.attach ? [{ type: 'Attached' as const, data: { payload: command.attach } }] : []),
+  ],
+  evolve: (total, event) => {
+    switch (event.type) {
+      case 'Added':
+        return total + event.data.n;
+      case 'Attached':
+        return total;
+    }
+  },
+};
+
+describe('CommandRunner with a SkippingStateSource', () => {
+  const clock = new FixedClock('2026-01-01T00:00:00.000Z');
+
+  it('folds without the skipped types and appends after the last event of any type', async () => {
+    const store = new ListStore();
+    const runner = new CommandRunner(store.asEventStore(), clock, new SequentialIdGenerator());
+    const source = new SkippingStateSource(store.asEventStore(), counterWithPayloads, ['Attached']);
+    await runner.run('counter-1', counterWithPayloads, { n: 2, attach: 'a' }, context, { source });
+    expect(await source.load('counter-1')).toEqual({ state: 2, revision: 1 });
+    const second = await runner.run('counter-1', counterWithPayloads, { n: 3, attach: 'b' }, context, {
+      source,
+    });
+    expect(second).toMatchObject({ state: 5, revision: 3 });
+    expect(store.streams.get('counter-1')!.map((e) => [e.type, e.revision])).toEqual([
+      ['Added', 0],
+      ['Attached', 1],
+      ['Added', 2],
+      ['Attached', 3],
+    ]);
+    expect(store.reads.filter((r) => r.skipTypes)).toEqual([
+      { streamId: 'counter-1', fromRevision: 0, skipTypes: ['Attached'] },
+      { streamId: 'counter-1', fromRevision: 0, skipTypes: ['Attached'] },
+      { streamId: 'counter-1', fromRevision: 0, skipTypes: ['Attached'] },
+    ]);
+  });
+
+  it('reports a skipped event appended by another writer as the head, so a stale state is refused', async () => {
+    const store = new ListStore();
+    const ids = new SequentialIdGenerator();
+    const runner = new CommandRunner(store.asEventStore(), clock, ids);
+    const source = new SkippingStateSource(store.asEventStore(), counterWithPayloads, ['Attached']);
+    await runner.run('counter-1', counterWithPayloads, { n: 1 }, context, { source });
+    const before = await source.load('counter-1');
+    // Another process appends a payload only.
+    await new CommandRunner(store.asEventStore(), clock, ids).run(
+      'counter-1',
+      counterWithPayloads,
+      { n: 0, attach: 'x' },
+      context,
+    );
+    expect(await source.load('counter-1')).toEqual({ state: 1, revision: 2 });
+    const stale = { load: async () => before };
+    await expect(
+      runner.run('counter-1', counterWithPayloads, { n: 10 }, context, { source: stale }),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
+    const outcome = await runner.run('counter-1', counterWithPayloads, { n: 10 }, context, { source });
+    expect(outcome).toMatchObject({ state: 11, revision: 3 });
   });
 });

@@ -149,6 +149,47 @@ export function eventStoreContract(
       expect(await store.readStream(unique('missing-'))).toEqual([]);
     });
 
+    it('reads a stream except some types: the others in order, as stored, with the head revision of any type', async () => {
+      const stream = unique('test-');
+      const written = [event('Kept', { n: 0 }), event('Chunk'), event('Kept', { n: 2 }), event('Bulk')];
+      await store.append(stream, written, 'no_stream');
+      await store.append(stream, [event('Other', { n: 4 }), event('Chunk'), event('Chunk')], 3);
+      const read = await store.readStreamExcept(stream, ['Chunk', 'Bulk']);
+      expect(read.revision).toBe(6);
+      expect(read.events.map((e) => [e.type, e.revision, e.data])).toEqual([
+        ['Kept', 0, { n: 0 }],
+        ['Kept', 2, { n: 2 }],
+        ['Other', 4, { n: 4 }],
+      ]);
+      const whole = await store.readStream(stream);
+      expect(read.events).toEqual([whole[0], whole[2], whole[4]]);
+      expect((await store.readStreamExcept(stream, [])).events).toEqual(whole);
+    });
+
+    it('reads a stream except some types from a revision, and gives the head even when nothing is left', async () => {
+      const stream = unique('test-');
+      await store.append(stream, [event('A'), event('Chunk'), event('B'), event('Chunk')], 'no_stream');
+      const fromTwo = await store.readStreamExcept(stream, ['Chunk'], 2);
+      expect(fromTwo.events.map((e) => [e.type, e.revision])).toEqual([['B', 2]]);
+      expect(fromTwo.revision).toBe(3);
+      expect(await store.readStreamExcept(stream, ['Chunk'], 3)).toEqual({ events: [], revision: 3 });
+      expect(await store.readStreamExcept(stream, ['Chunk'], 9)).toEqual({ events: [], revision: 3 });
+      expect(await store.readStreamExcept(stream, ['A', 'B', 'Chunk'])).toEqual({ events: [], revision: 3 });
+      expect(await store.readStreamExcept(unique('missing-'), ['Chunk'])).toEqual({
+        events: [],
+        revision: -1,
+      });
+    });
+
+    it('takes the revision readStreamExcept gives as the expected revision of the next append', async () => {
+      const stream = unique('test-');
+      await store.append(stream, [event('A'), event('Chunk')], 'no_stream');
+      const { revision } = await store.readStreamExcept(stream, ['Chunk']);
+      await store.append(stream, [event('B')], revision);
+      await expect(store.append(stream, [event('C')], revision)).rejects.toBeInstanceOf(ConcurrencyError);
+      expect((await store.readStreamExcept(stream, ['Chunk'])).events.map((e) => e.type)).toEqual(['A', 'B']);
+    });
+
     it('reads all events in global order after a position', async () => {
       const stream = unique('test-');
       const first = await store.append(stream, [event('A')], 'no_stream');

@@ -114,13 +114,14 @@ export class PostPipelineManager extends EventConsumer<PipelineEvent> {
 
   private async score(event: Recorded<PostFetched>): Promise<void> {
     const { postId, dataVersion, post } = event.data;
+    const { state } = await this.posts.state(postId);
+    if (state.status !== 'processing' || state.dataVersion !== dataVersion) return; // already scored
+    // The version's comments are the chunks appended with its PostFetched: read from there on.
     const stream = await this.events.readStream(postStream(postId), event.revision);
     const comments: FetchedComment[] = [];
     for (const e of stream) {
       if (isCommentsFetched(e) && e.data.dataVersion === dataVersion) comments.push(...e.data.comments);
     }
-    const { state } = await this.posts.state(postId);
-    if (state.status !== 'processing' || state.dataVersion !== dataVersion) return; // already scored
     const scoring = this.scorer.scorePost(post, comments);
     await this.posts.handle(
       postId,

@@ -11,12 +11,12 @@ import type {
   PostFetched,
   PostScored,
 } from '@analyst/contracts';
-import { FixedClock, type EventStore, type RecordedEvent } from '@analyst/platform';
+import { postDecider, postStream } from '@analyst/domain-content';
+import { CommandHandler, FixedClock, type EventStore, type RecordedEvent } from '@analyst/platform';
 import { delivered, recorded } from '@analyst/testing';
 import { DEFAULT_INGEST_OPTIONS } from '../../src/ingest.tokens';
 import { PostPipelineManager } from '../../src/pipeline/post-pipeline.manager';
 import { NO_BUS, RecordingRunner } from './recording-ports';
-import { PostCommands } from '../../src/commands/post-commands';
 
 const NOW = '2026-03-10T12:05:00.000Z';
 const at = { id: 'ev_step', streamId: 'post-p1', revision: 3, correlationId: 'corr-5', teamId: 'team-1' };
@@ -82,7 +82,8 @@ describe('PostPipelineManager: given a post event, expect the next pipeline comm
       scorer as CommentScorer,
       new FixedClock(NOW),
       { ...DEFAULT_INGEST_OPTIONS, fetchBackoffMs: [] },
-      new PostCommands(runner.asRunner()),
+      // The post commands with no state source of their own: `load` answers the states set on the runner.
+      new CommandHandler(runner.asRunner(), { decider: postDecider, streamOf: postStream }),
     );
   beforeEach(() => {
     runner = new RecordingRunner();
