@@ -15,7 +15,9 @@ import {
 import { LexiconScorer } from '@analyst/scoring';
 import { AddPostsHandler } from './add-posts/add-posts.handler';
 import { CollectionsResolver } from './steps/collections-resolver';
-import { PostIntake } from './steps/post-intake';
+import { Dedupe } from './steps/dedupe';
+import { FundCheck } from './steps/fund-check';
+import { ReserveAndCreate } from './steps/reserve-and-create';
 import { ContentJobsController } from './content-jobs/content-jobs.controller';
 import { AddAccountController } from './add-account/add-account.controller';
 import { AddPostsController } from './add-posts/add-posts.controller';
@@ -25,7 +27,7 @@ import { ContentJobCommands } from './commands/content-job-commands';
 import { LinkClaimCommands } from './commands/link-claim-commands';
 import { PostCommands } from './commands/post-commands';
 import { RequestClaimCommands } from './commands/request-claim-commands';
-import { ContentJobAnswer } from './http/content-job-answer';
+import { ContentJobResponse } from './http/content-job-response';
 import { INGEST_OPENAPI_SCHEMAS } from './http/openapi-schemas';
 import {
   DEFAULT_INGEST_OPTIONS,
@@ -36,7 +38,6 @@ import {
 import { AddAccountHandler } from './add-account/add-account.handler';
 import { DiscoveryManager } from './add-account/discovery.manager';
 import { TeamQueue } from './steps/team-queue';
-import { RequestClaims } from './steps/request-claims';
 import { QueuingJobResumer } from './content-jobs/queuing-job-resumer';
 import { HeldPostResumer } from './pipeline/held-post-resumer';
 import { RefreshPostsHandler } from './refresh-posts/refresh-posts.handler';
@@ -66,12 +67,13 @@ const SERVICES: Provider[] = [
   CollectionCommands,
   LinkClaimCommands,
   RequestClaimCommands,
-  ContentJobAnswer,
+  ContentJobResponse,
   LedgerClient,
   CollectionsResolver,
-  PostIntake,
+  Dedupe,
+  FundCheck,
+  ReserveAndCreate,
   TeamQueue,
-  RequestClaims,
   AddPostsHandler,
   RefreshPostsHandler,
   AddAccountHandler,

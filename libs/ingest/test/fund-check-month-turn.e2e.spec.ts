@@ -3,7 +3,7 @@ import { readTeamCredits, readTeamCreditsAt } from '@analyst/ledger-read';
 import { ingestTest, LINKS, type IngestTest } from './ingest-fixture';
 
 /**
- * The fund pre-check (`PostIntake.canFundOne`) at the turn of a month: the team's stored balances
+ * The fund pre-check (`FundCheck.canFundOne`) at the turn of a month: the team's stored balances
  * still belong to December until its first January ledger command (or the scheduler) writes the
  * MAP reset, but the pre-check must already count January's MAPs.
  */

@@ -23,8 +23,9 @@ import {
   type ReadStore,
 } from '@analyst/platform';
 import { CollectionsResolver } from '../src/steps/collections-resolver';
-import { PostIntake } from '../src/steps/post-intake';
-import { RequestClaims } from '../src/steps/request-claims';
+import { Dedupe } from '../src/steps/dedupe';
+import { FundCheck } from '../src/steps/fund-check';
+import { ReserveAndCreate } from '../src/steps/reserve-and-create';
 import { TeamQueue } from '../src/steps/team-queue';
 import { LedgerClient } from '../src/pipeline/ledger-client';
 import { ingestTest, LINKS, type IngestTest } from './ingest-fixture';
@@ -81,24 +82,19 @@ function secondReplica(f: IngestTest, ledger?: LedgerClient): AddPostsHandler {
   const store = new LaggingReadStore(f.store);
   const ids = app.get<IdGenerator>(ID_GENERATOR);
   const clock = app.get<Clock>(CLOCK);
-  const intake = new PostIntake(
-    store,
-    ids,
-    clock,
-    app.get(PostCommands),
-    app.get(LinkClaimCommands),
-    ledger ?? app.get(LedgerClient),
-  );
+  const ledgerClient: LedgerClient = ledger ?? app.get(LedgerClient);
   return new AddPostsHandler(
     ids,
     clock,
+    app.get<ContentProvider>(CONTENT_PROVIDER),
+    new TeamQueue(),
+    new CollectionsResolver(store, ids, clock, app.get(CollectionCommands)),
+    app.get(RequestClaimCommands),
+    new Dedupe(store),
+    new FundCheck(store, clock, ledgerClient),
+    new ReserveAndCreate(ids, clock, app.get(PostCommands), app.get(LinkClaimCommands), ledgerClient),
     app.get(ContentJobCommands),
     app.get(ProjectionService),
-    new CollectionsResolver(store, ids, clock, app.get(CollectionCommands)),
-    intake,
-    new TeamQueue(),
-    new RequestClaims(app.get(RequestClaimCommands), clock),
-    app.get<ContentProvider>(CONTENT_PROVIDER),
   );
 }
 
@@ -308,7 +304,7 @@ describe('content adds across replicas: one job per request, one post per link, 
       app.get(ContentJobCommands),
       posts,
       app.get(ProjectionService),
-      new PostIntake(store, ids, clock, posts, app.get(LinkClaimCommands), dyingLedger),
+      new FundCheck(store, clock, dyingLedger),
       dyingLedger,
       new TeamQueue(),
     );

@@ -10,7 +10,7 @@ import {
   Principal,
   TEAM_NOT_FOUND,
 } from '@analyst/platform';
-import { ContentJobAnswer } from '../http/content-job-answer';
+import { ContentJobResponse } from '../http/content-job-response';
 import { AMBIGUOUS, ACCEPTED, IDEMPOTENCY_KEY, JOB, REPLAYED } from '../http/content-route-docs';
 import { idempotencyKeyOf, requesterOf } from '../http/http-helpers';
 import { toApiError } from '../http/ingest-error.mapping';
@@ -24,7 +24,7 @@ import { AddAccountHandler } from './add-account.handler';
 export class AddAccountController {
   constructor(
     private readonly addAccounts: AddAccountHandler,
-    private readonly answer: ContentJobAnswer,
+    private readonly jobResponse: ContentJobResponse,
   ) {}
 
   @Post('accounts/add')
@@ -53,6 +53,6 @@ export class AddAccountController {
       body,
       idempotencyKeyOf(request),
     );
-    await this.answer.send(reply, principal, outcome);
+    await this.jobResponse.send(reply, principal, outcome);
   }
 }

@@ -25,9 +25,9 @@ import { requesterContext, type Requester } from '../steps/requester';
 import { TeamQueue } from '../steps/team-queue';
 import { WriteFence } from '../steps/write-fence';
 import { ContentJobCommands } from '../commands/content-job-commands';
+import { RequestClaimCommands } from '../commands/request-claim-commands';
 import { IntakeError } from '../steps/intake-error';
 import { findJob } from '../queries/jobs';
-import { RequestClaims } from '../steps/request-claims';
 import type { AddAccountBody } from './add-account.dto';
 
 /**
@@ -44,7 +44,7 @@ export class AddAccountHandler {
     private readonly projections: ProjectionService,
     private readonly collections: CollectionsResolver,
     private readonly teams: TeamQueue,
-    private readonly requests: RequestClaims,
+    private readonly requestClaims: RequestClaimCommands,
     @Inject(CONTENT_PROVIDER) private readonly provider: ContentProvider,
   ) {}
 
@@ -93,8 +93,8 @@ export class AddAccountHandler {
     // A replay answers with the first job as it stands, including the `until` applied back then. The
     // request's claim in the event store names that job, whichever replica saw the request first.
     const identity = { teamId, fingerprint, idempotencyKey };
-    const known = await this.requests.find(identity);
-    const jobId = await this.requests.claim(
+    const known = await this.requestClaims.find(identity);
+    const jobId = await this.requestClaims.claim(
       identity,
       known ?? this.ids.next('cj_'),
       jobExpiresAt(now),

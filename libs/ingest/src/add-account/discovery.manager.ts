@@ -18,8 +18,10 @@ import {
   type Recorded,
 } from '@analyst/platform';
 import { ContentJobCommands } from '../commands/content-job-commands';
-import type { LinkCandidate } from '../steps/link-candidate';
-import { PostIntake } from '../steps/post-intake';
+import type { LinkCandidate } from '../steps/classify-links';
+import { Dedupe } from '../steps/dedupe';
+import { FundCheck } from '../steps/fund-check';
+import { ReserveAndCreate } from '../steps/reserve-and-create';
 import { jobRequester, type Requester } from '../steps/requester';
 import { TeamQueue } from '../steps/team-queue';
 import { DISCOVERY_GROUP, INGEST_OPTIONS, type IngestOptions } from '../ingest.tokens';
@@ -32,8 +34,9 @@ import { retryAfterWaits } from '../pipeline/retry-after-waits';
  * The account worker: on `ContentJobOpened` of an account job it pulls the account's recent posts
  * (retrying 3 times with backoff) within the window recorded on the job, so the `until` it applies is
  * the one the job echoes, not the worker's clock. It narrows them, then completes a dry run or a
- * no-match, fails (provider down, or nothing fundable: no charge), or adds the posts through the same intake as
- * POST /content/posts/add and leaves the job `syncing`. Every step re-reads the job, so a redelivered
+ * no-match, fails (provider down, or nothing fundable: no charge), or adds the posts through the
+ * steps of POST /content/posts/add (dedupe, fund check, reserve and create, queue) and leaves the job
+ * `syncing`. Every step re-reads the job, so a redelivered
  * event or a restart continues where it stopped (the provider is deterministic per account and query).
  */
 @Injectable()
@@ -44,7 +47,9 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(INGEST_OPTIONS) private readonly options: IngestOptions,
     private readonly jobs: ContentJobCommands,
-    private readonly intake: PostIntake,
+    private readonly dedupe: Dedupe,
+    private readonly fundCheck: FundCheck,
+    private readonly reserveAndCreate: ReserveAndCreate,
     private readonly teams: TeamQueue,
     @Optional() metrics?: IngestMetrics,
   ) {
@@ -110,11 +115,11 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
       const c = classifyPostLink(link);
       if (c.ok) candidates.push({ link, normalized: c.normalized, platform: c.platform });
     }
-    const deduped = await this.intake.dedupe(job.teamId, job.jobId, candidates);
+    const deduped = await this.dedupe.run(job.teamId, job.jobId, candidates);
     if (
       deduped.resumed === 0 &&
       deduped.fresh.length > 0 &&
-      !(await this.intake.canFundOne(job.teamId, job.credits.source, job.credits.perPost))
+      !(await this.fundCheck.canFundOne(job.teamId, job.credits.source, job.credits.perPost))
     ) {
       await this.jobs.fail(
         job.jobId,
@@ -127,29 +132,13 @@ export class DiscoveryManager extends EventConsumer<ContentJobOpened> {
       );
       return;
     }
-    const created = await this.intake.reserveAndCreate(requester, job, deduped.fresh);
-    const collectionIds = job.collections.map((c) => c.id);
-    await this.intake.tagPresent(
-      requester,
-      [...deduped.present.map((p) => p.id), ...created.taken],
-      collectionIds,
-      job.tags,
-    );
-    const accepted = created.accepted;
-    await this.jobs.handle(
-      job.jobId,
-      {
-        type: 'QueueJob',
-        data: {
-          accepted,
-          skipped: [...deduped.skipped, ...created.skipped],
-          rejected: created.rejected,
-          at: this.now(),
-        },
-      },
+    const entries = await this.reserveAndCreate.run(requester, job, deduped);
+    await this.jobs.queue(job.jobId, entries, this.now(), ctx);
+    await this.jobs.settleIfNothingAccepted(
+      { jobId: job.jobId, accepted: entries.accepted },
+      this.now(),
       ctx,
     );
-    await this.jobs.settleIfNothingAccepted({ jobId: job.jobId, accepted }, this.now(), ctx);
   }
 
   /** The first try plus one retry per backoff step; 'unavailable' when every attempt failed. */

@@ -10,7 +10,7 @@ import {
   Principal,
   TEAM_NOT_FOUND,
 } from '@analyst/platform';
-import { ContentJobAnswer } from '../http/content-job-answer';
+import { ContentJobResponse } from '../http/content-job-response';
 import { AMBIGUOUS, ACCEPTED, IDEMPOTENCY_KEY, JOB, REPLAYED } from '../http/content-route-docs';
 import { idempotencyKeyOf, requesterOf } from '../http/http-helpers';
 import { toApiError } from '../http/ingest-error.mapping';
@@ -24,7 +24,7 @@ import { AddPostsHandler } from './add-posts.handler';
 export class AddPostsController {
   constructor(
     private readonly addPosts: AddPostsHandler,
-    private readonly answer: ContentJobAnswer,
+    private readonly jobResponse: ContentJobResponse,
   ) {}
 
   @Post('posts/add')
@@ -50,6 +50,6 @@ export class AddPostsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const outcome = await this.addPosts.add(requesterOf(principal, request), body, idempotencyKeyOf(request));
-    await this.answer.send(reply, principal, outcome);
+    await this.jobResponse.send(reply, principal, outcome);
   }
 }

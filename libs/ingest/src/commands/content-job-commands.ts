@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   ContentError,
   contentJobDecider,
+  type AcceptedEntry,
   contentJobStream,
   type ContentJob,
   type ContentJobCommand,
@@ -9,8 +10,17 @@ import {
   type ContentJobState,
   type JobError,
   type JobRequest,
+  type RejectedEntry,
+  type SkippedEntry,
 } from '@analyst/domain-content';
 import { CommandHandler, CommandRunner, type CommandContext } from '@analyst/platform';
+
+/** What a job records of its links when it is queued: accepted, skipped and rejected, final from then on. */
+export interface JobEntries {
+  accepted: AcceptedEntry[];
+  skipped: SkippedEntry[];
+  rejected: RejectedEntry[];
+}
 
 /** A content job's stream, keyed by job id, bound to the content job decider; with the steps every content use case shares. */
 @Injectable()
@@ -41,6 +51,27 @@ export class ContentJobCommands extends CommandHandler<
   async job(jobId: string): Promise<ContentJob | null> {
     const { state } = await this.state(jobId);
     return state.status === 'absent' ? null : state;
+  }
+
+  /**
+   * Queues the job (the add path's step 8): its entries are final and it moves to `syncing`. The
+   * job as queued, and the position written.
+   */
+  async queue(
+    jobId: string,
+    entries: JobEntries,
+    at: string,
+    ctx: CommandContext,
+  ): Promise<{ job: ContentJob; position: number }> {
+    const { accepted, skipped, rejected } = entries;
+    const { state, position } = await this.handle(
+      jobId,
+      { type: 'QueueJob', data: { accepted, skipped, rejected, at } },
+      ctx,
+    );
+    // The decider refuses QueueJob on a job never opened, so a queued job is always there.
+    if (state.status === 'absent') throw new Error(`job ${jobId} was queued but its stream holds no job`);
+    return { job: state, position };
   }
 
   /** Fails the job with the error its client reads; the decider appends nothing once the job is past `queuing`. */

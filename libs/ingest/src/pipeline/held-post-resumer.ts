@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type ExistingPost } from '@analyst/domain-content';
 import { CLOCK, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { StreamSweeper } from './stream-sweeper';
-import { reservationIdFor } from '../steps/request-fingerprint';
+import { reservationIdFor } from '../steps/with-reservation';
 import { INGEST_OPTIONS, POSTS, type IngestOptions } from '../ingest.tokens';
 import { LedgerClient } from './ledger-client';
 import { ContentJobCommands } from '../commands/content-job-commands';

@@ -2,7 +2,7 @@ import type { AcceptedEntry, ContentJob, RefreshJobRequest, RejectedEntry } from
 import type { Clock } from '@analyst/platform';
 import type { ContentJobCommands } from '../commands/content-job-commands';
 import type { PostCommands } from '../commands/post-commands';
-import { reservationIdFor } from '../steps/request-fingerprint';
+import { reservationIdFor } from '../steps/with-reservation';
 import { LedgerRuleError, type LedgerClient } from '../pipeline/ledger-client';
 
 /** A refund that finds nothing to return (never reserved, or already returned) is already done. */
@@ -48,10 +48,9 @@ export async function finishInterruptedRefresh(
     }
     rejected.push({ link, reason: 'create_failed' });
   }
-  const queued = await jobs.handle(
-    job.jobId,
-    { type: 'QueueJob', data: { accepted, skipped: [], rejected, at: clock.now().toISOString() } },
-    { correlationId, teamId: job.teamId },
-  );
-  return queued.state as ContentJob;
+  const queued = await jobs.queue(job.jobId, { accepted, skipped: [], rejected }, clock.now().toISOString(), {
+    correlationId,
+    teamId: job.teamId,
+  });
+  return queued.job;
 }

@@ -10,7 +10,7 @@ import {
   Principal,
   TEAM_NOT_FOUND,
 } from '@analyst/platform';
-import { ContentJobAnswer } from '../http/content-job-answer';
+import { ContentJobResponse } from '../http/content-job-response';
 import { ACCEPTED, JOB } from '../http/content-route-docs';
 import { requesterOf } from '../http/http-helpers';
 import { toApiError } from '../http/ingest-error.mapping';
@@ -24,7 +24,7 @@ import { RefreshPostsHandler } from './refresh-posts.handler';
 export class RefreshPostsController {
   constructor(
     private readonly refreshPosts: RefreshPostsHandler,
-    private readonly answer: ContentJobAnswer,
+    private readonly jobResponse: ContentJobResponse,
   ) {}
 
   @Post('posts/refresh')
@@ -46,6 +46,6 @@ export class RefreshPostsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const job = await this.refreshPosts.refresh(requesterOf(principal, request), body);
-    await this.answer.send(reply, principal, { job, replayed: false });
+    await this.jobResponse.send(reply, principal, { job, replayed: false });
   }
 }

@@ -7,10 +7,7 @@ import {
   refreshJobRequest,
   type AcceptedEntry,
   type ContentJob,
-  type ContentJobCommand,
   type RefreshJobRequest,
-  type RejectedEntry,
-  type SkippedEntry,
 } from '@analyst/domain-content';
 import {
   CLOCK,
@@ -22,15 +19,14 @@ import {
   type ReadStore,
 } from '@analyst/platform';
 import { contentOptions, type ContentOptions } from '../steps/content-options';
-import { PostIntake } from '../steps/post-intake';
-import { reservationIdFor } from '../steps/request-fingerprint';
+import { FundCheck } from '../steps/fund-check';
 import { requesterContext, type RefreshRequester } from '../steps/requester';
 import { TeamQueue } from '../steps/team-queue';
-import { withReservation, type ReservationSpec } from '../steps/with-reservation';
+import { reservationIdFor, withReservation, type ReservationSpec } from '../steps/with-reservation';
 import { WriteFence } from '../steps/write-fence';
 import { LedgerClient, REQUEST_PATH_LEDGER_BUDGET } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
-import { ContentJobCommands } from '../commands/content-job-commands';
+import { ContentJobCommands, type JobEntries } from '../commands/content-job-commands';
 import { PostCommands } from '../commands/post-commands';
 import { IntakeError } from '../steps/intake-error';
 import { findJob } from '../queries/jobs';
@@ -64,7 +60,7 @@ export class RefreshPostsHandler {
     private readonly jobs: ContentJobCommands,
     private readonly posts: PostCommands,
     private readonly projections: ProjectionService,
-    private readonly intake: PostIntake,
+    private readonly fundCheck: FundCheck,
     private readonly ledger: LedgerClient,
     private readonly teams: TeamQueue,
   ) {}
@@ -85,7 +81,7 @@ export class RefreshPostsHandler {
     const teamId = requester.teamId;
     const options = contentOptions(body);
     const now = this.clock.now();
-    const entries: Entries = { accepted: [], skipped: [], rejected: [] };
+    const entries: JobEntries = { accepted: [], skipped: [], rejected: [] };
     const found = await this.findPosts(teamId, body, entries);
     const candidates = applyRefreshRules(found, requester.plan, now, entries);
     await this.checkFunding(teamId, candidates, options);
@@ -107,17 +103,13 @@ export class RefreshPostsHandler {
       fence: new WriteFence(),
       ctx: requesterContext(requester),
     };
-    run.fence.record(await this.appendJob(run, { type: 'OpenJob', data: job }));
+    run.fence.record(await this.jobs.handle(job.jobId, { type: 'OpenJob', data: job }, run.ctx));
     await this.requestRefreshes(run, candidates, entries);
     const queued = run.fence.record(
-      await this.appendJob(run, {
-        type: 'QueueJob',
-        data: { ...entries, at: this.clock.now().toISOString() },
-      }),
+      await this.jobs.queue(job.jobId, entries, this.clock.now().toISOString(), run.ctx),
     );
     await run.fence.waitForReadModels(this.projections);
-    const answered =
-      (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? (queued.state as ContentJob);
+    const answered = (await findJob(this.store, teamId, job.jobId, this.clock.now())) ?? queued.job;
     await this.jobs.settleIfNothingAccepted(answered, this.clock.now().toISOString(), run.ctx);
     return answered;
   }
@@ -127,7 +119,7 @@ export class RefreshPostsHandler {
    * like an unknown id; entries name the post by its URL (`link`) and id (`postId`), however the
    * request named it (an id is answered with the post's link).
    */
-  private async findPosts(teamId: string, body: RefreshPostsBody, entries: Entries): Promise<Found[]> {
+  private async findPosts(teamId: string, body: RefreshPostsBody, entries: JobEntries): Promise<Found[]> {
     const found: Found[] = [];
     for (const postId of body.postIds ?? []) {
       const post = await findPost(this.store, postId);
@@ -156,7 +148,7 @@ export class RefreshPostsHandler {
   ): Promise<void> {
     const paid = candidates.filter((c) => c.paid).length;
     if (paid === 0 || paid < candidates.length) return;
-    if (await this.intake.canFundOne(teamId, options.source, options.perPost)) return;
+    if (await this.fundCheck.canFundOne(teamId, options.source, options.perPost)) return;
     throw new IntakeError(
       'insufficient_credits',
       `insufficient credits: ${paid} refresh(es) at ${options.perPost} credit(s) each cannot be funded`,
@@ -164,7 +156,11 @@ export class RefreshPostsHandler {
   }
 
   /** Each candidate in turn; once a reservation comes back unfunded, the paid ones left are `insufficient_credits`. */
-  private async requestRefreshes(run: RefreshRun, candidates: Candidate[], entries: Entries): Promise<void> {
+  private async requestRefreshes(
+    run: RefreshRun,
+    candidates: Candidate[],
+    entries: JobEntries,
+  ): Promise<void> {
     let exhausted = false;
     for (const c of candidates) {
       if (c.paid && exhausted) {
@@ -239,16 +235,6 @@ export class RefreshPostsHandler {
       dataVersion,
     };
   }
-
-  private appendJob(run: RefreshRun, command: ContentJobCommand) {
-    return this.jobs.handle(run.job.jobId, command, run.ctx);
-  }
-}
-
-interface Entries {
-  accepted: AcceptedEntry[];
-  skipped: SkippedEntry[];
-  rejected: RejectedEntry[];
 }
 
 /** One refresh request on its way: who asks, the job, its write fence and the command context. */
@@ -263,7 +249,7 @@ interface RefreshRun {
  * The refresh rules for each post found, once per post: a post named twice is
  * `duplicate_in_batch`; a post the rules skip is skipped (with `nextRefreshAt` when known).
  */
-function applyRefreshRules(found: Found[], plan: PlanId, now: Date, entries: Entries): Candidate[] {
+function applyRefreshRules(found: Found[], plan: PlanId, now: Date, entries: JobEntries): Candidate[] {
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   for (const { post, given } of found) {

@@ -16,8 +16,3 @@ function canonical(value: unknown): string {
 export function requestFingerprint(parts: Record<string, unknown>): string {
   return createHash('sha256').update(canonical(parts)).digest('hex');
 }
-
-/** A reservation id that a retried request (or a restart) derives again for the same job and link. */
-export function reservationIdFor(jobId: string, normalizedLink: string): string {
-  return `rs_${jobId}_${createHash('sha256').update(normalizedLink).digest('hex').slice(0, 16)}`;
-}

@@ -1,5 +1,14 @@
+import { createHash } from 'node:crypto';
 import type { CreditSource } from '@analyst/contracts';
 import type { LedgerCallBudget, LedgerClient } from '../pipeline/ledger-client';
+
+/**
+ * A reservation id that a retried request (or a restart) derives again for the same job and key:
+ * an add's normalized link, a refresh's post id, a held post's resume.
+ */
+export function reservationIdFor(jobId: string, key: string): string {
+  return `rs_${jobId}_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+}
 
 /** One unit reserved for one post (`reservationId` comes from the job and the post or link). */
 export interface ReservationSpec {

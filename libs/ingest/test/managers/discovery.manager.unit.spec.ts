@@ -3,7 +3,9 @@ import type { ContentJobOpened } from '@analyst/domain-content';
 import { FixedClock } from '@analyst/platform';
 import { delivered, recorded } from '@analyst/testing';
 import { DiscoveryManager } from '../../src/add-account/discovery.manager';
-import type { PostIntake } from '../../src/steps/post-intake';
+import type { Dedupe } from '../../src/steps/dedupe';
+import type { FundCheck } from '../../src/steps/fund-check';
+import type { ReserveAndCreate } from '../../src/steps/reserve-and-create';
 import { TeamQueue } from '../../src/steps/team-queue';
 import { DEFAULT_INGEST_OPTIONS } from '../../src/ingest.tokens';
 import { NO_BUS, RecordingRunner } from './recording-ports';
@@ -58,12 +60,14 @@ class RecordingProvider {
   }
 }
 
-/** The intake is reached only once a discovery leaves the job open; these cases stop before. */
-const NO_INTAKE = new Proxy({} as PostIntake, {
-  get: (_t, name) => {
-    throw new Error(`intake.${String(name)} was not expected`);
-  },
-});
+/** The add steps are reached only once a discovery leaves the job open; these cases stop before. */
+function notExpected<T extends object>(step: string): T {
+  return new Proxy({} as T, {
+    get: (_t, name) => {
+      throw new Error(`${step}.${String(name)} was not expected`);
+    },
+  });
+}
 
 describe('DiscoveryManager: given ContentJobOpened of an account job, expect the discovery command', () => {
   let runner: RecordingRunner;
@@ -75,7 +79,9 @@ describe('DiscoveryManager: given ContentJobOpened of an account job, expect the
       new FixedClock(NOW),
       { ...DEFAULT_INGEST_OPTIONS, discoveryBackoffMs: [] },
       new ContentJobCommands(runner.asRunner()),
-      NO_INTAKE,
+      notExpected<Dedupe>('dedupe'),
+      notExpected<FundCheck>('fundCheck'),
+      notExpected<ReserveAndCreate>('reserveAndCreate'),
       new TeamQueue(),
     );
   beforeEach(() => {

@@ -6,9 +6,9 @@ import { jobHeaders, jobMeta, renderJob } from '../content-jobs/job-view';
 import { findPostsByIds } from '../queries/posts';
 import { send } from './http-helpers';
 
-/** How every content route answers with its job: the same envelope, headers and statuses. */
+/** Writes the HTTP response of every content route that answers with its job: the same envelope, headers and statuses. */
 @Injectable()
-export class ContentJobAnswer {
+export class ContentJobResponse {
   constructor(@Inject(READ_STORE) private readonly store: ReadStore) {}
 
   /** 202 with the job, `Location` and `Retry-After: 5`; a replay is 200 with `meta.replayed`. */
