@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { adminCall } from '../libs/gateway/src/cli/admin-client';
 import { registerAdminCommands } from '../libs/gateway/src/cli/admin-commands';
 import { reportCliError } from '../libs/gateway/src/cli/cli-errors';
-import { registerLedgerCommands } from '../libs/ledger/src/cli/ledger-commands';
+import { registerLedgerCli } from '../libs/ledger/src/cli/ledger-cli';
 import { registerProviderCommands } from '../libs/ingest/src/cli/provider-check';
 import { registerReadModelCommands } from './read-model-commands';
 
@@ -17,7 +17,7 @@ const json = (): boolean => Boolean(program.opts().json) || process.argv.slice(2
 program.exitOverride();
 program.configureOutput({ outputError: (text, write) => (json() ? undefined : write(text)) });
 registerAdminCommands(program);
-registerLedgerCommands(program, { admin: adminCall });
+registerLedgerCli(program, { admin: adminCall });
 registerProviderCommands(program, json);
 registerReadModelCommands(program);
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SCOPES, isLedgerErrorReply, type GrantResult } from '@analyst/contracts';
+import { SCOPES, isLedgerErrorReply, ledgerBusMessage, type LedgerBusReply } from '@analyst/contracts';
 import { IdentityService } from '@analyst/gateway';
 import {
   ANALYST_CONFIG,
@@ -43,11 +43,9 @@ export class DistributedDemoSeeder {
       { name: 'Demo key', scopes: [...SCOPES], fixed },
       { ...ctx, teamId },
     );
-    const reply = await this.bus.request<GrantResult>(
+    const reply = await this.bus.request<LedgerBusReply<'GrantCredits'>>(
       commandTopic('ledger'),
-      {
-        id: `demo-grant-${teamId}`,
-        key: teamId,
+      ledgerBusMessage({
         type: 'GrantCredits',
         payload: {
           teamId,
@@ -56,7 +54,7 @@ export class DistributedDemoSeeder {
           amount: 1000,
           reason: 'demo credits',
         },
-      },
+      }),
       60_000,
     );
     if (isLedgerErrorReply(reply)) throw new Error(`demo credits refused: ${reply.error.message}`);

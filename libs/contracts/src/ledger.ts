@@ -84,20 +84,26 @@ export interface RefundResult {
   expiredOnReturn: number;
 }
 
-/** Bus message types on `commandTopic('ledger')`; payload is the command plus `teamId`; key is the team id. */
-export const LEDGER_COMMAND_TYPES = [
-  'ReserveCredits',
-  'SettleCredits',
-  'RefundCredits',
-  'GrantCredits',
-] as const;
-export type LedgerCommandType = (typeof LEDGER_COMMAND_TYPES)[number];
+// ---------------------------------------------------------------- bus requests (`commandTopic('ledger')`)
 
-export type LedgerCommandMessage =
-  | { type: 'ReserveCredits'; payload: ReserveCreditsCommand & { teamId: string } }
-  | { type: 'SettleCredits'; payload: SettleCreditsCommand & { teamId: string } }
-  | { type: 'RefundCredits'; payload: RefundCreditsCommand & { teamId: string } }
-  | { type: 'GrantCredits'; payload: GrantCreditsCommand & { teamId: string } };
+/** Each request the ledger serves on the bus: the command it carries and the result it answers. */
+export interface LedgerBusCommands {
+  ReserveCredits: { command: ReserveCreditsCommand; result: ReserveResult };
+  SettleCredits: { command: SettleCreditsCommand; result: SettleResult };
+  RefundCredits: { command: RefundCreditsCommand; result: RefundResult };
+  GrantCredits: { command: GrantCreditsCommand; result: GrantResult };
+}
+export type LedgerBusRequestType = keyof LedgerBusCommands;
+
+/** A request's payload on the wire: its command plus the team it acts for. */
+export type LedgerBusPayload<K extends LedgerBusRequestType> = LedgerBusCommands[K]['command'] & {
+  teamId: string;
+};
+
+/** A bus message's type and payload, one member per request type (the union when `K` is left out). */
+export type LedgerBusRequest<K extends LedgerBusRequestType = LedgerBusRequestType> = {
+  [P in K]: { type: P; payload: LedgerBusPayload<P> };
+}[K];
 
 export const LEDGER_ERROR_CODES = [
   'invalid_command',
@@ -116,10 +122,25 @@ export interface LedgerErrorReply {
   error: { code: LedgerErrorCode; message: string };
 }
 
-export type LedgerReply<T> = T | LedgerErrorReply;
+export type LedgerBusResult<K extends LedgerBusRequestType> = LedgerBusCommands[K]['result'];
+
+/** What a request of type `K` is answered with: its result, or the rule it broke. */
+export type LedgerBusReply<K extends LedgerBusRequestType> = LedgerBusResult<K> | LedgerErrorReply;
 
 export function isLedgerErrorReply(reply: unknown): reply is LedgerErrorReply {
   return typeof reply === 'object' && reply !== null && 'error' in reply;
+}
+
+/**
+ * The bus message of a request, as every requester sends it: the command id is the message id
+ * (a retry is the same message), the team id its key (one team's requests are served in order).
+ */
+export function ledgerBusMessage<K extends LedgerBusRequestType>(
+  request: LedgerBusRequest<K>,
+  headers?: Record<string, string>,
+): { id: string; key: string; type: K; payload: LedgerBusPayload<K>; headers?: Record<string, string> } {
+  const { type, payload } = request;
+  return { id: payload.commandId, key: payload.teamId, type, payload, ...(headers ? { headers } : {}) };
 }
 
 // ---------------------------------------------------------------- events (stream `ledger-<teamId>`)

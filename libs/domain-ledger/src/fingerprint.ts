@@ -5,7 +5,7 @@ import type {
   ReserveCreditsCommand,
   SettleCreditsCommand,
 } from '@analyst/contracts';
-import type { LedgerCommand } from './ledger-commands';
+import type { LedgerCommand } from './ledger-command.types';
 
 /**
  * Each command kind's fingerprint, one format for both sides: from the command, and from the event

@@ -1,12 +1,14 @@
 import type { Decider } from '@analyst/eventsourcing';
+import type { CreditSource, LedgerEvent, ReserveResult } from '@analyst/contracts';
 import {
-  CREDIT_POOLS,
-  type CreditPool,
-  type CreditSource,
-  type LedgerEvent,
-  type ReserveResult,
-} from '@analyst/contracts';
-import type { LedgerCommand } from './ledger-commands';
+  checkGrantCredits,
+  checkMapAllotment,
+  checkRefundCredits,
+  checkReserveCredits,
+  checkSettleCredits,
+  requireInstant,
+} from './ledger-command.checks';
+import type { LedgerCommand } from './ledger-command.types';
 import { commandFingerprint, eventFingerprint } from './fingerprint';
 import { LedgerError } from './ledger-errors';
 import {
@@ -27,52 +29,24 @@ const KIND_OF: Record<Exclude<LedgerCommand['type'], 'ResetMaps'>, LedgerAnswer[
   SetMapAllotment: 'allotment',
 };
 
-function invalid(message: string): never {
-  throw new LedgerError('invalid_command', message);
-}
-
-function requireId(value: unknown, name: string): void {
-  if (typeof value !== 'string' || value.length === 0) invalid(`${name} must be a non-empty string`);
-}
-
-function requireInt(value: unknown, name: string, min: number): void {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    invalid(`${name} must be an integer of at least ${min}`);
-  }
-}
-
+/** Throws `invalid_command` naming the first field that is missing or wrong (the checks' order). */
 function validate(command: LedgerCommand): void {
-  const at = (command.data as { at?: unknown }).at;
-  if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) invalid('at must be an ISO date-time');
+  requireInstant(command.data.at);
   switch (command.type) {
     case 'GrantCredits':
-      requireId(command.data.commandId, 'commandId');
-      if (!(CREDIT_POOLS as readonly unknown[]).includes(command.data.pool))
-        invalid(`pool must be one of ${CREDIT_POOLS.join(', ')}`);
-      requireInt(command.data.amount, 'amount', 1);
-      if (typeof command.data.reason !== 'string') invalid('reason must be a string');
+      checkGrantCredits(command.data);
       return;
     case 'ReserveCredits':
-      requireId(command.data.commandId, 'commandId');
-      requireId(command.data.reservationId, 'reservationId');
-      requireInt(command.data.units, 'units', 1);
-      requireInt(command.data.unitCost, 'unitCost', 1);
-      if (command.data.source !== 'auto' && command.data.source !== 'adhoc')
-        invalid('source must be auto or adhoc');
+      checkReserveCredits(command.data);
       return;
     case 'SettleCredits':
-      requireId(command.data.commandId, 'commandId');
-      requireId(command.data.reservationId, 'reservationId');
-      requireInt(command.data.consumed, 'consumed', 0);
+      checkSettleCredits(command.data);
       return;
     case 'RefundCredits':
-      requireId(command.data.commandId, 'commandId');
-      requireId(command.data.reservationId, 'reservationId');
-      if (typeof command.data.reason !== 'string') invalid('reason must be a string');
+      checkRefundCredits(command.data);
       return;
     case 'SetMapAllotment':
-      requireId(command.data.commandId, 'commandId');
-      requireInt(command.data.allotment, 'allotment', 0);
+      checkMapAllotment(command.data);
       return;
     case 'ResetMaps':
       return;
@@ -154,9 +128,7 @@ function decideInMonth(
   switch (command.type) {
     case 'GrantCredits': {
       const { commandId, pool, amount, reason } = command.data;
-      return [
-        { type: 'CreditsGranted', data: { commandId, month, pool: pool as CreditPool, amount, reason } },
-      ];
+      return [{ type: 'CreditsGranted', data: { commandId, month, pool, amount, reason } }];
     }
     case 'SetMapAllotment': {
       const { commandId, allotment } = command.data;

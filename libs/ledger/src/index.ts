@@ -6,7 +6,7 @@ export * from './projections';
 export * from '@analyst/ledger-read';
 export * from './queries/read-reservations';
 export * from './queries/read-statement';
-export * from './bus/ledger-command.handler';
+export * from './bus/ledger-bus.listener';
 export * from './bus/team-allotment.consumer';
 export * from './monthly-reset.scheduler';
 export * from './audit/ledger-audit';

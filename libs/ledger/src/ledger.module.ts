@@ -1,7 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectionService } from '@analyst/platform';
 import { LedgerAdminController } from './admin/ledger-admin.controller';
-import { LedgerCommandHandler } from './bus/ledger-command.handler';
+import { LedgerBusListener } from './bus/ledger-bus.listener';
 import { TeamAllotmentConsumer } from './bus/team-allotment.consumer';
 import { LedgerCommands } from './ledger-commands';
 import { LedgerService } from './ledger.service';
@@ -15,7 +15,7 @@ import { ledgerProjectors } from './projections';
   providers: [
     LedgerCommands,
     LedgerService,
-    LedgerCommandHandler,
+    LedgerBusListener,
     TeamAllotmentConsumer,
     MonthlyResetScheduler,
     LedgerMetrics,

@@ -9,7 +9,7 @@ import {
 import { LEDGER_PROJECTION_CHECKPOINT, ledgerProjectors } from '@analyst/ledger';
 import { unique } from '@analyst/testing';
 import { adminCall } from '../../gateway/src/cli/admin-client';
-import { registerLedgerCommands } from '../src/cli/ledger-commands';
+import { registerLedgerCli } from '../src/cli/ledger-cli';
 import { ledgerKit, type LedgerKit } from './ledger-test-kit';
 import { activity, plantReopenedReservation, project, reserve, settle } from './live-read-model-fixtures';
 
@@ -62,7 +62,7 @@ if (!url) {
 
     async function audit(...args: string[]): Promise<{ text: string; exitCode: number }> {
       const program = new Command('analyst').option('--json').exitOverride();
-      registerLedgerCommands(program, { admin: adminCall });
+      registerLedgerCli(program, { admin: adminCall });
       process.exitCode = undefined;
       await program.parseAsync([
         'node',

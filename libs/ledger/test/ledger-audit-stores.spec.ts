@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { EsdbEventStore, openEventStore, SqliteEventStore, type NewEvent } from '@analyst/platform';
 import { auditLocations, openAuditStores } from '@analyst/ledger';
 import { adminCall } from '../../gateway/src/cli/admin-client';
-import { registerLedgerCommands } from '../src/cli/ledger-commands';
+import { registerLedgerCli } from '../src/cli/ledger-cli';
 
 // Where `ledger audit` reads: the variables the services read, through the platform's store factory.
 
@@ -121,7 +121,7 @@ describe('ledger audit store locations', () => {
 
   it('`ledger audit` with EVENTSTORE_URL reaches for EventStoreDB (an unreachable server is named, not "no adapter")', async () => {
     const program = new Command('analyst').option('--json').exitOverride();
-    registerLedgerCommands(program, { admin: adminCall });
+    registerLedgerCli(program, { admin: adminCall });
     const saved = process.env.EVENTSTORE_URL;
     process.env.EVENTSTORE_URL = 'esdb://127.0.0.1:1?tls=false';
     try {

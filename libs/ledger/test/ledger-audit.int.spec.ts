@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { SqliteEventStore } from '@analyst/platform';
 import { auditLedger, StatementWriter, verifyStatement } from '@analyst/ledger';
 import { adminCall } from '../../gateway/src/cli/admin-client';
-import { registerLedgerCommands } from '../src/cli/ledger-commands';
+import { registerLedgerCli } from '../src/cli/ledger-cli';
 import { ledgerKit, type LedgerKit } from './ledger-test-kit';
 
 async function someActivity(k: LedgerKit): Promise<void> {
@@ -146,7 +146,7 @@ describe('ledger audit (replay from the first event)', () => {
     const spy = jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
     try {
       const program = new Command('analyst').option('--json');
-      registerLedgerCommands(program, { admin: adminCall });
+      registerLedgerCli(program, { admin: adminCall });
       const file = join(dir, 'cli.jsonl');
       process.exitCode = undefined;
       await program.parseAsync(

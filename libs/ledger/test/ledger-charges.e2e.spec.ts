@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { SqliteEventStore, type RecordedEvent } from '@analyst/platform';
 import { adminCall } from '../../gateway/src/cli/admin-client';
-import { registerLedgerCommands } from '../src/cli/ledger-commands';
+import { registerLedgerCli } from '../src/cli/ledger-cli';
 import { ledgerKit, type LedgerKit } from './ledger-test-kit';
 
 const ROOT = join(__dirname, '../../..');
@@ -103,7 +103,7 @@ describe('ledger audit cross-checks charges with the content log (SQLite event l
 
   async function run(...args: string[]): Promise<{ text: string; exitCode: number }> {
     const program = new Command('analyst').option('--json').exitOverride();
-    registerLedgerCommands(program, { admin: adminCall });
+    registerLedgerCli(program, { admin: adminCall });
     process.exitCode = undefined;
     await program.parseAsync(['node', 'analyst', ...args]);
     const exitCode = Number(process.exitCode ?? 0);

@@ -9,7 +9,7 @@ import { SqliteEventStore } from '@analyst/platform';
 import { TEST_ADMIN_TOKEN } from '@analyst/testing';
 import { HashChain, LEDGER_STATEMENT, readStatement, type LedgerStatementDoc } from '@analyst/ledger';
 import { adminCall } from '../../gateway/src/cli/admin-client';
-import { registerLedgerCommands } from '../src/cli/ledger-commands';
+import { registerLedgerCli } from '../src/cli/ledger-cli';
 import { ledgerKit, type LedgerKit } from './ledger-test-kit';
 
 const ROOT = join(__dirname, '../../..');
@@ -122,7 +122,7 @@ describe('analyst ledger CLI: audit, verify, lines, credits grant', () => {
   /** Runs one command in-process; returns what it printed and the exit code it set. */
   async function run(...args: string[]): Promise<{ text: string; exitCode: number }> {
     const program = new Command('analyst').option('--json').exitOverride();
-    registerLedgerCommands(program, { admin: adminCall });
+    registerLedgerCli(program, { admin: adminCall });
     process.exitCode = undefined;
     await program.parseAsync(['node', 'analyst', ...args]);
     const exitCode = Number(process.exitCode ?? 0);

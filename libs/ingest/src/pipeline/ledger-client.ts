@@ -1,7 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import {
   isLedgerErrorReply,
-  type LedgerCommandMessage,
+  ledgerBusMessage,
+  type LedgerBusReply,
+  type LedgerBusRequest,
+  type LedgerBusRequestType,
+  type LedgerBusResult,
   type LedgerErrorReply,
   type RefundCreditsCommand,
   type RefundResult,
@@ -98,30 +102,25 @@ export class LedgerClient implements OnApplicationBootstrap {
     return this.send({ type: 'RefundCredits', payload: { ...command, teamId } }, correlationId, budget);
   }
 
-  private async send<T>(
-    message: LedgerCommandMessage,
+  private async send<K extends LedgerBusRequestType>(
+    request: LedgerBusRequest<K>,
     correlationId: string,
     budget: LedgerCallBudget = {
       firstTimeoutMs: this.options.ledgerTimeoutMs,
       attempts: 3,
       checkBrokerAfterTimeout: false,
     },
-  ): Promise<T> {
+  ): Promise<LedgerBusResult<K>> {
+    const message = ledgerBusMessage(request, { 'correlation-id': correlationId });
     for (let attempt = 1; ; attempt++) {
       try {
-        const reply = await this.bus.request<unknown>(
+        const reply = await this.bus.request<LedgerBusReply<K>>(
           commandTopic('ledger'),
-          {
-            id: message.payload.commandId,
-            key: message.payload.teamId,
-            type: message.type,
-            payload: message.payload,
-            headers: { 'correlation-id': correlationId },
-          },
+          message,
           attempt === 1 ? budget.firstTimeoutMs : this.options.ledgerTimeoutMs,
         );
         if (isLedgerErrorReply(reply)) throw new LedgerRuleError(reply);
-        return reply as T;
+        return reply;
       } catch (error) {
         if (!(error instanceof RequestTimeoutError) || attempt >= budget.attempts) throw error;
         if (budget.checkBrokerAfterTimeout) await this.checkReachable();

@@ -385,7 +385,7 @@ function printExportedStatement(exported: StatementClose, out: string | undefine
  * `analyst ledger audit|verify|lines` and `analyst credits grant`: finance's replay of the ledger,
  * the statement check, and a team's credits over the admin API.
  */
-export function registerLedgerCommands(program: Command, deps: LedgerCliDeps): void {
+export function registerLedgerCli(program: Command, deps: LedgerCliDeps): void {
   const ledger = program
     .command('ledger')
     .description("credit ledger: audit replay, statement verification, a team's statement lines");
