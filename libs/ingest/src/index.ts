@@ -2,7 +2,7 @@ export * from './ingest.module';
 export * from './ingest.tokens';
 export * from './projections';
 export * from './queries';
-export * from './steps/requester';
+export * from './request/requester';
 export * from './add-posts/add-posts.handler';
 export * from './content-jobs/job-reader';
 export * from './content-jobs/queuing-job-resumer';

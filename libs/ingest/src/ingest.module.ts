@@ -37,7 +37,7 @@ import {
 } from './ingest.tokens';
 import { AddAccountHandler } from './add-account/add-account.handler';
 import { DiscoveryManager } from './add-account/discovery.manager';
-import { TeamQueue } from './steps/team-queue';
+import { TeamQueue } from './request/team-queue';
 import { QueuingJobResumer } from './content-jobs/queuing-job-resumer';
 import { HeldPostResumer } from './pipeline/held-post-resumer';
 import { RefreshPostsHandler } from './refresh-posts/refresh-posts.handler';

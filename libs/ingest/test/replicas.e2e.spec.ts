@@ -26,7 +26,7 @@ import { CollectionsResolver } from '../src/steps/collections-resolver';
 import { Dedupe } from '../src/steps/dedupe';
 import { FundCheck } from '../src/steps/fund-check';
 import { ReserveAndCreate } from '../src/steps/reserve-and-create';
-import { TeamQueue } from '../src/steps/team-queue';
+import { TeamQueue } from '../src/request/team-queue';
 import { LedgerClient } from '../src/pipeline/ledger-client';
 import { ingestTest, LINKS, type IngestTest } from './ingest-fixture';
 import { CollectionCommands } from '../src/commands/collection-commands';

@@ -1,5 +1,5 @@
 import { withReservation, type ReservationSpec } from '../src/steps/with-reservation';
-import { WriteFence } from '../src/steps/write-fence';
+import { WriteFence } from '../src/request/write-fence';
 import type { LedgerClient } from '../src/pipeline/ledger-client';
 
 const spec: ReservationSpec = {

@@ -16,7 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { POST_TYPES, type PostType } from '@analyst/contracts';
-import { ContentOptionsDto } from '../steps/content-request.dto';
+import { ContentOptionsDto } from '../request/content-request.dto';
 
 export class AccountDto {
   @ApiProperty({ minLength: 1, description: 'Public account URL (for the page-based network: a page).' })

@@ -17,16 +17,16 @@ import {
   type IdGenerator,
   type ReadStore,
 } from '@analyst/platform';
-import type { AddOutcome } from '../steps/add-outcome';
-import { contentOptions } from '../steps/content-options';
+import type { AddOutcome } from '../request/add-outcome';
+import { contentOptions } from '../request/content-options';
 import { CollectionsResolver } from '../steps/collections-resolver';
 import { requestFingerprint } from '../steps/request-fingerprint';
-import { requesterContext, type Requester } from '../steps/requester';
-import { TeamQueue } from '../steps/team-queue';
-import { WriteFence } from '../steps/write-fence';
+import { requesterContext, type Requester } from '../request/requester';
+import { TeamQueue } from '../request/team-queue';
+import { WriteFence } from '../request/write-fence';
 import { ContentJobCommands } from '../commands/content-job-commands';
 import { RequestClaimCommands } from '../commands/request-claim-commands';
-import { IntakeError } from '../steps/intake-error';
+import { IntakeError } from '../request/intake-error';
 import { findJob } from '../queries/jobs';
 import type { AddAccountBody } from './add-account.dto';
 

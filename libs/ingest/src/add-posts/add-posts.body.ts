@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsString } from 'class-validator';
-import { ContentOptionsDto } from '../steps/content-request.dto';
+import { ContentOptionsDto } from '../request/content-request.dto';
 
 /** `links`: 1 to 100 post URLs (the spec: "up to 100 post URLs"; an empty list asks for nothing and is a malformed body). */
 export class AddPostsBody extends ContentOptionsDto {

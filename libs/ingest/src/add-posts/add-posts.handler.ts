@@ -11,17 +11,17 @@ import { CLOCK, ID_GENERATOR, ProjectionService, type Clock, type IdGenerator } 
 import { ContentJobCommands, type JobEntries } from '../commands/content-job-commands';
 import { RequestClaimCommands } from '../commands/request-claim-commands';
 import { REQUEST_PATH_LEDGER_BUDGET } from '../pipeline/ledger-client';
-import type { AddOutcome } from '../steps/add-outcome';
+import type { AddOutcome } from '../request/add-outcome';
 import { classifyPostLinks, type ClassifiedLinks } from '../steps/classify-links';
 import { CollectionsResolver } from '../steps/collections-resolver';
-import { contentOptions } from '../steps/content-options';
+import { contentOptions } from '../request/content-options';
 import { Dedupe } from '../steps/dedupe';
 import { FundCheck } from '../steps/fund-check';
 import { requestFingerprint } from '../steps/request-fingerprint';
-import { jobRequester, requesterContext, type Requester } from '../steps/requester';
+import { jobRequester, requesterContext, type Requester } from '../request/requester';
 import { ReserveAndCreate } from '../steps/reserve-and-create';
-import { TeamQueue } from '../steps/team-queue';
-import { WriteFence } from '../steps/write-fence';
+import { TeamQueue } from '../request/team-queue';
+import { WriteFence } from '../request/write-fence';
 import type { AddPostsBody } from './add-posts.body';
 
 /**

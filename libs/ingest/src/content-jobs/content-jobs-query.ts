@@ -1,7 +1,7 @@
 import { Allow, IsIn, IsOptional } from 'class-validator';
 import { IsQueryInteger, checkedQueryNumber, validateRequest } from '@analyst/platform';
 import { JOB_STATUSES, type JobStatus } from '@analyst/domain-content';
-import { IntakeError } from '../steps/intake-error';
+import { IntakeError } from '../request/intake-error';
 
 export const JOBS_DEFAULT_LIMIT = 50;
 

@@ -1,7 +1,7 @@
 import type { ContentJob } from '@analyst/domain-content';
 import { AddPostsHandler } from '../add-posts/add-posts.handler';
-import type { CollectionRefDto } from '../steps/content-request.dto';
-import type { Requester } from '../steps/requester';
+import type { CollectionRefDto } from '../request/content-request.dto';
+import type { Requester } from '../request/requester';
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 

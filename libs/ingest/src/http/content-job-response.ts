@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { locationOf, READ_STORE, type Principal, type ReadStore } from '@analyst/platform';
-import type { AddOutcome } from '../steps/add-outcome';
+import type { AddOutcome } from '../request/add-outcome';
 import { jobHeaders, jobMeta, renderJob } from '../content-jobs/job-view';
 import { findPostsByIds } from '../queries/posts';
 import { send } from './http-helpers';

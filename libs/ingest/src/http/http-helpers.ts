@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdempotencyKeyHeader, validateRequest, type Principal } from '@analyst/platform';
-import { IntakeError } from '../steps/intake-error';
-import type { RefreshRequester } from '../steps/requester';
+import { IntakeError } from '../request/intake-error';
+import type { RefreshRequester } from '../request/requester';
 
 export function correlationIdOf(request: FastifyRequest): string {
   const header = request.headers['x-correlation-id'];

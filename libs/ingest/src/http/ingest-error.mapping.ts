@@ -1,6 +1,6 @@
 import { domainErrorMapping } from '@analyst/platform';
 import { ContentError, type ContentErrorCode } from '@analyst/domain-content';
-import { IntakeError, type IntakeErrorCode } from '../steps/intake-error';
+import { IntakeError, type IntakeErrorCode } from '../request/intake-error';
 
 const CONTENT_STATUS: Record<ContentErrorCode, number> = {
   post_exists: 409,

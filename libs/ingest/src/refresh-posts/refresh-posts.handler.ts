@@ -18,17 +18,17 @@ import {
   type IdGenerator,
   type ReadStore,
 } from '@analyst/platform';
-import { contentOptions, type ContentOptions } from '../steps/content-options';
+import { contentOptions, type ContentOptions } from '../request/content-options';
 import { FundCheck } from '../steps/fund-check';
-import { requesterContext, type RefreshRequester } from '../steps/requester';
-import { TeamQueue } from '../steps/team-queue';
+import { requesterContext, type RefreshRequester } from '../request/requester';
+import { TeamQueue } from '../request/team-queue';
 import { reservationIdFor, withReservation, type ReservationSpec } from '../steps/with-reservation';
-import { WriteFence } from '../steps/write-fence';
+import { WriteFence } from '../request/write-fence';
 import { LedgerClient, REQUEST_PATH_LEDGER_BUDGET } from '../pipeline/ledger-client';
 import type { PostDoc } from '../projections/post-doc';
 import { ContentJobCommands, type JobEntries } from '../commands/content-job-commands';
 import { PostCommands } from '../commands/post-commands';
-import { IntakeError } from '../steps/intake-error';
+import { IntakeError } from '../request/intake-error';
 import { findJob } from '../queries/jobs';
 import { findPost, findPostsByLinks } from '../queries/posts';
 import type { RefreshPostsBody } from './refresh.dto';

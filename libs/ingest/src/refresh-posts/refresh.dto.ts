@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString } from 'class-validator';
-import { SpendingOptionsDto } from '../steps/content-request.dto';
+import { SpendingOptionsDto } from '../request/content-request.dto';
 
 /** Give postIds, links or both: at most 100 posts in all. */
 export class RefreshPostsBody extends SpendingOptionsDto {

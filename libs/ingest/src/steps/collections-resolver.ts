@@ -10,10 +10,10 @@ import {
   type ReadStore,
 } from '@analyst/platform';
 import { findCollection, findCollectionsByName } from '../queries/collections';
-import type { CollectionRefDto } from './content-request.dto';
-import { requesterContext, type Requester } from './requester';
-import type { WriteFence } from './write-fence';
-import { IntakeError } from './intake-error';
+import type { CollectionRefDto } from '../request/content-request.dto';
+import { requesterContext, type Requester } from '../request/requester';
+import type { WriteFence } from '../request/write-fence';
+import { IntakeError } from '../request/intake-error';
 import { CollectionCommands } from '../commands/collection-commands';
 
 export interface PlannedCollection {

@@ -3,7 +3,7 @@ import type { CreditSource } from '@analyst/contracts';
 import { readTeamCreditsAt } from '@analyst/ledger-read';
 import { CLOCK, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
 import { LedgerClient } from '../pipeline/ledger-client';
-import { IntakeError } from './intake-error';
+import { IntakeError } from '../request/intake-error';
 
 /**
  * Step 6 of the add path, before anything is written: 402 when not even one new post can be paid

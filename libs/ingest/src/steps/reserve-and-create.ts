@@ -8,9 +8,9 @@ import { PostCommands } from '../commands/post-commands';
 import { LedgerClient, type LedgerCallBudget } from '../pipeline/ledger-client';
 import type { LinkCandidate } from './classify-links';
 import { presentSkipReason, type Deduped } from './dedupe';
-import { requesterContext, type Requester } from './requester';
+import { requesterContext, type Requester } from '../request/requester';
 import { reservationIdFor, withReservation } from './with-reservation';
-import { WriteFence } from './write-fence';
+import { WriteFence } from '../request/write-fence';
 
 /** One request's step 7 under way: who asks, for which job, its write fence and its ledger budget. */
 interface Run {

@@ -6,7 +6,7 @@ import { DiscoveryManager } from '../../src/add-account/discovery.manager';
 import type { Dedupe } from '../../src/steps/dedupe';
 import type { FundCheck } from '../../src/steps/fund-check';
 import type { ReserveAndCreate } from '../../src/steps/reserve-and-create';
-import { TeamQueue } from '../../src/steps/team-queue';
+import { TeamQueue } from '../../src/request/team-queue';
 import { DEFAULT_INGEST_OPTIONS } from '../../src/ingest.tokens';
 import { NO_BUS, RecordingRunner } from './recording-ports';
 import { ContentJobCommands } from '../../src/commands/content-job-commands';
