@@ -141,14 +141,15 @@ export class LedgerService {
       .then(() => outcome as LedgerOutcome);
   }
 
+  /** Runs a command that carries an id (all but ResetMaps) and returns the answer recorded for it. */
   private async answer<K extends LedgerAnswer['kind']>(
     teamId: string,
-    command: LedgerCommand,
+    command: Exclude<LedgerCommand, { type: 'ResetMaps' }>,
     ctx: LedgerContext,
     kind: K,
   ): Promise<AnswerOf<K>> {
     const outcome = await this.execute(teamId, command, ctx);
-    const answer = outcome.state.answers.get((command.data as { commandId: string }).commandId);
+    const answer = outcome.state.answers.get(command.data.commandId);
     if (!answer || answer.kind !== kind) throw new Error(`ledger recorded no ${kind} answer for the command`);
     return answer.result as AnswerOf<K>;
   }
