@@ -6,6 +6,7 @@
  *
  *   npm run code-figures            # this tree
  *   npm run code-figures -- DIR     # another checkout (a worktree sharing this node_modules)
+ *   npm run code-figures -- --deciders-table [DIR]   # only docs/layout.md's route -> decider table
  *
  * Production files are `libs/* /src` and `apps/* /src` without the generated client schema. How
  * each figure is counted is printed above it; the parts live in tools/code-figures/.
@@ -14,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { casts, type FileCasts } from './code-figures/casts';
 import { commandRoutes } from './code-figures/command-routes';
+import { decidersMarkdown } from './code-figures/deciders-markdown';
 import { complexFunctions } from './code-figures/complexity';
 import { importGraph, importReach } from './code-figures/import-distance';
 import { loadCodeBase, type CodeBase } from './code-figures/program';
@@ -43,12 +45,16 @@ function importDistances(codeBase: CodeBase): void {
   );
 }
 
-function requestWalks(codeBase: CodeBase): void {
-  const { root } = codeBase;
-  const walks = commandRoutes(codeBase.program, codeBase.files).map((route) => ({
+function walksOf(codeBase: CodeBase) {
+  return commandRoutes(codeBase.program, codeBase.files).map((route) => ({
     route,
     walk: walkRequest(codeBase, route.method),
   }));
+}
+
+function requestWalks(codeBase: CodeBase): void {
+  const { root } = codeBase;
+  const walks = walksOf(codeBase);
   console.log(
     '\n## following a command route: files a reader goes through, and returns to a file left earlier',
   );
@@ -121,7 +127,14 @@ function castFigures(codeBase: CodeBase): void {
 }
 
 async function main(): Promise<void> {
-  const codeBase = loadCodeBase(resolve(process.argv[2] ?? '.'));
+  const args = process.argv.slice(2);
+  const tableOnly = args.includes('--deciders-table');
+  const codeBase = loadCodeBase(resolve(args.find((a) => !a.startsWith('--')) ?? '.'));
+  if (tableOnly) {
+    const walks = walksOf(codeBase).map(({ route, walk }) => ({ route: route.route, walk }));
+    for (const line of decidersMarkdown(codeBase.root, walks)) console.log(line);
+    return;
+  }
   console.log(`# code figures: ${codeBase.root}`);
   console.log(`production files: ${codeBase.files.length}`);
   importDistances(codeBase);

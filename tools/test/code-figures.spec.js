@@ -7,6 +7,7 @@ const { dirname, join, relative } = require('node:path');
 const ts = require('typescript');
 const { fileCasts } = require('../code-figures/casts');
 const { commandRoutes } = require('../code-figures/command-routes');
+const { decidersMarkdown } = require('../code-figures/deciders-markdown');
 const { loadCodeBase } = require('../code-figures/program');
 const { returnsOf, walkRequest } = require('../code-figures/request-walk');
 
@@ -158,6 +159,19 @@ describe('code figures', () => {
     expect(walk.read).toBe(2);
     expect(walk.returns).toBe(0);
     expect(walk.deciders.map((d) => d.name)).toEqual(['orderDecider']);
+  });
+
+  it('tables every route with its deciders, a row per call chain, paths under libs/<lib>/src shortened', () => {
+    const walks = ['POST /orders', 'POST /orders/place'].map((name) => ({
+      route: name,
+      walk: walkRequest(codeBase, route(name).method),
+    }));
+    expect(decidersMarkdown(root, walks)).toEqual([
+      '| Route | Decider | Files from the controller to the decider |',
+      '| --- | --- | --- |',
+      '| `POST /orders` | `orderDecider` | `shop/order.controller.ts` → `domain/order.decider.ts` |',
+      '| `POST /orders/place` | `orderDecider` | `shop/order.controller.ts` → `shop/order.service.ts` → `shop/order-commands.ts` → `domain/order.decider.ts` |',
+    ]);
   });
 
   it('counts a return each time the path comes back to a file it left', () => {
