@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { monthOf, startOfNextMonth } from '@analyst/domain-ledger';
 import { CLOCK, ProjectionService, READ_STORE, type Clock, type ReadStore } from '@analyst/platform';
+import type { LedgerBalancesDoc } from '@analyst/ledger-read';
 import { LEDGER_BALANCES } from './ledger.tokens';
 import { LedgerService } from './ledger.service';
 
@@ -56,12 +57,11 @@ export class MonthlyResetScheduler implements OnApplicationBootstrap, OnModuleDe
   async runOnce(): Promise<number> {
     const month = monthOf(this.clock.now());
     const stale = await this.store
-      .collection(LEDGER_BALANCES)
+      .collection<LedgerBalancesDoc>(LEDGER_BALANCES)
       .find({ month: { $lt: month } }, { projection: { teamId: 1 } });
     let reset = 0;
-    for (const doc of stale) {
+    for (const { teamId } of stale) {
       if (this.stopped) break;
-      const teamId = doc.teamId as string;
       if (await this.ledger.resetMaps(teamId, { correlationId: `maps-reset-${month}`, teamId })) reset += 1;
     }
     if (reset > 0) this.logger.log(`MAPs reset for ${reset} teams for ${month}`);

@@ -2,21 +2,11 @@ import { Option, type Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import type { CreditBalances, StatementLine, StatementPage } from '@analyst/contracts';
 import type { EventStore } from '@analyst/platform';
-import {
-  auditLedger,
-  DEFAULT_MAX_OPEN_MINUTES,
-  type AuditReport,
-  type ServedLedger,
-} from '../audit/ledger-audit';
-import { printChargeReport } from './charge-report';
+import { auditLedger, DEFAULT_MAX_OPEN_MINUTES, type ServedLedger } from '../audit/ledger-audit';
+import { printAuditJson, printAuditText } from './audit-report';
 import { table } from './table';
 import { auditLocations, openAuditStores } from '../audit/audit-stores';
-import {
-  checkStatementKey,
-  STATEMENT_KEY_ENV,
-  StatementWriter,
-  type StatementClose,
-} from '../audit/statement-export';
+import { checkStatementKey, STATEMENT_KEY_ENV, StatementWriter } from '../audit/statement-export';
 import { verifyStatement } from '../audit/verify-statement';
 import { STATEMENT_MAX_LIMIT } from '../queries/read-statement';
 
@@ -61,170 +51,6 @@ function invalidArgument(message: string): Error {
 
 function fmt(b: CreditBalances): string {
   return `maps ${b.maps} / adhoc ${b.adhoc} / reserved ${b.reserved}`;
-}
-
-export function printAuditReport(report: AuditReport, log: (line: string) => void = console.log): void {
-  log(table(balanceRows(report)));
-  log('(reserved row: reserved, released by settles, -, released by refunds, open reservations, balance)');
-  printLiveReadModels(report, log);
-  if (report.servedBy) {
-    log('');
-    log(
-      `served by ${report.servedBy} (the line of the last replayed event in GET /admin/v1/teams/{id}/ledger):`,
-    );
-    log(table(servedRows(report)));
-  }
-  if (report.charges) {
-    log('');
-    printChargeReport(report.charges, log);
-  }
-  log(
-    `${report.ledgerEvents} ledger events of ${report.events} in the log, ${report.teams.length} teams, ${report.seconds.toFixed(2)} s`,
-  );
-  printAuditVerdict(report, log);
-}
-
-/**
- * The live read models: each document compared at the revision it has applied, and the ones that
- * have not applied every event the replay read (lag, with its size: not a difference).
- */
-function printLiveReadModels(report: AuditReport, log: (line: string) => void): void {
-  const live = report.comparisons.filter((c) => c.source === 'live');
-  if (live.length === 0) return;
-  log('');
-  const checkpoint = report.liveCheckpoint
-    ? `; the live projection's checkpoint ${report.liveCheckpoint.name} is at position ${report.liveCheckpoint.position}`
-    : '';
-  log(
-    `live read models: ${live.filter((c) => c.ok).length} of ${live.length} teams match the log at the revisions their documents applied${checkpoint}`,
-  );
-  for (const lag of report.lag) {
-    const applied =
-      lag.appliedRevision < 0
-        ? 'has applied no event of the team yet'
-        : `applied revision ${lag.appliedRevision} (position ${lag.appliedPosition})`;
-    log(
-      `  lag: ${lag.readModel}/${lag.documentId} ${applied}; ${lag.events} event(s) behind, up to position ${lag.headPosition} (compared at what it applied: lag, not a difference)`,
-    );
-  }
-}
-
-/** Per team, a row per pool (flows, balance and the rebuilt read model's) and the reserved row. */
-function balanceRows(report: AuditReport): (string | number)[][] {
-  const rows: (string | number)[][] = [
-    [
-      'team',
-      'pool',
-      'granted',
-      'consumed',
-      'refunded-to-nothing',
-      'expired',
-      'outstanding',
-      'balance',
-      'read model',
-      'ok',
-    ],
-  ];
-  for (const team of report.teams) {
-    const comparison = report.comparisons.find((c) => c.teamId === team.teamId && c.source === 'rebuilt');
-    for (const pool of ['map', 'adhoc'] as const) {
-      const t = team.pools[pool];
-      const readModel = comparison
-        ? pool === 'map'
-          ? comparison.readModel.maps
-          : comparison.readModel.adhoc
-        : '-';
-      const balanced =
-        t.granted - t.consumed - t.refundedToNothing - t.expired - t.outstanding === t.balance &&
-        readModel === t.balance;
-      rows.push([
-        team.teamId,
-        pool,
-        t.granted,
-        t.consumed,
-        t.refundedToNothing,
-        t.expired,
-        t.outstanding,
-        t.balance,
-        readModel,
-        balanced ? 'yes' : 'NO',
-      ]);
-    }
-    const reserved = comparison ? comparison.readModel.reserved : '-';
-    rows.push([
-      team.teamId,
-      'reserved',
-      team.reservedFlow.reserved,
-      team.reservedFlow.settled,
-      '',
-      team.reservedFlow.refunded,
-      team.reservations.open,
-      team.balances.reserved,
-      reserved,
-      reserved === team.balances.reserved ? 'yes' : 'NO',
-    ]);
-  }
-  return rows;
-}
-
-/** The recomputed balances against the served ones, a row per team. */
-function servedRows(report: AuditReport): (string | number)[][] {
-  const served: (string | number)[][] = [
-    [
-      'team',
-      'revision',
-      'maps',
-      'adhoc',
-      'reserved',
-      'served maps',
-      'served adhoc',
-      'served reserved',
-      'newer lines',
-      'ok',
-    ],
-  ];
-  for (const c of report.served) {
-    served.push([
-      c.teamId,
-      c.revision,
-      c.recomputed.maps,
-      c.recomputed.adhoc,
-      c.recomputed.reserved,
-      c.served?.maps ?? '-',
-      c.served?.adhoc ?? '-',
-      c.served?.reserved ?? '-',
-      c.newerLines,
-      c.ok ? 'yes' : 'NO',
-    ]);
-  }
-  return served;
-}
-
-/** `audit passed` with what was checked, or `audit FAILED` with every violation and charge finding. */
-function printAuditVerdict(report: AuditReport, log: (line: string) => void): void {
-  const findings = report.charges?.findings ?? [];
-  if (report.violations.length === 0 && findings.length === 0) {
-    const charges = report.charges
-      ? ', every charge and refund has its reason in the content log'
-      : ' (charges not cross-checked: --ledger-only)';
-    log(
-      `audit passed: every invariant holds${charges}, and the read models${report.servedBy ? ' and the served balances' : ''} match the log`,
-    );
-    return;
-  }
-  log(`audit FAILED: ${report.violations.length + findings.length} problem(s)`);
-  for (const v of report.violations) {
-    const where = v.eventId
-      ? ` event ${v.eventId} (${v.type}, position ${v.position}, revision ${v.revision})`
-      : '';
-    // A message about the team as a whole already names it.
-    log(
-      !v.eventId && v.message.startsWith(`team ${v.teamId} `)
-        ? `  ${v.message}`
-        : `  team ${v.teamId}${where}: ${v.message}`,
-    );
-  }
-  for (const f of findings) log(`  team ${f.teamId}: ${f.rule}: ${f.message}`);
 }
 
 /** `--against`: the served statement through the admin API, a 404 `team_not_found` as null. */
@@ -302,7 +128,7 @@ interface AuditSettings {
 /** The audit's flags checked against each other, with their environment defaults. */
 function auditSettings(flags: AuditFlags): AuditSettings {
   const key = statementKey(flags.key);
-  if (key !== undefined && flags.out?.toLowerCase().endsWith('.csv'))
+  if (key !== undefined && isCsv(flags.out))
     throw invalidArgument('--key signs the end record of a .jsonl statement; a .csv export has none');
   const adminToken = flags.adminToken ?? process.env.ANALYST_ADMIN_TOKEN;
   if (flags.against && !adminToken)
@@ -318,6 +144,30 @@ function auditSettings(flags: AuditFlags): AuditSettings {
   return { key, adminToken, maxOpenMinutes, asOf };
 }
 
+function isCsv(out: string | undefined): boolean {
+  return Boolean(out?.toLowerCase().endsWith('.csv'));
+}
+
+/** The statement `--out` asks for, headed with the log's head; none without `--out`. */
+function statementWriter(
+  flags: AuditFlags,
+  head: number,
+  key: string | undefined,
+): StatementWriter | undefined {
+  if (!flags.out) return undefined;
+  const header = { generatedAt: new Date().toISOString(), team: flags.team ?? null, headPosition: head };
+  return new StatementWriter(flags.out, header, { key });
+}
+
+/** The replay's progress over the log's positions, on a terminal only. */
+function replayProgressBar(): SingleBar | null {
+  if (!process.stdout.isTTY) return null;
+  return new SingleBar(
+    { format: 'replaying {bar} {percentage}% | {value}/{total} positions | {eta_formatted}' },
+    Presets.shades_classic,
+  );
+}
+
 /** The log's head: the audit's first read, so an unreachable store is named here, not in a driver's bare message. */
 async function readHead(store: EventStore, describe: string): Promise<number> {
   try {
@@ -327,58 +177,6 @@ async function readHead(store: EventStore, describe: string): Promise<number> {
       `cannot read the event log (${describe}): ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-}
-
-/** The audit's text output: the sources, the report and the exported statement. */
-function printAuditText(
-  report: AuditReport,
-  run: {
-    describe: string;
-    /** The live read models compared, by description; null when none were reachable. */
-    live: string | null;
-    out: string | undefined;
-    csv: boolean;
-    exported: StatementClose | null;
-  },
-): void {
-  console.log(`event log: ${run.describe}`);
-  if (run.live) {
-    console.log(
-      `read models: rebuilt from the log through the ledger projectors, and the live ones in ${run.live}, each document compared at the revision it has applied`,
-    );
-  } else {
-    console.log(
-      `read models: rebuilt from the log through the ledger projectors (standalone keeps them in the server's memory)${report.servedBy ? `; served balances read from ${report.servedBy}` : '; pass --against <url> to compare with a running server'}`,
-    );
-  }
-  printAuditReport(report);
-  const exported = run.exported;
-  if (exported && run.csv) {
-    console.log(
-      `statement: ${exported.lines} lines written to ${run.out} (a spreadsheet view: it carries the line hashes but not the chain's header and end records, so \`ledger verify\` cannot check it; export .jsonl for a verifiable statement)`,
-    );
-  } else if (exported) {
-    printExportedStatement(exported, run.out);
-  }
-}
-
-/** A .jsonl statement written: its chain head and how to pin it. */
-function printExportedStatement(exported: StatementClose, out: string | undefined): void {
-  console.log(
-    `statement: ${exported.lines} lines written to ${out}${exported.signed ? ', end record signed with HMAC-SHA256' : ''}`,
-  );
-  console.log('');
-  console.log(`  chain head: ${exported.head}`);
-  console.log('');
-  console.log(
-    '  Record this chain head where whoever holds the statement cannot change it (the audit ticket, the finance system).',
-  );
-  console.log(
-    '  The chain and the arithmetic alone cannot tell a statement rewritten with a recomputed chain from this one;',
-  );
-  console.log(
-    `  \`analyst ledger verify ${out} --head ${exported.head}\` can${exported.signed ? ', as can `--key` with the signing key' : ''}.`,
-  );
 }
 
 /**
@@ -440,20 +238,8 @@ export function registerLedgerCli(program: Command, deps: LedgerCliDeps): void {
       const readModels = live?.describe ?? null;
       try {
         const head = await readHead(store, describe);
-        const writer = flags.out
-          ? new StatementWriter(
-              flags.out,
-              { generatedAt: new Date().toISOString(), team: flags.team ?? null, headPosition: head },
-              { key: settings.key },
-            )
-          : undefined;
-        const bar =
-          process.stdout.isTTY && !json
-            ? new SingleBar(
-                { format: 'replaying {bar} {percentage}% | {value}/{total} positions | {eta_formatted}' },
-                Presets.shades_classic,
-              )
-            : null;
+        const writer = statementWriter(flags, head, settings.key);
+        const bar = json ? null : replayProgressBar();
         bar?.start(Math.max(head, 0), 0);
         const report = await auditLedger(store, {
           team: flags.team,
@@ -467,23 +253,9 @@ export function registerLedgerCli(program: Command, deps: LedgerCliDeps): void {
         bar?.update(Math.max(head, 0));
         bar?.stop();
         const exported = writer ? await writer.close() : null;
-        const csv = Boolean(flags.out?.toLowerCase().endsWith('.csv'));
-        if (json) {
-          console.log(
-            JSON.stringify(
-              {
-                source: describe,
-                readModels,
-                ...report,
-                statement: exported && { path: flags.out, format: csv ? 'csv' : 'jsonl', ...exported },
-              },
-              null,
-              2,
-            ),
-          );
-        } else {
-          printAuditText(report, { describe, live: readModels, out: flags.out, csv, exported });
-        }
+        const run = { describe, live: readModels, out: flags.out, csv: isCsv(flags.out), exported };
+        if (json) printAuditJson(report, run);
+        else printAuditText(report, run);
         if (!report.ok) process.exitCode = 1;
       } finally {
         await stores.close();
