@@ -21,6 +21,7 @@ const PROJECTS = {
   'libs/scoring': 'shared',
   'libs/encoder': 'shared',
   'libs/comment-index': 'shared',
+  'libs/analyses-read': 'shared',
   'libs/ledger-read': 'shared',
   'libs/webhooks': 'shared',
   'libs/platform': 'platform',

@@ -48,7 +48,7 @@ import {
   POST_ANALYSIS_WITHOUT_DAYS,
   PostAnalysesStep,
   postAnalysisId,
-  ReadSideCache,
+  ReadCache,
   scoreChunkIds,
   type PostEntry,
 } from '@analyst/comment-index';
@@ -195,7 +195,7 @@ const cpuMs = (): number => {
 };
 
 async function coldSnapshot(store: TimedReadStore): Promise<Parts> {
-  const cache = new ReadSideCache(store, 2048 * 1024 * 1024, true);
+  const cache = new ReadCache(store, 2048 * 1024 * 1024, true);
   store.take();
   const cpuStarted = cpuMs();
   const started = performance.now();
@@ -222,7 +222,7 @@ async function coldSnapshot(store: TimedReadStore): Promise<Parts> {
 }
 
 async function coldSample(store: TimedReadStore): Promise<Parts> {
-  const cache = new ReadSideCache(store, 2048 * 1024 * 1024, false);
+  const cache = new ReadCache(store, 2048 * 1024 * 1024, false);
   store.take();
   const cpuStarted = cpuMs();
   const started = performance.now();
@@ -399,7 +399,7 @@ async function run(file: string): Promise<RunResult> {
   const server = await copyToServer(url, database, memory, file);
   try {
     const serverResult = await measure('stand-in over the driver', new TimedReadStore(server));
-    const team = await new ReadSideCache(server, 2048 * 1024 * 1024, false).team(TEAM);
+    const team = await new ReadCache(server, 2048 * 1024 * 1024, false).team(TEAM);
     const driver = await driverParts(url, database, team.posts);
     console.log(
       `RESULT the driver straight, median of ${ROUNDS}: the 100 post analyses without their days raw ${driver.analysesRaw.toFixed(0)} ms, decoded ${driver.analysesDecoded.toFixed(0)} ms; catalog posts by {teamId} ${driver.catalogByTeam.toFixed(0)} ms, by _id ${driver.catalogById.toFixed(0)} ms; the 100 posts' chunk documents raw ${driver.chunksRaw.toFixed(0)} ms, decoded ${driver.chunksDecoded.toFixed(0)} ms (decoding ${(driver.chunksDecoded - driver.chunksRaw).toFixed(0)} ms)`,

@@ -1,7 +1,7 @@
 /**
  * A cold team load without the store's own cost (issue 20): the documents of teams projected by
  * bench/read-side-scale.ts are copied once from the read store into an in-memory store, then a fresh
- * ReadSideCache loads each team from there, and a 100-post snapshot (and a 1,000-post one) is
+ * ReadCache loads each team from there, and a 100-post snapshot (and a 1,000-post one) is
  * computed as the analysis service does. What is left is the replica's work on a cold team (query
  * matching in memory, decoding the packed columns, building the rows, the rollup), the figure a
  * replica adds to the store's indexed reads. On the local stack's FerretDB each of those reads is a
@@ -20,7 +20,7 @@ import {
   compileFilters,
   computeAnalysis,
   POST_ANALYSES,
-  ReadSideCache,
+  ReadCache,
 } from '@analyst/comment-index';
 import { MemoryReadStore, MongoReadStore, type Doc } from '@analyst/platform';
 
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   for (const teamId of TEAMS) {
     gc?.();
     const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-    const cache = new ReadSideCache(memory, 2048 * 1024 * 1024);
+    const cache = new ReadCache(memory, 2048 * 1024 * 1024);
     const posts = teamId === 'tm_big' ? 1000 : 100;
     const started = performance.now();
     const team = await cache.team(teamId);

@@ -2,7 +2,7 @@
  * A cold team load on a replica without any server (issue 27): one team of 1,000 posts × 1,000
  * comments is written as ingest writes it (ContentLogWriter over the simulated provider's comments
  * scored by the product's scorer), projected by the real projectors (and the post-analyses step)
- * into an in-memory read store, then loaded several times by a fresh ReadSideCache as
+ * into an in-memory read store, then loaded several times by a fresh ReadCache as
  * bench/read-side-cold.ts does: the catalog, the rows of the 1,000 posts (and of the newest 100),
  * and the analysis a snapshot computes. The in-memory store's own answer to the same chunk queries
  * (match and copy: what MongoDB's indexed read replaces) is timed separately, so the replica's
@@ -40,7 +40,7 @@ import {
   POST_ANALYSES,
   PostAnalysesStep,
   postAnalysisId,
-  ReadSideCache,
+  ReadCache,
   type PostEntry,
 } from '@analyst/comment-index';
 import {
@@ -130,7 +130,7 @@ async function project(file: string): Promise<MemoryReadStore> {
  * A read store that keeps every document as BSON bytes (off the JS heap) and decodes the documents
  * a query finds, as the MongoDB driver does with a server's answer: a replica's heap then holds
  * what the replica holds, not the whole store's documents, so what the collector costs is what a
- * replica on MongoDB pays. Answers only the queries ReadSideCache makes (looked up by key, not
+ * replica on MongoDB pays. Answers only the queries ReadCache makes (looked up by key, not
  * matched document by document).
  */
 class BsonReadStore implements ReadStore {
@@ -312,7 +312,7 @@ const cpuMs = (): number => {
 async function coldRound(store: ReadStore, posts: number): Promise<Round & { comments: number }> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
-  const cache = new ReadSideCache(store, 2048 * 1024 * 1024);
+  const cache = new ReadCache(store, 2048 * 1024 * 1024);
   const cpuStarted = cpuMs();
   const started = performance.now();
   const team = await cache.team(TEAM);

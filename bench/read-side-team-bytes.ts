@@ -1,7 +1,7 @@
 /**
  * What a cached team costs a replica's memory, against what the cache's budget counts for it
  * (issue 27): teams of a few shapes are written as ingest writes them, projected into an in-memory
- * read store, then loaded one after another into a ReadSideCache with a budget that keeps them all;
+ * read store, then loaded one after another into a ReadCache with a budget that keeps them all;
  * after a full GC, the growth of the JS heap and of the memory outside it (array buffers) per team
  * is set beside the growth of `stats().bytes` (which already includes HELD_PER_COUNTED_BYTE).
  *
@@ -19,7 +19,7 @@ import {
   commentChunksProjector,
   commentScoresProjector,
   PostAnalysesStep,
-  ReadSideCache,
+  ReadCache,
 } from '@analyst/comment-index';
 import { MemoryReadStore, ProjectionRuntime, SqliteEventStore } from '@analyst/platform';
 import { commentsFromPool, ContentLogWriter, SeededRandom } from '@analyst/testing';
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
         .join(' ')}`,
     );
     for (const [shape, [posts, perPost]] of SHAPES.entries()) {
-      const cache = new ReadSideCache(store, 64 * 1024 * 1024 * 1024);
+      const cache = new ReadCache(store, 64 * 1024 * 1024 * 1024);
       const before = held();
       for (let t = 0; t < TEAMS_PER_SHAPE; t++) {
         const team = await cache.team(teamId(shape, t));

@@ -11,7 +11,7 @@ import {
   type CompiledCommentFilter,
   type RollupSettings,
 } from '@analyst/domain-analysis';
-import type { PostEntry, TeamIndex } from './comment-index';
+import type { PostEntry, TeamIndex } from './team-index/team-index';
 
 export const POST_CARD_LIMIT = 100;
 

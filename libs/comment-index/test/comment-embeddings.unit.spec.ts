@@ -14,7 +14,7 @@ import {
   EncoderSearchModel,
   IngestEmbedder,
   quantizeAll,
-  ReadSideCache,
+  ReadCache,
   searchMatchedRows,
   type CommentEmbeddingsDoc,
 } from '../src';
@@ -68,7 +68,7 @@ describe('CommentEmbeddings: sentence vectors kept per comment chunk', () => {
   });
 
   async function loadedTeam() {
-    const cache = new ReadSideCache(store, 64 * 1024 * 1024, false);
+    const cache = new ReadCache(store, 64 * 1024 * 1024, false);
     const team = await cache.team('t1');
     await cache.rows(team, team.posts);
     return team;

@@ -20,7 +20,7 @@ import {
   commentScoresProjector,
   POSTS_PER_READ,
   READS_IN_FLIGHT,
-  ReadSideCache,
+  ReadCache,
 } from '../src';
 import { scoredContent } from './scored-content';
 
@@ -126,7 +126,7 @@ describe('loadRows: batches read ahead', () => {
 
   it('appends every post in the order asked, with its own comments, at most READS_IN_FLIGHT reads ahead', async () => {
     const gated = new GatedStore(store);
-    const cache = new ReadSideCache(gated, 64 * 1024 * 1024, false);
+    const cache = new ReadCache(gated, 64 * 1024 * 1024, false);
     const team = await cache.team('t1');
     // Newest first, as an analysis asks for them.
     const asked = [...team.posts].reverse();
@@ -158,7 +158,7 @@ describe('loadRows: batches read ahead', () => {
       const gated = new GatedStore(store);
       // The second batch's chunk read: the first batch is appended by then, later ones in flight.
       gated.fail = 3;
-      const cache = new ReadSideCache(gated, 64 * 1024 * 1024, false);
+      const cache = new ReadCache(gated, 64 * 1024 * 1024, false);
       const team = await cache.team('t1');
       await expect(cache.rows(team, team.posts)).rejects.toThrow('read 3 failed');
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -18,7 +18,7 @@ import {
   COMMENT_SCORES,
   commentChunksProjector,
   commentScoresProjector,
-  ReadSideCache,
+  ReadCache,
 } from '../src';
 import { comment, scoredContent } from './scored-content';
 
@@ -116,7 +116,7 @@ describe('loadRows: comment chunks found by revision', () => {
 
   it('reads chunks by _id where the catalog knows their revisions, by post and version where it does not', async () => {
     const filters: Record<string, Filter[]> = {};
-    const cache = new ReadSideCache(recording(store, filters), 64 * 1024 * 1024, false);
+    const cache = new ReadCache(recording(store, filters), 64 * 1024 * 1024, false);
     const team = await cache.team('t1');
     await cache.rows(team, team.posts);
     const p1 = team.postsById.get('p1')!;
@@ -141,7 +141,7 @@ describe('loadRows: comment chunks found by revision', () => {
 
   it('fails loudly when a counted score chunk is missing from the read model', async () => {
     await store.collection(COMMENT_SCORES).deleteMany({ _id: 'p1:6' });
-    const cache = new ReadSideCache(store, 64 * 1024 * 1024, false);
+    const cache = new ReadCache(store, 64 * 1024 * 1024, false);
     const team = await cache.team('t1');
     await expect(cache.rows(team, [team.postsById.get('p1')!])).rejects.toThrow(
       'the comment read model of post p1 version 1 holds 2 of its 3 score chunks',
@@ -154,7 +154,7 @@ describe('loadRows: comment chunks found by revision', () => {
     const runtime = new ProjectionRuntime(store, [catalogTeamsProjector, catalogPostsProjector]);
     for await (const page of events.readAll(-1)) await runtime.applyPage(page);
     const filters: Record<string, Filter[]> = {};
-    const cache = new ReadSideCache(recording(store, filters), 64 * 1024 * 1024, false);
+    const cache = new ReadCache(recording(store, filters), 64 * 1024 * 1024, false);
     const t1 = await cache.team('t1');
     const chunks = await store
       .collection(COMMENT_CHUNKS)

@@ -1,11 +1,11 @@
 import { commentsOfVersion, postCreated, postRefresh, postVersion } from '@analyst/testing';
-import { applyToIndex, CommentIndex, fnv1a32 } from '../src';
+import { foldIntoTeams, FoldedTeams, fnv1a32 } from '../src';
 
 const TEAM = 'tm_sampling_compact';
 
 describe('row details across a compaction of the comment columns', () => {
   it('moves every row detail (author, postedAt, id hash, topic and message) with its row', () => {
-    const index = new CommentIndex({ minDeadRows: 4 });
+    const teams = new FoldedTeams({ minDeadRows: 4 });
     const events = [
       postCreated('p1', TEAM),
       ...postVersion('p1', 1, 5),
@@ -22,9 +22,9 @@ describe('row details across a compaction of the comment columns', () => {
       c.topicIndex = i;
       c.messageIndex = 2 - i;
     });
-    for (const e of [...events, postRefresh('p1', 2), ...postVersion('p1', 2, 1)]) applyToIndex(index, e);
+    for (const e of [...events, postRefresh('p1', 2), ...postVersion('p1', 2, 1)]) foldIntoTeams(teams, e);
 
-    const team = index.team(TEAM);
+    const team = teams.team(TEAM);
     // 5 dead of 9 after the refresh: compacted once, down to the 4 live rows.
     expect(team.compactions).toBe(1);
     expect(team.deadRowCount).toBe(0);

@@ -7,3 +7,4 @@ export * from './sample/draw-sample';
 export * from './sample/comment-row';
 export * from './sample/search-matches';
 export * from './errors/sampling-error';
+export * from './sampling-read-models';

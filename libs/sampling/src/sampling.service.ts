@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ScoreVersion } from '@analyst/contracts';
-import { NO_COMMENT_FILTER, analysisStream, type AnalysisEvent } from '@analyst/domain-analysis';
+import { NO_COMMENT_FILTER, analysisStream } from '@analyst/domain-analysis';
+import { analysisDocOfStream, type AnalysisDoc } from '@analyst/analyses-read';
 import {
   CommentReadSide,
   compileFilters,
   fnv1a32,
-  foldAnalysisDoc,
-  type AnalysisDoc,
   type CommentFilters,
   type PostEntry,
   type RowDetails,
@@ -48,8 +47,7 @@ export class SamplingService {
    * event store, and never behind the log); null when it has none.
    */
   private async analysis(analysisId: string): Promise<AnalysisDoc | null> {
-    const events = await this.events.readStream(analysisStream(analysisId));
-    return foldAnalysisDoc(analysisId, events as unknown as AnalysisEvent[]);
+    return analysisDocOfStream(analysisId, await this.events.readStream(analysisStream(analysisId)));
   }
 
   async analysisSample(teamId: string, analysisId: string, query: SampleQuery): Promise<SamplePageView> {

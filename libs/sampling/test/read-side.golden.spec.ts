@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMOTIONS, type BucketKey, type Emotion, type Platform } from '@analyst/contracts';
 import {
-  applyToIndex,
+  foldIntoTeams,
   catalogPostsProjector,
   catalogTeamsProjector,
-  CommentIndex,
+  FoldedTeams,
   commentChunksProjector,
   commentScoresProjector,
   compileFilters,
@@ -16,7 +16,7 @@ import {
   EncoderSearchModel,
   materializedOf,
   PostAnalysesStep,
-  ReadSideCache,
+  ReadCache,
   searchMatchedRows,
   type CommentFilters,
   type PostEntry,
@@ -42,7 +42,7 @@ import { commentRow, drawSample, type SampleInput } from '../src';
  * analysis, AI-search match set and sample page computed from catalogs and comment rows loaded from
  * the read models (warm, kept fresh by live events; cold, loaded after everything; and with a budget
  * so small that every team is dropped after each use) equals the one computed from the whole log
- * folded into the in-memory index, as the services did before. Over the demo content (the 60 demo
+ * folded into team indexes (`FoldedTeams`), as the services did before. Over the demo content (the 60 demo
  * links, fetched by the simulated provider and scored by the product's scorer) and a generated team
  * of over 100,000 comments, with refreshes, cancellations, failures, holds, settings changes and
  * tags arriving after the caches were loaded.
@@ -86,11 +86,11 @@ function generated(pool: CommentPool, key: string, count: number, random: Seeded
 interface Fixture {
   dir: string;
   events: SqliteEventStore;
-  reference: CommentIndex;
+  reference: FoldedTeams;
   store: MemoryReadStore;
-  warm: ReadSideCache;
-  cold: ReadSideCache;
-  tiny: ReadSideCache;
+  warm: ReadCache;
+  cold: ReadCache;
+  tiny: ReadCache;
   comments: number;
 }
 
@@ -222,9 +222,9 @@ async function buildFixture(): Promise<Fixture> {
     await log.scored(DEMO, postId, 2, content);
   }
 
-  // The reference: the whole log folded into one in-memory index, as the services did.
-  const reference = new CommentIndex({ minDeadRows: 100_000 });
-  for await (const page of events.readAll(-1)) for (const e of page) applyToIndex(reference, e);
+  // The reference: the whole log folded into `FoldedTeams`, as the services did.
+  const reference = new FoldedTeams({ minDeadRows: 100_000 });
+  for await (const page of events.readAll(-1)) for (const e of page) foldIntoTeams(reference, e);
 
   // The read side: projections into an in-memory read store, a warm cache loaded half way.
   const store = new MemoryReadStore();
@@ -234,7 +234,7 @@ async function buildFixture(): Promise<Fixture> {
     { steps: [new PostAnalysesStep(store, events)] },
   );
   await runtime.createIndexes();
-  const warm = new ReadSideCache(store, 1024 * 1024 * 1024, true, { minDeadRows: 2000 });
+  const warm = new ReadCache(store, 1024 * 1024 * 1024, true, { minDeadRows: 2000 });
   runtime.onApplied((e: RecordedEvent) => warm.apply(e));
   const remaining: RecordedEvent[][] = [];
   for await (const page of events.readAll(-1)) {
@@ -248,8 +248,8 @@ async function buildFixture(): Promise<Fixture> {
     await warm.rows(team, team.posts);
   }
   for (const page of remaining) await runtime.applyPage(page);
-  const cold = new ReadSideCache(store, 1024 * 1024 * 1024);
-  const tiny = new ReadSideCache(store, 1);
+  const cold = new ReadCache(store, 1024 * 1024 * 1024);
+  const tiny = new ReadCache(store, 1);
   return { dir, events, reference, store, warm, cold, tiny, comments };
 }
 
@@ -262,7 +262,7 @@ afterAll(() => {
   if (f) rmSync(f.dir, { recursive: true, force: true });
 });
 
-const caches = (): [string, ReadSideCache][] => [
+const caches = (): [string, ReadCache][] => [
   ['warm', f.warm],
   ['cold', f.cold],
   ['tiny', f.tiny],

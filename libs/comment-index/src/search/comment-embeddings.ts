@@ -4,14 +4,14 @@ import {
   chunkDocId,
   fetchedChunkIds,
   type CommentChunkDoc,
-} from '../read-model/comment-chunks.projector';
+} from '../read-models/comment-chunks.projector';
 import {
   binaryBytes,
   HIDDEN,
   packStrings,
   STRINGS_PER_COMMENT,
   unpackStrings,
-} from '../read-model/packed-columns';
+} from '../read-models/packed-columns';
 import { quantizeAll } from './quantized-vectors';
 import type { EncoderSource, SentenceEncoder } from './sentence-encoder.port';
 

@@ -1,4 +1,4 @@
-import type { PostEntry, TeamIndex } from '../comment-index';
+import type { PostEntry, TeamIndex } from '../team-index/team-index';
 import type { SearchSpec } from '../comment-filters';
 import type { CommentEmbeddings, EmbeddedComments } from './comment-embeddings';
 import type { SearchDocument, SearchModel } from './search-model.port';

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import { gaugeOn } from './registry-metrics';
 
-/** What a replica's read-side cache reports (ReadSideCache.stats in @analyst/comment-index). */
+/** What a replica's read cache reports (ReadCache.stats in @analyst/comment-index). */
 export interface ReadCacheStats {
   teams: number;
   bytes: number;
@@ -16,7 +16,7 @@ export interface ReadCacheStats {
 }
 
 /**
- * The read-side cache on /metrics, labelled by the cache (`analysis`, `sampling`): what it holds
+ * The read cache on /metrics, labelled by the cache (`analysis`, `sampling`): what it holds
  * against its budget, and how often teams are loaded and dropped. Loads that keep rising with
  * evictions mean the working set does not fit: raise ANALYST_READ_CACHE_MB (and the memory limit)
  * or add replicas. Read when scraped, so nothing is set per request.

@@ -1,4 +1,4 @@
-import { bufferOf } from './read-model/packed-columns';
+import { bufferOf } from '../read-models/packed-columns';
 
 /** Rough bytes of a JS string held in an array: its header and pointer, plus a byte per code unit. */
 const STRING_HEADER_BYTES = 24;

@@ -8,8 +8,8 @@ import {
   type ReadStore,
   type RecordedEvent,
 } from '@analyst/platform';
-import { CommentIndex } from '../comment-index';
-import { applyToIndex, hasDailyMetrics, materializedOf, type MaterializedPost } from '../index-feed';
+import { FoldedTeams, foldIntoTeams } from '../team-index/folded-teams';
+import { hasDailyMetrics, materializedOf, type MaterializedPost } from '../team-index/materialized-post';
 import { CATALOG_TEAMS, settingsAt, type CatalogTeamDoc } from './catalog-teams.projector';
 
 export const POST_ANALYSES = 'post_analyses';
@@ -72,7 +72,7 @@ export class PostAnalysesStep implements ProjectionStep {
     postId: string,
     dataVersion: number,
   ): Promise<{ teamId: string; value: MaterializedPost } | null> {
-    const index = new CommentIndex();
+    const teams = new FoldedTeams();
     for (const event of await this.log.readStream(scored.streamId)) {
       if (event.revision > scored.revision) break;
       // Comments of other versions never reach this version's rows: skipping them saves the tokenizing.
@@ -82,16 +82,16 @@ export class PostAnalysesStep implements ProjectionStep {
       )
         continue;
       if (event.revision === scored.revision) {
-        const found = index.postById(postId);
+        const found = teams.postById(postId);
         if (!found) return null;
         const teamDoc = await this.store
           .collection<CatalogTeamDoc>(CATALOG_TEAMS)
           .findOne({ _id: found.team.teamId });
         found.team.settings = settingsAt(teamDoc?.settings ?? [], scored.position);
       }
-      applyToIndex(index, event);
+      foldIntoTeams(teams, event);
     }
-    const found = index.postById(postId);
+    const found = teams.postById(postId);
     const value = found ? materializedOf(found.post) : null;
     // The fold computes the analysis itself, daily metrics included.
     return found && value && hasDailyMetrics(value) && value.dataVersion === dataVersion

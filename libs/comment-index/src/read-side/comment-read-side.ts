@@ -10,9 +10,9 @@ import {
   type ReadStore,
 } from '@analyst/platform';
 import type { DailyMetric } from '@analyst/domain-analysis';
-import type { CompactionPolicy, PostEntry, TeamIndex } from '../comment-index';
-import { commentReadSideProjectors, postAnalysesStepDefinition } from './comment-read-models';
-import { ReadSideCache } from './read-side-cache';
+import type { CompactionPolicy, PostEntry, TeamIndex } from '../team-index/team-index';
+import { commentReadSideProjectors, postAnalysesStepDefinition } from '../read-models/comment-read-models';
+import { ReadCache } from './read-cache';
 
 export interface CommentReadSideOptions {
   /** ANALYST_READ_CACHE_MB. */
@@ -31,7 +31,7 @@ export interface CommentReadSideOptions {
  * teams' writes still unprojected do not hold it.
  */
 export class CommentReadSide {
-  readonly cache: ReadSideCache;
+  readonly cache: ReadCache;
 
   constructor(
     private readonly projections: ProjectionService,
@@ -39,7 +39,7 @@ export class CommentReadSide {
     private readonly events: EventStore,
     options: CommentReadSideOptions,
   ) {
-    this.cache = new ReadSideCache(
+    this.cache = new ReadCache(
       store,
       options.cacheMb * 1024 * 1024,
       options.materializePosts,

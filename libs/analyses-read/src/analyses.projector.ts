@@ -2,10 +2,9 @@ import type {
   AnalysisCreatedData,
   AnalysisEvent,
   AnalysisResult,
-  AnalysisSavedInApp,
   AnalysisStatus,
 } from '@analyst/domain-analysis';
-import type { Doc, Projector } from '@analyst/platform';
+import { eventsOf, type Doc, type Projector, type RecordedEvent } from '@analyst/platform';
 
 export const ANALYSES = 'analyses';
 
@@ -24,7 +23,6 @@ function summaryOf(result: AnalysisResult | null | undefined): ResultSummary | n
     ? { matchedComments: matched, serviceScore: result?.commentAnalysis?.scores?.serviceScore ?? null }
     : null;
 }
-export const SAVED_ANALYSES = 'saved_analyses';
 
 /** An analysis as the list and the routes show it: what created it, and where it has got to. */
 export interface AnalysisDoc
@@ -63,10 +61,23 @@ export interface AnalysisDoc
 }
 
 /** The analysis events the `analyses` read model folds (not the search's matched chunks). */
-type ProjectedAnalysisEvent = Exclude<AnalysisEvent, { type: 'AnalysisSearchMatched' }>;
+export type AnalysisDocEvent = Exclude<AnalysisEvent, { type: 'AnalysisSearchMatched' }>;
+
+const ANALYSIS_DOC_EVENT_TYPES: readonly AnalysisDocEvent['type'][] = [
+  'AnalysisCreated',
+  'AnalysisStarted',
+  'AnalysisClaimed',
+  'AnalysisProgressed',
+  'AnalysisCompleted',
+  'AnalysisFailed',
+  'ReportSaved',
+];
+
+/** Whether a stored event is one the `analyses` read model folds, typed as that event. */
+export const isAnalysisDocEvent = eventsOf<AnalysisDocEvent>(ANALYSIS_DOC_EVENT_TYPES);
 
 /** One analysis event on its document (a recorded event, or one just decided). */
-function evolveAnalysisDoc(doc: AnalysisDoc | null, event: ProjectedAnalysisEvent): AnalysisDoc {
+function evolveAnalysisDoc(doc: AnalysisDoc | null, event: AnalysisDocEvent): AnalysisDoc {
   switch (event.type) {
     case 'AnalysisCreated': {
       const d = event.data;
@@ -151,18 +162,10 @@ function evolveAnalysisDoc(doc: AnalysisDoc | null, event: ProjectedAnalysisEven
 }
 
 /** `analyses`: one document per analysis or report, rebuilt from the `analysis-<id>` streams. */
-export const analysesProjector: Projector<AnalysisDoc, ProjectedAnalysisEvent> = {
+export const analysesProjector: Projector<AnalysisDoc, AnalysisDocEvent> = {
   name: 'analyses',
   collection: ANALYSES,
-  eventTypes: [
-    'AnalysisCreated',
-    'AnalysisStarted',
-    'AnalysisClaimed',
-    'AnalysisProgressed',
-    'AnalysisCompleted',
-    'AnalysisFailed',
-    'ReportSaved',
-  ],
+  eventTypes: ANALYSIS_DOC_EVENT_TYPES,
   // The team's list (newest first), and the worker's resume of queued and running analyses at start.
   indexes: [{ keys: { teamId: 1, createdAt: -1 } }, { keys: { status: 1, createdAt: 1 } }],
   documentIds: (event) => [event.data.analysisId],
@@ -180,28 +183,14 @@ export function foldAnalysisDoc(analysisId: string, events: readonly AnalysisEve
   );
 }
 
-export interface SavedAnalysisDoc extends Doc {
-  teamId: string;
-  name: string;
-  kind: string;
-  analysisId: string | null;
-  savedBy: string | null;
-  createdAt: string;
-  /** Kept for GET /insights; never in the list. */
-  payload: unknown;
-  shareToken: string | null;
-  inviteEmails: string[];
+/**
+ * The `analyses` document of an analysis as its own stream holds it, read from the log (an indexed
+ * read on every event store, never behind it): the stream's events narrowed to those the read
+ * model folds, then folded as the projector does. Null when the stream has no analysis.
+ */
+export function analysisDocOfStream(
+  analysisId: string,
+  stream: readonly RecordedEvent[],
+): AnalysisDoc | null {
+  return foldAnalysisDoc(analysisId, stream.filter(isAnalysisDocEvent));
 }
-
-/** `saved_analyses`: what teammates saved or shared in the app (stream `saved-analysis-<id>`). */
-export const savedAnalysesProjector: Projector<SavedAnalysisDoc, AnalysisSavedInApp> = {
-  name: 'saved-analyses',
-  collection: SAVED_ANALYSES,
-  eventTypes: ['AnalysisSavedInApp'],
-  indexes: [{ keys: { teamId: 1, createdAt: -1 } }], // the team's list, newest first
-  documentIds: (event) => [event.data.savedId],
-  evolve(_doc, event) {
-    const { savedId, at, ...rest } = event.data;
-    return { _id: savedId, createdAt: at, ...rest } as SavedAnalysisDoc;
-  },
-};

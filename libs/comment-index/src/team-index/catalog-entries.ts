@@ -5,7 +5,7 @@ type Unfetched<T> = { [K in keyof T]: T[K] | null };
 
 /**
  * A post's catalog fields: what the in-memory index's `PostEntry` and the stored catalog document
- * both hold, changed by the same events (index-feed.ts folds them, catalog-posts.projector.ts stores them).
+ * both hold, changed by the same events (folded-teams.ts folds them, catalog-posts.projector.ts stores them).
  */
 export interface CatalogPostFields
   extends

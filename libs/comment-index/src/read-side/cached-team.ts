@@ -17,16 +17,20 @@ import {
   type CompactionPolicy,
   type PostEntry,
   type ScoredVersionInfo,
-} from '../comment-index';
-import { materializedOf, setMaterialized } from '../index-feed';
-import { CATALOG_POSTS, catalogPostsProjector, type CatalogPostDoc } from './catalog-posts.projector';
+} from '../team-index/team-index';
+import { materializedOf, setMaterialized } from '../team-index/materialized-post';
+import {
+  CATALOG_POSTS,
+  catalogPostsProjector,
+  type CatalogPostDoc,
+} from '../read-models/catalog-posts.projector';
 import {
   CATALOG_TEAMS,
   catalogTeamsProjector,
   settingsAt,
   type CatalogTeamDoc,
-} from './catalog-teams.projector';
-import { POST_ANALYSES, postAnalysisId, type PostAnalysisDoc } from './post-analyses.step';
+} from '../read-models/catalog-teams.projector';
+import { POST_ANALYSES, postAnalysisId, type PostAnalysisDoc } from '../read-models/post-analyses.step';
 
 /** The part of a stored post analysis a catalog leaves in the store until GET /posts/{id}/metrics asks. */
 const DAILY_FIELD = 'materialized.metrics.daily';
@@ -53,13 +57,13 @@ export const HELD_PER_COUNTED_BYTE = 1.12;
 const TEAM_BYTES = 340 * 1024;
 
 /**
- * One team's catalog in memory: its posts, collections and settings as `TeamIndex` holds them, the
- * catalog documents they come from (with their per-stream memos), and which posts' materialized
- * analyses changed since they were read. Live events are folded into the documents with the
+ * One team as the read cache holds it: its `TeamIndex` (posts, collections and settings from the
+ * catalog, and the rows loaded so far), the catalog documents they come from (with their per-stream
+ * memos), and which posts' materialized analyses changed since they were read. Live events are folded into the documents with the
  * projectors' own `evolve`, skipping what a document's memo shows applied, so the catalog stays
  * equal to the store's however the load and the feed interleave.
  */
-export class TeamCatalog {
+export class CachedTeam {
   readonly team: TeamIndex;
   private teamDoc: Projected<CatalogTeamDoc>;
   private readonly postDocs = new Map<string, Projected<CatalogPostDoc>>();
@@ -82,14 +86,14 @@ export class TeamCatalog {
    * writer projects in log order, so a post scored at position p is only stored once the settings
    * in force at p are, and reading the team second sees them.
    */
-  static async load(store: ReadStore, teamId: string, compaction?: CompactionPolicy): Promise<TeamCatalog> {
+  static async load(store: ReadStore, teamId: string, compaction?: CompactionPolicy): Promise<CachedTeam> {
     const postDocs = await store
       .collection<Projected<CatalogPostDoc>>(CATALOG_POSTS)
       .find({ teamId }, { sort: { seq: 1 } });
     const teamDoc = await store.collection<Projected<CatalogTeamDoc>>(CATALOG_TEAMS).findOne({ _id: teamId });
-    const catalog = new TeamCatalog(teamId, teamDoc, compaction);
-    for (const doc of postDocs) catalog.addPost(doc);
-    return catalog;
+    const cached = new CachedTeam(teamId, teamDoc, compaction);
+    for (const doc of postDocs) cached.addPost(doc);
+    return cached;
   }
 
   /** What the team costs the replica's memory, as the cache's budget counts it. */

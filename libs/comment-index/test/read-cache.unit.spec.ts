@@ -20,7 +20,7 @@ import {
   materializedOf,
   POST_ANALYSES,
   PostAnalysesStep,
-  ReadSideCache,
+  ReadCache,
   type PostAnalysisDoc,
 } from '../src';
 import { comment, scoredContent } from './scored-content';
@@ -54,7 +54,7 @@ class HeldCatalogStore {
   }
 }
 
-describe('read-side cache: a team loading while the feed moves on', () => {
+describe('read cache: a team loading while the feed moves on', () => {
   let dir: string;
   let events: SqliteEventStore;
   beforeEach(() => {
@@ -79,7 +79,7 @@ describe('read-side cache: a team loading while the feed moves on', () => {
     const store = new MemoryReadStore();
     const runtime = new ProjectionRuntime(store, [catalogTeamsProjector, catalogPostsProjector]);
     const held = new HeldCatalogStore(store);
-    const cache = new ReadSideCache(held.asStore(), 64 * 1024 * 1024, false);
+    const cache = new ReadCache(held.asStore(), 64 * 1024 * 1024, false);
     runtime.onApplied((e) => cache.apply(e));
     const log = new ContentLogWriter(events);
     await log.teamCreated('t1');
@@ -126,14 +126,14 @@ describe('read-side cache: a team loading while the feed moves on', () => {
         );
     }
     await project(runtime, -1);
-    const probe = new ReadSideCache(store, 1024 * 1024 * 1024, false);
+    const probe = new ReadCache(store, 1024 * 1024 * 1024, false);
     await probe.team('a');
     const oneTeam = probe.stats().bytes;
     expect(oneTeam).toBeGreaterThan(0);
 
     // The cache fills CACHE_LIVE_SHARE of its memory budget: room for 2.5 teams of this size.
     const memoryBudget = Math.floor((oneTeam * 2.5) / CACHE_LIVE_SHARE);
-    const cache = new ReadSideCache(store, memoryBudget, false);
+    const cache = new ReadCache(store, memoryBudget, false);
     // The budget is reported as configured; the share it fills with teams beside it.
     expect(cache.stats()).toMatchObject({
       budgetBytes: memoryBudget,
@@ -149,7 +149,7 @@ describe('read-side cache: a team loading while the feed moves on', () => {
     await cache.team('b');
     expect(cache.stats().loads).toBe(4); // loaded again
 
-    const tiny = new ReadSideCache(store, Math.floor(oneTeam / 2), false);
+    const tiny = new ReadCache(store, Math.floor(oneTeam / 2), false);
     const team = await tiny.team('a');
     expect(team.posts).toHaveLength(10); // served whole
     await new Promise((r) => setTimeout(r, 0));
@@ -196,7 +196,7 @@ describe('read-side cache: a team loading while the feed moves on', () => {
         });
       },
     };
-    const cache = new ReadSideCache(counting, 64 * 1024 * 1024, true);
+    const cache = new ReadCache(counting, 64 * 1024 * 1024, true);
     const team = await cache.team('t1');
     const post = team.postsById.get('p1')!;
     const held = materializedOf(post)!;

@@ -1,7 +1,7 @@
 import type { TeamAnalysisSettingsChanged, TeamCreated, CollectionCreated } from '@analyst/contracts';
 import { DEFAULT_ROLLUP_SETTINGS, type RollupSettings } from '@analyst/domain-analysis';
 import type { Doc, Projector, Recorded } from '@analyst/platform';
-import { collectionEntryOf, type CollectionEntry } from '../catalog-entries';
+import { collectionEntryOf, type CollectionEntry } from '../team-index/catalog-entries';
 
 export const CATALOG_TEAMS = 'analysis_teams';
 

@@ -1,9 +1,9 @@
 import type { DailyMetric } from '@analyst/domain-analysis';
-import type { ReadStore, RecordedEvent } from '@analyst/platform';
-import type { CompactionPolicy, PostEntry, TeamIndex } from '../comment-index';
-import { materializePost } from '../index-feed';
+import type { ReadCacheStats, ReadStore, RecordedEvent } from '@analyst/platform';
+import type { CompactionPolicy, PostEntry, TeamIndex } from '../team-index/team-index';
+import { materializePost } from '../team-index/materialized-post';
 import { loadRows, postsWithoutRows } from './load-rows';
-import { TeamCatalog } from './team-catalog';
+import { CachedTeam } from './cached-team';
 
 /**
  * The share of its memory budget the cache fills with teams. The rest is for the garbage that loading
@@ -13,19 +13,6 @@ import { TeamCatalog } from './team-catalog';
  */
 export const CACHE_LIVE_SHARE = 0.5;
 
-export interface ReadSideCacheStats {
-  teams: number;
-  bytes: number;
-  /** Comment rows the cached teams hold (their posts' loaded versions, rows no version uses excluded). */
-  rows: number;
-  /** The memory the cache may add to the replica (ANALYST_READ_CACHE_MB). */
-  budgetBytes: number;
-  /** What the cache fills with teams: `CACHE_LIVE_SHARE` of `budgetBytes`. */
-  liveBudgetBytes: number;
-  loads: number;
-  evictions: number;
-}
-
 /**
  * A replica's working set of teams: catalogs loaded from the read store on first use, comment rows
  * loaded per post version when a request needs them, both kept in least-recently-used order within
@@ -33,15 +20,15 @@ export interface ReadSideCacheStats {
  * replica's own projections apply (`apply`), and a post version's rows never change once scored.
  * Any replica answers any team; what it holds is only a cache of the store.
  */
-export class ReadSideCache {
-  /** Cached catalogs, least recently used first. */
-  private readonly teams = new Map<string, TeamCatalog>();
-  private readonly loading = new Map<string, Promise<TeamCatalog>>();
-  private readonly catalogOf = new WeakMap<TeamIndex, TeamCatalog>();
-  private readonly postTeam = new Map<string, TeamCatalog>();
-  /** Events applied while a catalog loads, folded into it once loaded (its memos skip the ones it has). */
+export class ReadCache {
+  /** Cached teams, least recently used first. */
+  private readonly teams = new Map<string, CachedTeam>();
+  private readonly loading = new Map<string, Promise<CachedTeam>>();
+  private readonly cachedOf = new WeakMap<TeamIndex, CachedTeam>();
+  private readonly postTeam = new Map<string, CachedTeam>();
+  /** Events applied while a team loads, folded into it once loaded (its memos skip the ones it has). */
   private readonly buffers = new Set<RecordedEvent[]>();
-  private readonly rowLoads = new WeakMap<TeamCatalog, Promise<void>>();
+  private readonly rowLoads = new WeakMap<CachedTeam, Promise<void>>();
   private loads = 0;
   private evictions = 0;
 
@@ -59,12 +46,12 @@ export class ReadSideCache {
     this.budgetBytes = Math.floor(memoryBudgetBytes * CACHE_LIVE_SHARE);
   }
 
-  stats(): ReadSideCacheStats {
+  stats(): ReadCacheStats {
     let bytes = 0;
     let rows = 0;
-    for (const catalog of this.teams.values()) {
-      bytes += catalog.bytes;
-      rows += catalog.team.columns.length - catalog.team.deadRowCount;
+    for (const cached of this.teams.values()) {
+      bytes += cached.bytes;
+      rows += cached.team.columns.length - cached.team.deadRowCount;
     }
     return {
       teams: this.teams.size,
@@ -78,27 +65,27 @@ export class ReadSideCache {
   }
 
   /**
-   * The team's catalog (posts, collections, settings, materialized post analyses), current with
+   * The team's index with its catalog (posts, collections, settings, materialized post analyses), current with
    * every event this replica's projections have applied. Rows are not loaded: see `rows`.
    */
   async team(teamId: string): Promise<TeamIndex> {
-    const catalog = await this.catalog(teamId);
-    if (!this.withMaterialized) return catalog.team;
-    const missing = await catalog.refreshStale(this.store);
+    const cached = await this.cachedTeam(teamId);
+    if (!this.withMaterialized) return cached.team;
+    const missing = await cached.refreshStale(this.store);
     if (missing.length > 0) {
       // Stored by the projections' step; not there yet when another replica's catalog write ran ahead.
-      await this.rowsOf(catalog, missing);
-      for (const post of missing) if (post.scored) materializePost(catalog.team, post);
+      await this.rowsOf(cached, missing);
+      for (const post of missing) if (post.scored) materializePost(cached.team, post);
     }
-    return catalog.team;
+    return cached.team;
   }
 
   /** Loads the rows of these posts' scored versions into the team's columns (those not loaded yet). */
   async rows(team: TeamIndex, posts: readonly PostEntry[]): Promise<void> {
     if (postsWithoutRows(posts).length === 0) return;
-    const catalog = this.catalogOf.get(team);
-    if (!catalog) throw new Error(`team ${team.teamId} was not loaded by this cache`);
-    await this.rowsOf(catalog, posts);
+    const cached = this.cachedOf.get(team);
+    if (!cached) throw new Error(`team ${team.teamId} was not loaded by this cache`);
+    await this.rowsOf(cached, posts);
   }
 
   /**
@@ -106,39 +93,39 @@ export class ReadSideCache {
    * catalogs load post analyses without them.
    */
   async dailyMetrics(team: TeamIndex, post: PostEntry): Promise<DailyMetric[] | null> {
-    const catalog = this.catalogOf.get(team);
-    if (!catalog) throw new Error(`team ${team.teamId} was not loaded by this cache`);
-    return catalog.dailyMetrics(this.store, post);
+    const cached = this.cachedOf.get(team);
+    if (!cached) throw new Error(`team ${team.teamId} was not loaded by this cache`);
+    return cached.dailyMetrics(this.store, post);
   }
 
-  /** Folds an event the projections applied into the catalog it belongs to, if cached or loading. */
+  /** Folds an event the projections applied into the cached team it belongs to, if cached or loading. */
   apply(event: RecordedEvent): void {
     for (const buffer of this.buffers) buffer.push(event);
-    const catalog = this.routed(event);
-    if (catalog) this.applyTo(catalog, event);
+    const cached = this.routed(event);
+    if (cached) this.applyTo(cached, event);
   }
 
-  private routed(event: RecordedEvent): TeamCatalog | undefined {
+  private routed(event: RecordedEvent): CachedTeam | undefined {
     const data = event.data as { teamId?: unknown; postId?: unknown } | null;
     if (typeof data?.teamId === 'string') return this.teams.get(data.teamId);
     return typeof data?.postId === 'string' ? this.postTeam.get(data.postId) : undefined;
   }
 
-  private applyTo(catalog: TeamCatalog, event: RecordedEvent): void {
-    catalog.apply(event);
+  private applyTo(cached: CachedTeam, event: RecordedEvent): void {
+    cached.apply(event);
     if (event.type === 'PostCreated') {
       const postId = (event.data as { postId: string }).postId;
-      if (catalog.team.postsById.has(postId) && this.teams.get(catalog.team.teamId) === catalog)
-        this.postTeam.set(postId, catalog);
+      if (cached.team.postsById.has(postId) && this.teams.get(cached.team.teamId) === cached)
+        this.postTeam.set(postId, cached);
     }
   }
 
-  private async catalog(teamId: string): Promise<TeamCatalog> {
-    const cached = this.teams.get(teamId);
-    if (cached) {
+  private async cachedTeam(teamId: string): Promise<CachedTeam> {
+    const hit = this.teams.get(teamId);
+    if (hit) {
       this.teams.delete(teamId);
-      this.teams.set(teamId, cached);
-      return cached;
+      this.teams.set(teamId, hit);
+      return hit;
     }
     let loading = this.loading.get(teamId);
     if (!loading) {
@@ -148,44 +135,44 @@ export class ReadSideCache {
     return loading;
   }
 
-  private async load(teamId: string): Promise<TeamCatalog> {
+  private async load(teamId: string): Promise<CachedTeam> {
     const buffer: RecordedEvent[] = [];
     this.buffers.add(buffer);
-    let catalog: TeamCatalog;
+    let cached: CachedTeam;
     try {
-      catalog = await TeamCatalog.load(this.store, teamId, this.compaction);
+      cached = await CachedTeam.load(this.store, teamId, this.compaction);
     } finally {
       this.buffers.delete(buffer);
     }
-    for (const event of buffer) if (catalog.owns(event)) catalog.apply(event);
+    for (const event of buffer) if (cached.owns(event)) cached.apply(event);
     this.loads++;
-    this.teams.set(teamId, catalog);
-    this.catalogOf.set(catalog.team, catalog);
-    for (const post of catalog.team.posts) this.postTeam.set(post.id, catalog);
-    this.trim(catalog);
-    return catalog;
+    this.teams.set(teamId, cached);
+    this.cachedOf.set(cached.team, cached);
+    for (const post of cached.team.posts) this.postTeam.set(post.id, cached);
+    this.trim(cached);
+    return cached;
   }
 
   /** One row load at a time per team: a second waits and then loads only what is still missing. */
-  private rowsOf(catalog: TeamCatalog, posts: readonly PostEntry[]): Promise<void> {
-    const previous = this.rowLoads.get(catalog) ?? Promise.resolve();
+  private rowsOf(cached: CachedTeam, posts: readonly PostEntry[]): Promise<void> {
+    const previous = this.rowLoads.get(cached) ?? Promise.resolve();
     const next = previous
       .catch(() => undefined)
-      .then(() => loadRows(this.store, catalog.team, posts))
-      .then(() => this.trim(catalog));
-    this.rowLoads.set(catalog, next);
+      .then(() => loadRows(this.store, cached.team, posts))
+      .then(() => this.trim(cached));
+    this.rowLoads.set(cached, next);
     return next;
   }
 
   /** Drops least recently used teams until the cache fits its budget (never `keep`, which is in use). */
-  private trim(keep: TeamCatalog): void {
+  private trim(keep: CachedTeam): void {
     let bytes = 0;
-    for (const catalog of this.teams.values()) bytes += catalog.bytes;
-    for (const [teamId, catalog] of this.teams) {
+    for (const cached of this.teams.values()) bytes += cached.bytes;
+    for (const [teamId, cached] of this.teams) {
       if (bytes <= this.budgetBytes) break;
-      if (catalog === keep) continue;
-      this.evict(teamId, catalog);
-      bytes -= catalog.bytes;
+      if (cached === keep) continue;
+      this.evict(teamId, cached);
+      bytes -= cached.bytes;
     }
     // A team larger than the whole budget is dropped once its request is served.
     if (bytes > this.budgetBytes && this.teams.get(keep.team.teamId) === keep && this.teams.size > 0) {
@@ -196,10 +183,10 @@ export class ReadSideCache {
     }
   }
 
-  private evict(teamId: string, catalog: TeamCatalog): void {
+  private evict(teamId: string, cached: CachedTeam): void {
     this.teams.delete(teamId);
     this.evictions++;
-    for (const post of catalog.team.posts)
-      if (this.postTeam.get(post.id) === catalog) this.postTeam.delete(post.id);
+    for (const post of cached.team.posts)
+      if (this.postTeam.get(post.id) === cached) this.postTeam.delete(post.id);
   }
 }

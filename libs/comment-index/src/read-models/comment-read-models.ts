@@ -1,5 +1,5 @@
 import type { Projector, ReadModelSet, StepDefinition } from '@analyst/platform';
-import { analysesProjector, savedAnalysesProjector } from '../analyses.projector';
+import { analysesProjector, savedAnalysesProjector } from '@analyst/analyses-read';
 import { catalogPostsProjector } from './catalog-posts.projector';
 import { catalogTeamsProjector } from './catalog-teams.projector';
 import { commentChunksProjector, commentScoresProjector } from './comment-chunks.projector';
@@ -25,10 +25,4 @@ export const analysisReadModels: ReadModelSet = {
   service: 'analysis',
   projectors: [analysesProjector, savedAnalysesProjector, ...commentReadSideProjectors],
   steps: [postAnalysesStepDefinition],
-};
-
-/** Every read model the sampling service writes to the shared read store. */
-export const samplingReadModels: ReadModelSet = {
-  service: 'sampling',
-  projectors: commentReadSideProjectors,
 };

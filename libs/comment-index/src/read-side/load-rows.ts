@@ -1,5 +1,5 @@
 import type { Filter, ReadStore } from '@analyst/platform';
-import type { PostEntry, ScoredVersionInfo, TeamIndex } from '../comment-index';
+import type { PostEntry, ScoredVersionInfo, TeamIndex } from '../team-index/team-index';
 import {
   COMMENT_CHUNKS,
   COMMENT_SCORES,
@@ -7,8 +7,8 @@ import {
   type CommentScoresDoc,
   fetchedChunkIds,
   scoreChunkIds,
-} from './comment-chunks.projector';
-import { binaryBytes } from './packed-columns';
+} from '../read-models/comment-chunks.projector';
+import { binaryBytes } from '../read-models/packed-columns';
 
 /**
  * Posts per read. A query names each post's chunks (four of 250 comments for 1,000), so its answer

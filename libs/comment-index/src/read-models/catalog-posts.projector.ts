@@ -6,7 +6,7 @@ import {
   type PostEvent,
 } from '@analyst/contracts';
 import type { Doc, Projector, Recorded } from '@analyst/platform';
-import { createdPostFields, type CatalogPostFields } from '../catalog-entries';
+import { createdPostFields, type CatalogPostFields } from '../team-index/catalog-entries';
 
 export const CATALOG_POSTS = 'analysis_posts';
 
@@ -41,7 +41,7 @@ type CatalogEvent = Exclude<PostEvent, { type: 'CommentsFetched' | 'CommentsScor
 
 /**
  * A post event on its catalog document: the same changes the log fold makes to a `PostEntry`
- * (index-feed.ts), so a catalog loaded from the store equals the fold. An event of a post whose
+ * (`foldIntoTeams`, team-index/folded-teams.ts), so a catalog loaded from the store equals the fold. An event of a post whose
  * `PostCreated` was never seen leaves a document without a team, which no query finds (the fold
  * ignores such events).
  */

@@ -1,0 +1,2 @@
+export * from './analyses.projector';
+export * from './saved-analyses.projector';
