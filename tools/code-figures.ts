@@ -18,7 +18,7 @@ import { commandRoutes } from './code-figures/command-routes';
 import { decidersMarkdown } from './code-figures/deciders-markdown';
 import { complexFunctions } from './code-figures/complexity';
 import { importGraph, importReach } from './code-figures/import-distance';
-import { loadCodeBase, type CodeBase } from './code-figures/program';
+import { loadCodeBase, projectOf, type CodeBase } from './code-figures/program';
 import { describePath, walkRequest } from './code-figures/request-walk';
 
 /** The routes whose whole reading path is printed: the two the issue 41 review followed by hand. */
@@ -80,8 +80,15 @@ function requestWalks(codeBase: CodeBase): void {
       `${route.route.padEnd(44)} files ${String(walk.files.length).padStart(3)}  returns ${String(walk.returns).padStart(3)}  read ${String(walk.read).padStart(3)}  shared ${String(walk.shared.length).padStart(2)}  deciders ${walk.deciders.length}  to deciders ${toDeciders}`,
     );
   }
-  for (const { route, walk } of walks.filter((w) => PATHS_PRINTED.includes(w.route.route)))
+  for (const { route, walk } of walks.filter((w) => PATHS_PRINTED.includes(w.route.route))) {
     console.log(`\n${route.route}, path of ${walk.path.length} steps:\n${describePath(root, walk.path)}`);
+    const byProject = tally(walk.files.map((file) => projectOf(root, file)));
+    console.log(`files by library: ${byProject.map(([lib, n]) => `${lib} ${n}`).join(', ')}`);
+    const returnsInto = tally(walk.path.map((file) => relative(root, file)))
+      .filter(([, entries]) => entries > 1)
+      .map(([file, entries]) => `${file} ${entries - 1}`);
+    console.log(`returns into a file, most first: ${returnsInto.slice(0, 5).join(', ')}`);
+  }
 
   console.log('\n## command routes and the deciders they reach (by the reading above, before the answer)');
   console.log('(each decider with the files of the call chain that reaches it, from the controller)');
@@ -145,6 +152,13 @@ async function main(): Promise<void> {
   const complex = await complexFunctions(codeBase.root, codeBase.files);
   console.log(`total ${complex.length}`);
   for (const line of complex) console.log(line);
+}
+
+/** Each value with how often it occurs, most first. */
+function tally(values: string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
 function median(values: number[]): number {
