@@ -25,7 +25,9 @@ import {
 import { readTeamCreditsAt } from '@analyst/ledger-read';
 import { LedgerCommands } from './ledger-commands';
 
-type AnswerOf<K extends LedgerAnswer['kind']> = Extract<LedgerAnswer, { kind: K }>['result'];
+/** Each answer kind's result, by kind. */
+type AnswerResults = { [A in LedgerAnswer as A['kind']]: A['result'] };
+type AnswerOf<K extends LedgerAnswer['kind']> = AnswerResults[K];
 
 type LedgerOutcome = CommandOutcome<LedgerState, LedgerEvent>;
 
@@ -133,12 +135,9 @@ export class LedgerService {
 
   /** Runs one command after the team's earlier ones; its events carry the command's `at`. */
   private run(teamId: string, command: LedgerCommand, ctx: LedgerContext): Promise<LedgerOutcome> {
-    let outcome: LedgerOutcome | undefined;
-    return this.queue
-      .push(teamId, async () => {
-        outcome = await this.teams.handle(teamId, command, ctx);
-      })
-      .then(() => outcome as LedgerOutcome);
+    return new Promise((resolve, reject) => {
+      this.queue.push(teamId, () => this.teams.handle(teamId, command, ctx).then(resolve)).catch(reject);
+    });
   }
 
   /** Runs a command that carries an id (all but ResetMaps) and returns the answer recorded for it. */
@@ -150,7 +149,16 @@ export class LedgerService {
   ): Promise<AnswerOf<K>> {
     const outcome = await this.execute(teamId, command, ctx);
     const answer = outcome.state.answers.get(command.data.commandId);
-    if (!answer || answer.kind !== kind) throw new Error(`ledger recorded no ${kind} answer for the command`);
-    return answer.result as AnswerOf<K>;
+    if (!answer || !isAnswerOf(answer, kind))
+      throw new Error(`ledger recorded no ${kind} answer for the command`);
+    return answer.result;
   }
+}
+
+/** The answer of a command of this kind: its kind says which result it carries. */
+function isAnswerOf<K extends LedgerAnswer['kind']>(
+  answer: LedgerAnswer,
+  kind: K,
+): answer is LedgerAnswer & { result: AnswerOf<K> } {
+  return answer.kind === kind;
 }
