@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { casts, type FileCasts } from './code-figures/casts';
-import { commandRoutes } from './code-figures/command-routes';
+import { commandRoutes, readRoutes, type Route } from './code-figures/routes';
 import { decidersMarkdown } from './code-figures/deciders-markdown';
 import { complexFunctions } from './code-figures/complexity';
 import { importGraph, importReach } from './code-figures/import-distance';
@@ -45,16 +45,22 @@ function importDistances(codeBase: CodeBase): void {
   );
 }
 
-function walksOf(codeBase: CodeBase) {
-  return commandRoutes(codeBase.program, codeBase.files).map((route) => ({
-    route,
-    walk: walkRequest(codeBase, route.method),
-  }));
+function walksOf(codeBase: CodeBase, routes: Route[]) {
+  return routes.map((route) => ({ route, walk: walkRequest(codeBase, route.method) }));
+}
+
+/** Every command route's walk, then those of the GET routes that reach a decider (a fold of its stream, or a decision). */
+function decidingWalks(codeBase: CodeBase) {
+  const { program, files } = codeBase;
+  return [
+    ...walksOf(codeBase, commandRoutes(program, files)),
+    ...walksOf(codeBase, readRoutes(program, files)).filter(({ walk }) => walk.deciders.length > 0),
+  ];
 }
 
 function requestWalks(codeBase: CodeBase): void {
   const { root } = codeBase;
-  const walks = walksOf(codeBase);
+  const walks = walksOf(codeBase, commandRoutes(codeBase.program, codeBase.files));
   console.log(
     '\n## following a command route: files a reader goes through, and returns to a file left earlier',
   );
@@ -90,9 +96,11 @@ function requestWalks(codeBase: CodeBase): void {
     console.log(`returns into a file, most first: ${returnsInto.slice(0, 5).join(', ')}`);
   }
 
-  console.log('\n## command routes and the deciders they reach (by the reading above, before the answer)');
+  console.log(
+    '\n## command routes, and GET routes that reach a decider (to fold its stream or decide), with the deciders they reach (by the reading above)',
+  );
   console.log('(each decider with the files of the call chain that reaches it, from the controller)');
-  for (const { route, walk } of walks) {
+  for (const { route, walk } of decidingWalks(codeBase)) {
     console.log(`${route.route}${walk.deciders.length === 0 ? ' none' : ''}`);
     for (const d of walk.deciders) console.log(`  ${d.name}: ${describePath(root, d.via)}`);
   }
@@ -138,7 +146,7 @@ async function main(): Promise<void> {
   const tableOnly = args.includes('--deciders-table');
   const codeBase = loadCodeBase(resolve(args.find((a) => !a.startsWith('--')) ?? '.'));
   if (tableOnly) {
-    const walks = walksOf(codeBase).map(({ route, walk }) => ({ route: route.route, walk }));
+    const walks = decidingWalks(codeBase).map(({ route, walk }) => ({ route: route.route, walk }));
     for (const line of decidersMarkdown(codeBase.root, walks)) console.log(line);
     return;
   }

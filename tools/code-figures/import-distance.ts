@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import ts from 'typescript';
-import type { CommandRoute } from './command-routes';
+import type { Route } from './routes';
 import { isShared, type CodeBase } from './program';
 
 /**
@@ -51,11 +51,7 @@ export interface ImportReach {
 }
 
 /** Breadth first over the import graph from the controller, not through the shared libraries. */
-export function importReach(
-  codeBase: CodeBase,
-  graph: Map<string, Set<string>>,
-  route: CommandRoute,
-): ImportReach {
+export function importReach(codeBase: CodeBase, graph: Map<string, Set<string>>, route: Route): ImportReach {
   const { root } = codeBase;
   const distance = new Map<string, number>([[route.controller, 0]]);
   const queue = [route.controller];

@@ -6,7 +6,7 @@ const { tmpdir } = require('node:os');
 const { dirname, join, relative } = require('node:path');
 const ts = require('typescript');
 const { fileCasts } = require('../code-figures/casts');
-const { commandRoutes } = require('../code-figures/command-routes');
+const { commandRoutes, readRoutes } = require('../code-figures/routes');
 const { decidersMarkdown } = require('../code-figures/deciders-markdown');
 const { loadCodeBase } = require('../code-figures/program');
 const { returnsOf, walkRequest } = require('../code-figures/request-walk');
@@ -105,12 +105,13 @@ describe('code figures', () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('finds the command routes by their decorators, not GET nor a computed path', () => {
+  it('finds the command routes by their decorators, not a computed path; GET routes apart', () => {
     expect(commandRoutes(codeBase.program, codeBase.files).map((r) => r.route)).toEqual([
       'POST /orders',
       'POST /orders/place',
     ]);
     expect(rel(route('POST /orders/place').controller)).toBe('libs/shop/src/order.controller.ts');
+    expect(readRoutes(codeBase.program, codeBase.files).map((r) => r.route)).toEqual(['GET /orders/list']);
   });
 
   it('follows a request in reading order: the DTOs, then each call, a callee read once', () => {
@@ -172,6 +173,17 @@ describe('code figures', () => {
       '| `POST /orders` | `orderDecider` | `shop/order.controller.ts` → `domain/order.decider.ts` |',
       '| `POST /orders/place` | `orderDecider` | `shop/order.controller.ts` → `shop/order.service.ts` → `shop/order-commands.ts` → `domain/order.decider.ts` |',
     ]);
+  });
+
+  it('puts routes that would pass 400 characters on a row of their own', () => {
+    const decider = { name: 'orderDecider', file: join(root, 'libs/domain/src/order.decider.ts') };
+    const walks = [1, 2, 3, 4].map((n) => ({
+      route: `POST /${'x'.repeat(100)}/${n}`,
+      walk: { deciders: [{ ...decider, via: [join(root, 'libs/shop/src/c.ts'), decider.file] }] },
+    }));
+    const rows = decidersMarkdown(root, walks).slice(2);
+    expect(rows.map((row) => (row.match(/POST \//g) ?? []).length)).toEqual([3, 1]);
+    expect(rows.every((row) => row.length <= 400)).toBe(true);
   });
 
   it('counts a return each time the path comes back to a file it left', () => {

@@ -1,9 +1,10 @@
 import ts from 'typescript';
 
 const COMMAND_METHODS = new Set(['Post', 'Put', 'Patch', 'Delete']);
+const READ_METHODS = new Set(['Get']);
 
-/** A command route and the controller method that serves it. */
-export interface CommandRoute {
+/** A route and the controller method that serves it. */
+export interface Route {
   /** `POST /content/posts/add`: the verb and the controller's prefix joined with the method's path. */
   route: string;
   /** Absolute path of the controller's file. */
@@ -29,8 +30,17 @@ function decoratorsOf(node: ts.Node): { name: string; path: string }[] {
 }
 
 /** Every POST, PUT, PATCH and DELETE method of the Nest controllers in `files`, from their decorators. */
-export function commandRoutes(program: ts.Program, files: string[]): CommandRoute[] {
-  const routes: CommandRoute[] = [];
+export function commandRoutes(program: ts.Program, files: string[]): Route[] {
+  return routes(program, files, COMMAND_METHODS);
+}
+
+/** Every GET method of the Nest controllers in `files` (some reach a decider: a job's read records its outcomes). */
+export function readRoutes(program: ts.Program, files: string[]): Route[] {
+  return routes(program, files, READ_METHODS);
+}
+
+function routes(program: ts.Program, files: string[], verbs: Set<string>): Route[] {
+  const routes: Route[] = [];
   for (const file of files) {
     const source = program.getSourceFile(file);
     if (!source) continue;
@@ -40,7 +50,7 @@ export function commandRoutes(program: ts.Program, files: string[]): CommandRout
       if (!controller) continue;
       for (const member of statement.members) {
         if (!ts.isMethodDeclaration(member)) continue;
-        for (const verb of decoratorsOf(member).filter((d) => COMMAND_METHODS.has(d.name))) {
+        for (const verb of decoratorsOf(member).filter((d) => verbs.has(d.name))) {
           const path = [controller.path, verb.path].filter((p) => p !== '').join('/');
           routes.push({ route: `${verb.name.toUpperCase()} /${path}`, controller: file, method: member });
         }
