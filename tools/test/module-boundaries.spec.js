@@ -71,12 +71,12 @@ const deepImport = snippet(
 const serviceAllowed = snippet(
   'libs/sampling/src/x.ts',
   [
-    "import { CommentIndex } from '@analyst/comment-index';",
+    "import { TeamIndex } from '@analyst/comment-index';",
     "import { readTeamCreditsAt } from '@analyst/ledger-read';",
     "import { selectRows } from '@analyst/domain-analysis';",
     "import { ApiError } from '@analyst/contracts';",
     "import type { Principal } from '@analyst/platform';",
-    'export const all = [CommentIndex, readTeamCreditsAt, selectRows, ApiError];',
+    'export const all = [TeamIndex, readTeamCreditsAt, selectRows, ApiError];',
     'export type P = Principal;',
     '',
   ].join('\n'),

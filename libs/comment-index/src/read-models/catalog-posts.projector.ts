@@ -47,15 +47,14 @@ type CatalogEvent = Exclude<PostEvent, { type: 'CommentsFetched' | 'CommentsScor
  */
 export function evolveCatalogPost(
   doc: CatalogPostDoc | null,
-  recorded: Recorded<CatalogEvent>,
+  event: Recorded<CatalogEvent>,
   id: string,
 ): CatalogPostDoc {
-  const event = recorded as CatalogEvent;
   if (event.type === 'PostCreated') {
     if (doc?.teamId) return doc;
     return {
       _id: id,
-      seq: recorded.position,
+      seq: event.position,
       ...createdPostFields(event.data),
       fetched: null,
       version: null,
@@ -63,7 +62,7 @@ export function evolveCatalogPost(
   }
   const post = doc ?? ({ _id: id, teamId: '' } as CatalogPostDoc);
   if (!post.teamId) return post;
-  const at = ('at' in event.data ? event.data.at : undefined) ?? recorded.metadata.occurredAt;
+  const at = ('at' in event.data ? event.data.at : undefined) ?? event.metadata.occurredAt;
   switch (event.type) {
     case 'PostTagged':
       return { ...post, ...taggedWith(post, event.data), updatedAt: at };
@@ -83,7 +82,7 @@ export function evolveCatalogPost(
         status: 'processing',
         ...postDetailsOf(event.data.post),
         updatedAt: at,
-        fetched: { dataVersion: event.data.dataVersion, fetch: recorded.revision, chunks: event.data.chunks },
+        fetched: { dataVersion: event.data.dataVersion, fetch: event.revision, chunks: event.data.chunks },
       };
     }
     case 'PostScored': {
@@ -101,11 +100,11 @@ export function evolveCatalogPost(
           chunks: fetched?.chunks ?? 0,
           ...(event.data.chunks === undefined
             ? {}
-            : { scores: { first: recorded.revision - event.data.chunks, chunks: event.data.chunks } }),
+            : { scores: { first: event.revision - event.data.chunks, chunks: event.data.chunks } }),
           topics: event.data.topics,
           messages: event.data.messages,
           scoredAt: at,
-          position: recorded.position,
+          position: event.position,
         },
       };
     }

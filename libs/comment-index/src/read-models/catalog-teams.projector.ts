@@ -17,7 +17,7 @@ export interface CatalogTeamDoc extends Doc {
   collections: CollectionEntry[];
 }
 
-type TeamCatalogEvent = TeamCreated | TeamAnalysisSettingsChanged | CollectionCreated;
+type CatalogTeamEvent = TeamCreated | TeamAnalysisSettingsChanged | CollectionCreated;
 
 /** The settings in force at a log position (the defaults before any change). */
 export function settingsAt(history: readonly SettingsFrom[], position: number): RollupSettings {
@@ -28,11 +28,10 @@ export function settingsAt(history: readonly SettingsFrom[], position: number): 
 
 export function evolveCatalogTeam(
   doc: CatalogTeamDoc | null,
-  recorded: Recorded<TeamCatalogEvent>,
+  event: Recorded<CatalogTeamEvent>,
   id: string,
 ): CatalogTeamDoc {
   const team = doc ?? { _id: id, settings: [], collections: [] };
-  const event = recorded as TeamCatalogEvent;
   switch (event.type) {
     case 'TeamAnalysisSettingsChanged':
       return {
@@ -40,14 +39,14 @@ export function evolveCatalogTeam(
         settings: [
           ...team.settings,
           {
-            position: recorded.position,
+            position: event.position,
             scoreVersion: event.data.scoreVersion,
             engagementWeight: event.data.engagementWeight,
           },
         ],
       };
     case 'CollectionCreated': {
-      const entry = collectionEntryOf(event.data, recorded.metadata.occurredAt);
+      const entry = collectionEntryOf(event.data, event.metadata.occurredAt);
       return { ...team, collections: [...team.collections.filter((c) => c.id !== entry.id), entry] };
     }
     default:
@@ -56,7 +55,7 @@ export function evolveCatalogTeam(
 }
 
 /** `analysis_teams`: per team, its settings history and collections (gateway's and ingest's streams). */
-export const catalogTeamsProjector: Projector<CatalogTeamDoc, TeamCatalogEvent> = {
+export const catalogTeamsProjector: Projector<CatalogTeamDoc, CatalogTeamEvent> = {
   name: 'analysis-teams',
   collection: CATALOG_TEAMS,
   eventTypes: ['TeamCreated', 'TeamAnalysisSettingsChanged', 'CollectionCreated'],

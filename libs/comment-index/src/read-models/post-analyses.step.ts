@@ -1,4 +1,4 @@
-import type { PostScored } from '@analyst/contracts';
+import type { CommentsFetched, CommentsScored, PostScored } from '@analyst/contracts';
 import {
   DuplicateKeyError,
   eventsOf,
@@ -25,7 +25,7 @@ export interface PostAnalysisDoc extends Doc {
 export const postAnalysisId = (postId: string, dataVersion: number): string => `${postId}:${dataVersion}`;
 
 const isPostScored = eventsOf<PostScored>(['PostScored']);
-const COMMENT_EVENTS = new Set(['CommentsFetched', 'CommentsScored']);
+const isCommentChunk = eventsOf<CommentsFetched | CommentsScored>(['CommentsFetched', 'CommentsScored']);
 
 /**
  * On `PostScored`: folds the post's own stream (an indexed read on every event store) with the log
@@ -76,11 +76,7 @@ export class PostAnalysesStep implements ProjectionStep {
     for (const event of await this.log.readStream(scored.streamId)) {
       if (event.revision > scored.revision) break;
       // Comments of other versions never reach this version's rows: skipping them saves the tokenizing.
-      if (
-        COMMENT_EVENTS.has(event.type) &&
-        (event.data as { dataVersion: number }).dataVersion !== dataVersion
-      )
-        continue;
+      if (isCommentChunk(event) && event.data.dataVersion !== dataVersion) continue;
       if (event.revision === scored.revision) {
         const found = teams.postById(postId);
         if (!found) return null;

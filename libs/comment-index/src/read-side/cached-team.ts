@@ -109,9 +109,9 @@ export class CachedTeam {
 
   /** Whether a live event belongs to this team (post events by the posts it holds). */
   owns(event: RecordedEvent): boolean {
-    const data = event.data as { teamId?: unknown; postId?: unknown };
-    if (typeof data.teamId === 'string') return data.teamId === this.team.teamId;
-    return typeof data.postId === 'string' && this.team.postsById.has(data.postId);
+    const { teamId, postId } = routeOf(event);
+    if (teamId !== null) return teamId === this.team.teamId;
+    return postId !== null && this.team.postsById.has(postId);
   }
 
   /** Folds a live event (of this team) into the catalog; one applied already is skipped. */
@@ -259,6 +259,19 @@ export class CachedTeam {
           : { fetch: v.fetch, chunks: v.chunks, ...(v.scores ? { scores: v.scores } : {}) },
     };
   }
+}
+
+/**
+ * The team or the post a live event names in its data: team events and a post's first event carry
+ * the team, a post's later events only the post.
+ */
+export function routeOf(event: RecordedEvent): { teamId: string | null; postId: string | null } {
+  const data: unknown = event.data;
+  if (typeof data !== 'object' || data === null) return { teamId: null, postId: null };
+  return {
+    teamId: 'teamId' in data && typeof data.teamId === 'string' ? data.teamId : null,
+    postId: 'postId' in data && typeof data.postId === 'string' ? data.postId : null,
+  };
 }
 
 /** The catalog fields of a post entry (what GET /posts lists and selections filter on). */

@@ -1,9 +1,10 @@
 import type { DailyMetric } from '@analyst/domain-analysis';
-import type { ReadCacheStats, ReadStore, RecordedEvent } from '@analyst/platform';
+import type { PostCreated } from '@analyst/contracts';
+import { eventsOf, type ReadCacheStats, type ReadStore, type RecordedEvent } from '@analyst/platform';
 import type { CompactionPolicy, PostEntry, TeamIndex } from '../team-index/team-index';
 import { materializePost } from '../team-index/materialized-post';
 import { loadRows, postsWithoutRows } from './load-rows';
-import { CachedTeam } from './cached-team';
+import { CachedTeam, routeOf } from './cached-team';
 
 /**
  * The share of its memory budget the cache fills with teams. The rest is for the garbage that loading
@@ -12,6 +13,8 @@ import { CachedTeam } from './cached-team';
  * 1.5 times the budget (bench/read-side-scale.ts, every team touched).
  */
 export const CACHE_LIVE_SHARE = 0.5;
+
+const isPostCreated = eventsOf<PostCreated>(['PostCreated']);
 
 /**
  * A replica's working set of teams: catalogs loaded from the read store on first use, comment rows
@@ -106,15 +109,15 @@ export class ReadCache {
   }
 
   private routed(event: RecordedEvent): CachedTeam | undefined {
-    const data = event.data as { teamId?: unknown; postId?: unknown } | null;
-    if (typeof data?.teamId === 'string') return this.teams.get(data.teamId);
-    return typeof data?.postId === 'string' ? this.postTeam.get(data.postId) : undefined;
+    const { teamId, postId } = routeOf(event);
+    if (teamId !== null) return this.teams.get(teamId);
+    return postId !== null ? this.postTeam.get(postId) : undefined;
   }
 
   private applyTo(cached: CachedTeam, event: RecordedEvent): void {
     cached.apply(event);
-    if (event.type === 'PostCreated') {
-      const postId = (event.data as { postId: string }).postId;
+    if (isPostCreated(event)) {
+      const postId = event.data.postId;
       if (cached.team.postsById.has(postId) && this.teams.get(cached.team.teamId) === cached)
         this.postTeam.set(postId, cached);
     }

@@ -1,14 +1,8 @@
 import type { ValidationError } from 'class-validator';
-import { BUCKET_KEYS, DIMENSIONS, EMOTIONS, parseBucket, type BucketKey } from '@analyst/contracts';
+import { BUCKET_KEYS, DIMENSIONS, EMOTIONS, parseBucket } from '@analyst/contracts';
 import { checkedQueryNumber, firstRuleCode, validateRequest } from '@analyst/platform';
 import { SamplingError, type SamplingErrorCode } from '../errors/sampling-error';
-import {
-  DEFAULT_LIMIT,
-  DEFAULT_SOURCE,
-  type BucketFilters,
-  type SampleQuery,
-  type Source,
-} from './sample-query';
+import { DEFAULT_LIMIT, DEFAULT_SOURCE, SOURCES, type BucketFilters, type SampleQuery } from './sample-query';
 import { SampleQueryDto } from './sample-query.dto';
 import { bucketValues } from './sample-query.rules';
 
@@ -24,19 +18,20 @@ function refusal(message: string, errors: readonly ValidationError[]): SamplingE
  */
 export function parseSampleQuery(query: Record<string, unknown>): SampleQuery {
   const valid = validateRequest(SampleQueryDto, query, refusal);
-  // The rules above passed: each value below is one text, and every bucket value names a bucket.
+  // The rules above passed: each value below is one text (a source one of SOURCES, a cursor not
+  // empty), and every bucket value names a bucket.
   const buckets: BucketFilters = {};
   for (const dimension of DIMENSIONS) {
     const raw = valid[dimension];
     if (raw === undefined) continue;
-    const keys = new Set(bucketValues(raw).map((v) => parseBucket(dimension, v) as BucketKey));
+    const keys = new Set(bucketValues(raw).map((v) => parseBucket(dimension, v)));
     buckets[dimension] = BUCKET_KEYS.filter((k) => keys.has(k));
   }
   const emotions = new Set(valid.emotion === undefined ? [] : bucketValues(valid.emotion));
   return {
-    source: (valid.source as Source | undefined) ?? DEFAULT_SOURCE,
+    source: SOURCES.find((source) => source === valid.source) ?? DEFAULT_SOURCE,
     limit: checkedQueryNumber(valid.limit, DEFAULT_LIMIT),
-    cursor: (valid.cursor as string | undefined) ?? null,
+    cursor: typeof valid.cursor === 'string' ? valid.cursor : null,
     buckets,
     emotions: EMOTIONS.filter((e) => emotions.has(e)),
   };

@@ -19,8 +19,10 @@ export function IsGivenOnce(): PropertyDecorator {
     name: 'isGivenOnce',
     validator: {
       validate: (value: unknown) => !Array.isArray(value),
-      defaultMessage: (args?: ValidationArguments) =>
-        `${args?.property} takes one value, got ${(args?.value as unknown[]).length}`,
+      defaultMessage: (args?: ValidationArguments) => {
+        const values: unknown = args?.value;
+        return `${args?.property} takes one value, got ${Array.isArray(values) ? values.length : 1}`;
+      },
     },
   });
 }

@@ -7,9 +7,13 @@ import {
   type TeamIndex,
 } from '@analyst/comment-index';
 import { analysisStream, type AnalysisEvent } from '@analyst/domain-analysis';
-import type { EventStore } from '@analyst/platform';
+import { eventsOf, type EventStore } from '@analyst/platform';
 
 type Matched = Extract<AnalysisEvent, { type: 'AnalysisSearchMatched' }>;
+const isMatched = eventsOf<Matched>(['AnalysisSearchMatched']);
+
+/** Whether a row of the team is one of the comments the search matched. */
+type Matcher = (team: TeamIndex, row: number) => boolean;
 
 /**
  * The comments an AI-search analysis matched. The search job records their ids on the analysis
@@ -20,7 +24,8 @@ type Matched = Extract<AnalysisEvent, { type: 'AnalysisSearchMatched' }>;
  * keyed by the index generation since it yields row numbers. The cache is bounded.
  */
 export class SearchMatches {
-  private readonly cache = new Map<string, Promise<(team: TeamIndex, row: number) => boolean>>();
+  /** By analysis (the recorded matches, null when none) and by analysis and index generation (recomputed). */
+  private readonly cache = new Map<string, Promise<Matcher | null>>();
 
   constructor(
     private readonly events: EventStore,
@@ -46,19 +51,19 @@ export class SearchMatches {
     return (row) => recomputed(team, row);
   }
 
-  private async recorded(analysisId: string): Promise<((team: TeamIndex, row: number) => boolean) | null> {
+  private async recorded(analysisId: string): Promise<Matcher | null> {
     const events = await this.events.readStream(analysisStream(analysisId));
-    const matched = events.filter((e): e is typeof e & Matched => e.type === 'AnalysisSearchMatched');
+    const matched = events.filter(isMatched);
     if (matched.length === 0) return null;
     const ids = new Set(matched.flatMap((e) => e.data.commentIds));
     return (team, row) => ids.has(team.commentIds[row]);
   }
 
-  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let pending = this.cache.get(key) as Promise<T> | undefined;
+  private cached(key: string, load: () => Promise<Matcher | null>): Promise<Matcher | null> {
+    let pending = this.cache.get(key);
     if (!pending) {
       pending = load();
-      this.cache.set(key, pending as Promise<never>);
+      this.cache.set(key, pending);
       pending.catch(() => this.cache.delete(key));
       if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
     }
