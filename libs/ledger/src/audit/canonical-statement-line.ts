@@ -52,9 +52,8 @@ function balances(b: CreditBalances): string {
  * (an extra or missing field) falls back to the generic walk, so the bytes are always the same.
  */
 export function canonicalStatementLine(line: StatementLine): string {
-  const record = line as unknown as Record<string, unknown>;
-  if (Object.keys(record).length !== LINE_KEYS.length) return canonicalJson(line);
-  for (const key of LINE_KEYS) if (record[key] === undefined) return canonicalJson(line);
+  if (Object.keys(line).length !== LINE_KEYS.length) return canonicalJson(line);
+  for (const key of LINE_KEYS) if (line[key] === undefined) return canonicalJson(line);
   return (
     `{"balances":${balances(line.balances)},"change":${balances(line.change)},"commandId":${JSON.stringify(line.commandId)}` +
     `,"eventId":${JSON.stringify(line.eventId)},"month":${JSON.stringify(line.month)},"note":${JSON.stringify(line.note)}` +
@@ -86,7 +85,7 @@ const isFiniteNumber = (value: unknown): value is number =>
 
 function isPlainBalances(value: unknown): value is CreditBalances {
   if (typeof value !== 'object' || value === null || !keysAre(value, FIGURE_KEYS)) return false;
-  const b = value as CreditBalances;
+  const b: { readonly [K in (typeof FIGURE_KEYS)[number]]?: unknown } = value;
   return isFiniteNumber(b.maps) && isFiniteNumber(b.adhoc) && isFiniteNumber(b.reserved);
 }
 
