@@ -122,9 +122,10 @@ export interface LedgerErrorReply {
   error: { code: LedgerErrorCode; message: string };
 }
 
+/** What a request of type `K` is answered with when it broke no rule. */
 export type LedgerBusResult<K extends LedgerBusRequestType> = LedgerBusCommands[K]['result'];
 
-/** What a request of type `K` is answered with: its result, or the rule it broke. */
+/** The reply to a request of type `K` as it comes off the bus: its result, or the rule it broke. */
 export type LedgerBusReply<K extends LedgerBusRequestType> = LedgerBusResult<K> | LedgerErrorReply;
 
 export function isLedgerErrorReply(reply: unknown): reply is LedgerErrorReply {
