@@ -15,7 +15,6 @@ import {
   counterOn,
   gaugeOn,
   HttpMetrics,
-  PeriodicTask,
   ProjectionService,
   registerOpenApiSchemas,
   type AnalystConfig,
@@ -36,11 +35,14 @@ import {
   type SearchSetup,
 } from '@analyst/comment-index';
 import { AnalysisCommands } from './analyses/analysis-commands';
-import { AnalysisService, JOB_OPTIONS, type JobOptions } from './analyses/analysis.service';
+import { AnalysisJobWorker, JOB_OPTIONS, type JobOptions } from './analyses/analysis-job-worker';
+import { AnalysisQueries } from './analyses/analysis-queries';
+import { CreateAnalysisHandler } from './analyses/create-analysis.handler';
 import { POST_CURSORS, PostCursors } from './posts/post-cursor';
 import { CollectionsController, PostsController } from './posts/posts.controller';
 import { AdminReportsController } from './reports/admin-reports.controller';
 import { ANALYSIS_OPENAPI_SCHEMAS } from './openapi-schemas';
+import { SaveReportHandler } from './reports/save-report.handler';
 import { SavedAnalysesController } from './reports/saved-analyses.controller';
 import { SavedAnalysisCommands } from './reports/saved-analysis-commands';
 
@@ -60,7 +62,10 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
     commentReadSideProvider('analysis'),
     AnalysisCommands,
     SavedAnalysisCommands,
-    AnalysisService,
+    CreateAnalysisHandler,
+    AnalysisJobWorker,
+    AnalysisQueries,
+    SaveReportHandler,
     {
       provide: JOB_OPTIONS,
       inject: [ANALYST_CONFIG],
@@ -77,16 +82,14 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
       useFactory: (config?: AnalystConfig) => new PostCursors(config?.ANALYST_INTERNAL_SECRET),
     },
   ],
-  exports: [CommentReadSide, AnalysisService],
+  exports: [CommentReadSide],
 })
 export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Analyses');
-  private sweeper: PeriodicTask | null = null;
 
   constructor(
     private readonly projections: ProjectionService,
-    private readonly analyses: AnalysisService,
-    @Inject(JOB_OPTIONS) private readonly jobs: JobOptions,
+    private readonly jobs: AnalysisJobWorker,
     @Inject(SEARCH_SETUP) private readonly search: SearchSetup,
     @Optional() private readonly metrics?: HttpMetrics,
   ) {}
@@ -135,17 +138,12 @@ export class AnalysisModule implements OnModuleInit, OnApplicationBootstrap, OnA
     }
   }
 
-  /** Offers open jobs to this replica at start (what a stopped one left) and every few seconds after. */
+  /** Runs jobs from here on: what a stopped replica left is offered at once, and by a sweep every few seconds. */
   onApplicationBootstrap(): void {
-    this.sweeper = new PeriodicTask(
-      Math.min(5_000, Math.max(500, Math.floor(this.jobs.staleMs / 2))),
-      () => this.analyses.sweep(),
-      (error) => this.logger.warn(`sweeping open analysis jobs failed: ${String(error)}`),
-    );
-    this.sweeper.start(true);
+    this.jobs.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.sweeper?.stop();
+    await this.jobs.stop();
   }
 }

@@ -470,7 +470,7 @@ describe('POST /analyses and reads (issue 7)', () => {
   });
 
   it('202 for an AI search: queued → running (phase, percent) → ready, with Location and Retry-After', async () => {
-    f.analyses.paused = true;
+    await f.jobs.stop();
     const res = await f.post('/analyses', key, {
       selection: { postIds: ['p1', 'p2', 'p3'] },
       search: { query: 'battery' },
@@ -487,7 +487,7 @@ describe('POST /analyses and reads (issue 7)', () => {
     });
     expect(res.body.meta).toEqual({ status: 'queued', pollAfterMs: 3000 });
     let seen: any;
-    await f.analyses.runJob(id, {
+    await f.jobs.runJob(id, {
       beforeRollup: async () => {
         seen = (await f.get(`/analyses/${id}`, key)).body;
       },
@@ -502,7 +502,7 @@ describe('POST /analyses and reads (issue 7)', () => {
     expect(done.body.data.progress).toBeUndefined();
     // "battery" occurs in two p1 comments
     expect(done.body.data.scope).toMatchObject({ totalComments: 9, matchedComments: 2, matchedPosts: 1 });
-    f.analyses.paused = false;
+    f.jobs.start();
   });
 
   it('lists newest first with kind filter, including reports; expiry after 7 days is 404', async () => {
@@ -670,7 +670,7 @@ describe('an Enterprise key acting on a sub-team', () => {
           ],
         },
       ]);
-      f.analyses.paused = true;
+      await f.jobs.stop();
       const res = await f.post(`/analyses?teamId=${subId}`, parent.key, {
         selection: { postIds: ['s1'] },
         search: { query: 'battery' },
@@ -679,7 +679,7 @@ describe('an Enterprise key acting on a sub-team', () => {
       const id = res.body.data.id;
       expect(res.headers.location).toBe(`/analyst/v1/analyses/${id}?teamId=${subId}`);
       expect(res.body.data.comments.path).toBe(`/analyses/${id}/comments?teamId=${subId}`);
-      await f.analyses.drain();
+      await f.jobs.drain();
       const polled = await f.t.request('GET', res.headers.location as string, {
         headers: { authorization: `Bearer ${parent.key}` },
       });
@@ -700,7 +700,7 @@ describe('an Enterprise key acting on a sub-team', () => {
       expect(ownRes.headers.location).toBe(`/analyst/v1/analyses/${ownRes.body.data.id}`);
       expect(ownRes.body.data.comments.path).toBe(`/analyses/${ownRes.body.data.id}/comments`);
     } finally {
-      f.analyses.paused = false;
+      f.jobs.start();
       await f.close();
     }
   }, 60_000);

@@ -9,7 +9,7 @@ import {
   type NewEvent,
 } from '@analyst/platform';
 import { createTestApp, type TestApp } from '@analyst/testing';
-import { AnalysisModule, AnalysisService } from '@analyst/analysis';
+import { AnalysisJobWorker, AnalysisModule } from '@analyst/analysis';
 import type { SearchModel } from '@analyst/comment-index';
 
 export const START = '2026-03-10T12:00:00.000Z';
@@ -98,7 +98,7 @@ export async function analysisTest(
     clock,
     events,
     append,
-    analyses: t.app.get(AnalysisService),
+    jobs: t.app.get(AnalysisJobWorker),
     async team(plan = 'scale'): Promise<{ teamId: string; key: string }> {
       const created = await t.admin('POST', '/admin/v1/teams', { name: 'Analysis team', plan });
       if (created.status !== 201) throw new Error(`team: ${created.status} ${created.raw}`);

@@ -1,6 +1,6 @@
 import { validateRequest } from '@analyst/platform';
 import { AnalysisError } from '../src/errors/analysis-error';
-import { parseAnalysisRequest } from '../src/analyses/analysis-request';
+import { parseAnalysisRequest, recordedSelection } from '../src/analyses/analysis-request';
 import { AnalysisListQueryDto } from '../src/analyses/analysis-list-query.dto';
 import { InsightsQueryDto, SavedAnalysisListQueryDto } from '../src/reports/saved-analyses-query.dto';
 import { refuseAs } from '../src/validation/refusal';
@@ -181,25 +181,26 @@ describe('AnalysisRequestDto: the POST /analyses body, each rule with its messag
   });
 
   it('reads what it accepts: trimmed and deduplicated, labels as keys, dates as instants, NFC terms, the keyword search folded in', () => {
-    expect(
-      parseAnalysisRequest({
-        selection: { collectionId: 'c1', posts: { tag: '#Launch', min_score: 5 } },
-        filters: {
-          relevance: 'on_topic, positive,on_topic',
-          keywords: ['cafe\u0301', ' ', 'battery'],
-          usernames: ['@ann', '@'],
-          excludeKeywords: [],
-          keywordMatch: 'all',
-          creator: 'exclude',
-          minLikes: 2,
-          since: '2026-03-01',
-          until: '2026-03-01',
-        },
-        search: { query: ' battery ', mode: 'keyword' },
-        include: ['wordCloud', ' wordCloud'],
-        teamId: 't1',
-      }),
-    ).toEqual({
+    const request = parseAnalysisRequest({
+      selection: { collectionId: 'c1', posts: { tag: '#Launch', min_score: 5 } },
+      filters: {
+        relevance: 'on_topic, positive,on_topic',
+        keywords: ['cafe\u0301', ' ', 'battery'],
+        usernames: ['@ann', '@'],
+        excludeKeywords: [],
+        keywordMatch: 'all',
+        creator: 'exclude',
+        minLikes: 2,
+        since: '2026-03-01',
+        until: '2026-03-01',
+      },
+      search: { query: ' battery ', mode: 'keyword' },
+      include: ['wordCloud', ' wordCloud'],
+      teamId: 't1',
+    });
+    // selection.posts is read into the post query GET /posts runs, and recorded as GET /posts echoes it.
+    expect(request.selection).toMatchObject({ posts: { status: 'complete', tag: ['launch'], minScore: 5 } });
+    expect({ ...request, selection: recordedSelection(request.selection) }).toEqual({
       selection: {
         type: 'collection',
         collectionId: 'c1',
@@ -227,7 +228,7 @@ describe('AnalysisRequestDto: the POST /analyses body, each rule with its messag
       search: null,
       include: [],
     });
-    expect(parseAnalysisRequest({ selection: { posts: {} } }).selection).toEqual({
+    expect(recordedSelection(parseAnalysisRequest({ selection: { posts: {} } }).selection)).toEqual({
       type: 'posts',
       posts: {},
       status: 'complete',

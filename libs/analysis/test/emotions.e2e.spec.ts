@@ -142,15 +142,15 @@ describe('commentAnalysis.emotions (include: emotions)', () => {
   });
 
   it('an AI search job computes it over the comments the search matched', async () => {
-    f.analyses.paused = true;
+    await f.jobs.stop();
     const res = await f.post('/analyses', key, {
       selection: { postIds: ['e1', 'e2'] },
       search: { query: 'battery', minRelevance: 0.5 },
       include: ['emotions'],
     });
     expect(res.status).toBe(202);
-    await f.analyses.runJob(res.body.data.id);
-    f.analyses.paused = false;
+    await f.jobs.runJob(res.body.data.id);
+    f.jobs.start();
     const done = (await f.get(`/analyses/${res.body.data.id}`, key)).body.data;
     expect(done.status).toBe('ready');
     // "battery": joy (best battery ever), anger, fear, joy (amazing battery).

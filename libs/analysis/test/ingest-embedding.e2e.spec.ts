@@ -56,7 +56,7 @@ describe('comments embedded as they are projected (ANALYST_EMBED_AT_INGEST=on)',
       search: { query: 'too expensive' },
     });
     expect(created.status).toBe(202);
-    await f.analyses.drain();
+    await f.jobs.drain();
     const done = (await f.get(`/analyses/${created.body.data.id}`, key)).body.data;
     expect(done.status).toBe('ready');
     // The paraphrase of the price, by meaning; the camera comment is not about it.

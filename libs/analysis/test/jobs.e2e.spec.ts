@@ -29,7 +29,7 @@ describe('large selections run as jobs; truncation at 1,000', () => {
     expect(res.body.data).toMatchObject({ status: 'queued', postCount: 1000, selectionTruncated: true });
     expect(res.body.data.postIds[0]).toBe('p1000');
     expect(res.body.data.postIds).not.toContain('p0000');
-    await f.analyses.drain();
+    await f.jobs.drain();
     const done = (await f.get(`/analyses/${res.body.data.id}`, key)).body.data;
     expect(done.status).toBe('ready');
     // posts p0001..p1000: 500 even (9) and 500 odd (2)
@@ -51,7 +51,7 @@ describe('large selections run as jobs; truncation at 1,000', () => {
     expect((await f.post('/analyses', key, { selection: { postIds: ids(101) } })).status).toBe(202);
     expect((await f.post('/analyses', key, { selection: { postIds: ids(100) } })).status).toBe(201);
     expect((await f.post('/analyses', key, { selection: { postIds: ids(1001) } })).status).toBe(400);
-    await f.analyses.drain();
+    await f.jobs.drain();
   });
 });
 
@@ -92,7 +92,7 @@ describe('AI search through an embeddings endpoint (local stub server)', () => {
         search: { query: 'battery', minRelevance: 0.5 },
       });
       expect(ok.status).toBe(202);
-      await f.analyses.drain();
+      await f.jobs.drain();
       const done = (await f.get(`/analyses/${ok.body.data.id}`, key)).body.data;
       expect(done.status).toBe('ready');
       expect(done.scope).toMatchObject({ totalComments: 3, matchedComments: 2, shareOfComments: 2 / 3 });
@@ -101,7 +101,7 @@ describe('AI search through an embeddings endpoint (local stub server)', () => {
         selection: { postIds: ['e1'] },
         search: { query: 'battery' },
       });
-      await f.analyses.drain();
+      await f.jobs.drain();
       const failed = await f.get(`/analyses/${bad.body.data.id}`, key);
       expect(failed.body.data.status).toBe('failed');
       expect(failed.body.data.error.message).toBe('analysis failed: embeddings endpoint answered 500');
@@ -139,14 +139,14 @@ describe('a compaction of the comment index while a search job holds row numbers
       const readSide = f.t.app.get(CommentReadSide);
       const team = await readSide.team(teamId);
       await readSide.rows(team, team.posts);
-      f.analyses.paused = true;
+      await f.jobs.stop();
       const res = await f.post('/analyses', key, {
         selection: { postIds: ['k1'] },
         search: { query: 'battery' },
       });
       expect(res.status).toBe(202);
       let during: { compactions: number; dead: number } | null = null;
-      await f.analyses.runJob(res.body.data.id, {
+      await f.jobs.runJob(res.body.data.id, {
         beforeRollup: async () => {
           // k2 refreshed to one comment: 8 dead rows of 13, a compaction is due while the job holds the team.
           const refreshed = [postRefresh('k2', 2), ...postVersion('k2', 2, 1)].map((e) => ({
@@ -179,7 +179,7 @@ describe('a compaction of the comment index while a search job holds row numbers
         matchedPosts: 1,
       });
     } finally {
-      f.analyses.paused = false;
+      f.jobs.start();
       await f.close();
     }
   }, 60_000);

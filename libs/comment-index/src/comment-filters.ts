@@ -1,34 +1,14 @@
-import { DIMENSIONS, type BucketKey } from '@analyst/contracts';
-import { NO_COMMENT_FILTER, type CompiledCommentFilter, type Presence } from '@analyst/domain-analysis';
-import type { TeamIndex } from './comment-index';
+import { DIMENSIONS } from '@analyst/contracts';
+import {
+  NO_COMMENT_FILTER,
+  type CommentFilters,
+  type CompiledCommentFilter,
+  type SearchSpec,
+} from '@analyst/domain-analysis';
+import type { TeamIndex } from './team-index/team-index';
 
-/** Comment filters as the request gave them, normalized (labels echoed as bucket keys). */
-export interface CommentFilters {
-  sentiment?: BucketKey[];
-  content?: BucketKey[];
-  topic?: BucketKey[];
-  relevance?: BucketKey[];
-  consensus?: BucketKey[];
-  keywords?: string[];
-  keywordMatch?: 'any' | 'all';
-  excludeKeywords?: string[];
-  usernames?: string[];
-  excludeUsernames?: string[];
-  creator?: Presence;
-  replies?: Presence;
-  questions?: Presence;
-  mentions?: Presence;
-  emoji?: Presence;
-  minLikes?: number;
-  since?: string;
-  until?: string;
-}
-
-export interface SearchSpec {
-  query: string;
-  mode: 'ai' | 'keyword';
-  minRelevance: number;
-}
+// Recorded on AnalysisCreated, so declared with it in domain-analysis; still importable from here.
+export type { CommentFilters, SearchSpec };
 
 /** Filters resolved against a team's index (words and authors that never occur match nothing). */
 export function compileFilters(filters: CommentFilters | null, team: TeamIndex): CompiledCommentFilter {

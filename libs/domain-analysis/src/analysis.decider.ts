@@ -11,13 +11,14 @@ export type AnalysisKind = 'snapshot' | 'search' | 'report';
 export const SEARCH_MATCH_CHUNK = 5000;
 export type AnalysisStatus = 'queued' | 'running' | 'ready' | 'failed';
 
+/** What created an analysis: the request as read (see analysis-request.ts) and what it resolved to. */
 export interface AnalysisCreatedData {
   analysisId: string;
   teamId: string;
   kind: 'snapshot' | 'search';
-  selection: unknown;
-  filters: unknown;
-  search: unknown;
+  selection: AnalysisSelection;
+  filters: CommentFilters | null;
+  search: SearchSpec | null;
   include: string[];
   postIds: string[];
   postCount: number;
@@ -270,3 +271,4 @@ export const analysisStream = (analysisId: string): string => `analysis-${analys
 export const ANALYSIS_RETENTION_MS = 7 * 24 * 3600 * 1000;
 import type { Command, Decider } from '@analyst/eventsourcing';
 import type { AnalysisResult } from './analysis-result';
+import type { AnalysisSelection, CommentFilters, SearchSpec } from './analysis-request';

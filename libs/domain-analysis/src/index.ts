@@ -14,6 +14,7 @@ export * from './completeness';
 export * from './creator-content';
 export * from './daily-metrics';
 export * from './analysis-result';
+export * from './analysis-request';
 export * from './analysis.decider';
 export * from './closed-class-words';
 export * from './saved-analysis.decider';

@@ -6,7 +6,7 @@ import type {
   FetchedComment,
   ScoredComment,
 } from '@analyst/contracts';
-import { AnalysisModule, AnalysisService } from '@analyst/analysis';
+import { AnalysisJobWorker, AnalysisModule } from '@analyst/analysis';
 import { GatewayModule } from '@analyst/gateway';
 import { EVENT_STORE, FixedClock, type EventStore, type NewEvent } from '@analyst/platform';
 import { createTestApp, type TestApp, type TestResponse } from '@analyst/testing';
@@ -83,7 +83,7 @@ export async function samplingTest(options: { dataDir?: string } = {}) {
     clock,
     events,
     append,
-    analyses: t.app.get(AnalysisService),
+    jobs: t.app.get(AnalysisJobWorker),
     async team(scopes = ALL_SCOPES): Promise<{ teamId: string; key: string }> {
       const created = await t.admin('POST', '/admin/v1/teams', { name: 'Sampling team', plan: 'scale' });
       if (created.status !== 201) throw new Error(`team: ${created.status} ${created.raw}`);

@@ -444,7 +444,7 @@ describe('comment samples (issue 8)', () => {
         search: { query: 'battery', mode: 'ai' },
       });
       expect(created.status).toBe(202);
-      await f.analyses.drain();
+      await f.jobs.drain();
       const analysis = await f.analysis(created.body.data.id, key);
       expect(analysis.body.data.status).toBe('ready');
       const stream = await f.events.readStream(`analysis-${created.body.data.id}`);
@@ -552,7 +552,7 @@ describe('comment samples (issue 8)', () => {
     });
 
     it('409 analysis_not_ready (with Retry-After) while queued and while running, then 200 once ready', async () => {
-      f.analyses.paused = true;
+      await f.jobs.stop();
       const created = await f.post('/analyses', key, {
         selection: { postIds: ['q1'] },
         search: { query: 'camera', mode: 'ai' },
@@ -565,10 +565,10 @@ describe('comment samples (issue 8)', () => {
         '3',
       ]);
       let running: TestResponse<SampleBody & ErrorBody> | null = null;
-      await f.analyses.runJob(id, {
+      await f.jobs.runJob(id, {
         beforeRollup: async () => void (running = await f.get(`/analyses/${id}/comments`, key)),
       });
-      f.analyses.paused = false;
+      f.jobs.start();
       expect([running!.status, running!.body.error.message, running!.headers['retry-after']]).toEqual([
         409,
         'analysis_not_ready',

@@ -22,10 +22,11 @@ import {
 import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
 import { refuseAs } from '../validation/refusal';
-import { AnalysisService, POLL_AFTER_MS } from './analysis.service';
 import { ANALYSIS_KINDS, AnalysisListQueryDto } from './analysis-list-query.dto';
+import { AnalysisQueries } from './analysis-queries';
 import { parseAnalysisRequest } from './analysis-request';
-import { analysisMeta, analysisSummary, analysisView } from './analysis-view';
+import { analysisMeta, analysisSummary, analysisView, POLL_AFTER_MS } from './analysis-view';
+import { CreateAnalysisHandler } from './create-analysis.handler';
 
 const RETRY_AFTER_SECONDS = String(Math.ceil(POLL_AFTER_MS / 1000));
 
@@ -36,7 +37,10 @@ const ANALYSIS = envelope(openApi.ref('Analysis'), openApi.ref('AnalysisMeta'));
 @UseFilters(new ErrorMappingFilter(toApiError))
 @Controller('analyses')
 export class AnalysesController {
-  constructor(private readonly analyses: AnalysisService) {}
+  constructor(
+    private readonly createAnalysis: CreateAnalysisHandler,
+    private readonly analyses: AnalysisQueries,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -63,7 +67,7 @@ export class AnalysesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const request = parseAnalysisRequest(body);
-    const { doc, result } = await this.analyses.create(principal.targetTeamId, request);
+    const { doc, result } = await this.createAnalysis.create(principal.targetTeamId, request);
     if (doc.status !== 'ready' && doc.status !== 'failed') {
       reply.status(202);
       reply.header('Location', locationOf(`/analyses/${doc._id}`, principal));

@@ -1,6 +1,8 @@
 import { Transform } from 'class-transformer';
 import { Allow, IsIn, IsNumber, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
 import { ANALYSIS_INCLUDES } from '@analyst/contracts';
+import type { Presence } from '@analyst/domain-analysis';
+import type { PostQuery } from '../posts/post-query';
 import { IsObjectOf } from '../validation/nested-object.rules';
 import { calendarInstant, IsCalendarDate } from '../validation/query-value.rules';
 import { refusedAs } from '../validation/refusal';
@@ -34,10 +36,10 @@ export class SelectionDto {
   @IsId('a collection id')
   collectionId?: string;
 
-  /** Post filters as GET /posts takes them (read by parse-post-query.ts once accepted). */
+  /** Post filters as GET /posts takes them, read into the post query those routes run. */
   @IsGiven()
   @IsPostFilters()
-  posts?: Record<string, unknown>;
+  posts?: PostQuery;
 
   @IsGiven()
   @IsAlone()
@@ -68,7 +70,7 @@ const Terms = (): PropertyDecorator => (target, property) =>
     decorate(target, property),
   );
 
-const Presence = (): PropertyDecorator => (target, property) =>
+const IsPresence = (): PropertyDecorator => (target, property) =>
   [
     IsGiven(),
     IsIn(PRESENCES, { message: ({ property: p }) => `${p} must be include, exclude or only` }),
@@ -118,20 +120,20 @@ export class CommentFiltersDto {
   @Terms()
   excludeUsernames?: string[];
 
-  @Presence()
-  creator?: string;
+  @IsPresence()
+  creator?: Presence;
 
-  @Presence()
-  replies?: string;
+  @IsPresence()
+  replies?: Presence;
 
-  @Presence()
-  questions?: string;
+  @IsPresence()
+  questions?: Presence;
 
-  @Presence()
-  mentions?: string;
+  @IsPresence()
+  mentions?: Presence;
 
-  @Presence()
-  emoji?: string;
+  @IsPresence()
+  emoji?: Presence;
 
   @IsGiven()
   @IsNumber({}, { message: MIN_LIKES })
@@ -169,7 +171,7 @@ export class SearchDto {
   minRelevance?: number;
 }
 
-/** The body of POST /analyses, as sent (analysis-request.ts reads it once these rules accept it). */
+/** The body of POST /analyses (analysis-request.ts reads it into an AnalysisRequest once these rules accept it). */
 export class AnalysisRequestDto {
   @IsObjectOf(SelectionDto, {
     notAnObject: 'selection is required: { collectionId }, { posts }, { collectionId, posts } or { postIds }',

@@ -1,8 +1,10 @@
+import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { parseBucket, type Dimension } from '@analyst/contracts';
 import { validateRequest } from '@analyst/platform';
 import { declaredFields } from '../validation/nested-object.rules';
 import { isTextArray, trimmedValues } from '../validation/rule-conditions';
+import { postQueryOf } from '../posts/parse-post-query';
 import { PostQueryDto } from '../posts/post-query.dto';
 
 // The rules of a POST /analyses body beyond class-validator's own, each worded as the body's
@@ -153,35 +155,47 @@ export const IsId = (what: string): PropertyDecorator =>
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** What PostQueryDto's rules say of post filters sent as JSON, or null when they accept them. */
-function postFiltersRefusal(value: Record<string, unknown>): string | null {
-  const known = declaredFields(PostQueryDto);
-  const unknown = Object.keys(value).find((k) => !known.has(k));
-  if (unknown !== undefined) return `unknown post filter "${unknown}"`;
-  try {
-    validateRequest(PostQueryDto, value, (message) => new PostFiltersRefused(message));
-    return null;
-  } catch (error) {
-    if (error instanceof PostFiltersRefused) return error.message;
-    throw error;
-  }
+/** Post filters PostQueryDto's rules refused, and their words. */
+class RefusedPostFilters {
+  constructor(readonly refusal: string) {}
 }
 
 class PostFiltersRefused extends Error {}
 
 /**
- * Post filters as GET /posts takes them, checked by the same DTO (PostQueryDto); what its rules
- * refuse is reported after this field's name: `selection.posts: min_score must be …`.
+ * Post filters sent as JSON, read once: the post query GET /posts would run, or what
+ * PostQueryDto's rules say of them. A value that is no object is left for the rule to refuse.
  */
-export const IsPostFilters = (): PropertyDecorator =>
-  rule(
-    'isPostFilters',
-    (value) => isPlainObject(value) && postFiltersRefusal(value) === null,
-    (args) =>
-      isPlainObject(args.value)
-        ? `${args.property}: ${postFiltersRefusal(args.value)}`
-        : `${args.property} must be an object of post filters`,
-  );
+function readPostFilters(value: unknown): unknown {
+  if (!isPlainObject(value)) return value;
+  const known = declaredFields(PostQueryDto);
+  const unknown = Object.keys(value).find((k) => !known.has(k));
+  if (unknown !== undefined) return new RefusedPostFilters(`unknown post filter "${unknown}"`);
+  try {
+    return postQueryOf(validateRequest(PostQueryDto, value, (message) => new PostFiltersRefused(message)));
+  } catch (error) {
+    if (error instanceof PostFiltersRefused) return new RefusedPostFilters(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Post filters as GET /posts takes them, checked by the same DTO (PostQueryDto) and read into its
+ * PostQuery as the body is read, so the field holds the typed query once its rules accept it;
+ * what they refuse is reported after this field's name: `selection.posts: min_score must be …`.
+ */
+export const IsPostFilters = (): PropertyDecorator => (target, property) =>
+  [
+    Transform(({ value }) => readPostFilters(value), { toClassOnly: true }),
+    rule(
+      'isPostFilters',
+      (value) => isPlainObject(value) && !(value instanceof RefusedPostFilters),
+      (args) =>
+        args.value instanceof RefusedPostFilters
+          ? `${args.property}: ${args.value.refusal}`
+          : `${args.property} must be an object of post filters`,
+    ),
+  ].forEach((decorate) => decorate(target, property));
 
 const isQueryText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 

@@ -1,11 +1,8 @@
-import { parseBucket, type BucketKey } from '@analyst/contracts';
-import { DEFAULT_MIN_RELEVANCE, type CommentFilters, type SearchSpec } from '@analyst/comment-index';
-import type { Presence } from '@analyst/domain-analysis';
-import { plainToInstance } from 'class-transformer';
+import { parseBucket } from '@analyst/contracts';
+import { DEFAULT_MIN_RELEVANCE } from '@analyst/comment-index';
+import type { AnalysisSelection, CommentFilters, SearchSpec } from '@analyst/domain-analysis';
 import { validateRequest } from '@analyst/platform';
-import { echoPostQuery } from '../posts/post-query';
-import { PostQueryDto } from '../posts/post-query.dto';
-import { postQueryOf } from '../posts/parse-post-query';
+import { echoPostQuery, NO_POST_FILTERS, type PostQuery } from '../posts/post-query';
 import { calendarInstant } from '../validation/query-value.rules';
 import { refuseAs } from '../validation/refusal';
 import { trimmedValues } from '../validation/rule-conditions';
@@ -27,13 +24,15 @@ import {
 export { MAX_SELECTION, QUERY_MAX_LENGTH, TERM_MAX_LENGTH };
 export const INLINE_LIMIT = 100;
 
-export type Selection =
-  | { type: 'collection'; collectionId: string; posts?: Record<string, unknown>; status: string }
-  | { type: 'posts'; posts: Record<string, unknown>; status: string }
+/** The posts a request selects, with its post filters read into the query GET /posts runs. */
+export type RequestedSelection =
+  | { type: 'collection'; collectionId: string; posts?: PostQuery }
+  | { type: 'posts'; posts: PostQuery }
   | { type: 'postIds'; postIds: string[] };
 
+/** A POST /analyses body, validated and read once (parseAnalysisRequest). */
 export interface AnalysisRequest {
-  selection: Selection;
+  selection: RequestedSelection;
   filters: CommentFilters | null;
   search: SearchSpec | null;
   include: string[];
@@ -42,24 +41,27 @@ export interface AnalysisRequest {
 // What AnalysisRequestDto's rules accepted, read into the request the service runs. Nothing here
 // refuses: every value below has passed its rule.
 
-function selectionOf(dto: SelectionDto): Selection {
+function selectionOf(dto: SelectionDto): RequestedSelection {
   if (dto.postIds !== undefined)
     return { type: 'postIds', postIds: [...new Set(trimmedValues(dto.postIds))] };
-  let posts: Record<string, unknown> | undefined;
-  let status = 'complete';
-  if (dto.posts !== undefined) {
-    // Echoed (and resolved) as GET /posts echoes its filters: normalized links, accounts, tags and dates.
-    const { status: scope, ...normalized } = echoPostQuery(
-      postQueryOf(plainToInstance(PostQueryDto, dto.posts)),
-    );
-    posts = normalized;
-    status = scope as string;
-  }
   if (dto.collectionId !== undefined)
-    return posts
-      ? { type: 'collection', collectionId: dto.collectionId, posts, status }
-      : { type: 'collection', collectionId: dto.collectionId, status };
-  return { type: 'posts', posts: posts!, status };
+    return dto.posts
+      ? { type: 'collection', collectionId: dto.collectionId, posts: dto.posts }
+      : { type: 'collection', collectionId: dto.collectionId };
+  return { type: 'posts', posts: dto.posts! };
+}
+
+/**
+ * The selection as AnalysisCreated records it: post filters echoed as GET /posts echoes them
+ * (normalized links, accounts, tags and dates), their status beside them.
+ */
+export function recordedSelection(selection: RequestedSelection): AnalysisSelection {
+  if (selection.type === 'postIds') return selection;
+  const { status, ...posts } = echoPostQuery(selection.posts ?? NO_POST_FILTERS);
+  if (selection.type === 'posts') return { type: 'posts', posts, status };
+  return selection.posts
+    ? { type: 'collection', collectionId: selection.collectionId, posts, status }
+    : { type: 'collection', collectionId: selection.collectionId, status };
 }
 
 const BUCKET_FILTERS = ['sentiment', 'content', 'topic', 'relevance', 'consensus'] as const;
@@ -73,23 +75,31 @@ function termFilter(key: (typeof TERM_FILTERS)[number], values: string[]): strin
   return terms.map((u) => u.replace(/^@/, '')).filter((u) => u.length > 0);
 }
 
+type ListFilter = (typeof BUCKET_FILTERS)[number] | (typeof TERM_FILTERS)[number];
+
+/** An empty list filters nothing (and is not echoed): "usernames: []" must not mean "no one". */
+function putList<K extends ListFilter>(
+  out: CommentFilters,
+  key: K,
+  values: NonNullable<CommentFilters[K]>,
+): void {
+  if (values.length > 0) out[key] = values;
+}
+
 function filtersOf(dto: CommentFiltersDto | null | undefined): CommentFilters | null {
   if (dto == null) return null;
   const out: CommentFilters = {};
   for (const dimension of BUCKET_FILTERS) {
     const values = dto[dimension];
     if (values !== undefined)
-      out[dimension] = [...new Set(trimmedValues(values).map((v) => parseBucket(dimension, v) as BucketKey))];
+      putList(out, dimension, [...new Set(trimmedValues(values).map((v) => parseBucket(dimension, v)!))]);
   }
-  for (const key of TERM_FILTERS) if (dto[key] !== undefined) out[key] = termFilter(key, dto[key]);
+  for (const key of TERM_FILTERS) if (dto[key] !== undefined) putList(out, key, termFilter(key, dto[key]));
   if (dto.keywordMatch !== undefined) out.keywordMatch = dto.keywordMatch;
-  for (const key of PRESENCE_FILTERS) if (dto[key] !== undefined) out[key] = dto[key] as Presence;
+  for (const key of PRESENCE_FILTERS) if (dto[key] !== undefined) out[key] = dto[key];
   if (dto.minLikes !== undefined) out.minLikes = dto.minLikes;
   if (dto.since !== undefined) out.since = new Date(calendarInstant(dto.since)!).toISOString();
   if (dto.until !== undefined) out.until = new Date(calendarInstant(dto.until, 'end')!).toISOString();
-  // An empty list filters nothing (and is not echoed): "usernames: []" must not mean "no one".
-  for (const [key, value] of Object.entries(out))
-    if (Array.isArray(value) && value.length === 0) delete out[key as keyof CommentFilters];
   return out;
 }
 

@@ -1,7 +1,9 @@
 import { relativePathOf } from '@analyst/platform';
 import { withEmotions } from '@analyst/domain-analysis';
 import type { AnalysisDoc, AnalysisResult } from '@analyst/comment-index';
-import { POLL_AFTER_MS } from './analysis.service';
+
+/** How long a client waits before polling an open analysis again (Retry-After is its seconds). */
+export const POLL_AFTER_MS = 3000;
 
 const open = (doc: AnalysisDoc): boolean => doc.status === 'queued' || doc.status === 'running';
 

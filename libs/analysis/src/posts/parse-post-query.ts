@@ -4,7 +4,7 @@ import { normalizeLink } from '@analyst/links';
 import { calendarInstant } from '../validation/query-value.rules';
 import { refuseAs } from '../validation/refusal';
 import { PostQueryDto } from './post-query.dto';
-import type { PostQuery, StatusScope } from './post-query';
+import type { PostQuery } from './post-query';
 
 /** A link as the content routes store it (`normalizedLink`), so any form of the URL finds its post. */
 const linkKey = (value: string): string => normalizeLink(value) ?? value;
@@ -25,7 +25,7 @@ type PercentField = `${'min' | 'max'}_${BucketKey}_percent`;
 /** The filters PostQueryDto's rules accepted, as the catalog applies them. Never refuses. */
 export function postQueryOf(dto: PostQueryDto): PostQuery {
   const q: PostQuery = {
-    status: (dto.status ?? 'complete') as StatusScope,
+    status: dto.status ?? 'complete',
     link: [...new Set((dto.link ?? []).map(linkKey))],
     account: (dto.account ?? []).map(normalizeAccount),
     platform: (dto.platform ?? []).map((p) => p.toLowerCase()),

@@ -1,4 +1,5 @@
 import { Allow, IsIn, IsOptional } from 'class-validator';
+import type { PostStatusScope } from '@analyst/domain-analysis';
 import { IsQueryNumber } from '@analyst/platform';
 import { IsPageLimit } from '../validation/page-limit.rules';
 import { isText, onlyWhen } from '../validation/rule-conditions';
@@ -41,7 +42,7 @@ export class PostQueryDto {
     ...onlyWhen(isText),
     message: ({ value }) => `status must be complete, pending or all, got "${String(value)}"`,
   })
-  status?: string;
+  status?: PostStatusScope;
 
   @ListValue()
   link?: string[];

@@ -1,14 +1,13 @@
-import type { BucketKey } from '@analyst/contracts';
-import { mixPercent } from '@analyst/domain-analysis';
+import { BUCKET_KEYS, type BucketKey } from '@analyst/contracts';
+import { mixPercent, type PostStatusScope, type RecordedPostFilters } from '@analyst/domain-analysis';
 import { type PostEntry, type TeamIndex, materializedOf } from '@analyst/comment-index';
 import { AnalysisError } from '../errors/analysis-error';
 
-export type StatusScope = 'complete' | 'pending' | 'all';
 const PENDING = new Set(['fetching', 'queued', 'processing']);
 
 /** Post filters shared by GET /posts, GET /collections/{id}/posts and `selection.posts` (read by parse-post-query.ts). */
 export interface PostQuery {
-  status: StatusScope;
+  status: PostStatusScope;
   link: string[];
   account: string[];
   platform: string[];
@@ -23,9 +22,26 @@ export interface PostQuery {
   collectionId: string | null;
 }
 
+/** No post filter: complete posts only, as a query without parameters. */
+export const NO_POST_FILTERS: PostQuery = {
+  status: 'complete',
+  link: [],
+  account: [],
+  platform: [],
+  tag: [],
+  postedSince: null,
+  postedUntil: null,
+  updatedSince: null,
+  minScore: null,
+  maxScore: null,
+  minPercent: {},
+  maxPercent: {},
+  collectionId: null,
+};
+
 /** The active filters as `meta.filters` echoes them (defaults included: status). */
-export function echoPostQuery(q: PostQuery): Record<string, unknown> {
-  const out: Record<string, unknown> = { status: q.status };
+export function echoPostQuery(q: PostQuery): RecordedPostFilters & { status: PostStatusScope } {
+  const out: RecordedPostFilters & { status: PostStatusScope } = { status: q.status };
   if (q.link.length) out.link = q.link;
   if (q.account.length) out.account = q.account;
   if (q.platform.length) out.platform = q.platform;
@@ -37,8 +53,8 @@ export function echoPostQuery(q: PostQuery): Record<string, unknown> {
   if (q.updatedSince !== null) out.updated_since = iso(q.updatedSince);
   if (q.minScore !== null) out.min_score = q.minScore;
   if (q.maxScore !== null) out.max_score = q.maxScore;
-  for (const [b, v] of Object.entries(q.minPercent)) out[`min_${b}_percent`] = v;
-  for (const [b, v] of Object.entries(q.maxPercent)) out[`max_${b}_percent`] = v;
+  for (const b of BUCKET_KEYS) if (q.minPercent[b] !== undefined) out[`min_${b}_percent`] = q.minPercent[b];
+  for (const b of BUCKET_KEYS) if (q.maxPercent[b] !== undefined) out[`max_${b}_percent`] = q.maxPercent[b];
   if (q.collectionId) out.collection_id = q.collectionId;
   return out;
 }

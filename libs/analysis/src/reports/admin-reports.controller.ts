@@ -11,11 +11,11 @@ import {
 } from '@analyst/platform';
 import { CommentReadSide } from '@analyst/comment-index';
 import type { SavedAnalysisData } from '@analyst/domain-analysis';
-import { AnalysisService } from '../analyses/analysis.service';
 import { analysisSummary } from '../analyses/analysis-view';
 import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
 import { SaveAnalysisBody, SaveReportBody } from './admin-reports.dto';
+import { SaveReportHandler } from './save-report.handler';
 import { SavedAnalysisCommands } from './saved-analysis-commands';
 
 const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -30,7 +30,7 @@ const textOrNull = (value: unknown): string | null => (typeof value === 'string'
 @Controller('admin/v1/teams/:teamId')
 export class AdminReportsController {
   constructor(
-    private readonly analyses: AnalysisService,
+    private readonly saveReport: SaveReportHandler,
     private readonly readSide: CommentReadSide,
     private readonly savedAnalyses: SavedAnalysisCommands,
     private readonly projections: ProjectionService,
@@ -41,7 +41,7 @@ export class AdminReportsController {
   @Post('reports')
   @HttpCode(201)
   async report(@Param('teamId') teamId: string, @Body() body: SaveReportBody) {
-    const doc = await this.analyses.saveReport({
+    const doc = await this.saveReport.save({
       teamId,
       campaignId: body.campaignId.trim(),
       title: body.title.trim(),

@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ANALYSIS_RETENTION_MS,
+  type AnalysisCreatedData,
+  type AnalysisEvent,
+} from '@analyst/domain-analysis';
+import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@analyst/platform';
+import {
+  CommentReadSide,
+  compileFilters,
+  computeAnalysis,
+  foldAnalysisDoc,
+  type AnalysisDoc,
+  type AnalysisResult,
+} from '@analyst/comment-index';
+import { AnalysisCommands } from './analysis-commands';
+import { AnalysisJobWorker } from './analysis-job-worker';
+import { INLINE_LIMIT, recordedSelection, type AnalysisRequest } from './analysis-request';
+import { resolveSelection } from './analysis-selection';
+
+/**
+ * POST /analyses once its body is read: the selection resolved, then either a snapshot computed
+ * here and recorded created and completed in one append (no AI search, at most 100 posts), or a job
+ * queued for the worker.
+ */
+@Injectable()
+export class CreateAnalysisHandler {
+  constructor(
+    private readonly commands: AnalysisCommands,
+    private readonly jobs: AnalysisJobWorker,
+    private readonly readSide: CommentReadSide,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
+
+  /** Creates an analysis; an inline one comes back with its result as computed here, never read back. */
+  async create(
+    teamId: string,
+    request: AnalysisRequest,
+  ): Promise<{ doc: AnalysisDoc; result: AnalysisResult | null }> {
+    const team = await this.readSide.team(teamId);
+    const { posts, truncated } = resolveSelection(team, request.selection);
+    const now = this.clock.now();
+    const analysisId = this.ids.next('an_');
+    const ai = request.search?.mode === 'ai';
+    const data: AnalysisCreatedData = {
+      analysisId,
+      teamId,
+      // A keyword search stays a synchronous snapshot (spec, Kinds of analysis); only AI search is kind search.
+      kind: ai ? 'search' : 'snapshot',
+      selection: recordedSelection(request.selection),
+      filters: request.filters,
+      search: request.search,
+      include: request.include,
+      postIds: posts.map((p) => p.id),
+      postCount: posts.length,
+      selectionTruncated: truncated,
+      settings: { ...team.settings },
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + ANALYSIS_RETENTION_MS).toISOString(),
+    };
+    let result: AnalysisResult | null = null;
+    let events: AnalysisEvent[];
+    if (!ai && posts.length <= INLINE_LIMIT) {
+      await this.readSide.rows(team, posts);
+      result = computeAnalysis({
+        team,
+        posts,
+        filter: compileFilters(request.filters, team),
+        settings: data.settings,
+        include: request.include,
+      });
+      ({ events } = await this.commands.record(analysisId, teamId, {
+        type: 'CreateAnalysis',
+        data: { ...data, result },
+      }));
+    } else {
+      ({ events } = await this.commands.record(analysisId, teamId, { type: 'CreateAnalysis', data }));
+      this.jobs.enqueue(analysisId);
+    }
+    // The document as the projection wrote it, folded from the events this request appended: the
+    // creating request never reads it back (a lookup costs more as analyses pile up on some stores).
+    const doc = foldAnalysisDoc(analysisId, events);
+    if (!doc) throw new Error(`CreateAnalysis appended no AnalysisCreated for ${analysisId}`);
+    return { doc, result: doc.status === 'ready' ? result : null };
+  }
+}
