@@ -1,6 +1,8 @@
 import type { CommentsFetched } from '@analyst/contracts';
-import type { RecordedEvent } from '@analyst/platform';
+import { eventsOf, type RecordedEvent } from '@analyst/platform';
 import type { CommentEmbeddings, CommentText } from './comment-embeddings';
+
+const isCommentsFetched = eventsOf<CommentsFetched>(['CommentsFetched']);
 
 /** ANALYST_EMBED_AT_INGEST: `on` (default) embeds each chunk of comments as the analysis service projects it. */
 export function embedsAtIngest(env: Record<string, string | undefined>): boolean {
@@ -54,8 +56,8 @@ export class IngestEmbedder {
 
   /** For `ProjectionService.onApplied`: takes `CommentsFetched` events, ignores the rest. */
   apply(event: RecordedEvent): void {
-    if (event.type !== 'CommentsFetched') return;
-    const data = event.data as CommentsFetched['data'];
+    if (!isCommentsFetched(event)) return;
+    const data = event.data;
     const comments = data.comments
       .filter((c) => !c.hidden && c.body.trim() !== '')
       .map((c) => ({ id: c.id, body: c.body }));
@@ -63,7 +65,7 @@ export class IngestEmbedder {
       this.count('deferred');
       return;
     }
-    const teamId = (event.metadata as { teamId?: string } | undefined)?.teamId ?? '';
+    const teamId = event.metadata?.teamId ?? '';
     this.queue.push({ teamId, postId: data.postId, revision: event.revision, comments });
     this.waitingComments += comments.length;
     this.counts.queued = this.queue.length;
