@@ -58,6 +58,7 @@ export class AddAccountHandler {
     idempotencyKey: string | null,
   ): Promise<AddOutcome> {
     const teamId = requester.teamId;
+    // 1. Validate: the account URL by host, then the filters. (The body's shape was checked by the DTO.)
     const account = classifyAccountLink(body.account.url);
     if (!account.ok) {
       const why =
@@ -77,6 +78,7 @@ export class AddAccountHandler {
     const now = this.clock.now();
     const filters = applyAccountFilters(body.filters, now);
     const dryRun = body.dryRun === true;
+    // 2. Target team: the gateway resolved it. 3. Collections, before anything is written.
     const resolved = await this.collections.resolve(teamId, body.collections ?? []);
     const fingerprint = requestFingerprint({
       kind: 'account',
@@ -90,8 +92,9 @@ export class AddAccountHandler {
       credits: { source: options.source },
       capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
     });
-    // A replay answers with the first job as it stands, including the `until` applied back then. The
-    // request's claim in the event store names that job, whichever replica saw the request first.
+    // 4. Replay check and claim: a replay answers with the first job as it stands, including the `until`
+    // applied back then. The request's claim in the event store names that job, whichever replica saw
+    // the request first.
     const identity = { teamId, fingerprint, idempotencyKey };
     const known = await this.requestClaims.find(identity);
     const jobId = await this.requestClaims.claim(
@@ -102,8 +105,9 @@ export class AddAccountHandler {
     );
     const earlier = await this.jobs.job(jobId);
     if (earlier) return { job: (await findJob(this.store, teamId, jobId, now)) ?? earlier, replayed: true };
+    // Save the account on the team: its job opens `discovering`, and DiscoveryManager runs the add
+    // path's steps 5 to 8 on what it finds. A dry run adds nothing, so it creates no collection either.
     const fence = new WriteFence();
-    // A dry run adds nothing, so it creates no collection either.
     if (!dryRun) await this.collections.create(requester, resolved.toCreate, fence);
     const job = accountJobRequest(
       { jobId, teamId, addedBy: { id: requester.keyId, name: requester.keyName }, now, options },
@@ -119,6 +123,7 @@ export class AddAccountHandler {
     // The same request, retried on another replica, opened it a moment ago.
     if (!opened) return { job: (await this.jobs.job(jobId))!, replayed: true };
     fence.record(opened);
+    // Respond 202 once the read models have the job.
     await fence.waitForReadModels(this.projections);
     // Answered from the state just written: the worker may already be past `discovering`.
     return { job: opened.state as ContentJob, replayed: false };

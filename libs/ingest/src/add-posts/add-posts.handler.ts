@@ -9,12 +9,12 @@ import {
 } from '@analyst/domain-content';
 import { CLOCK, ID_GENERATOR, ProjectionService, type Clock, type IdGenerator } from '@analyst/platform';
 import { ContentJobCommands, type JobEntries } from '../commands/content-job-commands';
-import { RequestClaimCommands } from '../commands/request-claim-commands';
+import { RequestClaimCommands, type RequestIdentity } from '../commands/request-claim-commands';
 import { REQUEST_PATH_LEDGER_BUDGET } from '../pipeline/ledger-client';
 import type { AddOutcome } from '../request/add-outcome';
 import { classifyPostLinks, type ClassifiedLinks } from '../steps/classify-links';
 import { CollectionsResolver } from '../steps/collections-resolver';
-import { contentOptions } from '../request/content-options';
+import { contentOptions, type ContentOptions } from '../request/content-options';
 import { Dedupe } from '../steps/dedupe';
 import { FundCheck } from '../steps/fund-check';
 import { requestFingerprint } from '../steps/request-fingerprint';
@@ -53,31 +53,9 @@ export class AddPostsHandler {
     private readonly projections: ProjectionService,
   ) {}
 
-  /** A request from the route: steps 1 to 8, or a replay from step 4 on. */
+  /** A request from the route: steps 1 to 8 (`fresh`), or a `replay` from step 4 on. */
   add(requester: Requester, body: AddPostsBody, idempotencyKey: string | null = null): Promise<AddOutcome> {
     return this.teams.run(requester.teamId, () => this.fresh(requester, body, idempotencyKey));
-  }
-
-  /**
-   * A posts job left in `queuing` (its request was interrupted between claiming and queuing),
-   * finished by QueuingJobResumer. Nobody waits on an answer: the ledger client's own timeouts, and
-   * no wait for the read models.
-   */
-  resume(job: ContentJob & PostsJobRequest): Promise<AddOutcome> {
-    return this.teams.run(job.teamId, async () => {
-      const requester = jobRequester(job, `resume-${job.jobId}`);
-      const ctx = requesterContext(requester);
-      // 1. Validate the links the job recorded.
-      const links = classifyPostLinks(job.links ?? [], this.provider);
-      // 5. Dedupe: this job's own posts go on to their claims, which find them.
-      const deduped = await this.dedupe.run(job.teamId, job.jobId, links.candidates);
-      // 7. Reserve and create, under the job's claims and reservation ids.
-      const entries = await this.reserveAndCreate.run(requester, job, deduped);
-      // 8. Queue.
-      const { job: queued } = await this.jobs.queue(job.jobId, withRejected(links, entries), this.now(), ctx);
-      await this.jobs.settleIfNothingAccepted(queued, this.now(), ctx);
-      return { job: queued, replayed: true };
-    });
   }
 
   private async fresh(
@@ -95,19 +73,7 @@ export class AddPostsHandler {
     // 3. Collections, before any credit is touched.
     const collections = await this.collections.resolve(teamId, body.collections ?? []);
     // 4. Replay check: the request's claim names its job, whichever replica saw it first.
-    const identity = {
-      teamId,
-      fingerprint: requestFingerprint({
-        kind: 'posts',
-        teamId,
-        links: body.links,
-        collections: body.collections ?? [],
-        tags: options.tags,
-        credits: { source: options.source },
-        capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
-      }),
-      idempotencyKey,
-    };
+    const identity = requestIdentity(teamId, body, options, idempotencyKey);
     const known = await this.requestClaims.find(identity);
     const earlier = known === null ? null : await this.jobs.job(known);
     if (earlier) return this.replay(requester, earlier, links);
@@ -173,6 +139,28 @@ export class AddPostsHandler {
     };
   }
 
+  /**
+   * A posts job left in `queuing` (its request was interrupted between claiming and queuing),
+   * finished by QueuingJobResumer. Nobody waits on an answer: the ledger client's own timeouts, and
+   * no wait for the read models.
+   */
+  resume(job: ContentJob & PostsJobRequest): Promise<AddOutcome> {
+    return this.teams.run(job.teamId, async () => {
+      const requester = jobRequester(job, `resume-${job.jobId}`);
+      const ctx = requesterContext(requester);
+      // 1. Validate the links the job recorded.
+      const links = classifyPostLinks(job.links ?? [], this.provider);
+      // 5. Dedupe: this job's own posts go on to their claims, which find them.
+      const deduped = await this.dedupe.run(job.teamId, job.jobId, links.candidates);
+      // 7. Reserve and create, under the job's claims and reservation ids.
+      const entries = await this.reserveAndCreate.run(requester, job, deduped);
+      // 8. Queue.
+      const { job: queued } = await this.jobs.queue(job.jobId, withRejected(links, entries), this.now(), ctx);
+      await this.jobs.settleIfNothingAccepted(queued, this.now(), ctx);
+      return { job: queued, replayed: true };
+    });
+  }
+
   /** Step 8 with a client waiting: queue, then answer once the read models have every write of the request. */
   private async queueAndAnswer(
     requester: Requester,
@@ -190,6 +178,25 @@ export class AddPostsHandler {
   private now(): string {
     return this.clock.now().toISOString();
   }
+}
+
+/** Who the request is for step 4: its team, the fingerprint of its body as normalized, its Idempotency-Key. */
+function requestIdentity(
+  teamId: string,
+  body: AddPostsBody,
+  options: ContentOptions,
+  idempotencyKey: string | null,
+): RequestIdentity {
+  const fingerprint = requestFingerprint({
+    kind: 'posts',
+    teamId,
+    links: body.links,
+    collections: body.collections ?? [],
+    tags: options.tags,
+    credits: { source: options.source },
+    capture: { fullRead: options.fullRead, commentLimit: options.commentLimit },
+  });
+  return { teamId, fingerprint, idempotencyKey };
 }
 
 /** The job's entries: the links step 1 rejected first, then what steps 5 and 7 decided. */

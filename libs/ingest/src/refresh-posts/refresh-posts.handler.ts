@@ -72,7 +72,11 @@ export class RefreshPostsHandler {
     return this.teams.run(requester.teamId, () => this.refreshNow(requester, body, requested));
   }
 
-  /** The steps of a refresh, in order; every append is recorded on one write fence. */
+  /**
+   * The steps of a refresh, in order (the add path's where they are the same: fund check, reserve
+   * and create, queue); every append is recorded on one write fence. Never a replay, never resumed
+   * here (QueuingJobResumer runs finishInterruptedRefresh).
+   */
   private async refreshNow(
     requester: RefreshRequester,
     body: RefreshPostsBody,
@@ -82,10 +86,12 @@ export class RefreshPostsHandler {
     const options = contentOptions(body);
     const now = this.clock.now();
     const entries: JobEntries = { accepted: [], skipped: [], rejected: [] };
+    // The posts named, on the target team (others are not found), then the refresh rules per post.
     const found = await this.findPosts(teamId, body, entries);
     const candidates = applyRefreshRules(found, requester.plan, now, entries);
+    // Fund check: 402 when every refresh is paid and not one can be funded; nothing is written yet,
+    // so a broker that cannot carry the reservations refuses the request here (503).
     await this.checkFunding(teamId, candidates, options);
-    // Nothing is written yet: a broker that cannot carry the reservations refuses the request here (503).
     if (candidates.some((c) => c.paid)) await this.ledger.checkReachable();
     const job = refreshJobRequest(
       {
@@ -103,8 +109,10 @@ export class RefreshPostsHandler {
       fence: new WriteFence(),
       ctx: requesterContext(requester),
     };
+    // Open the job, then reserve (paid ones) and ask each post for a new data version.
     run.fence.record(await this.jobs.handle(job.jobId, { type: 'OpenJob', data: job }, run.ctx));
     await this.requestRefreshes(run, candidates, entries);
+    // Queue, and answer 202 once the read models have every write of the request.
     const queued = run.fence.record(
       await this.jobs.queue(job.jobId, entries, this.clock.now().toISOString(), run.ctx),
     );
