@@ -73,8 +73,8 @@ export class SamplingService {
       .map((id) => team.postsById.get(id))
       .filter((p): p is PostEntry => p !== undefined);
     await this.readSide.rows(team, posts);
-    const filters = (doc.filters ?? null) as CommentFilters | null;
-    const search = (doc.search ?? null) as SearchSpec | null;
+    const filters = doc.filters ?? null;
+    const search = doc.search ?? null;
     // The search matches are row numbers: keep them valid until the page is drawn.
     const release = team.hold();
     try {
