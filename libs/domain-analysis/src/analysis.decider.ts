@@ -105,17 +105,8 @@ function existing(state: AnalysisState): Exclude<AnalysisState, { status: 'absen
 
 export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): AnalysisEvent[] {
   switch (command.type) {
-    case 'CreateAnalysis': {
-      if (state.status !== 'absent')
-        throw new AnalysisRuleError('analysis_exists', `analysis ${command.data.analysisId} exists`);
-      const { result, ...data } = command.data;
-      const created: AnalysisEvent = { type: 'AnalysisCreated', data };
-      if (result === undefined) return [created];
-      return [
-        created,
-        { type: 'AnalysisCompleted', data: { analysisId: data.analysisId, result, at: data.createdAt } },
-      ];
-    }
+    case 'CreateAnalysis':
+      return create(command.data, state);
     case 'StartAnalysis': {
       const s = existing(state);
       if (s.status !== 'queued') return []; // a second worker, or a redelivery: already started
@@ -144,29 +135,8 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
         },
       ];
     }
-    case 'RecordSearchMatches': {
-      const s = existing(state);
-      if (s.status !== 'running' || s.kind !== 'search')
-        throw new AnalysisRuleError(
-          'invalid_transition',
-          `analysis is a ${s.status} ${s.kind}, not a running search`,
-        );
-      // Always at least one event, so "no matches" is on record too (and tells it from "not recorded").
-      const chunks = Math.max(1, Math.ceil(command.data.commentIds.length / SEARCH_MATCH_CHUNK));
-      return Array.from({ length: chunks }, (_, chunk) => ({
-        type: 'AnalysisSearchMatched' as const,
-        data: {
-          analysisId: s.analysisId,
-          chunk,
-          chunks,
-          commentIds: command.data.commentIds.slice(
-            chunk * SEARCH_MATCH_CHUNK,
-            (chunk + 1) * SEARCH_MATCH_CHUNK,
-          ),
-          at: command.data.at,
-        },
-      }));
-    }
+    case 'RecordSearchMatches':
+      return searchMatched(command.data, existing(state));
     case 'CompleteAnalysis': {
       const s = existing(state);
       if (s.status !== 'running')
@@ -198,6 +168,48 @@ export function decideAnalysis(command: AnalysisCommand, state: AnalysisState): 
       return _never;
     }
   }
+}
+
+function create(
+  data: Extract<AnalysisCommand, { type: 'CreateAnalysis' }>['data'],
+  state: AnalysisState,
+): AnalysisEvent[] {
+  if (state.status !== 'absent')
+    throw new AnalysisRuleError('analysis_exists', `analysis ${data.analysisId} exists`);
+  const { result, ...createdData } = data;
+  const created: AnalysisEvent = { type: 'AnalysisCreated', data: createdData };
+  if (result === undefined) return [created];
+  return [
+    created,
+    {
+      type: 'AnalysisCompleted',
+      data: { analysisId: createdData.analysisId, result, at: createdData.createdAt },
+    },
+  ];
+}
+
+/** An AI search's matches, in chunks of SEARCH_MATCH_CHUNK comment ids. */
+function searchMatched(
+  data: Extract<AnalysisCommand, { type: 'RecordSearchMatches' }>['data'],
+  s: Exclude<AnalysisState, { status: 'absent' }>,
+): AnalysisEvent[] {
+  if (s.status !== 'running' || s.kind !== 'search')
+    throw new AnalysisRuleError(
+      'invalid_transition',
+      `analysis is a ${s.status} ${s.kind}, not a running search`,
+    );
+  // Always at least one event, so "no matches" is on record too (and tells it from "not recorded").
+  const chunks = Math.max(1, Math.ceil(data.commentIds.length / SEARCH_MATCH_CHUNK));
+  return Array.from({ length: chunks }, (_, chunk) => ({
+    type: 'AnalysisSearchMatched' as const,
+    data: {
+      analysisId: s.analysisId,
+      chunk,
+      chunks,
+      commentIds: data.commentIds.slice(chunk * SEARCH_MATCH_CHUNK, (chunk + 1) * SEARCH_MATCH_CHUNK),
+      at: data.at,
+    },
+  }));
 }
 
 function claim(

@@ -1,5 +1,10 @@
 import { BUCKET_KEYS, type BucketKey } from '@analyst/contracts';
-import { mixPercent, type PostStatusScope, type RecordedPostFilters } from '@analyst/domain-analysis';
+import {
+  mixPercent,
+  type Mix,
+  type PostStatusScope,
+  type RecordedPostFilters,
+} from '@analyst/domain-analysis';
 import { type PostEntry, type TeamIndex, materializedOf } from '@analyst/comment-index';
 import { AnalysisError } from '../errors/analysis-error';
 
@@ -113,12 +118,15 @@ function matchesScores(post: PostEntry, q: PostQuery): boolean {
   const m = materializedOf(post);
   const score = m?.analysis.commentAnalysis.scores.serviceScore ?? null;
   if (scoreRange && (score === null || !inRange(score, q.minScore, q.maxScore))) return false;
-  const mix = m?.analysis.commentAnalysis.mix.sentiment;
-  for (const [b, v] of Object.entries(q.minPercent) as [BucketKey, number][])
-    if (!mix || mixPercent(mix, b) < v) return false;
-  for (const [b, v] of Object.entries(q.maxPercent) as [BucketKey, number][])
-    if (!mix || mixPercent(mix, b) > v) return false;
-  return true;
+  return !percents || matchesMix(m?.analysis.commentAnalysis.mix.sentiment, q);
+}
+
+/** The sentiment mix percentages; a post without a materialized mix is within no bound. */
+function matchesMix(mix: Mix | null | undefined, q: PostQuery): boolean {
+  if (!mix) return false;
+  return BUCKET_KEYS.every((b) =>
+    inRange(mixPercent(mix, b), q.minPercent[b] ?? null, q.maxPercent[b] ?? null),
+  );
 }
 
 function inRange(value: number, min: number | null, max: number | null): boolean {
