@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import {
   ContentError,
   contentJobDecider,
-  type AcceptedEntry,
   contentJobStream,
+  type AcceptedEntry,
   type ContentJob,
   type ContentJobCommand,
   type ContentJobEvent,
