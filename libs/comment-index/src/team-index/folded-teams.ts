@@ -3,6 +3,7 @@ import {
   type TeamAnalysisSettingsChanged,
   type TeamCreated,
   type CollectionCreated,
+  type PostCreated,
   type PostEvent,
 } from '@analyst/contracts';
 import { Vocabulary } from '@analyst/domain-analysis';
@@ -48,8 +49,22 @@ export class FoldedTeams {
     return team;
   }
 
-  registerPost(teamId: string, postId: string): void {
-    this.postTeam.set(postId, teamId);
+  /** A created post, appended to its team's posts (a second `PostCreated` of it changes nothing). */
+  addPost(created: PostCreated['data']): void {
+    const team = this.team(created.teamId);
+    team.known = true;
+    if (team.postsById.has(created.postId)) return;
+    const post: PostEntry = {
+      id: created.postId,
+      index: team.posts.length,
+      ...createdPostFields(created),
+      version: null,
+      scored: null,
+      pending: null,
+    };
+    team.posts.push(post);
+    team.postsById.set(post.id, post);
+    this.postTeam.set(created.postId, created.teamId);
   }
 
   postById(postId: string): { team: TeamIndex; post: PostEntry } | null {
@@ -85,24 +100,9 @@ export function foldIntoTeams(teams: FoldedTeams, recorded: RecordedEvent): void
         .collections.set(d.collectionId, collectionEntryOf(d, recorded.metadata.occurredAt));
       return;
     }
-    case 'PostCreated': {
-      const d = event.data;
-      const team = teams.team(d.teamId);
-      team.known = true;
-      if (team.postsById.has(d.postId)) return;
-      const post: PostEntry = {
-        id: d.postId,
-        index: team.posts.length,
-        ...createdPostFields(d),
-        version: null,
-        scored: null,
-        pending: null,
-      };
-      team.posts.push(post);
-      team.postsById.set(post.id, post);
-      teams.registerPost(d.teamId, d.postId);
+    case 'PostCreated':
+      teams.addPost(event.data);
       return;
-    }
     case 'PostTagged':
     case 'PostRefreshRequested':
     case 'PostFetched':
@@ -112,7 +112,7 @@ export function foldIntoTeams(teams: FoldedTeams, recorded: RecordedEvent): void
     case 'PostFetchFailed':
     case 'PostHoldResumed':
     case 'PostCancelled':
-      applyToPost(teams, event, recorded.metadata.occurredAt);
+      foldIntoPost(teams, event, recorded.metadata.occurredAt);
       return;
     default:
       return;
@@ -120,7 +120,7 @@ export function foldIntoTeams(teams: FoldedTeams, recorded: RecordedEvent): void
 }
 
 /** A later event of a post already folded. */
-function applyToPost(
+function foldIntoPost(
   teams: FoldedTeams,
   event: Exclude<PostEvent, { type: 'PostCreated' }>,
   occurredAt: string,
