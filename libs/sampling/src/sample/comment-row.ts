@@ -42,6 +42,20 @@ export interface RowContext {
 
 const nullIfNaN = (v: number): number | null => (v === v ? v : null);
 
+/** Why the comment is on the page: the draw's flags for it, then what applies to the whole request. */
+function sampleReasons(flags: number, context: RowContext): SampleReason[] {
+  const reasons: SampleReason[] = [];
+  if (flags & HIGH_ENGAGEMENT) reasons.push('high_engagement');
+  if (flags & HIGH_RELEVANCE) reasons.push('high_relevance');
+  if (flags & TOPIC_MATCH) reasons.push('topic_match');
+  if (flags & MESSAGE_MATCH) reasons.push('message_match');
+  if (context.bucketFiltered) reasons.push('bucket_filter');
+  if (context.analysisFiltered) reasons.push('analysis_filter');
+  if (context.searched) reasons.push('search_match');
+  if (reasons.length === 0) reasons.push('random_sample');
+  return reasons;
+}
+
 /**
  * One sampled comment. `scores.sentiment` is the sentiment reading of the score version (v2 and v3:
  * the 50/50 average of content and topic), the value its sentiment bucket is taken from; `buckets`
@@ -68,15 +82,6 @@ export function commentRow(
   const messageAt = details.messageIndex[row];
   const topic = topicAt >= 0 ? post.scored?.topics[topicAt] : undefined;
   const message = messageAt >= 0 ? post.scored?.messages[messageAt] : undefined;
-  const reasons: SampleReason[] = [];
-  if (flags & HIGH_ENGAGEMENT) reasons.push('high_engagement');
-  if (flags & HIGH_RELEVANCE) reasons.push('high_relevance');
-  if (flags & TOPIC_MATCH) reasons.push('topic_match');
-  if (flags & MESSAGE_MATCH) reasons.push('message_match');
-  if (context.bucketFiltered) reasons.push('bucket_filter');
-  if (context.analysisFiltered) reasons.push('analysis_filter');
-  if (context.searched) reasons.push('search_match');
-  if (reasons.length === 0) reasons.push('random_sample');
   return {
     commentId: team.commentIds[row],
     postId: post.id,
@@ -91,6 +96,6 @@ export function commentRow(
     emotion: emotionOfCode(c.emotion[row]),
     scores,
     buckets: commentBuckets(stored, context.version),
-    sampleReasons: reasons,
+    sampleReasons: sampleReasons(flags, context),
   };
 }
