@@ -1,18 +1,19 @@
-import type { ContentProvider } from '@analyst/contracts';
+import type { Platform } from '@analyst/contracts';
 import { MemoryReadStore } from '@analyst/platform';
 import { POSTS } from '../src/ingest.tokens';
 import { classifyPostLinks } from '../src/steps/classify-links';
 import { Dedupe } from '../src/steps/dedupe';
 
 const video = (id: string) => `https://www.youtube.com/watch?v=${id.padEnd(11, 'x')}`;
-const everywhere = {} as ContentProvider;
+/** A provider for every platform: `supports` absent. */
+const everywhere = {};
 
 describe('step 1, classifyPostLinks: given the links of a request, expect candidates and rejections', () => {
   it('keeps a post link with its normalized key, rejects what is not a supported post link', () => {
     const tiktok = 'https://www.tiktok.com/@creator/video/7300000000000000001';
     const classified = classifyPostLinks(
       [video('a1'), 'not a link', 'https://www.youtube.com/@maker', tiktok],
-      { supports: (platform) => platform !== 'tiktok' } as ContentProvider,
+      { supports: (platform: Platform) => platform !== 'tiktok' },
     );
     expect(classified.candidates).toEqual([
       { link: video('a1'), normalized: 'https://youtube.com/watch?v=a1xxxxxxxxx', platform: 'youtube' },

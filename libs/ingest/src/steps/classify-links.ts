@@ -20,7 +20,10 @@ export interface ClassifiedLinks {
  * charged. A platform this deployment has no provider for (ANALYST_PROVIDERS routes it to `none`) is
  * unsupported too.
  */
-export function classifyPostLinks(links: string[], provider: ContentProvider): ClassifiedLinks {
+export function classifyPostLinks(
+  links: string[],
+  provider: Pick<ContentProvider, 'supports'>,
+): ClassifiedLinks {
   const result: ClassifiedLinks = { candidates: [], rejected: [] };
   for (const link of links) {
     const c: LinkClassification = classifyPostLink(link);
