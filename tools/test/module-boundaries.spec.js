@@ -55,7 +55,7 @@ const use = (name, from, type = false) =>
 
 const domainToService = snippet('libs/domain-ledger/src/x.ts', use('LedgerService', '@analyst/ledger'));
 const domainToNest = snippet('libs/domain-content/src/x.ts', use('Injectable', '@nestjs/common'));
-const serviceToService = snippet('libs/sampling/src/x.ts', use('AnalysisService', '@analyst/analysis'));
+const serviceToService = snippet('libs/sampling/src/x.ts', use('AnalysisQueries', '@analyst/analysis'));
 const reExport = snippet('libs/gateway/src/x.ts', "export * from '@analyst/ingest';\n");
 const typeOnly = snippet('libs/ingest/src/x.ts', use('LedgerService', '@analyst/ledger', true));
 const gatewayToLedger = snippet('libs/gateway/src/x.ts', use('LedgerModule', '@analyst/ledger'));

@@ -37,7 +37,8 @@ import {
 import { AnalysisCommands } from './analyses/analysis-commands';
 import { AnalysisJobWorker, JOB_OPTIONS, type JobOptions } from './analyses/analysis-job-worker';
 import { AnalysisQueries } from './analyses/analysis-queries';
-import { CreateAnalysisHandler } from './analyses/create-analysis.handler';
+import { CreateAnalysisController } from './create-analysis/create-analysis.controller';
+import { CreateAnalysisHandler } from './create-analysis/create-analysis.handler';
 import { POST_CURSORS, PostCursors } from './posts/post-cursor';
 import { CollectionsController, PostsController } from './posts/posts.controller';
 import { AdminReportsController } from './reports/admin-reports.controller';
@@ -52,6 +53,8 @@ registerOpenApiSchemas(ANALYSIS_OPENAPI_SCHEMAS);
 /** Analyses, post analyses and metrics, the post and collection catalog, reports, saved analyses. */
 @Module({
   controllers: [
+    // Before AnalysesController: the document lists POST /analyses before GET /analyses, as it always did.
+    CreateAnalysisController,
     AnalysesController,
     PostsController,
     CollectionsController,

@@ -1,6 +1,6 @@
 import { validateRequest } from '@analyst/platform';
 import { AnalysisError } from '../src/errors/analysis-error';
-import { parseAnalysisRequest, recordedSelection } from '../src/analyses/analysis-request';
+import { parseAnalysisRequest, recordedSelection } from '../src/create-analysis/analysis-request';
 import { AnalysisListQueryDto } from '../src/analyses/analysis-list-query.dto';
 import { InsightsQueryDto, SavedAnalysisListQueryDto } from '../src/reports/saved-analyses-query.dto';
 import { refuseAs } from '../src/validation/refusal';

@@ -129,7 +129,7 @@ const analysisCreated = (analysisId: string): AnalysisCreatedData => ({
   kind: 'search',
   selection: { type: 'postIds', postIds: ['po_1', 'po_2', 'po_3'] },
   filters: null,
-  search: { mode: 'ai', query: 'battery' },
+  search: { mode: 'ai', query: 'battery', minRelevance: 0.82 },
   include: [],
   postIds: ['po_1', 'po_2', 'po_3'],
   postCount: 3,

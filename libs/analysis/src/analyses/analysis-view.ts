@@ -4,6 +4,7 @@ import type { AnalysisDoc, AnalysisResult } from '@analyst/comment-index';
 
 /** How long a client waits before polling an open analysis again (Retry-After is its seconds). */
 export const POLL_AFTER_MS = 3000;
+export const RETRY_AFTER_SECONDS = String(Math.ceil(POLL_AFTER_MS / 1000));
 
 const open = (doc: AnalysisDoc): boolean => doc.status === 'queued' || doc.status === 'running';
 

@@ -3,7 +3,7 @@ import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@analyst/plat
 import { CommentReadSide, type AnalysisDoc } from '@analyst/comment-index';
 import { AnalysisCommands } from '../analyses/analysis-commands';
 import { AnalysisQueries } from '../analyses/analysis-queries';
-import { MAX_SELECTION } from '../analyses/analysis-request.dto';
+import { MAX_SELECTION } from '../create-analysis/analysis-request.dto';
 import { AnalysisError } from '../errors/analysis-error';
 import { findPosts, NO_POST_FILTERS } from '../posts/post-query';
 

@@ -13,8 +13,8 @@ import {
   type AnalysisDoc,
   type AnalysisResult,
 } from '@analyst/comment-index';
-import { AnalysisCommands } from './analysis-commands';
-import { AnalysisJobWorker } from './analysis-job-worker';
+import { AnalysisCommands } from '../analyses/analysis-commands';
+import { AnalysisJobWorker } from '../analyses/analysis-job-worker';
 import { INLINE_LIMIT, recordedSelection, type AnalysisRequest } from './analysis-request';
 import { resolveSelection } from './analysis-selection';
 
