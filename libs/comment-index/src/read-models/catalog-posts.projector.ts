@@ -3,7 +3,9 @@ import {
   taggedWith,
   type CreatorMessage,
   type CreatorTopic,
+  type PostCreated,
   type PostEvent,
+  type PostScored,
 } from '@analyst/contracts';
 import type { Doc, Projector, Recorded } from '@analyst/platform';
 import { createdPostFields, type CatalogPostFields } from '../team-index/catalog-entries';
@@ -50,16 +52,7 @@ export function evolveCatalogPost(
   event: Recorded<CatalogEvent>,
   id: string,
 ): CatalogPostDoc {
-  if (event.type === 'PostCreated') {
-    if (doc?.teamId) return doc;
-    return {
-      _id: id,
-      seq: event.position,
-      ...createdPostFields(event.data),
-      fetched: null,
-      version: null,
-    };
-  }
+  if (event.type === 'PostCreated') return createdPost(doc, event, id);
   const post = doc ?? ({ _id: id, teamId: '' } as CatalogPostDoc);
   if (!post.teamId) return post;
   const at = ('at' in event.data ? event.data.at : undefined) ?? event.metadata.occurredAt;
@@ -85,29 +78,8 @@ export function evolveCatalogPost(
         fetched: { dataVersion: event.data.dataVersion, fetch: event.revision, chunks: event.data.chunks },
       };
     }
-    case 'PostScored': {
-      if (event.data.dataVersion !== post.dataVersion) return post;
-      const fetched = post.fetched?.dataVersion === event.data.dataVersion ? post.fetched : null;
-      return {
-        ...post,
-        status: 'complete',
-        totalComments: event.data.totalComments,
-        updatedAt: at,
-        fetched: null,
-        version: {
-          dataVersion: event.data.dataVersion,
-          fetch: fetched?.fetch ?? null,
-          chunks: fetched?.chunks ?? 0,
-          ...(event.data.chunks === undefined
-            ? {}
-            : { scores: { first: event.revision - event.data.chunks, chunks: event.data.chunks } }),
-          topics: event.data.topics,
-          messages: event.data.messages,
-          scoredAt: at,
-          position: event.position,
-        },
-      };
-    }
+    case 'PostScored':
+      return event.data.dataVersion === post.dataVersion ? scoredPost(post, event, at) : post;
     case 'PostFetchFailed':
       return { ...post, status: event.data.outcome, fetched: null, updatedAt: at };
     case 'PostHoldResumed':
@@ -117,6 +89,36 @@ export function evolveCatalogPost(
     default:
       return post;
   }
+}
+
+/** The post as created (a second `PostCreated` of it changes nothing). */
+function createdPost(doc: CatalogPostDoc | null, event: Recorded<PostCreated>, id: string): CatalogPostDoc {
+  if (doc?.teamId) return doc;
+  return { _id: id, seq: event.position, ...createdPostFields(event.data), fetched: null, version: null };
+}
+
+/** The post once its current version is scored: that version is the one analyses read. */
+function scoredPost(post: CatalogPostDoc, event: Recorded<PostScored>, at: string): CatalogPostDoc {
+  const fetched = post.fetched?.dataVersion === event.data.dataVersion ? post.fetched : null;
+  return {
+    ...post,
+    status: 'complete',
+    totalComments: event.data.totalComments,
+    updatedAt: at,
+    fetched: null,
+    version: {
+      dataVersion: event.data.dataVersion,
+      fetch: fetched?.fetch ?? null,
+      chunks: fetched?.chunks ?? 0,
+      ...(event.data.chunks === undefined
+        ? {}
+        : { scores: { first: event.revision - event.data.chunks, chunks: event.data.chunks } }),
+      topics: event.data.topics,
+      messages: event.data.messages,
+      scoredAt: at,
+      position: event.position,
+    },
+  };
 }
 
 /** `analysis_posts`: the posts of every team as analysis and sampling read them. */
