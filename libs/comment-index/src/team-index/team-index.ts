@@ -208,14 +208,7 @@ export class TeamIndex {
       const j = remap[r];
       if (j >= 0) commentIds[j] = this.commentIds[r];
     }
-    for (const post of this.posts) {
-      if (post.scored) post.scored.rows = post.scored.rows.map((r) => remap[r]);
-      const pending = post.pending;
-      if (pending) {
-        pending.rows = pending.rows.map((r) => remap[r]);
-        for (const [id, r] of pending.rowById) pending.rowById.set(id, remap[r]);
-      }
-    }
+    this.remapPosts(remap);
     this.columns = columns;
     this.commentIds = commentIds;
     this.details.remap(remap, columns.length);
@@ -228,6 +221,18 @@ export class TeamIndex {
     this.generation = nextGeneration++;
     this.compactions++;
     for (const listener of this.listeners) listener(remap, columns.length);
+  }
+
+  /** Moves the posts' scored and pending rows to their numbers after a compaction. */
+  private remapPosts(remap: Int32Array): void {
+    for (const post of this.posts) {
+      if (post.scored) post.scored.rows = post.scored.rows.map((r) => remap[r]);
+      const pending = post.pending;
+      if (pending) {
+        pending.rows = pending.rows.map((r) => remap[r]);
+        for (const [id, r] of pending.rowById) pending.rowById.set(id, remap[r]);
+      }
+    }
   }
 
   /** What this team holds in memory, roughly: columns, row strings and details with the texts (not the catalog). */
