@@ -128,20 +128,21 @@ export const NamesOne = (what: string, max: number): PropertyDecorator =>
   );
 
 /** The other selection fields a `postIds` selection may not have. */
-const combinedWithPostIds = (selection: Record<string, unknown>): boolean =>
-  selection.collectionId !== undefined || selection.posts !== undefined;
+const combinedWithPostIds = (selection: object): boolean =>
+  ('collectionId' in selection && selection.collectionId !== undefined) ||
+  ('posts' in selection && selection.posts !== undefined);
 
 /** `postIds` is a selection style of its own. */
 export const IsAlone = (): PropertyDecorator =>
   rule(
     'isAlone',
-    (_value, args) => !combinedWithPostIds(args!.object as Record<string, unknown>),
+    (_value, args) => !combinedWithPostIds(args!.object),
     (args) => `${args.property} cannot be combined with collectionId or posts`,
   );
 
 /** The rules after IsAlone judge only a `postIds` selection that is alone. */
 export const whenAlone: ValidationOptions = {
-  validateIf: (selection: Record<string, unknown>) => !combinedWithPostIds(selection),
+  validateIf: (selection: object) => !combinedWithPostIds(selection),
 };
 
 /** A non-empty id. */
@@ -227,12 +228,10 @@ export const IsOneTermInKeywordMode = (): PropertyDecorator =>
   );
 
 /** The terms a keyword search adds to filters.keywords, or null when the search or filters are refused anyway. */
-export function keywordsWithSearch(
-  keywords: unknown,
-  search: { mode?: unknown; query?: unknown } | null | undefined,
-): string[] | null {
-  if (!search || search.mode !== 'keyword' || !isKeywordQuery(search, search.query)) return null;
-  if (typeof search.query !== 'string') return null;
+export function keywordsWithSearch(keywords: unknown, search: unknown): string[] | null {
+  if (typeof search !== 'object' || search === null || !('mode' in search) || !('query' in search))
+    return null;
+  if (!isKeywordQuery(search, search.query) || typeof search.query !== 'string') return null;
   const query = searchQuery(search.query);
   if (query.length > TERM_MAX_LENGTH) return null;
   if (keywords === undefined) return [query];
@@ -245,8 +244,10 @@ export const LeavesRoomForKeywordSearch = (): PropertyDecorator =>
   rule(
     'leavesRoomForKeywordSearch',
     (filters, args) => {
-      const search = (args!.object as { search?: { mode?: unknown; query?: unknown } }).search;
-      const keywords = keywordsWithSearch((filters as { keywords?: unknown }).keywords, search);
+      const request = args!.object;
+      const search = 'search' in request ? request.search : undefined;
+      const given = typeof filters === 'object' && filters !== null && 'keywords' in filters;
+      const keywords = keywordsWithSearch(given ? filters.keywords : undefined, search);
       return keywords === null || keywords.length <= TERMS_LIMIT;
     },
     (args) => `${args.property}.keywords with the search query exceed ${TERMS_LIMIT} terms`,
