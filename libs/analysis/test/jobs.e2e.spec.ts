@@ -53,6 +53,29 @@ describe('large selections run as jobs; truncation at 1,000', () => {
     expect((await f.post('/analyses', key, { selection: { postIds: ids(1001) } })).status).toBe(400);
     await f.jobs.drain();
   });
+
+  it('a stopped worker (as at shutdown) starts no job on its own; started again, it runs what was queued', async () => {
+    const runJob = jest.spyOn(f.jobs, 'runJob');
+    await f.jobs.stop();
+    let id: string;
+    try {
+      const res = await f.post('/analyses', key, { selection: { posts: { max_score: 5 } } });
+      expect(res.status).toBe(202);
+      id = res.body.data.id;
+      // A started worker begins a job it is handed before the request answers.
+      expect(runJob).not.toHaveBeenCalled();
+      expect((await f.get(`/analyses/${id}`, key)).body.data.status).toBe('queued');
+    } finally {
+      f.jobs.start();
+    }
+    await f.jobs.drain();
+    expect(runJob).toHaveBeenCalledWith(id);
+    runJob.mockRestore();
+    expect((await f.get(`/analyses/${id}`, key)).body.data).toMatchObject({
+      status: 'ready',
+      postCount: 500,
+    });
+  });
 });
 
 describe('AI search through an embeddings endpoint (local stub server)', () => {

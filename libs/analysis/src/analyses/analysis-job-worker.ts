@@ -100,24 +100,28 @@ export class AnalysisJobWorker {
     if (this.sweeper) void this.drain();
   }
 
-  /** Runs every queued job in order (one at a time). */
+  /** Runs every queued job in order (one at a time); resolves when the queue is empty. */
   drain(): Promise<void> {
-    this.draining ??= (async () => {
-      while (this.queue.length > 0) {
-        const analysisId = this.queue.shift()!;
-        this.running = analysisId;
-        try {
-          await this.runJob(analysisId);
-        } catch (error) {
-          // Claiming or failing needs the event store; the sweep offers the job again.
-          this.logger.warn(`analysis ${analysisId} could not run: ${String(error)}`);
-        } finally {
-          this.running = null;
-        }
+    // Only with a job to run: an empty run would end (and clear `draining`) before being assigned,
+    // leaving a settled promise that every later drain() returned without running anything.
+    if (!this.draining && this.queue.length > 0) this.draining = this.runQueued();
+    return this.draining ?? Promise.resolve();
+  }
+
+  private async runQueued(): Promise<void> {
+    while (this.queue.length > 0) {
+      const analysisId = this.queue.shift()!;
+      this.running = analysisId;
+      try {
+        await this.runJob(analysisId);
+      } catch (error) {
+        // Claiming or failing needs the event store; the sweep offers the job again.
+        this.logger.warn(`analysis ${analysisId} could not run: ${String(error)}`);
+      } finally {
+        this.running = null;
       }
-      this.draining = null;
-    })();
-    return this.draining;
+    }
+    this.draining = null;
   }
 
   /**
