@@ -65,6 +65,32 @@ describe('SQLite team head', () => {
   });
 });
 
+describe('SQLite stream read except some types', () => {
+  it("never parses a skipped event's data: a row whose data is not JSON is read past", async () => {
+    const { filename, teardown } = freshFile();
+    const store = new SqliteEventStore({ filename, synchronous: 'NORMAL' });
+    const metadata = { correlationId: 'c', causationId: null, teamId: 't', occurredAt: 'x' };
+    const event = (id: string, type: string) => ({ id, type, schemaVersion: 1, data: { id }, metadata });
+    try {
+      await store.append(
+        'post-1',
+        [event('e0', 'Kept'), event('e1', 'Chunk'), event('e2', 'Kept')],
+        'no_stream',
+      );
+      const raw = new Database(filename);
+      raw.prepare(`UPDATE events SET data = 'not json' WHERE id = 'e1'`).run();
+      raw.close();
+      await expect(store.readStream('post-1')).rejects.toThrow(SyntaxError);
+      const read = await store.readStreamExcept('post-1', ['Chunk']);
+      expect(read.revision).toBe(2);
+      expect(read.events.map((e) => e.data)).toEqual([{ id: 'e0' }, { id: 'e2' }]);
+    } finally {
+      await store.close();
+      await teardown();
+    }
+  });
+});
+
 describe('SQLite event store shared by two processes', () => {
   it('delivers appends made through another handle on the same file when polling', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'analyst-es-shared-'));
