@@ -1,11 +1,19 @@
 import { type EventStore, type ReadStore, eventsOf, withoutMeta } from '@analyst/platform';
-import type { FetchedComment, ScoredComment, CommentsFetched, CommentsScored } from '@analyst/contracts';
+import type {
+  FetchedComment,
+  ScoredComment,
+  CommentsFetched,
+  CommentsScored,
+  PostFetched,
+} from '@analyst/contracts';
+import { POST_PAYLOAD_EVENT_TYPES, postStream } from '@analyst/domain-content';
 import { POSTS } from '../ingest.tokens';
 import type { CommentDoc } from '../projections/comment-doc';
 import type { PostDoc } from '../projections/post-doc';
 
 const isCommentsFetched = eventsOf<CommentsFetched>(['CommentsFetched']);
 const isCommentsScored = eventsOf<CommentsScored>(['CommentsScored']);
+const isPostFetched = eventsOf<PostFetched>(['PostFetched']);
 
 export interface PostComments {
   post: PostDoc;
@@ -21,6 +29,17 @@ export interface PostComments {
  * their own columnar indexes, so a per-comment read model would only cost writes). Comments come in
  * fetch order (by `postedAt`, then id); hidden comments are included and flagged.
  */
+/**
+ * The post's events from its version's `PostFetched` on: the chunks of earlier versions are skipped
+ * without being read (the chunks of a version follow its `PostFetched`).
+ */
+async function versionEvents(events: EventStore, postId: string, version: number) {
+  const stream = postStream(postId);
+  const { events: decisions } = await events.readStreamExcept(stream, POST_PAYLOAD_EVENT_TYPES);
+  const fetched = decisions.find((e) => isPostFetched(e) && e.data.dataVersion === version);
+  return fetched ? events.readStream(stream, fetched.revision) : [];
+}
+
 export async function readPostComments(
   store: ReadStore,
   events: EventStore,
@@ -32,7 +51,7 @@ export async function readPostComments(
   const version = post.scoredVersion;
   const fetched: FetchedComment[] = [];
   const scores = new Map<string, { scored: ScoredComment; scorer: { name: string; version: string } }>();
-  for (const event of await events.readStream(`post-${postId}`)) {
+  for (const event of await versionEvents(events, postId, version)) {
     if (isCommentsFetched(event)) {
       const data = event.data;
       if (data.dataVersion === version) fetched.push(...data.comments);
