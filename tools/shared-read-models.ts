@@ -2,7 +2,7 @@ import type { ReadModelSet } from '../libs/platform/src/projection/read-model-ch
 import { identityReadModels } from '../libs/gateway/src/identity/identity.projectors';
 import { ingestReadModels } from '../libs/ingest/src/projections';
 import { ledgerReadModels } from '../libs/ledger/src/projections';
-import { analysisReadModels } from '../libs/comment-index/src/read-models/comment-read-models';
+import { analysisReadModels } from '../libs/analysis/src/analysis-read-models';
 import { samplingReadModels } from '../libs/sampling/src/sampling-read-models';
 
 /**

@@ -22,7 +22,6 @@ import {
 import { localEncoderFromEnv, localModelProblem } from '@analyst/encoder';
 import { AnalysesController } from './analyses/analyses.controller';
 import {
-  analysisReadModels,
   CommentReadSide,
   commentReadSideProvider,
   embedsAtIngest,
@@ -34,6 +33,7 @@ import {
   type SearchModel,
   type SearchSetup,
 } from '@analyst/comment-index';
+import { analysisReadModels } from './analysis-read-models';
 import { AnalysisCommands } from './analyses/analysis-commands';
 import { AnalysisJobWorker, JOB_OPTIONS, type JobOptions } from './analyses/analysis-job-worker';
 import { AnalysisQueries } from './analyses/analysis-queries';

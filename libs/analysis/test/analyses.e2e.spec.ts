@@ -1,5 +1,5 @@
 import { EVENT_STORE, READ_STORE, type EventStore, type ReadStore } from '@analyst/platform';
-import { ANALYSES, type AnalysisDoc } from '@analyst/comment-index';
+import { ANALYSES, type AnalysisDoc } from '@analyst/analyses-read';
 import { analysisTest, type SeedComment } from './analysis-fixture';
 
 const day = (d: number) => `2026-03-0${d}T10:00:00.000Z`;

@@ -1,5 +1,6 @@
 import { identityReadModels } from '@analyst/gateway';
-import { analysisReadModels, COMMENT_SCORES } from '@analyst/comment-index';
+import { COMMENT_SCORES } from '@analyst/comment-index';
+import { analysisReadModels } from '../src/analysis-read-models';
 import {
   checkReadModels,
   EVENT_STORE,

@@ -33,5 +33,3 @@ export * from './search/encoder-search';
 export * from './search/comment-embeddings';
 export * from './search/ingest-embedder';
 export * from './search/search-setup';
-// Until libs/analysis imports the analyses read model from its own library.
-export * from '@analyst/analyses-read';

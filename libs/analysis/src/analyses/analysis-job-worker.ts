@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { analysisStream, type AnalysisEvent } from '@analyst/domain-analysis';
-import { eventsOf } from '@analyst/eventsourcing';
+import { analysisStream } from '@analyst/domain-analysis';
 import {
   CLOCK,
   EVENT_STORE,
@@ -10,17 +9,14 @@ import {
   type EventStore,
   type ReadStore,
 } from '@analyst/platform';
+import { ANALYSES, foldAnalysisDoc, isAnalysisDocEvent, type AnalysisDoc } from '@analyst/analyses-read';
 import {
-  ANALYSES,
-  analysesProjector,
   CommentReadSide,
   compileFilters,
   computeAnalysis,
-  foldAnalysisDoc,
   SEARCH_MODEL,
   SEARCH_SETUP,
   searchMatchedRows,
-  type AnalysisDoc,
   type AnalysisResult,
   type PostEntry,
   type SearchModel,
@@ -43,9 +39,6 @@ export interface JobOptions {
   staleMs: number;
 }
 export const JOB_OPTIONS = Symbol('AnalysisJobOptions');
-
-/** The events an analysis document is folded from (its stream also holds the search's matched chunks). */
-const isAnalysisEvent = eventsOf<AnalysisEvent>(analysesProjector.eventTypes);
 
 type JobProgress = { phase: string; percent: number };
 
@@ -152,7 +145,7 @@ export class AnalysisJobWorker {
    * bound, so a live worker is never taken over. `beforeRollup` runs once the job is rolling up.
    */
   async runJob(analysisId: string, hooks: { beforeRollup?: () => Promise<void> } = {}): Promise<void> {
-    const stream = (await this.events.readStream(analysisStream(analysisId))).filter(isAnalysisEvent);
+    const stream = (await this.events.readStream(analysisStream(analysisId))).filter(isAnalysisDocEvent);
     const doc = foldAnalysisDoc(analysisId, stream);
     if (!doc || (doc.status !== 'queued' && doc.status !== 'running')) return;
     if (!(await this.claim(doc))) return;

@@ -10,17 +10,10 @@ import {
   type EventStore,
   type ReadStore,
 } from '@analyst/platform';
-import {
-  ANALYSES,
-  analysesProjector,
-  foldAnalysisDoc,
-  type AnalysisDoc,
-  type AnalysisResult,
-} from '@analyst/comment-index';
+import { ANALYSES, foldAnalysisDoc, isAnalysisDocEvent, type AnalysisDoc } from '@analyst/analyses-read';
+import { type AnalysisResult } from '@analyst/comment-index';
 
 const isCompleted = eventsOf<Extract<AnalysisEvent, { type: 'AnalysisCompleted' }>>(['AnalysisCompleted']);
-/** The events an analysis document is folded from (its stream also holds the search's matched chunks). */
-const isAnalysisEvent = eventsOf<AnalysisEvent>(analysesProjector.eventTypes);
 
 /** Reads analyses back: one from its own stream, the team's list from the `analyses` read model. */
 @Injectable()
@@ -42,7 +35,7 @@ export class AnalysisQueries {
     teamId: string,
     analysisId: string,
   ): Promise<{ doc: AnalysisDoc; result: AnalysisResult | null } | null> {
-    const events = (await this.events.readStream(analysisStream(analysisId))).filter(isAnalysisEvent);
+    const events = (await this.events.readStream(analysisStream(analysisId))).filter(isAnalysisDocEvent);
     const doc = this.visible(teamId, foldAnalysisDoc(analysisId, events));
     if (!doc) return null;
     const completed = doc.status === 'ready' && doc.kind !== 'report' ? events.find(isCompleted) : undefined;

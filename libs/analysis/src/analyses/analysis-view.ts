@@ -1,6 +1,7 @@
 import { relativePathOf } from '@analyst/platform';
 import { withEmotions } from '@analyst/domain-analysis';
-import type { AnalysisDoc, AnalysisResult } from '@analyst/comment-index';
+import type { AnalysisDoc } from '@analyst/analyses-read';
+import type { AnalysisResult } from '@analyst/comment-index';
 
 /** How long a client waits before polling an open analysis again (Retry-After is its seconds). */
 export const POLL_AFTER_MS = 3000;

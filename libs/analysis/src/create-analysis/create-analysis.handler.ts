@@ -5,12 +5,11 @@ import {
   type AnalysisEvent,
 } from '@analyst/domain-analysis';
 import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@analyst/platform';
+import { foldAnalysisDoc, type AnalysisDoc } from '@analyst/analyses-read';
 import {
   CommentReadSide,
   compileFilters,
   computeAnalysis,
-  foldAnalysisDoc,
-  type AnalysisDoc,
   type AnalysisResult,
   type PostEntry,
   type TeamIndex,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@analyst/platform';
-import { CommentReadSide, type AnalysisDoc } from '@analyst/comment-index';
+import { type AnalysisDoc } from '@analyst/analyses-read';
+import { CommentReadSide } from '@analyst/comment-index';
 import { AnalysisCommands } from '../analyses/analysis-commands';
 import { AnalysisQueries } from '../analyses/analysis-queries';
 import { MAX_SELECTION } from '../create-analysis/analysis-request.dto';

@@ -16,7 +16,7 @@ import {
   ErrorMappingFilter,
   checkedQueryNumber,
 } from '@analyst/platform';
-import { SAVED_ANALYSES, type SavedAnalysisDoc } from '@analyst/comment-index';
+import { SAVED_ANALYSES, type SavedAnalysisDoc } from '@analyst/analyses-read';
 import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
 import { refuseAs } from '../validation/refusal';

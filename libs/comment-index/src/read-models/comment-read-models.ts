@@ -1,5 +1,4 @@
-import type { Projector, ReadModelSet, StepDefinition } from '@analyst/platform';
-import { analysesProjector, savedAnalysesProjector } from '@analyst/analyses-read';
+import type { Projector, StepDefinition } from '@analyst/platform';
 import { catalogPostsProjector } from './catalog-posts.projector';
 import { catalogTeamsProjector } from './catalog-teams.projector';
 import { commentChunksProjector, commentScoresProjector } from './comment-chunks.projector';
@@ -18,11 +17,4 @@ export const postAnalysesStepDefinition: StepDefinition = {
   collection: POST_ANALYSES,
   eventTypes: ['PostScored'],
   create: (store, log) => new PostAnalysesStep(store, log),
-};
-
-/** Every read model the analysis service writes to the shared read store. */
-export const analysisReadModels: ReadModelSet = {
-  service: 'analysis',
-  projectors: [analysesProjector, savedAnalysesProjector, ...commentReadSideProjectors],
-  steps: [postAnalysesStepDefinition],
 };
