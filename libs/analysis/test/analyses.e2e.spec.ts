@@ -1,6 +1,7 @@
 import { EVENT_STORE, READ_STORE, type EventStore, type ReadStore } from '@analyst/platform';
 import { ANALYSES, type AnalysisDoc } from '@analyst/analyses-read';
 import { analysisTest, type SeedComment } from './analysis-fixture';
+import { runJobRollingUp } from './run-job-rolling-up';
 
 const day = (d: number) => `2026-03-0${d}T10:00:00.000Z`;
 const many = (n: number, c: SeedComment): SeedComment[] => Array.from({ length: n }, () => ({ ...c }));
@@ -487,10 +488,8 @@ describe('POST /analyses and reads (issue 7)', () => {
     });
     expect(res.body.meta).toEqual({ status: 'queued', pollAfterMs: 3000 });
     let seen: any;
-    await f.jobs.runJob(id, {
-      beforeRollup: async () => {
-        seen = (await f.get(`/analyses/${id}`, key)).body;
-      },
+    await runJobRollingUp(f.t.app, id, async () => {
+      seen = (await f.get(`/analyses/${id}`, key)).body;
     });
     expect(seen.data).toMatchObject({
       status: 'running',

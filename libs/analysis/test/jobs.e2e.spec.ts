@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { CommentReadSide, EmbeddingsSearchModel } from '@analyst/comment-index';
 import { postRefresh, postVersion } from '@analyst/testing';
 import { analysisTest } from './analysis-fixture';
+import { runJobRollingUp } from './run-job-rolling-up';
 
 const at = (i: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString();
 
@@ -169,19 +170,17 @@ describe('a compaction of the comment index while a search job holds row numbers
       });
       expect(res.status).toBe(202);
       let during: { compactions: number; dead: number } | null = null;
-      await f.jobs.runJob(res.body.data.id, {
-        beforeRollup: async () => {
-          // k2 refreshed to one comment: 8 dead rows of 13, a compaction is due while the job holds the team.
-          const refreshed = [postRefresh('k2', 2), ...postVersion('k2', 2, 1)].map((e) => ({
-            type: e.type,
-            data: e.data,
-          }));
-          await f.append('post-k2', refreshed, teamId);
-          // The cached team learns of k2's new version; its rows come in when a request needs them.
-          await readSide.team(teamId);
-          await readSide.rows(team, [team.postsById.get('k2')!]);
-          during = { compactions: team.compactions, dead: team.deadRowCount };
-        },
+      await runJobRollingUp(f.t.app, res.body.data.id, async () => {
+        // k2 refreshed to one comment: 8 dead rows of 13, a compaction is due while the job holds the team.
+        const refreshed = [postRefresh('k2', 2), ...postVersion('k2', 2, 1)].map((e) => ({
+          type: e.type,
+          data: e.data,
+        }));
+        await f.append('post-k2', refreshed, teamId);
+        // The cached team learns of k2's new version; its rows come in when a request needs them.
+        await readSide.team(teamId);
+        await readSide.rows(team, [team.postsById.get('k2')!]);
+        during = { compactions: team.compactions, dead: team.deadRowCount };
       });
       expect(during).toEqual({ compactions: 0, dead: 8 });
       expect(team.compactions).toBe(1);

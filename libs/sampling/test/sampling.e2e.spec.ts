@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { CommentScores } from '@analyst/contracts';
 import type { TestResponse } from '@analyst/testing';
 import { samplingTest, START, type ErrorBody, type SampleBody, type SeedPost } from './sampling-fixture';
+import { runJobRollingUp } from '../../analysis/test/run-job-rolling-up';
 
 const all = (x: number): CommentScores => ({
   sentiment: x,
@@ -565,8 +566,8 @@ describe('comment samples (issue 8)', () => {
         '3',
       ]);
       let running: TestResponse<SampleBody & ErrorBody> | null = null;
-      await f.jobs.runJob(id, {
-        beforeRollup: async () => void (running = await f.get(`/analyses/${id}/comments`, key)),
+      await runJobRollingUp(f.t.app, id, async () => {
+        running = await f.get(`/analyses/${id}/comments`, key);
       });
       f.jobs.start();
       expect([running!.status, running!.body.error.message, running!.headers['retry-after']]).toEqual([

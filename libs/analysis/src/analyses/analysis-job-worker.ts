@@ -142,9 +142,9 @@ export class AnalysisJobWorker {
    * One job: claim → load → (search) → roll up → ready, reporting phase and percent; any error
    * fails it. Nothing runs unless this replica's claim is granted (the job is queued, or its worker
    * has been quiet past the stale bound); while it runs, progress is reported every third of that
-   * bound, so a live worker is never taken over. `beforeRollup` runs once the job is rolling up.
+   * bound, so a live worker is never taken over.
    */
-  async runJob(analysisId: string, hooks: { beforeRollup?: () => Promise<void> } = {}): Promise<void> {
+  async runJob(analysisId: string): Promise<void> {
     const stream = (await this.events.readStream(analysisStream(analysisId))).filter(isAnalysisDocEvent);
     const doc = foldAnalysisDoc(analysisId, stream);
     if (!doc || (doc.status !== 'queued' && doc.status !== 'running')) return;
@@ -168,7 +168,6 @@ export class AnalysisJobWorker {
           await report(next);
         },
         searching: (percent) => (progress = { phase: 'searching', percent }),
-        beforeRollup: hooks.beforeRollup,
       });
       await this.commands.recordAndProject(analysisId, doc.teamId, {
         type: 'CompleteAnalysis',
@@ -211,7 +210,6 @@ export class AnalysisJobWorker {
     steps: {
       report: (progress: JobProgress) => Promise<void>;
       searching: (percent: number) => void;
-      beforeRollup?: () => Promise<void>;
     },
   ): Promise<AnalysisResult> {
     const team = await this.readSide.team(doc.teamId);
@@ -230,7 +228,6 @@ export class AnalysisJobWorker {
         searchMatch = (row) => matched.has(row);
       }
       await steps.report({ phase: 'rolling_up', percent: 90 });
-      await steps.beforeRollup?.();
       return computeAnalysis({
         team,
         posts,
