@@ -102,120 +102,129 @@ function createTeam(command: Extract<TeamCommand, { type: 'CreateTeam' }>, state
   return [created];
 }
 
-function setRateLimits(
-  command: Extract<TeamCommand, { type: 'SetRateLimits' }>,
-  teamId: string,
-): TeamRateLimitsSet {
-  const limits: Record<string, Partial<RateCaps>> = {};
-  for (const [id, caps] of Object.entries(command.data.limits)) {
-    if (!isRateClassId(id)) throw new IdentityError('invalid_rate_limits', `unknown rate class ${id}`);
-    if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) {
-      throw new IdentityError(
-        'invalid_rate_limits',
-        `limits.${id} must be an object { perMinute?, perDay? }`,
-      );
-    }
-    const unknown = Object.keys(caps).filter((k) => k !== 'perMinute' && k !== 'perDay');
-    if (unknown.length > 0)
-      throw new IdentityError(
-        'invalid_rate_limits',
-        `limits.${id}.${unknown[0]} is not a limit; use perMinute or perDay`,
-      );
-    if (caps.perMinute === undefined && caps.perDay === undefined) {
-      throw new IdentityError(
-        'invalid_rate_limits',
-        `limits.${id} raises nothing; give perMinute, perDay or both`,
-      );
-    }
-    const raised: Partial<RateCaps> = {};
-    for (const window of ['perMinute', 'perDay'] as const) {
-      const value = caps?.[window];
-      if (value === undefined) continue;
-      if (!Number.isInteger(value) || value < RATE_CLASSES[id][window]) {
-        throw new IdentityError(
-          'invalid_rate_limits',
-          `limits.${id}.${window} must be an integer of at least ${RATE_CLASSES[id][window]} (limits can only be raised)`,
-        );
-      }
-      raised[window] = value;
-    }
-    limits[id] = raised;
+function changePlan(command: Extract<TeamCommand, { type: 'ChangePlan' }>, state: TeamState): TeamEvent[] {
+  const team = requireActive(state);
+  const plan = requirePlan(command.data.plan);
+  if (plan === team.plan) return [];
+  // A plan change brings the new plan's allotment; an operator override must be set again.
+  const changed: TeamPlanChanged = {
+    type: 'TeamPlanChanged',
+    data: { teamId: team.teamId, plan, monthlyMapAllotment: PLANS[plan].monthlyMapAllotment },
+  };
+  return [changed];
+}
+
+function setMapAllotment(
+  command: Extract<TeamCommand, { type: 'SetMapAllotment' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const team = requireActive(state);
+  const { monthlyMapAllotment } = command.data;
+  if (!Number.isInteger(monthlyMapAllotment) || monthlyMapAllotment < 0) {
+    throw new IdentityError('invalid_map_allotment', 'monthlyMapAllotment must be an integer of at least 0');
+  }
+  if (monthlyMapAllotment === team.monthlyMapAllotment) return [];
+  const set: TeamMapAllotmentSet = {
+    type: 'TeamMapAllotmentSet',
+    data: { teamId: team.teamId, monthlyMapAllotment },
+  };
+  return [set];
+}
+
+function changeAnalysisSettings(
+  command: Extract<TeamCommand, { type: 'ChangeAnalysisSettings' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const team = requireActive(state);
+  const { scoreVersion, engagementWeight } = command.data;
+  if (scoreVersion !== 1 && scoreVersion !== 2 && scoreVersion !== 3) {
+    throw new IdentityError('invalid_analysis_settings', 'scoreVersion must be 1, 2 or 3');
   }
   if (
-    command.data.dailyBytes !== undefined &&
-    (!Number.isInteger(command.data.dailyBytes) || command.data.dailyBytes < DAILY_RESPONSE_BYTES)
+    !Number.isFinite(engagementWeight) ||
+    engagementWeight < 0 ||
+    engagementWeight > MAX_ENGAGEMENT_WEIGHT
   ) {
+    throw new IdentityError(
+      'invalid_analysis_settings',
+      `engagementWeight must be a number from 0 to ${MAX_ENGAGEMENT_WEIGHT}`,
+    );
+  }
+  const current = team.analysisSettings;
+  if (current.scoreVersion === scoreVersion && current.engagementWeight === engagementWeight) return [];
+  const changed: TeamAnalysisSettingsChanged = {
+    type: 'TeamAnalysisSettingsChanged',
+    data: { teamId: team.teamId, scoreVersion, engagementWeight },
+  };
+  return [changed];
+}
+
+/** One rate class's raised caps: an object of perMinute and/or perDay, each no lower than the class's default. */
+function raisedCaps(id: string, caps: Partial<RateCaps>): Partial<RateCaps> {
+  if (!isRateClassId(id)) throw new IdentityError('invalid_rate_limits', `unknown rate class ${id}`);
+  if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) {
+    throw new IdentityError('invalid_rate_limits', `limits.${id} must be an object { perMinute?, perDay? }`);
+  }
+  const unknown = Object.keys(caps).filter((k) => k !== 'perMinute' && k !== 'perDay');
+  if (unknown.length > 0)
+    throw new IdentityError(
+      'invalid_rate_limits',
+      `limits.${id}.${unknown[0]} is not a limit; use perMinute or perDay`,
+    );
+  if (caps.perMinute === undefined && caps.perDay === undefined) {
+    throw new IdentityError(
+      'invalid_rate_limits',
+      `limits.${id} raises nothing; give perMinute, perDay or both`,
+    );
+  }
+  const raised: Partial<RateCaps> = {};
+  for (const window of ['perMinute', 'perDay'] as const) {
+    const value = caps[window];
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || value < RATE_CLASSES[id][window]) {
+      throw new IdentityError(
+        'invalid_rate_limits',
+        `limits.${id}.${window} must be an integer of at least ${RATE_CLASSES[id][window]} (limits can only be raised)`,
+      );
+    }
+    raised[window] = value;
+  }
+  return raised;
+}
+
+function setRateLimits(
+  command: Extract<TeamCommand, { type: 'SetRateLimits' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const { teamId } = requireActive(state);
+  const limits: Record<string, Partial<RateCaps>> = {};
+  for (const [id, caps] of Object.entries(command.data.limits)) limits[id] = raisedCaps(id, caps);
+  const { dailyBytes } = command.data;
+  if (dailyBytes !== undefined && (!Number.isInteger(dailyBytes) || dailyBytes < DAILY_RESPONSE_BYTES)) {
     throw new IdentityError(
       'invalid_rate_limits',
       `dailyBytes must be an integer of at least ${DAILY_RESPONSE_BYTES} (limits can only be raised)`,
     );
   }
-  return {
+  const set: TeamRateLimitsSet = {
     type: 'TeamRateLimitsSet',
-    data: {
-      teamId,
-      limits,
-      ...(command.data.dailyBytes !== undefined ? { dailyBytes: command.data.dailyBytes } : {}),
-    },
+    data: { teamId, limits, ...(dailyBytes !== undefined ? { dailyBytes } : {}) },
   };
+  return [set];
 }
 
 export function decideTeam(command: TeamCommand, state: TeamState): TeamEvent[] {
   switch (command.type) {
     case 'CreateTeam':
       return createTeam(command, state);
-    case 'ChangePlan': {
-      const team = requireActive(state);
-      const plan = requirePlan(command.data.plan);
-      if (plan === team.plan) return [];
-      // A plan change brings the new plan's allotment; an operator override must be set again.
-      const changed: TeamPlanChanged = {
-        type: 'TeamPlanChanged',
-        data: { teamId: team.teamId, plan, monthlyMapAllotment: PLANS[plan].monthlyMapAllotment },
-      };
-      return [changed];
-    }
-    case 'SetMapAllotment': {
-      const team = requireActive(state);
-      if (!Number.isInteger(command.data.monthlyMapAllotment) || command.data.monthlyMapAllotment < 0) {
-        throw new IdentityError(
-          'invalid_map_allotment',
-          'monthlyMapAllotment must be an integer of at least 0',
-        );
-      }
-      if (command.data.monthlyMapAllotment === team.monthlyMapAllotment) return [];
-      const set: TeamMapAllotmentSet = {
-        type: 'TeamMapAllotmentSet',
-        data: { teamId: team.teamId, monthlyMapAllotment: command.data.monthlyMapAllotment },
-      };
-      return [set];
-    }
-    case 'ChangeAnalysisSettings': {
-      const team = requireActive(state);
-      const { scoreVersion, engagementWeight } = command.data;
-      if (scoreVersion !== 1 && scoreVersion !== 2 && scoreVersion !== 3) {
-        throw new IdentityError('invalid_analysis_settings', 'scoreVersion must be 1, 2 or 3');
-      }
-      if (
-        !Number.isFinite(engagementWeight) ||
-        engagementWeight < 0 ||
-        engagementWeight > MAX_ENGAGEMENT_WEIGHT
-      ) {
-        throw new IdentityError(
-          'invalid_analysis_settings',
-          `engagementWeight must be a number from 0 to ${MAX_ENGAGEMENT_WEIGHT}`,
-        );
-      }
-      const current = team.analysisSettings;
-      if (current.scoreVersion === scoreVersion && current.engagementWeight === engagementWeight) return [];
-      const changed: TeamAnalysisSettingsChanged = {
-        type: 'TeamAnalysisSettingsChanged',
-        data: { teamId: team.teamId, scoreVersion, engagementWeight },
-      };
-      return [changed];
-    }
+    case 'ChangePlan':
+      return changePlan(command, state);
+    case 'SetMapAllotment':
+      return setMapAllotment(command, state);
+    case 'ChangeAnalysisSettings':
+      return changeAnalysisSettings(command, state);
     case 'SetRateLimits':
-      return [setRateLimits(command, requireActive(state).teamId)];
+      return setRateLimits(command, state);
     default: {
       const _never: never = command;
       throw new Error(`unknown team command ${JSON.stringify(_never)}`);
