@@ -119,24 +119,8 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
   const headPosition = await events.headPosition();
   const replay = await replayLedger(events, options, chargeAuditor);
   const { teams, violations } = replay.auditor.finish();
-  if (options.team && replay.ledgerEvents === 0) {
-    violations.push({
-      teamId: options.team,
-      eventId: null,
-      position: null,
-      revision: null,
-      type: null,
-      message: `team ${options.team} has no ledger events in this log`,
-    });
-  }
-  const charges =
-    chargeAuditor && options.charges !== false
-      ? chargeAuditor.finish({
-          now: options.charges?.now ?? new Date().toISOString(),
-          maxOpenMinutes: options.charges?.maxOpenMinutes ?? DEFAULT_MAX_OPEN_MINUTES,
-          team: options.team,
-        })
-      : null;
+  if (options.team && replay.ledgerEvents === 0) violations.push(teamWithoutEvents(options.team));
+  const charges = finishCharges(chargeAuditor, options);
   const rebuilt = await replay.fold.toReadStore();
   const comparisons = await compareRebuilt(rebuilt, teams, violations);
   const live = await compareLive(events, options, replay.fold, teams, violations);
@@ -159,6 +143,28 @@ export async function auditLedger(events: EventStore, options: AuditOptions = {}
     servedBy: options.served?.describe ?? null,
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+/** `--team` named a team the log has no ledger events of. */
+function teamWithoutEvents(teamId: string): AuditViolation {
+  return {
+    teamId,
+    eventId: null,
+    position: null,
+    revision: null,
+    type: null,
+    message: `team ${teamId} has no ledger events in this log`,
+  };
+}
+
+/** The content-side cross-check's findings as of `now`; null when it was switched off. */
+function finishCharges(chargeAuditor: ChargeAuditor | null, options: AuditOptions): ChargeAudit | null {
+  if (!chargeAuditor || options.charges === false) return null;
+  return chargeAuditor.finish({
+    now: options.charges?.now ?? new Date().toISOString(),
+    maxOpenMinutes: options.charges?.maxOpenMinutes ?? DEFAULT_MAX_OPEN_MINUTES,
+    team: options.team,
+  });
 }
 
 /**
@@ -316,6 +322,65 @@ async function compareServedTeams(
   return served;
 }
 
+type StatementLine = StatementPage['data'][number];
+
+/** A team's whole served statement, split at the last revision the replay read. */
+interface ServedStatement {
+  /** The line of that revision; null when the statement has not reached it. */
+  line: StatementLine | null;
+  /** Lines up to and including that revision. */
+  servedLines: number;
+  /** Lines after it. */
+  newerLines: number;
+  /** The highest revision served (-1: no lines). */
+  lastServedRevision: number;
+}
+
+/** Reads every page of the team's served statement; null when the server does not know the team. */
+async function readServedStatement(
+  served: ServedLedger,
+  teamId: string,
+  revision: number,
+): Promise<ServedStatement | null> {
+  const statement: ServedStatement = { line: null, servedLines: 0, newerLines: 0, lastServedRevision: -1 };
+  let cursor: string | null = null;
+  do {
+    const page = await served.statementPage(teamId, cursor);
+    if (!page) return null;
+    for (const line of page.data) {
+      statement.lastServedRevision = Math.max(statement.lastServedRevision, line.revision);
+      if (line.revision > revision) statement.newerLines += 1;
+      else statement.servedLines += 1;
+      if (line.revision === revision) statement.line = line;
+    }
+    cursor = page.meta.hasMore ? page.meta.nextCursor : null;
+  } while (cursor);
+  return statement;
+}
+
+/** How the served line of the replay's last revision differs from the log (empty: it agrees). */
+function servedLineProblems(
+  line: StatementLine,
+  servedLines: number,
+  last: { revision: number; eventId: string },
+  recomputed: CreditBalances,
+): string[] {
+  const problems: string[] = [];
+  if (line.eventId !== last.eventId)
+    problems.push(
+      `its line at revision ${last.revision} is event ${line.eventId}, the log's is ${last.eventId}`,
+    );
+  if (!sameBalances(line.balances, recomputed))
+    problems.push(
+      `it serves ${fmt(line.balances)} after revision ${last.revision} but the log gives ${fmt(recomputed)}`,
+    );
+  if (servedLines !== last.revision + 1)
+    problems.push(
+      `it has ${servedLines} lines up to revision ${last.revision}, the log ${last.revision + 1}`,
+    );
+  return problems;
+}
+
 /**
  * Reads the team's whole served statement and takes the line of the last revision the replay read:
  * its balances must equal the recomputed ones, and as many lines must lead up to it. Lines after it
@@ -331,30 +396,17 @@ async function compareServed(
   const attempts = Math.max(1, served.attempts ?? 5);
   const base = { teamId, revision: last.revision, eventId: last.eventId, recomputed };
   for (let attempt = 1; ; attempt++) {
-    let cursor: string | null = null;
-    let servedLines = 0;
-    let newerLines = 0;
-    let lastServedRevision = -1;
-    let line: StatementPage['data'][number] | null = null;
-    do {
-      const page = await served.statementPage(teamId, cursor);
-      if (!page)
-        return {
-          ...base,
-          served: null,
-          servedLines: 0,
-          newerLines: 0,
-          ok: false,
-          problem: `the server does not know team ${teamId} (404): is it running on this event log?`,
-        };
-      for (const l of page.data) {
-        lastServedRevision = Math.max(lastServedRevision, l.revision);
-        if (l.revision > last.revision) newerLines += 1;
-        else servedLines += 1;
-        if (l.revision === last.revision) line = l;
-      }
-      cursor = page.meta.hasMore ? page.meta.nextCursor : null;
-    } while (cursor);
+    const statement = await readServedStatement(served, teamId, last.revision);
+    if (!statement)
+      return {
+        ...base,
+        served: null,
+        servedLines: 0,
+        newerLines: 0,
+        ok: false,
+        problem: `the server does not know team ${teamId} (404): is it running on this event log?`,
+      };
+    const { line, servedLines, newerLines, lastServedRevision } = statement;
     if (!line && attempt < attempts) {
       await new Promise((resolve) => setTimeout(resolve, served.retryDelayMs ?? 200));
       continue;
@@ -370,19 +422,7 @@ async function compareServed(
         problem: `the served statement ${ends} but the log has revision ${last.revision} (${fmt(recomputed)})`,
       };
     }
-    const problems: string[] = [];
-    if (line.eventId !== last.eventId)
-      problems.push(
-        `its line at revision ${last.revision} is event ${line.eventId}, the log's is ${last.eventId}`,
-      );
-    if (!sameBalances(line.balances, recomputed))
-      problems.push(
-        `it serves ${fmt(line.balances)} after revision ${last.revision} but the log gives ${fmt(recomputed)}`,
-      );
-    if (servedLines !== last.revision + 1)
-      problems.push(
-        `it has ${servedLines} lines up to revision ${last.revision}, the log ${last.revision + 1}`,
-      );
+    const problems = servedLineProblems(line, servedLines, last, recomputed);
     return {
       ...base,
       served: line.balances,
