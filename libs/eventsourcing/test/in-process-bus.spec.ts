@@ -87,6 +87,21 @@ describe('KeyedQueue', () => {
     await expect(failed).rejects.toThrow('boom');
     await expect(next).resolves.toBeUndefined();
   });
+
+  it("resolves each task's own result, in the key's order", async () => {
+    const queue = new KeyedQueue();
+    let releaseFirst!: () => void;
+    const first = queue.push('a', () => new Promise<number>((resolve) => (releaseFirst = () => resolve(1))));
+    const second = queue.push('a', async () => ({ name: 'second' }));
+    const seen: unknown[] = [];
+    void second.then((value) => seen.push(value));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([]);
+    releaseFirst();
+    await expect(first).resolves.toBe(1);
+    await expect(second).resolves.toEqual({ name: 'second' });
+    expect(seen).toEqual([{ name: 'second' }]);
+  });
 });
 
 describe('stream categories and topics', () => {

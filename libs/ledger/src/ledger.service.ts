@@ -135,9 +135,7 @@ export class LedgerService {
 
   /** Runs one command after the team's earlier ones; its events carry the command's `at`. */
   private run(teamId: string, command: LedgerCommand, ctx: LedgerContext): Promise<LedgerOutcome> {
-    return new Promise((resolve, reject) => {
-      this.queue.push(teamId, () => this.teams.handle(teamId, command, ctx).then(resolve)).catch(reject);
-    });
+    return this.queue.push(teamId, () => this.teams.handle(teamId, command, ctx));
   }
 
   /** Runs a command that carries an id (all but ResetMaps) and returns the answer recorded for it. */

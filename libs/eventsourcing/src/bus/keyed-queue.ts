@@ -5,10 +5,14 @@
 export class KeyedQueue {
   private readonly tails = new Map<string, Promise<void>>();
 
-  push(key: string, task: () => Promise<void>): Promise<void> {
+  /** Runs `task` after the key's earlier tasks (whether they failed or not); resolves with its result. */
+  push<T>(key: string, task: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
     const next = previous.then(task);
-    const tail = next.catch(() => undefined);
+    const tail = next.then(
+      () => undefined,
+      () => undefined,
+    );
     this.tails.set(key, tail);
     void tail.then(() => {
       if (this.tails.get(key) === tail) this.tails.delete(key);

@@ -132,8 +132,7 @@ export class IdentityService implements OnModuleInit {
     }
     const keyId = input.fixed?.keyId ?? this.ids.next(KEY_ID_PREFIX);
     const secret = input.fixed?.secret ?? this.ids.secret(24);
-    let outcome: { position: number; scopes: Scope[]; name: string } | null = null;
-    await this.perTeam.push(teamId, async () => {
+    const done = await this.perTeam.push(teamId, async () => {
       const team = await findTeam(this.store, teamId);
       const activeKeys = await this.store
         .collection<ApiKeyDoc>(API_KEYS_COLLECTION)
@@ -153,9 +152,8 @@ export class IdentityService implements OnModuleInit {
       const result = await this.run(this.keys, keyId, command, { ...ctx, teamId });
       if (result.state.status === 'none') throw new Error('key was not created');
       this.cache.forgetKey(keyId);
-      outcome = { position: result.position, scopes: result.state.scopes, name: result.state.name };
+      return { position: result.position, scopes: result.state.scopes, name: result.state.name };
     });
-    const done = outcome as unknown as { position: number; scopes: Scope[]; name: string };
     return {
       id: keyId,
       name: done.name,

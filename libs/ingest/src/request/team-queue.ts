@@ -9,11 +9,7 @@ import { KeyedQueue } from '@analyst/platform';
 export class TeamQueue {
   private readonly queue = new KeyedQueue();
 
-  async run<T>(teamId: string, task: () => Promise<T>): Promise<T> {
-    let result: T | undefined;
-    await this.queue.push(teamId, async () => {
-      result = await task();
-    });
-    return result as T;
+  run<T>(teamId: string, task: () => Promise<T>): Promise<T> {
+    return this.queue.push(teamId, task);
   }
 }
