@@ -16,6 +16,21 @@ export function kafkaJarsPresent(): boolean {
 }
 
 /** A port nobody listens on right now (the OS picks it). */
+/**
+ * Why a suite that starts its own broker cannot run here, or null: it needs the stack's variables
+ * (for the store and the read store) and the Kafka jars (for its own broker). Logged once when set.
+ */
+export function ownBrokerSkipReason(suite: string): string | null {
+  const reason =
+    !process.env.KAFKA_BROKERS || !process.env.MONGO_URL
+      ? `${suite} needs KAFKA_BROKERS and MONGO_URL (set -a; . deploy/local/.stack/env; set +a)`
+      : !kafkaJarsPresent()
+        ? `${suite} needs the Kafka jars in deploy/local/kafka/lib (run deploy/local/start.sh once)`
+        : null;
+  if (reason) console.log(`skipped: ${reason}`);
+  return reason;
+}
+
 export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const server = createServer();

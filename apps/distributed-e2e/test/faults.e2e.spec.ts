@@ -29,7 +29,7 @@ import {
   consumerGroups,
   freePort,
   gauge,
-  kafkaJarsPresent,
+  ownBrokerSkipReason,
   OwnBroker,
   ReadinessMonitor,
   sleep,
@@ -46,13 +46,7 @@ import { expectReadModelsEqualToLog, readModelCheck } from './read-model-audit';
  * numbers from the API and the log.
  */
 
-const skipReason =
-  !process.env.KAFKA_BROKERS || !process.env.MONGO_URL
-    ? 'faults e2e needs KAFKA_BROKERS and MONGO_URL (set -a; . deploy/local/.stack/env; set +a)'
-    : !kafkaJarsPresent()
-      ? 'faults e2e needs the Kafka jars in deploy/local/kafka/lib (run deploy/local/start.sh once)'
-      : null;
-if (skipReason) console.log(`skipped: ${skipReason}`);
+const skipReason = ownBrokerSkipReason('faults e2e');
 const STORE = e2eStoreKind();
 
 /** The relay lease as docs/configuration.md states it (set explicitly, so the bounds below follow from it). */

@@ -24,7 +24,7 @@ import {
   type NewTeam,
   type Reply,
 } from './e2e-kit';
-import { freePort, gauge, kafkaJarsPresent, OwnBroker, sleep } from './fault-kit';
+import { freePort, gauge, OwnBroker, ownBrokerSkipReason, sleep } from './fault-kit';
 import { WebhookReceiver, type ReceivedWebhook } from './webhook-receiver';
 
 /**
@@ -36,13 +36,7 @@ import { WebhookReceiver, type ReceivedWebhook } from './webhook-receiver';
  * counts what it got per event id and checks each signature with the endpoint's secret.
  */
 
-const skipReason =
-  !process.env.KAFKA_BROKERS || !process.env.MONGO_URL
-    ? 'notifier faults e2e needs KAFKA_BROKERS and MONGO_URL (set -a; . deploy/local/.stack/env; set +a)'
-    : !kafkaJarsPresent()
-      ? 'notifier faults e2e needs the Kafka jars in deploy/local/kafka/lib (run deploy/local/start.sh once)'
-      : null;
-if (skipReason) console.log(`skipped: ${skipReason}`);
+const skipReason = ownBrokerSkipReason('notifier faults e2e');
 const STORE = e2eStoreKind();
 
 /** Deliveries of a team's events reach the receiver within this of the API call that made them. */
