@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { isLedgerEventType, type CreditBalances } from '@analyst/contracts';
+import { isLedgerEventType, type CreditBalances, type LedgerEventType } from '@analyst/contracts';
 import { chainHash, GENESIS_HASH } from './hash-chain';
 import {
   STATEMENT_FORMAT,
@@ -47,38 +47,49 @@ function fmt(b: CreditBalances): string {
   return `maps ${b.maps} / adhoc ${b.adhoc} / reserved ${b.reserved}`;
 }
 
+/** Whether a line's change is one its event type can make: the broken rule, or null. */
+type ChangeRule = (change: CreditBalances, type: LedgerEventType) => string | null;
+
+/** A grant adds to exactly one pool and leaves reserved alone. */
+function grantRule(c: CreditBalances): string | null {
+  if (!((c.maps > 0 && c.adhoc === 0) || (c.adhoc > 0 && c.maps === 0)))
+    return 'a grant adds a positive amount to exactly one pool';
+  return c.reserved === 0 ? null : 'a grant does not change reserved';
+}
+
+function mapsOnlyRule(c: CreditBalances, type: LedgerEventType): string | null {
+  return c.adhoc === 0 && c.reserved === 0 ? null : `${type} changes MAPs only`;
+}
+
+function reservationRule(c: CreditBalances): string | null {
+  return c.maps <= 0 && c.adhoc <= 0 && c.reserved === -(c.maps + c.adhoc)
+    ? null
+    : 'a reservation moves credits from the pools to reserved, no more and no less';
+}
+
+function rejectionRule(c: CreditBalances): string | null {
+  return c.maps === 0 && c.adhoc === 0 && c.reserved === 0 ? null : 'a rejected reservation changes nothing';
+}
+
+function releaseRule(c: CreditBalances, type: LedgerEventType): string | null {
+  return c.maps >= 0 && c.adhoc >= 0 && -c.reserved >= c.maps + c.adhoc
+    ? null
+    : `${type} releases reserved credits and returns at most those to the pools`;
+}
+
 /**
  * What each event type may do to the figures, from `balanceChange`: a rule broken here is a line
  * whose `change` no event of its type can produce.
  */
-function changeRuleBroken(type: string, c: CreditBalances): string | null {
-  switch (type) {
-    case 'CreditsGranted':
-      return (c.maps > 0 && c.adhoc === 0) || (c.adhoc > 0 && c.maps === 0)
-        ? c.reserved === 0
-          ? null
-          : 'a grant does not change reserved'
-        : 'a grant adds a positive amount to exactly one pool';
-    case 'MapsReset':
-    case 'MapAllotmentSet':
-      return c.adhoc === 0 && c.reserved === 0 ? null : `${type} changes MAPs only`;
-    case 'CreditsReserved':
-      return c.maps <= 0 && c.adhoc <= 0 && c.reserved === -(c.maps + c.adhoc)
-        ? null
-        : 'a reservation moves credits from the pools to reserved, no more and no less';
-    case 'CreditsReservationRejected':
-      return c.maps === 0 && c.adhoc === 0 && c.reserved === 0
-        ? null
-        : 'a rejected reservation changes nothing';
-    case 'CreditsSettled':
-    case 'CreditsRefunded':
-      return c.maps >= 0 && c.adhoc >= 0 && -c.reserved >= c.maps + c.adhoc
-        ? null
-        : `${type} releases reserved credits and returns at most those to the pools`;
-    default:
-      return `unknown event type ${type}`;
-  }
-}
+const CHANGE_RULES: Record<LedgerEventType, ChangeRule> = {
+  CreditsGranted: grantRule,
+  MapsReset: mapsOnlyRule,
+  MapAllotmentSet: mapsOnlyRule,
+  CreditsReserved: reservationRule,
+  CreditsReservationRejected: rejectionRule,
+  CreditsSettled: releaseRule,
+  CreditsRefunded: releaseRule,
+};
 
 interface TeamRun {
   lines: number;
@@ -279,13 +290,18 @@ function checkSignature(
   return { signature: 'valid' };
 }
 
-/** The arithmetic of one statement line against the team's previous line; advances the team's run. */
-function checkLine(
-  value: unknown,
-  team: string | null,
-  teams: Map<string, TeamRun>,
-  lastPosition: number,
-): string | null {
+/** The fields of a statement line this check reads. */
+interface CheckedLine {
+  teamId: string;
+  revision: number;
+  position: number;
+  type: string;
+  change: CreditBalances;
+  balances: CreditBalances;
+}
+
+/** A record's statement line with every field it must have, or the problem. */
+function lineFields(value: unknown): CheckedLine | string {
   const line = value as Record<string, unknown> | null;
   if (typeof line !== 'object' || line === null) return 'no statement line in the record';
   const { teamId, revision, position, type, change, balances } = line;
@@ -299,6 +315,35 @@ function checkLine(
   ) {
     return 'the line lacks teamId, revision, position, type, change or balances';
   }
+  return { teamId, revision, position, type, change, balances };
+}
+
+/** Each balance must be the previous one plus the change, and never negative. */
+function balanceProblem(
+  previous: CreditBalances,
+  change: CreditBalances,
+  balances: CreditBalances,
+): string | null {
+  for (const figure of FIGURES) {
+    const expected = previous[figure] + change[figure];
+    if (balances[figure] !== expected) {
+      return `${figure} balance ${balances[figure]} is not the previous ${previous[figure]} plus the change ${change[figure]} (= ${expected})`;
+    }
+    if (balances[figure] < 0) return `${figure} balance ${balances[figure]} is negative`;
+  }
+  return null;
+}
+
+/** The arithmetic of one statement line against the team's previous line; advances the team's run. */
+function checkLine(
+  value: unknown,
+  team: string | null,
+  teams: Map<string, TeamRun>,
+  lastPosition: number,
+): string | null {
+  const line = lineFields(value);
+  if (typeof line === 'string') return line;
+  const { teamId, revision, position, type, change, balances } = line;
   const where = `team ${teamId} revision ${revision} (${type})`;
   if (team !== null && teamId !== team) return `${where}: the statement is of team ${team} only`;
   if (position <= lastPosition)
@@ -307,15 +352,10 @@ function checkLine(
   const run = teams.get(teamId) ?? { lines: 0, revision: -1, balances: { maps: 0, adhoc: 0, reserved: 0 } };
   if (revision !== run.revision + 1)
     return `${where}: follows revision ${run.revision} of the team (a line of the team was dropped, added or moved)`;
-  const rule = changeRuleBroken(type, change);
+  const rule = CHANGE_RULES[type](change, type);
   if (rule) return `${where}: change ${fmt(change)} is impossible: ${rule}`;
-  for (const figure of FIGURES) {
-    const expected = run.balances[figure] + change[figure];
-    if (balances[figure] !== expected) {
-      return `${where}: ${figure} balance ${balances[figure]} is not the previous ${run.balances[figure]} plus the change ${change[figure]} (= ${expected})`;
-    }
-    if (balances[figure] < 0) return `${where}: ${figure} balance ${balances[figure]} is negative`;
-  }
+  const arithmetic = balanceProblem(run.balances, change, balances);
+  if (arithmetic) return `${where}: ${arithmetic}`;
   teams.set(teamId, { lines: run.lines + 1, revision, balances });
   return null;
 }
