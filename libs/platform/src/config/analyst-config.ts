@@ -341,68 +341,74 @@ export function kafkaDeliverySettings(config: AnalystConfig): KafkaDeliverySetti
   };
 }
 
-/** Validates `env`; throws one ConfigError naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): AnalystConfig {
-  const known = Object.keys(new AnalystConfig());
+/** Variables without a default on AnalystConfig's instance, read when set. */
+const OPTIONAL_VARIABLES = [
+  'ANALYST_DEMO_KEY',
+  'ANALYST_ADMIN_TOKEN',
+  'KAFKA_BROKERS',
+  'MONGO_URL',
+  'EVENTSTORE_URL',
+  'ANALYST_INTERNAL_SECRET',
+  'ANALYST_EVENTSTORE',
+  'EVENTSTORE_CA_FILE',
+  'KAFKA_CA_FILE',
+  'MONGO_CA_FILE',
+  'KAFKA_MIN_INSYNC_REPLICAS',
+  'ANALYST_TRUST_PROXY',
+  'ANALYST_PROVIDERS',
+  'YOUTUBE_API_KEY',
+  'REDDIT_CLIENT_ID',
+  'REDDIT_CLIENT_SECRET',
+  'REDDIT_USER_AGENT',
+  'ANALYST_YOUTUBE_BASE_URL',
+  'ANALYST_REDDIT_BASE_URL',
+  'ANALYST_REDDIT_TOKEN_URL',
+];
+
+/** The configuration's variables that `env` sets to a non-empty value. */
+function pickVariables(env: Record<string, string | undefined>): Record<string, string> {
   const picked: Record<string, string> = {};
-  const optional = [
-    'ANALYST_DEMO_KEY',
-    'ANALYST_ADMIN_TOKEN',
-    'KAFKA_BROKERS',
-    'MONGO_URL',
-    'EVENTSTORE_URL',
-    'ANALYST_INTERNAL_SECRET',
-    'ANALYST_EVENTSTORE',
-    'EVENTSTORE_CA_FILE',
-    'KAFKA_CA_FILE',
-    'MONGO_CA_FILE',
-    'KAFKA_MIN_INSYNC_REPLICAS',
-    'ANALYST_TRUST_PROXY',
-    'ANALYST_PROVIDERS',
-    'YOUTUBE_API_KEY',
-    'REDDIT_CLIENT_ID',
-    'REDDIT_CLIENT_SECRET',
-    'REDDIT_USER_AGENT',
-    'ANALYST_YOUTUBE_BASE_URL',
-    'ANALYST_REDDIT_BASE_URL',
-    'ANALYST_REDDIT_TOKEN_URL',
-  ];
-  for (const key of [...known, ...optional]) {
+  for (const key of [...Object.keys(new AnalystConfig()), ...OPTIONAL_VARIABLES]) {
     const value = env[key];
     if (value !== undefined && value !== '') picked[key] = value;
   }
-  const config = plainToInstance(AnalystConfig, picked);
-  const errors = validateSync(config, { forbidUnknownValues: false });
-  const problems = errors.flatMap((e) =>
-    Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`),
-  );
-  if (config.ANALYST_MODE === 'distributed') {
-    for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'ANALYST_INTERNAL_SECRET'] as const) {
-      if (!config[key]) problems.push(`${key}: required when ANALYST_MODE=distributed`);
-    }
-    // No silent fallback to a local file: a service on its own SQLite log would see nobody's events.
-    if (!config.EVENTSTORE_URL && !config.ANALYST_EVENTSTORE) {
-      problems.push(
-        'EVENTSTORE_URL: required when ANALYST_MODE=distributed (or ANALYST_EVENTSTORE=sqlite:<path> to share one SQLite log on one machine, or ANALYST_EVENTSTORE=postgres://<database url>)',
-      );
-    }
-    if (config.EVENTSTORE_URL && config.ANALYST_EVENTSTORE) {
-      problems.push(
-        'ANALYST_EVENTSTORE: set either EVENTSTORE_URL or ANALYST_EVENTSTORE (sqlite:<path> or postgres://…), not both',
-      );
-    }
+  return picked;
+}
+
+/** The shared infrastructure a distributed service cannot run without. */
+function distributedProblems(config: AnalystConfig): string[] {
+  if (config.ANALYST_MODE !== 'distributed') return [];
+  const problems: string[] = [];
+  for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'ANALYST_INTERNAL_SECRET'] as const) {
+    if (!config[key]) problems.push(`${key}: required when ANALYST_MODE=distributed`);
   }
-  const replication = config.KAFKA_REPLICATION_FACTOR;
-  if (
-    config.KAFKA_MIN_INSYNC_REPLICAS !== undefined &&
-    Number.isInteger(replication) &&
-    config.KAFKA_MIN_INSYNC_REPLICAS > replication
-  ) {
-    // Every produce with acks=all would be refused: no partition could ever have that many in sync.
+  // No silent fallback to a local file: a service on its own SQLite log would see nobody's events.
+  if (!config.EVENTSTORE_URL && !config.ANALYST_EVENTSTORE) {
     problems.push(
-      `KAFKA_MIN_INSYNC_REPLICAS: ${config.KAFKA_MIN_INSYNC_REPLICAS} is more than KAFKA_REPLICATION_FACTOR (${replication})`,
+      'EVENTSTORE_URL: required when ANALYST_MODE=distributed (or ANALYST_EVENTSTORE=sqlite:<path> to share one SQLite log on one machine, or ANALYST_EVENTSTORE=postgres://<database url>)',
     );
   }
+  if (config.EVENTSTORE_URL && config.ANALYST_EVENTSTORE) {
+    problems.push(
+      'ANALYST_EVENTSTORE: set either EVENTSTORE_URL or ANALYST_EVENTSTORE (sqlite:<path> or postgres://…), not both',
+    );
+  }
+  return problems;
+}
+
+function kafkaReplicationProblems(config: AnalystConfig): string[] {
+  const replication = config.KAFKA_REPLICATION_FACTOR;
+  const minInsync = config.KAFKA_MIN_INSYNC_REPLICAS;
+  if (minInsync !== undefined && Number.isInteger(replication) && minInsync > replication) {
+    // Every produce with acks=all would be refused: no partition could ever have that many in sync.
+    return [`KAFKA_MIN_INSYNC_REPLICAS: ${minInsync} is more than KAFKA_REPLICATION_FACTOR (${replication})`];
+  }
+  return [];
+}
+
+/** Each CA file given must hold a certificate, and its connection string must not turn TLS off. */
+function caFileProblems(config: AnalystConfig): string[] {
+  const problems: string[] = [];
   for (const [key, url] of [
     ['EVENTSTORE_CA_FILE', config.EVENTSTORE_URL],
     ['KAFKA_CA_FILE', undefined],
@@ -414,20 +420,44 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (problem) problems.push(`${key}: ${problem}`);
     if (tlsOff(url)) problems.push(`${key}: given, but the connection string turns TLS off (tls=false)`);
   }
+  return problems;
+}
+
+function relayLeaseProblems(config: AnalystConfig): string[] {
   const renew = config.ANALYST_RELAY_LEASE_RENEW_MS;
   const ttl = config.ANALYST_RELAY_LEASE_TTL_MS;
   if (Number.isInteger(renew) && Number.isInteger(ttl) && renew * 2 >= ttl) {
     // The holder needs at least two renewals inside one TTL, or one slow round trip hands the lease over.
-    problems.push(
+    return [
       `ANALYST_RELAY_LEASE_RENEW_MS: ${renew} must be less than half of ANALYST_RELAY_LEASE_TTL_MS (${ttl})`,
-    );
+    ];
   }
+  return [];
+}
+
+function trustProxyProblems(config: AnalystConfig): string[] {
   try {
     trustedProxies(config.ANALYST_TRUST_PROXY);
+    return [];
   } catch (error) {
-    problems.push((error as Error).message);
+    return [(error as Error).message];
   }
-  problems.push(...providerProblems(config));
+}
+
+/** Validates `env`; throws one ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AnalystConfig {
+  const config = plainToInstance(AnalystConfig, pickVariables(env));
+  const errors = validateSync(config, { forbidUnknownValues: false });
+  const problems = [
+    ...errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`)),
+    // What no single variable's rule can see: variables that must agree with each other or with the disk.
+    ...distributedProblems(config),
+    ...kafkaReplicationProblems(config),
+    ...caFileProblems(config),
+    ...relayLeaseProblems(config),
+    ...trustProxyProblems(config),
+    ...providerProblems(config),
+  ];
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
 }
