@@ -25,6 +25,36 @@ const FRAMEWORK_ERROR_CODES: Record<number, string> = {
   415: 'unsupported_media_type',
 };
 
+type ErrorAnswer = { status: number; error: ErrorEnvelope['error'] };
+
+/** What a 5xx that is not an ApiError says: nothing of the failure's insides. */
+const INTERNAL_ERROR = 'internal error';
+
+/** An ApiError as thrown, its headers set on the reply. */
+function apiErrorAnswer(exception: ApiError, reply: FastifyReply): ErrorAnswer {
+  const error: ErrorEnvelope['error'] = { message: exception.message };
+  // Every 400 carries a code a client can branch on; the generic one unless the thrower named one.
+  if (exception.code) error.code = exception.code;
+  else if (exception.status === 400) error.code = 'invalid_request';
+  if (exception.candidates) error.candidates = exception.candidates;
+  for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
+  return { status: exception.status, error };
+}
+
+/** An error Nest or Fastify raised for a request no handler could take (no route, unreadable body). */
+function frameworkAnswer(status: number, message: string): ErrorAnswer {
+  const error: ErrorEnvelope['error'] = { message: status >= 500 ? INTERNAL_ERROR : message };
+  const code = FRAMEWORK_ERROR_CODES[status];
+  if (code) error.code = code;
+  return { status, error };
+}
+
+/** Fastify's own errors (bad JSON, body too large) carry a statusCode. */
+function isFastifyError(exception: unknown): exception is { statusCode: number; message: string } {
+  const candidate = exception as { statusCode?: number; message?: string } | null | undefined;
+  return Boolean(candidate?.statusCode && candidate.message);
+}
+
 /** Every error leaves the process in one envelope, `{ error: { message, code?, candidates? } }`, with no stack. */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
@@ -32,36 +62,21 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    let status = 500;
-    const body: ErrorEnvelope = { error: { message: 'internal error' } };
     if (this.answeredUnavailable(exception, reply)) return;
-    if (exception instanceof ApiError) {
-      status = exception.status;
-      body.error.message = exception.message;
-      // Every 400 carries a code a client can branch on; the generic one unless the thrower named one.
-      if (exception.code) body.error.code = exception.code;
-      else if (status === 400) body.error.code = 'invalid_request';
-      if (exception.candidates) body.error.candidates = exception.candidates;
-      for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
-    } else if (exception instanceof HttpException) {
-      status = exception.getStatus();
-      body.error.message = messageOf(exception.getResponse(), exception.message);
-      // Nest raises these for requests no handler could take (no route, unreadable body).
-      const code = FRAMEWORK_ERROR_CODES[status];
-      if (code) body.error.code = code;
-    } else if ((exception as { statusCode?: number })?.statusCode && (exception as Error).message) {
-      // Fastify's own errors (bad JSON, body too large) carry a statusCode.
-      status = (exception as { statusCode: number }).statusCode;
-      body.error.message = (exception as Error).message;
-      const code = FRAMEWORK_ERROR_CODES[status];
-      if (code) body.error.code = code;
-    } else {
-      this.logger.error(
-        exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
-      );
-    }
-    if (status >= 500 && !(exception instanceof ApiError)) body.error.message = 'internal error';
+    const { status, error } = this.answerOf(exception, reply);
+    const body: ErrorEnvelope = { error };
     void reply.status(status).send(body);
+  }
+
+  private answerOf(exception: unknown, reply: FastifyReply): ErrorAnswer {
+    if (exception instanceof ApiError) return apiErrorAnswer(exception, reply);
+    if (exception instanceof HttpException)
+      return frameworkAnswer(exception.getStatus(), messageOf(exception.getResponse(), exception.message));
+    if (isFastifyError(exception)) return frameworkAnswer(exception.statusCode, exception.message);
+    this.logger.error(
+      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+    );
+    return { status: 500, error: { message: INTERNAL_ERROR } };
   }
 
   /** A dependency that is down is the client's cue to retry later (503), not a failure of its request. */
