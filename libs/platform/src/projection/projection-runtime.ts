@@ -39,6 +39,12 @@ export interface ProjectionRuntimeOptions {
 
 export type ApplyOutcome = 'written' | 'already-applied' | 'skipped-conflict';
 
+/** What one document's write has met so far: lost races and unique clashes. */
+interface WriteTries {
+  races: number;
+  clashes: number;
+}
+
 /** The documents one event writes: per interested projector, the ids it names. */
 interface Target {
   projector: Projector;
@@ -195,58 +201,93 @@ export class ProjectionRuntime {
    * holds (two documents claiming one value), logged, reported and skipped so later events project.
    */
   async applyTo(projector: Projector, id: string, events: readonly RecordedEvent[]): Promise<ApplyOutcome> {
-    const event = events[events.length - 1];
     const collection = this.store.collection<Projected<Doc>>(projector.collection);
     if (projector.writeOnce) return this.writtenOnce(collection, projector, id, events);
     if (events[0].revision === 0 && (await this.created(collection, projector, id, events))) return 'written';
-    let races = 0;
-    let clashes = 0;
+    const tries: WriteTries = { races: 0, clashes: 0 };
     for (;;) {
-      const current = await collection.findOne({ _id: id });
-      const lost = await this.lostEvents(projector, id, current, events);
-      const next = fold(projector, id, current, lost.length > 0 ? [...lost, ...events] : events);
-      if (!next) return 'already-applied';
-      try {
-        if (!current) {
-          await collection.insertOne(next);
-          return 'written';
-        }
-        const result = await collection.replaceOne({ _id: id, _version: current._version }, next);
-        if (result.matched === 1) return 'written';
-        races += 1; // another writer moved `_version` on
-      } catch (error) {
-        if (!(error instanceof DuplicateKeyError)) throw error;
-        if (error.index === '_id') {
-          races += 1; // another writer created the document first
-        } else {
-          const clash = await findUniqueClash(collection, projector.indexes ?? [], next, error.index);
-          // FerretDB's E11000 names no index: with no other holder found it was a race on `_id`.
-          if (!clash && error.index === UNKNOWN_INDEX && (await collection.findOne({ _id: id }))) races += 1;
-          else if (++clashes >= CLASH_CHECKS) {
-            this.conflict({
-              projector: projector.name,
-              collection: projector.collection,
-              documentId: id,
-              index: clash?.index ?? error.index,
-              clashingId: clash?.clashingId ?? null,
-              event: {
-                id: event.id,
-                type: event.type,
-                streamId: event.streamId,
-                revision: event.revision,
-                position: event.position,
-              },
-            });
-            return 'skipped-conflict';
-          } else await new Promise((resolve) => setTimeout(resolve, CLASH_PAUSE_MS * clashes));
-        }
-      }
-      if (races > MAX_RACES) {
+      const outcome = await this.tryWrite(collection, projector, id, events, tries);
+      if (outcome !== 'again') return outcome;
+      if (tries.races > MAX_RACES) {
+        const event = events[events.length - 1];
         throw new Error(
-          `${projector.name}: lost ${races} write races in a row on ${projector.collection}/${id} at ${event.streamId}@${event.revision}`,
+          `${projector.name}: lost ${tries.races} write races in a row on ${projector.collection}/${id} at ${event.streamId}@${event.revision}`,
         );
       }
     }
+  }
+
+  /** One read, fold and conditional write of the document; 'again' when it must be tried again. */
+  private async tryWrite(
+    collection: ReadCollection<Projected<Doc>>,
+    projector: Projector,
+    id: string,
+    events: readonly RecordedEvent[],
+    tries: WriteTries,
+  ): Promise<ApplyOutcome | 'again'> {
+    const current = await collection.findOne({ _id: id });
+    const lost = await this.lostEvents(projector, id, current, events);
+    const next = fold(projector, id, current, lost.length > 0 ? [...lost, ...events] : events);
+    if (!next) return 'already-applied';
+    try {
+      if (!current) {
+        await collection.insertOne(next);
+        return 'written';
+      }
+      const result = await collection.replaceOne({ _id: id, _version: current._version }, next);
+      if (result.matched === 1) return 'written';
+      tries.races += 1; // another writer moved `_version` on
+      return 'again';
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      return this.afterDuplicateKey(collection, projector, id, next, error, events, tries);
+    }
+  }
+
+  /**
+   * A duplicate key on `_id` is a race another writer won; on another unique index it is re-checked
+   * a few times (with short pauses) before it counts as a clash, reported and skipped.
+   */
+  private async afterDuplicateKey(
+    collection: ReadCollection<Projected<Doc>>,
+    projector: Projector,
+    id: string,
+    next: Projected<Doc>,
+    error: DuplicateKeyError,
+    events: readonly RecordedEvent[],
+    tries: WriteTries,
+  ): Promise<'skipped-conflict' | 'again'> {
+    if (error.index === '_id') {
+      tries.races += 1; // another writer created the document first
+      return 'again';
+    }
+    const clash = await findUniqueClash(collection, projector.indexes ?? [], next, error.index);
+    // FerretDB's E11000 names no index: with no other holder found it was a race on `_id`.
+    if (!clash && error.index === UNKNOWN_INDEX && (await collection.findOne({ _id: id }))) {
+      tries.races += 1;
+      return 'again';
+    }
+    tries.clashes += 1;
+    if (tries.clashes < CLASH_CHECKS) {
+      await new Promise((resolve) => setTimeout(resolve, CLASH_PAUSE_MS * tries.clashes));
+      return 'again';
+    }
+    const event = events[events.length - 1];
+    this.conflict({
+      projector: projector.name,
+      collection: projector.collection,
+      documentId: id,
+      index: clash?.index ?? error.index,
+      clashingId: clash?.clashingId ?? null,
+      event: {
+        id: event.id,
+        type: event.type,
+        streamId: event.streamId,
+        revision: event.revision,
+        position: event.position,
+      },
+    });
+    return 'skipped-conflict';
   }
 
   /**
