@@ -4,6 +4,23 @@ import { comparableDocument, firstDifference } from './comparable-document';
 import { streamKey, type ProjectionStep, type Projector } from './projector';
 import { ProjectorFold, type FoldedDocument } from './projector-fold';
 import { RecordingReadStore } from './recording-read-store';
+import type {
+  CollectionCheck,
+  DocumentDifference,
+  DocumentLag,
+  DocumentRef,
+  EventRef,
+  ReadModelCheckReport,
+} from './read-model-check-report';
+
+export type {
+  CollectionCheck,
+  DocumentDifference,
+  DocumentLag,
+  DocumentRef,
+  EventRef,
+  ReadModelCheckReport,
+} from './read-model-check-report';
 
 /** A projection step the check can build over its own folded read models and the log. */
 export interface StepDefinition {
@@ -35,65 +52,6 @@ export interface ReadModelCheckOptions {
   rounds?: number;
   /** Pause before each such round, so live projections can catch up; default 1 s. */
   settleMs?: number;
-}
-
-export interface EventRef {
-  streamId: string;
-  revision: number;
-  position: number;
-  type: string;
-  id: string;
-}
-
-export interface DocumentRef {
-  collection: string;
-  documentId: string;
-  teamId: string | null;
-}
-
-/**
- * A document that had not reached the check's replay when last read: `behind` has events to apply
- * (none of them at or below a checkpoint of the services that write it), `ahead` applied events the
- * check's last replay had not read (written while it ran).
- */
-export interface DocumentLag extends DocumentRef {
-  state: 'behind' | 'ahead';
-  /** Events it has still to apply (behind); 0 when ahead. */
-  events: number;
-  firstPending: EventRef | null;
-}
-
-/** A document that disagrees with the log: never lag. */
-export interface DocumentDifference extends DocumentRef {
-  /**
-   * `differs`: same events applied, different content; `skipped`: a checkpoint passed an event it
-   * never applied; `unexpected`: the log makes no such document.
-   */
-  kind: 'differs' | 'skipped' | 'unexpected';
-  message: string;
-  events: EventRef[];
-}
-
-export interface CollectionCheck {
-  collection: string;
-  /** Services that project it (their replicas all write it). */
-  services: string[];
-  /** Documents the log makes, and documents the live store holds. */
-  expected: number;
-  live: number;
-  /** Highest checkpoint among those services (-1 for none). */
-  checkpoint: number;
-  lagging: number;
-  differing: number;
-}
-
-export interface ReadModelCheckReport {
-  /** Log position the check's replay ended at. */
-  head: number;
-  collections: CollectionCheck[];
-  lag: DocumentLag[];
-  differences: DocumentDifference[];
-  ok: boolean;
 }
 
 interface CheckedProjector {
@@ -145,33 +103,45 @@ class ReadModelCheck {
   constructor(private readonly options: ReadModelCheckOptions) {
     const wanted = options.collections ? new Set(options.collections) : null;
     for (const set of options.sets) {
-      for (const projector of set.projectors) {
-        if (wanted && !wanted.has(projector.collection)) continue;
-        const known = this.projectors.find((p) => p.projector.collection === projector.collection);
-        if (known) known.services.push(set.service);
-        else this.projectors.push({ projector, services: [set.service] });
-      }
-      for (const definition of set.steps ?? []) {
-        if (wanted && !wanted.has(definition.collection)) continue;
-        const known = this.steps.find((s) => s.definition.collection === definition.collection);
-        if (known) known.services.push(set.service);
-        else this.steps.push({ definition, services: [set.service] });
-        for (const type of definition.eventTypes) this.stepTypes.add(type);
-      }
+      for (const projector of set.projectors)
+        if (!wanted || wanted.has(projector.collection)) this.addProjector(projector, set.service);
+      for (const definition of set.steps ?? [])
+        if (!wanted || wanted.has(definition.collection)) this.addStep(definition, set.service);
     }
-    if (wanted)
-      for (const name of wanted)
-        if (
-          !this.projectors.some((p) => p.projector.collection === name) &&
-          !this.steps.some((s) => s.definition.collection === name)
-        )
-          throw new Error(`no shared read model is called ${name}`);
-    // A step reads the documents of every projector of its services (the catalog), so fold them all.
+    for (const name of wanted ?? [])
+      if (!this.checks(name)) throw new Error(`no shared read model is called ${name}`);
+    this.fold = new ProjectorFold(this.foldedProjectors());
+  }
+
+  /** A projector several services run is checked once, naming them all. */
+  private addProjector(projector: Projector, service: string): void {
+    const known = this.projectors.find((p) => p.projector.collection === projector.collection);
+    if (known) known.services.push(service);
+    else this.projectors.push({ projector, services: [service] });
+  }
+
+  private addStep(definition: StepDefinition, service: string): void {
+    const known = this.steps.find((s) => s.definition.collection === definition.collection);
+    if (known) known.services.push(service);
+    else this.steps.push({ definition, services: [service] });
+    for (const type of definition.eventTypes) this.stepTypes.add(type);
+  }
+
+  private checks(collection: string): boolean {
+    return (
+      this.projectors.some((p) => p.projector.collection === collection) ||
+      this.steps.some((s) => s.definition.collection === collection)
+    );
+  }
+
+  /** The checked projectors, and those a checked step reads. */
+  private foldedProjectors(): Projector[] {
     const folded = new Set(this.projectors.map((p) => p.projector));
+    // A step reads the documents of every projector of its services (the catalog), so fold them all.
     if (this.steps.length)
-      for (const set of options.sets)
+      for (const set of this.options.sets)
         if (set.steps?.length) for (const projector of set.projectors) folded.add(projector);
-    this.fold = new ProjectorFold([...folded]);
+    return [...folded];
   }
 
   async run(): Promise<ReadModelCheckReport> {
@@ -362,71 +332,93 @@ class ReadModelCheck {
     if (this.steps.length === 0) return;
     const folded = new RecordingReadStore(await this.fold.toReadStore());
     const head = await this.options.events.headPosition();
-    for (const { definition, services } of this.steps) {
-      const checked = { collection: definition.collection, services };
-      const step = definition.create(folded, this.options.events);
-      const madeBy = new Map<string, RecordedEvent>();
-      for (const event of this.stepEvents) {
-        if (!step.eventTypes.includes(event.type)) continue;
-        for (const id of await folded.recordInserts(checked.collection, () => step.apply(event)))
-          madeBy.set(id, event);
-      }
-      const expected = await folded.collection(checked.collection).find({});
-      this.stepExpected.set(checked.collection, expected.length);
-      const live = await this.options.live.collection(checked.collection).find({});
-      this.liveCounts.set(checked.collection, live.length);
-      const liveById = new Map(live.map((d) => [d._id, d]));
-      const checkpoint = Math.max(-1, ...checked.services.map((s) => checkpoints.get(s) ?? -1));
-      for (const doc of expected) {
-        const have = liveById.get(doc._id) ?? null;
-        liveById.delete(doc._id);
-        const event = madeBy.get(doc._id);
-        if (!have) {
-          if (event && event.position <= checkpoint)
-            this.differ(
-              checked.collection,
-              doc._id,
-              doc,
-              'skipped',
-              `${checked.collection} has no document for ${describe(eventRef(event))}, although the checkpoint of ${checked.services.join(', ')} (position ${checkpoint}) is past it`,
-              [eventRef(event)],
-            );
-          else
-            this.lag.push({
-              ...refOf(checked.collection, doc._id, doc),
-              state: 'behind',
-              events: 1,
-              firstPending: event ? eventRef(event) : null,
-            });
-          continue;
-        }
-        const want = comparableDocument(doc);
-        const got = comparableDocument(have);
-        if (!isDeepStrictEqual(want, got)) {
-          const at = firstDifference(want, got)!;
-          this.differ(
-            checked.collection,
-            doc._id,
-            have,
-            'differs',
-            `${at.path} is ${at.actual} where the log gives ${at.expected}`,
-            event ? [eventRef(event)] : [],
-          );
-        }
-      }
-      // Documents only the live store has: written from events after the replay, or made by nothing.
-      for (const doc of liveById.values()) {
-        if (head > this.head)
-          this.lag.push({
-            ...refOf(checked.collection, doc._id, doc),
-            state: 'ahead',
-            events: 0,
-            firstPending: null,
-          });
-        else
-          this.differ(checked.collection, doc._id, doc, 'unexpected', 'the log makes no such document', []);
-      }
+    for (const checked of this.steps) await this.checkStep(checked, folded, head, checkpoints);
+  }
+
+  private async checkStep(
+    { definition, services }: CheckedStep,
+    folded: RecordingReadStore,
+    head: number,
+    checkpoints: Map<string, number>,
+  ): Promise<void> {
+    const { collection } = definition;
+    const madeBy = await this.runStep(definition, folded);
+    const expected = await folded.collection(collection).find({});
+    this.stepExpected.set(collection, expected.length);
+    const live = await this.options.live.collection(collection).find({});
+    this.liveCounts.set(collection, live.length);
+    const liveById = new Map(live.map((d) => [d._id, d]));
+    const checkpoint = Math.max(-1, ...services.map((s) => checkpoints.get(s) ?? -1));
+    for (const doc of expected) {
+      const have = liveById.get(doc._id) ?? null;
+      liveById.delete(doc._id);
+      this.compareStepDocument({ collection, services }, doc, have, madeBy.get(doc._id), checkpoint);
     }
+    // Documents only the live store has: written from events after the replay, or made by nothing.
+    for (const doc of liveById.values()) {
+      if (head > this.head)
+        this.lag.push({ ...refOf(collection, doc._id, doc), state: 'ahead', events: 0, firstPending: null });
+      else this.differ(collection, doc._id, doc, 'unexpected', 'the log makes no such document', []);
+    }
+  }
+
+  /** Runs a step over the fold for every event it takes; the event that made each document, by id. */
+  private async runStep(
+    definition: StepDefinition,
+    folded: RecordingReadStore,
+  ): Promise<Map<string, RecordedEvent>> {
+    const step = definition.create(folded, this.options.events);
+    const madeBy = new Map<string, RecordedEvent>();
+    for (const event of this.stepEvents) {
+      if (!step.eventTypes.includes(event.type)) continue;
+      for (const id of await folded.recordInserts(definition.collection, () => step.apply(event)))
+        madeBy.set(id, event);
+    }
+    return madeBy;
+  }
+
+  /**
+   * A step's document from the fold against the live one: missing is skipped when a checkpoint of
+   * its services is past the event that made it, else lag; present, it must be equal.
+   */
+  private compareStepDocument(
+    checked: { collection: string; services: string[] },
+    doc: Doc,
+    have: Doc | null,
+    event: RecordedEvent | undefined,
+    checkpoint: number,
+  ): void {
+    if (!have) {
+      if (event && event.position <= checkpoint)
+        this.differ(
+          checked.collection,
+          doc._id,
+          doc,
+          'skipped',
+          `${checked.collection} has no document for ${describe(eventRef(event))}, although the checkpoint of ${checked.services.join(', ')} (position ${checkpoint}) is past it`,
+          [eventRef(event)],
+        );
+      else
+        this.lag.push({
+          ...refOf(checked.collection, doc._id, doc),
+          state: 'behind',
+          events: 1,
+          firstPending: event ? eventRef(event) : null,
+        });
+      return;
+    }
+    const want = comparableDocument(doc);
+    const got = comparableDocument(have);
+    if (isDeepStrictEqual(want, got)) return;
+    const at = firstDifference(want, got)!;
+    this.differ(
+      checked.collection,
+      doc._id,
+      have,
+      'differs',
+      `${at.path} is ${at.actual} where the log gives ${at.expected}`,
+      event ? [eventRef(event)] : [],
+    );
   }
 
   private differ(
