@@ -11,6 +11,9 @@ export const HEADER = {
   correlationId: 'correlation-id',
 } as const;
 
+/** A reply's payload on the replies topic: the serving handler's result, or its error's message. */
+export type Reply = { result?: unknown } | { error: string };
+
 const TRANSPORT_HEADERS = new Set<string>(Object.values(HEADER));
 
 /** A record as produced: key for partitioning, JSON payload, id and type as headers. */
