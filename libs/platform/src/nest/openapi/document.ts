@@ -1,10 +1,16 @@
-import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
+import {
+  DocumentBuilder,
+  type OpenAPIObject,
+  type ParameterObject,
+  type ReferenceObject,
+} from '@nestjs/swagger';
 import { API_PREFIX } from '../api-paths';
 import { API_KEY_SCHEME, BEARER_SCHEME, OPENAPI_COMPONENT_HEADERS } from './decorators';
 import { openApiComponentSchemas } from './component-schemas';
 import { declareRequestRules } from './request-rules';
 import { declareTransportResponses } from './transport-responses';
 import { declareExamples } from './examples';
+import { jsonContent, operationsOf } from './operations';
 
 const KEY_FORMAT =
   'An API key looks like `ak_<key_id>.<secret>`; the secret is shown once when the key is created.';
@@ -105,42 +111,31 @@ const QUERY_RULE_400 = 'An undeclared query parameter, or one given with an empt
  * parameters lists 400 (its own description kept when it has one).
  */
 function declareQueryRules(document: OpenAPIObject): void {
-  for (const [path, item] of Object.entries(document.paths)) {
+  for (const { path, operation } of operationsOf(document)) {
     if (!path.startsWith(API_PREFIX) || path === `${API_PREFIX}/openapi.json`) continue;
-    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
-      const operation = item[method];
-      if (!operation) continue;
-      for (const parameter of operation.parameters ?? []) {
-        if (
-          !('in' in parameter) ||
-          parameter.in !== 'query' ||
-          !parameter.schema ||
-          '$ref' in parameter.schema
-        )
-          continue;
-        const schema = parameter.schema as {
-          type?: string;
-          minLength?: number;
-          items?: { type?: string; minLength?: number };
-        };
-        if (schema.type === 'string' && schema.minLength === undefined) schema.minLength = 1;
-        if (
-          schema.type === 'array' &&
-          schema.items?.type === 'string' &&
-          schema.items.minLength === undefined
-        )
-          schema.items.minLength = 1;
-      }
-      closeRequestBody(document, operation.requestBody);
-      const responses = operation.responses;
-      if (responses && !responses['400']) {
-        responses['400'] = {
-          description: QUERY_RULE_400,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-        };
-      }
+    for (const parameter of operation.parameters ?? []) refuseEmptyQueryValue(parameter);
+    closeRequestBody(document, operation.requestBody);
+    if (operation.responses && !operation.responses['400']) {
+      operation.responses['400'] = {
+        description: QUERY_RULE_400,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      };
     }
   }
+}
+
+/** A string query parameter, or a list of strings, refuses an empty value unless it sets its own minLength. */
+function refuseEmptyQueryValue(parameter: ParameterObject | ReferenceObject): void {
+  if (!('in' in parameter) || parameter.in !== 'query' || !parameter.schema || '$ref' in parameter.schema)
+    return;
+  const schema = parameter.schema as {
+    type?: string;
+    minLength?: number;
+    items?: { type?: string; minLength?: number };
+  };
+  if (schema.type === 'string' && schema.minLength === undefined) schema.minLength = 1;
+  const items = schema.type === 'array' ? schema.items : undefined;
+  if (items?.type === 'string' && items.minLength === undefined) items.minLength = 1;
 }
 
 /**
@@ -148,35 +143,44 @@ function declareQueryRules(document: OpenAPIObject): void {
  * so their object schemas say `additionalProperties: false`, down every nested object they declare.
  */
 function closeRequestBody(document: OpenAPIObject, body: unknown): void {
-  const schema = (body as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.[
-    'application/json'
-  ]?.schema;
+  const schema = jsonContent(body)?.schema;
   if (schema) closeObject(document, schema, new Set());
+}
+
+/** The parts of a schema that closing its objects reads. */
+interface SchemaNode {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, unknown>;
+  additionalProperties?: unknown;
+  items?: unknown;
+  oneOf?: unknown[];
+  anyOf?: unknown[];
+  allOf?: unknown[];
 }
 
 function closeObject(document: OpenAPIObject, schema: unknown, seen: Set<unknown>): void {
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
   seen.add(schema);
-  const s = schema as {
-    $ref?: string;
-    type?: string;
-    properties?: Record<string, unknown>;
-    additionalProperties?: unknown;
-    items?: unknown;
-    oneOf?: unknown[];
-    anyOf?: unknown[];
-    allOf?: unknown[];
-  };
-  if (s.$ref) {
-    const name = s.$ref.split('/').pop()!;
+  const node = schema as SchemaNode;
+  if (node.$ref) {
+    const name = node.$ref.split('/').pop()!;
     closeObject(document, document.components?.schemas?.[name], seen);
     return;
   }
   // Only typed objects: an untyped subschema of a oneOf/anyOf (a rule such as `required`) is not a shape of its own.
-  if (s.type === 'object' && s.properties && s.additionalProperties === undefined)
-    s.additionalProperties = false;
-  for (const child of Object.values(s.properties ?? {})) closeObject(document, child, seen);
-  if (s.items) closeObject(document, s.items, seen);
-  for (const child of [...(s.oneOf ?? []), ...(s.anyOf ?? []), ...(s.allOf ?? [])])
-    closeObject(document, child, seen);
+  if (node.type === 'object' && node.properties && node.additionalProperties === undefined)
+    node.additionalProperties = false;
+  for (const child of subschemasOf(node)) closeObject(document, child, seen);
+}
+
+/** The schemas nested in one: its properties', its items', and its oneOf, anyOf and allOf. */
+function subschemasOf(node: SchemaNode): unknown[] {
+  return [
+    ...Object.values(node.properties ?? {}),
+    ...(node.items ? [node.items] : []),
+    ...(node.oneOf ?? []),
+    ...(node.anyOf ?? []),
+    ...(node.allOf ?? []),
+  ];
 }

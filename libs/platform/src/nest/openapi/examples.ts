@@ -1,4 +1,5 @@
-import type { OpenAPIObject, ParameterObject, SchemaObject } from '@nestjs/swagger';
+import type { OpenAPIObject, OperationObject, ParameterObject, SchemaObject } from '@nestjs/swagger';
+import { jsonContent, operationsOf } from './operations';
 import RECORDED from './recorded-examples.json';
 
 /** One recorded call of an operation: its parameters, its body, and the answer it got. */
@@ -32,25 +33,22 @@ export function declareExamples(
   document: OpenAPIObject,
   examples: Record<string, OperationExample> = OPERATION_EXAMPLES,
 ): void {
-  for (const item of Object.values(document.paths)) {
-    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
-      const operation = item[method];
-      const example = operation?.operationId ? examples[operation.operationId] : undefined;
-      if (!operation || !example) continue;
-      for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
-        const value = example.parameters?.[parameter.name];
-        if (value !== undefined && (parameter.in === 'path' || parameter.in === 'query'))
-          parameter.example = typed(value, parameter.schema as SchemaObject | undefined);
-      }
-      const body = (operation.requestBody as { content?: Record<string, { example?: unknown }> } | undefined)
-        ?.content?.['application/json'];
-      if (body && example.requestBody !== undefined) body.example = example.requestBody;
-      for (const [status, value] of Object.entries(example.responses)) {
-        const content = (
-          operation.responses[status] as { content?: Record<string, { example?: unknown }> } | undefined
-        )?.content?.['application/json'];
-        if (content) content.example = value;
-      }
-    }
+  for (const { operation } of operationsOf(document)) {
+    const example = operation.operationId ? examples[operation.operationId] : undefined;
+    if (example) exampleOperation(operation, example);
+  }
+}
+
+function exampleOperation(operation: OperationObject, example: OperationExample): void {
+  for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+    const value = example.parameters?.[parameter.name];
+    if (value !== undefined && (parameter.in === 'path' || parameter.in === 'query'))
+      parameter.example = typed(value, parameter.schema as SchemaObject | undefined);
+  }
+  const body = jsonContent(operation.requestBody);
+  if (body && example.requestBody !== undefined) body.example = example.requestBody;
+  for (const [status, value] of Object.entries(example.responses)) {
+    const content = jsonContent(operation.responses[status]);
+    if (content) content.example = value;
   }
 }

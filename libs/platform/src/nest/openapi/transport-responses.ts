@@ -1,10 +1,12 @@
 import type {
   HeaderObject,
   OpenAPIObject,
+  OperationObject,
   ReferenceObject,
   ResponseObject,
   TagObject,
 } from '@nestjs/swagger';
+import { operationsOf } from './operations';
 import { int, str } from './schema-helpers';
 
 /**
@@ -91,34 +93,37 @@ function errorAsJson(status: string, response: ResponseObject): void {
   if (/^[45]/.test(status) && !response.content?.['application/json']) response.content = ERROR_BODY;
 }
 
+/** The framework's refusals every operation can get; 415 only where a body is sent. */
+function declareFrameworkRefusals(operation: OperationObject): void {
+  for (const [status, description] of Object.entries(FRAMEWORK_REFUSALS)) {
+    if (status === '415' && !operation.requestBody) continue;
+    operation.responses[status] ??= { description, content: ERROR_BODY };
+  }
+}
+
+/** The correlation id on every response, the rate-limit headers on a keyed success, WWW-Authenticate on a 401. */
+function declareTransportHeaders(status: string, response: ResponseObject, keyed: boolean): void {
+  const headers: Record<string, HeaderObject | ReferenceObject> = {
+    'X-Correlation-Id': headerRef('XCorrelationId'),
+  };
+  if (keyed && status.startsWith('2')) Object.assign(headers, ADMITTED_RATE_HEADERS);
+  if (status === '401') headers['WWW-Authenticate'] = headerRef('WWWAuthenticate');
+  response.headers = { ...headers, ...(response.headers ?? {}) };
+}
+
 export function declareTransportResponses(document: OpenAPIObject, apiPrefix: string): void {
   document.components = document.components ?? {};
   document.components.headers = { ...TRANSPORT_HEADERS, ...(document.components.headers ?? {}) };
   const used = new Set<string>();
-  for (const [path, item] of Object.entries(document.paths)) {
+  for (const { path, operation } of operationsOf(document)) {
     if (!path.startsWith(apiPrefix)) continue;
-    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
-      const operation = item[method];
-      if (!operation) continue;
-      for (const tag of operation.tags ?? []) used.add(tag);
-      const keyed = (operation.security ?? []).length > 0;
-      for (const [status, description] of Object.entries(FRAMEWORK_REFUSALS)) {
-        if (status === '415' && !operation.requestBody) continue;
-        operation.responses[status] ??= { description, content: ERROR_BODY };
-      }
-      for (const [status, response] of Object.entries(operation.responses)) {
-        if (!response || '$ref' in response) continue;
-        errorAsJson(status, response as ResponseObject);
-        const headers: Record<string, HeaderObject | ReferenceObject> = {
-          'X-Correlation-Id': headerRef('XCorrelationId'),
-        };
-        if (keyed && status.startsWith('2')) Object.assign(headers, ADMITTED_RATE_HEADERS);
-        if (status === '401') headers['WWW-Authenticate'] = headerRef('WWWAuthenticate');
-        (response as ResponseObject).headers = {
-          ...headers,
-          ...((response as ResponseObject).headers ?? {}),
-        };
-      }
+    for (const tag of operation.tags ?? []) used.add(tag);
+    const keyed = (operation.security ?? []).length > 0;
+    declareFrameworkRefusals(operation);
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (!response || '$ref' in response) continue;
+      errorAsJson(status, response as ResponseObject);
+      declareTransportHeaders(status, response as ResponseObject, keyed);
     }
   }
   const tags: TagObject[] = [...used]
