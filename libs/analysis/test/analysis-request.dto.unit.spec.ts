@@ -1,6 +1,7 @@
 import { validateRequest } from '@analyst/platform';
 import { AnalysisError } from '../src/errors/analysis-error';
-import { parseAnalysisRequest, recordedSelection } from '../src/create-analysis/analysis-request';
+import { parseAnalysisRequest } from '../src/create-analysis/analysis-request';
+import { recordedSelection } from '../src/create-analysis/create-analysis.handler';
 import { AnalysisListQueryDto } from '../src/analyses/analysis-list-query.dto';
 import { InsightsQueryDto, SavedAnalysisListQueryDto } from '../src/reports/saved-analyses-query.dto';
 import { refuseAs } from '../src/validation/refusal';

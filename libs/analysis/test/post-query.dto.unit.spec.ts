@@ -1,15 +1,18 @@
 import { BUCKET_KEYS, PLATFORMS } from '@analyst/contracts';
 import { validateRequest } from '@analyst/platform';
 import { AnalysisError } from '../src/errors/analysis-error';
-import { declaredFields } from '../src/validation/nested-object.rules';
+import { declaredFields } from '../src/create-analysis/analysis-request.dto';
 import { refuseAs } from '../src/validation/refusal';
-import { parsePostQuery } from '../src/posts/parse-post-query';
 import { PostPageQueryDto, PostQueryDto } from '../src/posts/post-query.dto';
-import { echoPostQuery } from '../src/posts/post-query';
+import { echoPostQuery, postQueryOf } from '../src/posts/post-query';
+
+/** Post filters checked by PostQueryDto's rules (a 400 invalid_filter names each bad field), then read. */
+const checkedPostQuery = (raw: Record<string, unknown>) =>
+  postQueryOf(validateRequest(PostQueryDto, raw, refuseAs('invalid_filter')));
 
 const refusal = (raw: Record<string, unknown>) => {
   try {
-    parsePostQuery(raw);
+    checkedPostQuery(raw);
   } catch (error) {
     if (error instanceof AnalysisError) return [error.code, error.message];
     throw error;
@@ -69,7 +72,7 @@ describe('PostQueryDto: the post filters of GET /posts and selection.posts, each
   });
 
   it('reads what it accepts: one value from a list or a number, lists split and normalized, dates as instants', () => {
-    const q = parsePostQuery({
+    const q = checkedPostQuery({
       status: ['all'],
       link: 'https://youtube.com/watch?v=abc, ,https://youtube.com/watch?v=abc',
       account: ['@Ann', 'https://x.com/Bob/'],
@@ -93,7 +96,7 @@ describe('PostQueryDto: the post filters of GET /posts and selection.posts, each
       max_score: 7.5,
       min_positive_percent: 10,
     });
-    expect(parsePostQuery({})).toMatchObject({
+    expect(checkedPostQuery({})).toMatchObject({
       status: 'complete',
       link: [],
       minScore: null,

@@ -1,28 +1,25 @@
 import { parseBucket } from '@analyst/contracts';
 import { DEFAULT_MIN_RELEVANCE } from '@analyst/comment-index';
-import type { AnalysisSelection, CommentFilters, SearchSpec } from '@analyst/domain-analysis';
+import type { CommentFilters, SearchSpec } from '@analyst/domain-analysis';
 import { validateRequest } from '@analyst/platform';
-import { echoPostQuery, NO_POST_FILTERS, type PostQuery } from '../posts/post-query';
-import { calendarInstant } from '../validation/query-value.rules';
+import type { PostQuery } from '../posts/post-query';
+import { calendarInstant } from '../validation/calendar-date.rules';
 import { refuseAs } from '../validation/refusal';
-import { trimmedValues } from '../validation/rule-conditions';
 import {
   AnalysisRequestDto,
-  CommentFiltersDto,
-  MAX_SELECTION,
-  type SearchDto,
-  type SelectionDto,
-} from './analysis-request.dto';
-import {
   keywordsWithSearch,
+  MAX_SELECTION,
   QUERY_MAX_LENGTH,
   searchQuery,
   searchTerms,
   TERM_MAX_LENGTH,
-} from './analysis-request.rules';
+  trimmedValues,
+  type CommentFiltersDto,
+  type SearchDto,
+  type SelectionDto,
+} from './analysis-request.dto';
 
 export { MAX_SELECTION, QUERY_MAX_LENGTH, TERM_MAX_LENGTH };
-export const INLINE_LIMIT = 100;
 
 /** The posts a request selects, with its post filters read into the query GET /posts runs. */
 export type RequestedSelection =
@@ -49,19 +46,6 @@ function selectionOf(dto: SelectionDto): RequestedSelection {
       ? { type: 'collection', collectionId: dto.collectionId, posts: dto.posts }
       : { type: 'collection', collectionId: dto.collectionId };
   return { type: 'posts', posts: dto.posts! };
-}
-
-/**
- * The selection as AnalysisCreated records it: post filters echoed as GET /posts echoes them
- * (normalized links, accounts, tags and dates), their status beside them.
- */
-export function recordedSelection(selection: RequestedSelection): AnalysisSelection {
-  if (selection.type === 'postIds') return selection;
-  const { status, ...posts } = echoPostQuery(selection.posts ?? NO_POST_FILTERS);
-  if (selection.type === 'posts') return { type: 'posts', posts, status };
-  return selection.posts
-    ? { type: 'collection', collectionId: selection.collectionId, posts, status }
-    : { type: 'collection', collectionId: selection.collectionId, status };
 }
 
 const BUCKET_FILTERS = ['sentiment', 'content', 'topic', 'relevance', 'consensus'] as const;

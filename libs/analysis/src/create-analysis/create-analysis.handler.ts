@@ -3,6 +3,7 @@ import {
   ANALYSIS_RETENTION_MS,
   type AnalysisCreatedData,
   type AnalysisEvent,
+  type AnalysisSelection,
 } from '@analyst/domain-analysis';
 import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@analyst/platform';
 import { foldAnalysisDoc, type AnalysisDoc } from '@analyst/analyses-read';
@@ -16,15 +17,12 @@ import {
 } from '@analyst/comment-index';
 import { AnalysisCommands } from '../analyses/analysis-commands';
 import { AnalysisError } from '../errors/analysis-error';
-import { findPosts, NO_POST_FILTERS, type PostQuery } from '../posts/post-query';
+import { echoPostQuery, findPosts, NO_POST_FILTERS, type PostQuery } from '../posts/post-query';
 import { AnalysisJobWorker } from '../analyses/analysis-job-worker';
-import {
-  INLINE_LIMIT,
-  MAX_SELECTION,
-  recordedSelection,
-  type AnalysisRequest,
-  type RequestedSelection,
-} from './analysis-request';
+import { MAX_SELECTION, type AnalysisRequest, type RequestedSelection } from './analysis-request';
+
+/** Most posts an analysis without AI search is computed over inline (201); more make it a job (202). */
+export const INLINE_LIMIT = 100;
 
 /**
  * POST /analyses once its body is read: the selection resolved, then either a snapshot computed
@@ -124,4 +122,17 @@ function selectedPosts(team: TeamIndex, s: RequestedSelection): PostEntry[] {
       `selection.collectionId ${s.collectionId} is not a collection of this team`,
     );
   return findPosts(team, s.posts ?? NO_POST_FILTERS, team.collectionTree(s.collectionId));
+}
+
+/**
+ * The selection as AnalysisCreated records it: post filters echoed as GET /posts echoes them
+ * (normalized links, accounts, tags and dates), their status beside them.
+ */
+export function recordedSelection(selection: RequestedSelection): AnalysisSelection {
+  if (selection.type === 'postIds') return selection;
+  const { status, ...posts } = echoPostQuery(selection.posts ?? NO_POST_FILTERS);
+  if (selection.type === 'posts') return { type: 'posts', posts, status };
+  return selection.posts
+    ? { type: 'collection', collectionId: selection.collectionId, posts, status }
+    : { type: 'collection', collectionId: selection.collectionId, status };
 }

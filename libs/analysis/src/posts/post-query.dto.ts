@@ -1,18 +1,102 @@
-import { Allow, IsIn, IsOptional } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { Allow, IsIn, IsOptional, ValidateBy, type ValidationArguments } from 'class-validator';
+import { PLATFORMS } from '@analyst/contracts';
 import type { PostStatusScope } from '@analyst/domain-analysis';
-import { IsQueryNumber } from '@analyst/platform';
+import { acceptedQueryNumber, IsQueryNumber } from '@analyst/platform';
+import { IsNotAbove } from '../validation/bound-order.rules';
+import { calendarInstant, IsCalendarDate } from '../validation/calendar-date.rules';
 import { IsPageLimit } from '../validation/page-limit.rules';
 import { isText, onlyWhen } from '../validation/rule-conditions';
-import {
-  AsOneText,
-  AsTextList,
-  IsCalendarDate,
-  IsOneText,
-  IsTextList,
-} from '../validation/query-value.rules';
-import { IsNotAfter, IsNotGreaterThan, IsPlatformList } from './post-query.rules';
+
+// The post filters as sent, and their rules. They come as a query string, where a parameter may
+// be repeated (an array), and as JSON (`selection.posts`), which may send a number or a
+// one-element list for one value. post-query.ts reads what these rules accept (postQueryOf).
 
 export const POST_STATUSES = ['complete', 'pending', 'all'] as const;
+
+const isScalar = (value: unknown): value is string | number =>
+  typeof value === 'string' || typeof value === 'number';
+
+/** One value as text: `["5"]` and `5` read as "5"; anything else is left for IsOneText to refuse. */
+const AsOneText = (): PropertyDecorator =>
+  Transform(
+    ({ value }) => {
+      if (Array.isArray(value) && value.length === 1 && isScalar(value[0])) return String(value[0]);
+      return typeof value === 'number' ? String(value) : value;
+    },
+    { toClassOnly: true },
+  );
+
+/** A parameter that takes one text value (after AsOneText). */
+const IsOneText = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isOneText',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string',
+      defaultMessage: (args?: ValidationArguments) =>
+        Array.isArray(args?.value) && args.value.length !== 1
+          ? `${args.property} takes one value`
+          : `${args?.property} must be a string`,
+    },
+  });
+
+/** A list: comma-separated, repeated, or both, read as its trimmed non-empty values. */
+const AsTextList = (): PropertyDecorator =>
+  Transform(
+    ({ value }) => {
+      const items: unknown[] = Array.isArray(value) ? value : [value];
+      if (!items.every((v) => typeof v === 'string')) return value;
+      return (items as string[])
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter((v) => v.length > 0);
+    },
+    { toClassOnly: true },
+  );
+
+/** A list of texts (after AsTextList). */
+const IsTextList = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isTextList',
+    validator: {
+      validate: (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string'),
+      defaultMessage: (args?: ValidationArguments) =>
+        `${args?.property} must be a string or a list of strings`,
+    },
+  });
+
+const unknownPlatform = (values: unknown): string | undefined =>
+  (values as string[]).map((p) => p.toLowerCase()).find((p) => !(PLATFORMS as readonly string[]).includes(p));
+
+/** Every value names a platform, in any case. */
+const IsPlatformList = (): PropertyDecorator =>
+  ValidateBy(
+    {
+      name: 'isPlatformList',
+      validator: {
+        validate: (value: unknown) => unknownPlatform(value) === undefined,
+        defaultMessage: (args?: ValidationArguments) =>
+          `platform "${unknownPlatform(args?.value)}" is not one of ${PLATFORMS.join(', ')}`,
+      },
+    },
+    { validateIf: (_query: object, value: unknown) => Array.isArray(value) },
+  );
+
+/** A `min_*` number parameter not greater than its `max_*` (both from `min` to `max`). */
+const IsNotGreaterThan = (upper: string, min: number, max: number): PropertyDecorator =>
+  IsNotAbove(
+    upper,
+    (value) => acceptedQueryNumber(value, min, max),
+    (property) => `${property} must not be greater than ${upper}`,
+  );
+
+/** A `*_since` date not after its `*_until` (a bare `until` date counts to the end of its day). */
+const IsNotAfter = (until: string): PropertyDecorator =>
+  IsNotAbove(
+    until,
+    (value, field) => calendarInstant(value, field === until ? 'end' : 'start'),
+    (property) => `${property} must not be after ${until}`,
+  );
 
 /** One value: a text, or a number, or a one-element list of either (JSON sends those too). */
 const OneValue = (): PropertyDecorator => (target, property) =>

@@ -6,11 +6,14 @@ import {
   type RecordedPostFilters,
 } from '@analyst/domain-analysis';
 import { type PostEntry, type TeamIndex, materializedOf } from '@analyst/comment-index';
+import { normalizeLink } from '@analyst/links';
 import { AnalysisError } from '../errors/analysis-error';
+import { calendarInstant } from '../validation/calendar-date.rules';
+import type { PostQueryDto } from './post-query.dto';
 
 const PENDING = new Set(['fetching', 'queued', 'processing']);
 
-/** Post filters shared by GET /posts, GET /collections/{id}/posts and `selection.posts` (read by parse-post-query.ts). */
+/** Post filters shared by GET /posts, GET /collections/{id}/posts and `selection.posts`, as PostQueryDto's rules accepted them (postQueryOf). */
 export interface PostQuery {
   status: PostStatusScope;
   link: string[];
@@ -44,6 +47,48 @@ export const NO_POST_FILTERS: PostQuery = {
   collectionId: null,
 };
 
+/** A link as the content routes store it (`normalizedLink`), so any form of the URL finds its post. */
+const linkKey = (value: string): string => normalizeLink(value) ?? value;
+
+const normalizeAccount = (value: string): string => {
+  let v = value.trim().toLowerCase();
+  if (/^https?:\/\//.test(v)) v = v.replace(/\/+$/, '').split('/').pop() ?? v;
+  return v.replace(/^@/, '');
+};
+const normalizeTag = (value: string): string => value.trim().replace(/^#/, '').toLowerCase();
+
+const numberOf = (value: string | null | undefined): number | null => (value == null ? null : Number(value));
+const dateOf = (value: string | null | undefined, bound: 'start' | 'end' = 'start'): number | null =>
+  value == null ? null : calendarInstant(value, bound);
+
+type PercentField = `${'min' | 'max'}_${BucketKey}_percent`;
+
+/** The filters PostQueryDto's rules accepted, as the catalog applies them. Never refuses. */
+export function postQueryOf(dto: PostQueryDto): PostQuery {
+  const q: PostQuery = {
+    status: dto.status ?? 'complete',
+    link: [...new Set((dto.link ?? []).map(linkKey))],
+    account: (dto.account ?? []).map(normalizeAccount),
+    platform: (dto.platform ?? []).map((p) => p.toLowerCase()),
+    tag: (dto.tag ?? []).map(normalizeTag).filter((t) => t.length > 0),
+    postedSince: dateOf(dto.posted_since),
+    postedUntil: dateOf(dto.posted_until, 'end'),
+    updatedSince: dateOf(dto.updated_since),
+    minScore: numberOf(dto.min_score),
+    maxScore: numberOf(dto.max_score),
+    minPercent: {},
+    maxPercent: {},
+    collectionId: dto.collection_id ?? null,
+  };
+  for (const b of BUCKET_KEYS) {
+    const min = numberOf(dto[`min_${b}_percent` satisfies PercentField]);
+    const max = numberOf(dto[`max_${b}_percent` satisfies PercentField]);
+    if (min !== null) q.minPercent[b] = min;
+    if (max !== null) q.maxPercent[b] = max;
+  }
+  return q;
+}
+
 /** The active filters as `meta.filters` echoes them (defaults included: status). */
 export function echoPostQuery(q: PostQuery): RecordedPostFilters & { status: PostStatusScope } {
   const out: RecordedPostFilters & { status: PostStatusScope } = { status: q.status };
@@ -67,13 +112,8 @@ export function echoPostQuery(q: PostQuery): RecordedPostFilters & { status: Pos
 /** Sort key: newest first by when the post was published (creation time until it is fetched), then id. */
 export const postTime = (p: PostEntry): number => Date.parse(p.postedAt ?? p.createdAt);
 
-export function matchesPost(
-  team: TeamIndex,
-  post: PostEntry,
-  q: PostQuery,
-  collections: Set<string> | null,
-): boolean {
-  void team;
+/** Whether a post passes every filter of the query, within `collections` when given. */
+function matchesPost(post: PostEntry, q: PostQuery, collections: Set<string> | null): boolean {
   return (
     matchesStatus(post, q.status) &&
     matchesWhere(post, q, collections) &&
@@ -147,7 +187,7 @@ export function findPosts(team: TeamIndex, q: PostQuery, within: Set<string> | n
   }
   // Each post's time is parsed once, not twice per comparison: the sort ran on every GET /posts.
   const keyed = team.posts
-    .filter((p) => matchesPost(team, p, q, collections))
+    .filter((p) => matchesPost(p, q, collections))
     .map((post) => ({ post, t: postTime(post) }));
   keyed.sort((a, b) => b.t - a.t || (a.post.id < b.post.id ? 1 : a.post.id > b.post.id ? -1 : 0));
   return keyed.map((k) => k.post);

@@ -20,9 +20,8 @@ import { AnalysisError } from '../errors/analysis-error';
 import { toApiError } from '../errors/analysis-error.mapping';
 import { refuseAs } from '../validation/refusal';
 import { POST_CURSORS, type PostCursors } from './post-cursor';
-import { afterCursor, echoPostQuery, findPosts, positionOf } from './post-query';
+import { afterCursor, echoPostQuery, findPosts, positionOf, postQueryOf } from './post-query';
 import { PostPageQueryDto } from './post-query.dto';
-import { postQueryOf } from './parse-post-query';
 import { postAnalysisView, postView } from './post-view';
 
 /**
