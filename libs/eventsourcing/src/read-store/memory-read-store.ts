@@ -29,6 +29,11 @@ function isScalar(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
+/** A top-level field compared with a scalar, as `{ _version: 3 }`: no path, no operator. */
+function isPlainEquality(key: string, value: unknown): boolean {
+  return !key.includes('.') && !key.startsWith('$') && isScalar(value);
+}
+
 function getPath(doc: Record<string, unknown>, path: string): unknown {
   let node: unknown = doc;
   for (const part of path.split('.')) {
@@ -61,22 +66,24 @@ class MemoryCollection<T extends Doc> implements ReadCollection<T> {
 
   private matching(filter: Filter, options: FindOptions = {}): T[] {
     const keys = Object.keys(filter);
-    if (keys.length === 1 && typeof filter._id === 'string') {
-      // The commonest query by far (every projection step): no need to compile a mingo query.
-      const doc = this.docs.get(filter._id);
-      return doc && !options.skip ? [doc] : [];
-    }
     if (keys.length === 0 && !options.sort && !options.skip && !options.limit) return [...this.docs.values()];
-    if (
-      typeof filter._id === 'string' &&
-      keys.every((k) => !k.includes('.') && !k.startsWith('$') && isScalar(filter[k]))
-    ) {
-      // `{ _id, _version }` (the projection runtime's conditional write) and similar plain equalities.
-      const doc = this.docs.get(filter._id);
-      return doc && !options.skip && keys.every((k) => doc[k] === filter[k]) ? [doc] : [];
-    }
-    const query = new Query(filter);
-    let cursor = query.find<T>(this.candidates(filter));
+    if (typeof filter._id === 'string' && keys.every((k) => isPlainEquality(k, filter[k])))
+      return this.byIdEquality(filter._id, filter, keys, options);
+    return this.queried(filter, options);
+  }
+
+  /**
+   * `{ _id }` (the commonest query by far: every projection step), `{ _id, _version }` (the
+   * projection runtime's conditional write) and other plain equalities beside an `_id`: one lookup,
+   * no mingo query compiled.
+   */
+  private byIdEquality(id: string, filter: Filter, keys: string[], options: FindOptions): T[] {
+    const doc = this.docs.get(id);
+    return doc && !options.skip && keys.every((k) => doc[k] === filter[k]) ? [doc] : [];
+  }
+
+  private queried(filter: Filter, options: FindOptions): T[] {
+    let cursor = new Query(filter).find<T>(this.candidates(filter));
     if (options.sort) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
