@@ -55,23 +55,34 @@ function isDuplicateCode(error: ServerErrorLike): boolean {
  */
 export function duplicateKeyIndex(error: unknown): string | null {
   if (!error || typeof error !== 'object') return null;
-  const candidates = [error as ServerErrorLike, firstWriteError(error as ServerErrorLike)].filter(
-    Boolean,
-  ) as ServerErrorLike[];
-  for (const e of candidates) {
-    const message = typeof e.message === 'string' ? e.message : String(e.errorResponse?.errmsg ?? '');
-    if (isDuplicateCode(e)) {
-      const named = MONGO_INDEX.exec(message)?.[1];
-      if (named) return normalise(named);
-      const keys = e.keyPattern && typeof e.keyPattern === 'object' ? Object.keys(e.keyPattern) : [];
-      if (keys.length === 1 && keys[0] === '_id') return '_id';
-      return UNKNOWN_INDEX;
-    }
-    for (const pattern of FERRET_INDEX) {
-      const ferret = pattern.exec(message)?.[1];
-      if (ferret) return normalise(ferret);
-    }
-    if (FERRET_UNNAMED.test(message)) return UNKNOWN_INDEX;
+  const outer = error as ServerErrorLike;
+  const inner = firstWriteError(outer);
+  for (const e of inner ? [outer, inner] : [outer]) {
+    const index = clashedIndex(e);
+    if (index !== null) return index;
   }
   return null;
+}
+
+/** The index one server error reports a clash on; null when it reports none. */
+function clashedIndex(e: ServerErrorLike): string | null {
+  const message = typeof e.message === 'string' ? e.message : String(e.errorResponse?.errmsg ?? '');
+  return isDuplicateCode(e) ? mongoIndex(e, message) : ferretIndex(message);
+}
+
+/** MongoDB's duplicate key: the index its message names, else `_id` when its key pattern is `_id` alone. */
+function mongoIndex(e: ServerErrorLike, message: string): string {
+  const named = MONGO_INDEX.exec(message)?.[1];
+  if (named) return normalise(named);
+  const keys = e.keyPattern && typeof e.keyPattern === 'object' ? Object.keys(e.keyPattern) : [];
+  return keys.length === 1 && keys[0] === '_id' ? '_id' : UNKNOWN_INDEX;
+}
+
+/** FerretDB's backend message: the index it names, UNKNOWN_INDEX when it names none, null for another error. */
+function ferretIndex(message: string): string | null {
+  for (const pattern of FERRET_INDEX) {
+    const ferret = pattern.exec(message)?.[1];
+    if (ferret) return normalise(ferret);
+  }
+  return FERRET_UNNAMED.test(message) ? UNKNOWN_INDEX : null;
 }
