@@ -10,7 +10,7 @@ import { jsonLogLine } from './json-log-line';
  */
 export function isLeakedRetriableKafkaError(reason: unknown): boolean {
   if (!reason || typeof reason !== 'object') return false;
-  const { name, retriable } = reason as { name?: unknown; retriable?: unknown };
+  const { name, retriable }: { name?: unknown; retriable?: unknown } = reason;
   return typeof name === 'string' && name.startsWith('KafkaJS') && retriable === true;
 }
 

@@ -13,7 +13,8 @@ export interface KafkaLogSink {
  * failures still reach us as exceptions) and a heartbeat answered "rebalancing" (the consumer rejoins).
  */
 function routine(entry: LogEntry): boolean {
-  const { message, error } = entry.log as { message: string; error?: string };
+  const { message } = entry.log;
+  const error: unknown = entry.log.error;
   return (
     (message.includes('Response CreateTopics') && error === 'Topic creation errors') ||
     (message.includes('Response Heartbeat') && typeof error === 'string' && error.includes('rebalancing'))

@@ -23,19 +23,18 @@ const TOPIC_ERRORS = new Set([
   'NOT_LEADER_FOR_PARTITION',
 ]);
 
+/** What isTopicMetadataError reads of an error, a cause or a collected error: any of it may be absent. */
+type ErrorFields = { type?: unknown; name?: unknown; cause?: unknown; errors?: unknown };
+
 /** True when the error (or any cause, or any error a kafkajs retrier collected) is a topic/partition metadata error. */
 export function isTopicMetadataError(error: unknown): boolean {
   const seen = new Set<unknown>();
   const walk = (e: unknown): boolean => {
     if (!e || typeof e !== 'object' || seen.has(e)) return false;
     seen.add(e);
-    const { type, name, cause, errors } = e as {
-      type?: string;
-      name?: string;
-      cause?: unknown;
-      errors?: unknown[];
-    };
-    if ((type && TOPIC_ERRORS.has(type)) || name === 'KafkaJSTopicMetadataNotLoaded') return true;
+    const { type, name, cause, errors }: ErrorFields = e;
+    if ((typeof type === 'string' && TOPIC_ERRORS.has(type)) || name === 'KafkaJSTopicMetadataNotLoaded')
+      return true;
     return walk(cause) || (Array.isArray(errors) && errors.some(walk));
   };
   return walk(error);

@@ -29,6 +29,26 @@ describe("kafkajs' log lines", () => {
     ]);
   });
 
+  it('drop the two error responses that are routine: a topic that exists, a heartbeat during a rebalance', () => {
+    const calls: string[] = [];
+    const sink = { error: (_: object, msg?: string) => calls.push(msg ?? ''), warn: () => undefined };
+    const log = kafkaLogging(sink).logCreator(logLevel.WARN);
+    log(
+      entry(logLevel.ERROR, 'Response CreateTopics(key: 19, version: 3)', { error: 'Topic creation errors' }),
+    );
+    log(
+      entry(logLevel.ERROR, 'Response Heartbeat(key: 12, version: 3)', {
+        error: 'The group is rebalancing, so a rejoin is needed',
+      }),
+    );
+    log(entry(logLevel.ERROR, 'Response CreateTopics(key: 19, version: 3)', { error: 'Not authorized' }));
+    log(entry(logLevel.ERROR, 'Response Heartbeat(key: 12, version: 3)', { error: 3 }));
+    expect(calls).toEqual([
+      'Response CreateTopics(key: 19, version: 3)',
+      'Response Heartbeat(key: 12, version: 3)',
+    ]);
+  });
+
   it("without a logger, print errors only, in pino's shape with numeric level 50", () => {
     const written: string[] = [];
     const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
