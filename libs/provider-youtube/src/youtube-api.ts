@@ -50,6 +50,23 @@ const AUTH_REASONS = new Set([
 ]);
 
 /** A `gone` fault that keeps the API's reason, so callers can tell commentsDisabled from videoNotFound. */
+/** Google's first reason for a refusal ('' when none) and its message (the status when none). */
+function refusalText(status: number, body: GoogleError | null): { reason: string; message: string } {
+  return {
+    reason: body?.error?.errors?.[0]?.reason ?? '',
+    message: body?.error?.message ?? `HTTP ${status}`,
+  };
+}
+
+/** What a refused call means, from its status and Google's first reason. */
+function refusalOf(status: number, reason: string): 'transient' | 'quota' | 'auth' | 'gone' | 'invalid' {
+  if (status >= 500 || (status === 429 && !QUOTA_REASONS.has(reason))) return 'transient';
+  if (QUOTA_REASONS.has(reason) || status === 429) return 'quota';
+  if (AUTH_REASONS.has(reason) || status === 401) return 'auth';
+  if (GONE_REASONS.has(reason) || status === 404) return 'gone';
+  return 'invalid';
+}
+
 export class YouTubeGone extends ProviderFault {
   constructor(
     readonly reason: string,
@@ -115,24 +132,29 @@ export class YouTubeApi {
   }
 
   private fault(endpoint: string, status: number, body: GoogleError | null): ProviderFault {
-    const reason = body?.error?.errors?.[0]?.reason ?? '';
-    const message = body?.error?.message ?? `HTTP ${status}`;
+    const { reason, message } = refusalText(status, body);
     const what = `youtube ${endpoint}: ${status} ${reason || 'error'}: ${message}`;
-    if (status >= 500 || (status === 429 && !QUOTA_REASONS.has(reason)))
-      return new ProviderFault('transient', what);
-    if (QUOTA_REASONS.has(reason) || status === 429) {
-      // The daily quota reopens at Pacific midnight; a per-minute rate limit sooner, but a short hold is cheap to redo.
-      const retryAt =
-        reason === 'quotaExceeded' || reason === 'dailyLimitExceeded'
-          ? nextQuotaReset(this.now())
-          : new Date(this.now().getTime() + 60_000);
-      return new ProviderFault('quota', `${what} (retry after ${retryAt.toISOString()})`, retryAt);
+    switch (refusalOf(status, reason)) {
+      case 'transient':
+        return new ProviderFault('transient', what);
+      case 'quota': {
+        const retryAt = this.quotaReopensAt(reason);
+        return new ProviderFault('quota', `${what} (retry after ${retryAt.toISOString()})`, retryAt);
+      }
+      case 'auth':
+        this.authProblem = `the YouTube Data API refused YOUTUBE_API_KEY (${reason || status}): ${message}`;
+        return new ProviderFault('auth', this.authProblem);
+      case 'gone':
+        return new YouTubeGone(reason || 'notFound', what);
+      case 'invalid':
+        return new ProviderFault('invalid', what);
     }
-    if (AUTH_REASONS.has(reason) || status === 401) {
-      this.authProblem = `the YouTube Data API refused YOUTUBE_API_KEY (${reason || status}): ${message}`;
-      return new ProviderFault('auth', this.authProblem);
-    }
-    if (GONE_REASONS.has(reason) || status === 404) return new YouTubeGone(reason || 'notFound', what);
-    return new ProviderFault('invalid', what);
+  }
+
+  /** The daily quota reopens at Pacific midnight; a per-minute rate limit sooner, but a short hold is cheap to redo. */
+  private quotaReopensAt(reason: string): Date {
+    return reason === 'quotaExceeded' || reason === 'dailyLimitExceeded'
+      ? nextQuotaReset(this.now())
+      : new Date(this.now().getTime() + 60_000);
   }
 }

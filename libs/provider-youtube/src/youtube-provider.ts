@@ -23,6 +23,21 @@ const PAGE = 100;
 /** playlistItems.list and videos.list take at most 50 per call. */
 const UPLOADS_PAGE = 50;
 
+/** An upload discovery keeps: its video, when it was posted, its caption. */
+interface PickedUpload {
+  videoId: string;
+  postedAt: string;
+  caption: string;
+}
+
+/** The video id and normalized link of a YouTube video link; null for any other link. */
+function videoLinkOf(link: string): { videoId: string; normalized: string } | null {
+  const classified = classifyLink(link);
+  if (!classified.ok || classified.kind !== 'post' || classified.platform !== 'youtube') return null;
+  const videoId = new URL(classified.normalized).searchParams.get('v');
+  return videoId ? { videoId, normalized: classified.normalized } : null;
+}
+
 /**
  * YouTube through the Data API v3 with an API key: the video from videos.list, its comment section
  * from commentThreads.list (100 a page, inline replies) and comments.list for threads with more
@@ -41,46 +56,47 @@ export class YouTubeProvider implements ContentProvider {
   }
 
   async fetchPost(link: string, options: FetchOptions): Promise<FetchResult> {
-    const classified = classifyLink(link);
-    const videoId =
-      classified.ok && classified.kind === 'post' && classified.platform === 'youtube'
-        ? new URL(classified.normalized).searchParams.get('v')
-        : null;
-    if (!videoId || !classified.ok) return { status: 'failed', reason: `not a YouTube video link: ${link}` };
+    const video = videoLinkOf(link);
+    if (!video) return { status: 'failed', reason: `not a YouTube video link: ${link}` };
     const limit = options.fullRead ? Infinity : (options.commentLimit ?? Infinity);
     try {
-      const videos = await this.api.list<ListResponse<VideoResource>>('videos', {
-        part: 'snippet,statistics',
-        id: videoId,
-      });
-      const video = videos.items?.[0];
-      // videos.list leaves out private, deleted and unknown videos alike.
-      if (!video)
-        return {
-          status: 'unreachable',
-          reason: `youtube: video ${videoId} is private, deleted or does not exist`,
-        };
-      const channels = await this.api.list<ListResponse<ChannelResource>>('channels', {
-        part: 'snippet',
-        id: video.snippet.channelId,
-      });
-      const handle = channels.items?.[0]?.snippet?.customUrl;
-      const post = mapVideo(video, classified.normalized, handle ? handleOf(handle) : null);
-      const comments = await this.comments(videoId, video.snippet.channelId, limit);
-      if (comments === 'disabled')
-        return {
-          status: 'ok',
-          post: { ...post, engagement: { ...post.engagement, comments: 0 } },
-          comments: [],
-        };
-      return { status: 'ok', post, comments };
+      return await this.readVideo(video.videoId, video.normalized, limit);
     } catch (error) {
       return fetchFaultResult(
         error,
         'youtube',
-        (fault) => `youtube: video ${videoId} cannot be read (${fault.message})`,
+        (fault) => `youtube: video ${video.videoId} cannot be read (${fault.message})`,
       );
     }
+  }
+
+  /** The video, its channel's handle and up to `limit` of its comments. */
+  private async readVideo(videoId: string, normalized: string, limit: number): Promise<FetchResult> {
+    const videos = await this.api.list<ListResponse<VideoResource>>('videos', {
+      part: 'snippet,statistics',
+      id: videoId,
+    });
+    const video = videos.items?.[0];
+    // videos.list leaves out private, deleted and unknown videos alike.
+    if (!video)
+      return {
+        status: 'unreachable',
+        reason: `youtube: video ${videoId} is private, deleted or does not exist`,
+      };
+    const channels = await this.api.list<ListResponse<ChannelResource>>('channels', {
+      part: 'snippet',
+      id: video.snippet.channelId,
+    });
+    const handle = channels.items?.[0]?.snippet?.customUrl;
+    const post = mapVideo(video, normalized, handle ? handleOf(handle) : null);
+    const comments = await this.comments(videoId, video.snippet.channelId, limit);
+    if (comments === 'disabled')
+      return {
+        status: 'ok',
+        post: { ...post, engagement: { ...post.engagement, comments: 0 } },
+        comments: [],
+      };
+    return { status: 'ok', post, comments };
   }
 
   /** Threads in the API's order, each followed by its replies, cut at `limit` comments in all. */
@@ -153,43 +169,8 @@ export class YouTubeProvider implements ContentProvider {
     const channel = await this.channel(accountUrl);
     const uploads = channel?.contentDetails?.relatedPlaylists?.uploads;
     if (!uploads) return [];
-    const since = query.since ? Date.parse(query.since) : -Infinity;
-    const until = query.until ? Date.parse(query.until) : Infinity;
-    const matches = keywordTest(query.keywords);
-    const picked: { videoId: string; postedAt: string; caption: string }[] = [];
-    let pageToken: string | undefined;
-    scan: while (picked.length < query.limit) {
-      const page = await this.api.list<ListResponse<PlaylistItemResource>>(
-        'playlistItems',
-        {
-          part: 'snippet,contentDetails',
-          playlistId: uploads,
-          maxResults: String(UPLOADS_PAGE),
-          ...(pageToken ? { pageToken } : {}),
-        },
-        false,
-      );
-      for (const item of page.items ?? []) {
-        const at = Date.parse(item.contentDetails.videoPublishedAt ?? item.snippet.publishedAt);
-        if (at < since) break scan; // uploads are newest first: nothing older can match
-        const caption = captionOf(item.snippet.title, item.snippet.description);
-        if (at > until || !matches(caption)) continue;
-        picked.push({ videoId: item.contentDetails.videoId, postedAt: new Date(at).toISOString(), caption });
-        if (picked.length >= query.limit) break scan;
-      }
-      pageToken = page.nextPageToken;
-      if (!pageToken) break;
-    }
-    const stats = new Map<string, VideoResource>();
-    for (let i = 0; i < picked.length; i += UPLOADS_PAGE) {
-      const ids = picked.slice(i, i + UPLOADS_PAGE).map((p) => p.videoId);
-      const page = await this.api.list<ListResponse<VideoResource>>(
-        'videos',
-        { part: 'statistics', id: ids.join(',') },
-        false,
-      );
-      for (const v of page.items ?? []) stats.set(v.id, v);
-    }
+    const picked = await this.pickUploads(uploads, query);
+    const stats = await this.statistics(picked.map((p) => p.videoId));
     // An upload videos.list leaves out is private or deleted: not a post anyone can add.
     return picked
       .filter((p) => stats.has(p.videoId))
@@ -203,6 +184,53 @@ export class YouTubeProvider implements ContentProvider {
           engagement: { views: Number(s.viewCount ?? 0), likes: Number(s.likeCount ?? 0) },
         };
       });
+  }
+
+  /** The uploads playlist's videos (newest first) within since/until and matching the keywords, up to the limit. */
+  private async pickUploads(uploads: string, query: AccountQuery): Promise<PickedUpload[]> {
+    const since = query.since ? Date.parse(query.since) : -Infinity;
+    const until = query.until ? Date.parse(query.until) : Infinity;
+    const matches = keywordTest(query.keywords);
+    const picked: PickedUpload[] = [];
+    let pageToken: string | undefined;
+    while (picked.length < query.limit) {
+      const page = await this.api.list<ListResponse<PlaylistItemResource>>(
+        'playlistItems',
+        {
+          part: 'snippet,contentDetails',
+          playlistId: uploads,
+          maxResults: String(UPLOADS_PAGE),
+          ...(pageToken ? { pageToken } : {}),
+        },
+        false,
+      );
+      for (const item of page.items ?? []) {
+        const at = Date.parse(item.contentDetails.videoPublishedAt ?? item.snippet.publishedAt);
+        if (at < since) return picked; // uploads are newest first: nothing older can match
+        const caption = captionOf(item.snippet.title, item.snippet.description);
+        if (at > until || !matches(caption)) continue;
+        picked.push({ videoId: item.contentDetails.videoId, postedAt: new Date(at).toISOString(), caption });
+        if (picked.length >= query.limit) return picked;
+      }
+      pageToken = page.nextPageToken;
+      if (!pageToken) break;
+    }
+    return picked;
+  }
+
+  /** videos.list's statistics of these videos, by id (50 a call); a private or deleted one is left out. */
+  private async statistics(videoIds: string[]): Promise<Map<string, VideoResource>> {
+    const stats = new Map<string, VideoResource>();
+    for (let i = 0; i < videoIds.length; i += UPLOADS_PAGE) {
+      const ids = videoIds.slice(i, i + UPLOADS_PAGE);
+      const page = await this.api.list<ListResponse<VideoResource>>(
+        'videos',
+        { part: 'statistics', id: ids.join(',') },
+        false,
+      );
+      for (const v of page.items ?? []) stats.set(v.id, v);
+    }
+    return stats;
   }
 
   /** `@handle` → forHandle, `/channel/UC…` → id, `/user/x` → forUsername, `/c/x` → forHandle then forUsername. */
