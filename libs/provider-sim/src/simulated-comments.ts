@@ -70,12 +70,63 @@ function commenterName(rng: Rng): string {
   return `the.${a}.${rng.int(100, 9999)}`;
 }
 
+/** The comment an `i`-th comment replies to, or -1 for a top-level one. */
+function replyParent(rng: Rng, i: number, replyRate: number): number {
+  if (i === 0 || !rng.chance(replyRate)) return -1;
+  // Most replies go to an early (visible) comment; some continue a recent thread, making chains.
+  return rng.chance(0.65) ? rng.int(0, Math.min(i, 40) - 1) : rng.int(Math.max(0, i - 8), i - 1);
+}
+
+/** A reply's kind follows its parent's; a top-level comment's, the post's mood. */
+function commentKind(rng: Rng, parentKind: Kind | null, mood: number[]): { kind: Kind; template: string } {
+  if (parentKind !== null) {
+    const replyKind = REPLY_KINDS[rng.weighted(replyWeights(parentKind))];
+    return { kind: `reply:${replyKind}`, template: rng.pick(REPLIES[replyKind]) };
+  }
+  const topKind = TOP_KINDS[rng.weighted(mood)];
+  return { kind: topKind, template: rng.pick(TOP_LEVEL[topKind]) };
+}
+
+/** The template filled with the post's topics and people, sometimes an emoji or an @-mention of the creator. */
+function commentBody(
+  rng: Rng,
+  sim: SimulatedPost,
+  { kind, template }: { kind: Kind; template: string },
+  parent: FetchedComment | null,
+): string {
+  const { post, subject, topics } = sim;
+  const topic = rng.chance(0.5) ? topics[0] : rng.pick(topics);
+  const other = topics.find((t) => t !== topic) ?? topic;
+  let body = fill(template, {
+    topic,
+    topic2: other,
+    creator: post.creator,
+    parent: parent?.authorUsername ?? '',
+    place: rng.pick(subject.places),
+  });
+  if (kind !== 'reply:creator' && rng.chance(0.18)) body += ` ${rng.pick(EMOJI_BY_MOOD[moodOf(kind)])}`;
+  if (!parent && rng.chance(0.03)) body = `@${post.creator.username} ${body}`;
+  return body;
+}
+
+/** Off-topic and hostile comments get few likes, replies fewer than top-level comments. */
+function likeFactor(kind: Kind, isReply: boolean): number {
+  if (kind === 'offTopic' || kind === 'hostile') return 0.3;
+  return isReply ? 0.4 : 1;
+}
+
+/** How often the platform hides a comment of this kind. */
+function hiddenChance(kind: Kind): number {
+  if (kind === 'offTopic') return 0.3;
+  return kind === 'hostile' || kind === 'reply:hostile' ? 0.25 : 0.01;
+}
+
 /**
  * The first `count` comments of the post's section, oldest first (a parent always precedes its
  * replies, so any prefix is a consistent thread). The sequence does not depend on `count`.
  */
 export function simulateComments(sim: SimulatedPost, count: number, reference: Date): FetchedComment[] {
-  const { post, subject, topics, key, totalComments } = sim;
+  const { post, key, totalComments } = sim;
   const rng = new Rng(`${post.link}#comments`);
   const mood = MOODS[MOOD_NAMES[rng.weighted(MOOD_WEIGHTS)]].map((w) => w * (0.6 + 0.8 * rng.next()));
   const replyRate = 0.15 + 0.3 * rng.next();
@@ -87,43 +138,17 @@ export function simulateComments(sim: SimulatedPost, count: number, reference: D
   const comments: FetchedComment[] = [];
   const kinds: Kind[] = [];
   for (let i = 0; i < n; i++) {
-    let parentIndex = -1;
-    if (i > 0 && rng.chance(replyRate)) {
-      // Most replies go to an early (visible) comment; some continue a recent thread, making chains.
-      parentIndex = rng.chance(0.65) ? rng.int(0, Math.min(i, 40) - 1) : rng.int(Math.max(0, i - 8), i - 1);
-    }
+    const parentIndex = replyParent(rng, i, replyRate);
     const parent = parentIndex >= 0 ? comments[parentIndex] : null;
-    let kind: Kind;
-    let template: string;
-    if (parent) {
-      const replyKind = REPLY_KINDS[rng.weighted(replyWeights(kinds[parentIndex]))];
-      kind = `reply:${replyKind}`;
-      template = rng.pick(REPLIES[replyKind]);
-    } else {
-      const topKind = TOP_KINDS[rng.weighted(mood)];
-      kind = topKind;
-      template = rng.pick(TOP_LEVEL[topKind]);
-    }
+    const drawn = commentKind(rng, parent ? kinds[parentIndex] : null, mood);
+    const { kind } = drawn;
     const byCreator = kind === 'reply:creator';
-    const topic = rng.chance(0.5) ? topics[0] : rng.pick(topics);
-    const other = topics.find((t) => t !== topic) ?? topic;
-    let body = fill(template, {
-      topic,
-      topic2: other,
-      creator: post.creator,
-      parent: parent?.authorUsername ?? '',
-      place: rng.pick(subject.places),
-    });
-    if (!byCreator && rng.chance(0.18)) body += ` ${rng.pick(EMOJI_BY_MOOD[moodOf(kind)])}`;
-    if (!parent && rng.chance(0.03)) body = `@${post.creator.username} ${body}`;
+    const body = commentBody(rng, sim, drawn, parent);
 
     const fraction = (i + rng.next()) / Math.max(1, totalComments);
     const postedAt = new Date(start + Math.floor(window * fraction * fraction)).toISOString();
     const earlyBoost = 1 + 3 * (1 - i / Math.max(1, totalComments));
-    const kindFactor = kind === 'offTopic' || kind === 'hostile' ? 0.3 : parent ? 0.4 : 1;
-    const likes = rng.longTail(likeScale * earlyBoost * kindFactor);
-    const hiddenChance =
-      kind === 'offTopic' ? 0.3 : kind === 'hostile' || kind === 'reply:hostile' ? 0.25 : 0.01;
+    const likes = rng.longTail(likeScale * earlyBoost * likeFactor(kind, parent !== null));
 
     comments.push({
       id: `c_${key}_${i.toString(36)}`,
@@ -133,7 +158,7 @@ export function simulateComments(sim: SimulatedPost, count: number, reference: D
       body,
       likes: Math.min(likes, Math.max(post.engagement.likes, 0)),
       postedAt,
-      hidden: rng.chance(hiddenChance),
+      hidden: rng.chance(hiddenChance(kind)),
     });
     kinds.push(kind);
   }
