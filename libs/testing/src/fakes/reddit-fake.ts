@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { FaultSchedule } from './fake-faults';
+import { FaultSchedule, type FakeFault } from './fake-faults';
 
 export interface FakeRedditComment {
   id: string;
@@ -31,6 +31,14 @@ export interface FakeRedditPost {
 interface Thing {
   kind: string;
   data: Record<string, unknown>;
+}
+
+/** Reddit's edge answers an outage with an HTML page, not JSON. */
+function unavailable(reply: FastifyReply, status: number): FastifyReply {
+  return reply
+    .code(status)
+    .type('text/html')
+    .send('<html><body><h1>503 Service Unavailable</h1></body></html>');
 }
 
 /**
@@ -89,34 +97,7 @@ export class RedditFake {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-    app.addHook('onRequest', async (request, reply) => {
-      const path = request.url.split('?')[0];
-      this.calls.set(path, (this.calls.get(path) ?? 0) + 1);
-      this.userAgents.add(String(request.headers['user-agent'] ?? ''));
-      // Matched against the whole URL, so a fault can aim at one query (`/comments/abc?comment=c0`).
-      const fault = this.faults.take(request.url);
-      if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.ms));
-      if (path === '/api/v1/access_token') return;
-      if (
-        fault?.kind === 'auth' ||
-        !this.tokens.has(String(request.headers.authorization ?? '').replace(/^bearer /i, ''))
-      ) {
-        return reply.code(401).send({ message: 'Unauthorized', error: 401 });
-      }
-      if (fault?.kind === 'quota' || this.remaining <= 0) {
-        this.remaining = 0;
-        this.rateHeaders(reply);
-        return reply.code(429).send({ message: 'Too Many Requests', error: 429 });
-      }
-      this.remaining--;
-      this.rateHeaders(reply);
-      if (fault?.kind === 'server' || fault?.kind === 'rate') {
-        return reply
-          .code(fault.kind === 'server' ? (fault.status ?? 503) : 503)
-          .type('text/html')
-          .send('<html><body><h1>503 Service Unavailable</h1></body></html>');
-      }
-    });
+    app.addHook('onRequest', async (request, reply) => this.gate(request, reply));
     app.post('/api/v1/access_token', async (request, reply) => this.token(request, reply));
     app.get('/comments/:id', async (request, reply) =>
       this.comments(
@@ -151,6 +132,42 @@ export class RedditFake {
   async stop(): Promise<void> {
     await this.app?.close();
     this.app = null;
+  }
+
+  /**
+   * Every call is counted and may meet a scheduled fault (matched against the whole URL, so a fault
+   * can aim at one query: `/comments/abc?comment=c0`); past the token route, what the API answers
+   * before any handler: 401, 429, 5xx.
+   */
+  private async gate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const path = request.url.split('?')[0];
+    this.calls.set(path, (this.calls.get(path) ?? 0) + 1);
+    this.userAgents.add(String(request.headers['user-agent'] ?? ''));
+    const fault = this.faults.take(request.url);
+    if (fault?.kind === 'slow') await new Promise((r) => setTimeout(r, fault.ms));
+    if (path === '/api/v1/access_token') return undefined;
+    return this.refusal(fault, request, reply);
+  }
+
+  private refusal(
+    fault: FakeFault | null,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): FastifyReply | undefined {
+    const token = String(request.headers.authorization ?? '').replace(/^bearer /i, '');
+    if (fault?.kind === 'auth' || !this.tokens.has(token)) {
+      return reply.code(401).send({ message: 'Unauthorized', error: 401 });
+    }
+    if (fault?.kind === 'quota' || this.remaining <= 0) {
+      this.remaining = 0;
+      this.rateHeaders(reply);
+      return reply.code(429).send({ message: 'Too Many Requests', error: 429 });
+    }
+    this.remaining--;
+    this.rateHeaders(reply);
+    if (fault?.kind === 'server') return unavailable(reply, fault.status ?? 503);
+    if (fault?.kind === 'rate') return unavailable(reply, 503);
+    return undefined;
   }
 
   private rateHeaders(reply: FastifyReply): void {
