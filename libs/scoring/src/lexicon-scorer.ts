@@ -258,24 +258,28 @@ export class LexiconScorer implements CommentScorer {
     const offTopic = relevance < 3;
     const creator = r.creatorCompound === null ? null : compoundToScore(r.creatorCompound);
     const topic = r.topicCompound === null ? null : compoundToScore(r.topicCompound);
-    // Agreement with a creator who criticizes the topic: the topic score mirrored around 5 on the 1-10 scale,
-    // so the v2/v3 average of the two is 5 (no lean), never a reading of the opposite sign. Mirroring the
-    // compound instead gave 5 + |c|/2 whatever the sign ("Open world design is a scam" 2.71 → 5.285).
-    const againstTopic = topic === null ? null : Math.max(1, 10 - round3(topic));
     if (creator === null && topic === null)
       return offTopic ? { content: null, topic: null } : { content: overall, topic: overall };
     if (creator !== null && topic !== null) return { content: creator, topic };
-    if (topic !== null) {
-      if (offTopic) return { content: null, topic };
-      const m = r.topicIndex === null ? null : side.messageIndexByTopic[r.topicIndex];
-      const stance = m === null ? null : side.messages[m].stance;
-      return {
-        content: stance === 'supports' ? topic : stance === 'criticizes' ? againstTopic : overall,
-        topic,
-      };
-    }
+    if (topic !== null)
+      return { content: offTopic ? null : agreementWithCreator(r, side, topic, overall), topic };
     return { content: creator, topic: offTopic ? null : overall };
   }
+}
+
+/**
+ * The content score of a comment that targets only the topic: its agreement with the creator's
+ * message on that topic, by the creator's stance (overall sentiment when the post explains).
+ */
+function agreementWithCreator(r: Reading, side: CreatorSide, topic: number, overall: number): number {
+  const m = r.topicIndex === null ? null : side.messageIndexByTopic[r.topicIndex];
+  const stance = m === null ? null : side.messages[m].stance;
+  if (stance === 'supports') return topic;
+  // Agreement with a creator who criticizes the topic: the topic score mirrored around 5 on the 1-10 scale,
+  // so the v2/v3 average of the two is 5 (no lean), never a reading of the opposite sign. Mirroring the
+  // compound instead gave 5 + |c|/2 whatever the sign ("Open world design is a scam" 2.71 → 5.285).
+  if (stance === 'criticizes') return Math.max(1, 10 - round3(topic));
+  return overall;
 }
 
 /** A body with something to read; an empty one is unscored (NaN / null), not neutral. */
