@@ -47,20 +47,23 @@ export function instagram(link: ParsedLink): Recognised | null {
   if (s.length === 0) return null;
   const first = s[0].toLowerCase();
   if (MEDIA_PATHS.has(first)) return s.length === 2 && SHORTCODE.test(s[1]) ? post(s[1]) : null;
-  if (first === 'stories') {
-    if (s.length === 3 && USERNAME.test(s[1]) && s[1] !== 'highlights' && /^\d{5,25}$/.test(s[2])) {
-      return {
-        kind: 'post',
-        platform: 'instagram',
-        normalized: `${HOST}/stories/${s[1].toLowerCase()}/${s[2]}`,
-      };
-    }
-    return null;
-  }
+  if (first === 'stories') return story(s);
   if (RESERVED.has(first) || !USERNAME.test(s[0])) return null;
+  return underUsername(s, first);
+}
+
+/** `/stories/<user>/<id>`: a post of type story (highlights are not a user's). */
+function story(s: readonly string[]): Recognised | null {
+  if (s.length !== 3 || !USERNAME.test(s[1]) || s[1] === 'highlights' || !/^\d{5,25}$/.test(s[2]))
+    return null;
+  return { kind: 'post', platform: 'instagram', normalized: `${HOST}/stories/${s[1].toLowerCase()}/${s[2]}` };
+}
+
+/** `/<user>/p/<code>` (a post), `/<user>` and its profile tabs (the account, lowercased). */
+function underUsername(s: readonly string[], user: string): Recognised | null {
   if (s.length === 3 && MEDIA_PATHS.has(s[1].toLowerCase()) && SHORTCODE.test(s[2])) return post(s[2]);
   if (s.length === 1 || (s.length === 2 && PROFILE_TABS.has(s[1].toLowerCase()))) {
-    return { kind: 'account', platform: 'instagram', normalized: `${HOST}/${first}` };
+    return { kind: 'account', platform: 'instagram', normalized: `${HOST}/${user}` };
   }
   return null;
 }

@@ -20,15 +20,19 @@ export function reddit(link: ParsedLink): Recognised | null {
   if (link.host === 'redd.it') return s.length === 1 && POST_ID.test(s[0]) ? post(s[0]) : null;
   if (s.length === 0) return null;
   if ((s[0] === 'comments' || s[0] === 'gallery') && s[1] && POST_ID.test(s[1])) return post(s[1]);
-  if (['r', 'u', 'user'].includes(s[0].toLowerCase()) && s[1]) {
-    if (s[2] === 'comments' && s[3] && POST_ID.test(s[3]) && s.length <= 6) return post(s[3]);
-    if (s[0] === 'r' && s[2] === 's' && s.length === 4 && SUBREDDIT.test(s[1]) && SHARE_CODE.test(s[3])) {
-      return {
-        kind: 'post',
-        platform: 'reddit',
-        normalized: `https://reddit.com/r/${s[1].toLowerCase()}/s/${s[3]}`,
-      };
-    }
+  if (['r', 'u', 'user'].includes(s[0].toLowerCase()) && s[1]) return underSubredditOrUser(s);
+  return null;
+}
+
+/** `/r/<sub>/comments/<id>/…` or `/user/<u>/comments/<id>` (with a slug and a comment id at most), or a share link. */
+function underSubredditOrUser(s: readonly string[]): Recognised | null {
+  if (s[2] === 'comments' && s[3] && POST_ID.test(s[3]) && s.length <= 6) return post(s[3]);
+  if (s[0] === 'r' && s[2] === 's' && s.length === 4 && SUBREDDIT.test(s[1]) && SHARE_CODE.test(s[3])) {
+    return {
+      kind: 'post',
+      platform: 'reddit',
+      normalized: `https://reddit.com/r/${s[1].toLowerCase()}/s/${s[3]}`,
+    };
   }
   return null;
 }

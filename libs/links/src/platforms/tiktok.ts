@@ -25,15 +25,23 @@ export function tiktok(link: ParsedLink): Recognised | null {
   }
   if (s.length === 0) return null;
   if (s[0] === 't' && s.length === 2 && SHORT_CODE.test(s[1])) return post(`t/${s[1]}`);
-  if (s[0] === 'v' && s.length === 2) {
+  if (s[0] === 'v' || s[0] === 'embed') return withoutHandle(s);
+  return USER.test(s[0]) ? underHandle(s) : null;
+}
+
+/** `/v/<id>(.html)` and `/embed(/v2)/<id>`: a video without its handle, as `/v/<id>`. */
+function withoutHandle(s: readonly string[]): Recognised | null {
+  if (s[0] === 'v') {
+    if (s.length !== 2) return null;
     const id = s[1].replace(/\.html$/, '');
     return NUMERIC_ID.test(id) ? post(`v/${id}`) : null;
   }
-  if (s[0] === 'embed') {
-    const id = s[s.length - 1];
-    return NUMERIC_ID.test(id) && s.length <= 3 ? post(`v/${id}`) : null;
-  }
-  if (!USER.test(s[0])) return null;
+  const id = s[s.length - 1];
+  return NUMERIC_ID.test(id) && s.length <= 3 ? post(`v/${id}`) : null;
+}
+
+/** `/@user` (an account) and `/@user/video/<id>`, `/@user/photo/<id>` (posts). */
+function underHandle(s: readonly string[]): Recognised | null {
   const user = s[0].toLowerCase();
   if (s.length === 1) return { kind: 'account', platform: 'tiktok', normalized: `${HOST}/${user}` };
   if (s.length === 3 && PROFILE_TABS.has(s[1]) && NUMERIC_ID.test(s[2]))

@@ -50,14 +50,22 @@ const HOST = 'https://x.com';
 export function x(link: ParsedLink): Recognised | null {
   const s = link.segments;
   if (s.length === 0) return null;
-  if (s[0] === 'i') {
-    const id = s[1] === 'web' ? s[3] : s[2];
-    const statusAt = s[1] === 'web' ? 2 : 1;
-    return s[statusAt] === 'status' && id && STATUS_ID.test(id)
-      ? { kind: 'post', platform: 'x', normalized: `${HOST}/i/status/${id}` }
-      : null;
-  }
+  if (s[0] === 'i') return statusWithoutHandle(s);
   if (RESERVED.has(s[0].toLowerCase()) || !USER.test(s[0])) return null;
+  return underHandle(s);
+}
+
+/** `/i/web/status/<id>` and `/i/status/<id>`, the handle unknown. */
+function statusWithoutHandle(s: readonly string[]): Recognised | null {
+  const id = s[1] === 'web' ? s[3] : s[2];
+  const statusAt = s[1] === 'web' ? 2 : 1;
+  return s[statusAt] === 'status' && id && STATUS_ID.test(id)
+    ? { kind: 'post', platform: 'x', normalized: `${HOST}/i/status/${id}` }
+    : null;
+}
+
+/** `/<user>` and its profile tabs (the account), `/<user>/status(es)/<id>` and its viewers (a post). */
+function underHandle(s: readonly string[]): Recognised | null {
   const user = s[0].toLowerCase();
   if (s.length === 1 || (s.length === 2 && PROFILE_TABS.has(s[1].toLowerCase()))) {
     return { kind: 'account', platform: 'x', normalized: `${HOST}/${user}` };
