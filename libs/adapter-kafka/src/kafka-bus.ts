@@ -52,9 +52,6 @@ export class KafkaBus implements MessageBus {
   private closed = false;
 
   constructor(private readonly options: KafkaBusOptions) {
-    this.namespace = new KafkaNamespace(options.namespace ?? '');
-    const partitions = options.partitions ?? 4;
-    this.tracing = options.tracing ?? NO_KAFKA_TRACING;
     const client = {
       clientId: options.clientId ?? 'analyst',
       brokers: options.brokers,
@@ -62,14 +59,17 @@ export class KafkaBus implements MessageBus {
       ...kafkaLogging(options.logger),
     };
     const kafka = new Kafka(client);
+    const partitions = options.partitions ?? 4;
+    this.namespace = new KafkaNamespace(options.namespace ?? '');
+    this.tracing = options.tracing ?? NO_KAFKA_TRACING;
     this.producer = new ResilientProducer(kafka);
     this.topics = new TopicAdmin(kafka, {
       partitions,
       replicationFactor: options.replicationFactor ?? 1,
       minInsyncReplicas: options.minInsyncReplicas,
     });
-    const { namespace, producer, topics, tracing } = this;
-    const groups = new ConsumerGroups({
+    const { namespace, topics } = this;
+    this.groups = new ConsumerGroups({
       kafka,
       options,
       partitions,
@@ -77,13 +77,22 @@ export class KafkaBus implements MessageBus {
       namespace,
       assertOpen: () => this.assertOpen(),
     });
-    this.groups = groups;
-    const duplicateDelivery = options.duplicateDelivery ?? false;
-    this.publisher = new KafkaPublisher({ producer, topics, namespace, tracing, duplicateDelivery });
-    const onHandlerError = options.onHandlerError;
-    this.server = new KafkaRequestServer({ groups, producer, topics, namespace, tracing, onHandlerError });
-    const instanceId = options.instanceId ?? randomUUID();
-    this.requester = new KafkaRequester({ groups, producer, topics, namespace, tracing, instanceId });
+    // What the parts that send records share: one producer, one admin, the names, the tracing.
+    const sending = { producer: this.producer, topics, namespace, tracing: this.tracing };
+    this.publisher = new KafkaPublisher({
+      ...sending,
+      duplicateDelivery: options.duplicateDelivery ?? false,
+    });
+    this.server = new KafkaRequestServer({
+      ...sending,
+      groups: this.groups,
+      onHandlerError: options.onHandlerError,
+    });
+    this.requester = new KafkaRequester({
+      ...sending,
+      groups: this.groups,
+      instanceId: options.instanceId ?? randomUUID(),
+    });
     this.probe = new BrokerProbe(client, () => this.requester.ensureReplyConsumer());
     if (options.health) this.attachHealth(options.health);
     if (options.metricsRegistry) this.attachMetrics(options.metricsRegistry);
