@@ -43,8 +43,8 @@ export class ConsumerGroups {
   }
 
   /**
-   * Starts a consumer of `topics` (on the broker: namespace included) in group `groupId`, created
-   * if missing; `name` is the group as health and metrics show it.
+   * Starts a consumer in group `groupId` of `topics` (their names on the broker, created when
+   * missing); `name` is the group as health and metrics show it.
    */
   async consume(
     name: string,
