@@ -65,6 +65,11 @@ describe('AnalysisRequestDto: the POST /analyses body, each rule with its messag
       { selection: { posts: { min_score: '11' } } },
       'selection.posts: min_score must be a number from 1 to 10 (JSON number syntax), got "11"',
     ],
+    [
+      'a platform that is not a string',
+      { selection: { posts: { platform: ['youtube', 2] } } },
+      'selection.posts: platform must be a string or a list of strings',
+    ],
     ['filters not an object', { selection: ids, filters: [] }, 'filters must be an object'],
     [
       'an unknown comment filter',

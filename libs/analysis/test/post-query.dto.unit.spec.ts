@@ -34,6 +34,7 @@ describe('PostQueryDto: the post filters of GET /posts and selection.posts, each
     [{ collection_id: { id: 'c' } }, 'collection_id must be a string'],
     [{ link: [1] }, 'link must be a string or a list of strings'],
     [{ platform: 'youtube,myspace' }, `platform "myspace" is not one of ${PLATFORMS.join(', ')}`],
+    [{ platform: [1] }, 'platform must be a string or a list of strings'],
     [
       { posted_since: '2026-02-29' },
       'posted_since must be an ISO 8601 date or timestamp on the calendar, got "2026-02-29"',

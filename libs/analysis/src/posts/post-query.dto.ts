@@ -54,32 +54,38 @@ const AsTextList = (): PropertyDecorator =>
     { toClassOnly: true },
   );
 
+const isTextList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string');
+
 /** A list of texts (after AsTextList). */
 const IsTextList = (): PropertyDecorator =>
   ValidateBy({
     name: 'isTextList',
     validator: {
-      validate: (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string'),
+      validate: isTextList,
       defaultMessage: (args?: ValidationArguments) =>
         `${args?.property} must be a string or a list of strings`,
     },
   });
 
-const unknownPlatform = (values: unknown): string | undefined =>
-  (values as string[]).map((p) => p.toLowerCase()).find((p) => !(PLATFORMS as readonly string[]).includes(p));
+const unknownPlatform = (values: string[]): string | undefined =>
+  values.map((p) => p.toLowerCase()).find((p) => !(PLATFORMS as readonly string[]).includes(p));
 
-/** Every value names a platform, in any case. */
+/**
+ * Every value names a platform, in any case. It judges only a list of texts: anything else is
+ * IsTextList's to refuse (a JSON `[1]` reached `toLowerCase` before and failed the request).
+ */
 const IsPlatformList = (): PropertyDecorator =>
   ValidateBy(
     {
       name: 'isPlatformList',
       validator: {
-        validate: (value: unknown) => unknownPlatform(value) === undefined,
+        validate: (value: unknown) => !isTextList(value) || unknownPlatform(value) === undefined,
         defaultMessage: (args?: ValidationArguments) =>
-          `platform "${unknownPlatform(args?.value)}" is not one of ${PLATFORMS.join(', ')}`,
+          `platform "${unknownPlatform(isTextList(args?.value) ? args.value : [])}" is not one of ${PLATFORMS.join(', ')}`,
       },
     },
-    { validateIf: (_query: object, value: unknown) => Array.isArray(value) },
+    { validateIf: (_query: object, value: unknown) => isTextList(value) },
   );
 
 /** A `min_*` number parameter not greater than its `max_*` (both from `min` to `max`). */
