@@ -3,7 +3,6 @@ import {
   ledgerStream,
   teamIdOfLedgerStream,
   type CreditBalances,
-  type StatementPage,
 } from '@analyst/contracts';
 import {
   ChargeAuditor,
@@ -23,6 +22,8 @@ import {
 } from '@analyst/platform';
 import { readOutstandingReservations } from '../queries/read-reservations';
 import { readTeamCredits } from '@analyst/ledger-read';
+import { formatBalances, sameBalances } from './credit-balances';
+import { compareServedTeams, type ServedComparison, type ServedLedger } from './served-statement';
 import type { StatementWriter } from './statement-export';
 import {
   compareLiveReadModels,
@@ -32,6 +33,7 @@ import {
 } from './live-read-models';
 
 export type { ReadModelComparison, ReadModelLag };
+export type { ServedComparison, ServedLedger };
 
 export interface AuditOptions {
   team?: string;
@@ -57,34 +59,6 @@ export interface AuditOptions {
 }
 
 export const DEFAULT_MAX_OPEN_MINUTES = 30;
-
-/** The balances a running server serves, read through its admin API (`GET /admin/v1/teams/{id}/ledger`). */
-export interface ServedLedger {
-  /** Where the figures come from, for the report. */
-  describe: string;
-  /** One page of the team's served statement (oldest line first), or null when the server does not know the team. */
-  statementPage(teamId: string, cursor: string | null): Promise<StatementPage | null>;
-  /** How many times to read again when the server's statement has not reached the replayed revision yet (default 5). */
-  attempts?: number;
-  /** Pause between those reads in ms (default 200). */
-  retryDelayMs?: number;
-}
-
-export interface ServedComparison {
-  teamId: string;
-  /** Stream revision and id of the team's last event the replay read. */
-  revision: number;
-  eventId: string;
-  recomputed: CreditBalances;
-  /** Balances on the served line of that revision; null when the server has no such line. */
-  served: CreditBalances | null;
-  /** Served lines up to and including that revision. */
-  servedLines: number;
-  /** Served lines after it: events written after the replay read the log, not a difference. */
-  newerLines: number;
-  ok: boolean;
-  problem: string | null;
-}
 
 export interface AuditReport {
   ok: boolean;
@@ -289,153 +263,11 @@ async function compareRebuilt(
         position: null,
         revision: null,
         type: null,
-        message: `rebuilt read model shows ${fmt(readModel)} (${open} open) but the log gives ${fmt(team.balances)} (${team.reservations.open} open)`,
+        message: `rebuilt read model shows ${formatBalances(readModel)} (${open} open) but the log gives ${formatBalances(team.balances)} (${team.reservations.open} open)`,
       });
     }
   }
   return comparisons;
-}
-
-/** Each team's recomputed balances against the served statement; a difference is a violation. */
-async function compareServedTeams(
-  servedLedger: ServedLedger,
-  teams: TeamAudit[],
-  lastEvents: Map<string, { revision: number; eventId: string }>,
-  violations: AuditViolation[],
-): Promise<ServedComparison[]> {
-  const served: ServedComparison[] = [];
-  for (const team of teams) {
-    const last = lastEvents.get(team.teamId)!;
-    const comparison = await compareServed(servedLedger, team.teamId, last, team.balances);
-    served.push(comparison);
-    if (!comparison.ok) {
-      violations.push({
-        teamId: team.teamId,
-        eventId: null,
-        position: null,
-        revision: last.revision,
-        type: null,
-        message: `served by ${servedLedger.describe}: ${comparison.problem}`,
-      });
-    }
-  }
-  return served;
-}
-
-type StatementLine = StatementPage['data'][number];
-
-/** A team's whole served statement, split at the last revision the replay read. */
-interface ServedStatement {
-  /** The line of that revision; null when the statement has not reached it. */
-  line: StatementLine | null;
-  /** Lines up to and including that revision. */
-  servedLines: number;
-  /** Lines after it. */
-  newerLines: number;
-  /** The highest revision served (-1: no lines). */
-  lastServedRevision: number;
-}
-
-/** Reads every page of the team's served statement; null when the server does not know the team. */
-async function readServedStatement(
-  served: ServedLedger,
-  teamId: string,
-  revision: number,
-): Promise<ServedStatement | null> {
-  const statement: ServedStatement = { line: null, servedLines: 0, newerLines: 0, lastServedRevision: -1 };
-  let cursor: string | null = null;
-  do {
-    const page = await served.statementPage(teamId, cursor);
-    if (!page) return null;
-    for (const line of page.data) {
-      statement.lastServedRevision = Math.max(statement.lastServedRevision, line.revision);
-      if (line.revision > revision) statement.newerLines += 1;
-      else statement.servedLines += 1;
-      if (line.revision === revision) statement.line = line;
-    }
-    cursor = page.meta.hasMore ? page.meta.nextCursor : null;
-  } while (cursor);
-  return statement;
-}
-
-/** How the served line of the replay's last revision differs from the log (empty: it agrees). */
-function servedLineProblems(
-  line: StatementLine,
-  servedLines: number,
-  last: { revision: number; eventId: string },
-  recomputed: CreditBalances,
-): string[] {
-  const problems: string[] = [];
-  if (line.eventId !== last.eventId)
-    problems.push(
-      `its line at revision ${last.revision} is event ${line.eventId}, the log's is ${last.eventId}`,
-    );
-  if (!sameBalances(line.balances, recomputed))
-    problems.push(
-      `it serves ${fmt(line.balances)} after revision ${last.revision} but the log gives ${fmt(recomputed)}`,
-    );
-  if (servedLines !== last.revision + 1)
-    problems.push(
-      `it has ${servedLines} lines up to revision ${last.revision}, the log ${last.revision + 1}`,
-    );
-  return problems;
-}
-
-/**
- * Reads the team's whole served statement and takes the line of the last revision the replay read:
- * its balances must equal the recomputed ones, and as many lines must lead up to it. Lines after it
- * were written after the replay. A statement that has not reached that revision yet (the server's
- * projection lagging) is read again a few times before it counts as a difference.
- */
-async function compareServed(
-  served: ServedLedger,
-  teamId: string,
-  last: { revision: number; eventId: string },
-  recomputed: CreditBalances,
-): Promise<ServedComparison> {
-  const attempts = Math.max(1, served.attempts ?? 5);
-  const base = { teamId, revision: last.revision, eventId: last.eventId, recomputed };
-  for (let attempt = 1; ; attempt++) {
-    const statement = await readServedStatement(served, teamId, last.revision);
-    if (!statement)
-      return {
-        ...base,
-        served: null,
-        servedLines: 0,
-        newerLines: 0,
-        ok: false,
-        problem: `the server does not know team ${teamId} (404): is it running on this event log?`,
-      };
-    const { line, servedLines, newerLines, lastServedRevision } = statement;
-    if (!line && attempt < attempts) {
-      await new Promise((resolve) => setTimeout(resolve, served.retryDelayMs ?? 200));
-      continue;
-    }
-    if (!line) {
-      const ends = lastServedRevision < 0 ? 'has no lines' : `ends at revision ${lastServedRevision}`;
-      return {
-        ...base,
-        served: null,
-        servedLines,
-        newerLines,
-        ok: false,
-        problem: `the served statement ${ends} but the log has revision ${last.revision} (${fmt(recomputed)})`,
-      };
-    }
-    const problems = servedLineProblems(line, servedLines, last, recomputed);
-    return {
-      ...base,
-      served: line.balances,
-      servedLines,
-      newerLines,
-      ok: problems.length === 0,
-      problem: problems.length ? problems.join('; ') : null,
-    };
-  }
-}
-
-function sameBalances(a: CreditBalances, b: CreditBalances): boolean {
-  return a.maps === b.maps && a.adhoc === b.adhoc && a.reserved === b.reserved;
 }
 
 const NO_BALANCES: CreditBalances = { maps: 0, adhoc: 0, reserved: 0 };
@@ -450,8 +282,4 @@ function writeLine(
   // The line's balances are the figures after the event: applyChange(before, balanceChange(event)).
   running.set(event.streamId, line.balances);
   return writer.write(line);
-}
-
-function fmt(b: CreditBalances): string {
-  return `maps ${b.maps} / adhoc ${b.adhoc} / reserved ${b.reserved}`;
 }

@@ -14,6 +14,7 @@ import {
 import type { LedgerBalancesDoc } from '@analyst/ledger-read';
 import { ledgerBalancesProjector, ledgerReservationsProjector } from '../projections';
 import type { LedgerReservationsDoc } from '../projections/ledger-reservations.projector';
+import { formatBalances, sameBalances } from './credit-balances';
 
 /**
  * A live read-model document that has not applied every event of its team the replay read. It is
@@ -223,7 +224,7 @@ async function difference(
   const last = applied < 0 ? undefined : await stream.at(applied);
   return {
     ...(last ? eventOf(teamId, last) : teamOnly(teamId)),
-    message: `live read model ${name} shows ${fmt(have)} but the log gives ${fmt(want)} ${at}${last ? ` (its last applied event: ${describe(last)})` : ''}`,
+    message: `live read model ${name} shows ${formatBalances(have)} but the log gives ${formatBalances(want)} ${at}${last ? ` (its last applied event: ${describe(last)})` : ''}`,
   };
 }
 
@@ -315,14 +316,6 @@ function balancesOf(doc: LedgerBalancesDoc | null): CreditBalances {
   return doc
     ? { maps: doc.maps, adhoc: doc.adhoc, reserved: doc.reserved }
     : { maps: 0, adhoc: 0, reserved: 0 };
-}
-
-function sameBalances(a: CreditBalances, b: CreditBalances): boolean {
-  return a.maps === b.maps && a.adhoc === b.adhoc && a.reserved === b.reserved;
-}
-
-function fmt(b: CreditBalances): string {
-  return `maps ${b.maps} / adhoc ${b.adhoc} / reserved ${b.reserved}`;
 }
 
 function describe(event: RecordedEvent): string {

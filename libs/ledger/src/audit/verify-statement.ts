@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { isLedgerEventType, type CreditBalances, type LedgerEventType } from '@analyst/contracts';
+import { formatBalances } from './credit-balances';
 import { chainHash, GENESIS_HASH } from './hash-chain';
 import {
   STATEMENT_FORMAT,
@@ -41,10 +42,6 @@ function isCount(value: unknown): value is number {
 function isBalances(value: unknown): value is CreditBalances {
   const b = value as Record<string, unknown> | null;
   return typeof b === 'object' && b !== null && FIGURES.every((f) => isCount(b[f]));
-}
-
-function fmt(b: CreditBalances): string {
-  return `maps ${b.maps} / adhoc ${b.adhoc} / reserved ${b.reserved}`;
 }
 
 /** Whether a line's change is one its event type can make: the broken rule, or null. */
@@ -353,7 +350,7 @@ function checkLine(
   if (revision !== run.revision + 1)
     return `${where}: follows revision ${run.revision} of the team (a line of the team was dropped, added or moved)`;
   const rule = CHANGE_RULES[type](change, type);
-  if (rule) return `${where}: change ${fmt(change)} is impossible: ${rule}`;
+  if (rule) return `${where}: change ${formatBalances(change)} is impossible: ${rule}`;
   const arithmetic = balanceProblem(run.balances, change, balances);
   if (arithmetic) return `${where}: ${arithmetic}`;
   teams.set(teamId, { lines: run.lines + 1, revision, balances });
@@ -371,7 +368,7 @@ function checkTotals(value: unknown, teams: Map<string, TeamRun>): string | null
       return `team ${teamId}: it counts ${String(total.lines)} lines to revision ${String(total.revision)}, the lines ${run.lines} to revision ${run.revision} (lines were dropped or added)`;
     }
     if (!isBalances(total.balances) || FIGURES.some((f) => total.balances[f] !== run.balances[f])) {
-      return `team ${teamId}: it closes at ${isBalances(total.balances) ? fmt(total.balances) : 'no balances'}, the lines at ${fmt(run.balances)}`;
+      return `team ${teamId}: it closes at ${isBalances(total.balances) ? formatBalances(total.balances) : 'no balances'}, the lines at ${formatBalances(run.balances)}`;
     }
   }
   for (const teamId of totals.keys()) if (!teams.has(teamId)) return `team ${teamId} has totals but no lines`;
