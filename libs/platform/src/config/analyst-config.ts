@@ -1,5 +1,4 @@
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import { BlockList, isIP } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -12,7 +11,11 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
-import { providerProblems } from './provider-routes';
+import { ConfigError } from './config-error';
+import { crossVariableProblems } from './config-problems';
+
+export { ConfigError } from './config-error';
+export { trustedProxies } from './trusted-proxies';
 
 const toNumber = ({ value }: { value: unknown }) => (value === undefined ? undefined : Number(value));
 
@@ -267,61 +270,6 @@ export class AnalystConfig {
   ANALYST_REDDIT_TOKEN_URL?: string;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
-/** One `address[/prefix]` entry of ANALYST_TRUST_PROXY, or null when it is not one. */
-function parseCidr(entry: string): { address: string; prefix: number; type: 'ipv4' | 'ipv6' } | null {
-  const [address, prefixText, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return null;
-  const max = family === 4 ? 32 : 128;
-  const prefix = prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
-  if (!(prefix >= 0 && prefix <= max)) return null;
-  return { address, prefix, type: family === 4 ? 'ipv4' : 'ipv6' };
-}
-
-/**
- * The trust test for a socket peer (and each further X-Forwarded-For hop), from ANALYST_TRUST_PROXY;
- * null when nothing is trusted. IPv4-mapped IPv6 peers (`::ffff:10.0.0.1`) match IPv4 ranges.
- */
-export function trustedProxies(list: string | undefined): ((address: string) => boolean) | null {
-  const entries = (list ?? '')
-    .split(',')
-    .map((e) => e.trim())
-    .filter((e) => e !== '');
-  if (entries.length === 0) return null;
-  const blocks = new BlockList();
-  for (const entry of entries) {
-    const cidr = parseCidr(entry);
-    if (!cidr) throw new ConfigError(`ANALYST_TRUST_PROXY: "${entry}" is not an IP address or CIDR range`);
-    blocks.addSubnet(cidr.address, cidr.prefix, cidr.type);
-  }
-  return (address) => {
-    const family = isIP(address);
-    return family !== 0 && blocks.check(address, family === 4 ? 'ipv4' : 'ipv6');
-  };
-}
-
-/** Why a CA file cannot be used, or null when it is a readable file holding a PEM certificate. */
-function caFileProblem(path: string): string | null {
-  try {
-    if (!statSync(path).isFile()) return `${path} is not a file`;
-    accessSync(path, constants.R_OK);
-    if (!readFileSync(path, 'utf8').includes('-----BEGIN CERTIFICATE-----'))
-      return `${path} holds no PEM certificate`;
-    return null;
-  } catch (error) {
-    return `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
-  }
-}
-
-/** True when a connection string turns TLS off explicitly (`tls=false` / `ssl=false`). */
-function tlsOff(url: string | undefined): boolean {
-  return /[?&](tls|ssl)=false(&|$)/i.test(url ?? '');
-}
-
 /**
  * What the Kafka bus needs beyond brokers and partitions: topic durability and the CA to trust.
  * Spread into the KafkaBus options (names as KafkaBus reads them: `replicationFactor`,
@@ -375,88 +323,13 @@ function pickVariables(env: Record<string, string | undefined>): Record<string, 
   return picked;
 }
 
-/** The shared infrastructure a distributed service cannot run without. */
-function distributedProblems(config: AnalystConfig): string[] {
-  if (config.ANALYST_MODE !== 'distributed') return [];
-  const problems: string[] = [];
-  for (const key of ['KAFKA_BROKERS', 'MONGO_URL', 'ANALYST_INTERNAL_SECRET'] as const) {
-    if (!config[key]) problems.push(`${key}: required when ANALYST_MODE=distributed`);
-  }
-  // No silent fallback to a local file: a service on its own SQLite log would see nobody's events.
-  if (!config.EVENTSTORE_URL && !config.ANALYST_EVENTSTORE) {
-    problems.push(
-      'EVENTSTORE_URL: required when ANALYST_MODE=distributed (or ANALYST_EVENTSTORE=sqlite:<path> to share one SQLite log on one machine, or ANALYST_EVENTSTORE=postgres://<database url>)',
-    );
-  }
-  if (config.EVENTSTORE_URL && config.ANALYST_EVENTSTORE) {
-    problems.push(
-      'ANALYST_EVENTSTORE: set either EVENTSTORE_URL or ANALYST_EVENTSTORE (sqlite:<path> or postgres://…), not both',
-    );
-  }
-  return problems;
-}
-
-function kafkaReplicationProblems(config: AnalystConfig): string[] {
-  const replication = config.KAFKA_REPLICATION_FACTOR;
-  const minInsync = config.KAFKA_MIN_INSYNC_REPLICAS;
-  if (minInsync !== undefined && Number.isInteger(replication) && minInsync > replication) {
-    // Every produce with acks=all would be refused: no partition could ever have that many in sync.
-    return [`KAFKA_MIN_INSYNC_REPLICAS: ${minInsync} is more than KAFKA_REPLICATION_FACTOR (${replication})`];
-  }
-  return [];
-}
-
-/** Each CA file given must hold a certificate, and its connection string must not turn TLS off. */
-function caFileProblems(config: AnalystConfig): string[] {
-  const problems: string[] = [];
-  for (const [key, url] of [
-    ['EVENTSTORE_CA_FILE', config.EVENTSTORE_URL],
-    ['KAFKA_CA_FILE', undefined],
-    ['MONGO_CA_FILE', config.MONGO_URL],
-  ] as const) {
-    const path = config[key];
-    if (!path) continue;
-    const problem = caFileProblem(path);
-    if (problem) problems.push(`${key}: ${problem}`);
-    if (tlsOff(url)) problems.push(`${key}: given, but the connection string turns TLS off (tls=false)`);
-  }
-  return problems;
-}
-
-function relayLeaseProblems(config: AnalystConfig): string[] {
-  const renew = config.ANALYST_RELAY_LEASE_RENEW_MS;
-  const ttl = config.ANALYST_RELAY_LEASE_TTL_MS;
-  if (Number.isInteger(renew) && Number.isInteger(ttl) && renew * 2 >= ttl) {
-    // The holder needs at least two renewals inside one TTL, or one slow round trip hands the lease over.
-    return [
-      `ANALYST_RELAY_LEASE_RENEW_MS: ${renew} must be less than half of ANALYST_RELAY_LEASE_TTL_MS (${ttl})`,
-    ];
-  }
-  return [];
-}
-
-function trustProxyProblems(config: AnalystConfig): string[] {
-  try {
-    trustedProxies(config.ANALYST_TRUST_PROXY);
-    return [];
-  } catch (error) {
-    return [(error as Error).message];
-  }
-}
-
 /** Validates `env`; throws one ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AnalystConfig {
   const config = plainToInstance(AnalystConfig, pickVariables(env));
   const errors = validateSync(config, { forbidUnknownValues: false });
   const problems = [
     ...errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`)),
-    // What no single variable's rule can see: variables that must agree with each other or with the disk.
-    ...distributedProblems(config),
-    ...kafkaReplicationProblems(config),
-    ...caFileProblems(config),
-    ...relayLeaseProblems(config),
-    ...trustProxyProblems(config),
-    ...providerProblems(config),
+    ...crossVariableProblems(config),
   ];
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
