@@ -17,6 +17,9 @@ export const POST_STATUSES = ['complete', 'pending', 'all'] as const;
 const isScalar = (value: unknown): value is string | number =>
   typeof value === 'string' || typeof value === 'number';
 
+const isTextList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string');
+
 /** One value as text: `["5"]` and `5` read as "5"; anything else is left for IsOneText to refuse. */
 const AsOneText = (): PropertyDecorator =>
   Transform(
@@ -44,18 +47,15 @@ const IsOneText = (): PropertyDecorator =>
 const AsTextList = (): PropertyDecorator =>
   Transform(
     ({ value }) => {
-      const items: unknown[] = Array.isArray(value) ? value : [value];
-      if (!items.every((v) => typeof v === 'string')) return value;
-      return (items as string[])
+      const items: unknown = Array.isArray(value) ? value : [value];
+      if (!isTextList(items)) return value;
+      return items
         .flatMap((v) => v.split(','))
         .map((v) => v.trim())
         .filter((v) => v.length > 0);
     },
     { toClassOnly: true },
   );
-
-const isTextList = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /** A list of texts (after AsTextList). */
 const IsTextList = (): PropertyDecorator =>
@@ -68,8 +68,10 @@ const IsTextList = (): PropertyDecorator =>
     },
   });
 
+const KNOWN_PLATFORMS: ReadonlySet<string> = new Set(PLATFORMS);
+
 const unknownPlatform = (values: string[]): string | undefined =>
-  values.map((p) => p.toLowerCase()).find((p) => !(PLATFORMS as readonly string[]).includes(p));
+  values.map((p) => p.toLowerCase()).find((p) => !KNOWN_PLATFORMS.has(p));
 
 /**
  * Every value names a platform, in any case. It judges only a list of texts: anything else is
