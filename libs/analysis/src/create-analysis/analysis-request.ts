@@ -35,8 +35,27 @@ export interface AnalysisRequest {
   include: string[];
 }
 
+/** Validates a POST /analyses body (AnalysisRequestDto's rules; a 400 invalid_request names each bad field) and reads it. */
+export function parseAnalysisRequest(body: unknown): AnalysisRequest {
+  const dto = validateRequest(AnalysisRequestDto, body, refuseAs('invalid_request'), {
+    notAnObject: 'body must be a JSON object',
+    unknownField: (field) => `${field} is not a field of POST /analyses`,
+  });
+  return analysisRequestOf(dto);
+}
+
 // What AnalysisRequestDto's rules accepted, read into the request the service runs. Nothing here
 // refuses: every value below has passed its rule.
+
+/** Reads a POST /analyses body its rules accepted. A keyword search folds into filters.keywords here. */
+function analysisRequestOf(dto: AnalysisRequestDto): AnalysisRequest {
+  let filters = filtersOf(dto.filters);
+  const search = searchOf(dto.search);
+  const include = dto.include === undefined ? [] : [...new Set(trimmedValues(dto.include))];
+  const keywords = keywordsWithSearch(dto.filters?.keywords, dto.search);
+  if (keywords) filters = { ...(filters ?? {}), keywords };
+  return { selection: selectionOf(dto.selection), filters, search, include };
+}
 
 function selectionOf(dto: SelectionDto): RequestedSelection {
   if (dto.postIds !== undefined)
@@ -94,23 +113,4 @@ function searchOf(dto: SearchDto | null | undefined): SearchSpec | null {
     mode: dto.mode ?? 'ai',
     minRelevance: dto.minRelevance ?? DEFAULT_MIN_RELEVANCE,
   };
-}
-
-/** Reads a POST /analyses body its rules accepted. A keyword search folds into filters.keywords here. */
-export function analysisRequestOf(dto: AnalysisRequestDto): AnalysisRequest {
-  let filters = filtersOf(dto.filters);
-  const search = searchOf(dto.search);
-  const include = dto.include === undefined ? [] : [...new Set(trimmedValues(dto.include))];
-  const keywords = keywordsWithSearch(dto.filters?.keywords, dto.search);
-  if (keywords) filters = { ...(filters ?? {}), keywords };
-  return { selection: selectionOf(dto.selection), filters, search, include };
-}
-
-/** Validates a POST /analyses body (AnalysisRequestDto's rules; a 400 invalid_request names each bad field) and reads it. */
-export function parseAnalysisRequest(body: unknown): AnalysisRequest {
-  const dto = validateRequest(AnalysisRequestDto, body, refuseAs('invalid_request'), {
-    notAnObject: 'body must be a JSON object',
-    unknownField: (field) => `${field} is not a field of POST /analyses`,
-  });
-  return analysisRequestOf(dto);
 }
