@@ -138,9 +138,9 @@ function bodySteps(checker: ts.TypeChecker, fn: ts.FunctionLikeDeclaration): Rea
 
 /**
  * The steps read in a class's shape (a DTO): the calls in its decorators and property initializers
- * (a custom rule `@IsPostFilters()`), and the classes it names (a nested DTO), by annotation
- * (`selection!: SelectionDto`) or as a value (`@Type(() => SelectionDto)`). Method bodies are read
- * when called.
+ * (a custom rule `@IsPostFilters()`), and the classes it names (a nested DTO, the DTO it extends), by
+ * annotation (`selection!: SelectionDto`), as a value (`@Type(() => SelectionDto)`) or in its
+ * `extends`. Method bodies are read when called.
  */
 function shapeSteps(checker: ts.TypeChecker, shape: ts.ClassDeclaration): ReadingStep[] {
   const steps: ReadingStep[] = [];
@@ -158,6 +158,7 @@ function shapeSteps(checker: ts.TypeChecker, shape: ts.ClassDeclaration): Readin
     ts.forEachChild(node, visit);
   };
   for (const decorator of ts.getDecorators(shape) ?? []) visit(decorator);
+  for (const clause of shape.heritageClauses ?? []) visit(clause);
   for (const member of shape.members) visit(member);
   return steps;
 }

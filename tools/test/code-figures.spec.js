@@ -34,10 +34,14 @@ export const orderDecider: Decider<string, number> = { decide: decideOrder, init
   'libs/shop/src/rules.ts': `
 export function IsText(): PropertyDecorator { return () => undefined; }
 export function Nested(of: () => unknown): PropertyDecorator { return () => void of; }`,
+  'libs/shop/src/base.dto.ts': `
+import { IsText } from './rules';
+export class BaseDto { @IsText() note!: string; }`,
   'libs/shop/src/order.dto.ts': `
+import { BaseDto } from './base.dto';
 import { IsText, Nested } from './rules';
 export class LineDto { @IsText() sku!: string; }
-export class OrderDto { @Nested(() => LineDto) lines!: LineDto[]; }`,
+export class OrderDto extends BaseDto { @Nested(() => LineDto) lines!: LineDto[]; }`,
   'libs/shop/src/steps.ts': `
 export function validate(sku: string): string { return normalize(sku); }
 export function normalize(sku: string): string { return sku.trim(); }
@@ -119,9 +123,11 @@ describe('code figures', () => {
     expect(walk.path.map(rel)).toEqual([
       'libs/shop/src/order.controller.ts',
       'libs/shop/src/order.dto.ts', // OrderDto, the parameter's class
-      'libs/shop/src/rules.ts', // @Nested()
-      'libs/shop/src/order.dto.ts', // LineDto, named by OrderDto
+      'libs/shop/src/base.dto.ts', // BaseDto, which it extends
       'libs/shop/src/rules.ts', // @IsText()
+      'libs/shop/src/order.dto.ts',
+      'libs/shop/src/rules.ts', // @Nested()
+      'libs/shop/src/order.dto.ts', // LineDto, named by OrderDto (its @IsText() read already)
       'libs/shop/src/order.controller.ts', // the body
       'libs/shop/src/order.service.ts', // this.orders.place(): through the injected class
       'libs/shop/src/steps.ts', // validate(), then normalize() beside it
@@ -132,10 +138,10 @@ describe('code figures', () => {
       'libs/shop/src/order.controller.ts',
       'libs/shop/src/answer.ts',
     ]);
-    expect(walk.files).toHaveLength(7);
-    expect(walk.returns).toBe(7);
-    // place, OrderDto, Nested, LineDto, IsText, OrderService.place, validate, normalize, the constructor, format, answer
-    expect(walk.read).toBe(11);
+    expect(walk.files).toHaveLength(8);
+    expect(walk.returns).toBe(8);
+    // place, OrderDto, BaseDto, IsText, Nested, LineDto, OrderService.place, validate, normalize, the constructor, format, answer
+    expect(walk.read).toBe(12);
     expect(walk.shared.map(rel)).toEqual(['libs/platform/src/command-handler.ts']);
     expect(walk.deciders.map((d) => [d.name, rel(d.file), d.via.map(rel)])).toEqual([
       [
