@@ -40,14 +40,33 @@ export class DeciderReferences {
     return [...this.found.values()];
   }
 
-  /** The deciders a file declares: a reader in a decider's file (its `decide` called directly) has reached it. */
-  declaredIn(source: ts.SourceFile): void {
-    if (this.lookedThrough.has(source)) return;
-    this.lookedThrough.add(source);
-    for (const statement of source.statements)
-      if (ts.isVariableStatement(statement))
-        for (const declaration of statement.declarationList.declarations)
-          if (this.isDecider(declaration)) this.record(declaration);
+  /**
+   * Records the deciders `fn` is part of: a decider's own `decide` or `evolve` called directly
+   * (`decideRequestClaim(command, state)`) reaches that decider; another function of its file (the
+   * stream's name, `analysisStream(id)`) does not.
+   */
+  composedOf(fn: ts.Node): void {
+    const source = fn.getSourceFile();
+    for (const statement of source.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      for (const declaration of statement.declarationList.declarations)
+        if (this.isDecider(declaration) && declaration.initializer && this.names(declaration.initializer, fn))
+          this.record(declaration);
+    }
+  }
+
+  /** Whether `node` names `fn` (the function itself, or the constant it initializes). */
+  private names(node: ts.Node, fn: ts.Node): boolean {
+    if (node === fn) return true;
+    if (ts.isIdentifier(node)) {
+      let symbol = this.checker.getSymbolAtLocation(node);
+      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+      const named = (symbol?.declarations ?? []).some(
+        (d) => d === fn || (ts.isVariableDeclaration(d) && d.initializer === fn),
+      );
+      if (named) return true;
+    }
+    return ts.forEachChild(node, (child) => this.names(child, fn) || undefined) ?? false;
   }
 
   scan(node: ts.Node): void {

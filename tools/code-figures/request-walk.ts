@@ -18,7 +18,7 @@ export interface RequestWalk {
   shared: string[];
   /**
    * Deciders reached, in the order first reached: named by the code read or by the classes whose
-   * methods it calls, or declared in a file the reader is in (a decider's own `decide` called directly).
+   * methods it calls, or made of a function read (a decider's own `decide` called directly).
    */
   deciders: DeciderReference[];
 }
@@ -94,7 +94,7 @@ export function walkRequest(codeBase: CodeBase, entry: ts.MethodDeclaration): Re
     reading.push(readable);
     const file = fileOf(readable);
     enter(file);
-    deciders.declaredIn(readable.getSourceFile());
+    deciders.composedOf(readable);
     deciders.scan(readable);
     scanClassOf(readable);
     for (const step of readingSteps(checker, readable)) follow(file, step);

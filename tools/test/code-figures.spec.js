@@ -30,6 +30,7 @@ export class CommandHandler<C, S> {
   'libs/domain/src/order.decider.ts': `
 import type { Decider } from '../../eventsourcing/src/decider';
 export function decideOrder(command: string): string[] { return [command]; }
+export function orderStream(id: string): string { return 'order-' + id; }
 export const orderDecider: Decider<string, number> = { decide: decideOrder, initialState: 0 };`,
   'libs/shop/src/rules.ts': `
 export function IsText(): PropertyDecorator { return () => undefined; }
@@ -68,7 +69,7 @@ export class OrderService {
 }`,
   'libs/shop/src/order.controller.ts': `
 import { Controller, Get, Post } from '../../platform/src/http';
-import { decideOrder } from '../../domain/src/order.decider';
+import { decideOrder, orderStream } from '../../domain/src/order.decider';
 import { answer } from './answer';
 import { OrderDto } from './order.dto';
 import { OrderService } from './order.service';
@@ -89,7 +90,7 @@ export class OrderController {
   @Post(paths())
   forward(): void {}
   @Get('list')
-  list(): string[] { return []; }
+  list(): string[] { return [orderStream('x')]; }
 }`,
 };
 
@@ -190,6 +191,16 @@ describe('code figures', () => {
     const rows = decidersMarkdown(root, walks).slice(2);
     expect(rows.map((row) => (row.match(/POST \//g) ?? []).length)).toEqual([3, 1]);
     expect(rows.every((row) => row.length <= 400)).toBe(true);
+  });
+
+  it('does not count a decider whose file is read for another function (its stream name)', () => {
+    const list = readRoutes(codeBase.program, codeBase.files)[0];
+    const walk = walkRequest(codeBase, list.method);
+    expect(walk.path.map(rel)).toEqual([
+      'libs/shop/src/order.controller.ts',
+      'libs/domain/src/order.decider.ts',
+    ]);
+    expect(walk.deciders).toEqual([]);
   });
 
   it('counts a return each time the path comes back to a file it left', () => {
