@@ -9,7 +9,7 @@ import {
   type EventStore,
   type ReadStore,
 } from '@analyst/platform';
-import { ANALYSES, foldAnalysisDoc, isAnalysisDocEvent, type AnalysisDoc } from '@analyst/analyses-read';
+import { ANALYSES, analysisDocOfStream, type AnalysisDoc } from '@analyst/analyses-read';
 import {
   CommentReadSide,
   compileFilters,
@@ -145,8 +145,7 @@ export class AnalysisJobWorker {
    * bound, so a live worker is never taken over.
    */
   async runJob(analysisId: string): Promise<void> {
-    const stream = (await this.events.readStream(analysisStream(analysisId))).filter(isAnalysisDocEvent);
-    const doc = foldAnalysisDoc(analysisId, stream);
+    const doc = analysisDocOfStream(analysisId, await this.events.readStream(analysisStream(analysisId)));
     if (!doc || (doc.status !== 'queued' && doc.status !== 'running')) return;
     if (!(await this.claim(doc))) return;
     const report = (progress: JobProgress) =>
